@@ -1,0 +1,39 @@
+# vbw: reproduce Beal (2003) from TOML configs.
+#   make chapter3   run chapter 3's experiments and draw its figures (results/chapter3/)
+#   make test       vet and run the fast test suite (what CI runs)
+GO      ?= go
+VBW     := bin/vbw
+OUT     ?= results
+ARGS    ?=
+
+.PHONY: build chapter3 quick figures test test-long bench clean
+
+build: $(VBW)
+
+# The binary is rebuilt whenever a Go file or go.mod changes.
+$(VBW): go.mod $(shell find . -name '*.go' -not -path './results/chapter*' 2>/dev/null)
+	$(GO) build -buildvcs=auto -o $(VBW) ./experiments/cmd/vbw
+
+chapter3: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/*.toml
+
+# Every experiment with its [quick] settings, into results/quick.
+quick: $(VBW)
+	$(VBW) run -quick -out $(OUT)/quick $(ARGS) configs/*/*.toml
+
+# Redraw every figure from the stored results, without recomputing.
+figures: $(VBW)
+	$(VBW) plot -out $(OUT) all
+
+test:
+	$(GO) vet ./...
+	$(GO) test -short -count=1 ./...
+
+test-long:
+	$(GO) test -count=1 -timeout 80m ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./experiments/...
+
+clean:
+	rm -rf bin $(OUT)/quick

@@ -1,0 +1,262 @@
+package infer
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// randomChain draws a chain with positive weights; scale < 1 makes every row
+// sub-normalised, as the VB Bayes-point weights are.
+func randomChain(rnd *rand.Rand, k, p int, scale float64) *Chain {
+	c := &Chain{K: k, P: p, Pi: make([]float64, k), A: make([]float64, k*k), E: make([]float64, p*k)}
+	norm := func(x []float64, stride, n int, off int) {
+		var s float64
+		for i := 0; i < n; i++ {
+			s += x[off+i*stride]
+		}
+		for i := 0; i < n; i++ {
+			x[off+i*stride] *= scale / s
+		}
+	}
+	for j := range c.Pi {
+		c.Pi[j] = rnd.Float64() + 0.01
+	}
+	norm(c.Pi, 1, k, 0)
+	for j := 0; j < k; j++ {
+		for l := 0; l < k; l++ {
+			c.A[j*k+l] = rnd.Float64() + 0.01
+		}
+		norm(c.A, 1, k, j*k)
+		for m := 0; m < p; m++ {
+			c.E[m*k+j] = rnd.Float64() + 0.01
+		}
+		norm(c.E, k, p, j) // row j of C is the column j of E
+	}
+	return c
+}
+
+// bruteForce enumerates all k^T state paths and returns ln Σ_s w(s), the
+// marginals γ and ξ.
+func bruteForce(c *Chain, y []int) (float64, [][]float64, [][][]float64) {
+	k, T := c.K, len(y)
+	s := make([]int, T)
+	gamma := make([][]float64, T)
+	xi := make([][][]float64, T)
+	for t := range gamma {
+		gamma[t] = make([]float64, k)
+		xi[t] = make([][]float64, k)
+		for j := range xi[t] {
+			xi[t][j] = make([]float64, k)
+		}
+	}
+	var total float64
+	for {
+		w := c.Pi[s[0]] * c.E[y[0]*k+s[0]]
+		for t := 1; t < T; t++ {
+			w *= c.A[s[t-1]*k+s[t]] * c.E[y[t]*k+s[t]]
+		}
+		total += w
+		for t := 0; t < T; t++ {
+			gamma[t][s[t]] += w
+			if t > 0 {
+				xi[t][s[t-1]][s[t]] += w
+			}
+		}
+		// next path
+		t := 0
+		for t < T {
+			s[t]++
+			if s[t] < k {
+				break
+			}
+			s[t] = 0
+			t++
+		}
+		if t == T {
+			break
+		}
+	}
+	for t := range gamma {
+		for j := range gamma[t] {
+			gamma[t][j] /= total
+			for l := range xi[t][j] {
+				xi[t][j][l] /= total
+			}
+		}
+	}
+	return math.Log(total), gamma, xi
+}
+
+func TestForwardBackwardMatchesBruteForce(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for trial := 0; trial < 30; trial++ {
+		k := 1 + trial%3
+		p := 2 + trial%2
+		T := 1 + trial%7
+		scale := 1.0
+		if trial%2 == 1 {
+			scale = 0.7 // sub-normalised weights, as in a VBE step
+		}
+		c := randomChain(rnd, k, p, scale)
+		y := make([]int, T)
+		for i := range y {
+			y[i] = rnd.IntN(p)
+		}
+		want, wg, wx := bruteForce(c, y)
+		var w Workspace
+		if got := w.LogProb(c, y); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("trial %d: LogProb = %v, brute force %v", trial, got, want)
+		}
+		g, x, lnZ := Marginals(c, y)
+		if math.Abs(lnZ-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("trial %d: Marginals lnZ = %v, brute force %v", trial, lnZ, want)
+		}
+		acc := NewCounts(k, p)
+		if got := w.Smooth(c, y, acc); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("trial %d: Smooth lnZ = %v, brute force %v", trial, got, want)
+		}
+		wantCounts := NewCounts(k, p)
+		for tt := 0; tt < T; tt++ {
+			for j := 0; j < k; j++ {
+				if math.Abs(g[tt][j]-wg[tt][j]) > 1e-12 {
+					t.Fatalf("trial %d: gamma[%d][%d] = %v, brute force %v", trial, tt, j, g[tt][j], wg[tt][j])
+				}
+				wantCounts.E[y[tt]*k+j] += wg[tt][j]
+				if tt == 0 {
+					wantCounts.Pi[j] += wg[tt][j]
+					continue
+				}
+				for l := 0; l < k; l++ {
+					if math.Abs(x[tt][j][l]-wx[tt][j][l]) > 1e-12 {
+						t.Fatalf("trial %d: xi[%d][%d][%d] = %v, brute force %v", trial, tt, j, l, x[tt][j][l], wx[tt][j][l])
+					}
+					wantCounts.A[j*k+l] += wx[tt][j][l]
+				}
+			}
+		}
+		for _, pair := range [][2][]float64{{acc.Pi, wantCounts.Pi}, {acc.A, wantCounts.A}, {acc.E, wantCounts.E}} {
+			for i := range pair[0] {
+				if math.Abs(pair[0][i]-pair[1][i]) > 1e-11 {
+					t.Fatalf("trial %d: Smooth count %d = %v, brute force %v", trial, i, pair[0][i], pair[1][i])
+				}
+			}
+		}
+	}
+}
+
+func TestMarginalsAreConsistent(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(2, 1))
+	c := randomChain(rnd, 4, 3, 0.8)
+	y := make([]int, 50)
+	for i := range y {
+		y[i] = rnd.IntN(3)
+	}
+	g, x, _ := Marginals(c, y)
+	for tt := range g {
+		var s float64
+		for _, v := range g[tt] {
+			s += v
+		}
+		if math.Abs(s-1) > 1e-12 {
+			t.Fatalf("Σ_j γ_%d(j) = %v", tt, s)
+		}
+		if tt == 0 {
+			continue
+		}
+		var sx float64
+		for j := range x[tt] {
+			var row float64
+			for l := range x[tt][j] {
+				row += x[tt][j][l]
+				sx += x[tt][j][l]
+			}
+			if math.Abs(row-g[tt-1][j]) > 1e-12 {
+				t.Fatalf("Σ_l ξ_%d(%d,l) = %v, γ_%d(%d) = %v", tt, j, row, tt-1, j, g[tt-1][j])
+			}
+		}
+		if math.Abs(sx-1) > 1e-12 {
+			t.Fatalf("Σ ξ_%d = %v", tt, sx)
+		}
+		for l := range g[tt] {
+			var col float64
+			for j := range x[tt] {
+				col += x[tt][j][l]
+			}
+			if math.Abs(col-g[tt][l]) > 1e-12 {
+				t.Fatalf("Σ_j ξ_%d(j,%d) = %v, γ = %v", tt, l, col, g[tt][l])
+			}
+		}
+	}
+}
+
+func TestLongSequenceDoesNotUnderflow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 1))
+	c := randomChain(rnd, 5, 27, 1)
+	y := make([]int, 5000)
+	for i := range y {
+		y[i] = rnd.IntN(27)
+	}
+	var w Workspace
+	acc := NewCounts(5, 27)
+	lnZ := w.Smooth(c, y, acc)
+	if math.IsInf(lnZ, 0) || math.IsNaN(lnZ) || lnZ > -5000 {
+		t.Fatalf("lnZ = %v for 5000 symbols of 27", lnZ)
+	}
+	var n float64
+	for _, v := range acc.E {
+		n += v
+	}
+	if math.Abs(n-5000) > 1e-8 {
+		t.Fatalf("expected emission counts sum to %v, want 5000", n)
+	}
+}
+
+func TestImpossibleSequenceGivesMinusInf(t *testing.T) {
+	c := &Chain{K: 2, P: 2, Pi: []float64{1, 0}, A: []float64{1, 0, 0, 1}, E: []float64{1, 1, 0, 0}}
+	var w Workspace
+	y := []int{0, 1}
+	if got := w.LogProb(c, y); !math.IsInf(got, -1) {
+		t.Fatalf("LogProb = %v, want -Inf", got)
+	}
+	acc := NewCounts(2, 2)
+	if got := w.Smooth(c, y, acc); !math.IsInf(got, -1) {
+		t.Fatalf("Smooth = %v, want -Inf", got)
+	}
+	for _, v := range acc.E {
+		if v != 0 {
+			t.Fatal("counts changed for an impossible sequence")
+		}
+	}
+}
+
+func TestChainEntropyOfIndependentStates(t *testing.T) {
+	// With A rows all equal to π and uniform emissions, q(s) is a product of
+	// T independent copies of π, whose entropy is T·H(π).
+	pi := []float64{0.2, 0.3, 0.5}
+	c := &Chain{K: 3, P: 1, Pi: pi, A: append(append(append([]float64{}, pi...), pi...), pi...), E: []float64{1, 1, 1}}
+	y := []int{0, 0, 0, 0}
+	g, x, _ := Marginals(c, y)
+	var h float64
+	for _, p := range pi {
+		h -= p * math.Log(p)
+	}
+	if got := ChainEntropy(g, x); math.Abs(got-4*h) > 1e-12 {
+		t.Fatalf("ChainEntropy = %v, want %v", got, 4*h)
+	}
+}
+
+func BenchmarkSmoothK12(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(4, 1))
+	c := randomChain(rnd, 12, 3, 0.9)
+	y := make([]int, 550)
+	for i := range y {
+		y[i] = rnd.IntN(3)
+	}
+	var w Workspace
+	acc := NewCounts(12, 3)
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Smooth(c, y, acc)
+	}
+}

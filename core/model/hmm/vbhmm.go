@@ -1,0 +1,185 @@
+package hmm
+
+import (
+	"fmt"
+	"math"
+
+	"vbw/core/dist"
+	"vbw/core/infer"
+	"vbw/core/vb"
+)
+
+// Posterior holds the variational Dirichlet parameters (pseudo-counts) w of
+// q(π) q(A) q(C) (Beal 2003 eqs. 3.53-3.59), in the layouts of Params.
+type Posterior struct {
+	K, P int
+	Pi   []float64 // w^(π), K
+	A    []float64 // w^(A), K×K row-major, one Dirichlet per row
+	C    []float64 // w^(C), K×P row-major, one Dirichlet per row
+}
+
+// Clone returns a deep copy.
+func (w Posterior) Clone() Posterior {
+	return Posterior{K: w.K, P: w.P, Pi: append([]float64(nil), w.Pi...), A: append([]float64(nil), w.A...), C: append([]float64(nil), w.C...)}
+}
+
+// PosteriorFromParams returns Dirichlets whose means are θ and whose rows
+// each have total pseudo-count strength, the VB initialisation of Beal
+// (2003) L2129 ("the ML parameter as mean and a strength arbitrarily set to
+// 10"). Entries below floor are raised to floor (an ML zero would otherwise
+// give ψ(0) = −∞; targets §4 item 3).
+func PosteriorFromParams(θ Params, strength, floor float64) Posterior {
+	w := Posterior{K: θ.K, P: θ.P, Pi: make([]float64, θ.K), A: make([]float64, len(θ.A)), C: make([]float64, len(θ.C))}
+	set := func(dst, src []float64) {
+		for i, v := range src {
+			dst[i] = math.Max(strength*v, floor)
+		}
+	}
+	set(w.Pi, θ.Pi)
+	set(w.A, θ.A)
+	set(w.C, θ.C)
+	return w
+}
+
+// Mean returns the row-normalised pseudo-counts, the posterior mean θ_MVB
+// (eq. 3.85), which is also the mode in the softmax basis; the thesis's
+// predictions use it (L2145).
+func (w Posterior) Mean() Params {
+	θ := NewParams(w.K, w.P)
+	normalise(θ.Pi, w.Pi, nil, 1, 0)
+	for j := 0; j < w.K; j++ {
+		normalise(θ.A[j*w.K:(j+1)*w.K], w.A[j*w.K:(j+1)*w.K], nil, 1, 0)
+		normalise(θ.C[j*w.P:(j+1)*w.P], w.C[j*w.P:(j+1)*w.P], nil, 1, 0)
+	}
+	return θ
+}
+
+// BayesPoint returns the sub-normalised parameters θ̃ = exp E_q[ln θ]
+// (eqs. 3.66-3.71); each row sums to less than one.
+func (w Posterior) BayesPoint() Params {
+	θ := NewParams(w.K, w.P)
+	bayesPointRow(θ.Pi, w.Pi)
+	for j := 0; j < w.K; j++ {
+		bayesPointRow(θ.A[j*w.K:(j+1)*w.K], w.A[j*w.K:(j+1)*w.K])
+		bayesPointRow(θ.C[j*w.P:(j+1)*w.P], w.C[j*w.P:(j+1)*w.P])
+	}
+	return θ
+}
+
+// bayesPointRow sets dst = exp(ψ(w) − ψ(Σw)) without allocating.
+func bayesPointRow(dst, w []float64) {
+	dist.DirichletMeanLogTo(dst, w)
+	for i, v := range dst {
+		dst[i] = math.Exp(v)
+	}
+}
+
+// VB is variational Bayesian EM for the HMM (Beal 2003 section 3.4.1). It
+// implements vb.Model: E is the VBE step (forward-backward with the
+// Bayes-point weights) and returns
+//
+//	F = Σ_i ln Z̃_i − KL(w^(π)‖u^(π)) − Σ_j KL(w^(A)_j‖u^(A)) − Σ_j KL(w^(C)_j‖u^(C))
+//
+// (eq. 3.79 in its multi-sequence form, L4042-L4048), every term evaluated
+// with the same w; M is the VBM step w = u + expected counts (eqs. 3.55,
+// 3.57, 3.59; the thesis prints u^(A) in 3.59 where u^(C) is meant).
+type VB struct {
+	Data  Data
+	Prior Prior
+	W     Posterior
+
+	bayes  Params // θ̃ of the last E step
+	chain  infer.Chain
+	ws     infer.Workspace
+	counts *infer.Counts
+	lnZ    []float64 // per-sequence ln Z̃_i of the last E step
+}
+
+// NewVB returns VBEM for data d with prior u, started from the posterior w
+// (copied). It panics if shapes disagree; validate data and prior first.
+func NewVB(d Data, u Prior, w Posterior) *VB {
+	if w.P != d.P || len(u.Pi) != w.K || len(u.A) != w.K || len(u.C) != w.P {
+		panic(fmt.Sprintf("hmm: shapes disagree: data P=%d, posterior K=%d P=%d, prior (%d,%d,%d)",
+			d.P, w.K, w.P, len(u.Pi), len(u.A), len(u.C)))
+	}
+	return &VB{Data: d, Prior: u, W: w.Clone(), bayes: NewParams(w.K, w.P), counts: infer.NewCounts(w.K, w.P), lnZ: make([]float64, len(d.Seqs))}
+}
+
+// Term names of the VB bound, in the order E reports them.
+const (
+	TermLnZ  = "lnZ"
+	TermKLPi = "KL[pi]"
+	TermKLA  = "KL[A]"
+	TermKLC  = "KL[C]"
+)
+
+// E is the VBE step: forward-backward with θ̃ = exp E[ln θ] on every
+// sequence, then F. A sequence impossible under θ̃ (an underflowed
+// exp(ψ(w)), targets §1.4) gives F = −Inf and ErrImpossible.
+func (m *VB) E() (vb.Bound, error) {
+	w := m.W
+	k, p := w.K, w.P
+	bayesPointRow(m.bayes.Pi, w.Pi)
+	for j := 0; j < k; j++ {
+		bayesPointRow(m.bayes.A[j*k:(j+1)*k], w.A[j*k:(j+1)*k])
+		bayesPointRow(m.bayes.C[j*p:(j+1)*p], w.C[j*p:(j+1)*p])
+	}
+	setChain(&m.chain, k, p, m.bayes.Pi, m.bayes.A, m.bayes.C)
+	m.counts.Zero()
+	var lnZ float64
+	for i, y := range m.Data.Seqs {
+		m.lnZ[i] = m.ws.Smooth(&m.chain, y, m.counts)
+		lnZ += m.lnZ[i]
+	}
+	klPi, klA, klC := m.KL()
+	b := vb.Bound{F: lnZ - klPi - klA - klC, Terms: []vb.Term{
+		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: klPi}, {Name: TermKLA, Value: klA}, {Name: TermKLC, Value: klC},
+	}}
+	if math.IsInf(lnZ, -1) {
+		return b, ErrImpossible
+	}
+	return b, nil
+}
+
+// KL returns the three KL divergences of q(θ) from the prior: of q(π), and
+// summed over the rows of q(A) and of q(C).
+func (m *VB) KL() (pi, a, c float64) {
+	w, u := m.W, m.Prior
+	k, p := w.K, w.P
+	pi = dist.DirichletKL(w.Pi, u.Pi)
+	for j := 0; j < k; j++ {
+		a += dist.DirichletKL(w.A[j*k:(j+1)*k], u.A)
+		c += dist.DirichletKL(w.C[j*p:(j+1)*p], u.C)
+	}
+	return pi, a, c
+}
+
+// M is the VBM step: w = u + the expected counts of the last E step.
+func (m *VB) M() {
+	w, u, c := m.W, m.Prior, m.counts
+	k, p := w.K, w.P
+	for j := 0; j < k; j++ {
+		w.Pi[j] = u.Pi[j] + c.Pi[j]
+		for l := 0; l < k; l++ {
+			w.A[j*k+l] = u.A[l] + c.A[j*k+l]
+		}
+		for o := 0; o < p; o++ {
+			w.C[j*p+o] = u.C[o] + c.E[o*k+j]
+		}
+	}
+}
+
+// Counts returns the expected counts of the last E step (package infer's
+// layout). They are overwritten by the next E step.
+func (m *VB) Counts() *infer.Counts { return m.counts }
+
+// SeqLnZ returns the per-sequence ln Z̃_i of the last E step.
+func (m *VB) SeqLnZ() []float64 { return m.lnZ }
+
+// PredictiveBound returns ln Z̃(y′) from a VBE pass over y′ with the current
+// posterior and no VBM: a lower bound on ln ∫ q(θ) p(y′|θ) dθ (eqs.
+// 3.82-3.84). It uses θ̃ from the last E step.
+func (m *VB) PredictiveBound(y []int) float64 {
+	var ws infer.Workspace
+	return ws.LogProb(&m.chain, y)
+}

@@ -1,0 +1,288 @@
+// Package vb is the VBEM driver shared by every model in vbw.
+//
+// Beal (2003) Theorem 2.1 (eqs. 2.53-2.73) and Theorem 2.2 (eqs. 2.80-2.113)
+// give every conjugate-exponential model the same iteration: a VBE step that
+// runs the model's exact inference routine with the expected natural
+// parameters of q(θ), and a VBM step that adds the expected sufficient
+// statistics to the prior's natural parameters. The lower bound
+// F = ln Z̃ − KL(q(θ)‖p(θ)) is valid straight after a VBE step with the same
+// q(θ); every F this package records is computed at that point, so the
+// recorded sequence F(q_θ^t, q_x^{t+1}) ≤ F(q_θ^{t+1}, q_x^{t+2}) must never
+// decrease (Beal 2003, Fig. 2.3 and L1121 of the seed text).
+//
+// The same loop drives maximum-likelihood EM (q(θ) a point mass, objective
+// ln p(y|θ)) and MAP-EM (objective ln p(y|θ) + ln p(θ)), which are also
+// coordinate-ascent methods whose objective never decreases. A decrease larger
+// than Settings.MonotoneTol is therefore a bug; Run stops and reports it as
+// the status BoundDecreased instead of continuing from a broken state.
+package vb
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Model is one coordinate-ascent algorithm: VBEM, EM or MAP-EM.
+type Model interface {
+	// E runs the expectation step (VBE for VBEM) with the current
+	// parameters or parameter posterior, and returns the objective evaluated
+	// at those parameters and the new hidden-variable distribution, with its
+	// named terms. For VBEM that objective is F = ln Z̃ − Σ KL (eq. 3.79).
+	E() (Bound, error)
+	// M runs the maximisation step (VBM for VBEM).
+	M()
+}
+
+// HyperUpdater is implemented by models whose prior hyperparameters can be
+// optimised by maximising F (Beal 2003 eq. 2.79). The driver calls
+// UpdateHyper after M when Settings.UpdateHyper is set.
+type HyperUpdater interface {
+	UpdateHyper()
+}
+
+// Bound is an objective value with its named additive terms.
+type Bound struct {
+	// F is the objective (nats, total over the data set).
+	F float64
+	// Terms are named contributions whose sum is F, e.g. "lnZ", "KL[pi]".
+	// They are recorded per iteration and become columns of trace files.
+	Terms []Term
+}
+
+// Term is one named term of a bound.
+type Term struct {
+	Name  string
+	Value float64
+}
+
+// Settings controls Run. The zero value of every field means the documented
+// default.
+type Settings struct {
+	// MaxIter is the maximum number of E steps. Default 1000.
+	MaxIter int
+	// MinIter is the number of E steps before convergence may be declared.
+	// The first objective after a hand-built initialisation can be
+	// astronomically low (targets §1.4), so at least 2 are always required.
+	// Default 2.
+	MinIter int
+	// RelTol declares convergence when F_t − F_{t−1} < RelTol·|F_t|.
+	// Default 1e-6. A negative value disables the relative test.
+	RelTol float64
+	// AbsTol declares convergence when F_t − F_{t−1} < AbsTol. Default 0
+	// (disabled).
+	AbsTol float64
+	// MonotoneTol is the largest tolerated decrease, relative to
+	// max(1, |F|). A larger decrease stops the run with status
+	// BoundDecreased. Default 1e-9.
+	MonotoneTol float64
+	// UpdateHyper calls the model's UpdateHyper after each M step when the
+	// model implements HyperUpdater.
+	UpdateHyper bool
+	// Recorder, if not nil, is called after every E step.
+	Recorder func(Iteration)
+	// Stop, if not nil, is polled once per iteration; a non-nil error ends
+	// the run with status Canceled (for example a cancelled context's Err).
+	Stop func() error
+}
+
+func (s Settings) withDefaults() Settings {
+	if s.MaxIter <= 0 {
+		s.MaxIter = 1000
+	}
+	if s.MinIter < 2 {
+		s.MinIter = 2
+	}
+	if s.RelTol == 0 {
+		s.RelTol = 1e-6
+	}
+	if s.MonotoneTol <= 0 {
+		s.MonotoneTol = 1e-9
+	}
+	return s
+}
+
+// Iteration is what the driver records after each E step.
+type Iteration struct {
+	Iter    int           // 0-based index of the E step
+	F       float64       // objective after this E step
+	DeltaF  float64       // F − previous F (NaN at iteration 0)
+	Terms   []Term        // named terms of F
+	Elapsed time.Duration // wall time of this iteration's E (and the previous M) step
+}
+
+// Status says how a run ended.
+type Status int
+
+const (
+	// Converged: the change of the objective fell below the tolerance.
+	Converged Status = iota
+	// IterationLimit: MaxIter E steps ran without convergence.
+	IterationLimit
+	// BoundDecreased: the objective decreased by more than MonotoneTol.
+	BoundDecreased
+	// NotFinite: the objective became NaN or infinite.
+	NotFinite
+	// Failed: the model's E step returned an error.
+	Failed
+	// Canceled: Settings.Stop asked the run to end.
+	Canceled
+)
+
+var statusNames = [...]string{"converged", "iteration-limit", "bound-decreased", "not-finite", "failed", "canceled"}
+
+func (s Status) String() string {
+	if s < 0 || int(s) >= len(statusNames) {
+		return fmt.Sprintf("status(%d)", int(s))
+	}
+	return statusNames[s]
+}
+
+// ParseStatus is the inverse of Status.String.
+func ParseStatus(name string) (Status, error) {
+	for i, n := range statusNames {
+		if n == name {
+			return Status(i), nil
+		}
+	}
+	return 0, fmt.Errorf("vb: unknown status %q", name)
+}
+
+// OK reports whether the status is a normal end (converged or out of
+// iterations) rather than a sign of a bug or a failure.
+func (s Status) OK() bool { return s == Converged || s == IterationLimit }
+
+// Trace is the per-iteration record of a run.
+type Trace struct {
+	F, DeltaF []float64
+	// TermNames are the names of the bound terms; Terms[i][j] is term j at
+	// iteration i.
+	TermNames []string
+	Terms     [][]float64
+	// Seconds is the wall time of each iteration.
+	Seconds []float64
+}
+
+// Result is the outcome of Run.
+type Result struct {
+	Status     Status
+	Iterations int     // number of E steps run
+	F          float64 // last objective
+	Trace      Trace
+	// Decrease holds the iteration and size of a decrease that exceeded
+	// MonotoneTol (status BoundDecreased); Decrease.Iter is −1 otherwise.
+	Decrease struct {
+		Iter int
+		By   float64
+	}
+	// Err is the E step's error (Failed) or the Stop error (Canceled).
+	Err error
+}
+
+// ErrBoundDecreased is returned by Result.Error for status BoundDecreased.
+var ErrBoundDecreased = errors.New("vb: objective decreased")
+
+// Error returns nil for a normal end and an error describing an abnormal one.
+func (r Result) Error() error {
+	switch r.Status {
+	case Converged, IterationLimit:
+		return nil
+	case BoundDecreased:
+		return fmt.Errorf("%w at iteration %d by %.3g nats", ErrBoundDecreased, r.Decrease.Iter, r.Decrease.By)
+	case NotFinite:
+		return fmt.Errorf("vb: objective not finite (%v) at iteration %d", r.F, r.Iterations-1)
+	default:
+		if r.Err != nil {
+			return r.Err
+		}
+		return fmt.Errorf("vb: run ended with status %v", r.Status)
+	}
+}
+
+// Run iterates E, check, M (and UpdateHyper) until convergence. The order
+// E → record F → test → M follows Beal (2003) Fig. 2.3 and Algorithm 5.3, so
+// that the objective is always evaluated right after an E step and a
+// converged model's parameters are the ones its final objective was
+// evaluated at.
+func Run(m Model, s Settings) Result {
+	s = s.withDefaults()
+	var r Result
+	r.Decrease.Iter = -1
+	hyper, hasHyper := m.(HyperUpdater)
+	prev := math.NaN()
+	start := time.Now()
+	for it := 0; it < s.MaxIter; it++ {
+		if s.Stop != nil {
+			if err := s.Stop(); err != nil {
+				r.Status, r.Err = Canceled, err
+				return r
+			}
+		}
+		b, err := m.E()
+		r.Iterations = it + 1
+		if err != nil {
+			r.Status, r.Err, r.F = Failed, err, b.F
+			return r
+		}
+		now := time.Now()
+		el := now.Sub(start)
+		start = now
+		d := b.F - prev
+		r.F = b.F
+		r.record(it, b, d, el)
+		if s.Recorder != nil {
+			s.Recorder(Iteration{Iter: it, F: b.F, DeltaF: d, Terms: b.Terms, Elapsed: el})
+		}
+		if math.IsNaN(b.F) || math.IsInf(b.F, 0) {
+			r.Status = NotFinite
+			return r
+		}
+		if it > 0 {
+			if d < -s.MonotoneTol*math.Max(1, math.Abs(b.F)) {
+				r.Status = BoundDecreased
+				r.Decrease.Iter, r.Decrease.By = it, -d
+				return r
+			}
+			if it+1 >= s.MinIter && converged(d, b.F, s) {
+				r.Status = Converged
+				return r
+			}
+		}
+		prev = b.F
+		if it+1 == s.MaxIter {
+			break
+		}
+		m.M()
+		if s.UpdateHyper && hasHyper {
+			hyper.UpdateHyper()
+		}
+	}
+	r.Status = IterationLimit
+	return r
+}
+
+func converged(d, f float64, s Settings) bool {
+	if s.RelTol > 0 && d < s.RelTol*math.Abs(f) {
+		return true
+	}
+	return s.AbsTol > 0 && d < s.AbsTol
+}
+
+func (r *Result) record(it int, b Bound, d float64, el time.Duration) {
+	t := &r.Trace
+	if it == 0 {
+		t.TermNames = make([]string, len(b.Terms))
+		for i, term := range b.Terms {
+			t.TermNames[i] = term.Name
+		}
+	}
+	t.F = append(t.F, b.F)
+	t.DeltaF = append(t.DeltaF, d)
+	vals := make([]float64, len(b.Terms))
+	for i, term := range b.Terms {
+		vals[i] = term.Value
+	}
+	t.Terms = append(t.Terms, vals)
+	t.Seconds = append(t.Seconds, el.Seconds())
+}

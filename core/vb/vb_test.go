@@ -1,0 +1,153 @@
+package vb
+
+import (
+	"errors"
+	"math"
+	"sync/atomic"
+	"testing"
+)
+
+// scripted is a Model whose E steps return a fixed sequence of objectives.
+type scripted struct {
+	f      []float64
+	i      int
+	ms     int
+	hyper  int
+	failAt int
+}
+
+func (s *scripted) E() (Bound, error) {
+	if s.failAt > 0 && s.i == s.failAt {
+		return Bound{}, errors.New("boom")
+	}
+	v := s.f[s.i]
+	if s.i < len(s.f)-1 {
+		s.i++
+	}
+	return Bound{F: v, Terms: []Term{{"a", v / 2}, {"b", v / 2}}}, nil
+}
+func (s *scripted) M()           { s.ms++ }
+func (s *scripted) UpdateHyper() { s.hyper++ }
+
+func TestRunConvergesOnRelativeChange(t *testing.T) {
+	m := &scripted{f: []float64{-1e9, -100, -50, -49.99999, -49.99998}}
+	r := Run(m, Settings{})
+	if r.Status != Converged || r.Iterations != 4 {
+		t.Fatalf("status %v after %d iterations, want converged after 4", r.Status, r.Iterations)
+	}
+	if m.ms != 3 {
+		t.Fatalf("%d M steps, want 3 (none after the converged E step)", m.ms)
+	}
+	if len(r.Trace.F) != 4 || r.Trace.TermNames[1] != "b" || r.Trace.Terms[2][0] != -25 {
+		t.Fatalf("trace not recorded: %+v", r.Trace)
+	}
+	if !math.IsNaN(r.Trace.DeltaF[0]) || r.Trace.DeltaF[1] != 1e9-100 {
+		t.Fatalf("DeltaF = %v", r.Trace.DeltaF)
+	}
+}
+
+func TestRunNeedsMinIter(t *testing.T) {
+	// A flat objective converges at the second E step, never the first.
+	r := Run(&scripted{f: []float64{-5}}, Settings{})
+	if r.Status != Converged || r.Iterations != 2 {
+		t.Fatalf("status %v after %d, want converged after 2", r.Status, r.Iterations)
+	}
+	r = Run(&scripted{f: []float64{-5}}, Settings{MinIter: 5})
+	if r.Iterations != 5 {
+		t.Fatalf("converged after %d iterations with MinIter 5", r.Iterations)
+	}
+}
+
+func TestRunDetectsDecrease(t *testing.T) {
+	m := &scripted{f: []float64{-10, -9, -9.5, -1}}
+	r := Run(m, Settings{})
+	if r.Status != BoundDecreased || r.Decrease.Iter != 2 || math.Abs(r.Decrease.By-0.5) > 1e-12 {
+		t.Fatalf("got %v at %d by %v, want bound-decreased at 2 by 0.5", r.Status, r.Decrease.Iter, r.Decrease.By)
+	}
+	if !errors.Is(r.Error(), ErrBoundDecreased) {
+		t.Fatalf("Error() = %v", r.Error())
+	}
+	// A decrease within the tolerance is not an error: 1e-10 relative.
+	r = Run(&scripted{f: []float64{-1000, -10, -10 - 1e-9, -10 - 1e-9}}, Settings{RelTol: -1, AbsTol: 1e-12})
+	if r.Status == BoundDecreased {
+		t.Fatalf("decrease of 1e-9 at |F|=10 flagged with MonotoneTol 1e-9")
+	}
+}
+
+func TestRunIterationLimitAndFailures(t *testing.T) {
+	f := make([]float64, 100)
+	for i := range f {
+		f[i] = float64(i)
+	}
+	r := Run(&scripted{f: f}, Settings{MaxIter: 10})
+	if r.Status != IterationLimit || r.Iterations != 10 || !r.Status.OK() {
+		t.Fatalf("got %v after %d", r.Status, r.Iterations)
+	}
+	r = Run(&scripted{f: []float64{-1, math.NaN()}}, Settings{})
+	if r.Status != NotFinite || r.Error() == nil {
+		t.Fatalf("NaN objective gave %v", r.Status)
+	}
+	r = Run(&scripted{f: f, failAt: 3}, Settings{})
+	if r.Status != Failed || r.Err == nil || r.Err.Error() != "boom" {
+		t.Fatalf("failing E gave %v, %v", r.Status, r.Err)
+	}
+	stop := errors.New("stop")
+	n := 0
+	r = Run(&scripted{f: f}, Settings{Stop: func() error {
+		n++
+		if n > 4 {
+			return stop
+		}
+		return nil
+	}})
+	if r.Status != Canceled || !errors.Is(r.Error(), stop) || r.Iterations != 4 {
+		t.Fatalf("Stop gave %v after %d", r.Status, r.Iterations)
+	}
+}
+
+func TestRunCallsHyperAndRecorder(t *testing.T) {
+	m := &scripted{f: []float64{1, 2, 3, 3}}
+	var rec []int
+	r := Run(m, Settings{UpdateHyper: true, Recorder: func(it Iteration) { rec = append(rec, it.Iter) }})
+	if r.Status != Converged || m.hyper != m.ms || m.ms != 3 {
+		t.Fatalf("status %v, %d M steps, %d hyper updates", r.Status, m.ms, m.hyper)
+	}
+	if len(rec) != r.Iterations {
+		t.Fatalf("recorder called %d times for %d iterations", len(rec), r.Iterations)
+	}
+}
+
+func TestStatusNames(t *testing.T) {
+	for s := Converged; s <= Canceled; s++ {
+		got, err := ParseStatus(s.String())
+		if err != nil || got != s {
+			t.Fatalf("ParseStatus(%q) = %v, %v", s.String(), got, err)
+		}
+	}
+	if _, err := ParseStatus("nope"); err == nil {
+		t.Fatal("ParseStatus accepted an unknown name")
+	}
+}
+
+func TestForEachAndBest(t *testing.T) {
+	for _, workers := range []int{0, 1, 2, 7} {
+		var sum atomic.Int64
+		out := make([]int, 50)
+		ForEach(50, workers, func(i int) { out[i] = i * i; sum.Add(1) })
+		if sum.Load() != 50 {
+			t.Fatalf("workers=%d: %d calls", workers, sum.Load())
+		}
+		for i, v := range out {
+			if v != i*i {
+				t.Fatalf("workers=%d: slot %d = %d", workers, i, v)
+			}
+		}
+	}
+	v := []float64{math.NaN(), 3, math.Inf(1), 5, 5, -1}
+	if b := Best(len(v), func(i int) float64 { return v[i] }); b != 3 {
+		t.Fatalf("Best = %d, want 3 (first of the tied finite maxima)", b)
+	}
+	if b := Best(1, func(int) float64 { return math.NaN() }); b != -1 {
+		t.Fatalf("Best of NaN = %d", b)
+	}
+}

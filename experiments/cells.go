@@ -1,0 +1,274 @@
+package experiments
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"vbw/results"
+)
+
+func defaultWorkers() int { return runtime.GOMAXPROCS(0) }
+
+// Shard selects the I-th (1-based) of N disjoint parts of a cell sweep, so
+// that a large sweep can be spread over a cluster's array jobs. The zero
+// value means the whole sweep.
+type Shard struct{ I, N int }
+
+// ParseShard parses "i/N" with 1 ≤ i ≤ N.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	a, b, ok := strings.Cut(s, "/")
+	i, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || i < 1 || i > n {
+		return Shard{}, fmt.Errorf("-shard %q: want i/N with 1 ≤ i ≤ N, e.g. 2/8", s)
+	}
+	return Shard{I: i, N: n}, nil
+}
+
+// Active reports whether the shard selects a strict part of the sweep.
+func (s Shard) Active() bool { return s.N > 1 }
+
+// Owns reports whether the cell with the given name belongs to this shard.
+// The assignment hashes the name, so it does not depend on the order or the
+// number of cells.
+func (s Shard) Owns(name string) bool {
+	if !s.Active() {
+		return true
+	}
+	h := fnv.New32a()
+	h.Write([]byte(name))
+	return int(h.Sum32()%uint32(s.N)) == s.I-1
+}
+
+// String formats the shard as "i/N", or "" for the whole sweep.
+func (s Shard) String() string {
+	if !s.Active() {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d", s.I, s.N)
+}
+
+// storedCell is the file format of one finished cell.
+type storedCell struct {
+	Name    string          `json:"name"`
+	Hash    string          `json:"config_hash"`
+	Seconds float64         `json:"seconds"`
+	Result  json.RawMessage `json:"result"`
+}
+
+// CellDir is the folder, inside an experiment's directory, that holds
+// finished cells.
+const CellDir = "cells"
+
+func cellFile(dir, name string) string {
+	r := strings.NewReplacer("/", "_", "\\", "_", " ", "_", ":", "_")
+	return filepath.Join(dir, CellDir, r.Replace(name)+".json")
+}
+
+// LoadCell reads a stored cell; ok is false if it is absent or was computed
+// under another config hash.
+func LoadCell[T any](dir, hash, name string) (T, bool, error) {
+	var v T
+	data, err := os.ReadFile(cellFile(dir, name))
+	if errors.Is(err, os.ErrNotExist) {
+		return v, false, nil
+	}
+	if err != nil {
+		return v, false, err
+	}
+	var sc storedCell
+	if err := json.Unmarshal(data, &sc); err != nil {
+		// A damaged cell file is recomputed rather than trusted.
+		return v, false, nil
+	}
+	if sc.Hash != hash || sc.Name != name {
+		return v, false, nil
+	}
+	if err := json.Unmarshal(sc.Result, &v); err != nil {
+		return v, false, nil
+	}
+	return v, true, nil
+}
+
+// SaveCell stores a finished cell atomically.
+func SaveCell(dir, hash, name string, seconds float64, v any) error {
+	res, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("cell %s: %w", name, err)
+	}
+	data, err := json.Marshal(storedCell{Name: name, Hash: hash, Seconds: seconds, Result: res})
+	if err != nil {
+		return err
+	}
+	return results.WriteFileAtomic(cellFile(dir, name), data)
+}
+
+// RunCells computes the named cells in parallel on env.Workers goroutines.
+// A cell already stored under env.Hash is loaded instead of recomputed, and
+// each cell is stored as soon as it finishes, so a run that is killed and
+// started again completes without recomputing finished cells. Only the
+// cells owned by env.Shard are run; done[i] reports whether out[i] holds a
+// result. Cell results must be JSON-encodable (NaN and ±Inf are not: encode
+// them as strings or pointers). The first error stops the remaining cells;
+// finished ones stay stored.
+func RunCells[T any](env *Env, names []string, run func(i int) (T, error)) (out []T, done []bool, err error) {
+	out = make([]T, len(names))
+	done = make([]bool, len(names))
+	var todo []int
+	cached := 0
+	for i, name := range names {
+		if !env.Shard.Owns(name) {
+			continue
+		}
+		v, ok, err := LoadCell[T](env.Dir, env.Hash, name)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			out[i], done[i] = v, true
+			cached++
+			continue
+		}
+		todo = append(todo, i)
+	}
+	if env.MergeOnly && len(todo) > 0 {
+		return nil, nil, fmt.Errorf("merge: %d of %d cells are missing (first: %s); run every shard into this output directory first", len(todo), len(names), names[todo[0]])
+	}
+	prog := NewProgress(env.Log, env.ID, cached+len(todo), cached)
+	defer prog.Finish()
+	var (
+		mu       sync.Mutex
+		firstErr error
+		next     = make(chan int)
+		wg       sync.WaitGroup
+	)
+	workers := env.Workers
+	if workers < 1 {
+		workers = 1
+	}
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				start := time.Now()
+				v, err := run(i)
+				secs := time.Since(start).Seconds()
+				if err == nil {
+					err = SaveCell(env.Dir, env.Hash, names[i], secs, v)
+				}
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = fmt.Errorf("cell %s: %w", names[i], err)
+					}
+				} else {
+					out[i], done[i] = v, true
+				}
+				mu.Unlock()
+				prog.Done(1)
+			}
+		}()
+	}
+	for _, i := range todo {
+		mu.Lock()
+		stop := firstErr != nil
+		mu.Unlock()
+		if stop {
+			break
+		}
+		if env.Ctx != nil && env.Ctx.Err() != nil {
+			mu.Lock()
+			if firstErr == nil {
+				firstErr = env.Ctx.Err()
+			}
+			mu.Unlock()
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, done, firstErr
+}
+
+// Progress prints "id: done/total cells, elapsed, ETA" to a writer at most
+// once a second, and a final line, when the work takes longer than two
+// seconds.
+type Progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	label    string
+	total    int
+	done     int
+	cached   int
+	start    time.Time
+	last     time.Time
+	printed  bool
+	finished bool
+}
+
+// NewProgress starts a progress report of total units, cached of which were
+// already done before starting.
+func NewProgress(w io.Writer, label string, total, cached int) *Progress {
+	if w == nil {
+		w = io.Discard
+	}
+	now := time.Now()
+	return &Progress{w: w, label: label, total: total, done: cached, cached: cached, start: now, last: now}
+}
+
+// Done records n finished units.
+func (p *Progress) Done(n int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done += n
+	now := time.Now()
+	if now.Sub(p.start) > 2*time.Second && now.Sub(p.last) >= time.Second {
+		p.last = now
+		p.print(now)
+	}
+}
+
+func (p *Progress) print(now time.Time) {
+	el := now.Sub(p.start)
+	eta := "?"
+	if ran := p.done - p.cached; ran > 0 && p.done < p.total {
+		rem := time.Duration(float64(el) / float64(ran) * float64(p.total-p.done))
+		eta = rem.Round(time.Second).String()
+	} else if p.done >= p.total {
+		eta = "0s"
+	}
+	cached := ""
+	if p.cached > 0 {
+		cached = fmt.Sprintf(" (%d from earlier runs)", p.cached)
+	}
+	fmt.Fprintf(p.w, "%s: %d/%d cells%s, %s elapsed, ETA %s\n", p.label, p.done, p.total, cached, el.Round(100*time.Millisecond), eta)
+	p.printed = true
+}
+
+// Finish prints the final line if any progress was printed.
+func (p *Progress) Finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.finished {
+		return
+	}
+	p.finished = true
+	if p.printed {
+		p.print(time.Now())
+	}
+}

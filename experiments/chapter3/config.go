@@ -1,0 +1,85 @@
+// Package chapter3 holds the experiments of Beal (2003) chapter 3,
+// "Variational Bayesian Hidden Markov Models": the synthetic
+// structure-discovery experiment of section 3.5.1 (Figures 3.2 and 3.3).
+package chapter3
+
+import (
+	"vbw/experiments"
+)
+
+// Strength is a symmetric Dirichlet prior strength for each parameter
+// group: every row of that group gets total pseudo-count f, spread evenly
+// (eq. 3.43).
+type Strength struct {
+	Pi float64 `toml:"pi"`
+	A  float64 `toml:"A"`
+	C  float64 `toml:"C"`
+}
+
+// MLSettings control Baum-Welch.
+type MLSettings struct {
+	// MaxIter is the largest number of EM iterations. Default 5000.
+	MaxIter int `toml:"max_iter"`
+	// RelTol stops EM when the log-likelihood's relative change is below it.
+	// The thesis does not state its rule; 1e-6 (targets §4 item 2).
+	RelTol float64 `toml:"rel_tol"`
+}
+
+// VBSettings control VBEM.
+type VBSettings struct {
+	// Init is "from-ml" (Dirichlets with the ML parameters as means, the
+	// thesis's choice, L2129) or "random" (random means).
+	Init string `toml:"init"`
+	// InitStrength is the total pseudo-count of each row of the initial
+	// q(θ). Default 10 (L2129).
+	InitStrength float64 `toml:"init_strength"`
+	// InitFloor is the smallest initial pseudo-count (ML zeros would give
+	// ψ(0) = −∞). Default 1e-10.
+	InitFloor float64 `toml:"init_floor"`
+	// PriorStrength is the strength f of the symmetric Dirichlet priors,
+	// 4 in the synthetic experiment (L2129).
+	PriorStrength Strength `toml:"prior_strength"`
+	// MaxIter is the largest number of VBEM iterations. Default 5000.
+	MaxIter int `toml:"max_iter"`
+	// RelTol stops VBEM when F's relative change is below it. Default 1e-6.
+	RelTol float64 `toml:"rel_tol"`
+	// MonotoneTol is the largest tolerated decrease of F (and of the ML
+	// log-likelihood), relative to max(1,|F|). Default 1e-9.
+	MonotoneTol float64 `toml:"monotone_tol"`
+}
+
+func (s VBSettings) validate(prefix string) error {
+	if s.Init != "from-ml" && s.Init != "random" {
+		return experiments.FieldError(prefix+".init", s.Init, `must be "from-ml" or "random"`)
+	}
+	for _, f := range []struct {
+		key string
+		v   float64
+	}{
+		{prefix + ".init_strength", s.InitStrength},
+		{prefix + ".init_floor", s.InitFloor},
+		{prefix + ".prior_strength.pi", s.PriorStrength.Pi},
+		{prefix + ".prior_strength.A", s.PriorStrength.A},
+		{prefix + ".prior_strength.C", s.PriorStrength.C},
+		{prefix + ".rel_tol", s.RelTol},
+		{prefix + ".monotone_tol", s.MonotoneTol},
+	} {
+		if !(f.v > 0) || f.v > 1e300 {
+			return experiments.FieldError(f.key, f.v, "must be positive and finite")
+		}
+	}
+	if s.MaxIter < 2 {
+		return experiments.FieldError(prefix+".max_iter", s.MaxIter, "must be at least 2")
+	}
+	return nil
+}
+
+func (s MLSettings) validate(prefix string) error {
+	if s.MaxIter < 2 {
+		return experiments.FieldError(prefix+".max_iter", s.MaxIter, "must be at least 2")
+	}
+	if !(s.RelTol > 0) {
+		return experiments.FieldError(prefix+".rel_tol", s.RelTol, "must be positive")
+	}
+	return nil
+}

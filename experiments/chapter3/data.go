@@ -1,0 +1,101 @@
+package chapter3
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"vbw/core/model/hmm"
+)
+
+// ParseSequences reads one sequence per line over the given alphabet (each
+// byte of a line is one symbol; blank lines are skipped; a trailing '\r' is
+// dropped). An unknown character is an error naming the file, line and
+// column.
+func ParseSequences(name string, data []byte, alphabet string) (hmm.Data, error) {
+	if len(alphabet) == 0 {
+		return hmm.Data{}, fmt.Errorf("%s: empty alphabet", name)
+	}
+	index := make(map[byte]int, len(alphabet))
+	for i := 0; i < len(alphabet); i++ {
+		if _, dup := index[alphabet[i]]; dup {
+			return hmm.Data{}, fmt.Errorf("alphabet %q repeats %q", alphabet, alphabet[i])
+		}
+		index[alphabet[i]] = i
+	}
+	d := hmm.Data{P: len(alphabet)}
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<16), 1<<26)
+	line := 0
+	for sc.Scan() {
+		line++
+		s := strings.TrimRight(sc.Text(), "\r")
+		if strings.TrimSpace(s) == "" {
+			continue
+		}
+		y := make([]int, len(s))
+		for i := 0; i < len(s); i++ {
+			m, ok := index[s[i]]
+			if !ok {
+				return hmm.Data{}, fmt.Errorf("%s:%d:%d: character %q is not in the alphabet %q", name, line, i+1, s[i], alphabet)
+			}
+			y[i] = m
+		}
+		d.Seqs = append(d.Seqs, y)
+	}
+	if err := sc.Err(); err != nil {
+		return hmm.Data{}, fmt.Errorf("%s: %v", name, err)
+	}
+	if len(d.Seqs) == 0 {
+		return hmm.Data{}, fmt.Errorf("%s: no sequences", name)
+	}
+	return d, nil
+}
+
+// GrammarSpec describes the three-grammar generator reconstructed in the
+// targets (§E3.1): the thesis's own list of example strings is missing from
+// the seed text (L2123).
+type GrammarSpec struct {
+	PerGrammar int     // sequences per grammar (7, giving 21)
+	MinLength  int     // lengths uniform on {MinLength, …, MaxLength}
+	MaxLength  int     // "maximum length 39" (L2125)
+	ABProb     float64 // probability of a in (a*b*)*
+	// RandomPhase starts the two cycles at a uniformly chosen symbol;
+	// otherwise they start at a.
+	RandomPhase bool
+}
+
+// Generate draws PerGrammar sequences from each of (abc)*, (acb)* and
+// (a*b*)* over {a=0, b=1, c=2}, in that order: contiguous substrings of the
+// two cycles (a→b→c→a and a→c→b→a) and i.i.d. a/b symbols for the third
+// (Beal 2003 section 3.5.1, L2123-L2125).
+func (g GrammarSpec) Generate(rnd *rand.Rand) hmm.Data {
+	d := hmm.Data{P: 3}
+	length := func() int { return g.MinLength + rnd.IntN(g.MaxLength-g.MinLength+1) }
+	cycles := [][3]int{{0, 1, 2}, {0, 2, 1}}
+	for _, cyc := range cycles {
+		for i := 0; i < g.PerGrammar; i++ {
+			y := make([]int, length())
+			phase := 0
+			if g.RandomPhase {
+				phase = rnd.IntN(3)
+			}
+			for t := range y {
+				y[t] = cyc[(phase+t)%3]
+			}
+			d.Seqs = append(d.Seqs, y)
+		}
+	}
+	for i := 0; i < g.PerGrammar; i++ {
+		y := make([]int, length())
+		for t := range y {
+			if rnd.Float64() >= g.ABProb {
+				y[t] = 1
+			}
+		}
+		d.Seqs = append(d.Seqs, y)
+	}
+	return d
+}

@@ -1,0 +1,243 @@
+package chapter3
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"vbw/plots"
+	"vbw/results"
+)
+
+// PlotSynthetic redraws Figures 3.2 and 3.3 from summary.json, trace.csv
+// and params.csv in dir, without recomputing anything.
+func PlotSynthetic(dir string) error {
+	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		return err
+	}
+	d, r, err := figureRun(sum)
+	if err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(dir, "summary.json"), err)
+	}
+	tr, err := results.ReadCSV(filepath.Join(dir, "trace.csv"))
+	if err != nil {
+		return err
+	}
+	f32, err := figure3_2(tr, d, r)
+	if err != nil {
+		return err
+	}
+	if err := saveFigure(dir, "fig3_2", f32); err != nil {
+		return err
+	}
+	pt, err := results.ReadCSV(filepath.Join(dir, "params.csv"))
+	if err != nil {
+		return err
+	}
+	f33, err := figure3_3(pt, d, r)
+	if err != nil {
+		return err
+	}
+	return saveFigure(dir, "fig3_3", f33)
+}
+
+func figureRun(sum results.Summary) (int, int, error) {
+	d, ok1 := sum.Metrics["figure_dataset"]
+	r, ok2 := sum.Metrics["figure_restart"]
+	if !ok1 || !ok2 {
+		return 0, 0, fmt.Errorf("metrics figure_dataset and figure_restart missing")
+	}
+	return int(d), int(r), nil
+}
+
+func saveFigure(dir, name string, f plots.Figure) error {
+	for _, format := range []string{"svg", "png"} {
+		b, err := plots.Render(f, format)
+		if err != nil {
+			return fmt.Errorf("%s.%s: %w", name, format, err)
+		}
+		if err := results.WriteFileAtomic(filepath.Join(dir, name+"."+format), b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// traceOf extracts one run's objective trace for a method.
+func traceOf(t results.Table, d, r int, method string) (iter, obj []float64, err error) {
+	cols := map[string]int{}
+	for _, name := range []string{"dataset", "restart", "method", "iter", "objective"} {
+		if cols[name], err = t.Col(name); err != nil {
+			return nil, nil, err
+		}
+	}
+	for i, row := range t.Rows {
+		if row[cols["method"]] != method {
+			continue
+		}
+		dd, err1 := t.Int(i, cols["dataset"])
+		rr, err2 := t.Int(i, cols["restart"])
+		if err1 != nil || err2 != nil {
+			return nil, nil, fmt.Errorf("%v %v", err1, err2)
+		}
+		if dd != d || rr != r {
+			continue
+		}
+		it, err := t.Float(i, cols["iter"])
+		if err != nil {
+			return nil, nil, err
+		}
+		v, err := t.Float(i, cols["objective"])
+		if err != nil {
+			return nil, nil, err
+		}
+		iter = append(iter, it)
+		obj = append(obj, v)
+	}
+	if len(obj) == 0 {
+		return nil, nil, fmt.Errorf("%s trace of data set %d restart %d not found", method, d, r)
+	}
+	return iter, obj, nil
+}
+
+// figure3_2 draws (a) ln p(y|θ) against EM iteration, (b) F against VBEM
+// iteration continuing from where ML stopped, (c) and (d) their
+// per-iteration changes on log axes (caption L2140). F at VB iteration 0 is
+// the bound of the hand-built initial q(θ) and is not drawn (targets §1.4).
+func figure3_2(t results.Table, d, r int) (plots.Figure, error) {
+	mlIt, ml, err := traceOf(t, d, r, "ML")
+	if err != nil {
+		return plots.Figure{}, err
+	}
+	vbIt, f, err := traceOf(t, d, r, "VB")
+	if err != nil {
+		return plots.Figure{}, err
+	}
+	// EM iterations are counted from 1; VB continues from the last one.
+	x := func(it []float64, off float64) []float64 {
+		o := make([]float64, len(it))
+		for i, v := range it {
+			o[i] = v + off
+		}
+		return o
+	}
+	mlX := x(mlIt, 1)
+	vbX := x(vbIt[1:], float64(len(ml)))
+	delta := func(xs, ys []float64) ([]float64, []float64) {
+		var dx, dy []float64
+		for i := 1; i < len(ys); i++ {
+			dx = append(dx, xs[i])
+			dy = append(dy, ys[i]-ys[i-1])
+		}
+		return dx, dy
+	}
+	pa, _, err := plots.Lines(plots.Axes{Title: "(a) ML: log likelihood", XLabel: "EM iteration", YLabel: "ln p(y|θ) (nats)"},
+		plots.Series{X: mlX, Y: ml})
+	if err != nil {
+		return plots.Figure{}, err
+	}
+	pb, _, err := plots.Lines(plots.Axes{Title: "(b) VB: lower bound F", XLabel: "iteration (continuing from ML)", YLabel: "F (nats)"},
+		plots.Series{X: vbX, Y: f[1:]})
+	if err != nil {
+		return plots.Figure{}, err
+	}
+	dmx, dml := delta(mlX, ml)
+	pc, _, err := plots.Lines(plots.Axes{Title: "(c) ML: change in log likelihood", XLabel: "EM iteration", YLabel: "Δ ln p (nats)", LogY: true},
+		plots.Series{X: dmx, Y: dml})
+	if err != nil {
+		return plots.Figure{}, err
+	}
+	dvx, dvf := delta(vbX, f[1:])
+	pd, _, err := plots.Lines(plots.Axes{Title: "(d) VB: change in F", XLabel: "iteration (continuing from ML)", YLabel: "ΔF (nats)", LogY: true},
+		plots.Series{X: dvx, Y: dvf, Points: true})
+	if err != nil {
+		return plots.Figure{}, err
+	}
+	return plots.Figure{Rows: 2, Cols: 2, Panels: []*plot.Plot{pa, pb, pc, pd}, Width: 2 * plots.PanelWidth, Height: 2 * plots.PanelHeight,
+		Title: fmt.Sprintf("Figure 3.2: ML then VB training, k = 12 (data set %d, restart %d)", d, r)}, nil
+}
+
+// paramsOf rebuilds the π (1×k), A (k×k) and C (k×p) matrices of one source.
+func paramsOf(t results.Table, d, r int, source string) (map[string]*mat.Dense, error) {
+	cols := map[string]int{}
+	var err error
+	for _, name := range []string{"dataset", "restart", "source", "matrix", "row", "col", "value"} {
+		if cols[name], err = t.Col(name); err != nil {
+			return nil, err
+		}
+	}
+	type entry struct {
+		m    string
+		i, j int
+		v    float64
+	}
+	var es []entry
+	dims := map[string][2]int{}
+	for i, row := range t.Rows {
+		if row[cols["source"]] != source {
+			continue
+		}
+		dd, err1 := t.Int(i, cols["dataset"])
+		rr, err2 := t.Int(i, cols["restart"])
+		ri, err3 := t.Int(i, cols["row"])
+		ci, err4 := t.Int(i, cols["col"])
+		v, err5 := t.Float(i, cols["value"])
+		for _, e := range []error{err1, err2, err3, err4, err5} {
+			if e != nil {
+				return nil, e
+			}
+		}
+		if dd != d || rr != r {
+			continue
+		}
+		m := row[cols["matrix"]]
+		es = append(es, entry{m, ri, ci, v})
+		dm := dims[m]
+		dims[m] = [2]int{max(dm[0], ri+1), max(dm[1], ci+1)}
+	}
+	out := map[string]*mat.Dense{}
+	for _, name := range []string{"pi", "A", "C"} {
+		dm, ok := dims[name]
+		if !ok {
+			return nil, fmt.Errorf("params.csv: no %s entries for %s of data set %d restart %d", name, source, d, r)
+		}
+		out[name] = mat.NewDense(dm[0], dm[1], nil)
+	}
+	for _, e := range es {
+		if m, ok := out[e.m]; ok {
+			m.Set(e.i, e.j, e.v)
+		}
+	}
+	// π is drawn as a k×1 column so that its rows line up with A's and C's.
+	out["pi"] = mat.DenseCopyOf(out["pi"].T())
+	return out, nil
+}
+
+// figure3_3 draws Hinton diagrams of (a) the ML π, A, C, (b) the VB
+// pseudo-counts w and (c) their row-normalised means (caption L2143).
+func figure3_3(t results.Table, d, r int) (plots.Figure, error) {
+	var panels []*plot.Plot
+	rows := []struct{ source, label string }{
+		{"ML", "(a) ML"}, {"VB_counts", "(b) VB counts w"}, {"VB_mean", "(c) VB mean"},
+	}
+	for _, row := range rows {
+		ms, err := paramsOf(t, d, r, row.source)
+		if err != nil {
+			return plots.Figure{}, err
+		}
+		for _, name := range []string{"pi", "A", "C"} {
+			title := fmt.Sprintf("%s %s", row.label, map[string]string{"pi": "π", "A": "A", "C": "C"}[name])
+			p, err := plots.HintonPlot(title, ms[name])
+			if err != nil {
+				return plots.Figure{}, err
+			}
+			panels = append(panels, p)
+		}
+	}
+	return plots.Figure{Rows: 3, Cols: 3, Panels: panels, Width: 3 * 3.2 * vg.Inch, Height: 3 * 3 * vg.Inch,
+		Title: fmt.Sprintf("Figure 3.3: learnt parameters, k = 12 (data set %d, restart %d)", d, r)}, nil
+}

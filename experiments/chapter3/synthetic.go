@@ -1,0 +1,543 @@
+package chapter3
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"vbw/core/model/hmm"
+	"vbw/core/rng"
+	"vbw/core/vb"
+	"vbw/experiments"
+	"vbw/results"
+)
+
+// Registry keys of the structure-discovery experiment: on the thesis's own
+// strings (Figures 3.2, 3.3) and on 10 generated data sets (the robustness
+// study of targets §E3.1). They share the code and differ in config.
+const (
+	SyntheticID        = "chapter3/synthetic"
+	SyntheticGrammarID = "chapter3/synthetic-grammar"
+)
+
+func init() {
+	for _, s := range []struct{ id, title string }{
+		{SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)"},
+		{SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)"},
+	} {
+		id := s.id
+		experiments.Register(experiments.Spec{
+			ID:    id,
+			Title: s.title,
+			NewConfig: func() experiments.Config {
+				c := DefaultSynthetic()
+				c.Experiment = id
+				return &c
+			},
+			Run: func(env *experiments.Env, cfg experiments.Config) error {
+				return RunSynthetic(env, cfg.(*SyntheticConfig))
+			},
+			Plot: PlotSynthetic,
+		})
+	}
+}
+
+// SyntheticData says where the training sequences come from.
+type SyntheticData struct {
+	// File names a one-sequence-per-line file in the data directory (an
+	// absolute path is used as is). Default "abc21.txt", the thesis's own 21
+	// strings. Ignored when Generator is set.
+	File string `toml:"file"`
+	// Alphabet maps characters to symbols 0..p−1. Default "abc".
+	Alphabet string `toml:"alphabet"`
+	// Generator, if "grammar3", draws the data from the reconstructed
+	// three-grammar generator instead of reading File (targets §E3.1).
+	Generator string `toml:"generator"`
+	// Datasets is the number of independent generated data sets (data
+	// seeds). It must be 1 when the data come from a file.
+	Datasets int `toml:"datasets"`
+	// SequencesPerGrammar, MinLength, MaxLength, ABProb and RandomPhase set
+	// up the generator: 7 per grammar, lengths uniform on 10..39, P(a) = ½.
+	SequencesPerGrammar int     `toml:"sequences_per_grammar"`
+	MinLength           int     `toml:"min_length"`
+	MaxLength           int     `toml:"max_length"`
+	ABProb              float64 `toml:"ab_prob"`
+	RandomPhase         bool    `toml:"random_phase"`
+}
+
+// SyntheticConfig is the config of chapter3/synthetic.
+type SyntheticConfig struct {
+	experiments.Common
+	// Restarts is the number of random ML initialisations per data set; the
+	// run with the highest F is reported (Figures 3.2, 3.3).
+	Restarts int           `toml:"restarts"`
+	Data     SyntheticData `toml:"data"`
+	Model    struct {
+		// K is the number of hidden states, 12 in the thesis (L2127).
+		K int `toml:"k"`
+	} `toml:"model"`
+	ML       MLSettings `toml:"ml"`
+	VB       VBSettings `toml:"vb"`
+	Analysis struct {
+		// ActiveThreshold: a state is active if its expected occupancy is at
+		// least this fraction of all symbols (targets §E3.2). Default 0.01.
+		ActiveThreshold float64 `toml:"active_threshold"`
+	} `toml:"analysis"`
+}
+
+// DefaultSynthetic returns the thesis's settings (section 3.5.1).
+func DefaultSynthetic() SyntheticConfig {
+	var c SyntheticConfig
+	c.Experiment = SyntheticID
+	c.Figures = []string{"fig3.2", "fig3.3"}
+	c.Seed = 3001
+	c.Restarts = 10
+	c.Data = SyntheticData{File: "abc21.txt", Alphabet: "abc", Datasets: 1, SequencesPerGrammar: 7,
+		MinLength: 10, MaxLength: 39, ABProb: 0.5, RandomPhase: true}
+	c.Model.K = 12
+	c.ML = MLSettings{MaxIter: 5000, RelTol: 1e-6}
+	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, PriorStrength: Strength{4, 4, 4},
+		MaxIter: 5000, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.Analysis.ActiveThreshold = 0.01
+	return c
+}
+
+// Validate checks every field.
+func (c *SyntheticConfig) Validate() error {
+	if c.Restarts < 1 {
+		return experiments.FieldError("restarts", c.Restarts, "must be at least 1")
+	}
+	if c.Model.K < 1 {
+		return experiments.FieldError("model.k", c.Model.K, "must be at least 1")
+	}
+	d := c.Data
+	switch d.Generator {
+	case "":
+		if d.File == "" {
+			return experiments.FieldError("data.file", d.File, "must name a file when data.generator is not set")
+		}
+		if d.Datasets != 1 {
+			return experiments.FieldError("data.datasets", d.Datasets, "must be 1 when the data come from a file")
+		}
+		if len(d.Alphabet) < 1 {
+			return experiments.FieldError("data.alphabet", d.Alphabet, "must not be empty")
+		}
+	case "grammar3":
+		if d.Alphabet != "abc" {
+			return experiments.FieldError("data.alphabet", d.Alphabet, `must be "abc" for generator "grammar3"`)
+		}
+		if d.Datasets < 1 {
+			return experiments.FieldError("data.datasets", d.Datasets, "must be at least 1")
+		}
+		if d.SequencesPerGrammar < 1 {
+			return experiments.FieldError("data.sequences_per_grammar", d.SequencesPerGrammar, "must be at least 1")
+		}
+		if d.MinLength < 1 || d.MaxLength < d.MinLength {
+			return experiments.FieldError("data.max_length", d.MaxLength, fmt.Sprintf("must be ≥ min_length = %d ≥ 1", d.MinLength))
+		}
+		if !(d.ABProb > 0 && d.ABProb < 1) {
+			return experiments.FieldError("data.ab_prob", d.ABProb, "must be in (0, 1)")
+		}
+	default:
+		return experiments.FieldError("data.generator", d.Generator, `must be "" (read data.file) or "grammar3"`)
+	}
+	if err := c.ML.validate("ml"); err != nil {
+		return err
+	}
+	if err := c.VB.validate("vb"); err != nil {
+		return err
+	}
+	if t := c.Analysis.ActiveThreshold; !(t > 0 && t < 1) {
+		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
+	}
+	return nil
+}
+
+// Run is the record of one (data set, restart) cell: ML from a random start
+// to convergence, then VB continued from the ML point.
+type Run struct {
+	Dataset, Restart int
+	InitSeed         uint64 // the first PCG seed of the init stream
+
+	MLStatus     string
+	MLIterations int
+	MLLogLik     experiments.Float
+	MLTrace      []experiments.Float // ln p(y|θ) after each E step
+	MLSeconds    float64
+	MLOccupancy  []float64
+	ML           hmm.Params
+
+	VBStatus     string
+	VBIterations int
+	F            experiments.Float
+	VBTrace      []experiments.Float   // F after each VBE step (index 0: the hand-built q(θ))
+	VBTerms      [][]experiments.Float // lnZ, KL[pi], KL[A], KL[C] per iteration
+	VBSeconds    float64
+	VBOccupancy  []float64
+	W            hmm.Posterior
+
+	Symbols   int
+	Structure Structure
+}
+
+// loadSyntheticData returns the data sets of the config.
+func loadSyntheticData(env *experiments.Env, c *SyntheticConfig) ([]hmm.Data, error) {
+	d := c.Data
+	if d.Generator == "" {
+		raw, err := experiments.ReadData(env.DataDir, d.File)
+		if err != nil {
+			return nil, err
+		}
+		data, err := ParseSequences(d.File, raw, d.Alphabet)
+		if err != nil {
+			return nil, err
+		}
+		return []hmm.Data{data}, nil
+	}
+	g := GrammarSpec{PerGrammar: d.SequencesPerGrammar, MinLength: d.MinLength, MaxLength: d.MaxLength,
+		ABProb: d.ABProb, RandomPhase: d.RandomPhase}
+	sets := make([]hmm.Data, d.Datasets)
+	for i := range sets {
+		sets[i] = g.Generate(rng.New(c.Seed, c.Experiment, "data", fmt.Sprint(i)))
+	}
+	return sets, nil
+}
+
+// fitMLThenVB runs one cell. The init stream is named by the data set and
+// restart, so a cell's numbers do not depend on which worker ran it.
+func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart int, stop func() error) (Run, error) {
+	k, p := c.Model.K, data.P
+	labels := []string{c.Experiment, "init", fmt.Sprint(dataset), fmt.Sprint(restart)}
+	seed, _ := rng.Seeds(c.Seed, labels...)
+	rnd := rng.New(c.Seed, labels...)
+	r := Run{Dataset: dataset, Restart: restart, InitSeed: seed, Symbols: data.Symbols()}
+
+	init := hmm.RandomParams(k, p, rnd)
+	ml := hmm.NewEM(data, init, nil)
+	start := time.Now()
+	mr := vb.Run(ml, vb.Settings{MaxIter: c.ML.MaxIter, RelTol: c.ML.RelTol, MonotoneTol: c.VB.MonotoneTol, Stop: stop})
+	r.MLSeconds = time.Since(start).Seconds()
+	if mr.Status == vb.Canceled {
+		return r, mr.Err
+	}
+	r.MLStatus, r.MLIterations, r.MLLogLik = mr.Status.String(), mr.Iterations, experiments.Float(mr.F)
+	r.MLTrace = experiments.Floats(mr.Trace.F)
+	r.ML = ml.Params.Clone()
+	r.MLOccupancy = ml.Counts().Occupancy()
+
+	u := hmm.SymmetricPrior(k, p, c.VB.PriorStrength.Pi, c.VB.PriorStrength.A, c.VB.PriorStrength.C)
+	var w0 hmm.Posterior
+	if c.VB.Init == "from-ml" {
+		w0 = hmm.PosteriorFromParams(ml.Params, c.VB.InitStrength, c.VB.InitFloor)
+	} else {
+		w0 = hmm.PosteriorFromParams(hmm.RandomParams(k, p, rnd), c.VB.InitStrength, c.VB.InitFloor)
+	}
+	m := hmm.NewVB(data, u, w0)
+	start = time.Now()
+	vr := vb.Run(m, vb.Settings{MaxIter: c.VB.MaxIter, RelTol: c.VB.RelTol, MonotoneTol: c.VB.MonotoneTol, Stop: stop})
+	r.VBSeconds = time.Since(start).Seconds()
+	if vr.Status == vb.Canceled {
+		return r, vr.Err
+	}
+	r.VBStatus, r.VBIterations, r.F = vr.Status.String(), vr.Iterations, experiments.Float(vr.F)
+	r.VBTrace = experiments.Floats(vr.Trace.F)
+	for _, t := range vr.Trace.Terms {
+		r.VBTerms = append(r.VBTerms, experiments.Floats(t))
+	}
+	r.W = m.W.Clone()
+	r.VBOccupancy = m.Counts().Occupancy()
+	r.Structure = CheckStructure(m.W.Mean(), r.VBOccupancy, c.Analysis.ActiveThreshold)
+	return r, nil
+}
+
+// RunSynthetic runs every (data set, restart) cell, writes the tables and
+// summary.json.
+func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
+	sets, err := loadSyntheticData(env, c)
+	if err != nil {
+		return err
+	}
+	for i, d := range sets {
+		if err := d.Validate(); err != nil {
+			return fmt.Errorf("data set %d: %w", i, err)
+		}
+	}
+	var names []string
+	type cell struct{ d, r int }
+	var cells []cell
+	for d := range sets {
+		for r := 0; r < c.Restarts; r++ {
+			names = append(names, fmt.Sprintf("d%02d-r%02d", d, r))
+			cells = append(cells, cell{d, r})
+		}
+	}
+	stop := func() error {
+		if env.Ctx != nil {
+			return env.Ctx.Err()
+		}
+		return nil
+	}
+	runs, done, err := experiments.RunCells(env, names, func(i int) (Run, error) {
+		return fitMLThenVB(c, sets[cells[i].d], cells[i].d, cells[i].r, stop)
+	})
+	if err != nil {
+		return err
+	}
+	if env.Shard.Active() {
+		fmt.Fprintf(env.Log, "%s: shard %s done; merge the shards' cells to build the figures\n", env.ID, env.Shard)
+		return nil
+	}
+	for i := range runs {
+		if !done[i] {
+			return fmt.Errorf("cell %s did not finish", names[i])
+		}
+	}
+	for _, r := range runs {
+		env.AddRun(results.RunRecord{Name: fmt.Sprintf("d%02d-r%02d", r.Dataset, r.Restart), Seed: r.InitSeed,
+			Status: r.MLStatus + "/" + r.VBStatus, WallSeconds: r.MLSeconds + r.VBSeconds, Iterations: r.MLIterations + r.VBIterations})
+		for _, s := range []string{r.MLStatus, r.VBStatus} {
+			if st, _ := vb.ParseStatus(s); !st.OK() {
+				env.Warnf("run d%02d-r%02d ended with status %s", r.Dataset, r.Restart, s)
+			}
+		}
+	}
+	return writeSynthetic(env, c, runs, len(sets))
+}
+
+// bestRuns returns, for each data set, the index into runs of the restart
+// with the highest F (ties to the lowest restart).
+func bestRuns(runs []Run, datasets int) []int {
+	best := make([]int, datasets)
+	for d := range best {
+		best[d] = -1
+	}
+	for i, r := range runs {
+		b := best[r.Dataset]
+		f := float64(r.F)
+		if math.IsNaN(f) {
+			continue
+		}
+		if b < 0 || f > float64(runs[b].F) {
+			best[r.Dataset] = i
+		}
+	}
+	return best
+}
+
+func writeSynthetic(env *experiments.Env, c *SyntheticConfig, runs []Run, datasets int) error {
+	best := bestRuns(runs, datasets)
+	isBest := make(map[int]bool)
+	for _, b := range best {
+		isBest[b] = true
+	}
+	// runs.csv: one row per cell.
+	rt := results.NewTable("dataset", "restart", "init_seed", "best", "ml_status", "ml_iterations", "ml_loglik",
+		"ml_active", "vb_status", "vb_iterations", "F", "vb_active", "recovered", "ml_seconds", "vb_seconds", "vb_ms_per_iter")
+	for i, r := range runs {
+		rt.AddRow(r.Dataset, r.Restart, fmt.Sprint(r.InitSeed), b2i(isBest[i]), r.MLStatus, r.MLIterations, float64(r.MLLogLik),
+			len(Active(r.MLOccupancy, c.Analysis.ActiveThreshold)), r.VBStatus, r.VBIterations, float64(r.F),
+			len(r.Structure.Active), b2i(r.Structure.Recovered), r.MLSeconds, r.VBSeconds, 1000*r.VBSeconds/float64(max(r.VBIterations, 1)))
+	}
+	if err := results.WriteCSV(env.Path("runs.csv"), *rt); err != nil {
+		return err
+	}
+	// trace.csv: one row per iteration of every run.
+	tt := results.NewTable("dataset", "restart", "method", "iter", "objective", "delta", "lnZ", "KL_pi", "KL_A", "KL_C")
+	nan := math.NaN()
+	for _, r := range runs {
+		for it, v := range r.MLTrace {
+			d := nan
+			if it > 0 {
+				d = float64(v - r.MLTrace[it-1])
+			}
+			tt.AddRow(r.Dataset, r.Restart, "ML", it, float64(v), d, nan, nan, nan, nan)
+		}
+		for it, v := range r.VBTrace {
+			d := nan
+			if it > 0 {
+				d = float64(v - r.VBTrace[it-1])
+			}
+			terms := []float64{nan, nan, nan, nan}
+			if it < len(r.VBTerms) && len(r.VBTerms[it]) == 4 {
+				terms = experiments.Float64s(r.VBTerms[it])
+			}
+			tt.AddRow(r.Dataset, r.Restart, "VB", it, float64(v), d, terms[0], terms[1], terms[2], terms[3])
+		}
+	}
+	if err := results.WriteCSV(env.Path("trace.csv"), *tt); err != nil {
+		return err
+	}
+	// params.csv: the parameters of each data set's best run.
+	pt := results.NewTable("dataset", "restart", "source", "matrix", "row", "col", "value")
+	for _, b := range best {
+		if b < 0 {
+			continue
+		}
+		r := runs[b]
+		addParams(pt, r.Dataset, r.Restart, "ML", r.ML.K, r.ML.P, r.ML.Pi, r.ML.A, r.ML.C)
+		addParams(pt, r.Dataset, r.Restart, "VB_counts", r.W.K, r.W.P, r.W.Pi, r.W.A, r.W.C)
+		mean := r.W.Mean()
+		addParams(pt, r.Dataset, r.Restart, "VB_mean", mean.K, mean.P, mean.Pi, mean.A, mean.C)
+	}
+	if err := results.WriteCSV(env.Path("params.csv"), *pt); err != nil {
+		return err
+	}
+	sum := syntheticSummary(env, c, runs, best)
+	return results.WriteJSON(env.Path("summary.json"), sum)
+}
+
+func addParams(t *results.Table, d, r int, source string, k, p int, pi, a, c []float64) {
+	for j, v := range pi {
+		t.AddRow(d, r, source, "pi", 0, j, v)
+	}
+	for j := 0; j < k; j++ {
+		for l := 0; l < k; l++ {
+			t.AddRow(d, r, source, "A", j, l, a[j*k+l])
+		}
+		for m := 0; m < p; m++ {
+			t.AddRow(d, r, source, "C", j, m, c[j*p+m])
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// monotone reports whether a trace never decreases by more than tol·max(1,|F|).
+func monotone(tr []experiments.Float, tol float64) bool {
+	for i := 1; i < len(tr); i++ {
+		if float64(tr[i]) < float64(tr[i-1])-tol*math.Max(1, math.Abs(float64(tr[i]))) {
+			return false
+		}
+	}
+	return true
+}
+
+// syntheticSummary computes the metrics and the acceptance criteria of
+// targets §E3.1-E3.2. Criteria stated for "10 data sets, one random init
+// each" are computed over every (data set, restart) run, each of which is
+// one random initialisation.
+func syntheticSummary(env *experiments.Env, c *SyntheticConfig, runs []Run, best []int) *results.Summary {
+	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick}
+	thr := c.Analysis.ActiveThreshold
+	u := hmm.SymmetricPrior(c.Model.K, c.Data.pOf(), c.VB.PriorStrength.Pi, c.VB.PriorStrength.A, c.VB.PriorStrength.C)
+
+	fig := runs[best[0]]
+	s.SetMetric("F_best", float64(fig.F))
+	s.SetMetric("ml_loglik", float64(fig.MLLogLik))
+	s.SetMetric("ml_iterations", float64(fig.MLIterations))
+	s.SetMetric("vb_iterations", float64(fig.VBIterations))
+	s.SetMetric("ml_active_states", float64(len(Active(fig.MLOccupancy, thr))))
+	s.SetMetric("vb_active_states", float64(len(fig.Structure.Active)))
+	s.SetMetric("structure_recovered", float64(b2i(fig.Structure.Recovered)))
+	s.SetMetric("figure_dataset", float64(fig.Dataset))
+	s.SetMetric("figure_restart", float64(fig.Restart))
+	s.SetMetric("datasets", float64(len(best)))
+	s.SetMetric("runs", float64(len(runs)))
+
+	var mlIt, vbIt, mlAct, vbAct, msPerIter []float64
+	nonMono, fewer, recovered := 0, 0, 0
+	for _, r := range runs {
+		mlIt = append(mlIt, float64(r.MLIterations))
+		vbIt = append(vbIt, float64(r.VBIterations))
+		mlAct = append(mlAct, float64(len(Active(r.MLOccupancy, thr))))
+		vbAct = append(vbAct, float64(len(r.Structure.Active)))
+		msPerIter = append(msPerIter, 1000*r.VBSeconds/float64(max(r.VBIterations, 1)))
+		if !monotone(r.MLTrace, c.VB.MonotoneTol) || !monotone(r.VBTrace, c.VB.MonotoneTol) ||
+			r.MLStatus == vb.BoundDecreased.String() || r.VBStatus == vb.BoundDecreased.String() {
+			nonMono++
+		}
+		if r.VBIterations < r.MLIterations {
+			fewer++
+		}
+		if r.Structure.Recovered {
+			recovered++
+		}
+	}
+	n := float64(len(runs))
+	s.SetMetric("ml_iterations_median", results.Median(mlIt))
+	s.SetMetric("vb_iterations_median", results.Median(vbIt))
+	s.SetMetric("ml_active_states_median", results.Median(mlAct))
+	s.SetMetric("vb_active_states_median", results.Median(vbAct))
+	s.SetMetric("vb_ms_per_iteration_median", results.Median(msPerIter))
+	s.SetMetric("runs_recovered_fraction", float64(recovered)/n)
+
+	bestRecovered, selectable, selected := 0, 0, 0
+	inactiveBad := 0
+	var maxOcc, maxDev float64
+	for d, b := range best {
+		r := runs[b]
+		if r.Structure.Recovered {
+			bestRecovered++
+		}
+		any := false
+		for _, q := range runs {
+			if q.Dataset == d && q.Structure.Recovered {
+				any = true
+			}
+		}
+		if any {
+			selectable++
+			if r.Structure.Recovered {
+				selected++
+			}
+		}
+		occ, dev := inactiveDeviation(r, u, thr)
+		maxOcc, maxDev = math.Max(maxOcc, occ), math.Max(maxDev, dev)
+		if occ >= 0.5 || dev > 0.5 {
+			inactiveBad++
+		}
+	}
+	nd := float64(len(best))
+	s.SetMetric("datasets_recovered_fraction", float64(bestRecovered)/nd)
+	s.SetMetric("inactive_max_occupancy", maxOcc)
+	s.SetMetric("inactive_max_prior_deviation", maxDev)
+
+	s.AddCheck("E3.1 ML and VB traces never decrease (runs violating)", nonMono == 0, float64(nonMono), "= 0")
+	s.AddCheck("E3.1 median ML iterations", inRange(results.Median(mlIt), 100, 1000), results.Median(mlIt), "in [100, 1000]")
+	s.AddCheck("E3.1 median VB iterations", inRange(results.Median(vbIt), 10, 150), results.Median(vbIt), "in [10, 150]")
+	s.AddCheck("E3.1 fraction of runs where VB needs fewer iterations than ML", float64(fewer)/n >= 0.8, float64(fewer)/n, ">= 0.8")
+	s.AddCheck("E3.2 median ML active states", results.Median(mlAct) >= 10, results.Median(mlAct), ">= 10")
+	s.AddCheck("E3.2 fraction of data sets whose best-F run recovers the structure", float64(bestRecovered)/nd >= 0.8, float64(bestRecovered)/nd, ">= 0.8")
+	s.AddCheck("E3.2 fraction of single runs recovering the structure", float64(recovered)/n >= 0.3, float64(recovered)/n, ">= 0.3")
+	s.AddCheck("E3.2 median VB active states", inRange(results.Median(vbAct), 6, 8), results.Median(vbAct), "in [6, 8]")
+	s.AddCheck("E3.2 best-F runs whose inactive states are not back at the prior (occupancy >= 0.5 or |w-u| > 0.5)", inactiveBad == 0, float64(inactiveBad), "= 0")
+	if selectable > 0 {
+		s.AddCheck("E3.2 (beyond the thesis) F selects the recovered structure, among data sets with one", float64(selected)/float64(selectable) > 0.5,
+			float64(selected)/float64(selectable), "> 0.5")
+	}
+	for _, w := range env.Warnings() {
+		s.Warnf("%s", w)
+	}
+	return s
+}
+
+// inactiveDeviation returns the largest occupancy of an inactive state and
+// the largest |w − u| over the rows of A and C of inactive states.
+func inactiveDeviation(r Run, u hmm.Prior, thr float64) (occ, dev float64) {
+	active := r.Structure.Active
+	k, p := r.W.K, r.W.P
+	for j := 0; j < k; j++ {
+		if slices.Contains(active, j) {
+			continue
+		}
+		occ = math.Max(occ, r.VBOccupancy[j])
+		for l := 0; l < k; l++ {
+			dev = math.Max(dev, math.Abs(r.W.A[j*k+l]-u.A[l]))
+		}
+		for m := 0; m < p; m++ {
+			dev = math.Max(dev, math.Abs(r.W.C[j*p+m]-u.C[m]))
+		}
+	}
+	return occ, dev
+}
+
+func inRange(x, lo, hi float64) bool { return x >= lo && x <= hi }
+
+// pOf returns the alphabet size.
+func (d SyntheticData) pOf() int { return len(d.Alphabet) }

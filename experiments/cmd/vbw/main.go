@@ -1,0 +1,169 @@
+// Command vbw runs the thesis experiments and draws their figures.
+//
+// Usage:
+//
+//	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
+//	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
+//	vbw merge [-out DIR] [-quick] CONFIG.toml...
+//	vbw list
+//
+// run loads each config strictly (an unknown key is an error), computes the
+// experiment into DIR/<experiment ID>/ and draws its figures. plot redraws
+// figures from the result files alone. merge joins the cells computed by
+// sharded runs (-shard i/N) into the results a single run gives. list
+// prints the registered experiments.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"vbw/experiments"
+	_ "vbw/experiments/chapter3"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		fmt.Fprintf(os.Stderr, "vbw: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+const usage = `usage:
+  vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
+  vbw plot [-out DIR] TARGET...   (TARGET: experiment ID, chapterN, all, or a results directory)
+  vbw merge [-out DIR] [-quick] [-data DIR] CONFIG.toml...
+  vbw list
+`
+
+// run is the testable body of main.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command")
+	}
+	switch args[0] {
+	case "run":
+		return cmdRun(ctx, args[1:], stdout, stderr, false)
+	case "merge":
+		return cmdRun(ctx, args[1:], stdout, stderr, true)
+	case "plot":
+		return cmdPlot(args[1:], stdout, stderr)
+	case "list":
+		for _, s := range experiments.List() {
+			fmt.Fprintf(stdout, "%-24s %s\n", s.ID, s.Title)
+		}
+		return nil
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge bool) error {
+	name := "run"
+	if merge {
+		name = "merge"
+	}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	quick := fs.Bool("quick", false, "apply the config's [quick] table (fast settings)")
+	out := fs.String("out", "results", "top output directory; results go to OUT/<experiment ID>")
+	workers := fs.Int("workers", 0, "parallel workers for independent cells (0: all cores)")
+	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
+	shard := fs.String("shard", "", "run only part i of N of the cells, e.g. 2/8 (merge the parts with vbw merge)")
+	noplot := fs.Bool("noplot", false, "do not draw figures")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return fmt.Errorf("%s: no config file given", name)
+	}
+	sh, err := experiments.ParseShard(*shard)
+	if err != nil {
+		return err
+	}
+	if merge && sh.Active() {
+		return errors.New("merge: -shard makes no sense when merging")
+	}
+	for _, path := range fs.Args() {
+		start := time.Now()
+		o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge}
+		dir, err := experiments.RunConfig(ctx, path, o)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%s -> %s (%.1fs)\n", path, dir, time.Since(start).Seconds())
+	}
+	return nil
+}
+
+func cmdPlot(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "results", "top output directory that vbw run wrote to")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() == 0 {
+		return errors.New("plot: no target given (an experiment ID, chapterN, all, or a results directory)")
+	}
+	for _, target := range fs.Args() {
+		dirs, err := plotTargets(*out, target)
+		if err != nil {
+			return err
+		}
+		for _, d := range dirs {
+			if err := experiments.PlotDir(d.dir, d.id); err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "plotted %s\n", d.dir)
+		}
+	}
+	return nil
+}
+
+type plotDir struct{ dir, id string }
+
+// plotTargets expands a plot target into result directories.
+func plotTargets(out, target string) ([]plotDir, error) {
+	if st, err := os.Stat(target); err == nil && st.IsDir() {
+		if _, err := os.Stat(filepath.Join(target, "config.toml")); err == nil {
+			id, err := experiments.ExperimentOf(filepath.Join(target, "config.toml"))
+			if err != nil {
+				return nil, err
+			}
+			return []plotDir{{target, id}}, nil
+		}
+	}
+	var dirs []plotDir
+	for _, s := range experiments.List() {
+		if target == "all" || s.ID == target || strings.HasPrefix(s.ID, target+"/") {
+			d := filepath.Join(out, filepath.FromSlash(s.ID))
+			if _, err := os.Stat(filepath.Join(d, "summary.json")); err == nil {
+				dirs = append(dirs, plotDir{d, s.ID})
+			} else if s.ID == target {
+				return nil, fmt.Errorf("plot: no results for %s in %s (run it first: vbw run -out %s configs/%s.toml)", s.ID, d, out, s.ID)
+			}
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, fmt.Errorf("plot: no results under %s match %q", out, target)
+	}
+	sort.Slice(dirs, func(i, j int) bool { return dirs[i].dir < dirs[j].dir })
+	return dirs, nil
+}

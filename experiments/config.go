@@ -1,0 +1,606 @@
+package experiments
+
+// This file is the strict TOML loader shared by every experiment:
+// Go defaults ← the config file ← its [quick] table (under -quick), with
+// every key in the file required to land in a struct field.
+//
+// Two facts about github.com/BurntSushi/toml v1.6.0 shape it:
+//
+//   - Decoding is loose: keys without a matching field are ignored, and
+//     only MetaData.Undecoded lists them. Keys match field names
+//     case-insensitively.
+//   - The parser records a position for every key, but MetaData exports no
+//     accessor for it. It does put the position into the ParseError it
+//     returns when a toml.Unmarshaler fails, so keyLine decodes the file
+//     once more into a probe type whose only field, at the unknown key's
+//     path, fails. See keyLine.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Validator is implemented by experiment configs.
+type Validator interface{ Validate() error }
+
+// quickTable is the top-level table whose keys overlay the config under
+// -quick. Config structs have no field for it.
+const quickTable = "quick"
+
+// LoadConfig reads the TOML file at path into cfg, a pointer to a struct
+// already filled with defaults.
+//
+//  1. The file is decoded over cfg; a key absent from the file keeps its
+//     default. Tables merge into structs and maps key by key; an array
+//     replaces a slice (but an array of tables decoded into a slice of
+//     structs only overwrites the fields each table names). Maps and slices
+//     in cfg are copied first, so defaults shared with other values are
+//     never written to.
+//  2. The keys of the top-level [quick] table (at any depth, e.g.
+//     [quick.vb]) are an overlay: when quick is true they are decoded over
+//     cfg after the main decode; when false they are decoded into a fresh
+//     zero value of cfg's type, so that mistakes inside [quick] are still
+//     caught.
+//  3. Any key of the file that did not land in a field, in the main part
+//     or in [quick], is an error naming the key and its line, e.g.
+//     `configs/x.toml:12: unknown key "vb.prior_strenght" (did you mean "vb.prior_strength"?)`.
+//  4. If cfg implements Validator, Validate is called. An error made by
+//     FieldError is reported at the line that set the key, if the file set it.
+//
+// Errors are single lines, located in the file as path:line[:col]. Syntax
+// errors carry the parser's line, column and message; type mismatches name
+// the key. They are *ConfigError values (several unknown keys give a
+// ConfigErrors list).
+func LoadConfig(path string, quick bool, cfg any) error {
+	rv := reflect.ValueOf(cfg)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("experiments: LoadConfig %s: cfg must be a non-nil pointer to a struct, not %T", path, cfg)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	l := &loader{path: path, text: string(data), typ: rv.Elem().Type()}
+
+	// Parse, collecting the [quick] table undecoded. Any error here is a
+	// syntax error: a Primitive accepts any value.
+	var head struct {
+		Quick toml.Primitive `toml:"quick"`
+	}
+	qmd, err := toml.Decode(l.text, &head)
+	if err != nil {
+		return l.decodeError(err, false)
+	}
+	l.md = &qmd
+
+	detach(rv.Elem())
+	md, err := toml.Decode(l.text, cfg)
+	if err != nil {
+		return l.decodeError(err, true)
+	}
+	mainLeft := make(map[string]bool)
+	for _, k := range md.Undecoded() {
+		mainLeft[k.String()] = true
+	}
+	for _, k := range qmd.Keys() {
+		if strings.EqualFold(k[0], quickTable) && !mainLeft[k.String()] {
+			return fmt.Errorf("experiments: LoadConfig %s: config type %s has a field for the reserved table [%s]", path, l.typ, quickTable)
+		}
+	}
+
+	// Decode the overlay. A zero Primitive (no [quick] in the file) decodes
+	// to nothing.
+	target := cfg
+	if !quick {
+		target = reflect.New(l.typ).Interface()
+	}
+	if err := qmd.PrimitiveDecode(head.Quick, target); err != nil {
+		return l.decodeError(err, true)
+	}
+
+	// A key is unknown if neither decode used it: the main decode leaves
+	// the [quick] keys undecoded, the overlay decode all the others. Of an
+	// unknown table only the table is reported, not each key in it.
+	isUnknown := make(map[string]bool)
+	for _, k := range qmd.Undecoded() {
+		if mainLeft[k.String()] {
+			isUnknown[k.String()] = true
+		}
+	}
+	var unknown ConfigErrors
+	for _, k := range qmd.Undecoded() {
+		s := k.String()
+		if !isUnknown[s] || hasUnknownParent(k, isUnknown) {
+			continue
+		}
+		isUnknown[s] = false // report an array-of-tables key once
+		msg := fmt.Sprintf("unknown key %q", s)
+		if alt := suggest(l.typ, k); alt != "" {
+			msg += fmt.Sprintf(" (did you mean %q?)", alt)
+		}
+		unknown = append(unknown, &ConfigError{Path: path, Line: l.keyLine(k), Key: s, Msg: msg})
+	}
+	switch len(unknown) {
+	case 0:
+	case 1:
+		return unknown[0]
+	default:
+		return unknown
+	}
+
+	if v, ok := cfg.(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return l.validateError(err, quick)
+		}
+	}
+	return nil
+}
+
+// hasUnknownParent reports whether a proper prefix of k is unknown too.
+func hasUnknownParent(k toml.Key, isUnknown map[string]bool) bool {
+	for i := 1; i < len(k); i++ {
+		if _, ok := isUnknown[k[:i].String()]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// EncodeConfig encodes the resolved cfg as TOML and returns the bytes and an
+// identifier of the config: the first 12 hex digits of their SHA-256. The
+// encoding is deterministic (struct fields in declaration order, map keys
+// sorted), so equal configs have equal identifiers, and LoadConfig reads the
+// bytes back to an equal config.
+func EncodeConfig(cfg any) (data []byte, hash string, err error) {
+	var buf bytes.Buffer
+	if err := toml.NewEncoder(&buf).Encode(cfg); err != nil {
+		return nil, "", fmt.Errorf("experiments: encode config %T: %s", cfg, oneLine(err.Error()))
+	}
+	sum := sha256.Sum256(buf.Bytes())
+	return buf.Bytes(), hex.EncodeToString(sum[:])[:12], nil
+}
+
+// ConfigError is an error at a place in a config file. Its Error method
+// gives one line: path[:line[:col]]: message.
+type ConfigError struct {
+	Path string
+	Line int    // 1-based; 0 if unknown
+	Col  int    // 1-based; 0 if unknown
+	Key  string // dotted key the error is about, if any
+	Msg  string
+	Err  error // the underlying error, if any (a Validate error, for example)
+}
+
+func (e *ConfigError) Error() string {
+	loc := e.Path
+	if e.Line > 0 {
+		loc += ":" + strconv.Itoa(e.Line)
+		if e.Col > 0 {
+			loc += ":" + strconv.Itoa(e.Col)
+		}
+	}
+	return loc + ": " + oneLine(e.Msg)
+}
+
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// ConfigErrors is a list of errors in one config file, in file order.
+type ConfigErrors []*ConfigError
+
+// Error joins the errors with "; ".
+func (es ConfigErrors) Error() string {
+	s := make([]string, len(es))
+	for i, e := range es {
+		s[i] = e.Error()
+	}
+	return strings.Join(s, "; ")
+}
+
+// Unwrap lets errors.As find the first *ConfigError.
+func (es ConfigErrors) Unwrap() []error {
+	errs := make([]error, len(es))
+	for i, e := range es {
+		errs[i] = e
+	}
+	return errs
+}
+
+// ValueError is an invalid config value, reported by a Validate method.
+type ValueError struct {
+	Key   string // dotted TOML key, e.g. "vb.prior_strength"
+	Value any
+	Why   string // e.g. "must be > 0"
+}
+
+func (e *ValueError) Error() string {
+	return e.Key + " = " + formatValue(reflect.ValueOf(e.Value)) + ": " + e.Why
+}
+
+// FieldError returns a *ValueError for Validate methods:
+// FieldError("vb.prior_strength", -4.0, "must be > 0") reads
+// `vb.prior_strength = -4: must be > 0`. Values are written as in TOML.
+// LoadConfig adds the file and the line that set key.
+func FieldError(key string, value any, why string) error {
+	return &ValueError{Key: key, Value: value, Why: why}
+}
+
+// formatValue writes v roughly as TOML would: strings quoted, floats in
+// shortest form, arrays in brackets, tables in braces with sorted keys.
+func formatValue(v reflect.Value) string {
+	if !v.IsValid() {
+		return "<nil>"
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return strconv.Quote(v.String())
+	case reflect.Float32:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 32)
+	case reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return "<nil>"
+		}
+		return formatValue(v.Elem())
+	case reflect.Slice, reflect.Array:
+		parts := make([]string, v.Len())
+		for i := range parts {
+			parts[i] = formatValue(v.Index(i))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case reflect.Map:
+		parts := make([]string, 0, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			parts = append(parts, fmt.Sprint(it.Key().Interface())+" = "+formatValue(it.Value()))
+		}
+		sort.Strings(parts)
+		return "{ " + strings.Join(parts, ", ") + " }"
+	}
+	if v.CanInterface() {
+		return fmt.Sprint(v.Interface())
+	}
+	return v.String()
+}
+
+// loader holds what the error paths need.
+type loader struct {
+	path string
+	text string
+	typ  reflect.Type   // cfg's struct type
+	md   *toml.MetaData // metadata of the whole file (from the [quick] decode)
+}
+
+// tomlError matches the errors toml's decoder makes with fmt.Errorf (type
+// mismatches): "toml: line 5 (last key \"vb.tol\"): incompatible types: ...".
+var tomlError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key ("(?:[^"\\]|\\.)*")\): (.*)$`)
+
+// decodeError locates a decoding error in the file. decoding says whether
+// the file has already parsed, so that a toml.ParseError is about a value
+// rather than the syntax.
+func (l *loader) decodeError(err error, decoding bool) error {
+	var pe toml.ParseError
+	if errors.As(err, &pe) {
+		ce := &ConfigError{Path: l.path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message, Err: err}
+		switch {
+		case decoding && pe.LastKey != "":
+			ce.Key = pe.LastKey
+			ce.Msg = fmt.Sprintf("key %q: %s", pe.LastKey, pe.Message)
+		case pe.LastKey != "":
+			ce.Msg = fmt.Sprintf("%s (last key %q)", pe.Message, pe.LastKey)
+		}
+		return ce
+	}
+	msg := oneLine(err.Error())
+	if m := tomlError.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		key, uerr := strconv.Unquote(m[2])
+		if uerr != nil {
+			key = m[2]
+		}
+		return &ConfigError{Path: l.path, Line: line, Key: key, Msg: fmt.Sprintf("key %q: %s", key, m[3]), Err: err}
+	}
+	return &ConfigError{Path: l.path, Msg: strings.TrimPrefix(msg, "toml: "), Err: err}
+}
+
+// validateError wraps a Validate error with the file and, for a
+// *ValueError whose key the file sets, the line that set it (the [quick]
+// line when the overlay applied and set it).
+func (l *loader) validateError(err error, quick bool) error {
+	ce := &ConfigError{Path: l.path, Msg: err.Error(), Err: err}
+	var ve *ValueError
+	if errors.As(err, &ve) && ve.Key != "" {
+		ce.Key = ve.Key
+		key := toml.Key(strings.Split(ve.Key, "."))
+		if quick && l.md.IsDefined(append(toml.Key{quickTable}, key...)...) {
+			ce.Line = l.keyLine(append(toml.Key{quickTable}, key...))
+		} else if l.md.IsDefined(key...) {
+			ce.Line = l.keyLine(key)
+		}
+	}
+	return ce
+}
+
+// keyProbe is the toml.Unmarshaler at the end of keyLine's probe type.
+type keyProbe struct{}
+
+var errKeyProbe = errors.New("vbw key probe")
+
+func (*keyProbe) UnmarshalTOML(any) error { return errKeyProbe }
+
+// keyLine returns the line on which key is defined in the file, or 0 if it
+// cannot tell.
+//
+// toml v1.6.0 records every key's position but has no exported accessor
+// (MetaData has no Position method). When a toml.Unmarshaler returns an
+// error, though, the decoder returns a ParseError carrying the position
+// recorded for the key being decoded. So keyLine builds, with reflect, a
+// struct type that has one field per component of key (a slice of structs
+// where the file has an array of tables) ending in a keyProbe, decodes the
+// file into it, and reads the line from the ParseError. Unrelated keys are
+// ignored by the decoder, so only the path to key is visited.
+//
+// The recorded position is that of the value (or of the [header] for a
+// table). For a multi-line string it is the string's last line, so if that
+// line does not mention the key, keyLine walks back to the nearest line that
+// does. If the probe is impossible (a key component containing a comma, which
+// a struct tag cannot express) keyLine falls back to scanning the text for a
+// line defining the key's last component and uses it only if it is unique.
+func (l *loader) keyLine(key toml.Key) int {
+	line := l.probeLine(key)
+	last := key[len(key)-1]
+	defines := keyPattern(last)
+	lines := strings.Split(l.text, "\n")
+	if line > 0 {
+		for i := line; i >= 1 && i <= len(lines); i-- {
+			if defines.MatchString(lines[i-1]) {
+				return i
+			}
+		}
+		return line
+	}
+	found := 0
+	for i, s := range lines {
+		if defines.MatchString(s) {
+			if found != 0 {
+				return 0
+			}
+			found = i + 1
+		}
+	}
+	return found
+}
+
+// keyPattern matches a line that defines a key whose last component is
+// name, bare or quoted: `name =`, `a.name =`, `{ name =`, `[a.name]`.
+func keyPattern(name string) *regexp.Regexp {
+	q := regexp.QuoteMeta(name)
+	return regexp.MustCompile(`(^|[\s.{,\[])(` + q + `|"` + q + `"|'` + q + `')\s*[=.\]]`)
+}
+
+// probeLine returns the line toml recorded for key, using the probe type
+// described at keyLine, or 0.
+func (l *loader) probeLine(key toml.Key) (line int) {
+	for _, c := range key {
+		if c == "" || c == "-" || strings.Contains(c, ",") {
+			return 0 // not expressible as a toml struct tag
+		}
+	}
+	defer func() {
+		if recover() != nil { // reflect.StructOf refused the type
+			line = 0
+		}
+	}()
+	t := reflect.TypeOf(keyProbe{})
+	for i := len(key) - 1; i >= 0; i-- {
+		if i < len(key)-1 {
+			switch l.md.Type(key[:i+1]...) {
+			case "Array", "ArrayHash":
+				t = reflect.SliceOf(t)
+			}
+		}
+		t = reflect.StructOf([]reflect.StructField{{
+			Name: "F",
+			Type: t,
+			Tag:  reflect.StructTag(`toml:` + strconv.Quote(key[i])),
+		}})
+	}
+	_, err := toml.Decode(l.text, reflect.New(t).Interface())
+	var pe toml.ParseError
+	if errors.As(err, &pe) && pe.Message == errKeyProbe.Error() && pe.LastKey == key.String() {
+		return pe.Position.Line
+	}
+	return 0
+}
+
+// suggest returns a known key close to the unknown key k, or "". It walks
+// cfg's type along k as toml matches fields (toml tag or field name, case
+// insensitive, untagged embedded structs flattened, maps and slices by their
+// elements); at the first component with no field it looks for a field name
+// within a small edit distance.
+func suggest(t reflect.Type, k toml.Key) string {
+	prefix, rest := toml.Key(nil), k
+	if strings.EqualFold(k[0], quickTable) {
+		prefix, rest = k[:1], k[1:]
+	}
+	for i, c := range rest {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		if t.Kind() == reflect.Map {
+			t = t.Elem()
+			continue
+		}
+		if t.Kind() != reflect.Struct {
+			return ""
+		}
+		fields := tomlFields(t)
+		if ft, ok := fields[c]; ok {
+			t = ft
+			continue
+		}
+		found := false
+		for name, ft := range fields {
+			if strings.EqualFold(name, c) {
+				t, found = ft, true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		best, bestD := "", 3
+		for name := range fields {
+			d := editDistance(strings.ToLower(c), strings.ToLower(name))
+			if d < bestD || d == bestD && name < best {
+				best, bestD = name, d
+			}
+		}
+		if best == "" || bestD >= len([]rune(c)) || bestD > 1 && len(c) <= 4 {
+			return "" // nothing close, or a guess no better than any other
+		}
+		alt := append(append(append(toml.Key{}, prefix...), rest[:i]...), best)
+		return append(alt, rest[i+1:]...).String()
+	}
+	return ""
+}
+
+// tomlFields returns the TOML names of t's fields and their types, as
+// toml's decoder sees them.
+func tomlFields(t reflect.Type) map[string]reflect.Type {
+	fields := make(map[string]reflect.Type)
+	var walk func(t reflect.Type, depth int)
+	walk = func(t reflect.Type, depth int) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() && !f.Anonymous {
+				continue
+			}
+			tag := f.Tag.Get("toml")
+			if tag == "-" {
+				continue
+			}
+			name, _, _ := strings.Cut(tag, ",")
+			ft := f.Type
+			if ft.Name() == "" && ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
+				if depth < 8 {
+					walk(ft, depth+1)
+				}
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			if _, dup := fields[name]; !dup {
+				fields[name] = ft
+			}
+		}
+	}
+	walk(t, 0)
+	return fields
+}
+
+// editDistance is the optimal-string-alignment distance between a and b:
+// insertions, deletions, substitutions and transpositions of neighbours.
+func editDistance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	d := make([][]int, len(s)+1)
+	for i := range d {
+		d[i] = make([]int, len(t)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(s)][len(t)]
+}
+
+// detach replaces every non-nil map, slice and pointer reachable from v
+// through exported fields by a copy, so that decoding into v cannot write
+// through to values that v shares with others, such as a package-level
+// default slice (toml reuses a slice's backing array and adds to an
+// existing map).
+func detach(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(v.Elem())
+		detach(p.Elem())
+		v.Set(p)
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.CanSet() {
+				detach(f)
+			}
+		}
+	case reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			detach(v.Index(i))
+		}
+	case reflect.Slice:
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		reflect.Copy(c, v)
+		for i := 0; i < c.Len(); i++ {
+			detach(c.Index(i))
+		}
+		v.Set(c)
+	case reflect.Map:
+		if v.IsNil() || !v.CanSet() {
+			return
+		}
+		c := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			e := reflect.New(v.Type().Elem()).Elem()
+			e.Set(it.Value())
+			detach(e)
+			c.SetMapIndex(it.Key(), e)
+		}
+		v.Set(c)
+	}
+}
+
+// oneLine joins the lines of a message with "; " so that it prints on one
+// line.
+func oneLine(s string) string {
+	if !strings.ContainsAny(s, "\r\n") {
+		return s
+	}
+	var parts []string
+	for _, p := range strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }) {
+		if p = strings.TrimSpace(p); p != "" {
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, "; ")
+}

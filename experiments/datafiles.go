@@ -1,0 +1,90 @@
+package experiments
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// DefaultDataDir is the data directory used when neither the -data flag,
+// the VBW_DATA environment variable nor a config's data_dir names one. It is
+// relative to the directory vbw runs in (the repository root for make).
+const DefaultDataDir = "../shared/data"
+
+// DataEnv is the environment variable that overrides a config's data_dir.
+const DataEnv = "VBW_DATA"
+
+// DataFile describes one of the public data sets the experiments read.
+type DataFile struct {
+	Name   string // file name in the data directory
+	What   string
+	Source string // canonical source, for users who fetch it themselves
+	SHA256 string
+}
+
+// KnownData lists the data files and their checksums (../shared/data/README.md).
+var KnownData = []DataFile{
+	{"abc21.txt", "the 21 training strings of the thesis's synthetic HMM experiment (section 3.5.1)",
+		"the demo data of the thesis author's published VB-HMM code", "edb6b48a2668066d3b0cbf637a7d70f9ee077acd20d47e772d23a2c50938f79e"},
+	{"alice29.txt", "Lewis Carroll, Alice's Adventures in Wonderland",
+		"Project Gutenberg etext 11 (alice29.txt)", "58c82f469dcb231531705b62415c31561c8a0fea25ac744dc3451be12215babf"},
+	{"optdigits.tra", "UCI optical digits, 3823 training images",
+		"UCI Machine Learning Repository, data set 80 (optdigits)", "e1b683cc211604fe8fd8c4417e6a69f31380e0c61d4af22e93cc21e9257ffedd"},
+	{"optdigits.tes", "UCI optical digits, 1797 test images",
+		"UCI Machine Learning Repository, data set 80 (optdigits)", "6ebb3d2fee246a4e99363262ddf8a00a3c41bee6014c373ed9d9216ba7f651b8"},
+	{"tcell.csv", "T-cell activation time courses (Rangel et al. 2004)",
+		"R package longitudinal 1.1.13 (CRAN), objects tcell.34 and tcell.10", "85d5509bc5c26b08387bf3c423f13269e7b345b42d57ef129b33464e6ffdeb14"},
+	{"tcell_genes.csv", "T-cell gene symbols and descriptions",
+		"R package longitudinal 1.1.13 (CRAN), tcell.gene.description", "8c42c5440f9a92be45a7fd0380d11226caabe6512b34d3b3e20e903c0e150aa8"},
+	{"faithful.csv", "Old Faithful geyser eruptions",
+		"R datasets::faithful (Härdle 1991)", "d40b983752ab7ec0b15b740089c3ca7b7b59d0c7433a029a1714d134de1e8d14"},
+}
+
+// ResolveDataDir picks the data directory: flag, then $VBW_DATA, then the
+// config's value, then DefaultDataDir.
+func ResolveDataDir(flag, config string) string {
+	for _, d := range []string{flag, os.Getenv(DataEnv), config} {
+		if d != "" {
+			return d
+		}
+	}
+	return DefaultDataDir
+}
+
+// ReadData reads a data file. A relative name is looked up in dir, an
+// absolute one is used as is. A file listed in KnownData must match its
+// SHA-256; errors name the file and, for known files, its source.
+func ReadData(dir, name string) ([]byte, error) {
+	path := name
+	if !filepath.IsAbs(name) {
+		path = filepath.Join(dir, name)
+	}
+	var known *DataFile
+	for i := range KnownData {
+		if KnownData[i].Name == filepath.Base(name) {
+			known = &KnownData[i]
+		}
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		msg := err.Error()
+		if errors.Is(err, fs.ErrNotExist) {
+			msg = "no such file"
+		}
+		if known != nil {
+			return nil, fmt.Errorf("data file %s: %s (%s; source: %s; set data_dir in the config, -data or $%s)", path, msg, known.What, known.Source, DataEnv)
+		}
+		return nil, fmt.Errorf("data file %s: %s", path, msg)
+	}
+	if known != nil {
+		sum := sha256.Sum256(data)
+		if got := hex.EncodeToString(sum[:]); got != known.SHA256 {
+			return nil, fmt.Errorf("data file %s: SHA-256 %s, want %s: the file is corrupt or a different version (source: %s)", path, got[:16]+"…", known.SHA256[:16]+"…", known.Source)
+		}
+	}
+	return data, nil
+}

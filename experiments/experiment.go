@@ -1,0 +1,294 @@
+// Package experiments runs the thesis's experiments from TOML configs.
+//
+// Each chapter package (experiments/chapter3, …) registers its experiments
+// with Register in an init function. An experiment is a Spec: an ID such as
+// "chapter3/synthetic", a constructor for its typed config with defaults, a
+// Run function that computes results into a directory, and a Plot function
+// that redraws its figures from those files alone. RunConfig loads a config
+// file strictly (see LoadConfig), resolves the data directory, writes the
+// resolved config, runs the experiment, draws its figures and writes a
+// manifest.
+//
+// Output layout (one directory per experiment, under the -out directory):
+//
+//	<out>/chapter3/synthetic/
+//	  config.toml    the resolved config that ran
+//	  manifest.json  seeds, versions, timings, status, warnings
+//	  summary.json   metrics and acceptance checks
+//	  *.csv          tidy tables (traces, runs, parameters)
+//	  cells/         per-cell results, for resuming an interrupted run
+//	  fig*.svg/png   figures, redrawn by `vbw plot` from the files above
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/BurntSushi/toml"
+
+	"vbw/results"
+)
+
+// Config is implemented by every experiment's typed config, which embeds
+// Common.
+type Config interface {
+	Base() *Common
+	Validate() error
+}
+
+// Common holds the keys every experiment config has at its top level.
+type Common struct {
+	// Experiment is the registry key, e.g. "chapter3/synthetic" (required).
+	Experiment string `toml:"experiment"`
+	// Figures lists the thesis artefacts the config produces, e.g. ["fig3.2"].
+	Figures []string `toml:"figures"`
+	// Seed is the base seed; every random stream is derived from it and a
+	// name (package core/rng).
+	Seed uint64 `toml:"seed"`
+	// DataDir is the data directory; empty means $VBW_DATA or ../shared/data.
+	// Relative paths are relative to the directory vbw runs in.
+	DataDir string `toml:"data_dir"`
+}
+
+// Base returns c; it lets generic code reach the common keys.
+func (c *Common) Base() *Common { return c }
+
+// Spec describes a registered experiment.
+type Spec struct {
+	ID    string // "chapter3/synthetic"
+	Title string
+	// NewConfig returns the experiment's config filled with its defaults.
+	NewConfig func() Config
+	// Run computes the experiment's results into env.Dir, including
+	// summary.json, and returns nil or an error that stopped it.
+	Run func(env *Env, cfg Config) error
+	// Plot redraws the figures in dir from the result files alone.
+	Plot func(dir string) error
+}
+
+var (
+	registryMu sync.Mutex
+	registry   = map[string]Spec{}
+)
+
+// Register adds an experiment; it panics on a duplicate ID.
+func Register(s Spec) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, dup := registry[s.ID]; dup {
+		panic("experiments: duplicate experiment " + s.ID)
+	}
+	registry[s.ID] = s
+}
+
+// Lookup returns the experiment with the given ID.
+func Lookup(id string) (Spec, bool) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	s, ok := registry[id]
+	return s, ok
+}
+
+// List returns every registered experiment, sorted by ID.
+func List() []Spec {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	var l []Spec
+	for _, s := range registry {
+		l = append(l, s)
+	}
+	sort.Slice(l, func(i, j int) bool { return l[i].ID < l[j].ID })
+	return l
+}
+
+// Env is what a running experiment needs besides its config.
+type Env struct {
+	Ctx     context.Context
+	ID      string
+	Dir     string // output directory of this experiment
+	Quick   bool
+	Workers int    // parallel workers for independent cells (≥ 1)
+	DataDir string // resolved data directory
+	// Hash identifies the resolved config (without data_dir); stored cells
+	// with another hash are recomputed.
+	Hash string
+	// Log receives progress and warnings (stderr in the CLI).
+	Log io.Writer
+	// Shard restricts a cell sweep to one of several disjoint parts.
+	Shard Shard
+	// MergeOnly: assemble results from stored cells, computing none.
+	MergeOnly bool
+
+	mu       sync.Mutex
+	warnings []string
+	runs     []results.RunRecord
+}
+
+// Warnf records a warning for the manifest and prints it to Log.
+func (e *Env) Warnf(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	e.mu.Lock()
+	e.warnings = append(e.warnings, msg)
+	e.mu.Unlock()
+	fmt.Fprintf(e.Log, "%s: warning: %s\n", e.ID, msg)
+}
+
+// Warnings returns the warnings recorded so far.
+func (e *Env) Warnings() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.warnings...)
+}
+
+// AddRun records a run (a cell, a restart) for the manifest.
+func (e *Env) AddRun(r results.RunRecord) {
+	e.mu.Lock()
+	e.runs = append(e.runs, r)
+	e.mu.Unlock()
+}
+
+// Path returns the path of a file in the experiment's directory.
+func (e *Env) Path(name string) string { return filepath.Join(e.Dir, name) }
+
+// RunOptions are the command-line settings of RunConfig.
+type RunOptions struct {
+	Out     string // top output directory; results go to Out/<experiment ID>
+	Quick   bool   // apply the config's [quick] table
+	Workers int    // ≤ 0: all cores
+	DataDir string // overrides $VBW_DATA and the config's data_dir
+	Shard   Shard
+	Log     io.Writer
+	NoPlot  bool
+	// MergeOnly computes nothing: every cell must already be stored in the
+	// output directory (by sharded runs), and the results are assembled
+	// from them (vbw merge).
+	MergeOnly bool
+}
+
+// ExperimentOf returns the experiment key of a config file without decoding
+// the rest of it.
+func ExperimentOf(path string) (string, error) {
+	var head struct {
+		Experiment string `toml:"experiment"`
+	}
+	if _, err := toml.DecodeFile(path, &head); err != nil {
+		return "", headError(path, err)
+	}
+	if head.Experiment == "" {
+		return "", fmt.Errorf("%s: missing top-level key \"experiment\" (e.g. experiment = \"chapter3/synthetic\")", path)
+	}
+	return head.Experiment, nil
+}
+
+// Load reads a config file for its registered experiment.
+func Load(path string, quick bool) (Spec, Config, error) {
+	id, err := ExperimentOf(path)
+	if err != nil {
+		return Spec{}, nil, err
+	}
+	spec, ok := Lookup(id)
+	if !ok {
+		var ids []string
+		for _, s := range List() {
+			ids = append(ids, s.ID)
+		}
+		return Spec{}, nil, fmt.Errorf("%s: unknown experiment %q (known: %s)", path, id, strings.Join(ids, ", "))
+	}
+	cfg := spec.NewConfig()
+	if err := LoadConfig(path, quick, cfg); err != nil {
+		return Spec{}, nil, err
+	}
+	return spec, cfg, nil
+}
+
+// RunConfig loads, runs and plots the experiment of one config file.
+func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err error) {
+	spec, cfg, err := Load(path, o.Quick)
+	if err != nil {
+		return "", err
+	}
+	base := cfg.Base()
+	dataDir := ResolveDataDir(o.DataDir, base.DataDir)
+	// The hash that identifies results leaves out where the data lives: the
+	// data files are checked by their SHA-256 instead.
+	saved := base.DataDir
+	base.DataDir = ""
+	_, hash, err := EncodeConfig(cfg)
+	base.DataDir = saved
+	if err != nil {
+		return "", err
+	}
+	resolved, _, err := EncodeConfig(cfg)
+	if err != nil {
+		return "", err
+	}
+	workers := o.Workers
+	if workers <= 0 {
+		workers = defaultWorkers()
+	}
+	log := o.Log
+	if log == nil {
+		log = io.Discard
+	}
+	env := &Env{Ctx: ctx, ID: spec.ID, Dir: results.Dir(o.Out, spec.ID), Quick: o.Quick, Workers: workers,
+		DataDir: dataDir, Hash: hash, Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
+	if err := os.MkdirAll(env.Dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := results.WriteFileAtomic(env.Path("config.toml"), resolved); err != nil {
+		return "", err
+	}
+	man := results.NewManifest(spec.ID, hash, base.Seed, o.Quick)
+	man.Config = path
+	start := time.Now()
+	runErr := spec.Run(env, cfg)
+	man.WallSeconds = time.Since(start).Seconds()
+	man.Runs = env.runs
+	man.Warnings = env.Warnings()
+	man.Status = "ok"
+	if runErr != nil {
+		man.Status = "error: " + runErr.Error()
+	}
+	if err := results.WriteJSON(env.Path("manifest.json"), man); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil {
+		return env.Dir, fmt.Errorf("%s: %w", spec.ID, runErr)
+	}
+	if !o.NoPlot && spec.Plot != nil && !o.Shard.Active() {
+		if err := spec.Plot(env.Dir); err != nil {
+			return env.Dir, fmt.Errorf("%s: plot: %w", spec.ID, err)
+		}
+	}
+	return env.Dir, nil
+}
+
+// headError formats a TOML decoding error with the file name.
+func headError(path string, err error) error {
+	if pe, ok := err.(toml.ParseError); ok {
+		return fmt.Errorf("%s:%d:%d: %s", path, pe.Position.Line, pe.Position.Col, pe.Message)
+	}
+	return fmt.Errorf("%s: %v", path, err)
+}
+
+// PlotDir redraws the figures of the experiment id from the files in dir.
+func PlotDir(dir, id string) error {
+	spec, ok := Lookup(id)
+	if !ok {
+		return fmt.Errorf("%s: unknown experiment %q", dir, id)
+	}
+	if spec.Plot == nil {
+		return nil
+	}
+	if err := spec.Plot(dir); err != nil {
+		return fmt.Errorf("%s: plot: %w", id, err)
+	}
+	return nil
+}

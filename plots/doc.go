@@ -1,0 +1,28 @@
+// Package plots holds the figure primitives of the workbench, built on
+// gonum/plot. It takes plain data (slices and mat.Matrix values) and knows
+// nothing of models, experiments or files: it imports only gonum/plot,
+// gonum/mat and the standard library.
+//
+// The pieces are:
+//
+//   - Lines draws Series (bound traces against iteration, scores against a
+//     swept setting) with an optional translucent band such as an
+//     interquartile range, on linear, log10 or log2 axes. Points that
+//     cannot be drawn (NaN, ±Inf, or ≤ 0 on a log axis) are dropped by
+//     Clean and reported as Dropped records for the caller's warnings;
+//     they never make a plot fail.
+//   - Hinton is a plot.Plotter for Hinton diagrams of weight matrices
+//     (white squares for positive, black for negative, side ∝ √|w|, on
+//     grey), as used for the factor loadings and the ARD-pruned LDS
+//     matrices of Beal (2003) chapters 4 and 5; HintonPlot frames one with
+//     row 0 at the top.
+//   - Figure and Render lay panels out on a grid with aligned data areas
+//     and encode them as SVG or PNG bytes; RenderPlot does one plot.
+//     Writing the bytes to disk (atomically) is the caller's job.
+//   - style.go fixes panel sizes, font sizes, the PNG resolution, and the
+//     colour, dash and marker cycles, so that series i looks the same in
+//     every figure.
+//
+// Tests check the geometry handed to the canvas (squares, ranges, ticks)
+// and properties of the encoded output, never golden images.
+package plots

@@ -1,0 +1,70 @@
+package results
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// WriteFileAtomic writes data to path so that path holds either its previous
+// content or all of data, never a part of it.
+//
+// The data goes to a hidden temporary file in path's directory (".<name>.tmp-*"),
+// which is synced, closed, given mode 0644 and renamed over path; the
+// directory is then synced (best effort) so that the rename itself survives a
+// crash. Missing parent directories are created with mode 0755. On any error
+// the temporary file is removed and path is left untouched.
+func WriteFileAtomic(path string, data []byte) (err error) {
+	dir, base := filepath.Dir(path), filepath.Base(path)
+	if base == "." || base == string(filepath.Separator) {
+		return fmt.Errorf("write %q: not a file name", path)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	tmp := f.Name()
+	closed := false
+	defer func() {
+		if err != nil {
+			if !closed {
+				f.Close()
+			}
+			os.Remove(tmp)
+			err = fmt.Errorf("write %s: %w", path, err)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	closed = true
+	if err = f.Close(); err != nil {
+		return err
+	}
+	if err = os.Rename(tmp, path); err != nil {
+		return err
+	}
+	syncDir(dir)
+	return nil
+}
+
+// syncDir flushes a directory entry to disk. Errors are ignored: some
+// platforms and file systems cannot sync directories, and by now the data
+// itself is safely in place.
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	d.Sync()
+	d.Close()
+}

@@ -1,0 +1,84 @@
+package results
+
+import (
+	"math"
+	"testing"
+)
+
+func TestQuantile(t *testing.T) {
+	// Expected values computed by hand with the type-7 rule h = (n-1)q,
+	// Q = x[floor h] + (h - floor h)(x[floor h + 1] - x[floor h]) on the
+	// sorted data; they agree with R's quantile(x, q) (default type = 7).
+	xs := []float64{7, 1, 3, 10, 4} // sorted: 1 3 4 7 10
+	for _, c := range []struct{ q, want float64 }{
+		{0, 1},
+		{0.25, 3},    // h = 1
+		{0.5, 4},     // h = 2
+		{0.75, 7},    // h = 3
+		{1, 10},      // h = 4
+		{0.1, 1.8},   // h = 0.4: 1 + 0.4*2
+		{0.9, 8.8},   // h = 3.6: 7 + 0.6*3
+		{0.6, 5.2},   // h = 2.4: 4 + 0.4*3
+		{0.33, 3.32}, // h = 1.32: 3 + 0.32*1
+	} {
+		if got := Quantile(xs, c.q); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("Quantile(%v, %v) = %v, want %v", xs, c.q, got, c.want)
+		}
+	}
+	if xs[0] != 7 {
+		t.Error("Quantile modified its input")
+	}
+	even := []float64{4, 1, 2, 3} // sorted 1 2 3 4
+	if got := Median(even); got != 2.5 {
+		t.Errorf("Median = %v, want 2.5", got)
+	}
+	// IQR of 1..4: Q(0.75) = 3.25 (h = 2.25), Q(0.25) = 1.75 (h = 0.75).
+	if got := IQR(even); got != 1.5 {
+		t.Errorf("IQR = %v, want 1.5", got)
+	}
+	if got := Quantile([]float64{5}, 0.3); got != 5 {
+		t.Errorf("Quantile of one value = %v, want 5", got)
+	}
+	if got := Mean([]float64{1, 2, 3, 10}); got != 4 {
+		t.Errorf("Mean = %v, want 4", got)
+	}
+	for name, got := range map[string]float64{
+		"empty median":  Median(nil),
+		"empty mean":    Mean(nil),
+		"empty IQR":     IQR([]float64{}),
+		"NaN in input":  Median([]float64{1, math.NaN(), 3}),
+		"-Inf and +Inf": Median([]float64{math.Inf(-1), math.Inf(1)}),
+	} {
+		if !math.IsNaN(got) {
+			t.Errorf("%s: got %v, want NaN", name, got)
+		}
+	}
+	if got := Median([]float64{math.Inf(1), math.Inf(1), 1}); !math.IsInf(got, 1) {
+		t.Errorf("median of {1, Inf, Inf} = %v, want +Inf", got)
+	}
+	if got := Quantile([]float64{1, math.Inf(1)}, 0.5); !math.IsInf(got, 1) {
+		t.Errorf("Quantile({1, Inf}, 0.5) = %v, want +Inf", got)
+	}
+	kept, dropped := DropNaN([]float64{math.NaN(), 2, math.NaN(), 1})
+	if dropped != 2 || len(kept) != 2 || kept[0] != 2 || kept[1] != 1 {
+		t.Errorf("DropNaN = %v, %d", kept, dropped)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Quantile(q = 1.5) did not panic")
+		}
+	}()
+	Quantile(xs, 1.5)
+}
+
+func TestDir(t *testing.T) {
+	if got := Dir("results", "chapter3/synthetic"); got != "results/chapter3/synthetic" {
+		t.Errorf("Dir = %q", got)
+	}
+	if got := Dir("results/quick", "chapter6/dag"); got != "results/quick/chapter6/dag" {
+		t.Errorf("Dir = %q", got)
+	}
+	if got := ArtifactName("fig3.4"); got != "fig3_4" {
+		t.Errorf("ArtifactName = %q", got)
+	}
+}

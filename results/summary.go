@@ -1,0 +1,336 @@
+package results
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Summary is the content of summary.json: the numbers a figure, a table or
+// a README quotes, the acceptance checks, and the warnings of a run.
+//
+// JSON cannot represent NaN or ±Inf. When a Summary is marshalled, a
+// non-finite metric, check value or float in Extra is written as null and a
+// warning naming it is added to the written warnings (the Summary itself is
+// not changed); unmarshalling reads null back as NaN.
+type Summary struct {
+	Experiment string             // experiment id, e.g. "chapter3/synthetic"
+	ConfigHash string             // EncodeConfig's hash of the resolved config
+	Quick      bool               // whether the [quick] overlay was applied
+	Metrics    map[string]float64 // named numbers, e.g. "k_hat.median"
+	Checks     []Check            // acceptance checks, in the order they were made
+	Warnings   []string           // things a reader of the results should know
+
+	// Extra holds figure data and anything else a figure needs, keyed by
+	// name. Values must marshal to JSON; non-finite floats inside maps with
+	// string keys and inside slices are written as null (read back as nil,
+	// see ExtraFloats). After reading, values have the types encoding/json
+	// gives an any: float64, string, bool, nil, []any, map[string]any.
+	Extra map[string]any
+}
+
+// Check is one acceptance criterion and its verdict.
+type Check struct {
+	Name   string  `json:"name"`
+	Pass   bool    `json:"pass"`
+	Value  float64 `json:"value"`  // the measured quantity; NaN is written as null
+	Target string  `json:"target"` // the criterion in words or symbols, e.g. ">= 0.8"
+}
+
+// SetMetric sets metric name to x.
+func (s *Summary) SetMetric(name string, x float64) {
+	if s.Metrics == nil {
+		s.Metrics = make(map[string]float64)
+	}
+	s.Metrics[name] = x
+}
+
+// AddCheck records an acceptance check.
+func (s *Summary) AddCheck(name string, pass bool, value float64, target string) {
+	s.Checks = append(s.Checks, Check{Name: name, Pass: pass, Value: value, Target: target})
+}
+
+// Warnf adds a warning.
+func (s *Summary) Warnf(format string, args ...any) {
+	s.Warnings = append(s.Warnings, fmt.Sprintf(format, args...))
+}
+
+// AddSpread summarises xs, one value per seed or run, as the metrics
+// name.n, name.median, name.q25 and name.q75. NaN values are left out of all
+// four, with a warning saying how many there were.
+func (s *Summary) AddSpread(name string, xs []float64) {
+	kept, dropped := DropNaN(xs)
+	if dropped > 0 {
+		s.Warnf("metric %q: %d of %d values are NaN and were left out", name, dropped, len(xs))
+	}
+	s.SetMetric(name+".n", float64(len(kept)))
+	s.SetMetric(name+".median", Median(kept))
+	s.SetMetric(name+".q25", Quantile(kept, 0.25))
+	s.SetMetric(name+".q75", Quantile(kept, 0.75))
+}
+
+// Failed returns the names of the checks that did not pass.
+func (s *Summary) Failed() []string {
+	var names []string
+	for _, c := range s.Checks {
+		if !c.Pass {
+			names = append(names, c.Name)
+		}
+	}
+	return names
+}
+
+// ExtraFloats returns s.Extra[key] as a []float64. It accepts a []float64 and
+// a []any of float64 and nil, as read back from JSON; nil becomes NaN.
+func (s *Summary) ExtraFloats(key string) ([]float64, error) {
+	v, ok := s.Extra[key]
+	if !ok {
+		return nil, fmt.Errorf("summary of %s: no extra %q", s.Experiment, key)
+	}
+	switch v := v.(type) {
+	case []float64:
+		return v, nil
+	case []any:
+		xs := make([]float64, len(v))
+		for i, e := range v {
+			switch e := e.(type) {
+			case float64:
+				xs[i] = e
+			case nil:
+				xs[i] = math.NaN()
+			default:
+				return nil, fmt.Errorf("summary of %s: extra %q[%d] is %T, not a number", s.Experiment, key, i, e)
+			}
+		}
+		return xs, nil
+	}
+	return nil, fmt.Errorf("summary of %s: extra %q is %T, not a list of numbers", s.Experiment, key, v)
+}
+
+// summaryJSON is the wire form of Summary.
+type summaryJSON struct {
+	Experiment string              `json:"experiment"`
+	ConfigHash string              `json:"config_hash"`
+	Quick      bool                `json:"quick"`
+	Metrics    map[string]*float64 `json:"metrics"`
+	Checks     []Check             `json:"checks"`
+	Warnings   []string            `json:"warnings"`
+	Extra      map[string]any      `json:"extra,omitempty"`
+}
+
+// MarshalJSON writes s with non-finite numbers as null and a warning for
+// each (see Summary). Empty metrics, checks and warnings are written as {}
+// and [] rather than null.
+func (s Summary) MarshalJSON() ([]byte, error) {
+	w := summaryJSON{
+		Experiment: s.Experiment,
+		ConfigHash: s.ConfigHash,
+		Quick:      s.Quick,
+		Metrics:    make(map[string]*float64, len(s.Metrics)),
+		Checks:     s.Checks,
+		Warnings:   slices.Clone(s.Warnings),
+	}
+	if w.Checks == nil {
+		w.Checks = []Check{}
+	}
+	if w.Warnings == nil {
+		w.Warnings = []string{}
+	}
+	// warn adds "<what> <value>; written as null" unless a warning about
+	// the same value is already there: a summary that was read back has
+	// NaN where +Inf was written, and the first warning says which.
+	warn := func(what, value string) {
+		for _, old := range w.Warnings {
+			if strings.HasPrefix(old, what) && strings.HasSuffix(old, nullSuffix) {
+				return
+			}
+		}
+		w.Warnings = append(w.Warnings, what+value+nullSuffix)
+	}
+	names := make([]string, 0, len(s.Metrics))
+	for name := range s.Metrics {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		x := s.Metrics[name]
+		if isFinite(x) {
+			w.Metrics[name] = &x
+			continue
+		}
+		w.Metrics[name] = nil
+		warn(fmt.Sprintf("metric %q is ", name), FormatFloat(x))
+	}
+	for _, c := range s.Checks {
+		if !isFinite(c.Value) {
+			warn(fmt.Sprintf("check %q value is ", c.Name), FormatFloat(c.Value))
+		}
+	}
+	if len(s.Extra) > 0 {
+		w.Extra = make(map[string]any, len(s.Extra))
+		keys := make([]string, 0, len(s.Extra))
+		for k := range s.Extra {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			n := 0
+			w.Extra[k] = nullNonFinite(reflect.ValueOf(s.Extra[k]), &n)
+			if n > 0 {
+				warn(fmt.Sprintf("extra %q: ", k), fmt.Sprintf("%d non-finite values", n))
+			}
+		}
+	}
+	data, err := marshal(w)
+	if err != nil {
+		return nil, fmt.Errorf("summary of %s: %w", s.Experiment, err)
+	}
+	return data, nil
+}
+
+const nullSuffix = "; written as null"
+
+// marshal is json.Marshal without HTML escaping, so that a target such as
+// "< 0.1" stays readable: WriteJSON's encoder does not escape, but it copies
+// the output of MarshalJSON methods as they are.
+func marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// UnmarshalJSON reads a Summary written by MarshalJSON; null numbers become
+// NaN. Unknown fields are an error, so that a misspelt hand edit is caught.
+func (s *Summary) UnmarshalJSON(data []byte) error {
+	var w summaryJSON
+	if err := strictUnmarshal(data, &w); err != nil {
+		return err
+	}
+	*s = Summary{
+		Experiment: w.Experiment,
+		ConfigHash: w.ConfigHash,
+		Quick:      w.Quick,
+		Checks:     w.Checks,
+		Warnings:   w.Warnings,
+		Extra:      w.Extra,
+	}
+	if w.Metrics != nil {
+		s.Metrics = make(map[string]float64, len(w.Metrics))
+		for name, p := range w.Metrics {
+			s.Metrics[name] = math.NaN()
+			if p != nil {
+				s.Metrics[name] = *p
+			}
+		}
+	}
+	return nil
+}
+
+// checkJSON is the wire form of Check.
+type checkJSON struct {
+	Name   string   `json:"name"`
+	Pass   bool     `json:"pass"`
+	Value  *float64 `json:"value"`
+	Target string   `json:"target"`
+}
+
+// MarshalJSON writes a non-finite Value as null.
+func (c Check) MarshalJSON() ([]byte, error) {
+	w := checkJSON{Name: c.Name, Pass: c.Pass, Target: c.Target}
+	if isFinite(c.Value) {
+		w.Value = &c.Value
+	}
+	return marshal(w)
+}
+
+// UnmarshalJSON reads a null Value as NaN.
+func (c *Check) UnmarshalJSON(data []byte) error {
+	var w checkJSON
+	if err := strictUnmarshal(data, &w); err != nil {
+		return err
+	}
+	*c = Check{Name: w.Name, Pass: w.Pass, Value: math.NaN(), Target: w.Target}
+	if w.Value != nil {
+		c.Value = *w.Value
+	}
+	return nil
+}
+
+// ReadSummary reads a summary.json file.
+func ReadSummary(path string) (Summary, error) {
+	var s Summary
+	if err := ReadJSON(path, &s); err != nil {
+		return Summary{}, err
+	}
+	return s, nil
+}
+
+func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// nullNonFinite returns v with every non-finite float inside maps with
+// string keys, slices, arrays, pointers and interfaces replaced by nil,
+// counting the replacements in *n. Values without non-finite floats, and
+// values of other kinds (structs, for example), are returned unchanged.
+func nullNonFinite(v reflect.Value, n *int) any {
+	if !v.IsValid() {
+		return nil
+	}
+	if !hasNonFinite(v) {
+		return v.Interface()
+	}
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		*n++
+		return nil
+	case reflect.Pointer, reflect.Interface:
+		return nullNonFinite(v.Elem(), n)
+	case reflect.Slice, reflect.Array:
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = nullNonFinite(v.Index(i), n)
+		}
+		return out
+	case reflect.Map:
+		out := make(map[string]any, v.Len())
+		for it := v.MapRange(); it.Next(); {
+			out[it.Key().String()] = nullNonFinite(it.Value(), n)
+		}
+		return out
+	}
+	return v.Interface()
+}
+
+// hasNonFinite reports whether nullNonFinite would replace anything in v.
+func hasNonFinite(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Float32, reflect.Float64:
+		return !isFinite(v.Float())
+	case reflect.Pointer, reflect.Interface:
+		return !v.IsNil() && hasNonFinite(v.Elem())
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len(); i++ {
+			if hasNonFinite(v.Index(i)) {
+				return true
+			}
+		}
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return false
+		}
+		for it := v.MapRange(); it.Next(); {
+			if hasNonFinite(it.Value()) {
+				return true
+			}
+		}
+	}
+	return false
+}
