@@ -1,0 +1,126 @@
+package dist
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"vbw/core/numeric"
+)
+
+func TestGammaGolden(t *testing.T) {
+	// Golden values of ../shared/targets/ch3-hmm.md §0.2 (mpmath, 30 digits;
+	// the first KL agrees with quadrature).
+	for _, c := range []struct {
+		q, p Gamma
+		want float64
+	}{
+		{NewGammaShapeRate(2, 3), NewGammaShapeRate(1, 1), 0.1880632904332435},
+		{NewGammaShapeRate(0.5, 0.1), NewGammaShapeRate(3, 2), 5.5423604820268309},
+	} {
+		if got := KLGamma(c.q, c.p); !(relErr(got, c.want) <= 1e-12) {
+			t.Errorf("KLGamma(%v, %v) = %.17g, want %.17g (rel %.3g)", c.q, c.p, got, c.want, relErr(got, c.want))
+		}
+	}
+	if got, want := NewGammaShapeRate(2, 3).Entropy(), 0.47860337623342317; !(relErr(got, want) <= 1e-12) {
+		t.Errorf("H(Ga(2,3)) = %.17g, want %.17g", got, want)
+	}
+}
+
+func TestGammaMoments(t *testing.T) {
+	g := NewGammaShapeRate(2.5, 4)
+	if g.Mean() != 2.5/4 || g.Variance() != 2.5/16 {
+		t.Errorf("Mean %v, Variance %v", g.Mean(), g.Variance())
+	}
+	if got, want := g.MeanLog(), numeric.Digamma(2.5)-math.Log(4); got != want {
+		t.Errorf("MeanLog = %v, want ψ(a) − ln b = %v", got, want)
+	}
+}
+
+func TestGammaLogProbGonum(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 11))
+	for i := 0; i < 200; i++ {
+		a, b := logUniform(rnd, 0.05, 100), logUniform(rnd, 0.01, 100)
+		g := NewGammaShapeRate(a, b)
+		x := g.Rand(rnd)
+		want := distuv.Gamma{Alpha: a, Beta: b}.LogProb(x)
+		if got := g.LogProb(x); math.Abs(got-want) > 1e-10*math.Max(1, math.Abs(want)) {
+			t.Errorf("Ga(%g, %g).LogProb(%g) = %.15g, distuv %.15g", a, b, x, got, want)
+		}
+	}
+	if v := NewGammaShapeRate(2, 1).LogProb(-1); !math.IsInf(v, -1) {
+		t.Errorf("LogProb(−1) = %v, want −Inf", v)
+	}
+}
+
+func TestGammaFitFromMoments(t *testing.T) {
+	// Beal (2003) Appendix C.2: with c = ψ(a*) − ln b*, d = a*/b* the fixed
+	// point (C.9) is a*, and (C.12) gives b*. The multiplicative steps (C.11)
+	// must keep a > 0 from any start.
+	for _, aStar := range []float64{0.01, 1, 100} {
+		for _, bStar := range []float64{0.03, 1, 250} {
+			truth := NewGammaShapeRate(aStar, bStar)
+			c, d := truth.MeanLog(), truth.Mean()
+			for _, start := range []float64{1e-3, 1e3, 0} { // 0 means the default start 1
+				var iters []float64
+				a, ok := fitGammaShape(start, c-math.Log(d), func(a float64) { iters = append(iters, a) })
+				if !ok {
+					t.Errorf("a*=%g b*=%g start=%g: no convergence", aStar, bStar, start)
+					continue
+				}
+				for _, v := range iters {
+					if !(v > 0) || math.IsInf(v, 0) {
+						t.Errorf("a*=%g start=%g: iterate %v not positive and finite", aStar, start, v)
+					}
+				}
+				fit, ok := Gamma{Alpha: start}.FitFromMoments(c, d)
+				if !ok || fit.Alpha != a {
+					t.Errorf("FitFromMoments = %v, %v; fitGammaShape = %v", fit, ok, a)
+				}
+				if relErr(fit.Alpha, aStar) > 1e-9 || relErr(fit.Beta, bStar) > 1e-9 {
+					t.Errorf("a*=%g b*=%g start=%g: fitted (%.15g, %.15g) after %d steps", aStar, bStar, start, fit.Alpha, fit.Beta, len(iters))
+				}
+			}
+		}
+	}
+	// Pooled moments of several precisions (C.8): the fit satisfies (C.7),
+	// ψ(a) = ln b + c and 1/b = d/a.
+	qs := []Gamma{NewGammaShapeRate(3, 2), NewGammaShapeRate(10, 1), NewGammaShapeRate(0.5, 0.2)}
+	var c, d float64
+	for _, q := range qs {
+		c += q.MeanLog() / 3
+		d += q.Mean() / 3
+	}
+	fit, ok := Gamma{}.FitFromMoments(c, d)
+	if !ok {
+		t.Fatal("FitFromMoments of pooled moments failed")
+	}
+	if e := math.Abs(numeric.Digamma(fit.Alpha) - math.Log(fit.Beta) - c); e > 1e-12 {
+		t.Errorf("ψ(a) − ln b − c = %g", e)
+	}
+	if relErr(fit.Mean(), d) > 1e-14 {
+		t.Errorf("a/b = %v, want d = %v", fit.Mean(), d)
+	}
+	// No solution when Jensen's inequality c < ln d fails.
+	for _, cd := range [][2]float64{{0, 1}, {0.1, 1}, {0, 0}, {0, -1}, {math.NaN(), 1}} {
+		if _, ok := (Gamma{}).FitFromMoments(cd[0], cd[1]); ok {
+			t.Errorf("FitFromMoments(%v, %v) ok, want false", cd[0], cd[1])
+		}
+	}
+}
+
+func TestGammaPanics(t *testing.T) {
+	for name, fn := range map[string]func(){
+		"zero shape":    func() { NewGammaShapeRate(0, 1) },
+		"negative rate": func() { NewGammaShapeRate(1, -1) },
+		"Inf shape":     func() { NewGammaShapeRate(math.Inf(1), 1) },
+		"Rand invalid":  func() { Gamma{Alpha: 1}.Rand(rand.New(rand.NewPCG(1, 1))) },
+		"FromNatural":   func() { NewGammaShapeRate(1, 1).FromNatural([]float64{-1, -1}) },
+	} {
+		if !panics(fn) {
+			t.Errorf("%s: no panic", name)
+		}
+	}
+}

@@ -1,0 +1,49 @@
+// Package numeric provides the special functions and the log-domain and
+// linear-algebra helpers shared by the variational Bayesian models of vbw,
+// a reproduction of M. J. Beal, "Variational Algorithms for Approximate
+// Bayesian Inference" (PhD thesis, 2003).
+//
+// Equation numbers are the thesis's own; its converted text is
+// ../shared/seeds/000_055f6e591db3cc60.txt (Appendix C.1 at lines 5215–5239).
+//
+// # Special functions
+//
+// The VB expectations of conjugate-exponential models are built from the
+// digamma function: E[ln π_j] = ψ(α_j) − ψ(α₀) for a Dirichlet (eq. (3.68)),
+// E[ln τ] = ψ(a) − ln b for a gamma, E[ln|W|] = Σ_i ψ((ν+1−i)/2) + … for a
+// Wishart (Appendix A).
+//
+//	Digamma        ψ(x), Appendix C.1: recurrence (C.5) to x > 6, series (C.3) to O(x⁻¹⁴)
+//	Trigamma       ψ'(x), for the Newton steps (C.10)–(C.11)
+//	LogGamma       ln Γ(x) (math.Lgamma)
+//	LogMultiGamma  ln Γ_d(a), the Wishart normaliser of Appendix A
+//	MultiDigamma   Σ_j ψ(a + (1−j)/2), the derivative of ln Γ_d
+//	InvDigamma     ψ⁻¹(y), for hyperparameter fixed points (C.6)–(C.12), (4.67)
+//
+// Digamma and Trigamma are accurate to about 1e-14 (absolute for x ≥ 0.01,
+// relative below) and do not allocate; they are called in the inner loops of
+// the VBE steps.
+//
+// # Log-domain helpers
+//
+//	LogSumExp, LogAddExp   max-shifted log-sum-exp; all −Inf gives −Inf, never NaN
+//	NormalizeLogTo         responsibilities from log-weights, returning ln Z
+//	XLogY, Entropy         x ln y with 0·ln 0 = 0; categorical entropy
+//
+// These are the normalisers of the scaled forward–backward pass (eqs.
+// (3.21)–(3.23)) and of the responsibilities of mixture models.
+//
+// # Linear algebra
+//
+//	Symmetrize     (A + Aᵀ)/2
+//	CholeskySPD    Cholesky of the symmetric part with a jitter policy:
+//	               ε·mean(diag) added, ε = 1e-10 ×10 per retry, at most six retries
+//	LogDetChol     ln|A| = 2 Σ ln L_ii
+//
+// CholeskySPD is used for the Gaussian and Wishart posteriors of chapters 4
+// and 5; the jitter it added is returned so callers can record it.
+//
+// Errors follow gonum: shape mismatches and invalid arguments panic with a
+// "numeric: " prefix; numerical failures (a matrix that is not positive
+// definite) are returned as errors.
+package numeric

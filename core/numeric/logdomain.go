@@ -1,0 +1,109 @@
+package numeric
+
+import "math"
+
+// LogSumExp returns ln Σ_i exp(xs[i]) computed with the maximum subtracted,
+//
+//	m + ln Σ_i exp(xs[i] − m),   m = max_i xs[i],
+//
+// so that it neither overflows nor underflows for inputs near ±700. An empty
+// slice, or one whose elements are all −Inf, gives −Inf (never NaN); a +Inf
+// element gives +Inf; a NaN element gives NaN. LogSumExp does not allocate.
+//
+// It is the normaliser of the scaled forward pass and of responsibilities,
+// for example ln ζ_t in Beal (2003) eqs. (3.21)–(3.23).
+func LogSumExp(xs []float64) float64 {
+	m := math.Inf(-1)
+	for _, x := range xs {
+		if math.IsNaN(x) {
+			return x
+		}
+		if x > m {
+			m = x
+		}
+	}
+	if math.IsInf(m, 0) {
+		// All −Inf (or empty) → −Inf; any +Inf → +Inf.
+		return m
+	}
+	var s float64
+	for _, x := range xs {
+		s += math.Exp(x - m)
+	}
+	return m + math.Log(s)
+}
+
+// LogAddExp returns ln(exp(a) + exp(b)) without overflow or underflow.
+// LogAddExp(−Inf, −Inf) = −Inf, a +Inf argument gives +Inf and a NaN argument
+// gives NaN.
+func LogAddExp(a, b float64) float64 {
+	if math.IsNaN(a) || math.IsNaN(b) {
+		return math.NaN()
+	}
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(a, 0) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
+// NormalizeLogTo sets dst[i] = exp(logw[i] − LogSumExp(logw)), the
+// normalised weights of the log-weights logw, and returns the log normaliser
+// LogSumExp(logw). It panics if the lengths differ. dst and logw may be the
+// same slice. If the log normaliser is −Inf or +Inf, dst is filled with NaN,
+// since no normalised weights exist. NormalizeLogTo does not allocate.
+func NormalizeLogTo(dst, logw []float64) float64 {
+	if len(dst) != len(logw) {
+		panic("numeric: length mismatch")
+	}
+	m := math.Inf(-1)
+	for _, v := range logw {
+		if math.IsNaN(v) {
+			m = v
+			break
+		}
+		if v > m {
+			m = v
+		}
+	}
+	if math.IsInf(m, 0) || math.IsNaN(m) {
+		for i := range dst {
+			dst[i] = math.NaN()
+		}
+		return m
+	}
+	// Weights are exp(v − m)/s rather than exp(v − lse): lse is rounded to
+	// the ulp of m, which would leave the weights summing to 1 ± |m|·ε.
+	var s float64
+	for i, v := range logw {
+		e := math.Exp(v - m)
+		dst[i] = e
+		s += e
+	}
+	for i := range dst {
+		dst[i] /= s
+	}
+	return m + math.Log(s)
+}
+
+// XLogY returns x·ln y with the convention 0·ln y = 0 for every y (in
+// particular 0·ln 0 = 0), as needed by entropies and by the VB bound terms
+// Σ count·E[ln θ] where a count is zero.
+func XLogY(x, y float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return x * math.Log(y)
+}
+
+// Entropy returns the entropy −Σ_j p_j ln p_j (nats) of the categorical
+// distribution p, with 0·ln 0 = 0. It does not check that p sums to one.
+func Entropy(p []float64) float64 {
+	var h float64
+	for _, v := range p {
+		h -= XLogY(v, v)
+	}
+	return h
+}

@@ -1,0 +1,161 @@
+package numeric
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+func TestLogSumExpNaive(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 1))
+	for trial := 0; trial < 200; trial++ {
+		n := 1 + rnd.IntN(10)
+		xs := make([]float64, n)
+		var s float64
+		for i := range xs {
+			xs[i] = 20*rnd.Float64() - 10
+			s += math.Exp(xs[i])
+		}
+		want := math.Log(s)
+		if got := LogSumExp(xs); math.Abs(got-want) > 1e-14*math.Max(1, math.Abs(want)) {
+			t.Errorf("LogSumExp(%v) = %.17g, naive %.17g", xs, got, want)
+		}
+		if n >= 2 {
+			want2 := math.Log(math.Exp(xs[0]) + math.Exp(xs[1]))
+			if got := LogAddExp(xs[0], xs[1]); math.Abs(got-want2) > 1e-14*math.Max(1, math.Abs(want2)) {
+				t.Errorf("LogAddExp(%v, %v) = %.17g, naive %.17g", xs[0], xs[1], got, want2)
+			}
+		}
+	}
+}
+
+func TestLogSumExpExtreme(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		xs   []float64
+		want float64
+	}{
+		{[]float64{700, 700}, 700 + math.Ln2},
+		{[]float64{710, 709}, 710 + math.Log1p(math.Exp(-1))},
+		{[]float64{-700, -700, -700}, -700 + math.Log(3)},
+		{[]float64{-800, -800}, -800 + math.Ln2},
+		{[]float64{-1000, 0}, 0},
+		{[]float64{-inf, -inf}, -inf},
+		{[]float64{}, -inf},
+		{nil, -inf},
+		{[]float64{-inf, 3}, 3},
+		{[]float64{inf, 3}, inf},
+		{[]float64{inf, -inf}, inf},
+		{[]float64{1, math.NaN()}, math.NaN()},
+	} {
+		got := LogSumExp(c.xs)
+		if math.IsNaN(c.want) {
+			if !math.IsNaN(got) {
+				t.Errorf("LogSumExp(%v) = %v, want NaN", c.xs, got)
+			}
+			continue
+		}
+		if got != c.want && math.Abs(got-c.want) > 1e-15*math.Abs(c.want) {
+			t.Errorf("LogSumExp(%v) = %.17g, want %.17g", c.xs, got, c.want)
+		}
+		if len(c.xs) == 2 {
+			if g2 := LogAddExp(c.xs[0], c.xs[1]); g2 != got && math.Abs(g2-got) > 1e-15*math.Abs(got) {
+				t.Errorf("LogAddExp(%v, %v) = %.17g, LogSumExp %.17g", c.xs[0], c.xs[1], g2, got)
+			}
+		}
+	}
+	if v := LogAddExp(math.Inf(-1), math.Inf(-1)); !math.IsInf(v, -1) {
+		t.Errorf("LogAddExp(−Inf, −Inf) = %v, want −Inf", v)
+	}
+	if v := LogAddExp(math.NaN(), 1); !math.IsNaN(v) {
+		t.Errorf("LogAddExp(NaN, 1) = %v, want NaN", v)
+	}
+}
+
+func TestNormalizeLogTo(t *testing.T) {
+	logw := []float64{-1000, -1001, -1002.5, math.Inf(-1)}
+	p := make([]float64, len(logw))
+	lse := NormalizeLogTo(p, logw)
+	if want := LogSumExp(logw); lse != want {
+		t.Errorf("NormalizeLogTo returned %v, want %v", lse, want)
+	}
+	var s float64
+	for _, v := range p {
+		s += v
+	}
+	if math.Abs(s-1) > 1e-15 {
+		t.Errorf("weights sum to %.17g", s)
+	}
+	if p[3] != 0 {
+		t.Errorf("weight of −Inf log-weight = %v, want 0", p[3])
+	}
+	if got, want := p[0]/p[1], math.E; math.Abs(got-want) > 1e-13 {
+		t.Errorf("ratio %v, want e", got)
+	}
+	// In place.
+	q := append([]float64(nil), logw...)
+	NormalizeLogTo(q, q)
+	for i := range q {
+		if q[i] != p[i] {
+			t.Errorf("in-place result %v differs from %v", q, p)
+			break
+		}
+	}
+	if !panics(func() { NormalizeLogTo(make([]float64, 2), logw) }) {
+		t.Error("NormalizeLogTo with mismatched lengths did not panic")
+	}
+}
+
+func TestXLogYEntropy(t *testing.T) {
+	if v := XLogY(0, 0); v != 0 {
+		t.Errorf("XLogY(0, 0) = %v, want 0", v)
+	}
+	if v := XLogY(0, math.Inf(1)); v != 0 {
+		t.Errorf("XLogY(0, Inf) = %v, want 0", v)
+	}
+	if v, want := XLogY(2, 3), 2*math.Log(3); v != want {
+		t.Errorf("XLogY(2, 3) = %v, want %v", v, want)
+	}
+	if v := XLogY(1, 0); !math.IsInf(v, -1) {
+		t.Errorf("XLogY(1, 0) = %v, want −Inf", v)
+	}
+	for k := 1; k <= 10; k++ {
+		p := make([]float64, k)
+		for i := range p {
+			p[i] = 1 / float64(k)
+		}
+		if got, want := Entropy(p), math.Log(float64(k)); math.Abs(got-want) > 1e-15*math.Max(1, want) {
+			t.Errorf("entropy of uniform(%d) = %.17g, want ln K = %.17g", k, got, want)
+		}
+	}
+	// Zeros contribute nothing: H(½, ½, 0, 0) = ln 2.
+	if got := Entropy([]float64{0.5, 0, 0.5, 0}); math.Abs(got-math.Ln2) > 1e-16 {
+		t.Errorf("Entropy with zeros = %v, want ln 2", got)
+	}
+	if got := Entropy([]float64{1, 0}); got != 0 {
+		t.Errorf("Entropy of a point mass = %v, want 0", got)
+	}
+}
+
+func TestLogDomainNoAlloc(t *testing.T) {
+	xs := []float64{1, 2, 3, -4, 5}
+	dst := make([]float64, len(xs))
+	var sink float64
+	if n := testing.AllocsPerRun(100, func() {
+		sink += LogSumExp(xs) + LogAddExp(1, 2) + NormalizeLogTo(dst, xs) + Entropy(dst)
+	}); n != 0 {
+		t.Errorf("log-domain helpers allocate %v times per call", n)
+	}
+	_ = sink
+}
+
+func BenchmarkLogSumExp(b *testing.B) {
+	xs := make([]float64, 16)
+	for i := range xs {
+		xs[i] = float64(i) / 3
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		benchSink += LogSumExp(xs)
+	}
+}
