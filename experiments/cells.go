@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -117,7 +118,7 @@ func SaveCell(dir, hash, name string, seconds float64, v any) error {
 }
 
 // RunCells computes the named cells in parallel on env.Workers goroutines.
-// A cell already stored under env.Hash is loaded instead of recomputed, and
+// A cell already stored under env.CellKey is loaded instead of recomputed, and
 // each cell is stored as soon as it finishes, so a run that is killed and
 // started again completes without recomputing finished cells. Only the
 // cells owned by env.Shard are run; done[i] reports whether out[i] holds a
@@ -125,6 +126,17 @@ func SaveCell(dir, hash, name string, seconds float64, v any) error {
 // them as strings or pointers). The first error stops the remaining cells;
 // finished ones stay stored.
 func RunCells[T any](env *Env, names []string, run func(i int) (T, error)) (out []T, done []bool, err error) {
+	return RunCellsOrdered(env, names, nil, run)
+}
+
+// RunCellsOrdered is RunCells with a cost estimate per cell (nil: equal):
+// cells start in decreasing order of cost (ties by index), so that the
+// workers finish together. The order affects only wall time, never the
+// results.
+func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i int) (T, error)) (out []T, done []bool, err error) {
+	if cost != nil && len(cost) != len(names) {
+		panic("experiments: cost and names differ in length")
+	}
 	out = make([]T, len(names))
 	done = make([]bool, len(names))
 	var todo []int
@@ -133,7 +145,7 @@ func RunCells[T any](env *Env, names []string, run func(i int) (T, error)) (out 
 		if !env.Shard.Owns(name) {
 			continue
 		}
-		v, ok, err := LoadCell[T](env.Dir, env.Hash, name)
+		v, ok, err := LoadCell[T](env.Dir, env.CellKey, name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -144,10 +156,20 @@ func RunCells[T any](env *Env, names []string, run func(i int) (T, error)) (out 
 		}
 		todo = append(todo, i)
 	}
+	if cost != nil {
+		sort.SliceStable(todo, func(a, b int) bool { return cost[todo[a]] > cost[todo[b]] })
+	}
 	if env.MergeOnly && len(todo) > 0 {
 		return nil, nil, fmt.Errorf("merge: %d of %d cells are missing (first: %s); run every shard into this output directory first", len(todo), len(names), names[todo[0]])
 	}
 	prog := NewProgress(env.Log, env.ID, cached+len(todo), cached)
+	if cost != nil {
+		var w float64
+		for _, i := range todo {
+			w += cost[i]
+		}
+		prog.weight = w
+	}
 	defer prog.Finish()
 	var (
 		mu       sync.Mutex
@@ -168,7 +190,7 @@ func RunCells[T any](env *Env, names []string, run func(i int) (T, error)) (out 
 				v, err := run(i)
 				secs := time.Since(start).Seconds()
 				if err == nil {
-					err = SaveCell(env.Dir, env.Hash, names[i], secs, v)
+					err = SaveCell(env.Dir, env.CellKey, names[i], secs, v)
 				}
 				mu.Lock()
 				if err != nil {
@@ -179,7 +201,11 @@ func RunCells[T any](env *Env, names []string, run func(i int) (T, error)) (out 
 					out[i], done[i] = v, true
 				}
 				mu.Unlock()
-				prog.Done(1)
+				if cost != nil {
+					prog.DoneWeighted(1, cost[i])
+				} else {
+					prog.Done(1)
+				}
 			}
 		}()
 	}
@@ -215,6 +241,8 @@ type Progress struct {
 	total    int
 	done     int
 	cached   int
+	weight   float64 // total cost of the units to run (0: count units)
+	doneW    float64 // cost of the units finished in this run
 	start    time.Time
 	last     time.Time
 	printed  bool
@@ -232,10 +260,15 @@ func NewProgress(w io.Writer, label string, total, cached int) *Progress {
 }
 
 // Done records n finished units.
-func (p *Progress) Done(n int) {
+func (p *Progress) Done(n int) { p.DoneWeighted(n, 0) }
+
+// DoneWeighted records n finished units of total estimated cost w; with
+// costs, the ETA extrapolates the cost still to run rather than the count.
+func (p *Progress) DoneWeighted(n int, w float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.done += n
+	p.doneW += w
 	now := time.Now()
 	if now.Sub(p.start) > 2*time.Second && now.Sub(p.last) >= time.Second {
 		p.last = now
@@ -247,7 +280,11 @@ func (p *Progress) print(now time.Time) {
 	el := now.Sub(p.start)
 	eta := "?"
 	if ran := p.done - p.cached; ran > 0 && p.done < p.total {
-		rem := time.Duration(float64(el) / float64(ran) * float64(p.total-p.done))
+		frac := float64(ran) / float64(p.total-p.cached)
+		if p.weight > 0 && p.doneW > 0 {
+			frac = p.doneW / p.weight
+		}
+		rem := time.Duration(float64(el) * (1 - frac) / frac)
 		eta = rem.Round(time.Second).String()
 	} else if p.done >= p.total {
 		eta = "0s"

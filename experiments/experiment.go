@@ -22,6 +22,8 @@ package experiments
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"os"
@@ -116,9 +118,12 @@ type Env struct {
 	Quick   bool
 	Workers int    // parallel workers for independent cells (≥ 1)
 	DataDir string // resolved data directory
-	// Hash identifies the resolved config (without data_dir); stored cells
-	// with another hash are recomputed.
+	// Hash identifies the resolved config (without data_dir).
 	Hash string
+	// CellKey identifies the config and the build of the program; stored
+	// cells with another key are recomputed, so that a changed program never
+	// reuses results computed by an older one.
+	CellKey string
 	// Log receives progress and warnings (stderr in the CLI).
 	Log io.Writer
 	// Shard restricts a cell sweep to one of several disjoint parts.
@@ -238,7 +243,7 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 		log = io.Discard
 	}
 	env := &Env{Ctx: ctx, ID: spec.ID, Dir: results.Dir(o.Out, spec.ID), Quick: o.Quick, Workers: workers,
-		DataDir: dataDir, Hash: hash, Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
+		DataDir: dataDir, Hash: hash, CellKey: hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
 	if err := os.MkdirAll(env.Dir, 0o755); err != nil {
 		return "", err
 	}
@@ -268,6 +273,34 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 		}
 	}
 	return env.Dir, nil
+}
+
+var (
+	buildOnce sync.Once
+	buildID   string
+)
+
+// BuildID identifies the running program: the first 12 hex digits of the
+// SHA-256 of its executable ("unknown" if it cannot be read).
+func BuildID() string {
+	buildOnce.Do(func() {
+		buildID = "unknown"
+		exe, err := os.Executable()
+		if err != nil {
+			return
+		}
+		f, err := os.Open(exe)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		h := sha256.New()
+		if _, err := io.Copy(h, f); err != nil {
+			return
+		}
+		buildID = hex.EncodeToString(h.Sum(nil))[:12]
+	})
+	return buildID
 }
 
 // headError formats a TOML decoding error with the file name.

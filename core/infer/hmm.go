@@ -8,6 +8,10 @@ package infer
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/floats"
 )
 
 // Chain holds the parameters of a discrete hidden Markov model in the
@@ -87,7 +91,8 @@ type Workspace struct {
 	lnz   []float64 // ln ζ_t
 	beta  []float64 // current β_t
 	prev  []float64 // β_{t−1} under construction
-	tmp   []float64 // c_{·,y_t} β_t / ζ_t
+	tmp   []float64 // T×K: row t is c_{·,y_t} ⊙ β_t / ζ_t
+	outer []float64 // K×K: Σ_t α_{t−1} tmp_tᵀ
 }
 
 func (w *Workspace) grow(t, k int) {
@@ -99,12 +104,18 @@ func (w *Workspace) grow(t, k int) {
 		w.lnz = make([]float64, t)
 	}
 	w.lnz = w.lnz[:t]
+	if cap(w.tmp) < t*k {
+		w.tmp = make([]float64, t*k)
+	}
+	w.tmp = w.tmp[:t*k]
 	if cap(w.beta) < k {
 		w.beta = make([]float64, k)
 		w.prev = make([]float64, k)
-		w.tmp = make([]float64, k)
 	}
-	w.beta, w.prev, w.tmp = w.beta[:k], w.prev[:k], w.tmp[:k]
+	if cap(w.outer) < k*k {
+		w.outer = make([]float64, k*k)
+	}
+	w.beta, w.prev, w.outer = w.beta[:k], w.prev[:k], w.outer[:k*k]
 }
 
 // forward runs the scaled forward pass (Beal 2003 eqs. 3.21-3.23): α_t is
@@ -130,13 +141,11 @@ func (w *Workspace) forward(c *Chain, y []int) float64 {
 		} else {
 			prev := w.alpha[(t-1)*k : t*k]
 			clear(cur)
+			// α̂_t = Aᵀ α_{t−1}, row by row (assembly axpy), skipping the
+			// exact zeros that maximum likelihood leaves.
 			for j, aj := range prev {
-				if aj == 0 {
-					continue
-				}
-				row := c.A[j*k : (j+1)*k]
-				for l, a := range row {
-					cur[l] += aj * a
+				if aj != 0 {
+					floats.AddScaled(cur, aj, c.A[j*k:(j+1)*k])
 				}
 			}
 			for l := range cur {
@@ -176,8 +185,10 @@ func (w *Workspace) LogProb(c *Chain, y []int) float64 {
 // transitions to acc, and returns ln Z = Σ_t ln ζ_t. The backward messages
 // are scaled by the same ζ_t, so γ_t = α_t ⊙ β_t and
 // ξ_t(j,l) = α_{t−1}(j) a_{jl} c_{l,y_t} β_t(l) / ζ_t need no further
-// normalisation. When the sequence is impossible (ln Z = −Inf) acc is left
-// unchanged.
+// normalisation. The transition counts are accumulated as
+// Σ_t ξ_t(j,l) = a_{jl} · [Σ_t α_{t−1} tmp_tᵀ]_{jl} with tmp_t = c_{·,y_t} ⊙ β_t / ζ_t,
+// one matrix product over the whole sequence. When the sequence is
+// impossible (ln Z = −Inf) acc is left unchanged.
 func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 	T := len(y)
 	if T == 0 {
@@ -205,32 +216,31 @@ func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 			}
 			break
 		}
-		// tmp(l) = c_{l,y_t} β_t(l) / ζ_t, then in one sweep over A:
-		// β_{t−1}(j) = Σ_l a_{jl} tmp(l) and ξ_t(j,l) = α_{t−1}(j) a_{jl} tmp(l).
+		// tmp_t(l) = c_{l,y_t} β_t(l) / ζ_t and β_{t−1}(j) = Σ_l a_{jl} tmp_t(l).
 		e := c.E[y[t]*k : (y[t]+1)*k]
 		inv := math.Exp(-w.lnz[t])
-		tmp := w.tmp
+		tmp := w.tmp[t*k : (t+1)*k]
 		for l := range tmp {
 			tmp[l] = e[l] * beta[l] * inv
 		}
-		ap := w.alpha[(t-1)*k : t*k]
 		prev := w.prev
-		for j := 0; j < k; j++ {
-			row := c.A[j*k : (j+1)*k]
-			cnt := acc.A[j*k : (j+1)*k]
-			aj := ap[j]
-			var s float64
-			for l, a := range row {
-				v := a * tmp[l]
-				s += v
-				cnt[l] += aj * v
-			}
-			prev[j] = s
+		for j := range prev {
+			prev[j] = floats.Dot(c.A[j*k:(j+1)*k], tmp)
 		}
-		beta, prev = prev, beta
-		w.prev = prev
+		beta, w.prev = prev, beta
 	}
 	w.beta = beta
+	if T > 1 {
+		// outer = Σ_{t≥1} α_{t−1} tmp_tᵀ as one product of the T−1 rows.
+		clear(w.outer)
+		blas64.Gemm(blas.Trans, blas.NoTrans, 1,
+			blas64.General{Rows: T - 1, Cols: k, Stride: k, Data: w.alpha[:(T-1)*k]},
+			blas64.General{Rows: T - 1, Cols: k, Stride: k, Data: w.tmp[k : T*k]},
+			0, blas64.General{Rows: k, Cols: k, Stride: k, Data: w.outer})
+		for i, a := range c.A {
+			acc.A[i] += a * w.outer[i]
+		}
+	}
 	return lnZ
 }
 

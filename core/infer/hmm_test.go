@@ -260,3 +260,25 @@ func BenchmarkSmoothK12(b *testing.B) {
 		w.Smooth(c, y, acc)
 	}
 }
+
+func benchmarkSmooth(b *testing.B, k, p, T int) {
+	rnd := rand.New(rand.NewPCG(4, 1))
+	c := randomChain(rnd, k, p, 0.9)
+	y := make([]int, T)
+	for i := range y {
+		y[i] = rnd.IntN(p)
+	}
+	var w Workspace
+	acc := NewCounts(k, p)
+	b.ReportAllocs()
+	for b.Loop() {
+		w.Smooth(c, y, acc)
+	}
+}
+
+// BenchmarkSmoothK40Alice is the size of the largest chapter-3 Alice fits
+// (k = 40, 27 symbols, 1404 training symbols at n = 32).
+func BenchmarkSmoothK40Alice(b *testing.B) { benchmarkSmooth(b, 40, 27, 1404) }
+
+// BenchmarkSmoothK60Alice is k = 60 on the same data.
+func BenchmarkSmoothK60Alice(b *testing.B) { benchmarkSmooth(b, 60, 27, 1404) }

@@ -63,6 +63,7 @@ type Settings struct {
 	// MaxIter is the maximum number of E steps. Default 1000.
 	MaxIter int
 	// MinIter is the number of E steps before convergence may be declared.
+	// (The objective at iteration 0 may also be −Inf; see Run.)
 	// The first objective after a hand-built initialisation can be
 	// astronomically low (targets §1.4), so at least 2 are always required.
 	// Default 2.
@@ -234,7 +235,11 @@ func Run(m Model, s Settings) Result {
 		if s.Recorder != nil {
 			s.Recorder(Iteration{Iter: it, F: b.F, DeltaF: d, Terms: b.Terms, Elapsed: el})
 		}
-		if math.IsNaN(b.F) || math.IsInf(b.F, 0) {
+		// −Inf is allowed at iteration 0 only: an objective evaluated at a
+		// hand-built starting point can be −∞ (MAP-EM started at an ML
+		// solution with exact zeros has Σ u ln θ = −∞), and the first M step
+		// moves away from it. NaN, +Inf, or −Inf later, is an error.
+		if math.IsNaN(b.F) || math.IsInf(b.F, 1) || (math.IsInf(b.F, -1) && it > 0) {
 			r.Status = NotFinite
 			return r
 		}

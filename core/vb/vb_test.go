@@ -87,6 +87,15 @@ func TestRunIterationLimitAndFailures(t *testing.T) {
 	if r.Status != NotFinite || r.Error() == nil {
 		t.Fatalf("NaN objective gave %v", r.Status)
 	}
+	// −Inf at a hand-built start is allowed; later it is an error.
+	r = Run(&scripted{f: []float64{math.Inf(-1), -3, -2, -2}}, Settings{})
+	if r.Status != Converged {
+		t.Fatalf("−Inf at iteration 0 gave %v", r.Status)
+	}
+	r = Run(&scripted{f: []float64{-3, math.Inf(-1), -2}}, Settings{})
+	if r.Status != NotFinite {
+		t.Fatalf("−Inf at iteration 1 gave %v", r.Status)
+	}
 	r = Run(&scripted{f: f, failAt: 3}, Settings{})
 	if r.Status != Failed || r.Err == nil || r.Err.Error() != "boom" {
 		t.Fatalf("failing E gave %v, %v", r.Status, r.Err)

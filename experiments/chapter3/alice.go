@@ -1,0 +1,593 @@
+package chapter3
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"time"
+
+	"vbw/core/model/hmm"
+	"vbw/core/rng"
+	"vbw/core/vb"
+	"vbw/experiments"
+	"vbw/results"
+)
+
+// AliceID and AliceGridID are the registry keys of the forwards/backwards
+// English discrimination experiment (section 3.5.2, Figure 3.4): the three
+// slices around the canonical point, and the full grid (3.86).
+const (
+	AliceID     = "chapter3/alice"
+	AliceGridID = "chapter3/alice-grid"
+)
+
+func init() {
+	for _, s := range []struct{ id, mode, title string }{
+		{AliceID, "slices", "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)"},
+		{AliceGridID, "grid", "the same over the full grid n × k × u0 (3.86), 252 settings"},
+	} {
+		id, mode := s.id, s.mode
+		experiments.Register(experiments.Spec{
+			ID:    id,
+			Title: s.title,
+			NewConfig: func() experiments.Config {
+				c := DefaultAlice()
+				c.Experiment, c.Mode = id, mode
+				return &c
+			},
+			Run: func(env *experiments.Env, cfg experiments.Config) error {
+				return RunAlice(env, cfg.(*AliceConfig))
+			},
+			Plot: PlotAlice,
+		})
+	}
+}
+
+// Point is a setting (n, k, u0) of the grid (3.86).
+type Point struct {
+	N  int     `toml:"n"`
+	K  int     `toml:"k"`
+	U0 float64 `toml:"u0"`
+}
+
+// AliceData configures the sentence extraction (targets §E3.3 steps 1-9).
+type AliceData struct {
+	File          string `toml:"file"`
+	BodyStart     string `toml:"body_start"`
+	BodyEnd       string `toml:"body_end"`
+	TrailingSpace bool   `toml:"trailing_space"`
+	TrainMinLen   int    `toml:"train_min_len"`
+	TrainMaxLen   int    `toml:"train_max_len"`
+	TrainPool     int    `toml:"train_pool"`
+	TestChapter   int    `toml:"test_start_chapter"`
+	TestCount     int    `toml:"test_count"`
+	// Expected SHA-256 checksums of all sentences, the training pool and the
+	// test set (step 9); empty skips a check. A mismatch fails the run.
+	SHA256All   string `toml:"sha256_all"`
+	SHA256Train string `toml:"sha256_train"`
+	SHA256Test  string `toml:"sha256_test"`
+}
+
+// AliceGrid lists the values of each axis (3.86).
+type AliceGrid struct {
+	N  []int     `toml:"n"`
+	K  []int     `toml:"k"`
+	U0 []float64 `toml:"u0"`
+}
+
+// EMSettings control an EM-type optimiser (ML or MAP).
+type EMSettings struct {
+	MaxIter int     `toml:"max_iter"`
+	RelTol  float64 `toml:"rel_tol"`
+}
+
+// AliceVB are the VB settings; the prior is u0 spread evenly (3.43).
+type AliceVB struct {
+	InitStrength float64 `toml:"init_strength"`
+	InitFloor    float64 `toml:"init_floor"`
+	MaxIter      int     `toml:"max_iter"`
+	RelTol       float64 `toml:"rel_tol"`
+}
+
+// AliceEval configures scoring.
+type AliceEval struct {
+	// TieRel: two log probabilities a, b tie when |a−b| ≤ TieRel·max(|a|,|b|)
+	// (or both are −Inf); a tie counts ½. Default 1e-12.
+	TieRel float64 `toml:"tie_rel"`
+	// MLFloor: ML probabilities are floored at this value and renormalised
+	// for the "floored" ML score, used for reporting only. Default 1e-10.
+	MLFloor float64 `toml:"ml_floor"`
+}
+
+// AliceConfig is the config of chapter3/alice and chapter3/alice-grid.
+type AliceConfig struct {
+	experiments.Common
+	// Repeats is the number of random ML initialisations per setting (10,
+	// L2165); the data are fixed.
+	Repeats int `toml:"repeats"`
+	// Mode is "slices" (vary n, k, u0 one at a time around Canonical) or
+	// "grid" (every combination).
+	Mode      string `toml:"mode"`
+	Canonical Point  `toml:"canonical"`
+	// DiagnosticU0, if > 0, adds the n and k slices at this u0 (targets §4
+	// item 22: the thesis's MAP/VB gap appears at u0 = 8). 0 disables.
+	DiagnosticU0 float64    `toml:"diagnostic_u0"`
+	MonotoneTol  float64    `toml:"monotone_tol"`
+	Data         AliceData  `toml:"data"`
+	Grid         AliceGrid  `toml:"grid"`
+	ML           EMSettings `toml:"ml"`
+	MAP          EMSettings `toml:"map"`
+	VB           AliceVB    `toml:"vb"`
+	Eval         AliceEval  `toml:"eval"`
+}
+
+// DefaultAlice returns the thesis's settings (section 3.5.2; targets §E3.3).
+func DefaultAlice() AliceConfig {
+	var c AliceConfig
+	c.Experiment = AliceID
+	c.Figures = []string{"fig3.4"}
+	c.Seed = 3002
+	c.Repeats = 10
+	c.Mode = "slices"
+	c.Canonical = Point{N: 2, K: 40, U0: 2}
+	c.DiagnosticU0 = 8
+	c.MonotoneTol = 1e-9
+	c.Data = AliceData{File: "alice29.txt", BodyStart: "CHAPTER I", BodyEnd: "THE END", TrainMinLen: 10, TrainMaxLen: 100,
+		TrainPool: 32, TestChapter: 4, TestCount: 200}
+	c.Grid = AliceGrid{N: []int{1, 2, 3, 4, 5, 6, 8, 16, 32}, K: []int{1, 2, 4, 10, 20, 40, 60}, U0: []float64{1, 2, 4, 8}}
+	c.ML = EMSettings{MaxIter: 2000, RelTol: 1e-6}
+	c.MAP = EMSettings{MaxIter: 2000, RelTol: 1e-6}
+	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, MaxIter: 2000, RelTol: 1e-6}
+	c.Eval = AliceEval{TieRel: 1e-12, MLFloor: 1e-10}
+	return c
+}
+
+// Validate checks every field.
+func (c *AliceConfig) Validate() error {
+	if c.Repeats < 1 {
+		return experiments.FieldError("repeats", c.Repeats, "must be at least 1")
+	}
+	if c.Mode != "slices" && c.Mode != "grid" {
+		return experiments.FieldError("mode", c.Mode, `must be "slices" or "grid"`)
+	}
+	if len(c.Grid.N) == 0 || len(c.Grid.K) == 0 || len(c.Grid.U0) == 0 {
+		return experiments.FieldError("grid", "", "n, k and u0 must each list at least one value")
+	}
+	for _, n := range c.Grid.N {
+		if n < 1 || n > c.Data.TrainPool {
+			return experiments.FieldError("grid.n", n, fmt.Sprintf("must be in [1, data.train_pool = %d]", c.Data.TrainPool))
+		}
+	}
+	for _, k := range c.Grid.K {
+		if k < 1 || k > 1000 {
+			return experiments.FieldError("grid.k", k, "must be in [1, 1000]")
+		}
+	}
+	for _, u := range c.Grid.U0 {
+		if !(u > 0) || u > 1e300 {
+			return experiments.FieldError("grid.u0", u, "must be positive and finite")
+		}
+	}
+	if c.Mode == "slices" {
+		if !slices.Contains(c.Grid.N, c.Canonical.N) {
+			return experiments.FieldError("canonical.n", c.Canonical.N, "must be one of grid.n")
+		}
+		if !slices.Contains(c.Grid.K, c.Canonical.K) {
+			return experiments.FieldError("canonical.k", c.Canonical.K, "must be one of grid.k")
+		}
+		if !slices.Contains(c.Grid.U0, c.Canonical.U0) {
+			return experiments.FieldError("canonical.u0", c.Canonical.U0, "must be one of grid.u0")
+		}
+	}
+	if c.DiagnosticU0 < 0 || math.IsNaN(c.DiagnosticU0) || math.IsInf(c.DiagnosticU0, 0) {
+		return experiments.FieldError("diagnostic_u0", c.DiagnosticU0, "must be 0 (off) or positive")
+	}
+	if !(c.MonotoneTol > 0) {
+		return experiments.FieldError("monotone_tol", c.MonotoneTol, "must be positive")
+	}
+	d := c.Data
+	if d.File == "" {
+		return experiments.FieldError("data.file", d.File, "must name the text file")
+	}
+	if d.TrainMinLen < 1 || d.TrainMaxLen < d.TrainMinLen {
+		return experiments.FieldError("data.train_max_len", d.TrainMaxLen, fmt.Sprintf("must be ≥ train_min_len = %d ≥ 1", d.TrainMinLen))
+	}
+	if d.TrainPool < 1 || d.TestCount < 1 || d.TestChapter < 1 {
+		return experiments.FieldError("data.train_pool", d.TrainPool, "train_pool, test_count and test_start_chapter must be at least 1")
+	}
+	for _, s := range []struct {
+		key string
+		e   EMSettings
+	}{{"ml", c.ML}, {"map", c.MAP}} {
+		if s.e.MaxIter < 2 {
+			return experiments.FieldError(s.key+".max_iter", s.e.MaxIter, "must be at least 2")
+		}
+		if !(s.e.RelTol > 0) {
+			return experiments.FieldError(s.key+".rel_tol", s.e.RelTol, "must be positive")
+		}
+	}
+	if !(c.VB.InitStrength > 0) {
+		return experiments.FieldError("vb.init_strength", c.VB.InitStrength, "must be positive")
+	}
+	if !(c.VB.InitFloor > 0) {
+		return experiments.FieldError("vb.init_floor", c.VB.InitFloor, "must be positive")
+	}
+	if c.VB.MaxIter < 2 {
+		return experiments.FieldError("vb.max_iter", c.VB.MaxIter, "must be at least 2")
+	}
+	if !(c.VB.RelTol > 0) {
+		return experiments.FieldError("vb.rel_tol", c.VB.RelTol, "must be positive")
+	}
+	if !(c.Eval.TieRel >= 0) {
+		return experiments.FieldError("eval.tie_rel", c.Eval.TieRel, "must be ≥ 0")
+	}
+	if !(c.Eval.MLFloor > 0 && c.Eval.MLFloor < 1) {
+		return experiments.FieldError("eval.ml_floor", c.Eval.MLFloor, "must be in (0, 1)")
+	}
+	return nil
+}
+
+// Points returns the settings the config covers, sorted by (n, k, u0).
+func (c *AliceConfig) Points() []Point {
+	set := map[Point]bool{}
+	if c.Mode == "grid" {
+		for _, n := range c.Grid.N {
+			for _, k := range c.Grid.K {
+				for _, u := range c.Grid.U0 {
+					set[Point{n, k, u}] = true
+				}
+			}
+		}
+	} else {
+		c0 := c.Canonical
+		u0s := []float64{c0.U0}
+		if c.DiagnosticU0 > 0 {
+			u0s = append(u0s, c.DiagnosticU0)
+		}
+		for _, u := range u0s {
+			for _, n := range c.Grid.N {
+				set[Point{n, c0.K, u}] = true
+			}
+			for _, k := range c.Grid.K {
+				set[Point{c0.N, k, u}] = true
+			}
+		}
+		for _, u := range c.Grid.U0 {
+			set[Point{c0.N, c0.K, u}] = true
+		}
+	}
+	var ps []Point
+	for p := range set {
+		ps = append(ps, p)
+	}
+	sort.Slice(ps, func(i, j int) bool {
+		a, b := ps[i], ps[j]
+		if a.N != b.N {
+			return a.N < b.N
+		}
+		if a.K != b.K {
+			return a.K < b.K
+		}
+		return a.U0 < b.U0
+	})
+	return ps
+}
+
+// aliceCell is one unit of work: both directions' ML fits at (n, k) for one
+// repeat, and MAP and VB from them at every u0 the config needs at (n, k).
+type aliceCell struct {
+	N, K, Repeat int
+	U0s          []float64
+}
+
+func (a aliceCell) name() string { return fmt.Sprintf("n%02d-k%02d-r%02d", a.N, a.K, a.Repeat) }
+
+// cells groups the points by (n, k) and crosses them with the repeats.
+func (c *AliceConfig) cells() []aliceCell {
+	type nk struct{ n, k int }
+	u0s := map[nk][]float64{}
+	var order []nk
+	for _, p := range c.Points() {
+		key := nk{p.N, p.K}
+		if _, ok := u0s[key]; !ok {
+			order = append(order, key)
+		}
+		u0s[key] = append(u0s[key], p.U0)
+	}
+	var cs []aliceCell
+	for _, key := range order {
+		for r := 0; r < c.Repeats; r++ {
+			cs = append(cs, aliceCell{N: key.n, K: key.k, Repeat: r, U0s: u0s[key]})
+		}
+	}
+	return cs
+}
+
+// Score is one row of cells.csv: the value of one score of one method at
+// one setting and repeat.
+type Score struct {
+	U0     experiments.Float `json:"u0"`
+	Method string            `json:"method"`
+	Score  string            `json:"score"`
+	Value  experiments.Float `json:"value"`
+}
+
+// AliceCellResult is what a cell stores.
+type AliceCellResult struct {
+	N, K, Repeat int
+	Scores       []Score
+	// Outcomes holds, at the canonical (n, k) for each u0 the cell ran,
+	// VB's per-test-sentence credit (1 correct, ½ tie, 0 wrong): first the
+	// forward test sentences, then the reversed ones (claim C8).
+	Outcomes map[string][]float64 `json:",omitempty"`
+	Seconds  float64
+}
+
+// aliceData is the encoded corpus shared by every cell.
+type aliceData struct {
+	trainFwd, trainBwd hmm.Data // the whole training pool
+	testFwd, testBwd   hmm.Data
+	testSymbols        int
+	sentences          []string // test sentence texts
+}
+
+func (d *aliceData) train(n int, backward bool) hmm.Data {
+	src := d.trainFwd
+	if backward {
+		src = d.trainBwd
+	}
+	return hmm.Data{P: src.P, Seqs: src.Seqs[:n]}
+}
+
+// dirFit holds the fitted models of one direction.
+type dirFit struct {
+	ml     hmm.Params
+	mlRun  vb.Result
+	maps   []hmm.Params // per u0
+	mapRun []vb.Result
+	vbs    []hmm.Params // posterior means per u0
+	vbRun  []vb.Result
+}
+
+// fitDirection trains ML from a random start, then MAP and VB from the ML
+// solution for every u0 (L2165: "MAP and VB algorithms were initialised at
+// the ML estimate").
+func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, stop func() error) (dirFit, error) {
+	k, p := cell.K, data.P
+	rnd := rng.New(c.Seed, c.Experiment, "ml-init", fmt.Sprint(cell.N), fmt.Sprint(cell.K), fmt.Sprint(cell.Repeat), dir)
+	var f dirFit
+	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
+	f.mlRun = vb.Run(ml, vb.Settings{MaxIter: c.ML.MaxIter, RelTol: c.ML.RelTol, MonotoneTol: c.MonotoneTol, Stop: stop})
+	if f.mlRun.Status == vb.Canceled {
+		return f, f.mlRun.Err
+	}
+	f.ml = ml.Params.Clone()
+	for _, u0 := range cell.U0s {
+		u := hmm.SymmetricPrior(k, p, u0, u0, u0)
+		mp := hmm.NewEM(data, f.ml, &u)
+		r := vb.Run(mp, vb.Settings{MaxIter: c.MAP.MaxIter, RelTol: c.MAP.RelTol, MonotoneTol: c.MonotoneTol, Stop: stop})
+		if r.Status == vb.Canceled {
+			return f, r.Err
+		}
+		f.maps, f.mapRun = append(f.maps, mp.Params.Clone()), append(f.mapRun, r)
+		m := hmm.NewVB(data, u, hmm.PosteriorFromParams(f.ml, c.VB.InitStrength, c.VB.InitFloor))
+		r = vb.Run(m, vb.Settings{MaxIter: c.VB.MaxIter, RelTol: c.VB.RelTol, MonotoneTol: c.MonotoneTol, Stop: stop})
+		if r.Status == vb.Canceled {
+			return f, r.Err
+		}
+		f.vbs, f.vbRun = append(f.vbs, m.W.Mean()), append(f.vbRun, r)
+	}
+	return f, nil
+}
+
+// logProbs scores every sequence of d under θ.
+func logProbs(θ hmm.Params, d hmm.Data) []float64 {
+	s := hmm.NewScorer(θ)
+	out := make([]float64, len(d.Seqs))
+	for i, y := range d.Seqs {
+		out[i] = s.LogProb(y)
+	}
+	return out
+}
+
+// Tie reports whether two log probabilities are equal within the tie rule
+// of targets §E3.3: |a−b| ≤ rel·max(|a|,|b|), or both −Inf.
+func Tie(a, b, rel float64) bool {
+	if math.IsInf(a, 0) || math.IsInf(b, 0) {
+		return a == b
+	}
+	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
+}
+
+// credit is 1 if want > other, ½ for a tie, 0 otherwise.
+func credit(want, other, rel float64) float64 {
+	switch {
+	case Tie(want, other, rel):
+		return 0.5
+	case want > other:
+		return 1
+	}
+	return 0
+}
+
+// discriminate returns the per-sentence credits and the discrimination rate
+// over the forward and reversed test sentences (L2167).
+func discriminate(fwdOnFwd, bwdOnFwd, fwdOnBwd, bwdOnBwd []float64, rel float64) ([]float64, float64) {
+	out := make([]float64, 0, len(fwdOnFwd)+len(fwdOnBwd))
+	var sum float64
+	for i := range fwdOnFwd {
+		c := credit(fwdOnFwd[i], bwdOnFwd[i], rel)
+		out = append(out, c)
+		sum += c
+	}
+	for i := range fwdOnBwd {
+		c := credit(bwdOnBwd[i], fwdOnBwd[i], rel)
+		out = append(out, c)
+		sum += c
+	}
+	return out, sum / float64(len(out))
+}
+
+func sum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
+
+// runAliceCell fits both directions and scores every method.
+func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, stop func() error) (AliceCellResult, error) {
+	start := time.Now()
+	res := AliceCellResult{N: cell.N, K: cell.K, Repeat: cell.Repeat}
+	fwd, err := fitDirection(c, d.train(cell.N, false), cell, "fwd", stop)
+	if err != nil {
+		return res, err
+	}
+	bwd, err := fitDirection(c, d.train(cell.N, true), cell, "bwd", stop)
+	if err != nil {
+		return res, err
+	}
+	T := float64(d.testSymbols)
+	add := func(u0 float64, method, score string, v float64) {
+		res.Scores = append(res.Scores, Score{U0: experiments.Float(u0), Method: method, Score: score, Value: experiments.Float(v)})
+	}
+	// score one pair of (forward, backward) models.
+	scorePair := func(u0 float64, method string, θf, θb hmm.Params, rf, rb vb.Result) []float64 {
+		ff, bf := logProbs(θf, d.testFwd), logProbs(θb, d.testFwd)
+		fb, bb := logProbs(θf, d.testBwd), logProbs(θb, d.testBwd)
+		credits, rate := discriminate(ff, bf, fb, bb, c.Eval.TieRel)
+		add(u0, method, "lp_per_symbol", sum(ff)/T)
+		add(u0, method, "lp_per_symbol_bwd", sum(bb)/T)
+		add(u0, method, "disc", rate)
+		add(u0, method, "iterations", float64(rf.Iterations+rb.Iterations))
+		bad := 0
+		for _, r := range []vb.Result{rf, rb} {
+			if r.Status == vb.BoundDecreased || r.Status == vb.NotFinite || r.Status == vb.Failed {
+				bad++
+			}
+		}
+		add(u0, method, "bad_runs", float64(bad))
+		add(u0, method, "objective_fwd", rf.F)
+		return credits
+	}
+	for i, u0 := range cell.U0s {
+		scorePair(u0, "ML", fwd.ml, bwd.ml, fwd.mlRun, bwd.mlRun)
+		fl := logProbs(fwd.ml.Floored(c.Eval.MLFloor), d.testFwd)
+		add(u0, "ML", "lp_per_symbol_floored", sum(fl)/T)
+		scorePair(u0, "MAP", fwd.maps[i], bwd.maps[i], fwd.mapRun[i], bwd.mapRun[i])
+		credits := scorePair(u0, "VB", fwd.vbs[i], bwd.vbs[i], fwd.vbRun[i], bwd.vbRun[i])
+		if cell.N == c.Canonical.N && cell.K == c.Canonical.K {
+			if res.Outcomes == nil {
+				res.Outcomes = map[string][]float64{}
+			}
+			res.Outcomes[results.FormatFloat(u0)] = credits
+		}
+	}
+	res.Seconds = time.Since(start).Seconds()
+	return res, nil
+}
+
+// loadAlice extracts and encodes the corpus and checks its checksums.
+func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, []results.Check, error) {
+	raw, err := experiments.ReadData(env.DataDir, c.Data.File)
+	if err != nil {
+		return nil, nil, err
+	}
+	spec := DefaultAliceSpec()
+	spec.BodyStart, spec.BodyEnd = c.Data.BodyStart, c.Data.BodyEnd
+	spec.MinLen, spec.MaxLen, spec.TrainPool = c.Data.TrainMinLen, c.Data.TrainMaxLen, c.Data.TrainPool
+	spec.TestChapter, spec.TestCount, spec.TrailingSpace = c.Data.TestChapter, c.Data.TestCount, c.Data.TrailingSpace
+	corpus, err := ExtractAlice(raw, spec)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", c.Data.File, err)
+	}
+	var checks []results.Check
+	for _, s := range []struct {
+		name, want string
+		ss         []Sentence
+	}{{"all", c.Data.SHA256All, corpus.All}, {"train", c.Data.SHA256Train, corpus.Train}, {"test", c.Data.SHA256Test, corpus.Test}} {
+		if s.want == "" {
+			continue
+		}
+		got := SentencesSHA256(s.ss)
+		checks = append(checks, results.Check{Name: "A data checksum (" + s.name + ")", Pass: got == s.want, Value: float64(len(s.ss)), Target: "sha256 " + s.want[:12] + "…"})
+		if got != s.want {
+			return nil, nil, fmt.Errorf("%s: SHA-256 of the %s sentences is %s, want %s (data.sha256_%s): the extraction or the file differs from the targets' recipe",
+				c.Data.File, s.name, got, s.want, s.name)
+		}
+	}
+	d := &aliceData{trainFwd: EncodeSentences(corpus.Train, false), trainBwd: EncodeSentences(corpus.Train, true),
+		testFwd: EncodeSentences(corpus.Test, false), testBwd: EncodeSentences(corpus.Test, true)}
+	d.testSymbols = d.testFwd.Symbols()
+	for _, s := range corpus.Test {
+		d.sentences = append(d.sentences, s.Text)
+	}
+	return d, checks, nil
+}
+
+// RunAlice runs every cell (in parallel, resumably, optionally one shard),
+// then writes cells.csv and summary.json.
+func RunAlice(env *experiments.Env, c *AliceConfig) error {
+	d, dataChecks, err := loadAlice(env, c)
+	if err != nil {
+		return err
+	}
+	cells := c.cells()
+	names := make([]string, len(cells))
+	cost := make([]float64, len(cells))
+	for i, cell := range cells {
+		names[i] = cell.name()
+		// Forward-backward costs about Σ T · k² per iteration; run the
+		// expensive cells first so the workers finish together.
+		cost[i] = float64(len(cell.U0s)+1) * float64(d.train(cell.N, false).Symbols()) * float64(cell.K*cell.K+cell.K)
+	}
+	stop := func() error {
+		if env.Ctx != nil {
+			return env.Ctx.Err()
+		}
+		return nil
+	}
+	out, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (AliceCellResult, error) {
+		return runAliceCell(c, d, cells[i], stop)
+	})
+	if err != nil {
+		return err
+	}
+	if env.Shard.Active() {
+		fmt.Fprintf(env.Log, "%s: shard %s done (%d cells); run `vbw merge` with the same config and -out to assemble the results\n", env.ID, env.Shard, countTrue(done))
+		return nil
+	}
+	for i, ok := range done {
+		if !ok {
+			return fmt.Errorf("cell %s did not finish", names[i])
+		}
+		env.AddRun(results.RunRecord{Name: names[i], Seed: rng.Derive(c.Seed, c.Experiment, "ml-init", fmt.Sprint(cells[i].N), fmt.Sprint(cells[i].K), fmt.Sprint(cells[i].Repeat), "fwd"),
+			Status: "ok", WallSeconds: out[i].Seconds})
+	}
+	tab := results.NewTable("n", "k", "u0", "repeat", "method", "score", "value")
+	for _, r := range out {
+		for _, s := range r.Scores {
+			tab.AddRow(r.N, r.K, float64(s.U0), r.Repeat, s.Method, s.Score, float64(s.Value))
+		}
+	}
+	if err := results.WriteCSV(env.Path("cells.csv"), *tab); err != nil {
+		return err
+	}
+	sum, err := aliceSummary(env, c, d, out, dataChecks)
+	if err != nil {
+		return err
+	}
+	return results.WriteJSON(env.Path("summary.json"), sum)
+}
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, x := range b {
+		if x {
+			n++
+		}
+	}
+	return n
+}
