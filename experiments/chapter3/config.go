@@ -46,6 +46,9 @@ type VBSettings struct {
 	// MonotoneTol is the largest tolerated decrease of F (and of the ML
 	// log-likelihood), relative to max(1,|F|). Default 1e-9.
 	MonotoneTol float64 `toml:"monotone_tol"`
+	// OptimiseHyper maximises F over the three prior strengths after each
+	// VBM step (eq. 2.79). The thesis keeps them fixed (L2083). Default false.
+	OptimiseHyper bool `toml:"optimise_hyper"`
 }
 
 func (s VBSettings) validate(prefix string) error {

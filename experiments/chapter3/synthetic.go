@@ -235,7 +235,7 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart int, stop f
 	}
 	m := hmm.NewVB(data, u, w0)
 	start = time.Now()
-	vr := vb.Run(m, vb.Settings{MaxIter: c.VB.MaxIter, RelTol: c.VB.RelTol, MonotoneTol: c.VB.MonotoneTol, Stop: stop})
+	vr := vb.Run(m, vb.Settings{MaxIter: c.VB.MaxIter, RelTol: c.VB.RelTol, MonotoneTol: c.VB.MonotoneTol, Stop: stop, UpdateHyper: c.VB.OptimiseHyper})
 	r.VBSeconds = time.Since(start).Seconds()
 	if vr.Status == vb.Canceled {
 		return r, vr.Err

@@ -377,3 +377,33 @@ func TestSameSeedSameTrace(t *testing.T) {
 		}
 	}
 }
+
+func TestHyperUpdateNeverDecreasesF(t *testing.T) {
+	// targets §0.3 loop test (3): with UpdateHyper enabled F never
+	// decreases, and the strengths move away from their start.
+	rnd := rand.New(rand.NewPCG(21, 1))
+	d := randomData(rnd, 6, 3, 10, 30)
+	u := SymmetricPrior(4, 3, 4, 4, 4)
+	m := NewVB(d, u, PosteriorFromParams(RandomParams(4, 3, rnd), 10, 1e-10))
+	r := vb.Run(m, vb.Settings{MaxIter: 500, RelTol: 1e-10, UpdateHyper: true})
+	if r.Status == vb.BoundDecreased || r.Error() != nil {
+		t.Fatalf("with hyperparameter updates: %v", r.Error())
+	}
+	if m.Prior.A[0]*4 == 4 || m.Prior.C[0]*3 == 4 {
+		t.Fatalf("strengths did not change: f_A = %v, f_C = %v", m.Prior.A[0]*4, m.Prior.C[0]*3)
+	}
+	if u.A[0] != 1 {
+		t.Fatal("NewVB did not copy the prior")
+	}
+	// Each update on its own cannot lower F: −KL is maximised over u.
+	m2 := NewVB(d, SymmetricPrior(4, 3, 4, 4, 4), PosteriorFromParams(RandomParams(4, 3, rnd), 10, 1e-10))
+	m2.E()
+	m2.M()
+	before, _ := m2.E()
+	a, b, c := m2.KL()
+	m2.UpdateHyper()
+	a2, b2, c2 := m2.KL()
+	if a2 > a+1e-12 || b2 > b+1e-12 || c2 > c+1e-12 {
+		t.Fatalf("hyperparameter update raised a KL term: (%v,%v,%v) -> (%v,%v,%v); F was %v", a, b, c, a2, b2, c2, before.F)
+	}
+}

@@ -96,12 +96,13 @@ type VB struct {
 }
 
 // NewVB returns VBEM for data d with prior u, started from the posterior w
-// (copied). It panics if shapes disagree; validate data and prior first.
+// (both copied). It panics if shapes disagree; validate data and prior first.
 func NewVB(d Data, u Prior, w Posterior) *VB {
 	if w.P != d.P || len(u.Pi) != w.K || len(u.A) != w.K || len(u.C) != w.P {
 		panic(fmt.Sprintf("hmm: shapes disagree: data P=%d, posterior K=%d P=%d, prior (%d,%d,%d)",
 			d.P, w.K, w.P, len(u.Pi), len(u.A), len(u.C)))
 	}
+	u = Prior{Pi: append([]float64(nil), u.Pi...), A: append([]float64(nil), u.A...), C: append([]float64(nil), u.C...)}
 	return &VB{Data: d, Prior: u, W: w.Clone(), bayes: NewParams(w.K, w.P), counts: infer.NewCounts(w.K, w.P), lnZ: make([]float64, len(d.Seqs))}
 }
 
@@ -182,4 +183,42 @@ func (m *VB) SeqLnZ() []float64 { return m.lnZ }
 func (m *VB) PredictiveBound(y []int) float64 {
 	var ws infer.Workspace
 	return ws.LogProb(&m.chain, y)
+}
+
+// UpdateHyper maximises F over the three symmetric prior strengths f^(π),
+// f^(A), f^(C) (eq. 3.43) for the current q(θ) (Beal 2003 eq. 2.79; the
+// thesis's chapter-3 experiments keep them fixed, L2083). F depends on the
+// prior only through −KL(q‖p), which for R rows of dimension K with entries
+// f/K is maximised by dist.FitSymmetricStrength with S = Σ_rows Σ_j E[ln θ_rj].
+// A group with a single entry per row (k = 1 for π and A, p = 1 for C) has
+// nothing to fit. Called by vb.Run after M when Settings.UpdateHyper is set.
+func (m *VB) UpdateHyper() {
+	w := m.W
+	k, p := w.K, w.P
+	buf := make([]float64, max(k, p))
+	fit := func(u []float64, rows [][]float64) {
+		K := len(u)
+		if K < 2 {
+			return
+		}
+		var S float64
+		for _, row := range rows {
+			for _, v := range dist.DirichletMeanLogTo(buf[:K], row) {
+				S += v
+			}
+		}
+		f := dist.FitSymmetricStrength(len(rows), K, S)
+		for i := range u {
+			u[i] = f / float64(K)
+		}
+	}
+	fit(m.Prior.Pi, [][]float64{w.Pi})
+	rowsA := make([][]float64, k)
+	rowsC := make([][]float64, k)
+	for j := 0; j < k; j++ {
+		rowsA[j] = w.A[j*k : (j+1)*k]
+		rowsC[j] = w.C[j*p : (j+1)*p]
+	}
+	fit(m.Prior.A, rowsA)
+	fit(m.Prior.C, rowsC)
 }
