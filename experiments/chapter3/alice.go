@@ -1,10 +1,10 @@
 package chapter3
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"time"
 
 	"vbw/core/model/hmm"
@@ -23,25 +23,18 @@ const (
 )
 
 func init() {
-	for _, s := range []struct{ id, mode, title string }{
-		{AliceID, "slices", "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)"},
-		{AliceGridID, "grid", "the same over the full grid n × k × u0 (3.86), 252 settings"},
-	} {
-		id, mode := s.id, s.mode
-		experiments.Register(experiments.Spec{
-			ID:    id,
-			Title: s.title,
-			NewConfig: func() experiments.Config {
-				c := DefaultAlice()
-				c.Experiment, c.Mode = id, mode
-				return &c
-			},
-			Run: func(env *experiments.Env, cfg experiments.Config) error {
-				return RunAlice(env, cfg.(*AliceConfig))
-			},
-			Plot: PlotAlice,
-		})
-	}
+	register(func(id string) experiments.Config {
+		c := DefaultAlice()
+		c.Experiment = id
+		if id == AliceGridID {
+			c.Mode = "grid"
+		}
+		return &c
+	}, func(env *experiments.Env, cfg experiments.Config) error {
+		return RunAlice(env, cfg.(*AliceConfig))
+	}, PlotAlice,
+		variant{AliceID, "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)"},
+		variant{AliceGridID, "the same over the full grid n × k × u0 (3.86), 252 settings"})
 }
 
 // Point is a setting (n, k, u0) of the grid (3.86).
@@ -261,17 +254,13 @@ func (c *AliceConfig) Points() []Point {
 	for p := range set {
 		ps = append(ps, p)
 	}
-	sort.Slice(ps, func(i, j int) bool {
-		a, b := ps[i], ps[j]
-		if a.N != b.N {
-			return a.N < b.N
-		}
-		if a.K != b.K {
-			return a.K < b.K
-		}
-		return a.U0 < b.U0
-	})
+	slices.SortFunc(ps, comparePoints)
 	return ps
+}
+
+// comparePoints orders points by n, then k, then u0.
+func comparePoints(a, b Point) int {
+	return cmp.Or(cmp.Compare(a.N, b.N), cmp.Compare(a.K, b.K), cmp.Compare(a.U0, b.U0))
 }
 
 // aliceCell is one unit of work: both directions' ML fits at (n, k) for one

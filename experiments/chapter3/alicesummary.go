@@ -1,8 +1,10 @@
 package chapter3
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -69,21 +71,8 @@ func pointsTable(a agg) *results.Table {
 	for k := range a {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool {
-		x, y := keys[i], keys[j]
-		if x.N != y.N {
-			return x.N < y.N
-		}
-		if x.K != y.K {
-			return x.K < y.K
-		}
-		if x.U0 != y.U0 {
-			return x.U0 < y.U0
-		}
-		if x.Method != y.Method {
-			return x.Method < y.Method
-		}
-		return x.Score < y.Score
+	slices.SortFunc(keys, func(x, y key) int {
+		return cmp.Or(comparePoints(Point{x.N, x.K, x.U0}, Point{y.N, y.K, y.U0}), cmp.Compare(x.Method, y.Method), cmp.Compare(x.Score, y.Score))
 	})
 	for _, k := range keys {
 		v := a[k]

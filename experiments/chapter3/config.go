@@ -86,3 +86,23 @@ func (s MLSettings) validate(prefix string) error {
 	}
 	return nil
 }
+
+// variant is one registry entry of an experiment family that shares code and
+// differs in config (e.g. the default slices and the full grid).
+type variant struct{ id, title string }
+
+// register adds one experiment per variant; newConfig returns the defaults
+// for a variant's ID.
+func register(newConfig func(id string) experiments.Config, run func(*experiments.Env, experiments.Config) error,
+	plot func(dir string) error, vs ...variant) {
+	for _, v := range vs {
+		id := v.id
+		experiments.Register(experiments.Spec{
+			ID:        id,
+			Title:     v.title,
+			NewConfig: func() experiments.Config { return newConfig(id) },
+			Run:       run,
+			Plot:      plot,
+		})
+	}
+}

@@ -22,25 +22,15 @@ const (
 )
 
 func init() {
-	for _, s := range []struct{ id, title string }{
-		{SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)"},
-		{SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)"},
-	} {
-		id := s.id
-		experiments.Register(experiments.Spec{
-			ID:    id,
-			Title: s.title,
-			NewConfig: func() experiments.Config {
-				c := DefaultSynthetic()
-				c.Experiment = id
-				return &c
-			},
-			Run: func(env *experiments.Env, cfg experiments.Config) error {
-				return RunSynthetic(env, cfg.(*SyntheticConfig))
-			},
-			Plot: PlotSynthetic,
-		})
-	}
+	register(func(id string) experiments.Config {
+		c := DefaultSynthetic()
+		c.Experiment = id
+		return &c
+	}, func(env *experiments.Env, cfg experiments.Config) error {
+		return RunSynthetic(env, cfg.(*SyntheticConfig))
+	}, PlotSynthetic,
+		variant{SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)"},
+		variant{SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)"})
 }
 
 // SyntheticData says where the training sequences come from.
