@@ -1,0 +1,135 @@
+package experiments
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func testEnv(t *testing.T, ctx context.Context, workers int) *Env {
+	return &Env{Ctx: ctx, ID: "test/cells", Dir: t.TempDir(), Workers: workers, Hash: "h", CellKey: "h-build", Log: io.Discard}
+}
+
+func names(n int) []string {
+	s := make([]string, n)
+	for i := range s {
+		s[i] = fmt.Sprintf("c%02d", i)
+	}
+	return s
+}
+
+func TestRunCellsResumesAfterInterrupt(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	env := testEnv(t, ctx, 2)
+	var ran atomic.Int32
+	run := func(i int) (int, error) {
+		if ran.Add(1) == 5 {
+			cancel() // an interrupt arrives while the 5th cell runs
+		}
+		return i * i, nil
+	}
+	_, done, err := RunCells(env, names(20), run)
+	if err == nil {
+		t.Fatal("an interrupted sweep reported no error")
+	}
+	finished := 0
+	for _, d := range done {
+		if d {
+			finished++
+		}
+	}
+	if finished == 0 || finished == 20 {
+		t.Fatalf("%d of 20 cells finished before the interrupt", finished)
+	}
+	// Start again: only the unfinished cells run, and every result is there.
+	env.Ctx = context.Background()
+	var mu sync.Mutex
+	reran := map[int]bool{}
+	out, done, err := RunCells(env, names(20), func(i int) (int, error) {
+		mu.Lock()
+		reran[i] = true
+		mu.Unlock()
+		return i * i, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reran) != 20-finished {
+		t.Fatalf("resumed run recomputed %d cells, want %d", len(reran), 20-finished)
+	}
+	for i := range out {
+		if !done[i] || out[i] != i*i {
+			t.Fatalf("cell %d: done=%v value=%d", i, done[i], out[i])
+		}
+	}
+	// Another build (or config) key recomputes everything.
+	env.CellKey = "h-otherbuild"
+	var n atomic.Int32
+	RunCells(env, names(20), func(i int) (int, error) { n.Add(1); return i, nil })
+	if n.Load() != 20 {
+		t.Fatalf("a new cell key recomputed %d of 20 cells", n.Load())
+	}
+}
+
+func TestRunCellsShardsPartitionAndMergeOnly(t *testing.T) {
+	env := testEnv(t, context.Background(), 3)
+	seen := map[string]int{}
+	for i := 1; i <= 3; i++ {
+		env.Shard = Shard{I: i, N: 3}
+		_, done, err := RunCells(env, names(30), func(j int) (string, error) { return names(30)[j], nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, d := range done {
+			if d {
+				seen[names(30)[j]]++
+			}
+		}
+	}
+	if len(seen) != 30 {
+		t.Fatalf("shards covered %d of 30 cells", len(seen))
+	}
+	for n, c := range seen {
+		if c != 1 {
+			t.Fatalf("cell %s ran in %d shards", n, c)
+		}
+	}
+	env.Shard, env.MergeOnly = Shard{}, true
+	out, _, err := RunCells(env, names(30), func(int) (string, error) {
+		t.Fatal("merge computed a cell")
+		return "", nil
+	})
+	if err != nil || out[7] != "c07" {
+		t.Fatalf("merge: %v %v", out[7], err)
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	for _, bad := range []string{"0/2", "3/2", "a/b", "1", "1/0", "-1/2"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+	if s, err := ParseShard("2/8"); err != nil || s.I != 2 || s.N != 8 || !s.Active() || s.String() != "2/8" {
+		t.Fatalf("ParseShard(2/8) = %+v, %v", s, err)
+	}
+}
+
+func TestRunCellsErrorStopsAndKeepsFinished(t *testing.T) {
+	env := testEnv(t, context.Background(), 1)
+	_, done, err := RunCells(env, names(10), func(i int) (int, error) {
+		if i == 3 {
+			return 0, fmt.Errorf("boom")
+		}
+		return i, nil
+	})
+	if err == nil || done[3] {
+		t.Fatalf("error not reported: %v", err)
+	}
+	if !done[0] || !done[2] {
+		t.Fatal("cells finished before the error were lost")
+	}
+}
