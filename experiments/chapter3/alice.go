@@ -555,6 +555,14 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		env.AddRun(results.RunRecord{Name: names[i], Seed: rng.Derive(c.Seed, c.Experiment, "ml-init", fmt.Sprint(cells[i].N), fmt.Sprint(cells[i].K), fmt.Sprint(cells[i].Repeat), "fwd"),
 			Status: "ok", WallSeconds: out[i].Seconds})
 	}
+	for _, r := range out {
+		for _, s := range r.Scores {
+			if s.Score == "bad_runs" && s.Value > 0 {
+				env.Warnf("cell n=%d k=%d repeat %d: %v %s run(s) at u0=%g ended with a decrease of the objective, a non-finite value or a failure",
+					r.N, r.K, r.Repeat, float64(s.Value), s.Method, float64(s.U0))
+			}
+		}
+	}
 	tab := results.NewTable("n", "k", "u0", "repeat", "method", "score", "value")
 	for _, r := range out {
 		for _, s := range r.Scores {
