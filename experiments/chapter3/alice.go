@@ -339,12 +339,20 @@ type dirFit struct {
 	vbRun  []vb.Result
 }
 
+// initStream names the random stream of a cell's ML initialisation. It
+// uses the family name AliceID for both the slices and the grid, so a
+// setting gets the same numbers whichever config runs it, and the grid's
+// slice points equal the slices run's.
+func initStream(cell aliceCell, dir string) []string {
+	return []string{AliceID, "ml-init", fmt.Sprint(cell.N), fmt.Sprint(cell.K), fmt.Sprint(cell.Repeat), dir}
+}
+
 // fitDirection trains ML from a random start, then MAP and VB from the ML
 // solution for every u0 (L2165: "MAP and VB algorithms were initialised at
 // the ML estimate").
 func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, stop func() error) (dirFit, error) {
 	k, p := cell.K, data.P
-	rnd := rng.New(c.Seed, c.Experiment, "ml-init", fmt.Sprint(cell.N), fmt.Sprint(cell.K), fmt.Sprint(cell.Repeat), dir)
+	rnd := rng.New(c.Seed, initStream(cell, dir)...)
 	var f dirFit
 	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
 	f.mlRun = vb.Run(ml, vb.Settings{MaxIter: c.ML.MaxIter, RelTol: c.ML.RelTol, MonotoneTol: c.MonotoneTol, Stop: stop})
@@ -552,7 +560,7 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		if !ok {
 			return fmt.Errorf("cell %s did not finish", names[i])
 		}
-		env.AddRun(results.RunRecord{Name: names[i], Seed: rng.Derive(c.Seed, c.Experiment, "ml-init", fmt.Sprint(cells[i].N), fmt.Sprint(cells[i].K), fmt.Sprint(cells[i].Repeat), "fwd"),
+		env.AddRun(results.RunRecord{Name: names[i], Seed: rng.Derive(c.Seed, initStream(cells[i], "fwd")...),
 			Status: "ok", WallSeconds: out[i].Seconds})
 	}
 	for _, r := range out {

@@ -132,3 +132,41 @@ func TestAliceQuickDeterministicAndShardable(t *testing.T) {
 		t.Fatalf("merge with a missing shard: %v", err)
 	}
 }
+
+func TestAliceGridContainsSlices(t *testing.T) {
+	// The same setting gives the same numbers under the slices and the grid
+	// configs (seeds are named by the setting, not by the config).
+	base, err := os.ReadFile(configPath("alice.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(base), `experiment = "chapter3/alice"`, `experiment = "chapter3/alice-grid"`, 1)
+	text = strings.Replace(text, `mode       = "slices"`, `mode       = "grid"`, 1)
+	grid := filepath.Join(t.TempDir(), "grid.toml")
+	if err := os.WriteFile(grid, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows := func(config string) map[string]string {
+		dir, err := experiments.RunConfig(context.Background(), config, experiments.RunOptions{
+			Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir(), NoPlot: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		lines := strings.Split(strings.TrimSpace(read(t, filepath.Join(dir, "cells.csv"))), "\n")
+		for _, l := range lines[1:] {
+			i := strings.LastIndexByte(l, ',')
+			m[l[:i]] = l[i+1:]
+		}
+		return m
+	}
+	slices, full := rows(configPath("alice.toml")), rows(grid)
+	if len(full) <= len(slices) {
+		t.Fatalf("grid has %d rows, slices %d", len(full), len(slices))
+	}
+	for k, v := range slices {
+		if full[k] != v {
+			t.Fatalf("row %s: slices %s, grid %s", k, v, full[k])
+		}
+	}
+}
