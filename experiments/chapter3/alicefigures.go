@@ -159,9 +159,10 @@ func figure3_4(pts map[key]pointStat, c *AliceConfig, u float64, withU0 bool) (p
 		if err != nil {
 			return plots.Figure{}, err
 		}
-		// Legends where the curves leave room: bottom right for log
-		// probabilities, middle left for discrimination rates.
-		pa.Legend.Top, pa.Legend.Left = false, s.log2
+		// Legends where the curves leave room: for log probabilities bottom
+		// right along n (it rises) and bottom left along k and u0; middle
+		// left for discrimination rates.
+		pa.Legend.Top, pa.Legend.Left = false, i > 0
 		pb.Legend.Top, pb.Legend.Left = false, true
 		pb.Legend.YOffs = 0.3 * plots.PanelHeight
 		panels = append(panels, pa, pb)
