@@ -407,3 +407,76 @@ func TestHyperUpdateNeverDecreasesF(t *testing.T) {
 		t.Fatalf("hyperparameter update raised a KL term: (%v,%v,%v) -> (%v,%v,%v); F was %v", a, b, c, a2, b2, c2, before.F)
 	}
 }
+
+// longFormAt evaluates eq. 3.75 for posterior w with q(s) = p(s|y, θ) from
+// an exact E step at θ (rather than from a VBE step).
+func longFormAt(d Data, u Prior, w Posterior, θ Params) float64 {
+	k, p := w.K, w.P
+	lnθ := w.BayesPoint() // exp E[ln θ] under w
+	c := θ.Chain()
+	var f float64
+	for _, y := range d.Seqs {
+		g, xi, _ := infer.Marginals(c, y)
+		f += infer.ChainEntropy(g, xi)
+		for j := 0; j < k; j++ {
+			f += g[0][j] * math.Log(lnθ.Pi[j])
+		}
+		for t := range y {
+			for j := 0; j < k; j++ {
+				f += g[t][j] * math.Log(lnθ.C[j*p+y[t]])
+				if t > 0 {
+					for l := 0; l < k; l++ {
+						f += xi[t][j][l] * math.Log(lnθ.A[j*k+l])
+					}
+				}
+			}
+		}
+	}
+	m := NewVB(d, u, w)
+	a, b, cc := m.KL()
+	return f - a - b - cc
+}
+
+func TestCheesemanStutzIdentity(t *testing.T) {
+	// targets §1.5 item 7: with θ̂ a converged MAP-EM solution, q̂(s) =
+	// p(s|y,θ̂) and one VBM, the long form of F equals ln p_CS; continuing
+	// VBEM only increases F; and CS ≤ F ≤ exact on the golden case.
+	u := uniformPrior(2, 2, 0.5)
+	exact := exactEvidence(golden, 2, u)
+	for seed := uint64(1); seed <= 5; seed++ {
+		mp := NewEM(golden, RandomParams(2, 2, rand.New(rand.NewPCG(seed, 3))), &u)
+		if r := vb.Run(mp, vb.Settings{MaxIter: 5000, RelTol: 1e-12}); r.Error() != nil {
+			t.Fatal(r.Error())
+		}
+		θ := mp.Params
+		cs := CheesemanStutz(golden, θ, u)
+		_, n := ExpectedCounts(golden, θ)
+		w := PosteriorFromCounts(u, n)
+		if long := longFormAt(golden, u, w, θ); math.Abs(long-cs) > 1e-10*math.Abs(cs) {
+			t.Fatalf("seed %d: F at the CS point = %.12f, ln p_CS = %.12f", seed, long, cs)
+		}
+		m := NewVB(golden, u, w)
+		r := vb.Run(m, vb.Settings{MaxIter: 5000, RelTol: 1e-12})
+		if r.Error() != nil {
+			t.Fatal(r.Error())
+		}
+		if !(cs <= r.F+1e-10 && r.F <= exact+1e-12) {
+			t.Fatalf("seed %d: want CS %.6f ≤ F %.6f ≤ exact %.6f", seed, cs, r.F, exact)
+		}
+	}
+	// With an ML θ̂ (exact zeros allowed) CS is still a lower bound.
+	ml := NewEM(golden, RandomParams(2, 2, rand.New(rand.NewPCG(9, 9))), nil)
+	vb.Run(ml, vb.Settings{MaxIter: 5000, RelTol: 1e-12})
+	if cs := CheesemanStutz(golden, ml.Params, u); !(cs <= exact) || math.IsNaN(cs) {
+		t.Fatalf("CS at the ML point = %v, exact %v", cs, exact)
+	}
+}
+
+func TestCheesemanStutzOneState(t *testing.T) {
+	// For k = 1 the E step is trivial and CS is exact at any θ̂.
+	u := uniformPrior(1, 2, 0.5)
+	θ := RandomParams(1, 2, rand.New(rand.NewPCG(2, 2)))
+	if cs := CheesemanStutz(golden, θ, u); math.Abs(cs-(-7.535006827470)) > 1e-10 {
+		t.Fatalf("k=1 CS = %.12f, want the exact -7.535006827470", cs)
+	}
+}

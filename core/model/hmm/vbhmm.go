@@ -156,19 +156,7 @@ func (m *VB) KL() (pi, a, c float64) {
 }
 
 // M is the VBM step: w = u + the expected counts of the last E step.
-func (m *VB) M() {
-	w, u, c := m.W, m.Prior, m.counts
-	k, p := w.K, w.P
-	for j := 0; j < k; j++ {
-		w.Pi[j] = u.Pi[j] + c.Pi[j]
-		for l := 0; l < k; l++ {
-			w.A[j*k+l] = u.A[l] + c.A[j*k+l]
-		}
-		for o := 0; o < p; o++ {
-			w.C[j*p+o] = u.C[o] + c.E[o*k+j]
-		}
-	}
-}
+func (m *VB) M() { m.W.setFromCounts(m.Prior, m.counts) }
 
 // Counts returns the expected counts of the last E step (package infer's
 // layout). They are overwritten by the next E step.

@@ -1,0 +1,38 @@
+// Package score assembles the non-variational model-selection scores the
+// thesis compares VB against: BIC (Beal 2003 eq. 1.49 and its large-data
+// link to F, eqs. 2.128-2.132) and the Cheeseman-Stutz approximation
+// (eq. 1.54; Theorem 2.3, eqs. 2.133-2.151, shows it is a lower bound on the
+// marginal likelihood, and Corollary 2.5 that VB started from the CS point
+// is at least as tight).
+package score
+
+import (
+	"math"
+
+	"vbw/core/dist"
+)
+
+// BIC returns ln p(y|θ̂) − (d/2) ln N, for d free parameters and N data
+// (eq. 1.49).
+func BIC(logLik float64, d int, n float64) float64 {
+	return logLik - 0.5*float64(d)*math.Log(n)
+}
+
+// CSRow returns one Dirichlet row's contribution to the Cheeseman-Stutz
+// score (eq. 2.133 with Dirichlet priors):
+//
+//	ln ∫ Dir(θ|u) Π_j θ_j^{N̂_j} dθ − Σ_j N̂_j ln θ̂_j,
+//
+// i.e. the Dirichlet-multinomial evidence of the expected counts N̂ minus
+// their complete-data log-likelihood at θ̂, with 0·ln 0 = 0 (an ML entry
+// that is exactly 0 carries no expected count). The full score is
+// ln p(y|θ̂) plus the sum of CSRow over every row of every parameter.
+func CSRow(u, counts, theta []float64) float64 {
+	s := dist.DirichletLogMarginalCounts(u, counts)
+	for j, n := range counts {
+		if n != 0 {
+			s -= n * math.Log(theta[j])
+		}
+	}
+	return s
+}
