@@ -322,3 +322,35 @@ func BenchmarkVBIterationABC21K12(b *testing.B) {
 		m.M()
 	}
 }
+
+func TestModelOrderQuickRun(t *testing.T) {
+	dir := runQuick(t, quickEnv(t), configPath("model-order.toml"), 2)
+	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range sum.Checks {
+		if strings.Contains(c.Name, "CS <= F") || strings.Contains(c.Name, "decreased") {
+			if !c.Pass {
+				t.Errorf("check %q failed: %v", c.Name, c.Value)
+			}
+		}
+	}
+	for _, f := range []string{"order.csv", "order_best.csv", "model_order.svg", "model_order.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// At k = 1 the ML solution is the unigram model, the E step is trivial,
+	// and CS equals F equals the exact Dirichlet-multinomial evidence.
+	tab, err := results.ReadCSV(filepath.Join(dir, "order_best.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := tab.Floats("F")
+	cs, _ := tab.Floats("CS")
+	ks, _ := tab.Floats("k")
+	if ks[0] != 1 || math.Abs(f[0]-cs[0]) > 1e-9*math.Abs(f[0]) {
+		t.Fatalf("k=%v: F = %v, CS = %v, want equal", ks[0], f[0], cs[0])
+	}
+}

@@ -4,6 +4,9 @@
 package chapter3
 
 import (
+	"math/rand/v2"
+
+	"vbw/core/model/hmm"
 	"vbw/experiments"
 )
 
@@ -27,8 +30,11 @@ type MLSettings struct {
 
 // VBSettings control VBEM.
 type VBSettings struct {
-	// Init is "from-ml" (Dirichlets with the ML parameters as means, the
-	// thesis's choice, L2129) or "random" (random means).
+	// Init is "from-ml" (Dirichlets with the ML parameters as means and
+	// strength InitStrength, the thesis's choice, L2129), "from-cs" (one VBM
+	// step from the exact E step at the ML parameters: the Cheeseman-Stutz
+	// point, from which F ≥ ln p_CS, Corollary 2.5) or "random" (random
+	// means with strength InitStrength).
 	Init string `toml:"init"`
 	// InitStrength is the total pseudo-count of each row of the initial
 	// q(θ). Default 10 (L2129).
@@ -52,8 +58,8 @@ type VBSettings struct {
 }
 
 func (s VBSettings) validate(prefix string) error {
-	if s.Init != "from-ml" && s.Init != "random" {
-		return experiments.FieldError(prefix+".init", s.Init, `must be "from-ml" or "random"`)
+	if s.Init != "from-ml" && s.Init != "from-cs" && s.Init != "random" {
+		return experiments.FieldError(prefix+".init", s.Init, `must be "from-ml", "from-cs" or "random"`)
 	}
 	for _, f := range []struct {
 		key string
@@ -105,4 +111,22 @@ func register(newConfig func(id string) experiments.Config, run func(*experiment
 			Plot:      plot,
 		})
 	}
+}
+
+// initialPosterior builds the starting q(θ) of VB from the ML solution (or
+// a random draw), as VBSettings.Init says.
+func (s VBSettings) initialPosterior(data hmm.Data, u hmm.Prior, ml hmm.Params, rnd *rand.Rand) hmm.Posterior {
+	switch s.Init {
+	case "from-cs":
+		_, n := hmm.ExpectedCounts(data, ml)
+		return hmm.PosteriorFromCounts(u, n)
+	case "random":
+		return hmm.PosteriorFromParams(hmm.RandomParams(ml.K, ml.P, rnd), s.InitStrength, s.InitFloor)
+	}
+	return hmm.PosteriorFromParams(ml, s.InitStrength, s.InitFloor)
+}
+
+// prior returns the symmetric prior of strength PriorStrength (eq. 3.43).
+func (s VBSettings) prior(k, p int) hmm.Prior {
+	return hmm.SymmetricPrior(k, p, s.PriorStrength.Pi, s.PriorStrength.A, s.PriorStrength.C)
 }

@@ -101,7 +101,23 @@ func (c *SyntheticConfig) Validate() error {
 	if c.Model.K < 1 {
 		return experiments.FieldError("model.k", c.Model.K, "must be at least 1")
 	}
-	d := c.Data
+	if err := c.Data.validate(); err != nil {
+		return err
+	}
+	if err := c.ML.validate("ml"); err != nil {
+		return err
+	}
+	if err := c.VB.validate("vb"); err != nil {
+		return err
+	}
+	if t := c.Analysis.ActiveThreshold; !(t > 0 && t < 1) {
+		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
+	}
+	return nil
+}
+
+// validate checks the data keys.
+func (d SyntheticData) validate() error {
 	switch d.Generator {
 	case "":
 		if d.File == "" {
@@ -131,15 +147,6 @@ func (c *SyntheticConfig) Validate() error {
 		}
 	default:
 		return experiments.FieldError("data.generator", d.Generator, `must be "" (read data.file) or "grammar3"`)
-	}
-	if err := c.ML.validate("ml"); err != nil {
-		return err
-	}
-	if err := c.VB.validate("vb"); err != nil {
-		return err
-	}
-	if t := c.Analysis.ActiveThreshold; !(t > 0 && t < 1) {
-		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
 	}
 	return nil
 }
@@ -171,9 +178,9 @@ type Run struct {
 	Structure Structure
 }
 
-// loadSyntheticData returns the data sets of the config.
-func loadSyntheticData(env *experiments.Env, c *SyntheticConfig) ([]hmm.Data, error) {
-	d := c.Data
+// loadSyntheticData returns the data sets described by d; generated sets
+// draw from streams named by the experiment ID and the data set's index.
+func loadSyntheticData(env *experiments.Env, d SyntheticData, seed uint64, id string) ([]hmm.Data, error) {
 	if d.Generator == "" {
 		raw, err := experiments.ReadData(env.DataDir, d.File)
 		if err != nil {
@@ -189,7 +196,12 @@ func loadSyntheticData(env *experiments.Env, c *SyntheticConfig) ([]hmm.Data, er
 		ABProb: d.ABProb, RandomPhase: d.RandomPhase}
 	sets := make([]hmm.Data, d.Datasets)
 	for i := range sets {
-		sets[i] = g.Generate(rng.New(c.Seed, c.Experiment, "data", fmt.Sprint(i)))
+		sets[i] = g.Generate(rng.New(seed, id, "data", fmt.Sprint(i)))
+	}
+	for i, s := range sets {
+		if err := s.Validate(); err != nil {
+			return nil, fmt.Errorf("data set %d: %w", i, err)
+		}
 	}
 	return sets, nil
 }
@@ -216,14 +228,8 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart int, stop f
 	r.ML = ml.Params.Clone()
 	r.MLOccupancy = ml.Counts().Occupancy()
 
-	u := hmm.SymmetricPrior(k, p, c.VB.PriorStrength.Pi, c.VB.PriorStrength.A, c.VB.PriorStrength.C)
-	var w0 hmm.Posterior
-	if c.VB.Init == "from-ml" {
-		w0 = hmm.PosteriorFromParams(ml.Params, c.VB.InitStrength, c.VB.InitFloor)
-	} else {
-		w0 = hmm.PosteriorFromParams(hmm.RandomParams(k, p, rnd), c.VB.InitStrength, c.VB.InitFloor)
-	}
-	m := hmm.NewVB(data, u, w0)
+	u := c.VB.prior(k, p)
+	m := hmm.NewVB(data, u, c.VB.initialPosterior(data, u, ml.Params, rnd))
 	start = time.Now()
 	vr := vb.Run(m, vb.Settings{MaxIter: c.VB.MaxIter, RelTol: c.VB.RelTol, MonotoneTol: c.VB.MonotoneTol, Stop: stop, UpdateHyper: c.VB.OptimiseHyper})
 	r.VBSeconds = time.Since(start).Seconds()
@@ -244,14 +250,12 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart int, stop f
 // RunSynthetic runs every (data set, restart) cell, writes the tables and
 // summary.json.
 func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
-	sets, err := loadSyntheticData(env, c)
+	sets, err := loadSyntheticData(env, c.Data, c.Seed, c.Experiment)
 	if err != nil {
 		return err
 	}
-	for i, d := range sets {
-		if err := d.Validate(); err != nil {
-			return fmt.Errorf("data set %d: %w", i, err)
-		}
+	if err := sets[0].Validate(); err != nil {
+		return fmt.Errorf("%s: %w", c.Data.File, err)
 	}
 	var names []string
 	type cell struct{ d, r int }
@@ -415,7 +419,7 @@ func monotone(tr []experiments.Float, tol float64) bool {
 func syntheticSummary(env *experiments.Env, c *SyntheticConfig, runs []Run, best []int) *results.Summary {
 	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick}
 	thr := c.Analysis.ActiveThreshold
-	u := hmm.SymmetricPrior(c.Model.K, c.Data.pOf(), c.VB.PriorStrength.Pi, c.VB.PriorStrength.A, c.VB.PriorStrength.C)
+	u := c.VB.prior(c.Model.K, c.Data.pOf())
 
 	fig := runs[best[0]]
 	s.SetMetric("F_best", float64(fig.F))
