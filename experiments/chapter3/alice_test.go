@@ -83,7 +83,7 @@ func read(t *testing.T, path string) string {
 func TestAliceQuickDeterministicAndShardable(t *testing.T) {
 	single := runAlice(t, t.TempDir(), experiments.RunOptions{Workers: 2})
 	want := read(t, filepath.Join(single, "cells.csv"))
-	for _, f := range []string{"summary.json", "points.csv", "fig3_4.svg", "fig3_4.png", "scorecard.md"} {
+	for _, f := range []string{"summary.json", "points.csv", "fig3_4.svg", "fig3_4.png", "fig3_4_vbbound.png", "fig3_4_u0_8.png", "scorecard.md"} {
 		if _, err := os.Stat(filepath.Join(single, f)); err != nil {
 			t.Fatal(err)
 		}
@@ -92,7 +92,8 @@ func TestAliceQuickDeterministicAndShardable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []string{"disc_vb_canonical", "disc_map_canonical", "disc_ml_canonical", "lp_vb_canonical", "lp_map_canonical", "disc_vb_u0_8", "disc_map_u0_8"} {
+	for _, m := range []string{"disc_vb_canonical", "disc_map_canonical", "disc_ml_canonical", "lp_vb_canonical", "lp_map_canonical", "disc_vb_u0_8", "disc_map_u0_8",
+		"disc_vbbound_canonical", "lp_vbbound_canonical"} {
 		if _, ok := sum.Metrics[m]; !ok {
 			t.Errorf("metric %s missing", m)
 		}
@@ -100,7 +101,7 @@ func TestAliceQuickDeterministicAndShardable(t *testing.T) {
 	// Tier A checks that hold at any grid size must pass under -quick too.
 	for _, c := range sum.Checks {
 		if strings.HasPrefix(c.Name, "A data checksum") || strings.HasPrefix(c.Name, "A every ML, MAP and VB run") ||
-			strings.HasPrefix(c.Name, "A MAP and VB test log probabilities are finite") || strings.HasPrefix(c.Name, "A k=1") {
+			strings.HasPrefix(c.Name, "A MAP, VB and VB-bound test log probabilities are finite") || strings.HasPrefix(c.Name, "A k=1") {
 			if !c.Pass {
 				t.Errorf("check %q failed: value %v, target %s", c.Name, c.Value, c.Target)
 			}

@@ -29,7 +29,7 @@ func PlotAlice(dir string) error {
 	if err != nil {
 		return err
 	}
-	f, err := figure3_4(pts, &c, c.Canonical.U0, true)
+	f, err := figure3_4(pts, &c, c.Canonical.U0, true, "VB")
 	if err != nil {
 		return err
 	}
@@ -38,14 +38,21 @@ func PlotAlice(dir string) error {
 		return err
 	}
 	if u := c.DiagnosticU0; u > 0 && u != c.Canonical.U0 {
-		f, err := figure3_4(pts, &c, u, false)
+		f, err := figure3_4(pts, &c, u, false, "VB")
 		if err != nil {
 			return err
 		}
 		f.Title = fmt.Sprintf("Figure 3.4, n and k slices at u0 = %g (diagnostic, targets §4 item 22)", u)
-		return saveFigure(dir, fmt.Sprintf("fig3_4_u0_%g", u), f)
+		if err := saveFigure(dir, fmt.Sprintf("fig3_4_u0_%g", u), f); err != nil {
+			return err
+		}
 	}
-	return nil
+	f, err = figure3_4(pts, &c, c.Canonical.U0, true, "VBbound")
+	if err != nil {
+		return err
+	}
+	f.Title = "Figure 3.4 with VB scored by its predictive lower bound (the VBE normaliser of eq. 3.84; extension E3-X3)"
+	return saveFigure(dir, "fig3_4_vbbound", f)
 }
 
 // pointStat is one row of points.csv.
@@ -97,6 +104,16 @@ func sliceSeries(pts map[key]pointStat, method, score string, xs []float64, at f
 	return s
 }
 
+// vbSeries is sliceSeries for VB scored by method ("VB": the posterior
+// mean; "VBbound": the VB-bound predictive), labelled so in the legend.
+func vbSeries(pts map[key]pointStat, method, score string, xs []float64, at func(x float64) key) plots.Series {
+	s := sliceSeries(pts, method, score, xs, at)
+	if method == "VBbound" {
+		s.Name = "VB (bound, 3.84)"
+	}
+	return s
+}
+
 func finite(s plots.Series) bool {
 	if len(s.Y) == 0 {
 		return false
@@ -113,7 +130,7 @@ func finite(s plots.Series) bool {
 // (e,f) the u0 slice: test log probability per symbol and discrimination
 // rate, medians with interquartile bands (L2171). ML is drawn in the log
 // probability panels only where its median is finite (L2171 omits it).
-func figure3_4(pts map[key]pointStat, c *AliceConfig, u float64, withU0 bool) (plots.Figure, error) {
+func figure3_4(pts map[key]pointStat, c *AliceConfig, u float64, withU0 bool, vbMethod string) (plots.Figure, error) {
 	N0, K0 := c.Canonical.N, c.Canonical.K
 	toF := func(is []int) []float64 {
 		o := make([]float64, len(is))
@@ -147,7 +164,7 @@ func figure3_4(pts map[key]pointStat, c *AliceConfig, u float64, withU0 bool) (p
 		if !finite(ml) {
 			ml = plots.Series{Name: "ML (-Inf, not drawn)"}
 		}
-		lp := []plots.Series{ml, sliceSeries(pts, "MAP", "lp_per_symbol", s.xs, s.at), sliceSeries(pts, "VB", "lp_per_symbol", s.xs, s.at)}
+		lp := []plots.Series{ml, sliceSeries(pts, "MAP", "lp_per_symbol", s.xs, s.at), vbSeries(pts, vbMethod, "lp_per_symbol", s.xs, s.at)}
 		pa, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(%c) test log probability, %s", letters[2*i], s.label), XLabel: s.xlabel,
 			YLabel: "nats per symbol", LogX: !s.log2, Log2X: s.log2}, lp...)
 		if err != nil {
@@ -155,7 +172,7 @@ func figure3_4(pts map[key]pointStat, c *AliceConfig, u float64, withU0 bool) (p
 		}
 		pb, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(%c) discrimination, %s", letters[2*i+1], s.label), XLabel: s.xlabel,
 			YLabel: "fraction correct", LogX: !s.log2, Log2X: s.log2},
-			sliceSeries(pts, "ML", "disc", s.xs, s.at), sliceSeries(pts, "MAP", "disc", s.xs, s.at), sliceSeries(pts, "VB", "disc", s.xs, s.at))
+			sliceSeries(pts, "ML", "disc", s.xs, s.at), sliceSeries(pts, "MAP", "disc", s.xs, s.at), vbSeries(pts, vbMethod, "disc", s.xs, s.at))
 		if err != nil {
 			return plots.Figure{}, err
 		}
@@ -163,6 +180,11 @@ func figure3_4(pts map[key]pointStat, c *AliceConfig, u float64, withU0 bool) (p
 		// right along n (it rises) and bottom left along k and u0; middle
 		// left for discrimination rates.
 		pa.Legend.Top, pa.Legend.Left = false, i > 0
+		if vbMethod == "VBbound" {
+			// The bound's curve runs low on the left: put the legend at
+			// the right, a third of the way up.
+			pa.Legend.Left, pa.Legend.YOffs = false, 0.3*plots.PanelHeight
+		}
 		pb.Legend.Top, pb.Legend.Left = false, true
 		pb.Legend.YOffs = 0.3 * plots.PanelHeight
 		panels = append(panels, pa, pb)

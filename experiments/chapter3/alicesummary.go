@@ -117,6 +117,7 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 		{"disc_vb_canonical", "VB", "disc"}, {"disc_map_canonical", "MAP", "disc"}, {"disc_ml_canonical", "ML", "disc"},
 		{"lp_vb_canonical", "VB", "lp_per_symbol"}, {"lp_map_canonical", "MAP", "lp_per_symbol"},
 		{"lp_ml_canonical", "ML", "lp_per_symbol"}, {"lp_ml_floored_canonical", "ML", "lp_per_symbol_floored"},
+		{"disc_vbbound_canonical", "VBbound", "disc"}, {"lp_vbbound_canonical", "VBbound", "lp_per_symbol"},
 	} {
 		v, _ := med(N0, K0, U0, m.method, m.score)
 		s.SetMetric(m.name, v)
@@ -143,7 +144,7 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 		if k.Score == "bad_runs" {
 			bad += sum(v)
 		}
-		if (k.Method == "MAP" || k.Method == "VB") && strings.HasPrefix(k.Score, "lp_per_symbol") {
+		if (k.Method == "MAP" || k.Method == "VB" || k.Method == "VBbound") && strings.HasPrefix(k.Score, "lp_per_symbol") {
 			for _, x := range v {
 				if math.IsNaN(x) || math.IsInf(x, 0) {
 					nonFinite++
@@ -152,7 +153,7 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 		}
 	}
 	s.AddCheck("A every ML, MAP and VB run ends without a decrease of its objective (runs violating)", bad == 0, bad, "= 0")
-	s.AddCheck("A MAP and VB test log probabilities are finite (non-finite values)", nonFinite == 0, float64(nonFinite), "= 0")
+	s.AddCheck("A MAP, VB and VB-bound test log probabilities are finite (non-finite values)", nonFinite == 0, float64(nonFinite), "= 0")
 
 	points := c.Points()
 	mlBelow, mlBelowN := 0, 0
