@@ -130,3 +130,27 @@ func (s VBSettings) initialPosterior(data hmm.Data, u hmm.Prior, ml hmm.Params, 
 func (s VBSettings) prior(k, p int) hmm.Prior {
 	return hmm.SymmetricPrior(k, p, s.PriorStrength.Pi, s.PriorStrength.A, s.PriorStrength.C)
 }
+
+// Analysis holds the settings of the structure analysis.
+type Analysis struct {
+	// ActiveThreshold: a state is active if its expected occupancy is at
+	// least this fraction of all symbols (targets §E3.2). Default 0.01.
+	ActiveThreshold float64 `toml:"active_threshold"`
+}
+
+// validateFit checks the keys the synthetic-data experiments share.
+func validateFit(d SyntheticData, ml MLSettings, v VBSettings, a Analysis) error {
+	if err := d.validate(); err != nil {
+		return err
+	}
+	if err := ml.validate("ml"); err != nil {
+		return err
+	}
+	if err := v.validate("vb"); err != nil {
+		return err
+	}
+	if t := a.ActiveThreshold; !(t > 0 && t < 1) {
+		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
+	}
+	return nil
+}

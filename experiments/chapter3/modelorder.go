@@ -46,9 +46,7 @@ type ModelOrderConfig struct {
 	} `toml:"model"`
 	ML       MLSettings `toml:"ml"`
 	VB       VBSettings `toml:"vb"`
-	Analysis struct {
-		ActiveThreshold float64 `toml:"active_threshold"`
-	} `toml:"analysis"`
+	Analysis Analysis   `toml:"analysis"`
 }
 
 // DefaultModelOrder returns the settings of targets E3-X1: k = 1..15, 5
@@ -77,9 +75,6 @@ func (c *ModelOrderConfig) Validate() error {
 	if c.Restarts < 1 {
 		return experiments.FieldError("restarts", c.Restarts, "must be at least 1")
 	}
-	if err := c.Data.validate(); err != nil {
-		return err
-	}
 	if c.Data.Datasets != 1 {
 		return experiments.FieldError("data.datasets", c.Data.Datasets, "must be 1 for the model-order study")
 	}
@@ -91,16 +86,7 @@ func (c *ModelOrderConfig) Validate() error {
 			return experiments.FieldError("model.k", k, "must be in [1, 1000]")
 		}
 	}
-	if err := c.ML.validate("ml"); err != nil {
-		return err
-	}
-	if err := c.VB.validate("vb"); err != nil {
-		return err
-	}
-	if t := c.Analysis.ActiveThreshold; !(t > 0 && t < 1) {
-		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
-	}
-	return nil
+	return validateFit(c.Data, c.ML, c.VB, c.Analysis)
 }
 
 // OrderRun is one (k, restart) cell.

@@ -69,11 +69,7 @@ type SyntheticConfig struct {
 	} `toml:"model"`
 	ML       MLSettings `toml:"ml"`
 	VB       VBSettings `toml:"vb"`
-	Analysis struct {
-		// ActiveThreshold: a state is active if its expected occupancy is at
-		// least this fraction of all symbols (targets §E3.2). Default 0.01.
-		ActiveThreshold float64 `toml:"active_threshold"`
-	} `toml:"analysis"`
+	Analysis Analysis   `toml:"analysis"`
 }
 
 // DefaultSynthetic returns the thesis's settings (section 3.5.1).
@@ -101,19 +97,7 @@ func (c *SyntheticConfig) Validate() error {
 	if c.Model.K < 1 {
 		return experiments.FieldError("model.k", c.Model.K, "must be at least 1")
 	}
-	if err := c.Data.validate(); err != nil {
-		return err
-	}
-	if err := c.ML.validate("ml"); err != nil {
-		return err
-	}
-	if err := c.VB.validate("vb"); err != nil {
-		return err
-	}
-	if t := c.Analysis.ActiveThreshold; !(t > 0 && t < 1) {
-		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
-	}
-	return nil
+	return validateFit(c.Data, c.ML, c.VB, c.Analysis)
 }
 
 // validate checks the data keys.
