@@ -216,10 +216,10 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 		if stop {
 			break
 		}
-		if env.Ctx != nil && env.Ctx.Err() != nil {
+		if err := env.Stop(); err != nil {
 			mu.Lock()
 			if firstErr == nil {
-				firstErr = env.Ctx.Err()
+				firstErr = err
 			}
 			mu.Unlock()
 			break

@@ -136,6 +136,15 @@ type Env struct {
 	runs     []results.RunRecord
 }
 
+// Stop returns the context's error once the run has been cancelled (an
+// interrupt) and nil before; it is the vb.Settings.Stop of every fit.
+func (e *Env) Stop() error {
+	if e.Ctx == nil {
+		return nil
+	}
+	return e.Ctx.Err()
+}
+
 // Warnf records a warning for the manifest and prints it to Log.
 func (e *Env) Warnf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)

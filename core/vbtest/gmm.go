@@ -244,21 +244,7 @@ func normalGamma(a, b, m, beta float64) *dist.NormalGamma {
 func (m *GaussianMixture) M() {
 	k, p := m.K, m.Prior
 	for j := 0; j < k; j++ {
-		var nk, s1 float64
-		for n, x := range m.X {
-			r := m.Resp[n*k+j]
-			nk += r
-			s1 += r * x
-		}
-		xbar := p.M0
-		if nk > 0 {
-			xbar = s1 / nk
-		}
-		var ss float64
-		for n, x := range m.X {
-			d := x - xbar
-			ss += m.Resp[n*k+j] * d * d
-		}
+		nk, xbar, ss := weightedMoments(m.X, m.Resp, k, j, p.M0)
 		dm := xbar - p.M0
 		m.Alpha[j] = p.Alpha0/float64(k) + nk
 		m.Beta[j] = p.Beta0 + nk
@@ -369,21 +355,10 @@ func (m *GaussianMixtureEM) E() (vb.Bound, error) {
 func (m *GaussianMixtureEM) M() {
 	k := m.K
 	for j := 0; j < k; j++ {
-		var nk, s1 float64
-		for n, x := range m.X {
-			r := m.Resp[n*k+j]
-			nk += r
-			s1 += r * x
-		}
+		nk, mu, ss := weightedMoments(m.X, m.Resp, k, j, 0)
 		m.Pi[j] = nk / float64(len(m.X))
 		if !(nk > 0) {
 			continue
-		}
-		mu := s1 / nk
-		var ss float64
-		for n, x := range m.X {
-			d := x - mu
-			ss += m.Resp[n*k+j] * d * d
 		}
 		m.Mu[j] = mu
 		m.Tau[j] = 1 / math.Max(ss/nk, m.VarFloor)
@@ -541,4 +516,26 @@ func MixtureLogEvidence(x []float64, k int, p MixturePrior) float64 {
 			return lnp
 		}
 	}
+}
+
+// weightedMoments returns component j's responsibility-weighted count
+// N_j = Σ_n r_nj, mean x̄_j (empty when N_j = 0: then x̄_j is the given
+// fallback) and scatter S_j = Σ_n r_nj (x_n − x̄_j)², accumulated about x̄_j
+// to avoid the cancellation of Σ r x² − N x̄².
+func weightedMoments(x, resp []float64, k, j int, empty float64) (nk, mean, ss float64) {
+	var s1 float64
+	for n, v := range x {
+		r := resp[n*k+j]
+		nk += r
+		s1 += r * v
+	}
+	mean = empty
+	if nk > 0 {
+		mean = s1 / nk
+	}
+	for n, v := range x {
+		d := v - mean
+		ss += resp[n*k+j] * d * d
+	}
+	return nk, mean, ss
 }

@@ -449,38 +449,44 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, stop func() erro
 		return res, err
 	}
 	T := float64(d.testSymbols)
-	add := func(u0 float64, method, score string, v float64) {
-		res.Scores = append(res.Scores, Score{U0: experiments.Float(u0), Method: method, Score: score, Value: experiments.Float(v)})
+	type named struct {
+		score string
+		value float64
 	}
-	// score one pair of (forward, backward) models.
-	scorePair := func(u0 float64, method string, θf, θb hmm.Params, rf, rb vb.Result) []float64 {
+	// pairScores scores one pair of (forward, backward) models.
+	pairScores := func(θf, θb hmm.Params, rf, rb vb.Result) ([]named, []float64) {
 		ff, bf := logProbs(θf, d.testFwd), logProbs(θb, d.testFwd)
 		fb, bb := logProbs(θf, d.testBwd), logProbs(θb, d.testBwd)
 		credits, rate := discriminate(ff, bf, fb, bb, c.Eval.TieRel)
-		add(u0, method, "lp_per_symbol", sum(ff)/T)
-		add(u0, method, "lp_per_symbol_bwd", sum(bb)/T)
-		add(u0, method, "disc", rate)
-		add(u0, method, "iterations", float64(rf.Iterations+rb.Iterations))
 		bad := 0
 		for _, r := range []vb.Result{rf, rb} {
 			if r.Status == vb.BoundDecreased || r.Status == vb.NotFinite || r.Status == vb.Failed {
 				bad++
 			}
 		}
-		add(u0, method, "bad_runs", float64(bad))
-		add(u0, method, "objective_fwd", rf.F)
-		return credits
+		return []named{{"lp_per_symbol", sum(ff) / T}, {"lp_per_symbol_bwd", sum(bb) / T}, {"disc", rate},
+			{"iterations", float64(rf.Iterations + rb.Iterations)}, {"bad_runs", float64(bad)}, {"objective_fwd", rf.F}}, credits
 	}
+	emit := func(u0 float64, method string, vals []named) {
+		for _, v := range vals {
+			res.Scores = append(res.Scores, Score{U0: experiments.Float(u0), Method: method, Score: v.score, Value: experiments.Float(v.value)})
+		}
+	}
+	// ML does not depend on u0: score it once and repeat its rows at every
+	// u0 of the cell, so that each slice finds it.
+	mlScores, _ := pairScores(fwd.ml, bwd.ml, fwd.mlRun, bwd.mlRun)
+	mlScores = append(mlScores, named{"lp_per_symbol_floored", sum(logProbs(fwd.ml.Floored(c.Eval.MLFloor), d.testFwd)) / T})
 	for i, u0 := range cell.U0s {
-		scorePair(u0, "ML", fwd.ml, bwd.ml, fwd.mlRun, bwd.mlRun)
-		fl := logProbs(fwd.ml.Floored(c.Eval.MLFloor), d.testFwd)
-		add(u0, "ML", "lp_per_symbol_floored", sum(fl)/T)
-		scorePair(u0, "MAP", fwd.maps[i], bwd.maps[i], fwd.mapRun[i], bwd.mapRun[i])
-		credits := scorePair(u0, "VB", fwd.vbs[i], bwd.vbs[i], fwd.vbRun[i], bwd.vbRun[i])
+		emit(u0, "ML", mlScores)
+		mapScores, _ := pairScores(fwd.maps[i], bwd.maps[i], fwd.mapRun[i], bwd.mapRun[i])
+		emit(u0, "MAP", mapScores)
+		vbScores, credits := pairScores(fwd.vbs[i], bwd.vbs[i], fwd.vbRun[i], bwd.vbRun[i])
+		emit(u0, "VB", vbScores)
 		// The VB-bound predictive (eqs. 3.82-3.84): a forward pass with the
 		// Bayes-point weights gives ln Z̃(y′) ≤ ln ∫ q(θ) p(y′|θ) dθ
 		// (targets extension E3-X3).
-		scorePair(u0, "VBbound", fwd.bayes[i], bwd.bayes[i], fwd.vbRun[i], bwd.vbRun[i])
+		boundScores, _ := pairScores(fwd.bayes[i], bwd.bayes[i], fwd.vbRun[i], bwd.vbRun[i])
+		emit(u0, "VBbound", boundScores)
 		if cell.N == c.Canonical.N && cell.K == c.Canonical.K {
 			if res.Outcomes == nil {
 				res.Outcomes = map[string][]float64{}
@@ -546,14 +552,8 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		// expensive cells first so the workers finish together.
 		cost[i] = float64(len(cell.U0s)+1) * float64(d.train(cell.N, false).Symbols()) * float64(cell.K*cell.K+cell.K)
 	}
-	stop := func() error {
-		if env.Ctx != nil {
-			return env.Ctx.Err()
-		}
-		return nil
-	}
 	out, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (AliceCellResult, error) {
-		return runAliceCell(c, d, cells[i], stop)
+		return runAliceCell(c, d, cells[i], env.Stop)
 	})
 	if err != nil {
 		return err

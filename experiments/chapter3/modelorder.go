@@ -154,14 +154,8 @@ func RunModelOrder(env *experiments.Env, c *ModelOrderConfig) error {
 			cost = append(cost, float64(k*k))
 		}
 	}
-	stop := func() error {
-		if env.Ctx != nil {
-			return env.Ctx.Err()
-		}
-		return nil
-	}
 	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (OrderRun, error) {
-		return runOrderCell(c, data, cells[i].k, cells[i].r, stop)
+		return runOrderCell(c, data, cells[i].k, cells[i].r, env.Stop)
 	})
 	if err != nil || env.Shard.Active() {
 		return err

@@ -250,14 +250,8 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 			cells = append(cells, cell{d, r})
 		}
 	}
-	stop := func() error {
-		if env.Ctx != nil {
-			return env.Ctx.Err()
-		}
-		return nil
-	}
 	runs, done, err := experiments.RunCells(env, names, func(i int) (Run, error) {
-		return fitMLThenVB(c, sets[cells[i].d], cells[i].d, cells[i].r, stop)
+		return fitMLThenVB(c, sets[cells[i].d], cells[i].d, cells[i].r, env.Stop)
 	})
 	if err != nil {
 		return err
