@@ -14,7 +14,7 @@ import (
 	"testing"
 )
 
-const module = "vbw"
+const module = "github.com/vbworkbench/vbw"
 
 // allowed maps a top-level folder to the top-level folders of this module
 // its packages may import.

@@ -1,4 +1,4 @@
-module vbw
+module github.com/vbworkbench/vbw
 
 go 1.24
 

@@ -15,7 +15,7 @@ import (
 	"sync"
 	"time"
 
-	"vbw/results"
+	"github.com/vbworkbench/vbw/results"
 )
 
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }

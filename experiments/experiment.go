@@ -35,7 +35,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"vbw/results"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // Config is implemented by every experiment's typed config, which embeds

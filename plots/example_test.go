@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
-	"vbw/plots"
+	"github.com/vbworkbench/vbw/plots"
 )
 
 // A bound trace on a log axis: the zero change at iteration 3 cannot be

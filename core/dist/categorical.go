@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Categorical is a distribution over {0, …, K−1} with probabilities P, for

@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Dirichlet is the Dirichlet distribution over the probability simplex,

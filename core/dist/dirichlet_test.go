@@ -7,7 +7,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distmv"
 
-	"vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 func relErr(got, want float64) float64 {

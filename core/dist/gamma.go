@@ -4,7 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Gamma is the gamma distribution with shape a and rate b,

@@ -3,7 +3,7 @@ package dist
 import (
 	"math"
 
-	"vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Search interval and tolerance of FitSymmetricStrength.

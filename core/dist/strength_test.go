@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // strengthObjective is G(f) of FitSymmetricStrength.

@@ -9,7 +9,7 @@ package score
 import (
 	"math"
 
-	"vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/dist"
 )
 
 // BIC returns ln p(y|θ̂) − (d/2) ln N, for d free parameters and N data

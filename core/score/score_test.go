@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/dist"
 )
 
 func TestBIC(t *testing.T) {

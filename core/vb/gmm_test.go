@@ -13,9 +13,9 @@ import (
 	"strconv"
 	"testing"
 
-	"vbw/core/rng"
-	"vbw/core/vb"
-	"vbw/core/vbtest"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/core/vbtest"
 )
 
 // prior is a moderately broad prior for data of scale a few units.

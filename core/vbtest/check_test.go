@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"vbw/core/vbtest"
+	"github.com/vbworkbench/vbw/core/vbtest"
 )
 
 // recorder is a fake testing.TB that records Errorf calls. The embedded nil

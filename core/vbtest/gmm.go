@@ -7,9 +7,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"vbw/core/dist"
-	"vbw/core/numeric"
-	"vbw/core/vb"
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // ln2Pi is ln 2π.

@@ -7,10 +7,10 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"vbw/core/dist"
-	"vbw/core/numeric"
-	"vbw/core/vb"
-	"vbw/core/vbtest"
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/core/vbtest"
 )
 
 // testPrior is a moderately broad prior for data of scale a few units.

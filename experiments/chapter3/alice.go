@@ -7,11 +7,11 @@ import (
 	"slices"
 	"time"
 
-	"vbw/core/model/hmm"
-	"vbw/core/rng"
-	"vbw/core/vb"
-	"vbw/experiments"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // AliceID and AliceGridID are the registry keys of the forwards/backwards

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"vbw/experiments"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 func TestTieAndCredit(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/model/hmm"
 )
 
 // This file extracts the English-text data of the forwards/backwards

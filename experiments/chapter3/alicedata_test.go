@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments"
 )
 
 // The expected values below are those of the targets

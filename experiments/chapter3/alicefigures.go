@@ -9,9 +9,9 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"vbw/experiments"
-	"vbw/plots"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // PlotAlice redraws Figure 3.4 (and, when the config has a diagnostic u0,

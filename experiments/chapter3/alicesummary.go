@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"vbw/experiments"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // key addresses one aggregated series value.

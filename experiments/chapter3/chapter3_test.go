@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"vbw/core/model/hmm"
-	"vbw/core/vb"
-	"vbw/experiments"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 func loadABC21(t testing.TB) hmm.Data {

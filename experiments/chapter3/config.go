@@ -6,8 +6,8 @@ package chapter3
 import (
 	"math/rand/v2"
 
-	"vbw/core/model/hmm"
-	"vbw/experiments"
+	"github.com/vbworkbench/vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/experiments"
 )
 
 // Strength is a symmetric Dirichlet prior strength for each parameter

@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/model/hmm"
 )
 
 // ParseSequences reads one sequence per line over the given alphabet (each

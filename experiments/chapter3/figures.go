@@ -8,8 +8,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
-	"vbw/plots"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // PlotSynthetic redraws Figures 3.2 and 3.3 from summary.json, trace.csv

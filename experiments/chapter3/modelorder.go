@@ -9,12 +9,12 @@ import (
 
 	"gonum.org/v1/plot"
 
-	"vbw/core/model/hmm"
-	"vbw/core/rng"
-	"vbw/core/vb"
-	"vbw/experiments"
-	"vbw/plots"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // ModelOrderID is the registry key of the model-order study (targets

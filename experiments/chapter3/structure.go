@@ -3,7 +3,7 @@ package chapter3
 import (
 	"sort"
 
-	"vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/model/hmm"
 )
 
 // Active returns the states whose expected occupancy Σ_i Σ_t γ_{i,t}(j) is

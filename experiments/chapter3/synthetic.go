@@ -6,11 +6,11 @@ import (
 	"slices"
 	"time"
 
-	"vbw/core/model/hmm"
-	"vbw/core/rng"
-	"vbw/core/vb"
-	"vbw/experiments"
-	"vbw/results"
+	"github.com/vbworkbench/vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // Registry keys of the structure-discovery experiment: on the thesis's own

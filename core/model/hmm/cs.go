@@ -3,8 +3,8 @@ package hmm
 import (
 	"math"
 
-	"vbw/core/infer"
-	"vbw/core/score"
+	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/score"
 )
 
 // ExpectedCounts runs an exact E step at θ (forward-backward with the

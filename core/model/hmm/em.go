@@ -4,8 +4,8 @@ import (
 	"errors"
 	"math"
 
-	"vbw/core/infer"
-	"vbw/core/vb"
+	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // EM is Baum-Welch for maximum likelihood (Prior nil; Beal 2003 eqs.

@@ -7,10 +7,10 @@ import (
 
 	"gonum.org/v1/gonum/stat/distmv"
 
-	"vbw/core/dist"
-	"vbw/core/infer"
-	"vbw/core/numeric"
-	"vbw/core/vb"
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // golden is the tiny data set of targets §1.5 item 5.

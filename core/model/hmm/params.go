@@ -6,7 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/infer"
 )
 
 // Data is a set of symbol sequences over the alphabet {0, …, P−1}.

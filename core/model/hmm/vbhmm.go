@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"math"
 
-	"vbw/core/dist"
-	"vbw/core/infer"
-	"vbw/core/vb"
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // Posterior holds the variational Dirichlet parameters (pseudo-counts) w of

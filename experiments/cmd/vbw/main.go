@@ -28,8 +28,8 @@ import (
 	"syscall"
 	"time"
 
-	"vbw/experiments"
-	_ "vbw/experiments/chapter3"
+	"github.com/vbworkbench/vbw/experiments"
+	_ "github.com/vbworkbench/vbw/experiments/chapter3"
 )
 
 func main() {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments"
 )
 
 func vbw(args ...string) (stdout, stderr string, err error) {
