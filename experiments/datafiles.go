@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/vbworkbench/vbw/results"
 )
 
 // DefaultDataDir is the data directory used when neither the -data flag,
@@ -59,6 +61,13 @@ func ResolveDataDir(flag, config string) string {
 // absolute one is used as is. A file listed in KnownData must match its
 // SHA-256; errors name the file and, for known files, its source.
 func ReadData(dir, name string) ([]byte, error) {
+	data, _, err := readData(dir, name)
+	return data, err
+}
+
+// readData is ReadData that also reports whether the file is a known one
+// (and so was verified).
+func readData(dir, name string) ([]byte, bool, error) {
 	path := name
 	if !filepath.IsAbs(name) {
 		path = filepath.Join(dir, name)
@@ -76,15 +85,56 @@ func ReadData(dir, name string) ([]byte, error) {
 			msg = "no such file"
 		}
 		if known != nil {
-			return nil, fmt.Errorf("data file %s: %s (%s; source: %s; set data_dir in the config, -data or $%s)", path, msg, known.What, known.Source, DataEnv)
+			return nil, false, fmt.Errorf("data file %s: %s (%s; source: %s; set data_dir in the config, -data or $%s)", path, msg, known.What, known.Source, DataEnv)
 		}
-		return nil, fmt.Errorf("data file %s: %s", path, msg)
+		return nil, false, fmt.Errorf("data file %s: %s", path, msg)
 	}
 	if known != nil {
 		sum := sha256.Sum256(data)
 		if got := hex.EncodeToString(sum[:]); got != known.SHA256 {
-			return nil, fmt.Errorf("data file %s: SHA-256 %s, want %s: the file is corrupt or a different version (source: %s)", path, got[:16]+"…", known.SHA256[:16]+"…", known.Source)
+			return nil, false, fmt.Errorf("data file %s: SHA-256 %s, want %s: the file is corrupt or a different version (source: %s)", path, got[:16]+"…", known.SHA256[:16]+"…", known.Source)
 		}
 	}
+	return data, known != nil, nil
+}
+
+// ReadData reads a data file as the package function ReadData does and
+// records it (name, SHA-256, whether its checksum was known) for the
+// manifest and the summary.
+func (e *Env) ReadData(name string) ([]byte, error) {
+	data, known, err := readData(e.DataDir, name)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(data)
+	rec := results.DataRecord{File: name, SHA256: hex.EncodeToString(sum[:]), Checked: known}
+	if known {
+		rec.Note = "SHA-256 of the file matches the published data set"
+	} else {
+		rec.Note = "a user's file: no checksum is known for it"
+	}
+	e.RecordData(rec)
 	return data, nil
+}
+
+// RecordData records a data file read by the experiment, replacing an
+// earlier record of the same file (an experiment that verifies what it
+// extracts from a file records it again with Checked and a Note saying how).
+func (e *Env) RecordData(r results.DataRecord) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for i := range e.data {
+		if e.data[i].File == r.File {
+			e.data[i] = r
+			return
+		}
+	}
+	e.data = append(e.data, r)
+}
+
+// DataRecords returns the data files recorded so far.
+func (e *Env) DataRecords() []results.DataRecord {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]results.DataRecord{}, e.data...)
 }

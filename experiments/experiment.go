@@ -28,6 +28,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -134,6 +135,28 @@ type Env struct {
 	mu       sync.Mutex
 	warnings []string
 	runs     []results.RunRecord
+	data     []results.DataRecord
+}
+
+// WriteSummary completes s with what the environment knows (experiment,
+// config hash, quick, the data files read; a warning for each one that was
+// not verified) and writes summary.json and scorecard.md. intro is the
+// scorecard's explanation of its checks (see results.Scorecard).
+func (e *Env) WriteSummary(s *results.Summary, intro string) error {
+	s.Experiment, s.ConfigHash, s.Quick = e.ID, e.Hash, e.Quick
+	s.Data = e.DataRecords()
+	for _, d := range s.Data {
+		if !d.Checked {
+			w := fmt.Sprintf("data file %s was not checked: %s", d.File, d.Note)
+			if !slices.Contains(s.Warnings, w) {
+				s.Warnings = append(s.Warnings, w)
+			}
+		}
+	}
+	if err := results.WriteJSON(e.Path("summary.json"), s); err != nil {
+		return err
+	}
+	return results.WriteFileAtomic(e.Path("scorecard.md"), results.Scorecard(s, intro))
 }
 
 // Stop returns the context's error once the run has been cancelled (an
@@ -265,7 +288,8 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 	runErr := spec.Run(env, cfg)
 	man.WallSeconds = time.Since(start).Seconds()
 	man.Runs = env.runs
-	man.Warnings = env.Warnings()
+	man.Data = env.DataRecords()
+	man.Warnings = append([]string{}, env.Warnings()...)
 	man.Status = "ok"
 	if runErr != nil {
 		man.Status = "error: " + runErr.Error()

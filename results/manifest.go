@@ -30,7 +30,10 @@ type Manifest struct {
 	WallSeconds float64     `json:"wall_seconds"`
 	Status      string      `json:"status,omitempty"` // outcome of the whole experiment, e.g. "ok"
 	Runs        []RunRecord `json:"runs"`
-	Warnings    []string    `json:"warnings"`
+	// Data lists the data files read, with their checksums and whether
+	// they were verified.
+	Data     []DataRecord `json:"data"`
+	Warnings []string     `json:"warnings"`
 
 	start time.Time
 }
@@ -83,6 +86,7 @@ func NewManifest(experiment, configHash string, seed uint64, quick bool) *Manife
 		Start:      start.UTC().Format(time.RFC3339),
 		Modules:    []Module{},
 		Runs:       []RunRecord{},
+		Data:       []DataRecord{},
 		Warnings:   []string{},
 		start:      start,
 	}

@@ -25,6 +25,9 @@ type Summary struct {
 	Metrics    map[string]float64 // named numbers, e.g. "k_hat.median"
 	Checks     []Check            // acceptance checks, in the order they were made
 	Warnings   []string           // things a reader of the results should know
+	// Data lists the data files the run read and whether each was verified
+	// against a known checksum.
+	Data []DataRecord
 
 	// Extra holds figure data and anything else a figure needs, keyed by
 	// name. Values must marshal to JSON; non-finite floats inside maps with
@@ -40,6 +43,33 @@ type Check struct {
 	Pass   bool    `json:"pass"`
 	Value  float64 `json:"value"`  // the measured quantity; NaN is written as null
 	Target string  `json:"target"` // the criterion in words or symbols, e.g. ">= 0.8"
+	// NotApplicable marks a criterion that does not apply to this run, for
+	// example a check of the thesis's reported numbers on a user's own data.
+	// Such a check has Pass false and is not a failure; Why says why it does
+	// not apply.
+	NotApplicable bool   `json:"not_applicable,omitempty"`
+	Why           string `json:"why,omitempty"`
+}
+
+// Verdict returns "pass", "FAIL" or "n/a".
+func (c Check) Verdict() string {
+	switch {
+	case c.NotApplicable:
+		return "n/a"
+	case c.Pass:
+		return "pass"
+	}
+	return "FAIL"
+}
+
+// DataRecord describes one data file a run read.
+type DataRecord struct {
+	File   string `json:"file"`   // the name the config gave
+	SHA256 string `json:"sha256"` // of the bytes read
+	// Checked is true when the file (or what was extracted from it) matched
+	// a checksum known in advance; false for a user's own data.
+	Checked bool   `json:"checked"`
+	Note    string `json:"note,omitempty"` // how it was checked, or why not
 }
 
 // SetMetric sets metric name to x.
@@ -53,6 +83,11 @@ func (s *Summary) SetMetric(name string, x float64) {
 // AddCheck records an acceptance check.
 func (s *Summary) AddCheck(name string, pass bool, value float64, target string) {
 	s.Checks = append(s.Checks, Check{Name: name, Pass: pass, Value: value, Target: target})
+}
+
+// AddCheckNA records a check that does not apply to this run, saying why.
+func (s *Summary) AddCheckNA(name, target, why string) {
+	s.Checks = append(s.Checks, Check{Name: name, Value: math.NaN(), Target: target, NotApplicable: true, Why: why})
 }
 
 // Warnf adds a warning.
@@ -78,7 +113,7 @@ func (s *Summary) AddSpread(name string, xs []float64) {
 func (s *Summary) Failed() []string {
 	var names []string
 	for _, c := range s.Checks {
-		if !c.Pass {
+		if !c.Pass && !c.NotApplicable {
 			names = append(names, c.Name)
 		}
 	}
@@ -120,6 +155,7 @@ type summaryJSON struct {
 	Metrics    map[string]*float64 `json:"metrics"`
 	Checks     []Check             `json:"checks"`
 	Warnings   []string            `json:"warnings"`
+	Data       []DataRecord        `json:"data,omitempty"`
 	Extra      map[string]any      `json:"extra,omitempty"`
 }
 
@@ -134,6 +170,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		Metrics:    make(map[string]*float64, len(s.Metrics)),
 		Checks:     s.Checks,
 		Warnings:   slices.Clone(s.Warnings),
+		Data:       s.Data,
 	}
 	if w.Checks == nil {
 		w.Checks = []Check{}
@@ -221,6 +258,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 		Quick:      w.Quick,
 		Checks:     w.Checks,
 		Warnings:   w.Warnings,
+		Data:       w.Data,
 		Extra:      w.Extra,
 	}
 	if w.Metrics != nil {
@@ -237,15 +275,17 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 
 // checkJSON is the wire form of Check.
 type checkJSON struct {
-	Name   string   `json:"name"`
-	Pass   bool     `json:"pass"`
-	Value  *float64 `json:"value"`
-	Target string   `json:"target"`
+	Name          string   `json:"name"`
+	Pass          bool     `json:"pass"`
+	Value         *float64 `json:"value"`
+	Target        string   `json:"target"`
+	NotApplicable bool     `json:"not_applicable,omitempty"`
+	Why           string   `json:"why,omitempty"`
 }
 
 // MarshalJSON writes a non-finite Value as null.
 func (c Check) MarshalJSON() ([]byte, error) {
-	w := checkJSON{Name: c.Name, Pass: c.Pass, Target: c.Target}
+	w := checkJSON{Name: c.Name, Pass: c.Pass, Target: c.Target, NotApplicable: c.NotApplicable, Why: c.Why}
 	if isFinite(c.Value) {
 		w.Value = &c.Value
 	}
@@ -258,7 +298,7 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 	if err := strictUnmarshal(data, &w); err != nil {
 		return err
 	}
-	*c = Check{Name: w.Name, Pass: w.Pass, Value: math.NaN(), Target: w.Target}
+	*c = Check{Name: w.Name, Pass: w.Pass, Value: math.NaN(), Target: w.Target, NotApplicable: w.NotApplicable, Why: w.Why}
 	if w.Value != nil {
 		c.Value = *w.Value
 	}
@@ -333,4 +373,52 @@ func hasNonFinite(v reflect.Value) bool {
 		}
 	}
 	return false
+}
+
+// Scorecard returns scorecard.md for s: a heading, intro (one paragraph that
+// says what the tiers or the checks mean), the checks as a table with the
+// verdicts pass, **FAIL** or n/a (with the reason), the data files and
+// whether each was verified, and the warnings.
+func Scorecard(s *Summary, intro string) []byte {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s scorecard\n\nconfig hash %s, quick=%v.", s.Experiment, s.ConfigHash, s.Quick)
+	if intro != "" {
+		b.WriteString(" " + intro)
+	}
+	b.WriteString("\n\n| check | result | value | target |\n|---|---|---|---|\n")
+	for _, c := range s.Checks {
+		res, val := c.Verdict(), fmt.Sprintf("%.4g", c.Value)
+		switch {
+		case c.NotApplicable:
+			val = "—"
+			if c.Why != "" {
+				res += " (" + c.Why + ")"
+			}
+		case !c.Pass:
+			res = "**" + res + "**"
+		}
+		cell := strings.NewReplacer("|", "\\|", "\n", " ")
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", cell.Replace(c.Name), cell.Replace(res), val, cell.Replace(c.Target))
+	}
+	if len(s.Data) > 0 {
+		b.WriteString("\nData:\n\n")
+		for _, d := range s.Data {
+			state := "verified"
+			if !d.Checked {
+				state = "**not checked** against a known checksum"
+			}
+			fmt.Fprintf(&b, "- `%s` (SHA-256 %.16s…): %s", d.File, d.SHA256, state)
+			if d.Note != "" {
+				fmt.Fprintf(&b, "; %s", d.Note)
+			}
+			b.WriteString("\n")
+		}
+	}
+	if len(s.Warnings) > 0 {
+		b.WriteString("\nWarnings:\n\n")
+		for _, w := range s.Warnings {
+			fmt.Fprintf(&b, "- %s\n", w)
+		}
+	}
+	return []byte(b.String())
 }

@@ -68,11 +68,16 @@ type Settings struct {
 	// astronomically low (targets §1.4), so at least 2 are always required.
 	// Default 2.
 	MinIter int
-	// RelTol declares convergence when F_t − F_{t−1} < RelTol·|F_t|.
-	// Default 1e-6. A negative value disables the relative test.
+	// Converger decides convergence. nil means
+	// &BoundConverge{Relative: RelTol, Absolute: AbsTol}, with the defaults
+	// below; FixedIterations{} runs exactly MaxIter E steps.
+	Converger Converger
+	// RelTol is the relative test of the default Converger: ΔF < RelTol·|F|.
+	// Default 1e-6; a negative value disables it.
 	RelTol float64
-	// AbsTol declares convergence when F_t − F_{t−1} < AbsTol. Default 0
-	// (disabled).
+	// AbsTol is the absolute test of the default Converger: F within AbsTol
+	// nats of the value it converges to (see BoundConverge). Default 1e-3;
+	// a negative value disables it.
 	AbsTol float64
 	// MonotoneTol is the largest tolerated decrease, relative to
 	// max(1, |F|). A larger decrease stops the run with status
@@ -97,6 +102,12 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.RelTol == 0 {
 		s.RelTol = 1e-6
+	}
+	if s.AbsTol == 0 {
+		s.AbsTol = 1e-3
+	}
+	if s.Converger == nil {
+		s.Converger = &BoundConverge{Relative: s.RelTol, Absolute: s.AbsTol}
 	}
 	if s.MonotoneTol <= 0 {
 		s.MonotoneTol = 1e-9
@@ -211,6 +222,11 @@ func Run(m Model, s Settings) Result {
 	var r Result
 	r.Decrease.Iter = -1
 	hyper, hasHyper := m.(HyperUpdater)
+	if c, ok := s.Converger.(*BoundConverge); ok {
+		cc := *c // a caller's rule may be shared by concurrent runs
+		s.Converger = &cc
+	}
+	s.Converger.Init()
 	prev := math.NaN()
 	start := time.Now()
 	for it := 0; it < s.MaxIter; it++ {
@@ -249,7 +265,9 @@ func Run(m Model, s Settings) Result {
 				r.Decrease.Iter, r.Decrease.By = it, -d
 				return r
 			}
-			if it+1 >= s.MinIter && converged(d, b.F, s) {
+			// The converger sees every change, so that rules with memory
+			// know the history, but is obeyed only after MinIter steps.
+			if conv := s.Converger.Converged(it, b.F, d); conv && it+1 >= s.MinIter {
 				r.Status = Converged
 				return r
 			}
@@ -265,13 +283,6 @@ func Run(m Model, s Settings) Result {
 	}
 	r.Status = IterationLimit
 	return r
-}
-
-func converged(d, f float64, s Settings) bool {
-	if s.RelTol > 0 && d < s.RelTol*math.Abs(f) {
-		return true
-	}
-	return s.AbsTol > 0 && d < s.AbsTol
 }
 
 func (r *Result) record(it int, b Bound, d float64, el time.Duration) {

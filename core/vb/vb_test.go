@@ -160,3 +160,81 @@ func TestForEachAndBest(t *testing.T) {
 		t.Fatalf("Best of NaN = %d", b)
 	}
 }
+
+// geometric returns F_t = fStar − c·r^t for t < n: linear convergence at
+// rate r, whose remaining increase after step t is c·r^t exactly.
+func geometric(fStar, c, r float64, n int) []float64 {
+	f := make([]float64, n)
+	for t := range f {
+		f[t] = fStar - c*math.Pow(r, float64(t))
+	}
+	return f
+}
+
+func TestBoundConvergeAbsoluteDeliversF(t *testing.T) {
+	// A slowly converging objective (r = 0.995, like a VB run crossing a
+	// plateau) at |F| ≈ 300: the relative test alone stops hundreds of
+	// iterations early, far from the fixed point.
+	const fStar, c, r = -300.0, 20.0, 0.995
+	f := geometric(fStar, c, r, 20000)
+	rel := Run(&scripted{f: f}, Settings{MaxIter: len(f), RelTol: 1e-6, AbsTol: -1})
+	if gap := fStar - rel.F; gap < 1e-2 {
+		t.Fatalf("relative test alone stopped %v nats short; the test case is not slow enough to show the problem", gap)
+	}
+	for _, abs := range []float64{1e-2, 1e-3, 1e-5} {
+		res := Run(&scripted{f: f}, Settings{MaxIter: len(f), RelTol: 1e-6, AbsTol: abs})
+		if res.Status != Converged {
+			t.Fatalf("AbsTol %g: status %v after %d", abs, res.Status, res.Iterations)
+		}
+		if gap := fStar - res.F; gap >= abs || gap < abs/50 {
+			t.Fatalf("AbsTol %g: stopped %v nats below the fixed point (after %d iterations); want in [%g, %g)", abs, gap, res.Iterations, abs/50, abs)
+		}
+	}
+}
+
+func TestBoundConvergeNeverWhileChangesGrow(t *testing.T) {
+	// Changes that grow (a run leaving a saddle) never pass the absolute
+	// test, however small they are.
+	f := make([]float64, 50)
+	for i := range f {
+		f[i] = -100 + 1e-6*math.Pow(1.1, float64(i))
+	}
+	res := Run(&scripted{f: f}, Settings{MaxIter: len(f), RelTol: -1, AbsTol: 1e-3})
+	if res.Status != IterationLimit {
+		t.Fatalf("growing changes: %v after %d iterations", res.Status, res.Iterations)
+	}
+	// A change at round-off level passes.
+	res = Run(&scripted{f: []float64{-100, -50, -50 + 1e-14, -50 + 2e-14, -50 + 2e-14}}, Settings{RelTol: -1, AbsTol: 1e-3})
+	if res.Status != Converged || res.Iterations != 3 {
+		t.Fatalf("round-off change: %v after %d iterations, want converged after 3", res.Status, res.Iterations)
+	}
+}
+
+func TestFixedIterationsRunsMaxIter(t *testing.T) {
+	f := make([]float64, 100)
+	for i := range f {
+		f[i] = -1 // no change at all: any tolerance would stop at once
+	}
+	res := Run(&scripted{f: f}, Settings{MaxIter: 37, Converger: FixedIterations{}})
+	if res.Status != IterationLimit || res.Iterations != 37 {
+		t.Fatalf("FixedIterations: %v after %d iterations, want iteration-limit after 37", res.Status, res.Iterations)
+	}
+}
+
+func TestRemainingEstimate(t *testing.T) {
+	f := geometric(0, 1, 0.5, 6)
+	d := make([]float64, len(f)-1)
+	for i := range d {
+		d[i] = f[i+1] - f[i]
+	}
+	// Exactly geometric: the estimate equals the true remaining increase.
+	if got, want := RemainingEstimate(d), -f[len(f)-1]; math.Abs(got-want) > 1e-15 {
+		t.Fatalf("RemainingEstimate = %v, want %v", got, want)
+	}
+	if got := RemainingEstimate([]float64{1, 2}); !math.IsInf(got, 1) {
+		t.Fatalf("growing changes: %v, want +Inf", got)
+	}
+	if got := RemainingEstimate([]float64{1}); !math.IsNaN(got) {
+		t.Fatalf("one change: %v, want NaN", got)
+	}
+}

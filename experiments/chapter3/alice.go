@@ -69,18 +69,17 @@ type AliceGrid struct {
 	U0 []float64 `toml:"u0"`
 }
 
-// EMSettings control an EM-type optimiser (ML or MAP).
+// EMSettings control an EM-type optimiser (ML or MAP): when it stops.
 type EMSettings struct {
-	MaxIter int     `toml:"max_iter"`
-	RelTol  float64 `toml:"rel_tol"`
+	experiments.StopRule
 }
 
 // AliceVB are the VB settings; the prior is u0 spread evenly (3.43).
 type AliceVB struct {
 	InitStrength float64 `toml:"init_strength"`
 	InitFloor    float64 `toml:"init_floor"`
-	MaxIter      int     `toml:"max_iter"`
-	RelTol       float64 `toml:"rel_tol"`
+	// StopRule ends VBEM (max_iter, rel_tol, abs_tol).
+	experiments.StopRule
 }
 
 // AliceEval configures scoring.
@@ -129,9 +128,9 @@ func DefaultAlice() AliceConfig {
 	c.Data = AliceData{File: "alice29.txt", BodyStart: "CHAPTER I", BodyEnd: "THE END", TrainMinLen: 10, TrainMaxLen: 100,
 		TrainPool: 32, TestChapter: 4, TestCount: 200}
 	c.Grid = AliceGrid{N: []int{1, 2, 3, 4, 5, 6, 8, 16, 32}, K: []int{1, 2, 4, 10, 20, 40, 60}, U0: []float64{1, 2, 4, 8}}
-	c.ML = EMSettings{MaxIter: 2000, RelTol: 1e-6}
-	c.MAP = EMSettings{MaxIter: 2000, RelTol: 1e-6}
-	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, MaxIter: 2000, RelTol: 1e-6}
+	c.ML = EMSettings{experiments.DefaultStopRule(2000)}
+	c.MAP = EMSettings{experiments.DefaultStopRule(2000)}
+	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, StopRule: experiments.DefaultStopRule(2000)}
 	c.Eval = AliceEval{TieRel: 1e-12, MLFloor: 1e-10}
 	return c
 }
@@ -193,11 +192,8 @@ func (c *AliceConfig) Validate() error {
 		key string
 		e   EMSettings
 	}{{"ml", c.ML}, {"map", c.MAP}} {
-		if s.e.MaxIter < 2 {
-			return experiments.FieldError(s.key+".max_iter", s.e.MaxIter, "must be at least 2")
-		}
-		if !(s.e.RelTol > 0) {
-			return experiments.FieldError(s.key+".rel_tol", s.e.RelTol, "must be positive")
+		if err := s.e.Validate(s.key); err != nil {
+			return err
 		}
 	}
 	if !(c.VB.InitStrength > 0) {
@@ -206,11 +202,8 @@ func (c *AliceConfig) Validate() error {
 	if !(c.VB.InitFloor > 0) {
 		return experiments.FieldError("vb.init_floor", c.VB.InitFloor, "must be positive")
 	}
-	if c.VB.MaxIter < 2 {
-		return experiments.FieldError("vb.max_iter", c.VB.MaxIter, "must be at least 2")
-	}
-	if !(c.VB.RelTol > 0) {
-		return experiments.FieldError("vb.rel_tol", c.VB.RelTol, "must be positive")
+	if err := c.VB.StopRule.Validate("vb"); err != nil {
+		return err
 	}
 	if !(c.Eval.TieRel >= 0) {
 		return experiments.FieldError("eval.tie_rel", c.Eval.TieRel, "must be ≥ 0")
@@ -356,7 +349,7 @@ func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, sto
 	rnd := rng.New(c.Seed, initStream(cell, dir)...)
 	var f dirFit
 	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
-	f.mlRun = vb.Run(ml, vb.Settings{MaxIter: c.ML.MaxIter, RelTol: c.ML.RelTol, MonotoneTol: c.MonotoneTol, Stop: stop})
+	f.mlRun = vb.Run(ml, c.ML.Settings(c.MonotoneTol, stop))
 	if f.mlRun.Status == vb.Canceled {
 		return f, f.mlRun.Err
 	}
@@ -364,13 +357,13 @@ func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, sto
 	for _, u0 := range cell.U0s {
 		u := hmm.SymmetricPrior(k, p, u0, u0, u0)
 		mp := hmm.NewEM(data, f.ml, &u)
-		r := vb.Run(mp, vb.Settings{MaxIter: c.MAP.MaxIter, RelTol: c.MAP.RelTol, MonotoneTol: c.MonotoneTol, Stop: stop})
+		r := vb.Run(mp, c.MAP.Settings(c.MonotoneTol, stop))
 		if r.Status == vb.Canceled {
 			return f, r.Err
 		}
 		f.maps, f.mapRun = append(f.maps, mp.Params.Clone()), append(f.mapRun, r)
 		m := hmm.NewVB(data, u, hmm.PosteriorFromParams(f.ml, c.VB.InitStrength, c.VB.InitFloor))
-		r = vb.Run(m, vb.Settings{MaxIter: c.VB.MaxIter, RelTol: c.VB.RelTol, MonotoneTol: c.MonotoneTol, Stop: stop})
+		r = vb.Run(m, c.VB.Settings(c.MonotoneTol, stop))
 		if r.Status == vb.Canceled {
 			return f, r.Err
 		}
@@ -500,7 +493,7 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, stop func() erro
 
 // loadAlice extracts and encodes the corpus and checks its checksums.
 func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, []results.Check, error) {
-	raw, err := experiments.ReadData(env.DataDir, c.Data.File)
+	raw, err := env.ReadData(c.Data.File)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -590,7 +583,7 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 	if err != nil {
 		return err
 	}
-	return results.WriteJSON(env.Path("summary.json"), sum)
+	return env.WriteSummary(sum, aliceScorecardIntro)
 }
 
 func countTrue(b []bool) int {

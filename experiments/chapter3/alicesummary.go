@@ -257,9 +257,6 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 	for _, w := range env.Warnings() {
 		s.Warnf("%s", w)
 	}
-	if err := writeScorecard(env, s); err != nil {
-		return nil, err
-	}
 	return s, nil
 }
 
@@ -463,23 +460,5 @@ func b2f(b bool) float64 {
 	return 0
 }
 
-// writeScorecard writes scorecard.md, the checks as a readable table.
-func writeScorecard(env *experiments.Env, s *results.Summary) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# %s scorecard\n\nconfig hash %s, quick=%v. Tier A: correctness and robust trends (must pass); Tier B: the thesis's claims (reported).\n\n", s.Experiment, s.ConfigHash, s.Quick)
-	b.WriteString("| check | result | value | target |\n|---|---|---|---|\n")
-	for _, c := range s.Checks {
-		res := "pass"
-		if !c.Pass {
-			res = "**FAIL**"
-		}
-		fmt.Fprintf(&b, "| %s | %s | %.4g | %s |\n", c.Name, res, c.Value, c.Target)
-	}
-	if len(s.Warnings) > 0 {
-		b.WriteString("\nWarnings:\n\n")
-		for _, w := range s.Warnings {
-			fmt.Fprintf(&b, "- %s\n", w)
-		}
-	}
-	return results.WriteFileAtomic(env.Path("scorecard.md"), []byte(b.String()))
-}
+// aliceScorecardIntro explains the tiers of the Alice checks in scorecard.md.
+const aliceScorecardIntro = "Tier A: correctness and robust trends (must pass); Tier B: the thesis's claims (reported)."

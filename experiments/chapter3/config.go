@@ -19,13 +19,11 @@ type Strength struct {
 	C  float64 `toml:"C"`
 }
 
-// MLSettings control Baum-Welch.
+// MLSettings control Baum-Welch: when it stops (experiments.StopRule; the
+// thesis does not state its rule, targets §4 item 2). Default max_iter
+// 5000, rel_tol 1e-6, abs_tol 1e-3 nats.
 type MLSettings struct {
-	// MaxIter is the largest number of EM iterations. Default 5000.
-	MaxIter int `toml:"max_iter"`
-	// RelTol stops EM when the log-likelihood's relative change is below it.
-	// The thesis does not state its rule; 1e-6 (targets §4 item 2).
-	RelTol float64 `toml:"rel_tol"`
+	experiments.StopRule
 }
 
 // VBSettings control VBEM.
@@ -45,10 +43,9 @@ type VBSettings struct {
 	// PriorStrength is the strength f of the symmetric Dirichlet priors,
 	// 4 in the synthetic experiment (L2129).
 	PriorStrength Strength `toml:"prior_strength"`
-	// MaxIter is the largest number of VBEM iterations. Default 5000.
-	MaxIter int `toml:"max_iter"`
-	// RelTol stops VBEM when F's relative change is below it. Default 1e-6.
-	RelTol float64 `toml:"rel_tol"`
+	// StopRule ends VBEM (max_iter, rel_tol, abs_tol; see
+	// experiments.StopRule). Default 5000, 1e-6, 1e-3 nats.
+	experiments.StopRule
 	// MonotoneTol is the largest tolerated decrease of F (and of the ML
 	// log-likelihood), relative to max(1,|F|). Default 1e-9.
 	MonotoneTol float64 `toml:"monotone_tol"`
@@ -70,28 +67,16 @@ func (s VBSettings) validate(prefix string) error {
 		{prefix + ".prior_strength.pi", s.PriorStrength.Pi},
 		{prefix + ".prior_strength.A", s.PriorStrength.A},
 		{prefix + ".prior_strength.C", s.PriorStrength.C},
-		{prefix + ".rel_tol", s.RelTol},
 		{prefix + ".monotone_tol", s.MonotoneTol},
 	} {
 		if !(f.v > 0) || f.v > 1e300 {
 			return experiments.FieldError(f.key, f.v, "must be positive and finite")
 		}
 	}
-	if s.MaxIter < 2 {
-		return experiments.FieldError(prefix+".max_iter", s.MaxIter, "must be at least 2")
-	}
-	return nil
+	return s.StopRule.Validate(prefix)
 }
 
-func (s MLSettings) validate(prefix string) error {
-	if s.MaxIter < 2 {
-		return experiments.FieldError(prefix+".max_iter", s.MaxIter, "must be at least 2")
-	}
-	if !(s.RelTol > 0) {
-		return experiments.FieldError(prefix+".rel_tol", s.RelTol, "must be positive")
-	}
-	return nil
-}
+func (s MLSettings) validate(prefix string) error { return s.StopRule.Validate(prefix) }
 
 // variant is one registry entry of an experiment family that shares code and
 // differs in config (e.g. the default slices and the full grid).

@@ -109,10 +109,9 @@ func traceOf(t results.Table, d, r int, method string) (iter, obj []float64, err
 // per-iteration changes on log axes (caption L2140). F at VB iteration 0 is
 // the bound of the hand-built initial q(θ) and is not drawn (targets §1.4).
 func figure3_2(t results.Table, d, r int) (plots.Figure, error) {
-	mlIt, ml, err := traceOf(t, d, r, "ML")
-	if err != nil {
-		return plots.Figure{}, err
-	}
+	// Without an ML baseline (vb.init = "random", ml.baseline = false) only
+	// the VB panels (b) and (d) are drawn, against VB iterations.
+	mlIt, ml, mlErr := traceOf(t, d, r, "ML")
 	vbIt, f, err := traceOf(t, d, r, "VB")
 	if err != nil {
 		return plots.Figure{}, err
@@ -135,13 +134,27 @@ func figure3_2(t results.Table, d, r int) (plots.Figure, error) {
 		}
 		return dx, dy
 	}
-	pa, _, err := plots.Lines(plots.Axes{Title: "(a) ML: log likelihood", XLabel: "EM iteration", YLabel: "ln p(y|θ) (nats)"},
-		plots.Series{X: mlX, Y: ml})
+	vbLabel := "iteration (continuing from ML)"
+	if mlErr != nil {
+		vbLabel = "VB iteration"
+	}
+	pb, _, err := plots.Lines(plots.Axes{Title: "(b) VB: lower bound F", XLabel: vbLabel, YLabel: "F (nats)"},
+		plots.Series{X: vbX, Y: f[1:]})
 	if err != nil {
 		return plots.Figure{}, err
 	}
-	pb, _, err := plots.Lines(plots.Axes{Title: "(b) VB: lower bound F", XLabel: "iteration (continuing from ML)", YLabel: "F (nats)"},
-		plots.Series{X: vbX, Y: f[1:]})
+	dvx, dvf := delta(vbX, f[1:])
+	pd, _, err := plots.Lines(plots.Axes{Title: "(d) VB: change in F", XLabel: vbLabel, YLabel: "ΔF (nats)", LogY: true},
+		plots.Series{X: dvx, Y: dvf, Points: true})
+	if err != nil {
+		return plots.Figure{}, err
+	}
+	if mlErr != nil {
+		return plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{pb, pd}, Width: 2 * plots.PanelWidth, Height: plots.PanelHeight,
+			Title: fmt.Sprintf("Figure 3.2: VB training from a random start, no ML baseline (data set %d, restart %d)", d, r)}, nil
+	}
+	pa, _, err := plots.Lines(plots.Axes{Title: "(a) ML: log likelihood", XLabel: "EM iteration", YLabel: "ln p(y|θ) (nats)"},
+		plots.Series{X: mlX, Y: ml})
 	if err != nil {
 		return plots.Figure{}, err
 	}
@@ -151,14 +164,8 @@ func figure3_2(t results.Table, d, r int) (plots.Figure, error) {
 	if err != nil {
 		return plots.Figure{}, err
 	}
-	dvx, dvf := delta(vbX, f[1:])
-	pd, _, err := plots.Lines(plots.Axes{Title: "(d) VB: change in F", XLabel: "iteration (continuing from ML)", YLabel: "ΔF (nats)", LogY: true},
-		plots.Series{X: dvx, Y: dvf, Points: true})
-	if err != nil {
-		return plots.Figure{}, err
-	}
 	return plots.Figure{Rows: 2, Cols: 2, Panels: []*plot.Plot{pa, pb, pc, pd}, Width: 2 * plots.PanelWidth, Height: 2 * plots.PanelHeight,
-		Title: fmt.Sprintf("Figure 3.2: ML then VB training, k = 12 (data set %d, restart %d)", d, r)}, nil
+		Title: fmt.Sprintf("Figure 3.2: ML then VB training (data set %d, restart %d)", d, r)}, nil
 }
 
 // paramsOf rebuilds the π (1×k), A (k×k) and C (k×p) matrices of one source.
@@ -224,11 +231,16 @@ func figure3_3(t results.Table, d, r int) (plots.Figure, error) {
 	rows := []struct{ source, label string }{
 		{"ML", "(a) ML"}, {"VB_counts", "(b) VB counts w"}, {"VB_mean", "(c) VB mean"},
 	}
+	k := 0
 	for _, row := range rows {
 		ms, err := paramsOf(t, d, r, row.source)
+		if err != nil && row.source == "ML" {
+			continue // no ML baseline was run
+		}
 		if err != nil {
 			return plots.Figure{}, err
 		}
+		k, _ = ms["A"].Dims()
 		for _, name := range []string{"pi", "A", "C"} {
 			title := fmt.Sprintf("%s %s", row.label, map[string]string{"pi": "π", "A": "A", "C": "C"}[name])
 			p, err := plots.HintonPlot(title, ms[name])
@@ -238,6 +250,7 @@ func figure3_3(t results.Table, d, r int) (plots.Figure, error) {
 			panels = append(panels, p)
 		}
 	}
-	return plots.Figure{Rows: 3, Cols: 3, Panels: panels, Width: 3 * 3.2 * vg.Inch, Height: 3 * 3 * vg.Inch,
-		Title: fmt.Sprintf("Figure 3.3: learnt parameters, k = 12 (data set %d, restart %d)", d, r)}, nil
+	n := len(panels) / 3
+	return plots.Figure{Rows: n, Cols: 3, Panels: panels, Width: 3 * 3.2 * vg.Inch, Height: vg.Length(n) * 3 * vg.Inch,
+		Title: fmt.Sprintf("Figure 3.3: learnt parameters, k = %d (data set %d, restart %d)", k, d, r)}, nil
 }

@@ -63,7 +63,7 @@ func DefaultModelOrder() ModelOrderConfig {
 	for k := 1; k <= 15; k++ {
 		c.Model.K = append(c.Model.K, k)
 	}
-	c.ML = s.ML
+	c.ML = s.ML.MLSettings
 	c.VB = s.VB
 	c.VB.Init = "from-cs"
 	c.Analysis.ActiveThreshold = s.Analysis.ActiveThreshold
@@ -111,7 +111,7 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart int, stop func(
 	rnd := rng.New(c.Seed, c.Experiment, "init", fmt.Sprint(k), fmt.Sprint(restart))
 	r := OrderRun{K: k, Restart: restart}
 	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
-	mr := vb.Run(ml, vb.Settings{MaxIter: c.ML.MaxIter, RelTol: c.ML.RelTol, MonotoneTol: c.VB.MonotoneTol, Stop: stop})
+	mr := vb.Run(ml, c.ML.Settings(c.VB.MonotoneTol, stop))
 	if mr.Status == vb.Canceled {
 		return r, mr.Err
 	}
@@ -121,8 +121,9 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart int, stop func(
 	r.BIC = experiments.Float(hmm.BIC(data, ml.Params))
 	r.CS = experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))
 	m := hmm.NewVB(data, u, c.VB.initialPosterior(data, u, ml.Params, rnd))
-	vr := vb.Run(m, vb.Settings{MaxIter: c.VB.MaxIter, RelTol: c.VB.RelTol, MonotoneTol: c.VB.MonotoneTol, Stop: stop,
-		UpdateHyper: c.VB.OptimiseHyper})
+	vs := c.VB.Settings(c.VB.MonotoneTol, stop)
+	vs.UpdateHyper = c.VB.OptimiseHyper
+	vr := vb.Run(m, vs)
 	if vr.Status == vb.Canceled {
 		return r, vr.Err
 	}
@@ -269,7 +270,7 @@ func writeOrderSummary(env *experiments.Env, c *ModelOrderConfig, runs []OrderRu
 	for _, w := range env.Warnings() {
 		s.Warnf("%s", w)
 	}
-	return results.WriteJSON(env.Path("summary.json"), s)
+	return env.WriteSummary(s, "")
 }
 
 func cmpFloat(a, b float64) int {
