@@ -28,6 +28,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -58,6 +59,13 @@ type Common struct {
 	// DataDir is the data directory; empty means $VBW_DATA or ../shared/data.
 	// Relative paths are relative to the directory vbw runs in.
 	DataDir string `toml:"data_dir"`
+	// Name names the results folder, <out>/<chapter>/<name>. Empty means
+	// the config file's name without ".toml": the shipped configs are named
+	// after their experiments (configs/chapter3/alice.toml writes
+	// results/chapter3/alice), and a user's variant mine.toml of the same
+	// experiment writes results/chapter3/mine. Letters, digits, '.', '_'
+	// and '-' only.
+	Name string `toml:"name"`
 }
 
 // Base returns c; it lets generic code reach the common keys.
@@ -245,23 +253,140 @@ func Load(path string, quick bool) (Spec, Config, error) {
 	return spec, cfg, nil
 }
 
-// RunConfig loads, runs and plots the experiment of one config file.
-func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err error) {
+// Job is a loaded, validated config with its results folder, ready to run.
+type Job struct {
+	Path   string // the config file
+	Spec   Spec
+	Config Config
+	Dir    string // results folder
+	hash   string // identifies the resolved config (without data_dir and name)
+	data   string // resolved data directory
+	o      RunOptions
+}
+
+// nameOK matches a results folder name.
+var nameOK = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+
+// ResultsName returns the name of a config's results folder: its name key,
+// or the config file's name without ".toml".
+func ResultsName(path string, c *Common) (string, error) {
+	if c.Name != "" {
+		if !nameOK.MatchString(c.Name) {
+			return "", fmt.Errorf("%s: %v", path, FieldError("name", c.Name, "must be letters, digits, '.', '_' and '-', starting with a letter or digit"))
+		}
+		return c.Name, nil
+	}
+	stem := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if !nameOK.MatchString(stem) {
+		return "", fmt.Errorf("%s: the config file's name %q cannot name a results folder; set name = \"...\" in the config", path, stem)
+	}
+	return stem, nil
+}
+
+// Prepare loads and validates a config file and picks its results folder,
+// <out>/<chapter>/<name> (see Common.Name), without computing anything. It
+// refuses a folder that holds the results of another config file that
+// still exists (see claimFile), so that a variant never overwrites the
+// results of the config it was copied from.
+func Prepare(path string, o RunOptions) (*Job, error) {
 	spec, cfg, err := Load(path, o.Quick)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	base := cfg.Base()
-	dataDir := ResolveDataDir(o.DataDir, base.DataDir)
-	// The hash that identifies results leaves out where the data lives: the
-	// data files are checked by their SHA-256 instead.
-	saved := base.DataDir
-	base.DataDir = ""
-	_, hash, err := EncodeConfig(cfg)
-	base.DataDir = saved
+	name, err := ResultsName(path, base)
+	if err != nil {
+		return nil, err
+	}
+	chapter, _, _ := strings.Cut(spec.ID, "/")
+	j := &Job{Path: path, Spec: spec, Config: cfg, Dir: filepath.Join(o.Out, chapter, name), o: o,
+		data: ResolveDataDir(o.DataDir, base.DataDir)}
+	// The hash that identifies results leaves out where the data lives (the
+	// data files are checked by their SHA-256 instead) and where the results
+	// go.
+	savedData, savedName := base.DataDir, base.Name
+	base.DataDir, base.Name = "", ""
+	_, j.hash, err = EncodeConfig(cfg)
+	base.DataDir, base.Name = savedData, savedName
+	if err != nil {
+		return nil, err
+	}
+	if err := j.checkClaim(); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// claimFile, in a results folder, holds the absolute path of the config
+// file whose results the folder holds.
+const claimFile = ".vbw-config-path"
+
+// checkClaim refuses a results folder claimed by another config file that
+// still exists. A claim by a file that is gone (a moved checkout, a deleted
+// variant) is taken over.
+func (j *Job) checkClaim() error {
+	abs, err := filepath.Abs(j.Path)
+	if err != nil {
+		return err
+	}
+	old, err := os.ReadFile(filepath.Join(j.Dir, claimFile))
+	if err != nil {
+		return nil // no claim yet
+	}
+	owner := strings.TrimSpace(string(old))
+	if owner == "" || owner == abs {
+		return nil
+	}
+	if _, err := os.Stat(owner); err != nil {
+		return nil
+	}
+	return fmt.Errorf("%s: its results folder %s holds the results of another config, %s; set name = \"...\" in this config (or rename the file, or use -out) so that it does not overwrite them",
+		j.Path, j.Dir, owner)
+}
+
+// claim records the job's config file as the owner of its results folder.
+func (j *Job) claim() error {
+	abs, err := filepath.Abs(j.Path)
+	if err != nil {
+		return err
+	}
+	return results.WriteFileAtomic(filepath.Join(j.Dir, claimFile), []byte(abs+"\n"))
+}
+
+// PrepareAll prepares every config file before any runs, so that a bad
+// config or two configs that would write to one results folder are refused
+// before anything is computed.
+func PrepareAll(paths []string, o RunOptions) ([]*Job, error) {
+	var jobs []*Job
+	byDir := map[string]string{}
+	for _, p := range paths {
+		j, err := Prepare(p, o)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := byDir[filepath.Clean(j.Dir)]; dup {
+			return nil, fmt.Errorf("%s and %s would both write to %s; give one of them another name (name = \"...\")", other, p, j.Dir)
+		}
+		byDir[filepath.Clean(j.Dir)] = p
+		jobs = append(jobs, j)
+	}
+	return jobs, nil
+}
+
+// RunConfig loads, runs and plots the experiment of one config file.
+func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err error) {
+	j, err := Prepare(path, o)
 	if err != nil {
 		return "", err
 	}
+	return j.Run(ctx)
+}
+
+// Run computes the job's experiment into its results folder and draws its
+// figures; it returns the folder.
+func (j *Job) Run(ctx context.Context) (dir string, err error) {
+	spec, cfg, o := j.Spec, j.Config, j.o
+	base := cfg.Base()
 	resolved, _, err := EncodeConfig(cfg)
 	if err != nil {
 		return "", err
@@ -274,16 +399,19 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 	if log == nil {
 		log = io.Discard
 	}
-	env := &Env{Ctx: ctx, ID: spec.ID, Dir: results.Dir(o.Out, spec.ID), Quick: o.Quick, Workers: workers,
-		DataDir: dataDir, Hash: hash, CellKey: hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
+	env := &Env{Ctx: ctx, ID: spec.ID, Dir: j.Dir, Quick: o.Quick, Workers: workers,
+		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
 	if err := os.MkdirAll(env.Dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := j.claim(); err != nil {
 		return "", err
 	}
 	if err := results.WriteFileAtomic(env.Path("config.toml"), resolved); err != nil {
 		return "", err
 	}
-	man := results.NewManifest(spec.ID, hash, base.Seed, o.Quick)
-	man.Config = path
+	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
+	man.Config = j.Path
 	start := time.Now()
 	runErr := spec.Run(env, cfg)
 	man.WallSeconds = time.Since(start).Seconds()

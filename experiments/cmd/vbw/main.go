@@ -100,14 +100,19 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	if merge && sh.Active() {
 		return errors.New("merge: -shard makes no sense when merging")
 	}
-	for _, path := range fs.Args() {
+	o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge}
+	// Every config is loaded and checked before anything runs.
+	jobs, err := experiments.PrepareAll(fs.Args(), o)
+	if err != nil {
+		return err
+	}
+	for _, j := range jobs {
 		start := time.Now()
-		o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge}
-		dir, err := experiments.RunConfig(ctx, path, o)
+		dir, err := j.Run(ctx)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s -> %s (%.1fs)\n", path, dir, time.Since(start).Seconds())
+		fmt.Fprintf(stdout, "%s -> %s (%.1fs)\n", j.Path, dir, time.Since(start).Seconds())
 	}
 	return nil
 }
@@ -139,7 +144,9 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 
 type plotDir struct{ dir, id string }
 
-// plotTargets expands a plot target into result directories.
+// plotTargets expands a plot target into result directories: a results
+// directory itself, or every folder <out>/<chapter>/* with a summary whose
+// config names a matching experiment (all, chapterN, or an experiment ID).
 func plotTargets(out, target string) ([]plotDir, error) {
 	if st, err := os.Stat(target); err == nil && st.IsDir() {
 		if _, err := os.Stat(filepath.Join(target, "config.toml")); err == nil {
@@ -150,19 +157,29 @@ func plotTargets(out, target string) ([]plotDir, error) {
 			return []plotDir{{target, id}}, nil
 		}
 	}
-	var dirs []plotDir
+	known := false
 	for _, s := range experiments.List() {
 		if target == "all" || s.ID == target || strings.HasPrefix(s.ID, target+"/") {
-			d := filepath.Join(out, filepath.FromSlash(s.ID))
-			if _, err := os.Stat(filepath.Join(d, "summary.json")); err == nil {
-				dirs = append(dirs, plotDir{d, s.ID})
-			} else if s.ID == target {
-				return nil, fmt.Errorf("plot: no results for %s in %s (run it first: vbw run -out %s configs/%s.toml)", s.ID, d, out, s.ID)
-			}
+			known = true
+		}
+	}
+	if !known {
+		return nil, fmt.Errorf("plot: %q is not an experiment ID, chapterN, all, or a results directory", target)
+	}
+	folders, _ := filepath.Glob(filepath.Join(out, "*", "*", "summary.json"))
+	var dirs []plotDir
+	for _, f := range folders {
+		d := filepath.Dir(f)
+		id, err := experiments.ExperimentOf(filepath.Join(d, "config.toml"))
+		if err != nil {
+			continue // not a results folder of this program
+		}
+		if target == "all" || id == target || strings.HasPrefix(id, target+"/") {
+			dirs = append(dirs, plotDir{d, id})
 		}
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("plot: no results under %s match %q", out, target)
+		return nil, fmt.Errorf("plot: no results under %s for %q (run it first: vbw run -out %s CONFIG.toml)", out, target, out)
 	}
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i].dir < dirs[j].dir })
 	return dirs, nil

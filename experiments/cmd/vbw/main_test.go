@@ -73,3 +73,72 @@ func TestRunBadConfigIsOneLine(t *testing.T) {
 		t.Fatal("missing config file accepted")
 	}
 }
+
+// TestNoSilentOverwrite: a user's variant of a shipped config never
+// replaces the shipped results, in one call or one after another.
+func TestNoSilentOverwrite(t *testing.T) {
+	out, data := t.TempDir(), experiments.TestDataDir()
+	shipped := filepath.Join("..", "..", "..", "configs", "chapter3", "synthetic.toml")
+	text, err := os.ReadFile(shipped)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := vbw("run", "-quick", "-noplot", "-out", out, "-data", data, shipped); err != nil {
+		t.Fatal(err)
+	}
+	sumPath := filepath.Join(out, "chapter3", "synthetic", "summary.json")
+	before, err := os.ReadFile(sumPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A copy under the same file name, with other settings: refused, naming
+	// the shipped config, before anything runs.
+	variant := strings.Replace(string(text), "restarts   = 10", "restarts   = 1", 1)
+	copyDir := t.TempDir()
+	copyPath := filepath.Join(copyDir, "synthetic.toml")
+	os.WriteFile(copyPath, []byte(variant), 0o644)
+	_, _, err = vbw("run", "-quick", "-noplot", "-out", out, "-data", data, copyPath)
+	if err == nil || !strings.Contains(err.Error(), "holds the results of another config") || !strings.Contains(err.Error(), "name = ") {
+		t.Fatalf("variant with the shipped name: error %v, want a refusal", err)
+	}
+	if after, _ := os.ReadFile(sumPath); !bytes.Equal(before, after) {
+		t.Fatal("the shipped summary changed")
+	}
+	// Two configs that would share a folder in one call: refused before
+	// either runs.
+	out2 := t.TempDir()
+	_, _, err = vbw("run", "-quick", "-noplot", "-out", out2, "-data", data, shipped, copyPath)
+	if err == nil || !strings.Contains(err.Error(), "would both write to") {
+		t.Fatalf("two configs, one folder: error %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(out2, "chapter3")); err == nil {
+		t.Fatal("something was written before the refusal")
+	}
+	// Named by its file, or by its name key: its own folder.
+	minePath := filepath.Join(copyDir, "mine.toml")
+	os.WriteFile(minePath, []byte(variant), 0o644)
+	named := filepath.Join(copyDir, "named.toml")
+	os.WriteFile(named, []byte("name = \"variant-2\"\n"+variant), 0o644)
+	stdout, _, err := vbw("run", "-quick", "-noplot", "-out", out, "-data", data, minePath, named)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"mine", "variant-2"} {
+		if !strings.Contains(stdout, filepath.Join(out, "chapter3", d)) {
+			t.Errorf("stdout %q does not name results folder %s", stdout, d)
+		}
+	}
+	if after, _ := os.ReadFile(sumPath); !bytes.Equal(before, after) {
+		t.Fatal("the shipped summary changed")
+	}
+	// plot finds every folder of the experiment.
+	stdout, _, err = vbw("plot", "-out", out, "chapter3/synthetic")
+	if err != nil || strings.Count(stdout, "plotted") != 3 {
+		t.Fatalf("plot: %q, %v; want 3 folders", stdout, err)
+	}
+	// A bad name is refused.
+	os.WriteFile(named, []byte("name = \"../up\"\n"+variant), 0o644)
+	if _, _, err := vbw("run", "-quick", "-out", out, "-data", data, named); err == nil || !strings.Contains(err.Error(), "name = \"../up\"") {
+		t.Fatalf("bad name: %v", err)
+	}
+}
