@@ -52,6 +52,18 @@ func TestParseSequencesErrors(t *testing.T) {
 	if err != nil || len(d.Seqs) != 2 || d.Seqs[1][0] != 2 {
 		t.Fatalf("CRLF and blank lines: %v %v", d, err)
 	}
+	// Non-ASCII alphabets are read as characters, not bytes.
+	d, err = ParseSequences("x.txt", []byte("abé
+éé
+"), "abcé")
+	if err != nil || d.P != 4 || len(d.Seqs[0]) != 3 || d.Seqs[0][2] != 3 || len(d.Seqs[1]) != 2 {
+		t.Fatalf("alphabet abcé: %+v %v", d, err)
+	}
+	if _, err := ParseSequences("x.txt", []byte("abé
+aéd
+"), "abcé"); err == nil || !strings.Contains(err.Error(), "x.txt:2:3") {
+		t.Fatalf("unknown character after a two-byte one: %v, want x.txt:2:3", err)
+	}
 }
 
 func TestABC21ReferenceValues(t *testing.T) {

@@ -6,26 +6,21 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/vbworkbench/vbw/core/model/hmm"
 )
 
 // ParseSequences reads one sequence per line over the given alphabet (each
-// byte of a line is one symbol; blank lines are skipped; a trailing '\r' is
-// dropped). An unknown character is an error naming the file, line and
-// column.
+// character, a UTF-8 rune, of a line is one symbol; blank lines are
+// skipped; a trailing '\r' is dropped). An unknown character is an error
+// naming the file, line and column (in characters).
 func ParseSequences(name string, data []byte, alphabet string) (hmm.Data, error) {
-	if len(alphabet) == 0 {
-		return hmm.Data{}, fmt.Errorf("%s: empty alphabet", name)
+	a, err := hmm.NewAlphabet(alphabet)
+	if err != nil {
+		return hmm.Data{}, fmt.Errorf("%s: %w", name, err)
 	}
-	index := make(map[byte]int, len(alphabet))
-	for i := 0; i < len(alphabet); i++ {
-		if _, dup := index[alphabet[i]]; dup {
-			return hmm.Data{}, fmt.Errorf("alphabet %q repeats %q", alphabet, alphabet[i])
-		}
-		index[alphabet[i]] = i
-	}
-	d := hmm.Data{P: len(alphabet)}
+	d := hmm.Data{P: a.P()}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 1<<16), 1<<26)
 	line := 0
@@ -35,13 +30,13 @@ func ParseSequences(name string, data []byte, alphabet string) (hmm.Data, error)
 		if strings.TrimSpace(s) == "" {
 			continue
 		}
-		y := make([]int, len(s))
-		for i := 0; i < len(s); i++ {
-			m, ok := index[s[i]]
-			if !ok {
-				return hmm.Data{}, fmt.Errorf("%s:%d:%d: character %q is not in the alphabet %q", name, line, i+1, s[i], alphabet)
-			}
-			y[i] = m
+		if !utf8.ValidString(s) {
+			return hmm.Data{}, fmt.Errorf("%s:%d: not valid UTF-8 text", name, line)
+		}
+		y, col, err := a.Encode(s)
+		if err != nil {
+			r, _ := utf8.DecodeRuneInString(string([]rune(s)[col-1:]))
+			return hmm.Data{}, fmt.Errorf("%s:%d:%d: character %q is not in the alphabet %q", name, line, col, r, alphabet)
 		}
 		d.Seqs = append(d.Seqs, y)
 	}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+	"unicode/utf8"
 
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/core/rng"
@@ -586,4 +587,4 @@ func inactiveDeviation(r Run, u hmm.Prior, thr float64) (occ, dev float64) {
 func inRange(x, lo, hi float64) bool { return x >= lo && x <= hi }
 
 // pOf returns the alphabet size.
-func (d SyntheticData) pOf() int { return len(d.Alphabet) }
+func (d SyntheticData) pOf() int { return utf8.RuneCountInString(d.Alphabet) }
