@@ -53,15 +53,11 @@ func TestParseSequencesErrors(t *testing.T) {
 		t.Fatalf("CRLF and blank lines: %v %v", d, err)
 	}
 	// Non-ASCII alphabets are read as characters, not bytes.
-	d, err = ParseSequences("x.txt", []byte("abé
-éé
-"), "abcé")
+	d, err = ParseSequences("x.txt", []byte("abé\néé\n"), "abcé")
 	if err != nil || d.P != 4 || len(d.Seqs[0]) != 3 || d.Seqs[0][2] != 3 || len(d.Seqs[1]) != 2 {
 		t.Fatalf("alphabet abcé: %+v %v", d, err)
 	}
-	if _, err := ParseSequences("x.txt", []byte("abé
-aéd
-"), "abcé"); err == nil || !strings.Contains(err.Error(), "x.txt:2:3") {
+	if _, err := ParseSequences("x.txt", []byte("abé\naéd\n"), "abcé"); err == nil || !strings.Contains(err.Error(), "x.txt:2:3") {
 		t.Fatalf("unknown character after a two-byte one: %v, want x.txt:2:3", err)
 	}
 }
