@@ -231,10 +231,23 @@ func TestRemainingEstimate(t *testing.T) {
 	if got, want := RemainingEstimate(d), -f[len(f)-1]; math.Abs(got-want) > 1e-15 {
 		t.Fatalf("RemainingEstimate = %v, want %v", got, want)
 	}
-	if got := RemainingEstimate([]float64{1, 2}); !math.IsInf(got, 1) {
+	for _, c := range []struct {
+		deltas []float64
+		want   float64
+	}{
+		{[]float64{4, 2, 0.5}, 0.5 * 0.5 / 0.5},            // speeding up: the slower ratio, 0.5, is used
+		{[]float64{4, 2, 1.02}, 1.02 * 0.61 / (1 - 0.61)}, // ratio 0.5 → 0.51: rate 0.51 + 10·0.01
+		{[]float64{4, 2, 1.1}, math.Inf(1)},               // ratio 0.5 → 0.55: rate 0.55 + 10·0.05 ≥ 1
+		{[]float64{4, 2, -1e-12}, 0},                      // a decrease: nothing left
+	} {
+		if got := RemainingEstimate(c.deltas); !(got == c.want || math.Abs(got-c.want) < 1e-12*c.want) {
+			t.Errorf("RemainingEstimate(%v) = %v, want %v", c.deltas, got, c.want)
+		}
+	}
+	if got := RemainingEstimate([]float64{1, 2, 4}); !math.IsInf(got, 1) {
 		t.Fatalf("growing changes: %v, want +Inf", got)
 	}
-	if got := RemainingEstimate([]float64{1}); !math.IsNaN(got) {
-		t.Fatalf("one change: %v, want NaN", got)
+	if got := RemainingEstimate([]float64{1, 1}); !math.IsNaN(got) {
+		t.Fatalf("two changes: %v, want NaN", got)
 	}
 }
