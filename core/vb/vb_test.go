@@ -235,7 +235,7 @@ func TestRemainingEstimate(t *testing.T) {
 		deltas []float64
 		want   float64
 	}{
-		{[]float64{4, 2, 0.5}, 0.5 * 0.5 / 0.5},            // speeding up: the slower ratio, 0.5, is used
+		{[]float64{4, 2, 0.5}, 0.5 * 0.5 / 0.5},           // speeding up: the slower ratio, 0.5, is used
 		{[]float64{4, 2, 1.02}, 1.02 * 0.61 / (1 - 0.61)}, // ratio 0.5 → 0.51: rate 0.51 + 10·0.01
 		{[]float64{4, 2, 1.1}, math.Inf(1)},               // ratio 0.5 → 0.55: rate 0.55 + 10·0.05 ≥ 1
 		{[]float64{4, 2, -1e-12}, 0},                      // a decrease: nothing left
