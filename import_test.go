@@ -12,9 +12,6 @@ import (
 // imports the VB-HMM through a replace directive, as the README tells a Go
 // user to, offline (module cache only).
 func TestImportFromAnotherModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a separate module; run without -short")
-	}
 	gobin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("no go command")
