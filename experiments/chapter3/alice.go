@@ -44,24 +44,6 @@ type Point struct {
 	U0 float64 `toml:"u0"`
 }
 
-// AliceData configures the sentence extraction (targets §E3.3 steps 1-9).
-type AliceData struct {
-	File          string `toml:"file"`
-	BodyStart     string `toml:"body_start"`
-	BodyEnd       string `toml:"body_end"`
-	TrailingSpace bool   `toml:"trailing_space"`
-	TrainMinLen   int    `toml:"train_min_len"`
-	TrainMaxLen   int    `toml:"train_max_len"`
-	TrainPool     int    `toml:"train_pool"`
-	TestChapter   int    `toml:"test_start_chapter"`
-	TestCount     int    `toml:"test_count"`
-	// Expected SHA-256 checksums of all sentences, the training pool and the
-	// test set (step 9); empty skips a check. A mismatch fails the run.
-	SHA256All   string `toml:"sha256_all"`
-	SHA256Train string `toml:"sha256_train"`
-	SHA256Test  string `toml:"sha256_test"`
-}
-
 // AliceGrid lists the values of each axis (3.86).
 type AliceGrid struct {
 	N  []int     `toml:"n"`
@@ -125,8 +107,7 @@ func DefaultAlice() AliceConfig {
 	c.Canonical = Point{N: 2, K: 40, U0: 2}
 	c.DiagnosticU0 = 8
 	c.MonotoneTol = 1e-9
-	c.Data = AliceData{File: "alice29.txt", BodyStart: "CHAPTER I", BodyEnd: "THE END", TrainMinLen: 10, TrainMaxLen: 100,
-		TrainPool: 32, TestChapter: 4, TestCount: 200}
+	c.Data = defaultAliceData()
 	c.Grid = AliceGrid{N: []int{1, 2, 3, 4, 5, 6, 8, 16, 32}, K: []int{1, 2, 4, 10, 20, 40, 60}, U0: []float64{1, 2, 4, 8}}
 	c.ML = EMSettings{experiments.DefaultStopRule(2000)}
 	c.MAP = EMSettings{experiments.DefaultStopRule(2000)}
@@ -142,6 +123,10 @@ func (c *AliceConfig) Validate() error {
 	}
 	if c.Mode != "slices" && c.Mode != "grid" {
 		return experiments.FieldError("mode", c.Mode, `must be "slices" or "grid"`)
+	}
+	// The data first: grid.n is checked against data.train_pool.
+	if err := c.Data.Validate(); err != nil {
+		return err
 	}
 	if len(c.Grid.N) == 0 || len(c.Grid.K) == 0 || len(c.Grid.U0) == 0 {
 		return experiments.FieldError("grid", "", "n, k and u0 must each list at least one value")
@@ -177,16 +162,6 @@ func (c *AliceConfig) Validate() error {
 	}
 	if !(c.MonotoneTol > 0) {
 		return experiments.FieldError("monotone_tol", c.MonotoneTol, "must be positive")
-	}
-	d := c.Data
-	if d.File == "" {
-		return experiments.FieldError("data.file", d.File, "must name the text file")
-	}
-	if d.TrainMinLen < 1 || d.TrainMaxLen < d.TrainMinLen {
-		return experiments.FieldError("data.train_max_len", d.TrainMaxLen, fmt.Sprintf("must be ≥ train_min_len = %d ≥ 1", d.TrainMinLen))
-	}
-	if d.TrainPool < 1 || d.TestCount < 1 || d.TestChapter < 1 {
-		return experiments.FieldError("data.train_pool", d.TrainPool, "train_pool, test_count and test_start_chapter must be at least 1")
 	}
 	for _, s := range []struct {
 		key string
@@ -489,44 +464,6 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, stop func() erro
 	}
 	res.Seconds = time.Since(start).Seconds()
 	return res, nil
-}
-
-// loadAlice extracts and encodes the corpus and checks its checksums.
-func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, []results.Check, error) {
-	raw, err := env.ReadData(c.Data.File)
-	if err != nil {
-		return nil, nil, err
-	}
-	spec := DefaultAliceSpec()
-	spec.BodyStart, spec.BodyEnd = c.Data.BodyStart, c.Data.BodyEnd
-	spec.MinLen, spec.MaxLen, spec.TrainPool = c.Data.TrainMinLen, c.Data.TrainMaxLen, c.Data.TrainPool
-	spec.TestChapter, spec.TestCount, spec.TrailingSpace = c.Data.TestChapter, c.Data.TestCount, c.Data.TrailingSpace
-	corpus, err := ExtractAlice(raw, spec)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", c.Data.File, err)
-	}
-	var checks []results.Check
-	for _, s := range []struct {
-		name, want string
-		ss         []Sentence
-	}{{"all", c.Data.SHA256All, corpus.All}, {"train", c.Data.SHA256Train, corpus.Train}, {"test", c.Data.SHA256Test, corpus.Test}} {
-		if s.want == "" {
-			continue
-		}
-		got := SentencesSHA256(s.ss)
-		checks = append(checks, results.Check{Name: "A data checksum (" + s.name + ")", Pass: got == s.want, Value: float64(len(s.ss)), Target: "sha256 " + s.want[:12] + "…"})
-		if got != s.want {
-			return nil, nil, fmt.Errorf("%s: SHA-256 of the %s sentences is %s, want %s (data.sha256_%s): the extraction or the file differs from the targets' recipe",
-				c.Data.File, s.name, got, s.want, s.name)
-		}
-	}
-	d := &aliceData{trainFwd: EncodeSentences(corpus.Train, false), trainBwd: EncodeSentences(corpus.Train, true),
-		testFwd: EncodeSentences(corpus.Test, false), testBwd: EncodeSentences(corpus.Test, true)}
-	d.testSymbols = d.testFwd.Symbols()
-	for _, s := range corpus.Test {
-		d.sentences = append(d.sentences, s.Text)
-	}
-	return d, checks, nil
 }
 
 // RunAlice runs every cell (in parallel, resumably, optionally one shard),

@@ -3,347 +3,220 @@ package chapter3
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
-	"github.com/vbworkbench/vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
-// This file extracts the English-text data of the forwards/backwards
-// discrimination experiment (Beal 2003, section 3.5.2, Figure 3.4; L2145-L2158
-// of the seed text ../shared/seeds/000_055f6e591db3cc60.txt) from Project
-// Gutenberg's alice29.txt. The thesis says only that "all punctuation was
-// removed to leave 26 letters and the blank space (that is to say p=27)" and
-// lists the first ten training sentences (L2149-L2158); the segmentation rules
-// are the targets' reconstruction (../shared/targets/ch3-hmm.md, E3.3 "Data:
-// exact extraction recipe", steps 1-9, and section 4 items 8-11), which
-// reproduces those ten sentences exactly and in order.
+// This file holds the data of chapter3/alice: the targets' extraction recipe
+// for Project Gutenberg's alice29.txt (../shared/targets/ch3-hmm.md, E3.3
+// "Data: exact extraction recipe", steps 1-9, and section 4 items 8-11),
+// which reproduces the thesis's ten listed training sentences exactly and in
+// order (L2149-L2158 of the seed text ../shared/seeds/000_055f6e591db3cc60.txt;
+// the thesis's description of the data is L2145-L2158), the [data] table of
+// the config, and loadAlice, which reads, extracts, checks and records the
+// data. The extraction itself is ExtractSentences (textdata.go), which also
+// runs on any other text.
 
-// AliceAlphabet is the thesis's alphabet of p = 27 symbols (L2147): a..z are
-// encoded as 0..25 and the blank as 26.
-const AliceAlphabet = "abcdefghijklmnopqrstuvwxyz "
+// The SHA-256 checksums of the targets' recipe on alice29.txt (E3.3 step 9):
+// all 1625 sentences, the training pool of 32 and the test set of 200.
+const (
+	AliceSHA256All   = "3490d868e23d1709fc9e820620bfc5d4a974e85ab6c599c314b5bb0db0c122c2"
+	AliceSHA256Train = "24431d060b09b697c42b8ac4dfa5cd35d8c704d0313c8270ad46253fae26d45e"
+	AliceSHA256Test  = "f4e4a9f7cdb0c88fec92365004fb13201e1aff5671aaef6c2ff42a5c5491400a"
+)
 
-// chapterHeading matches a chapter heading line after trimming (recipe step 2).
-var chapterHeading = regexp.MustCompile(`^CHAPTER ([IVXL]+)$`)
-
-// AliceSpec parameterises the extraction recipe of the targets (E3.3 steps
-// 1-8). DefaultAliceSpec gives the targets' values.
-type AliceSpec struct {
-	// BodyStart and BodyEnd delimit the body (step 1): it runs from the first
-	// line whose trimmed text is BodyStart up to, excluding, the first later
-	// line whose trimmed text is BodyEnd.
-	BodyStart, BodyEnd string
-	// SplitChars are the sentence delimiters (step 3); each one ends a piece
-	// and is discarded.
-	SplitChars string
-	// DeleteChars are deleted outright (step 4: they'll → theyll); every other
-	// character outside a-z becomes a blank.
-	DeleteChars string
-	// MinLen and MaxLen bound the training window, inclusive (step 6 and
-	// targets §4 item 9: "of length between 10 and 100 characters", L2147).
-	MinLen, MaxLen int
-	// TrainPool is the number of training sentences: the first TrainPool in
-	// text order whose length lies in the window ("a maximum of 32", L2147).
-	TrainPool int
-	// TestChapter is the chapter whose first sentence starts the test set
-	// (step 7, targets §4 item 8; the thesis does not say which sentences it
-	// used).
-	TestChapter int
-	// TestCount is the number of consecutive test sentences ("a fixed set of
-	// 200 sentences of unconstrained length", L2147).
-	TestCount int
-	// TrailingSpace appends one blank to every sentence after extraction
-	// (targets §4 item 10: six of the thesis's ten examples end in a blank,
-	// apparently a conversion artefact). The training window is applied to
-	// the trimmed length, so the same sentences are selected either way.
-	TrailingSpace bool
-}
-
-// DefaultAliceSpec returns the targets' recipe: body "CHAPTER I" … "THE END",
-// split at ".!?", delete "'", window 10..100, pool 32, test set the 200
-// sentences from the start of chapter IV, no trailing blank.
-func DefaultAliceSpec() AliceSpec {
-	return AliceSpec{
-		BodyStart:   "CHAPTER I",
-		BodyEnd:     "THE END",
-		SplitChars:  ".!?",
-		DeleteChars: "'",
-		MinLen:      10,
-		MaxLen:      100,
-		TrainPool:   32,
-		TestChapter: 4,
-		TestCount:   200,
+// DefaultAliceSpec returns the targets' recipe for alice29.txt, under
+// RecipeThesis: body "CHAPTER I" … "THE END" (step 1), chapter headings
+// ^CHAPTER [IVXL]+$ with their titles dropped (step 2), window 10..100 and a
+// pool of 32 (step 6), the test set the 200 sentences from the start of
+// chapter IV (step 7), no trailing blank (targets §4 item 10). The
+// abbreviation lists and the initials rule hold their defaults for
+// RecipeText; RecipeThesis does not use them (on alice29.txt the initials
+// rule would join "… with the name W" and "RABBIT engraved upon it").
+func DefaultAliceSpec() TextSpec {
+	return TextSpec{
+		Recipe:              RecipeThesis,
+		BodyStart:           "CHAPTER I",
+		BodyEnd:             "THE END",
+		ChapterHeading:      `^CHAPTER [IVXL]+$`,
+		DropTitle:           true,
+		Abbreviations:       DefaultAbbreviations(),
+		WeakAbbreviations:   DefaultWeakAbbreviations(),
+		InitialsAndNumerals: true,
+		TrainMinLen:         10,
+		TrainMaxLen:         100,
+		TrainPool:           32,
+		TestChapter:         4,
+		TestCount:           200,
 	}
 }
 
-// Validate checks the spec's fields.
-func (s AliceSpec) Validate() error {
-	switch {
-	case strings.TrimSpace(s.BodyStart) == "":
-		return fmt.Errorf("alice: empty body start marker")
-	case strings.TrimSpace(s.BodyEnd) == "":
-		return fmt.Errorf("alice: empty body end marker")
-	case s.SplitChars == "":
-		return fmt.Errorf("alice: no sentence delimiters")
-	case s.MinLen < 1 || s.MaxLen < s.MinLen:
-		return fmt.Errorf("alice: training window [%d, %d] is empty or starts below 1", s.MinLen, s.MaxLen)
-	case s.TrainPool < 1:
-		return fmt.Errorf("alice: training pool size %d < 1", s.TrainPool)
-	case s.TestCount < 1:
-		return fmt.Errorf("alice: test set size %d < 1", s.TestCount)
-	case s.TestChapter < 1:
-		return fmt.Errorf("alice: test chapter %d < 1", s.TestChapter)
+// AliceData is the [data] table of chapter3/alice: the text file, how its
+// sentences are extracted (TextSpec, whose keys sit in the same table), and
+// the expected checksums of the result.
+type AliceData struct {
+	// File is the text, in the data directory (or an absolute path).
+	File string `toml:"file"`
+	TextSpec
+	// Expected SHA-256 checksums of all sentences, the training pool and the
+	// test set (E3.3 step 9, SentencesSHA256); a mismatch fails the run. Set
+	// them to "" for another text: then recipe "auto" means RecipeText, and
+	// the summary says that the data was not checked.
+	SHA256All   string `toml:"sha256_all"`
+	SHA256Train string `toml:"sha256_train"`
+	SHA256Test  string `toml:"sha256_test"`
+}
+
+// defaultAliceData is the thesis's data: alice29.txt, the targets' recipe
+// (RecipeAuto, which the checksums resolve to RecipeThesis) and its
+// checksums.
+func defaultAliceData() AliceData {
+	spec := DefaultAliceSpec()
+	spec.Recipe = RecipeAuto
+	return AliceData{File: "alice29.txt", TextSpec: spec,
+		SHA256All: AliceSHA256All, SHA256Train: AliceSHA256Train, SHA256Test: AliceSHA256Test}
+}
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// Validate checks the table; errors name the key ("data.test_count").
+func (d AliceData) Validate() error {
+	if strings.TrimSpace(d.File) == "" {
+		return experiments.FieldError("data.file", d.File, "must name the text file")
+	}
+	if err := d.TextSpec.Validate(); err != nil {
+		return prefixKey(err, "data.")
+	}
+	for _, s := range d.checksums() {
+		if s.want != "" && !sha256Hex.MatchString(s.want) {
+			return experiments.FieldError(s.key, s.want, `must be 64 lower-case hex digits, or "" to skip the check`)
+		}
 	}
 	return nil
 }
 
-// Sentence is one extracted sentence.
-type Sentence struct {
-	Text    string // over AliceAlphabet
-	Chapter int    // 1-based chapter number (the heading's Roman numeral)
-	Index   int    // 0-based index in the full sentence list (1625 for alice29.txt)
+// checksum is one of the expected checksums and the sentences it covers.
+type checksum struct {
+	name, what, key, want string
+	pick                  func(TextCorpus) []Sentence
 }
 
-// AliceCorpus is the extracted data: every sentence, the training pool (the
-// first TrainPool in-window sentences, in text order; the training set of
-// size n is the first n of them, targets §4 item 11) and the test set.
-type AliceCorpus struct {
-	All   []Sentence
-	Train []Sentence
-	Test  []Sentence
-}
-
-// ExtractAlice applies steps 1-8 of the targets' recipe (E3.3) to the raw
-// text of alice29.txt:
-//
-//  1. the body runs from the first line whose trimmed text is BodyStart up to,
-//     excluding, the next line whose trimmed text is BodyEnd;
-//  2. lines matching ^CHAPTER [IVXL]+$ (trimmed) are dropped together with
-//     the next non-empty line (the chapter title);
-//  3. each chapter's kept lines are joined with single spaces and split at
-//     every character of SplitChars;
-//  4. each piece is lowercased, DeleteChars are deleted, every other
-//     character outside a-z becomes a blank, runs of blanks are collapsed and
-//     the ends trimmed; empty pieces are discarded;
-//  5. (1625 sentences for alice29.txt);
-//  6. the training pool is the first TrainPool sentences with MinLen ≤ L ≤
-//     MaxLen;
-//  7. the test set is the TestCount consecutive sentences starting at the
-//     first sentence of chapter TestChapter.
-//
-// Step 8 (reversal) is EncodeSentences's reversed flag. The input is read as
-// bytes (ASCII); any byte outside a-z and A-Z is punctuation. Errors name
-// what is missing: a body marker, enough in-window sentences for the pool, the
-// test chapter or enough sentences after it.
-func ExtractAlice(raw []byte, spec AliceSpec) (AliceCorpus, error) {
-	if err := spec.Validate(); err != nil {
-		return AliceCorpus{}, err
+func (d AliceData) checksums() []checksum {
+	return []checksum{
+		{"all", "all sentences", "data.sha256_all", d.SHA256All, func(c TextCorpus) []Sentence { return c.All }},
+		{"train", "training pool", "data.sha256_train", d.SHA256Train, func(c TextCorpus) []Sentence { return c.Train }},
+		{"test", "test set", "data.sha256_test", d.SHA256Test, func(c TextCorpus) []Sentence { return c.Test }},
 	}
-	lines := strings.Split(string(raw), "\n")
-	start, end := -1, -1
-	for i, l := range lines {
-		t := strings.TrimSpace(l)
-		if start < 0 {
-			if t == spec.BodyStart {
-				start = i
-			}
-		} else if t == spec.BodyEnd {
-			end = i
-			break
+}
+
+// pinned reports whether any sentence checksum is set.
+func (d AliceData) pinned() bool {
+	return d.SHA256All != "" || d.SHA256Train != "" || d.SHA256Test != ""
+}
+
+// recipe resolves RecipeAuto: the thesis's recipe when the checksums pin the
+// data, the recipe for other texts when they are off.
+func (d AliceData) recipe() string {
+	if d.Recipe != RecipeAuto {
+		return d.Recipe
+	}
+	if d.pinned() {
+		return RecipeThesis
+	}
+	return RecipeText
+}
+
+// loadAlice reads the text, extracts and encodes the corpus, compares the
+// checksums and records the data file for the manifest and the summary:
+// checked when all three sentence checksums are set and match, unchecked
+// (so that the summary warns) otherwise. Notes of RecipeText's fallbacks
+// become warnings.
+func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, []results.Check, error) {
+	d := c.Data
+	raw, err := env.ReadData(d.File)
+	if err != nil {
+		return nil, nil, experiments.FieldError("data.file", d.File, err.Error())
+	}
+	fileKnown := false
+	for _, r := range env.DataRecords() {
+		if r.File == d.File {
+			fileKnown = r.Checked
 		}
 	}
-	if start < 0 {
-		return AliceCorpus{}, fmt.Errorf("alice: no line reads %q (the start of the body)", spec.BodyStart)
+	spec := d.TextSpec
+	spec.Recipe = d.recipe()
+	corpus, err := ExtractSentences(raw, spec)
+	if err != nil {
+		err = prefixKey(err, "data.")
+		var ve *experiments.ValueError
+		// The keys under which RecipeText would have fallen back.
+		if d.Recipe == RecipeAuto && spec.Recipe == RecipeThesis && errors.As(err, &ve) &&
+			(ve.Key == "data.body_start" || ve.Key == "data.body_end" || ve.Key == "data.test_start_chapter") {
+			ve.Why += ` (the sentence checksums data.sha256_* are set, so recipe "auto" applies the thesis's recipe strictly; for another text set them to "")`
+		}
+		return nil, nil, fmt.Errorf("%s: %w", d.File, err)
 	}
-	if end < 0 {
-		return AliceCorpus{}, fmt.Errorf("alice: no line reads %q after %q (the end of the body)", spec.BodyEnd, spec.BodyStart)
+	for _, n := range corpus.Notes {
+		env.Warnf("%s: data.%s", d.File, n)
 	}
 
-	// Steps 1-2: group the kept lines by chapter.
-	type chapter struct {
-		number int
-		lines  []string
-	}
-	var chapters []chapter
-	cur := chapter{} // lines before the first heading belong to chapter 0
-	dropTitle := false
-	for _, l := range lines[start:end] {
-		t := strings.TrimSpace(l)
-		if m := chapterHeading.FindStringSubmatch(t); m != nil {
-			if len(cur.lines) > 0 || cur.number != 0 {
-				chapters = append(chapters, cur)
-			}
-			n, err := romanValue(m[1])
-			if err != nil {
-				return AliceCorpus{}, fmt.Errorf("alice: heading %q: %v", t, err)
-			}
-			cur = chapter{number: n}
-			dropTitle = true
+	var checks []results.Check
+	var matched, unset []string
+	for _, s := range d.checksums() {
+		if s.want == "" {
+			unset = append(unset, s.key)
 			continue
 		}
-		if dropTitle {
-			if t != "" {
-				dropTitle = false
-			}
-			continue
+		ss := s.pick(corpus)
+		got := SentencesSHA256(ss)
+		checks = append(checks, results.Check{Name: "A data checksum (" + s.name + ")", Pass: got == s.want, Value: float64(len(ss)), Target: "sha256 " + s.want[:12] + "…"})
+		if got != s.want {
+			return nil, nil, fmt.Errorf("%s: SHA-256 of the %s is %s, want %s (%s): the extraction or the file differs from the targets' recipe; for another text set data.sha256_all, data.sha256_train and data.sha256_test to \"\"",
+				d.File, s.what, got, s.want, s.key)
 		}
-		cur.lines = append(cur.lines, t)
+		matched = append(matched, s.key)
 	}
-	chapters = append(chapters, cur)
+	sum := sha256.Sum256(raw)
+	rec := results.DataRecord{File: d.File, SHA256: hex.EncodeToString(sum[:]), Checked: len(unset) == 0}
+	switch {
+	case len(unset) == 0:
+		rec.Note = "extracted sentences match data.sha256_all/train/test"
+		if fileKnown {
+			rec.Note = "the file's SHA-256 matches the published data set, and the extracted sentences match data.sha256_all/train/test"
+		}
+	case fileKnown:
+		rec.Note = "the file's SHA-256 matches the published data set, but the extraction was not checked: the sentence checksums " + strings.Join(unset, ", ") + " are off"
+	default:
+		rec.Note = "not a known data set, and the sentence checksums " + strings.Join(unset, ", ") + " are off: neither the file nor the extracted sentences were checked"
+	}
+	if len(matched) > 0 && len(unset) > 0 {
+		rec.Note += " (" + strings.Join(matched, ", ") + " matched)"
+	}
+	rec.Note += fmt.Sprintf("; recipe %q", spec.Recipe)
+	if n := len(corpus.Notes); n > 0 {
+		rec.Note += fmt.Sprintf(" with %d fallback(s), for data.%s (see the warnings)", n, strings.Join(noteKeys(corpus.Notes), ", data."))
+	}
+	env.RecordData(rec)
 
-	// Steps 3-4: split and normalise.
-	var c AliceCorpus
-	for _, ch := range chapters {
-		text := strings.Join(ch.lines, " ")
-		for _, piece := range splitAny(text, spec.SplitChars) {
-			s := normaliseSentence(piece, spec.DeleteChars)
-			if s == "" {
-				continue
-			}
-			c.All = append(c.All, Sentence{Text: s, Chapter: ch.number, Index: len(c.All)})
-		}
+	ad := &aliceData{trainFwd: EncodeSentences(corpus.Train, false), trainBwd: EncodeSentences(corpus.Train, true),
+		testFwd: EncodeSentences(corpus.Test, false), testBwd: EncodeSentences(corpus.Test, true)}
+	ad.testSymbols = ad.testFwd.Symbols()
+	for _, s := range corpus.Test {
+		ad.sentences = append(ad.sentences, s.Text)
 	}
-
-	// Step 6: the training pool, chosen on the trimmed length.
-	for _, s := range c.All {
-		if len(c.Train) == spec.TrainPool {
-			break
-		}
-		if L := len(s.Text); L >= spec.MinLen && L <= spec.MaxLen {
-			c.Train = append(c.Train, s)
-		}
-	}
-	if len(c.Train) < spec.TrainPool {
-		return AliceCorpus{}, fmt.Errorf("alice: the training pool needs %d sentences of length in [%d, %d], only %d of the %d sentences qualify",
-			spec.TrainPool, spec.MinLen, spec.MaxLen, len(c.Train), len(c.All))
-	}
-
-	// Step 7: the test set.
-	first := -1
-	for i, s := range c.All {
-		if s.Chapter == spec.TestChapter {
-			first = i
-			break
-		}
-	}
-	if first < 0 {
-		return AliceCorpus{}, fmt.Errorf("alice: no sentence in chapter %d to start the test set", spec.TestChapter)
-	}
-	if first+spec.TestCount > len(c.All) {
-		return AliceCorpus{}, fmt.Errorf("alice: the test set needs %d sentences from the start of chapter %d (sentence %d), only %d remain",
-			spec.TestCount, spec.TestChapter, first, len(c.All)-first)
-	}
-	c.Test = c.All[first : first+spec.TestCount]
-
-	if spec.TrailingSpace {
-		for i := range c.All {
-			c.All[i].Text += " "
-		}
-		for i := range c.Train {
-			c.Train[i].Text += " "
-		}
-	}
-	// Train was copied out of All; give Test its own backing array too, so
-	// that callers can modify one list without changing another.
-	c.Test = append([]Sentence(nil), c.Test...)
-	return c, nil
+	return ad, checks, nil
 }
 
-// splitAny splits s at every byte that occurs in seps, discarding the
-// delimiters (recipe step 3). Empty pieces are kept (step 4 discards them).
-func splitAny(s, seps string) []string {
-	var out []string
-	last := 0
-	for i := 0; i < len(s); i++ {
-		if strings.IndexByte(seps, s[i]) >= 0 {
-			out = append(out, s[last:i])
-			last = i + 1
-		}
+// noteKeys returns the keys that ExtractSentences's notes begin with.
+func noteKeys(notes []string) []string {
+	var keys []string
+	for _, n := range notes {
+		keys = append(keys, strings.Fields(n)[0])
 	}
-	return append(out, s[last:])
-}
-
-// normaliseSentence is recipe step 4: lowercase, delete the bytes in del,
-// map every other byte outside a-z to a blank, collapse blanks and trim.
-func normaliseSentence(piece, del string) string {
-	var b strings.Builder
-	blank := true // suppresses leading blanks and runs
-	for i := 0; i < len(piece); i++ {
-		ch := piece[i]
-		if strings.IndexByte(del, ch) >= 0 {
-			continue
-		}
-		if 'A' <= ch && ch <= 'Z' {
-			ch += 'a' - 'A'
-		}
-		if 'a' <= ch && ch <= 'z' {
-			b.WriteByte(ch)
-			blank = false
-		} else if !blank {
-			b.WriteByte(' ')
-			blank = true
-		}
-	}
-	return strings.TrimRight(b.String(), " ")
-}
-
-// romanValue parses a Roman numeral made of I, V, X and L.
-func romanValue(r string) (int, error) {
-	val := map[byte]int{'I': 1, 'V': 5, 'X': 10, 'L': 50}
-	n := 0
-	for i := 0; i < len(r); i++ {
-		v, ok := val[r[i]]
-		if !ok {
-			return 0, fmt.Errorf("bad Roman numeral %q", r)
-		}
-		if i+1 < len(r) && val[r[i+1]] > v {
-			n -= v
-		} else {
-			n += v
-		}
-	}
-	if n < 1 {
-		return 0, fmt.Errorf("bad Roman numeral %q", r)
-	}
-	return n, nil
-}
-
-// EncodeSentences turns sentences into symbol sequences over AliceAlphabet
-// (a..z → 0..25, blank → 26; p = 27, L2147). With reversed set, each
-// sentence's characters are reversed separately, giving the thesis's
-// "backwards" data (targets E3.3 step 8). It panics on a character outside
-// the alphabet, which ExtractAlice never produces.
-func EncodeSentences(ss []Sentence, reversed bool) hmm.Data {
-	d := hmm.Data{P: len(AliceAlphabet), Seqs: make([][]int, len(ss))}
-	for i, s := range ss {
-		y := make([]int, len(s.Text))
-		for t := 0; t < len(s.Text); t++ {
-			m := strings.IndexByte(AliceAlphabet, s.Text[t])
-			if m < 0 {
-				panic(fmt.Sprintf("chapter3: sentence %d (%q) has character %q outside the alphabet %q", s.Index, s.Text, s.Text[t], AliceAlphabet))
-			}
-			if reversed {
-				y[len(y)-1-t] = m
-			} else {
-				y[t] = m
-			}
-		}
-		d.Seqs[i] = y
-	}
-	return d
-}
-
-// SentencesSHA256 returns the hex SHA-256 of the texts joined with "\n" plus
-// a final "\n" (targets E3.3 step 9; for no sentences, the hash of "\n").
-func SentencesSHA256(ss []Sentence) string {
-	h := sha256.New()
-	for i, s := range ss {
-		if i > 0 {
-			h.Write([]byte{'\n'})
-		}
-		h.Write([]byte(s.Text))
-	}
-	h.Write([]byte{'\n'})
-	return hex.EncodeToString(h.Sum(nil))
+	return keys
 }

@@ -24,7 +24,7 @@ var (
 
 // loadAliceCorpus reads alice29.txt (checksum-verified by ReadData) and extracts it
 // with spec. A missing file fails the test: the data is always present in CI.
-func loadAliceCorpus(t *testing.T, spec AliceSpec) AliceCorpus {
+func loadAliceCorpus(t *testing.T, spec TextSpec) TextCorpus {
 	t.Helper()
 	aliceTestOnce.Do(func() {
 		aliceTestRaw, aliceTestErr = experiments.ReadData(experiments.TestDataDir(), "alice29.txt")
@@ -32,9 +32,9 @@ func loadAliceCorpus(t *testing.T, spec AliceSpec) AliceCorpus {
 	if aliceTestErr != nil {
 		t.Fatalf("reading the Alice data: %v", aliceTestErr)
 	}
-	c, err := ExtractAlice(aliceTestRaw, spec)
+	c, err := ExtractSentences(aliceTestRaw, spec)
 	if err != nil {
-		t.Fatalf("ExtractAlice: %v", err)
+		t.Fatalf("ExtractSentences: %v", err)
 	}
 	return c
 }
@@ -93,7 +93,7 @@ func TestAliceChapterCounts(t *testing.T) {
 			t.Errorf("sentence %d %q is not normalised", s.Index, s.Text)
 		}
 		for i := 0; i < len(s.Text); i++ {
-			if strings.IndexByte(AliceAlphabet, s.Text[i]) < 0 {
+			if strings.IndexByte(TextAlphabet, s.Text[i]) < 0 {
 				t.Errorf("sentence %d %q has %q", s.Index, s.Text, s.Text[i])
 				break
 			}
@@ -301,7 +301,7 @@ func TestAliceEncode(t *testing.T) {
 			if r[tt] != y[len(y)-1-tt] {
 				t.Fatalf("sequence %d is not the reversal at position %d", i, tt)
 			}
-			dec.WriteByte(AliceAlphabet[y[tt]])
+			dec.WriteByte(TextAlphabet[y[tt]])
 		}
 		if dec.String() != c.Test[i].Text {
 			t.Fatalf("sequence %d decodes to %q, want %q", i, dec.String(), c.Test[i].Text)
@@ -311,7 +311,7 @@ func TestAliceEncode(t *testing.T) {
 	r := EncodeSentences(c.Train[:1], true).Seqs[0]
 	var dec strings.Builder
 	for _, m := range r {
-		dec.WriteByte(AliceAlphabet[m])
+		dec.WriteByte(TextAlphabet[m])
 	}
 	if dec.String() != "etal eb llahs i" {
 		t.Errorf("first training sentence reversed = %q", dec.String())
@@ -389,9 +389,9 @@ func aliceSynthText(chapters ...string) string {
 	return b.String()
 }
 
-func aliceSmallSpec() AliceSpec {
+func aliceSmallSpec() TextSpec {
 	s := DefaultAliceSpec()
-	s.MinLen, s.MaxLen = 5, 20
+	s.TrainMinLen, s.TrainMaxLen = 5, 20
 	s.TrainPool = 2
 	s.TestChapter = 2
 	s.TestCount = 2
@@ -403,7 +403,9 @@ func TestAliceSyntheticRecipe(t *testing.T) {
 		"`Oh dear!' said the\nRabbit -- it's late. Hi!\n  Don't stop; go on,\n\n  (or 2 not)",
 		"Second chapter's text.  Another one?! End.",
 	)
-	c, err := ExtractAlice([]byte(raw), aliceSmallSpec())
+	spec := aliceSmallSpec()
+	spec.TrainPool = 1
+	c, err := ExtractSentences([]byte(raw), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,55 +431,66 @@ func TestAliceSyntheticRecipe(t *testing.T) {
 		test = append(test, s.Text)
 	}
 	// Window [5, 20]: "oh dear" (7) in, "said the rabbit its late" (24) out,
-	// "hi" (2) out, "dont stop go on or not" (22) out, "second chapters text" (20) in.
-	if want := []string{"oh dear", "second chapters text"}; !reflect.DeepEqual(train, want) {
+	// "hi" (2) out, "dont stop go on or not" (22) out; the pool is taken
+	// from before the test set, so "second chapters text" (20) is not in it.
+	if want := []string{"oh dear"}; !reflect.DeepEqual(train, want) {
 		t.Errorf("training pool %q, want %q", train, want)
 	}
 	if want := []string{"second chapters text", "another one"}; !reflect.DeepEqual(test, want) {
 		t.Errorf("test set %q, want %q", test, want)
 	}
+	if c.TestStart != 4 {
+		t.Errorf("TestStart = %d, want 4", c.TestStart)
+	}
+	spec.TrainPool = 2
+	if _, err := ExtractSentences([]byte(raw), spec); err == nil || !strings.Contains(err.Error(), "train_pool = 2") {
+		t.Errorf("a pool that reaches into the test set: error %v", err)
+	}
 	// The title after a heading is dropped even when blank lines separate
 	// them, but a second non-empty line is kept.
-	raw2 := "CHAPTER I\n\n\nTitle Line\nKept line. \nTHE END\n"
-	spec := aliceSmallSpec()
-	spec.TrainPool, spec.TestChapter, spec.TestCount = 1, 1, 1
-	c2, err := ExtractAlice([]byte(raw2), spec)
+	raw2 := "CHAPTER I\n\n\nTitle Line\nKept line. Another line.\nTHE END\n"
+	spec = aliceSmallSpec()
+	spec.TrainPool, spec.TestChapter, spec.TestSentence, spec.TestCount = 1, 0, 1, 1
+	c2, err := ExtractSentences([]byte(raw2), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c2.All) != 1 || c2.All[0].Text != "kept line" {
-		t.Errorf("sentences %+v, want just \"kept line\"", c2.All)
+	if len(c2.All) != 2 || c2.All[0].Text != "kept line" || c2.All[1].Text != "another line" {
+		t.Errorf("sentences %+v, want \"kept line\", \"another line\"", c2.All)
 	}
 }
 
 func TestAliceErrors(t *testing.T) {
 	good := aliceSynthText("One sentence here. Two sentences here.", "Three sentences here. Four here.")
-	if _, err := ExtractAlice([]byte(good), aliceSmallSpec()); err != nil {
+	if _, err := ExtractSentences([]byte(good), aliceSmallSpec()); err != nil {
 		t.Fatalf("the well-formed text fails: %v", err)
 	}
 	for _, tc := range []struct {
 		name string
 		raw  string
-		edit func(*AliceSpec)
+		edit func(*TextSpec)
 		want string // a substring of the error
 	}{
-		{"no start", strings.Replace(good, "CHAPTER I\n", "CHAPTER ONE\n", 1), nil, `"CHAPTER I"`},
-		{"no end", strings.Replace(good, "THE END", "THE ENDING", 1), nil, `"THE END"`},
-		{"end before start only", "THE END\nCHAPTER I\nText here. More text.\n", nil, `"THE END"`},
-		{"pool too small", good, func(s *AliceSpec) { s.TrainPool = 10 }, "training pool"},
-		{"window excludes all", good, func(s *AliceSpec) { s.MinLen, s.MaxLen = 50, 60 }, "training pool"},
-		{"no test chapter", good, func(s *AliceSpec) { s.TestChapter = 5 }, "chapter 5"},
-		{"test set too large", good, func(s *AliceSpec) { s.TestCount = 3 }, "test set"},
-		{"bad window", good, func(s *AliceSpec) { s.MinLen, s.MaxLen = 10, 9 }, "window"},
-		{"empty pool", good, func(s *AliceSpec) { s.TrainPool = 0 }, "pool"},
-		{"empty test set", good, func(s *AliceSpec) { s.TestCount = 0 }, "test set"},
-		{"empty text", "", nil, `"CHAPTER I"`},
+		{"no start", strings.Replace(good, "CHAPTER I\n", "CHAPTER ONE\n", 1), nil, `body_start = "CHAPTER I"`},
+		{"no end", strings.Replace(good, "THE END", "THE ENDING", 1), nil, `body_end = "THE END"`},
+		{"end before start only", "THE END\nCHAPTER I\nText here. More text.\n", nil, `body_end = "THE END"`},
+		{"pool too small", good, func(s *TextSpec) { s.TrainPool = 10 }, "train_pool = 10"},
+		{"window excludes all", good, func(s *TextSpec) { s.TrainMinLen, s.TrainMaxLen = 50, 60 }, "train_pool"},
+		{"no test chapter", good, func(s *TextSpec) { s.TestChapter = 5 }, "test_start_chapter = 5"},
+		{"test set too large", good, func(s *TextSpec) { s.TestCount = 3 }, "test_count = 3"},
+		{"bad window", good, func(s *TextSpec) { s.TrainMinLen, s.TrainMaxLen = 10, 9 }, "train_max_len = 9"},
+		{"empty pool", good, func(s *TextSpec) { s.TrainPool = 0 }, "train_pool = 0"},
+		{"empty test set", good, func(s *TextSpec) { s.TestCount = 0 }, "test_count = 0"},
+		{"no test start", good, func(s *TextSpec) { s.TestChapter = 0 }, "test_start_chapter = 0"},
+		{"test chapter 1 leaves no pool", good, func(s *TextSpec) { s.TestChapter = 1 }, "train_pool"},
+		{"auto recipe", good, func(s *TextSpec) { s.Recipe = RecipeAuto }, "recipe"},
+		{"empty text", "", nil, `body_start = "CHAPTER I"`},
 	} {
 		spec := aliceSmallSpec()
 		if tc.edit != nil {
 			tc.edit(&spec)
 		}
-		_, err := ExtractAlice([]byte(tc.raw), spec)
+		_, err := ExtractSentences([]byte(tc.raw), spec)
 		if err == nil {
 			t.Errorf("%s: no error", tc.name)
 			continue
