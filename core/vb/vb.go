@@ -184,12 +184,16 @@ type Result struct {
 	Trace      Trace
 	// Decrease holds the iteration and size of a decrease that exceeded
 	// MonotoneTol (status BoundDecreased); Decrease.Iter is −1 otherwise.
-	Decrease struct {
-		Iter int
-		By   float64
-	}
+	Decrease Decrease
 	// Err is the E step's error (Failed) or the Stop error (Canceled).
 	Err error
+}
+
+// Decrease locates a decrease of the objective: the E step at which it
+// happened and by how much (nats).
+type Decrease struct {
+	Iter int
+	By   float64
 }
 
 // ErrBoundDecreased is returned by Result.Error for status BoundDecreased.

@@ -1,0 +1,169 @@
+package vb
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Move is one proposed change of a model's structure between VBEM runs:
+// the birth, death, split or merge of components (Beal 2003 section 4.3,
+// the birth and death of factor analysers) or a change of a graph
+// (chapter 6).
+type Move struct {
+	// Kind names the move, e.g. "birth", "death", "split", "merge".
+	Kind string
+	// Component is the component the move acts on (−1 for none); Other a
+	// second one (a merge's partner), −1 for none.
+	Component, Other int
+}
+
+func (mv Move) String() string {
+	switch {
+	case mv.Other >= 0:
+		return fmt.Sprintf("%s(%d,%d)", mv.Kind, mv.Component, mv.Other)
+	case mv.Component >= 0:
+		return fmt.Sprintf("%s(%d)", mv.Kind, mv.Component)
+	}
+	return mv.Kind
+}
+
+// MoveRecord is the log entry of one tried move.
+type MoveRecord struct {
+	Move
+	// Iter is the number of E steps run in the whole search before the
+	// move was applied.
+	Iter int
+	// FBefore is F of the current model (converged) before the move;
+	// FAfter is F at convergence of the VBEM run started from the moved
+	// model (NaN if the move could not be applied).
+	FBefore, FAfter float64
+	Accepted        bool
+	// SizeAfter is the model's size once the move was accepted or undone.
+	SizeAfter int
+	// Err says why a move could not be applied (nil otherwise).
+	Err error
+}
+
+// Mover is a Model whose structure can change between VBEM runs. The
+// search (Search) converges the model, asks it for a move, applies it,
+// converges the moved model and keeps the move if F rose; otherwise it puts
+// the saved state back.
+type Mover interface {
+	Model
+	// Propose returns the next move to try, given the log of the moves
+	// tried so far (the model may, for instance, try each component once
+	// since the last accepted move); ok false ends the search.
+	Propose(log []MoveRecord) (mv Move, ok bool)
+	// Apply performs the move; the next E step sees the moved model. An
+	// error leaves the model as it was (the search restores it anyway).
+	Apply(mv Move) error
+	// Save returns a snapshot of the whole state that E, M, UpdateHyper
+	// and Apply can change (all q's and hyperparameters); Restore puts a
+	// snapshot back. A snapshot is not used after a later Save.
+	Save() any
+	Restore(snapshot any)
+	// Size is the number of components.
+	Size() int
+}
+
+// SearchSettings control Search.
+type SearchSettings struct {
+	// Run controls each VBEM run: the first and the one after every move.
+	// Its MonotoneTol applies inside each run; the check restarts with
+	// every run, since a move may lower F (and is then rejected).
+	Run Settings
+	// MaxMoves is the largest number of moves tried. Default 1000.
+	MaxMoves int
+	// MinGain is the rise of F (nats) a move must bring to be accepted:
+	// accept iff F_after > F_before + MinGain. Default 0.
+	MinGain float64
+	// OnMove, if not nil, is called after each move is judged.
+	OnMove func(MoveRecord)
+}
+
+// SearchResult is the outcome of Search.
+type SearchResult struct {
+	// Status is that of the last VBEM run of an accepted state (or the
+	// first abnormal status of any run: a decrease inside a VBEM run stays
+	// a bug).
+	Status Status
+	// F is the bound of the model as it ends (the last accepted state).
+	F float64
+	// Iterations is the number of E steps run in all.
+	Iterations int
+	// Runs holds every VBEM run in order: Runs[0] the first, Runs[i] the
+	// one after Moves[i−1] (accepted or not).
+	Runs []Result
+	// Moves is the log of every move tried.
+	Moves []MoveRecord
+	// Err is the error of an abnormal end.
+	Err error
+}
+
+// ErrMove wraps the error of a move that could not be applied.
+var ErrMove = errors.New("vb: move could not be applied")
+
+// Search runs VBEM to convergence, then tries the model's moves one at a
+// time: each is applied to a saved copy of the converged state, the moved
+// model runs VBEM to convergence, and the move is accepted if F rose by
+// more than MinGain; otherwise the saved state is restored (Beal 2003
+// section 4.3.2: "accept … if F increases", L2625). A move that lowers F
+// is a rejection, not a bug; a decrease within one VBEM run is reported as
+// BoundDecreased and ends the search.
+func Search(m Mover, s SearchSettings) SearchResult {
+	if s.MaxMoves <= 0 {
+		s.MaxMoves = 1000
+	}
+	var res SearchResult
+	first := Run(m, s.Run)
+	res.Runs = append(res.Runs, first)
+	res.Iterations = first.Iterations
+	res.Status, res.F = first.Status, first.F
+	if !first.Status.OK() {
+		res.Err = first.Error()
+		return res
+	}
+	for len(res.Moves) < s.MaxMoves {
+		mv, ok := m.Propose(res.Moves)
+		if !ok {
+			break
+		}
+		rec := MoveRecord{Move: mv, Iter: res.Iterations, FBefore: res.F}
+		snap := m.Save()
+		if err := m.Apply(mv); err != nil {
+			m.Restore(snap)
+			rec.FAfter, rec.Err, rec.SizeAfter = math.NaN(), fmt.Errorf("%w: %v: %v", ErrMove, mv, err), m.Size()
+			res.log(rec, s)
+			res.Runs = append(res.Runs, Result{Status: Failed, Err: rec.Err, Decrease: Decrease{Iter: -1}})
+			continue
+		}
+		r := Run(m, s.Run)
+		res.Runs = append(res.Runs, r)
+		res.Iterations += r.Iterations
+		rec.FAfter = r.F
+		if !r.Status.OK() {
+			m.Restore(snap)
+			rec.SizeAfter = m.Size()
+			res.log(rec, s)
+			res.Status, res.Err = r.Status, r.Error()
+			return res
+		}
+		if r.F > res.F+s.MinGain {
+			rec.Accepted = true
+			res.F, res.Status = r.F, r.Status
+		} else {
+			m.Restore(snap)
+		}
+		rec.SizeAfter = m.Size()
+		res.log(rec, s)
+	}
+	return res
+}
+
+func (r *SearchResult) log(rec MoveRecord, s SearchSettings) {
+	r.Moves = append(r.Moves, rec)
+	if s.OnMove != nil {
+		s.OnMove(rec)
+	}
+}
