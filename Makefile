@@ -1,9 +1,9 @@
 # vbw: reproduce Beal (2003) from TOML configs.
-#   make chapter3   run chapter 3's experiments and draw its figures (results/chapter3/)
+#   make chapter3   run chapter 3's experiments and draw its figures (output/chapter3/)
 #   make test       vet and run the fast test suite (what CI runs)
 GO      ?= go
 VBW     := bin/vbw
-OUT     ?= results
+OUT     ?= output
 ARGS    ?=
 
 .PHONY: build chapter3 chapter3-grid quick figures test test-long bench clean
@@ -16,7 +16,7 @@ CHAPTER3 := configs/chapter3/synthetic.toml configs/chapter3/synthetic-grammar.t
 build: $(VBW)
 
 # The binary is rebuilt whenever a Go file or go.mod changes.
-$(VBW): go.mod $(shell find . -name '*.go' -not -path './results/chapter*' 2>/dev/null)
+$(VBW): go.mod $(shell find . -name '*.go' -not -path './$(OUT)/*' 2>/dev/null)
 	$(GO) build -buildvcs=auto -o $(VBW) ./experiments/cmd/vbw
 
 chapter3: $(VBW)
@@ -26,7 +26,7 @@ chapter3: $(VBW)
 chapter3-grid: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/alice-grid.toml
 
-# Every experiment with its [quick] settings, into results/quick.
+# Every experiment with its [quick] settings, into output/quick.
 quick: $(VBW)
 	$(VBW) run -quick -out $(OUT)/quick $(ARGS) configs/*/*.toml
 
@@ -44,5 +44,8 @@ test-long:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./experiments/...
 
+# Removes the built command and the quick runs; the full results in
+# $(OUT)/chapter*/ are kept (remove them by hand: rm -rf $(OUT)).
 clean:
+	@echo "removing bin/ and $(OUT)/quick/ (full results in $(OUT)/chapter*/ are kept)"
 	rm -rf bin $(OUT)/quick

@@ -82,7 +82,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "apply the config's [quick] table (fast settings)")
-	out := fs.String("out", "results", "top output directory; results go to OUT/<experiment ID>")
+	out := fs.String("out", "output", "top output directory; results go to OUT/<chapter>/<config name>")
 	workers := fs.Int("workers", 0, "parallel workers for independent cells (0: all cores)")
 	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
 	shard := fs.String("shard", "", "run only part i of N of the cells, e.g. 2/8 (merge the parts with vbw merge)")
@@ -120,7 +120,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "results", "top output directory that vbw run wrote to")
+	out := fs.String("out", "output", "top output directory that vbw run wrote to")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
