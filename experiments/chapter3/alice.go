@@ -137,8 +137,8 @@ func (c *AliceConfig) Validate() error {
 		}
 	}
 	for _, k := range c.Grid.K {
-		if k < 1 || k > 1000 {
-			return experiments.FieldError("grid.k", k, "must be in [1, 1000]")
+		if k < 1 {
+			return experiments.FieldError("grid.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
 		}
 	}
 	for _, u := range c.Grid.U0 {
@@ -474,6 +474,20 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		return err
 	}
 	cells := c.cells()
+	kMax, u0Max := 1, 1
+	for _, cell := range cells {
+		kMax, u0Max = max(kMax, cell.K), max(u0Max, len(cell.U0s))
+	}
+	trainLen, trainN := dataShape(d.trainFwd)
+	testLen, _ := dataShape(d.testFwd)
+	if err := experiments.CheckMemory(hmmMemory{k: kMax, p: d.trainFwd.P, maxLen: max(trainLen, testLen), nSeq: trainN,
+		workers: env.Workers, cells: len(cells), fits: 2,
+		// both directions keep the ML solution and, per u0, the MAP, VB
+		// mean and Bayes-point parameters
+		params:      2 * (1 + 3*u0Max),
+		resultWords: float64(u0Max) * 4 * 16}.need()); err != nil {
+		return err
+	}
 	names := make([]string, len(cells))
 	cost := make([]float64, len(cells))
 	for i, cell := range cells {

@@ -4,6 +4,7 @@
 package chapter3
 
 import (
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/vbworkbench/vbw/core/model/hmm"
@@ -138,4 +139,39 @@ func validateFit(d SyntheticData, ml MLSettings, v VBSettings, a Analysis) error
 		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
 	}
 	return nil
+}
+
+// hmmMemory describes the memory of a sweep of HMM fits for
+// experiments.CheckMemory: cells cells run on up to workers goroutines;
+// each holds fits fits at once (hmm.MemoryBytes) of a k-state model on data
+// whose longest sequence has maxLen symbols (nSeq sequences) and keeps
+// params more parameter sets (k + k² + k·p words each); every finished
+// cell's result of resultWords words is kept until the tables are written.
+type hmmMemory struct {
+	k, p, maxLen, nSeq   int
+	workers, cells, fits int
+	params               int
+	resultWords          float64
+}
+
+func (h hmmMemory) need() experiments.MemoryNeed {
+	K, P := float64(h.k), float64(h.p)
+	perCell := float64(h.fits)*hmm.MemoryBytes(h.k, h.p, h.maxLen, h.nSeq, 1) + 8*float64(h.params)*(K+K*K+K*P)
+	w := float64(max(min(h.workers, h.cells), 1))
+	return experiments.MemoryNeed{
+		Bytes: w*perCell + float64(h.cells)*8*h.resultWords,
+		What: fmt.Sprintf("%.0f parallel cell(s), each with %d HMM fit(s) of k = %d states over p = %d symbols, longest sequence %d; %d cell results",
+			w, h.fits, h.k, h.p, h.maxLen, h.cells),
+	}
+}
+
+// dataShape returns the longest sequence and the number of sequences.
+func dataShape(ds ...hmm.Data) (maxLen, nSeq int) {
+	for _, d := range ds {
+		for _, y := range d.Seqs {
+			maxLen = max(maxLen, len(y))
+		}
+		nSeq = max(nSeq, len(d.Seqs))
+	}
+	return maxLen, nSeq
 }

@@ -82,8 +82,8 @@ func (c *ModelOrderConfig) Validate() error {
 		return experiments.FieldError("model.k", c.Model.K, "must list at least one k")
 	}
 	for _, k := range c.Model.K {
-		if k < 1 || k > 1000 {
-			return experiments.FieldError("model.k", k, "must be in [1, 1000]")
+		if k < 1 {
+			return experiments.FieldError("model.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
 		}
 	}
 	return validateFit(c.Data, c.ML, c.VB, c.Analysis)
@@ -142,6 +142,12 @@ func RunModelOrder(env *experiments.Env, c *ModelOrderConfig) error {
 	}
 	data := sets[0]
 	if err := data.Validate(); err != nil {
+		return err
+	}
+	maxLen, nSeq := dataShape(data)
+	kMax := slices.Max(c.Model.K)
+	if err := experiments.CheckMemory(hmmMemory{k: kMax, p: data.P, maxLen: maxLen, nSeq: nSeq,
+		workers: env.Workers, cells: len(c.Model.K) * c.Restarts, fits: 2, params: 2, resultWords: 32}.need()); err != nil {
 		return err
 	}
 	type cell struct{ k, r int }

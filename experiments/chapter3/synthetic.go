@@ -265,6 +265,14 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 	if err := sets[0].Validate(); err != nil {
 		return fmt.Errorf("%s: %w", c.Data.File, err)
 	}
+	maxLen, nSeq := dataShape(sets...)
+	if err := experiments.CheckMemory(hmmMemory{k: c.Model.K, p: sets[0].P, maxLen: maxLen, nSeq: nSeq,
+		workers: env.Workers, cells: len(sets) * c.Restarts, fits: 2, params: 3,
+		// a cell keeps the ML and VB parameters and occupancies, and the
+		// ML trace and the VB trace with its four terms.
+		resultWords: 3*float64(c.Model.K)*float64(c.Model.K+sets[0].P+3) + float64(c.ML.MaxIter) + 5*float64(c.VB.MaxIter)}.need()); err != nil {
+		return err
+	}
 	var names []string
 	type cell struct{ d, r int }
 	var cells []cell

@@ -142,3 +142,32 @@ func TestNoSilentOverwrite(t *testing.T) {
 		t.Fatalf("bad name: %v", err)
 	}
 }
+
+// TestImpossibleSizeIsOneLine: a k the machine cannot hold is refused
+// before anything is allocated, in one line that gives the estimate.
+func TestImpossibleSizeIsOneLine(t *testing.T) {
+	shipped := filepath.Join("..", "..", "..", "configs", "chapter3")
+	for _, c := range []struct{ file, from, to string }{
+		{"synthetic.toml", "\nk = 12 ", "\nk = 100000 "},
+		{"model-order.toml", "k = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]", "k = [1, 2, 100000]"},
+		{"alice.toml", "canonical  = { n = 2, k = 40, u0 = 2.0 }", "canonical  = { n = 2, k = 100000, u0 = 2.0 }"},
+	} {
+		text, err := os.ReadFile(filepath.Join(shipped, c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := strings.Replace(string(text), c.from, c.to, 1)
+		if c.file == "alice.toml" {
+			s = strings.Replace(s, "k  = [1, 2, 4, 10, 20, 40, 60]", "k  = [1, 2, 4, 10, 20, 40, 60, 100000]", 1)
+		}
+		if s == string(text) {
+			t.Fatalf("%s: %q not found", c.file, c.from)
+		}
+		p := filepath.Join(t.TempDir(), "huge.toml")
+		os.WriteFile(p, []byte(s), 0o644)
+		_, _, err = vbw("run", "-noplot", "-out", t.TempDir(), "-data", experiments.TestDataDir(), p)
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "k = 100000") {
+			t.Errorf("%s with k = 100000: error %v, want one line with the estimate", c.file, err)
+		}
+	}
+}
