@@ -10,8 +10,7 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/floats"
+	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Chain holds the parameters of a discrete hidden Markov model in the
@@ -83,16 +82,31 @@ func (c *Counts) Occupancy() []float64 {
 	return occ
 }
 
+// chunkSteps is the number of time steps whose transition-count
+// contributions the backward pass gathers before adding them to the K×K
+// accumulator (see Smooth): large enough to keep each accumulator row in
+// cache over many steps, small enough that the chunk (chunkSteps×K) stays in
+// the first-level cache for the K of chapter 3.
+const chunkSteps = 32
+
+// blasSerial is gonum's pure-Go BLAS, called directly rather than through
+// blas64 so that a replacement implementation installed with blas64.Use
+// (possibly multi-threaded) never runs here: every kernel below is serial and
+// its order of summation is fixed, so results do not depend on GOMAXPROCS.
+// Only level-2 routines (Dgemv) are used; gonum's Dgemm splits large products
+// over goroutines.
+var blasSerial gonum.Implementation
+
 // Workspace holds the buffers of the forward-backward recursion so that
 // repeated calls do not allocate. A Workspace is not safe for concurrent use;
 // give each goroutine its own.
 type Workspace struct {
 	alpha []float64 // T×K scaled forward messages
-	lnz   []float64 // ln ζ_t
+	inv   []float64 // 1/ζ_t, the forward scale factors
 	beta  []float64 // current β_t
 	prev  []float64 // β_{t−1} under construction
-	tmp   []float64 // T×K: row t is c_{·,y_t} ⊙ β_t / ζ_t
-	outer []float64 // K×K: Σ_t α_{t−1} tmp_tᵀ
+	chunk []float64 // chunkSteps×K: row t−lo is c_{·,y_t} ⊙ β_t / ζ_t
+	outer []float64 // K×K: Σ_t α_{t−1} (c_{·,y_t} ⊙ β_t / ζ_t)ᵀ
 }
 
 func (w *Workspace) grow(t, k int) {
@@ -100,33 +114,47 @@ func (w *Workspace) grow(t, k int) {
 		w.alpha = make([]float64, t*k)
 	}
 	w.alpha = w.alpha[:t*k]
-	if cap(w.lnz) < t {
-		w.lnz = make([]float64, t)
+	if cap(w.inv) < t {
+		w.inv = make([]float64, t)
 	}
-	w.lnz = w.lnz[:t]
-	if cap(w.tmp) < t*k {
-		w.tmp = make([]float64, t*k)
-	}
-	w.tmp = w.tmp[:t*k]
+	w.inv = w.inv[:t]
 	if cap(w.beta) < k {
 		w.beta = make([]float64, k)
 		w.prev = make([]float64, k)
 	}
+	if cap(w.chunk) < chunkSteps*k {
+		w.chunk = make([]float64, chunkSteps*k)
+	}
 	if cap(w.outer) < k*k {
 		w.outer = make([]float64, k*k)
 	}
-	w.beta, w.prev, w.outer = w.beta[:k], w.prev[:k], w.outer[:k*k]
+	w.beta, w.prev, w.chunk, w.outer = w.beta[:k], w.prev[:k], w.chunk[:chunkSteps*k], w.outer[:k*k]
 }
 
-// forward runs the scaled forward pass (Beal 2003 eqs. 3.21-3.23): α_t is
-// normalised at every step by ζ_t = Σ_j α̂_t(j), and ln Z = Σ_t ln ζ_t. It
-// returns −Inf, leaving the later messages undefined, as soon as some ζ_t is
-// zero (the sequence is impossible under the weights).
+// Partial products of the scale factors ζ_t are closed (their log added to
+// ln Z) before they leave [lnProdMin, lnProdMax]; a single ζ_t outside that
+// range has its log taken on its own. A partial product therefore never
+// under- or overflows.
+const (
+	lnProdMin = 0x1p-500
+	lnProdMax = 0x1p500
+)
+
+// forward runs the scaled forward pass (Beal 2003 eqs. 3.21-3.23): α̂_t =
+// (Aᵀ α_{t−1}) ⊙ c_{·,y_t}, normalised at every step by ζ_t = Σ_j α̂_t(j),
+// whose inverse is stored for the backward pass; ln Z = Σ_t ln ζ_t. The logs
+// are taken of partial products of the ζ_t (one log per hundred or so steps
+// instead of one per step), which keeps ln Z exact to rounding: each partial
+// product stays in the normal range and carries a relative rounding error of
+// a few ulps per factor. It returns −Inf, leaving the later messages
+// undefined, as soon as some ζ_t is zero (the sequence is impossible under
+// the weights).
 func (w *Workspace) forward(c *Chain, y []int) float64 {
 	k := c.K
 	T := len(y)
 	w.grow(T, k)
 	var lnZ float64
+	prod := 1.0
 	for t := 0; t < T; t++ {
 		m := y[t]
 		if m < 0 || m >= c.P {
@@ -139,15 +167,8 @@ func (w *Workspace) forward(c *Chain, y []int) float64 {
 				cur[j] = c.Pi[j] * e[j]
 			}
 		} else {
-			prev := w.alpha[(t-1)*k : t*k]
-			clear(cur)
-			// α̂_t = Aᵀ α_{t−1}, row by row (assembly axpy), skipping the
-			// exact zeros that maximum likelihood leaves.
-			for j, aj := range prev {
-				if aj != 0 {
-					floats.AddScaled(cur, aj, c.A[j*k:(j+1)*k])
-				}
-			}
+			// Aᵀ α_{t−1} by the serial gemv kernel.
+			blasSerial.Dgemv(blas.Trans, k, k, 1, c.A, k, w.alpha[(t-1)*k:t*k], 1, 0, cur, 1)
 			for l := range cur {
 				cur[l] *= e[l]
 			}
@@ -163,11 +184,18 @@ func (w *Workspace) forward(c *Chain, y []int) float64 {
 		for j := range cur {
 			cur[j] *= inv
 		}
-		lz := math.Log(z)
-		w.lnz[t] = lz
-		lnZ += lz
+		w.inv[t] = inv
+		if z < lnProdMin || z > lnProdMax {
+			lnZ += math.Log(z)
+			continue
+		}
+		prod *= z
+		if prod < lnProdMin || prod > lnProdMax {
+			lnZ += math.Log(prod)
+			prod = 1
+		}
 	}
-	return lnZ
+	return lnZ + math.Log(prod)
 }
 
 // LogProb returns ln Σ_s Π_t weights along s for the sequence y: for
@@ -185,10 +213,14 @@ func (w *Workspace) LogProb(c *Chain, y []int) float64 {
 // transitions to acc, and returns ln Z = Σ_t ln ζ_t. The backward messages
 // are scaled by the same ζ_t, so γ_t = α_t ⊙ β_t and
 // ξ_t(j,l) = α_{t−1}(j) a_{jl} c_{l,y_t} β_t(l) / ζ_t need no further
-// normalisation. The transition counts are accumulated as
-// Σ_t ξ_t(j,l) = a_{jl} · [Σ_t α_{t−1} tmp_tᵀ]_{jl} with tmp_t = c_{·,y_t} ⊙ β_t / ζ_t,
-// one matrix product over the whole sequence. When the sequence is
-// impossible (ln Z = −Inf) acc is left unchanged.
+// normalisation. With tmp_t = c_{·,y_t} ⊙ β_t / ζ_t the backward step is
+// β_{t−1} = A tmp_t, and the transition counts are
+// Σ_t ξ_t(j,l) = a_{jl} · [Σ_t α_{t−1} tmp_tᵀ]_{jl}. The sum is accumulated
+// inside the backward recursion: the tmp_t of up to chunkSteps consecutive
+// steps are kept and added to the K×K accumulator as one serial product per
+// chunk, so no T×K buffer of them is needed. Entries of β_{t−1} whose α_{t−1}
+// is zero are set to zero: they multiply only zero-probability paths.
+// When the sequence is impossible (ln Z = −Inf) acc is left unchanged.
 func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 	T := len(y)
 	if T == 0 {
@@ -199,10 +231,14 @@ func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 	if math.IsInf(lnZ, -1) {
 		return lnZ
 	}
+	clear(w.outer)
 	beta := w.beta
 	for j := range beta {
 		beta[j] = 1
 	}
+	// The current chunk covers the steps lo..hi (lo ≥ 1), filled from hi down.
+	hi := T - 1
+	lo := max(1, hi-chunkSteps+1)
 	for t := T - 1; t >= 0; t-- {
 		at := w.alpha[t*k : (t+1)*k]
 		// γ_t = α_t β_t, added to the emission counts of symbol y_t.
@@ -216,30 +252,36 @@ func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 			}
 			break
 		}
-		// tmp_t(l) = c_{l,y_t} β_t(l) / ζ_t and β_{t−1}(j) = Σ_l a_{jl} tmp_t(l).
+		// tmp_t(l) = c_{l,y_t} β_t(l) / ζ_t and β_{t−1} = A tmp_t.
 		e := c.E[y[t]*k : (y[t]+1)*k]
-		inv := math.Exp(-w.lnz[t])
-		tmp := w.tmp[t*k : (t+1)*k]
+		inv := w.inv[t]
+		tmp := w.chunk[(t-lo)*k : (t-lo+1)*k]
 		for l := range tmp {
 			tmp[l] = e[l] * beta[l] * inv
 		}
 		prev := w.prev
-		for j := range prev {
-			prev[j] = floats.Dot(c.A[j*k:(j+1)*k], tmp)
+		blasSerial.Dgemv(blas.NoTrans, k, k, 1, c.A, k, tmp, 1, 0, prev, 1)
+		for j, a := range w.alpha[(t-1)*k : t*k] {
+			if a == 0 {
+				prev[j] = 0
+			}
 		}
 		beta, w.prev = prev, beta
+		if t == lo {
+			// outer[j,·] += Σ_{s=lo..hi} α_{s−1}(j) tmp_s: row j of the
+			// chunk's product, one serial gemv over the chunk's rows each.
+			n := hi - lo + 1
+			rows := w.chunk[:n*k]
+			for j := 0; j < k; j++ {
+				blasSerial.Dgemv(blas.Trans, n, k, 1, rows, k, w.alpha[(lo-1)*k+j:], k, 1, w.outer[j*k:(j+1)*k], 1)
+			}
+			hi = lo - 1
+			lo = max(1, hi-chunkSteps+1)
+		}
 	}
 	w.beta = beta
-	if T > 1 {
-		// outer = Σ_{t≥1} α_{t−1} tmp_tᵀ as one product of the T−1 rows.
-		clear(w.outer)
-		blas64.Gemm(blas.Trans, blas.NoTrans, 1,
-			blas64.General{Rows: T - 1, Cols: k, Stride: k, Data: w.alpha[:(T-1)*k]},
-			blas64.General{Rows: T - 1, Cols: k, Stride: k, Data: w.tmp[k : T*k]},
-			0, blas64.General{Rows: k, Cols: k, Stride: k, Data: w.outer})
-		for i, a := range c.A {
-			acc.A[i] += a * w.outer[i]
-		}
+	for i, a := range c.A {
+		acc.A[i] += a * w.outer[i]
 	}
 	return lnZ
 }
@@ -264,13 +306,13 @@ func Marginals(c *Chain, y []int) (gamma [][]float64, xi [][][]float64, lnZ floa
 	}
 	for t := T - 1; t > 0; t-- {
 		beta[t-1] = make([]float64, k)
-		z := math.Exp(w.lnz[t])
+		inv := w.inv[t]
 		for j := 0; j < k; j++ {
 			var s float64
 			for l := 0; l < k; l++ {
 				s += c.A[j*k+l] * c.E[y[t]*k+l] * beta[t][l]
 			}
-			beta[t-1][j] = s / z
+			beta[t-1][j] = s * inv
 		}
 	}
 	gamma = make([][]float64, T)
@@ -283,12 +325,12 @@ func Marginals(c *Chain, y []int) (gamma [][]float64, xi [][][]float64, lnZ floa
 		if t == 0 {
 			continue
 		}
-		z := math.Exp(w.lnz[t])
+		inv := w.inv[t]
 		xi[t] = make([][]float64, k)
 		for j := 0; j < k; j++ {
 			xi[t][j] = make([]float64, k)
 			for l := 0; l < k; l++ {
-				xi[t][j][l] = w.alpha[(t-1)*k+j] * c.A[j*k+l] * c.E[y[t]*k+l] * beta[t][l] / z
+				xi[t][j][l] = w.alpha[(t-1)*k+j] * c.A[j*k+l] * c.E[y[t]*k+l] * beta[t][l] * inv
 			}
 		}
 	}

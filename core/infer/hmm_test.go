@@ -145,6 +145,122 @@ func TestForwardBackwardMatchesBruteForce(t *testing.T) {
 	}
 }
 
+// TestSmoothMatchesMarginalsOverManyChunks checks Smooth's counts, which it
+// accumulates in chunks of chunkSteps steps inside the backward pass, against
+// the plain recursion of Marginals on sequences spanning several chunks
+// (including lengths at and around the chunk boundaries), for dense weights
+// and for weights with exact zeros (as maximum likelihood leaves them).
+func TestSmoothMatchesMarginalsOverManyChunks(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 1))
+	var w Workspace
+	for _, sparse := range []bool{false, true} {
+		for _, T := range []int{chunkSteps - 1, chunkSteps, chunkSteps + 1, chunkSteps + 2, 3*chunkSteps + 7, 200} {
+			k, p := 5, 4
+			c := randomChain(rnd, k, p, 0.8)
+			if sparse {
+				// Each state emits only two of the four symbols and has two
+				// forbidden successors, so many α_t(j) are exactly zero.
+				for j := 0; j < k; j++ {
+					c.E[((j+2)%p)*k+j] = 0
+					c.E[((j+3)%p)*k+j] = 0
+					c.A[j*k+(j+1)%k] = 0
+					c.A[j*k+(j+3)%k] = 0
+				}
+			}
+			y := sampleChain(rnd, c, T)
+			g, x, want := Marginals(c, y)
+			if math.IsInf(want, -1) {
+				t.Fatalf("sparse=%v T=%d: sampled sequence impossible", sparse, T)
+			}
+			wantCounts := NewCounts(k, p)
+			for tt := range y {
+				for j := 0; j < k; j++ {
+					wantCounts.E[y[tt]*k+j] += g[tt][j]
+					if tt == 0 {
+						wantCounts.Pi[j] += g[tt][j]
+						continue
+					}
+					for l := 0; l < k; l++ {
+						wantCounts.A[j*k+l] += x[tt][j][l]
+					}
+				}
+			}
+			acc := NewCounts(k, p)
+			if got := w.Smooth(c, y, acc); math.Abs(got-want) > 1e-12*math.Abs(want) {
+				t.Errorf("sparse=%v T=%d: Smooth lnZ = %v, Marginals %v", sparse, T, got, want)
+			}
+			for _, pair := range [][2][]float64{{acc.Pi, wantCounts.Pi}, {acc.A, wantCounts.A}, {acc.E, wantCounts.E}} {
+				for i := range pair[0] {
+					if math.Abs(pair[0][i]-pair[1][i]) > 1e-10 {
+						t.Fatalf("sparse=%v T=%d: count %d = %v, Marginals %v", sparse, T, i, pair[0][i], pair[1][i])
+					}
+				}
+			}
+		}
+	}
+}
+
+// sampleChain draws T symbols from the chain's weights (normalised on the
+// fly), so that the sequence is possible even when some weights are zero.
+func sampleChain(rnd *rand.Rand, c *Chain, T int) []int {
+	k, p := c.K, c.P
+	draw := func(n int, w func(i int) float64) int {
+		var s float64
+		for i := 0; i < n; i++ {
+			s += w(i)
+		}
+		u := rnd.Float64() * s
+		for i := 0; i < n; i++ {
+			if u -= w(i); u < 0 && w(i) > 0 {
+				return i
+			}
+		}
+		for i := n - 1; ; i-- {
+			if w(i) > 0 {
+				return i
+			}
+		}
+	}
+	y := make([]int, T)
+	s := draw(k, func(j int) float64 { return c.Pi[j] })
+	for t := range y {
+		if t > 0 {
+			prev := s
+			s = draw(k, func(l int) float64 { return c.A[prev*k+l] })
+		}
+		st := s
+		y[t] = draw(p, func(m int) float64 { return c.E[m*k+st] })
+	}
+	return y
+}
+
+// TestLogProbSumsLogsExactly checks that ln Z accumulated from partial
+// products of the scale factors equals the plain sum of their logs to
+// rounding, on a long sequence where the products must be restarted many
+// times, and with scale factors far outside the product range.
+func TestLogProbSumsLogsExactly(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(6, 1))
+	for _, scale := range []float64{1, 1e-200, 1e200} {
+		c := randomChain(rnd, 6, 27, 1)
+		for i := range c.E {
+			c.E[i] *= scale
+		}
+		y := make([]int, 20000)
+		for i := range y {
+			y[i] = rnd.IntN(27)
+		}
+		var w Workspace
+		got := w.LogProb(c, y)
+		var want float64
+		for _, inv := range w.inv {
+			want -= math.Log(inv)
+		}
+		if math.Abs(got-want) > 1e-13*math.Abs(want) {
+			t.Fatalf("scale %v: ln Z = %v, Σ ln ζ_t = %v", scale, got, want)
+		}
+	}
+}
+
 func TestMarginalsAreConsistent(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(2, 1))
 	c := randomChain(rnd, 4, 3, 0.8)
@@ -282,3 +398,7 @@ func BenchmarkSmoothK40Alice(b *testing.B) { benchmarkSmooth(b, 40, 27, 1404) }
 
 // BenchmarkSmoothK60Alice is k = 60 on the same data.
 func BenchmarkSmoothK60Alice(b *testing.B) { benchmarkSmooth(b, 60, 27, 1404) }
+
+// BenchmarkSmoothT100000K100 is one sequence of 100,000 symbols over 27
+// letters with k = 100 states.
+func BenchmarkSmoothT100000K100(b *testing.B) { benchmarkSmooth(b, 100, 27, 100000) }

@@ -11,5 +11,6 @@
 // Each algorithm is a vb.Model: its E method runs the scaled forward-backward
 // recursion of package infer over all sequences and returns the objective
 // (ln p(y|θ), the MAP objective, or the bound F), and M updates the
-// parameters. Run them with vb.Run.
+// parameters. Run them with vb.Run. Setting Workers spreads the E step's
+// sequences over goroutines with bit-identical results (see blockSymbols).
 package hmm

@@ -18,14 +18,18 @@ import (
 //
 // EM implements vb.Model: E returns that objective (the log-likelihood for
 // ML), which never decreases.
+//
+// Workers > 1 spreads the E step's sequences over that many goroutines when
+// the data span several blocks (see blockSymbols); 0 or 1 runs it in the
+// calling goroutine. The results are bit-identical for every setting.
 type EM struct {
-	Data   Data
-	Params Params
-	Prior  *Prior // nil for maximum likelihood
+	Data    Data
+	Params  Params
+	Prior   *Prior // nil for maximum likelihood
+	Workers int
 
-	chain  infer.Chain
-	ws     infer.Workspace
-	counts *infer.Counts
+	chain infer.Chain
+	est   estep // counts of the last E step
 }
 
 // NewEM returns Baum-Welch (prior nil) or MAP-EM started at init, which is
@@ -37,24 +41,20 @@ func NewEM(d Data, init Params, prior *Prior) *EM {
 	if prior != nil && (len(prior.Pi) != init.K || len(prior.A) != init.K || len(prior.C) != init.P) {
 		panic("hmm: prior shape does not match parameters")
 	}
-	return &EM{Data: d, Params: init.Clone(), Prior: prior, counts: infer.NewCounts(init.K, init.P)}
+	return &EM{Data: d, Params: init.Clone(), Prior: prior, est: newEStep(init.K, init.P)}
 }
 
 // ErrImpossible is returned when a training sequence has zero probability
 // under the current parameters.
 var ErrImpossible = errors.New("hmm: a training sequence has zero probability")
 
-// E runs forward-backward on every sequence with the current parameters,
-// pooling the expected counts (L1857), and returns the objective with terms
-// "lnp(y|theta)" and, for MAP, "lnprior".
+// E runs forward-backward on every sequence with the current parameters
+// (over Workers goroutines), pooling the expected counts (L1857), and
+// returns the objective with terms "lnp(y|theta)" and, for MAP, "lnprior".
 func (m *EM) E() (vb.Bound, error) {
 	θ := m.Params
 	setChain(&m.chain, θ.K, θ.P, θ.Pi, θ.A, θ.C)
-	m.counts.Zero()
-	var lnp float64
-	for _, y := range m.Data.Seqs {
-		lnp += m.ws.Smooth(&m.chain, y, m.counts)
-	}
+	lnp := m.est.run(&m.chain, m.Data.Seqs, m.Workers)
 	b := vb.Bound{F: lnp, Terms: []vb.Term{{Name: "lnp(y|theta)", Value: lnp}}}
 	if math.IsInf(lnp, -1) {
 		return b, ErrImpossible
@@ -89,7 +89,7 @@ func (m *EM) logPrior() float64 {
 // pseudo-counts for MAP). A row with no expected counts under ML keeps its
 // previous values (targets §1.4: never divide 0 by 0).
 func (m *EM) M() {
-	θ, c := m.Params, m.counts
+	θ, c := m.Params, m.est.counts
 	k, p := θ.K, θ.P
 	var uPi, uA, uC []float64
 	if m.Prior != nil {
@@ -127,4 +127,4 @@ func normalise(dst, n, u []float64, stride, off int) {
 
 // Counts returns the expected counts of the last E step (in package infer's
 // layout). They are overwritten by the next E step.
-func (m *EM) Counts() *infer.Counts { return m.counts }
+func (m *EM) Counts() *infer.Counts { return m.est.counts }

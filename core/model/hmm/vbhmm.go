@@ -83,16 +83,19 @@ func bayesPointRow(dst, w []float64) {
 // (eq. 3.79 in its multi-sequence form, L4042-L4048), every term evaluated
 // with the same w; M is the VBM step w = u + expected counts (eqs. 3.55,
 // 3.57, 3.59; the thesis prints u^(A) in 3.59 where u^(C) is meant).
+//
+// Workers > 1 spreads the VBE step's sequences over that many goroutines
+// when the data span several blocks (see blockSymbols); 0 or 1 runs it in
+// the calling goroutine. The results are bit-identical for every setting.
 type VB struct {
-	Data  Data
-	Prior Prior
-	W     Posterior
+	Data    Data
+	Prior   Prior
+	W       Posterior
+	Workers int
 
-	bayes  Params // θ̃ of the last E step
-	chain  infer.Chain
-	ws     infer.Workspace
-	counts *infer.Counts
-	lnZ    []float64 // per-sequence ln Z̃_i of the last E step
+	bayes Params // θ̃ of the last E step
+	chain infer.Chain
+	est   estep // counts and per-sequence ln Z̃_i of the last E step
 }
 
 // NewVB returns VBEM for data d with prior u, started from the posterior w
@@ -103,7 +106,9 @@ func NewVB(d Data, u Prior, w Posterior) *VB {
 			d.P, w.K, w.P, len(u.Pi), len(u.A), len(u.C)))
 	}
 	u = Prior{Pi: append([]float64(nil), u.Pi...), A: append([]float64(nil), u.A...), C: append([]float64(nil), u.C...)}
-	return &VB{Data: d, Prior: u, W: w.Clone(), bayes: NewParams(w.K, w.P), counts: infer.NewCounts(w.K, w.P), lnZ: make([]float64, len(d.Seqs))}
+	m := &VB{Data: d, Prior: u, W: w.Clone(), bayes: NewParams(w.K, w.P), est: newEStep(w.K, w.P)}
+	m.est.lnZ = make([]float64, len(d.Seqs))
+	return m
 }
 
 // Term names of the VB bound, in the order E reports them.
@@ -115,8 +120,9 @@ const (
 )
 
 // E is the VBE step: forward-backward with θ̃ = exp E[ln θ] on every
-// sequence, then F. A sequence impossible under θ̃ (an underflowed
-// exp(ψ(w)), targets §1.4) gives F = −Inf and ErrImpossible.
+// sequence (over Workers goroutines), then F. A sequence impossible under θ̃
+// (an underflowed exp(ψ(w)), targets §1.4) gives F = −Inf and
+// ErrImpossible.
 func (m *VB) E() (vb.Bound, error) {
 	w := m.W
 	k, p := w.K, w.P
@@ -126,12 +132,7 @@ func (m *VB) E() (vb.Bound, error) {
 		bayesPointRow(m.bayes.C[j*p:(j+1)*p], w.C[j*p:(j+1)*p])
 	}
 	setChain(&m.chain, k, p, m.bayes.Pi, m.bayes.A, m.bayes.C)
-	m.counts.Zero()
-	var lnZ float64
-	for i, y := range m.Data.Seqs {
-		m.lnZ[i] = m.ws.Smooth(&m.chain, y, m.counts)
-		lnZ += m.lnZ[i]
-	}
+	lnZ := m.est.run(&m.chain, m.Data.Seqs, m.Workers)
 	klPi, klA, klC := m.KL()
 	b := vb.Bound{F: lnZ - klPi - klA - klC, Terms: []vb.Term{
 		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: klPi}, {Name: TermKLA, Value: klA}, {Name: TermKLC, Value: klC},
@@ -156,14 +157,14 @@ func (m *VB) KL() (pi, a, c float64) {
 }
 
 // M is the VBM step: w = u + the expected counts of the last E step.
-func (m *VB) M() { m.W.setFromCounts(m.Prior, m.counts) }
+func (m *VB) M() { m.W.setFromCounts(m.Prior, m.est.counts) }
 
 // Counts returns the expected counts of the last E step (package infer's
 // layout). They are overwritten by the next E step.
-func (m *VB) Counts() *infer.Counts { return m.counts }
+func (m *VB) Counts() *infer.Counts { return m.est.counts }
 
 // SeqLnZ returns the per-sequence ln Z̃_i of the last E step.
-func (m *VB) SeqLnZ() []float64 { return m.lnZ }
+func (m *VB) SeqLnZ() []float64 { return m.est.lnZ }
 
 // PredictiveBound returns ln Z̃(y′) from a VBE pass over y′ with the current
 // posterior and no VBM: a lower bound on ln ∫ q(θ) p(y′|θ) dθ (eqs.
