@@ -34,7 +34,7 @@ func PlotAlice(dir string) error {
 		return err
 	}
 	f.Title = fmt.Sprintf("Figure 3.4: forwards/backwards discrimination (medians of %d repeats, bands: interquartile range)", c.Repeats)
-	if err := saveFigure(dir, "fig3_4", f); err != nil {
+	if err := experiments.SaveFigure(dir, "fig3_4", f); err != nil {
 		return err
 	}
 	if u := c.DiagnosticU0; u > 0 && u != c.Canonical.U0 {
@@ -43,7 +43,7 @@ func PlotAlice(dir string) error {
 			return err
 		}
 		f.Title = fmt.Sprintf("Figure 3.4, n and k slices at u0 = %g (diagnostic, targets §4 item 22)", u)
-		if err := saveFigure(dir, fmt.Sprintf("fig3_4_u0_%g", u), f); err != nil {
+		if err := experiments.SaveFigure(dir, fmt.Sprintf("fig3_4_u0_%g", u), f); err != nil {
 			return err
 		}
 	}
@@ -52,7 +52,7 @@ func PlotAlice(dir string) error {
 		return err
 	}
 	f.Title = "Figure 3.4 with VB scored by its predictive lower bound (the VBE normaliser of eq. 3.84; extension E3-X3)"
-	return saveFigure(dir, "fig3_4_vbbound", f)
+	return experiments.SaveFigure(dir, "fig3_4_vbbound", f)
 }
 
 // pointStat is one row of points.csv.

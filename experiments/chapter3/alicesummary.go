@@ -42,26 +42,7 @@ func (a agg) median(n, k int, u0 float64, method, score string) (float64, bool) 
 	if !ok || len(v) == 0 {
 		return math.NaN(), false
 	}
-	return quantileInf(v, 0.5), true
-}
-
-// quantileInf is results.Quantile that also orders −Inf (ML log
-// probabilities can be −Inf).
-func quantileInf(v []float64, q float64) float64 {
-	s := append([]float64(nil), v...)
-	sort.Float64s(s)
-	for _, x := range s {
-		if math.IsNaN(x) {
-			return math.NaN()
-		}
-	}
-	pos := q * float64(len(s)-1)
-	lo := int(math.Floor(pos))
-	hi := int(math.Ceil(pos))
-	if lo == hi || s[lo] == s[hi] {
-		return s[lo]
-	}
-	return s[lo] + (pos-float64(lo))*(s[hi]-s[lo])
+	return results.Quantile(v, 0.5), true
 }
 
 // pointsTable is the per-setting aggregate that Figure 3.4 is drawn from.
@@ -81,7 +62,7 @@ func pointsTable(a agg) *results.Table {
 			mean += x
 		}
 		mean /= float64(len(v))
-		t.AddRow(k.N, k.K, k.U0, k.Method, k.Score, quantileInf(v, 0.5), quantileInf(v, 0.25), quantileInf(v, 0.75), mean, len(v))
+		t.AddRow(k.N, k.K, k.U0, k.Method, k.Score, results.Quantile(v, 0.5), results.Quantile(v, 0.25), results.Quantile(v, 0.75), mean, len(v))
 	}
 	return t
 }

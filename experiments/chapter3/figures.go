@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -31,7 +32,7 @@ func PlotSynthetic(dir string) error {
 	if err != nil {
 		return err
 	}
-	if err := saveFigure(dir, "fig3_2", f32); err != nil {
+	if err := experiments.SaveFigure(dir, "fig3_2", f32); err != nil {
 		return err
 	}
 	pt, err := results.ReadCSV(filepath.Join(dir, "params.csv"))
@@ -42,7 +43,7 @@ func PlotSynthetic(dir string) error {
 	if err != nil {
 		return err
 	}
-	return saveFigure(dir, "fig3_3", f33)
+	return experiments.SaveFigure(dir, "fig3_3", f33)
 }
 
 func figureRun(sum results.Summary) (int, int, error) {
@@ -52,19 +53,6 @@ func figureRun(sum results.Summary) (int, int, error) {
 		return 0, 0, fmt.Errorf("metrics figure_dataset and figure_restart missing")
 	}
 	return int(d), int(r), nil
-}
-
-func saveFigure(dir, name string, f plots.Figure) error {
-	for _, format := range []string{"svg", "png"} {
-		b, err := plots.Render(f, format)
-		if err != nil {
-			return fmt.Errorf("%s.%s: %w", name, format, err)
-		}
-		if err := results.WriteFileAtomic(filepath.Join(dir, name+"."+format), b); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // traceOf extracts one run's objective trace for a method.

@@ -1,6 +1,7 @@
 package chapter3
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -241,7 +242,7 @@ func writeOrderSummary(env *experiments.Env, c *ModelOrderConfig, runs []OrderRu
 	s.SetMetric("k_best_F", float64(argmaxK(bs, func(b orderBest) float64 { return b.F })))
 	s.SetMetric("k_best_BIC", float64(argmaxK(bs, func(b orderBest) float64 { return b.BIC })))
 	s.SetMetric("k_best_CS", float64(argmaxK(bs, func(b orderBest) float64 { return b.CS })))
-	s.SetMetric("F_best", slices.MaxFunc(bs, func(a, b orderBest) int { return cmpFloat(a.F, b.F) }).F)
+	s.SetMetric("F_best", slices.MaxFunc(bs, func(a, b orderBest) int { return cmp.Compare(a.F, b.F) }).F)
 
 	bad, csAbove := 0, 0
 	for _, r := range runs {
@@ -279,16 +280,6 @@ func writeOrderSummary(env *experiments.Env, c *ModelOrderConfig, runs []OrderRu
 	return env.WriteSummary(s, "")
 }
 
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // PlotModelOrder draws model_order.svg/png from order_best.csv: (a) F, BIC
 // and CS against k; (b) the active states of VB's best-F run and ML's
 // best run against k.
@@ -320,7 +311,7 @@ func PlotModelOrder(dir string) error {
 		return err
 	}
 	pb.Legend.Left = true
-	return saveFigure(dir, "model_order", plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{pa, pb},
+	return experiments.SaveFigure(dir, "model_order", plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{pa, pb},
 		Width: 2 * plots.PanelWidth * 1.1, Height: plots.PanelHeight * 1.2,
 		Title: "Model order on the synthetic strings: VB's F against BIC and Cheeseman-Stutz"})
 }
