@@ -176,6 +176,16 @@ func (e *Env) Stop() error {
 	return e.Ctx.Err()
 }
 
+// CellWorkers returns the E-step workers each of n cells may use: the
+// cores the cell runner leaves idle when there are fewer cells than
+// workers (at least 1). The models' results do not depend on it.
+func (e *Env) CellWorkers(n int) int {
+	if n <= 0 {
+		return max(e.Workers, 1)
+	}
+	return max(e.Workers/n, 1)
+}
+
 // Warnf records a warning for the manifest and prints it to Log.
 func (e *Env) Warnf(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)

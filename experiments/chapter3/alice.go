@@ -319,11 +319,12 @@ func initStream(cell aliceCell, dir string) []string {
 // fitDirection trains ML from a random start, then MAP and VB from the ML
 // solution for every u0 (L2165: "MAP and VB algorithms were initialised at
 // the ML estimate").
-func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, stop func() error) (dirFit, error) {
+func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, workers int, stop func() error) (dirFit, error) {
 	k, p := cell.K, data.P
 	rnd := rng.New(c.Seed, initStream(cell, dir)...)
 	var f dirFit
 	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
+	ml.Workers = workers
 	f.mlRun = vb.Run(ml, c.ML.Settings(c.MonotoneTol, stop))
 	if f.mlRun.Status == vb.Canceled {
 		return f, f.mlRun.Err
@@ -332,12 +333,14 @@ func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, sto
 	for _, u0 := range cell.U0s {
 		u := hmm.SymmetricPrior(k, p, u0, u0, u0)
 		mp := hmm.NewEM(data, f.ml, &u)
+		mp.Workers = workers
 		r := vb.Run(mp, c.MAP.Settings(c.MonotoneTol, stop))
 		if r.Status == vb.Canceled {
 			return f, r.Err
 		}
 		f.maps, f.mapRun = append(f.maps, mp.Params.Clone()), append(f.mapRun, r)
 		m := hmm.NewVB(data, u, hmm.PosteriorFromParams(f.ml, c.VB.InitStrength, c.VB.InitFloor))
+		m.Workers = workers
 		r = vb.Run(m, c.VB.Settings(c.MonotoneTol, stop))
 		if r.Status == vb.Canceled {
 			return f, r.Err
@@ -405,14 +408,14 @@ func sum(xs []float64) float64 {
 }
 
 // runAliceCell fits both directions and scores every method.
-func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, stop func() error) (AliceCellResult, error) {
+func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, stop func() error) (AliceCellResult, error) {
 	start := time.Now()
 	res := AliceCellResult{N: cell.N, K: cell.K, Repeat: cell.Repeat}
-	fwd, err := fitDirection(c, d.train(cell.N, false), cell, "fwd", stop)
+	fwd, err := fitDirection(c, d.train(cell.N, false), cell, "fwd", workers, stop)
 	if err != nil {
 		return res, err
 	}
-	bwd, err := fitDirection(c, d.train(cell.N, true), cell, "bwd", stop)
+	bwd, err := fitDirection(c, d.train(cell.N, true), cell, "bwd", workers, stop)
 	if err != nil {
 		return res, err
 	}
@@ -497,7 +500,7 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		cost[i] = float64(len(cell.U0s)+1) * float64(d.train(cell.N, false).Symbols()) * float64(cell.K*cell.K+cell.K)
 	}
 	out, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (AliceCellResult, error) {
-		return runAliceCell(c, d, cells[i], env.Stop)
+		return runAliceCell(c, d, cells[i], env.CellWorkers(len(cells)), env.Stop)
 	})
 	if err != nil {
 		return err

@@ -106,12 +106,13 @@ type OrderRun struct {
 	Seconds      float64
 }
 
-func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart int, stop func() error) (OrderRun, error) {
+func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart, workers int, stop func() error) (OrderRun, error) {
 	start := time.Now()
 	p := data.P
 	rnd := rng.New(c.Seed, c.Experiment, "init", fmt.Sprint(k), fmt.Sprint(restart))
 	r := OrderRun{K: k, Restart: restart}
 	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
+	ml.Workers = workers
 	mr := vb.Run(ml, c.ML.Settings(c.VB.MonotoneTol, stop))
 	if mr.Status == vb.Canceled {
 		return r, mr.Err
@@ -122,6 +123,7 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart int, stop func(
 	r.BIC = experiments.Float(hmm.BIC(data, ml.Params))
 	r.CS = experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))
 	m := hmm.NewVB(data, u, c.VB.initialPosterior(data, u, ml.Params, rnd))
+	m.Workers = workers
 	vs := c.VB.Settings(c.VB.MonotoneTol, stop)
 	vs.UpdateHyper = c.VB.OptimiseHyper
 	vr := vb.Run(m, vs)
@@ -163,7 +165,7 @@ func RunModelOrder(env *experiments.Env, c *ModelOrderConfig) error {
 		}
 	}
 	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (OrderRun, error) {
-		return runOrderCell(c, data, cells[i].k, cells[i].r, env.Stop)
+		return runOrderCell(c, data, cells[i].k, cells[i].r, env.CellWorkers(len(cells)), env.Stop)
 	})
 	if err != nil || env.Shard.Active() {
 		return err

@@ -209,7 +209,7 @@ const mlSkipped = "skipped"
 
 // fitMLThenVB runs one cell. The init stream is named by the data set and
 // restart, so a cell's numbers do not depend on which worker ran it.
-func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart int, stop func() error) (Run, error) {
+func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart, workers int, stop func() error) (Run, error) {
 	k, p := c.Model.K, data.P
 	labels := []string{c.Experiment, "init", fmt.Sprint(dataset), fmt.Sprint(restart)}
 	seed, _ := rng.Seeds(c.Seed, labels...)
@@ -220,6 +220,7 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart int, stop f
 	mlParams := hmm.NewParams(k, p) // only its shape is used without ML
 	if c.runsML() {
 		ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
+		ml.Workers = workers
 		start := time.Now()
 		mr := vb.Run(ml, c.ML.Settings(c.VB.MonotoneTol, stop))
 		r.MLSeconds = time.Since(start).Seconds()
@@ -236,6 +237,7 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart int, stop f
 	}
 
 	m := hmm.NewVB(data, u, c.VB.initialPosterior(data, u, mlParams, rnd))
+	m.Workers = workers
 	start := time.Now()
 	vs := c.VB.Settings(c.VB.MonotoneTol, stop)
 	vs.UpdateHyper = c.VB.OptimiseHyper
@@ -283,7 +285,7 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 		}
 	}
 	runs, done, err := experiments.RunCells(env, names, func(i int) (Run, error) {
-		return fitMLThenVB(c, sets[cells[i].d], cells[i].d, cells[i].r, env.Stop)
+		return fitMLThenVB(c, sets[cells[i].d], cells[i].d, cells[i].r, env.CellWorkers(len(cells)), env.Stop)
 	})
 	if err != nil {
 		return err
