@@ -68,13 +68,23 @@ func pointsTable(a agg) *results.Table {
 }
 
 // checker adds checks to a summary, skipping (with a warning) those whose
-// points were not run, as under -quick.
+// points were not run, as under -quick. When na is set (the text is not the
+// thesis's verified Alice extraction), the checks that describe the
+// thesis's data are reported as not applicable with na as the reason.
 type checker struct {
 	s       *results.Summary
 	skipped []string
+	na      string
 }
 
+// dataIndependent lists the prefixes of the checks that hold on any text.
+var dataIndependent = []string{"A k=1:"}
+
 func (c *checker) add(name string, ok bool, pass bool, value float64, target string) {
+	if c.na != "" && !slices.ContainsFunc(dataIndependent, func(p string) bool { return strings.HasPrefix(name, p) }) {
+		c.s.AddCheckNA(name, target, c.na)
+		return
+	}
 	if !ok {
 		c.skipped = append(c.skipped, name)
 		return
@@ -89,6 +99,11 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 	}
 	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick}
 	ck := &checker{s: s}
+	for _, r := range env.DataRecords() {
+		if r.File == c.Data.File && !r.Checked {
+			ck.na = "the text is not the thesis's verified Alice extraction"
+		}
+	}
 	c0 := c.Canonical
 	N0, K0, U0 := c0.N, c0.K, c0.U0
 	med := a.median

@@ -527,10 +527,28 @@ func TestAliceOnAnotherText(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning about the unchecked data in %q", sum.Warnings)
 	}
+	na, applied := 0, 0
 	for _, c := range sum.Checks {
 		if strings.HasPrefix(c.Name, "A data checksum") {
 			t.Errorf("check %q without checksums", c.Name)
 		}
+		// The thesis's claims (Tier B) and its data's trends do not apply to
+		// another text; the data-independent checks still do.
+		switch {
+		case strings.HasPrefix(c.Name, "B ") && !c.NotApplicable:
+			t.Errorf("thesis claim %q applied to another text", c.Name)
+		case strings.HasPrefix(c.Name, "A every") || strings.HasPrefix(c.Name, "A MAP, VB") || strings.HasPrefix(c.Name, "A k=1"):
+			if c.NotApplicable {
+				t.Errorf("data-independent check %q marked n/a", c.Name)
+			}
+			applied++
+		}
+		if c.NotApplicable {
+			na++
+		}
+	}
+	if na == 0 || applied < 2 {
+		t.Errorf("%d checks n/a, %d data-independent ones applied", na, applied)
 	}
 	if sum.Metrics["test_symbols"] <= 0 {
 		t.Errorf("test_symbols = %v", sum.Metrics["test_symbols"])
