@@ -99,6 +99,19 @@ func Register(s Spec) {
 	registry[s.ID] = s
 }
 
+// Variant is one registry entry of an experiment family whose members share
+// code and differ in config (e.g. Figure 3.4's slices and its full grid).
+type Variant struct{ ID, Title string }
+
+// RegisterVariants registers one experiment per variant, all with the same
+// run and plot functions; newConfig returns the defaults of a variant's ID.
+func RegisterVariants(newConfig func(id string) Config, run func(*Env, Config) error, plot func(dir string) error, vs ...Variant) {
+	for _, v := range vs {
+		id := v.ID
+		Register(Spec{ID: id, Title: v.Title, NewConfig: func() Config { return newConfig(id) }, Run: run, Plot: plot})
+	}
+}
+
 // Lookup returns the experiment with the given ID.
 func Lookup(id string) (Spec, bool) {
 	registryMu.Lock()

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 )
 
@@ -36,18 +37,26 @@ type Model interface {
 }
 
 // HyperUpdater is implemented by models whose prior hyperparameters can be
-// optimised by maximising F (Beal 2003 eq. 2.79). The driver calls
-// UpdateHyper after M when Settings.UpdateHyper is set.
+// optimised by maximising F (Beal 2003 eq. 2.79). They come in named
+// groups (chapter 5's α, β, γ, δ, …) that a schedule (Settings.Hyper)
+// switches on at different iterations; the driver calls UpdateHyper(group)
+// after the M step of each iteration at which the group's stage is due.
+// Each call must not decrease F with q held fixed.
 type HyperUpdater interface {
-	UpdateHyper()
+	// HyperGroups lists the groups, e.g. ["u_pi", "u_A", "u_C"].
+	HyperGroups() []string
+	UpdateHyper(group string)
 }
 
 // Bound is an objective value with its named additive terms.
 type Bound struct {
 	// F is the objective (nats, total over the data set).
 	F float64
-	// Terms are named contributions whose sum is F, e.g. "lnZ", "KL[pi]".
-	// They are recorded per iteration and become columns of trace files.
+	// Terms are named contributions that sum to F exactly: a KL divergence
+	// that F subtracts is carried as its negative, with a name that says
+	// so ("-KL[pi]"). Run checks the sum after every E step. Terms are
+	// recorded per iteration by name, so a model whose set of terms
+	// changes (a component born or removed) never shifts another term.
 	Terms []Term
 }
 
@@ -83,9 +92,15 @@ type Settings struct {
 	// max(1, |F|). A larger decrease stops the run with status
 	// BoundDecreased. Default 1e-9.
 	MonotoneTol float64
-	// UpdateHyper calls the model's UpdateHyper after each M step when the
-	// model implements HyperUpdater.
-	UpdateHyper bool
+	// Hyper is the schedule of hyperparameter updates; nil means none. The
+	// targets' defaults: chapter 5's VB-LDS switches its groups on in
+	// stages, α and β from iteration 10, γ and δ from 20, the noise
+	// hyperparameters a, b and the initial-state prior μ₀, Σ₀ from 30, each
+	// then at every iteration ("hypit = [10, 20, 30]", ch5-lds.md §1.7);
+	// chapter 4's MFA updates Ψ and μ*, ν* at every iteration from the first
+	// (a*, b*, α* optionally), ch4-mfa.md §1.7. Every(groups...) builds the
+	// every-iteration schedule.
+	Hyper []Stage
 	// Recorder, if not nil, is called after every E step.
 	Recorder func(Iteration)
 	// Stop, if not nil, is polled once per iteration; a non-nil error ends
@@ -111,6 +126,30 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.MonotoneTol <= 0 {
 		s.MonotoneTol = 1e-9
+	}
+	return s
+}
+
+// Stage schedules the updates of one hyperparameter group: after the M step
+// of iterations From, From+Every, From+2·Every, … (counted from 1).
+type Stage struct {
+	Group string
+	From  int // first iteration (≥ 1; 0 means 1)
+	Every int // period (≥ 1; 0 means 1)
+}
+
+// due reports whether the stage's update follows the M step of iteration
+// it (counted from 1).
+func (st Stage) due(it int) bool {
+	from, every := max(st.From, 1), max(st.Every, 1)
+	return it >= from && (it-from)%every == 0
+}
+
+// Every returns the schedule that updates each group at every iteration.
+func Every(groups ...string) []Stage {
+	s := make([]Stage, len(groups))
+	for i, g := range groups {
+		s[i] = Stage{Group: g, From: 1, Every: 1}
 	}
 	return s
 }
@@ -168,12 +207,21 @@ func (s Status) OK() bool { return s == Converged || s == IterationLimit }
 // Trace is the per-iteration record of a run.
 type Trace struct {
 	F, DeltaF []float64
-	// TermNames are the names of the bound terms; Terms[i][j] is term j at
-	// iteration i.
-	TermNames []string
-	Terms     [][]float64
+	// Terms[i] are the named terms of F at iteration i (they sum to F[i]).
+	Terms [][]Term
 	// Seconds is the wall time of each iteration.
 	Seconds []float64
+}
+
+// Term returns the value of the named term at iteration i, and whether it
+// was recorded there.
+func (t *Trace) Term(i int, name string) (float64, bool) {
+	for _, term := range t.Terms[i] {
+		if term.Name == name {
+			return term.Value, true
+		}
+	}
+	return 0, false
 }
 
 // Result is the outcome of Run.
@@ -195,6 +243,9 @@ type Decrease struct {
 	Iter int
 	By   float64
 }
+
+// ErrTermsSum is the error of a run whose Bound.Terms do not sum to F.
+var ErrTermsSum = errors.New("vb: bound terms do not sum to F")
 
 // ErrBoundDecreased is returned by Result.Error for status BoundDecreased.
 var ErrBoundDecreased = errors.New("vb: objective decreased")
@@ -226,6 +277,10 @@ func Run(m Model, s Settings) Result {
 	var r Result
 	r.Decrease.Iter = -1
 	hyper, hasHyper := m.(HyperUpdater)
+	if err := checkSchedule(m, s.Hyper); err != nil {
+		r.Status, r.Err = Failed, err
+		return r
+	}
 	if c, ok := s.Converger.(*BoundConverge); ok {
 		cc := *c // a caller's rule may be shared by concurrent runs
 		s.Converger = &cc
@@ -244,6 +299,10 @@ func Run(m Model, s Settings) Result {
 		r.Iterations = it + 1
 		if err != nil {
 			r.Status, r.Err, r.F = Failed, err, b.F
+			return r
+		}
+		if err := checkTerms(b); err != nil {
+			r.Status, r.Err, r.F = Failed, fmt.Errorf("%w at iteration %d: %v", ErrTermsSum, it, err), b.F
 			return r
 		}
 		now := time.Now()
@@ -281,8 +340,12 @@ func Run(m Model, s Settings) Result {
 			break
 		}
 		m.M()
-		if s.UpdateHyper && hasHyper {
-			hyper.UpdateHyper()
+		if hasHyper {
+			for _, st := range s.Hyper {
+				if st.due(it + 1) {
+					hyper.UpdateHyper(st.Group)
+				}
+			}
 		}
 	}
 	r.Status = IterationLimit
@@ -291,18 +354,50 @@ func Run(m Model, s Settings) Result {
 
 func (r *Result) record(it int, b Bound, d float64, el time.Duration) {
 	t := &r.Trace
-	if it == 0 {
-		t.TermNames = make([]string, len(b.Terms))
-		for i, term := range b.Terms {
-			t.TermNames[i] = term.Name
-		}
-	}
 	t.F = append(t.F, b.F)
 	t.DeltaF = append(t.DeltaF, d)
-	vals := make([]float64, len(b.Terms))
-	for i, term := range b.Terms {
-		vals[i] = term.Value
-	}
-	t.Terms = append(t.Terms, vals)
+	t.Terms = append(t.Terms, append([]Term(nil), b.Terms...))
 	t.Seconds = append(t.Seconds, el.Seconds())
+}
+
+// checkTerms checks the sign contract: the terms sum to F within
+// 1e-9·max(1, |F|) (exactly when F is infinite: the infinite term must be
+// there with the same sign). A bound without terms passes.
+func checkTerms(b Bound) error {
+	if len(b.Terms) == 0 || math.IsNaN(b.F) {
+		return nil
+	}
+	var sum float64
+	for _, t := range b.Terms {
+		sum += t.Value
+	}
+	if math.IsInf(b.F, 0) || math.IsInf(sum, 0) {
+		if sum == b.F {
+			return nil
+		}
+	} else if math.Abs(sum-b.F) <= 1e-9*math.Max(1, math.Abs(b.F)) {
+		return nil
+	}
+	return fmt.Errorf("F = %v, Σ terms = %v (%v)", b.F, sum, b.Terms)
+}
+
+// checkSchedule checks that every scheduled group is one the model has.
+func checkSchedule(m Model, stages []Stage) error {
+	if len(stages) == 0 {
+		return nil
+	}
+	h, ok := m.(HyperUpdater)
+	if !ok {
+		return fmt.Errorf("vb: a hyperparameter schedule was given, but %T has no hyperparameters to update", m)
+	}
+	groups := h.HyperGroups()
+	for _, st := range stages {
+		if !slices.Contains(groups, st.Group) {
+			return fmt.Errorf("vb: %T has no hyperparameter group %q (it has %q)", m, st.Group, groups)
+		}
+		if st.From < 0 || st.Every < 0 {
+			return fmt.Errorf("vb: stage %+v: From and Every must be ≥ 0", st)
+		}
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package vb
 import (
 	"errors"
 	"math"
+	"strings"
 	"sync/atomic"
 	"testing"
 )
@@ -26,8 +27,14 @@ func (s *scripted) E() (Bound, error) {
 	}
 	return Bound{F: v, Terms: []Term{{"a", v / 2}, {"b", v / 2}}}, nil
 }
-func (s *scripted) M()           { s.ms++ }
-func (s *scripted) UpdateHyper() { s.hyper++ }
+func (s *scripted) M() { s.ms++ }
+func (s *scripted) UpdateHyper(g string) {
+	if g != "h" {
+		panic(g)
+	}
+	s.hyper++
+}
+func (s *scripted) HyperGroups() []string { return []string{"h"} }
 
 func TestRunConvergesOnRelativeChange(t *testing.T) {
 	m := &scripted{f: []float64{-1e9, -100, -50, -49.99999, -49.99998}}
@@ -38,7 +45,7 @@ func TestRunConvergesOnRelativeChange(t *testing.T) {
 	if m.ms != 3 {
 		t.Fatalf("%d M steps, want 3 (none after the converged E step)", m.ms)
 	}
-	if len(r.Trace.F) != 4 || r.Trace.TermNames[1] != "b" || r.Trace.Terms[2][0] != -25 {
+	if b, ok := r.Trace.Term(2, "a"); len(r.Trace.F) != 4 || !ok || b != -25 || r.Trace.Terms[1][1].Name != "b" {
 		t.Fatalf("trace not recorded: %+v", r.Trace)
 	}
 	if !math.IsNaN(r.Trace.DeltaF[0]) || r.Trace.DeltaF[1] != 1e9-100 {
@@ -117,7 +124,7 @@ func TestRunIterationLimitAndFailures(t *testing.T) {
 func TestRunCallsHyperAndRecorder(t *testing.T) {
 	m := &scripted{f: []float64{1, 2, 3, 3}}
 	var rec []int
-	r := Run(m, Settings{UpdateHyper: true, Recorder: func(it Iteration) { rec = append(rec, it.Iter) }})
+	r := Run(m, Settings{Hyper: Every("h"), Recorder: func(it Iteration) { rec = append(rec, it.Iter) }})
 	if r.Status != Converged || m.hyper != m.ms || m.ms != 3 {
 		t.Fatalf("status %v, %d M steps, %d hyper updates", r.Status, m.ms, m.hyper)
 	}
@@ -251,3 +258,65 @@ func TestRemainingEstimate(t *testing.T) {
 		t.Fatalf("two changes: %v, want NaN", got)
 	}
 }
+
+// TestHyperSchedule: a stage updates its group after the M steps of
+// iterations From, From+Every, …; an unknown group or a model without
+// hyperparameters is an error before any E step.
+func TestHyperSchedule(t *testing.T) {
+	f := make([]float64, 30)
+	for i := range f {
+		f[i] = float64(i)
+	}
+	m := &scripted{f: f}
+	r := Run(m, Settings{MaxIter: 30, Converger: FixedIterations{}, Hyper: []Stage{{Group: "h", From: 10, Every: 5}}})
+	// M steps follow iterations 1..29; due at 10, 15, 20, 25.
+	if r.Status != IterationLimit || m.hyper != 4 {
+		t.Fatalf("%v, %d updates, want 4", r.Status, m.hyper)
+	}
+	r = Run(&scripted{f: f}, Settings{Hyper: Every("nope")})
+	if r.Status != Failed || r.Iterations != 0 || !strings.Contains(r.Error().Error(), `"nope"`) {
+		t.Fatalf("unknown group: %v after %d: %v", r.Status, r.Iterations, r.Error())
+	}
+	r = Run(noHyper{&scripted{f: f}}, Settings{Hyper: Every("h")})
+	if r.Status != Failed || r.Iterations != 0 {
+		t.Fatalf("model without hyperparameters: %v after %d", r.Status, r.Iterations)
+	}
+}
+
+type noHyper struct{ s *scripted }
+
+func (n noHyper) E() (Bound, error) { return n.s.E() }
+func (n noHyper) M()                { n.s.M() }
+
+// badTerms reports terms that do not sum to F.
+type badTerms struct{ scripted }
+
+func (b *badTerms) E() (Bound, error) {
+	bd, err := b.scripted.E()
+	bd.Terms[0].Value += 1e-6 * (1 + math.Abs(bd.F))
+	return bd, err
+}
+
+// TestTermsMustSumToF: the sign contract is checked after every E step.
+func TestTermsMustSumToF(t *testing.T) {
+	r := Run(&badTerms{scripted{f: []float64{-10, -5, -4}}}, Settings{})
+	if r.Status != Failed || !errors.Is(r.Error(), ErrTermsSum) {
+		t.Fatalf("terms off by 1e-6: %v: %v", r.Status, r.Error())
+	}
+	// −Inf at iteration 0 with a −Inf term is consistent.
+	inf := &infTerms{}
+	if r := Run(inf, Settings{}); r.Status != Converged {
+		t.Fatalf("−Inf term at iteration 0: %v: %v", r.Status, r.Error())
+	}
+}
+
+type infTerms struct{ i int }
+
+func (m *infTerms) E() (Bound, error) {
+	m.i++
+	if m.i == 1 {
+		return Bound{F: math.Inf(-1), Terms: []Term{{"lnp", -3}, {"lnprior", math.Inf(-1)}}}, nil
+	}
+	return Bound{F: -3, Terms: []Term{{"lnp", -2}, {"lnprior", -1}}}, nil
+}
+func (m *infTerms) M() {}

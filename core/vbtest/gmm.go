@@ -19,10 +19,10 @@ var ln2Pi = math.Log(2 * math.Pi)
 const (
 	// TermLnZ is Σ_n ln Σ_k exp(E[ln π_k] + E[ln N(x_n | μ_k, τ_k⁻¹)]).
 	TermLnZ = "lnZ"
-	// TermKLPi is KL(q(π) ‖ p(π)).
-	TermKLPi = "KL[pi]"
-	// TermKLTheta is Σ_k KL(q(μ_k, τ_k) ‖ p(μ_k, τ_k)).
-	TermKLTheta = "KL[mu,tau]"
+	// TermKLPi is −KL(q(π) ‖ p(π)).
+	TermKLPi = "-KL[pi]"
+	// TermKLTheta is −Σ_k KL(q(μ_k, τ_k) ‖ p(μ_k, τ_k)).
+	TermKLTheta = "-KL[mu,tau]"
 	// TermLogLik is the log-likelihood ln p(x | θ) of GaussianMixtureEM.
 	TermLogLik = "lnp(x|theta)"
 )
@@ -203,7 +203,7 @@ func (m *GaussianMixture) E() (vb.Bound, error) {
 	}
 	klPi, klTheta := m.KL()
 	return vb.Bound{F: lnZ - klPi - klTheta, Terms: []vb.Term{
-		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: klPi}, {Name: TermKLTheta, Value: klTheta},
+		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: -klPi}, {Name: TermKLTheta, Value: -klTheta},
 	}}, nil
 }
 
@@ -266,7 +266,10 @@ func (m *GaussianMixture) M() {
 // the current f lies outside that interval), Alpha0 is left unchanged, so the
 // step never lowers F. With K = 1 the prior on π is a point mass and
 // UpdateHyper does nothing.
-func (m *GaussianMixture) UpdateHyper() {
+func (m *GaussianMixture) UpdateHyper(group string) {
+	if group != HyperAlpha0 {
+		panic("vbtest: unknown hyperparameter group " + group)
+	}
 	if m.K < 2 {
 		return
 	}
@@ -284,6 +287,13 @@ func (m *GaussianMixture) UpdateHyper() {
 		m.Prior.Alpha0 = f
 	}
 }
+
+// HyperAlpha0 is the one hyperparameter group of GaussianMixture: the
+// Dirichlet strength Prior.Alpha0.
+const HyperAlpha0 = "alpha0"
+
+// HyperGroups returns HyperAlpha0.
+func (m *GaussianMixture) HyperGroups() []string { return []string{HyperAlpha0} }
 
 // GaussianMixtureEM is maximum-likelihood EM for the same one-dimensional
 // mixture of K Gaussians: VBEM with q(θ) restricted to a point mass

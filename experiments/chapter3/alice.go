@@ -23,7 +23,7 @@ const (
 )
 
 func init() {
-	register(func(id string) experiments.Config {
+	experiments.RegisterVariants(func(id string) experiments.Config {
 		c := DefaultAlice()
 		c.Experiment = id
 		if id == AliceGridID {
@@ -33,8 +33,8 @@ func init() {
 	}, func(env *experiments.Env, cfg experiments.Config) error {
 		return RunAlice(env, cfg.(*AliceConfig))
 	}, PlotAlice,
-		variant{AliceID, "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)"},
-		variant{AliceGridID, "the same over the full grid n × k × u0 (3.86), 252 settings"})
+		experiments.Variant{ID: AliceID, Title: "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)"},
+		experiments.Variant{ID: AliceGridID, Title: "the same over the full grid n × k × u0 (3.86), 252 settings"})
 }
 
 // Point is a setting (n, k, u0) of the grid (3.86).
@@ -53,15 +53,15 @@ type AliceGrid struct {
 
 // EMSettings control an EM-type optimiser (ML or MAP): when it stops.
 type EMSettings struct {
-	experiments.StopRule
+	experiments.FitSettings
 }
 
 // AliceVB are the VB settings; the prior is u0 spread evenly (3.43).
 type AliceVB struct {
 	InitStrength float64 `toml:"init_strength"`
 	InitFloor    float64 `toml:"init_floor"`
-	// StopRule ends VBEM (max_iter, rel_tol, abs_tol).
-	experiments.StopRule
+	// FitSettings end VBEM (max_iter, rel_tol, abs_tol, monotone_tol).
+	experiments.FitSettings
 }
 
 // AliceEval configures scoring.
@@ -77,9 +77,9 @@ type AliceEval struct {
 // AliceConfig is the config of chapter3/alice and chapter3/alice-grid.
 type AliceConfig struct {
 	experiments.Common
-	// Repeats is the number of random ML initialisations per setting (10,
+	// Restarts is the number of random ML initialisations per setting (10,
 	// L2165); the data are fixed.
-	Repeats int `toml:"repeats"`
+	Restarts int `toml:"restarts"`
 	// Mode is "slices" (vary n, k, u0 one at a time around Canonical) or
 	// "grid" (every combination).
 	Mode      string `toml:"mode"`
@@ -87,7 +87,6 @@ type AliceConfig struct {
 	// DiagnosticU0, if > 0, adds the n and k slices at this u0 (targets §4
 	// item 22: the thesis's MAP/VB gap appears at u0 = 8). 0 disables.
 	DiagnosticU0 float64    `toml:"diagnostic_u0"`
-	MonotoneTol  float64    `toml:"monotone_tol"`
 	Data         AliceData  `toml:"data"`
 	Grid         AliceGrid  `toml:"grid"`
 	ML           EMSettings `toml:"ml"`
@@ -102,24 +101,23 @@ func DefaultAlice() AliceConfig {
 	c.Experiment = AliceID
 	c.Figures = []string{"fig3.4"}
 	c.Seed = 3002
-	c.Repeats = 10
+	c.Restarts = 10
 	c.Mode = "slices"
 	c.Canonical = Point{N: 2, K: 40, U0: 2}
 	c.DiagnosticU0 = 8
-	c.MonotoneTol = 1e-9
 	c.Data = defaultAliceData()
 	c.Grid = AliceGrid{N: []int{1, 2, 3, 4, 5, 6, 8, 16, 32}, K: []int{1, 2, 4, 10, 20, 40, 60}, U0: []float64{1, 2, 4, 8}}
-	c.ML = EMSettings{experiments.DefaultStopRule(2000)}
-	c.MAP = EMSettings{experiments.DefaultStopRule(2000)}
-	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, StopRule: experiments.DefaultStopRule(2000)}
+	c.ML = EMSettings{experiments.DefaultFit(2000)}
+	c.MAP = EMSettings{experiments.DefaultFit(2000)}
+	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, FitSettings: experiments.DefaultFit(2000)}
 	c.Eval = AliceEval{TieRel: 1e-12, MLFloor: 1e-10}
 	return c
 }
 
 // Validate checks every field.
 func (c *AliceConfig) Validate() error {
-	if c.Repeats < 1 {
-		return experiments.FieldError("repeats", c.Repeats, "must be at least 1")
+	if c.Restarts < 1 {
+		return experiments.FieldError("restarts", c.Restarts, "must be at least 1")
 	}
 	if c.Mode != "slices" && c.Mode != "grid" {
 		return experiments.FieldError("mode", c.Mode, `must be "slices" or "grid"`)
@@ -160,9 +158,6 @@ func (c *AliceConfig) Validate() error {
 	if c.DiagnosticU0 < 0 || math.IsNaN(c.DiagnosticU0) || math.IsInf(c.DiagnosticU0, 0) {
 		return experiments.FieldError("diagnostic_u0", c.DiagnosticU0, "must be 0 (off) or positive")
 	}
-	if !(c.MonotoneTol > 0) {
-		return experiments.FieldError("monotone_tol", c.MonotoneTol, "must be positive")
-	}
 	for _, s := range []struct {
 		key string
 		e   EMSettings
@@ -177,7 +172,7 @@ func (c *AliceConfig) Validate() error {
 	if !(c.VB.InitFloor > 0) {
 		return experiments.FieldError("vb.init_floor", c.VB.InitFloor, "must be positive")
 	}
-	if err := c.VB.StopRule.Validate("vb"); err != nil {
+	if err := c.VB.FitSettings.Validate("vb"); err != nil {
 		return err
 	}
 	if !(c.Eval.TieRel >= 0) {
@@ -254,7 +249,7 @@ func (c *AliceConfig) cells() []aliceCell {
 	}
 	var cs []aliceCell
 	for _, key := range order {
-		for r := 0; r < c.Repeats; r++ {
+		for r := 0; r < c.Restarts; r++ {
 			cs = append(cs, aliceCell{N: key.n, K: key.k, Repeat: r, U0s: u0s[key]})
 		}
 	}
@@ -278,7 +273,9 @@ type AliceCellResult struct {
 	// VB's per-test-sentence credit (1 correct, ½ tie, 0 wrong): first the
 	// forward test sentences, then the reversed ones (claim C8).
 	Outcomes map[string][]float64 `json:",omitempty"`
-	Seconds  float64
+	// Traces are the fits' traces, kept at the canonical (n, k) only.
+	Traces  []experiments.RunTrace `json:",omitempty"`
+	Seconds float64
 }
 
 // aliceData is the encoded corpus shared by every cell.
@@ -319,29 +316,25 @@ func initStream(cell aliceCell, dir string) []string {
 // fitDirection trains ML from a random start, then MAP and VB from the ML
 // solution for every u0 (L2165: "MAP and VB algorithms were initialised at
 // the ML estimate").
-func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, workers int, stop func() error) (dirFit, error) {
+func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, fit *fitter) (dirFit, error) {
 	k, p := cell.K, data.P
 	rnd := rng.New(c.Seed, initStream(cell, dir)...)
+	name := cell.name() + "/" + dir
 	var f dirFit
-	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
-	ml.Workers = workers
-	f.mlRun = vb.Run(ml, c.ML.Settings(c.MonotoneTol, stop))
+	ml, mlRun := fit.ml(name+"/ML", data, hmm.RandomParams(k, p, rnd), c.ML.FitSettings)
+	f.mlRun = mlRun
 	if f.mlRun.Status == vb.Canceled {
 		return f, f.mlRun.Err
 	}
 	f.ml = ml.Params.Clone()
 	for _, u0 := range cell.U0s {
 		u := hmm.SymmetricPrior(k, p, u0, u0, u0)
-		mp := hmm.NewEM(data, f.ml, &u)
-		mp.Workers = workers
-		r := vb.Run(mp, c.MAP.Settings(c.MonotoneTol, stop))
+		mp, r := fit.mapEM(fmt.Sprintf("%s/MAP-u0=%g", name, u0), data, f.ml, u, c.MAP.FitSettings)
 		if r.Status == vb.Canceled {
 			return f, r.Err
 		}
 		f.maps, f.mapRun = append(f.maps, mp.Params.Clone()), append(f.mapRun, r)
-		m := hmm.NewVB(data, u, hmm.PosteriorFromParams(f.ml, c.VB.InitStrength, c.VB.InitFloor))
-		m.Workers = workers
-		r = vb.Run(m, c.VB.Settings(c.MonotoneTol, stop))
+		m, r := fit.vbem(fmt.Sprintf("%s/VB-u0=%g", name, u0), data, u, hmm.PosteriorFromParams(f.ml, c.VB.InitStrength, c.VB.InitFloor), c.VB.FitSettings, false)
 		if r.Status == vb.Canceled {
 			return f, r.Err
 		}
@@ -411,14 +404,18 @@ func sum(xs []float64) float64 {
 func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, stop func() error) (AliceCellResult, error) {
 	start := time.Now()
 	res := AliceCellResult{N: cell.N, K: cell.K, Repeat: cell.Repeat}
-	fwd, err := fitDirection(c, d.train(cell.N, false), cell, "fwd", workers, stop)
+	// Traces are kept at the canonical (n, k) only: every cell's would
+	// make trace.csv hundreds of megabytes on the grid.
+	fit := &fitter{workers: workers, stop: stop, traces: cell.N == c.Canonical.N && cell.K == c.Canonical.K}
+	fwd, err := fitDirection(c, d.train(cell.N, false), cell, "fwd", fit)
 	if err != nil {
 		return res, err
 	}
-	bwd, err := fitDirection(c, d.train(cell.N, true), cell, "bwd", workers, stop)
+	bwd, err := fitDirection(c, d.train(cell.N, true), cell, "bwd", fit)
 	if err != nil {
 		return res, err
 	}
+	res.Traces = fit.kept
 	T := float64(d.testSymbols)
 	type named struct {
 		score string
@@ -531,6 +528,13 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		}
 	}
 	if err := results.WriteCSV(env.Path("cells.csv"), *tab); err != nil {
+		return err
+	}
+	var traces []experiments.RunTrace
+	for _, r := range out {
+		traces = append(traces, r.Traces...)
+	}
+	if err := experiments.WriteTraces(env.Dir, traces); err != nil {
 		return err
 	}
 	sum, err := aliceSummary(env, c, d, out, dataChecks)

@@ -33,7 +33,7 @@ func PlotAlice(dir string) error {
 	if err != nil {
 		return err
 	}
-	f.Title = fmt.Sprintf("Figure 3.4: forwards/backwards discrimination (medians of %d repeats, bands: interquartile range)", c.Repeats)
+	f.Title = fmt.Sprintf("Figure 3.4: forwards/backwards discrimination (medians of %d repeats, bands: interquartile range)", c.Restarts)
 	if err := experiments.SaveFigure(dir, "fig3_4", f); err != nil {
 		return err
 	}

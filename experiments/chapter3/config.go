@@ -20,11 +20,11 @@ type Strength struct {
 	C  float64 `toml:"C"`
 }
 
-// MLSettings control Baum-Welch: when it stops (experiments.StopRule; the
-// thesis does not state its rule, targets §4 item 2). Default max_iter
-// 5000, rel_tol 1e-6, abs_tol 1e-3 nats.
+// MLSettings control Baum-Welch (experiments.FitSettings; the thesis does
+// not state its stop rule, targets §4 item 2). Default max_iter 5000,
+// rel_tol 1e-6, abs_tol 1e-3 nats, monotone_tol 1e-9.
 type MLSettings struct {
-	experiments.StopRule
+	experiments.FitSettings
 }
 
 // VBSettings control VBEM.
@@ -44,12 +44,9 @@ type VBSettings struct {
 	// PriorStrength is the strength f of the symmetric Dirichlet priors,
 	// 4 in the synthetic experiment (L2129).
 	PriorStrength Strength `toml:"prior_strength"`
-	// StopRule ends VBEM (max_iter, rel_tol, abs_tol; see
-	// experiments.StopRule). Default 5000, 1e-6, 1e-3 nats.
-	experiments.StopRule
-	// MonotoneTol is the largest tolerated decrease of F (and of the ML
-	// log-likelihood), relative to max(1,|F|). Default 1e-9.
-	MonotoneTol float64 `toml:"monotone_tol"`
+	// FitSettings end VBEM (max_iter, rel_tol, abs_tol, monotone_tol; see
+	// experiments.FitSettings). Default 5000, 1e-6, 1e-3 nats, 1e-9.
+	experiments.FitSettings
 	// OptimiseHyper maximises F over the three prior strengths after each
 	// VBM step (eq. 2.79). The thesis keeps them fixed (L2083). Default false.
 	OptimiseHyper bool `toml:"optimise_hyper"`
@@ -68,36 +65,15 @@ func (s VBSettings) validate(prefix string) error {
 		{prefix + ".prior_strength.pi", s.PriorStrength.Pi},
 		{prefix + ".prior_strength.A", s.PriorStrength.A},
 		{prefix + ".prior_strength.C", s.PriorStrength.C},
-		{prefix + ".monotone_tol", s.MonotoneTol},
 	} {
 		if !(f.v > 0) || f.v > 1e300 {
 			return experiments.FieldError(f.key, f.v, "must be positive and finite")
 		}
 	}
-	return s.StopRule.Validate(prefix)
+	return s.FitSettings.Validate(prefix)
 }
 
-func (s MLSettings) validate(prefix string) error { return s.StopRule.Validate(prefix) }
-
-// variant is one registry entry of an experiment family that shares code and
-// differs in config (e.g. the default slices and the full grid).
-type variant struct{ id, title string }
-
-// register adds one experiment per variant; newConfig returns the defaults
-// for a variant's ID.
-func register(newConfig func(id string) experiments.Config, run func(*experiments.Env, experiments.Config) error,
-	plot func(dir string) error, vs ...variant) {
-	for _, v := range vs {
-		id := v.id
-		experiments.Register(experiments.Spec{
-			ID:        id,
-			Title:     v.title,
-			NewConfig: func() experiments.Config { return newConfig(id) },
-			Run:       run,
-			Plot:      plot,
-		})
-	}
-}
+func (s MLSettings) validate(prefix string) error { return s.FitSettings.Validate(prefix) }
 
 // initialPosterior builds the starting q(θ) of VB from the ML solution (or
 // a random draw), as VBSettings.Init says.

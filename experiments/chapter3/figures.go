@@ -55,41 +55,9 @@ func figureRun(sum results.Summary) (int, int, error) {
 	return int(d), int(r), nil
 }
 
-// traceOf extracts one run's objective trace for a method.
+// traceOf extracts one fit's objective trace from trace.csv.
 func traceOf(t results.Table, d, r int, method string) (iter, obj []float64, err error) {
-	cols := map[string]int{}
-	for _, name := range []string{"dataset", "restart", "method", "iter", "objective"} {
-		if cols[name], err = t.Col(name); err != nil {
-			return nil, nil, err
-		}
-	}
-	for i, row := range t.Rows {
-		if row[cols["method"]] != method {
-			continue
-		}
-		dd, err1 := t.Int(i, cols["dataset"])
-		rr, err2 := t.Int(i, cols["restart"])
-		if err1 != nil || err2 != nil {
-			return nil, nil, fmt.Errorf("%v %v", err1, err2)
-		}
-		if dd != d || rr != r {
-			continue
-		}
-		it, err := t.Float(i, cols["iter"])
-		if err != nil {
-			return nil, nil, err
-		}
-		v, err := t.Float(i, cols["objective"])
-		if err != nil {
-			return nil, nil, err
-		}
-		iter = append(iter, it)
-		obj = append(obj, v)
-	}
-	if len(obj) == 0 {
-		return nil, nil, fmt.Errorf("%s trace of data set %d restart %d not found", method, d, r)
-	}
-	return iter, obj, nil
+	return experiments.ReadTrace(t, runName(d, r)+"/"+method)
 }
 
 // figure3_2 draws (a) ln p(y|θ) against EM iteration, (b) F against VBEM

@@ -24,14 +24,14 @@ import (
 const ModelOrderID = "chapter3/model-order"
 
 func init() {
-	register(func(id string) experiments.Config {
+	experiments.RegisterVariants(func(id string) experiments.Config {
 		c := DefaultModelOrder()
 		c.Experiment = id
 		return &c
 	}, func(env *experiments.Env, cfg experiments.Config) error {
 		return RunModelOrder(env, cfg.(*ModelOrderConfig))
 	}, PlotModelOrder,
-		variant{ModelOrderID, "model order on the synthetic strings: F, BIC and Cheeseman-Stutz against k (extension E3-X1)"})
+		experiments.Variant{ID: ModelOrderID, Title: "model order on the synthetic strings: F, BIC and Cheeseman-Stutz against k (extension E3-X1)"})
 }
 
 // ModelOrderConfig is the config of chapter3/model-order.
@@ -103,6 +103,7 @@ type OrderRun struct {
 	VBIterations int
 	F            experiments.Float
 	VBActive     int
+	Traces       []experiments.RunTrace
 	Seconds      float64
 }
 
@@ -111,9 +112,9 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart, workers int, s
 	p := data.P
 	rnd := rng.New(c.Seed, c.Experiment, "init", fmt.Sprint(k), fmt.Sprint(restart))
 	r := OrderRun{K: k, Restart: restart}
-	ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
-	ml.Workers = workers
-	mr := vb.Run(ml, c.ML.Settings(c.VB.MonotoneTol, stop))
+	fit := &fitter{workers: workers, stop: stop, traces: true}
+	name := fmt.Sprintf("k%02d-r%02d", k, restart)
+	ml, mr := fit.ml(name+"/ML", data, hmm.RandomParams(k, p, rnd), c.ML.FitSettings)
 	if mr.Status == vb.Canceled {
 		return r, mr.Err
 	}
@@ -122,16 +123,13 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart, workers int, s
 	u := c.VB.prior(k, p)
 	r.BIC = experiments.Float(hmm.BIC(data, ml.Params))
 	r.CS = experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))
-	m := hmm.NewVB(data, u, c.VB.initialPosterior(data, u, ml.Params, rnd))
-	m.Workers = workers
-	vs := c.VB.Settings(c.VB.MonotoneTol, stop)
-	vs.UpdateHyper = c.VB.OptimiseHyper
-	vr := vb.Run(m, vs)
+	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings, c.VB.OptimiseHyper)
 	if vr.Status == vb.Canceled {
 		return r, vr.Err
 	}
 	r.VBStatus, r.VBIterations, r.F = vr.Status.String(), vr.Iterations, experiments.Float(vr.F)
 	r.VBActive = len(Active(m.Counts().Occupancy(), c.Analysis.ActiveThreshold))
+	r.Traces = fit.kept
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
@@ -187,6 +185,13 @@ func RunModelOrder(env *experiments.Env, c *ModelOrderConfig) error {
 			r.VBStatus, r.VBIterations, float64(r.F), r.VBActive, r.Seconds)
 	}
 	if err := results.WriteCSV(env.Path("order.csv"), *t); err != nil {
+		return err
+	}
+	var traces []experiments.RunTrace
+	for _, r := range runs {
+		traces = append(traces, r.Traces...)
+	}
+	if err := experiments.WriteTraces(env.Dir, traces); err != nil {
 		return err
 	}
 	return writeOrderSummary(env, c, runs)

@@ -24,15 +24,15 @@ const (
 )
 
 func init() {
-	register(func(id string) experiments.Config {
+	experiments.RegisterVariants(func(id string) experiments.Config {
 		c := DefaultSynthetic()
 		c.Experiment = id
 		return &c
 	}, func(env *experiments.Env, cfg experiments.Config) error {
 		return RunSynthetic(env, cfg.(*SyntheticConfig))
 	}, PlotSynthetic,
-		variant{SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)"},
-		variant{SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)"})
+		experiments.Variant{ID: SyntheticID, Title: "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)"},
+		experiments.Variant{ID: SyntheticGrammarID, Title: "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)"})
 }
 
 // SyntheticData says where the training sequences come from.
@@ -96,9 +96,9 @@ func DefaultSynthetic() SyntheticConfig {
 	c.Data = SyntheticData{File: "abc21.txt", Alphabet: "abc", Datasets: 1, SequencesPerGrammar: 7,
 		MinLength: 10, MaxLength: 39, ABProb: 0.5, RandomPhase: true}
 	c.Model.K = 12
-	c.ML = SyntheticML{MLSettings: MLSettings{experiments.DefaultStopRule(5000)}}
+	c.ML = SyntheticML{MLSettings: MLSettings{experiments.DefaultFit(5000)}}
 	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, PriorStrength: Strength{4, 4, 4},
-		StopRule: experiments.DefaultStopRule(5000), MonotoneTol: 1e-9}
+		FitSettings: experiments.DefaultFit(5000)}
 	c.Analysis.ActiveThreshold = 0.01
 	return c
 }
@@ -158,7 +158,6 @@ type Run struct {
 	MLStatus     string
 	MLIterations int
 	MLLogLik     experiments.Float
-	MLTrace      []experiments.Float // ln p(y|θ) after each E step
 	MLSeconds    float64
 	MLOccupancy  []float64
 	ML           hmm.Params
@@ -166,11 +165,13 @@ type Run struct {
 	VBStatus     string
 	VBIterations int
 	F            experiments.Float
-	VBTrace      []experiments.Float   // F after each VBE step (index 0: the hand-built q(θ))
-	VBTerms      [][]experiments.Float // lnZ, KL[pi], KL[A], KL[C] per iteration
-	VBSeconds    float64
-	VBOccupancy  []float64
-	W            hmm.Posterior
+	// Traces are the ML (if it ran) and VB traces: ln p(y|θ), and F with
+	// its terms lnZ, -KL[pi], -KL[A], -KL[C], after each E step (VB's
+	// iteration 0 is the hand-built q(θ)).
+	Traces      []experiments.RunTrace
+	VBSeconds   float64
+	VBOccupancy []float64
+	W           hmm.Posterior
 
 	Symbols   int
 	Structure Structure
@@ -215,20 +216,19 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart, workers in
 	seed, _ := rng.Seeds(c.Seed, labels...)
 	rnd := rng.New(c.Seed, labels...)
 	r := Run{Dataset: dataset, Restart: restart, InitSeed: seed, Symbols: data.Symbols()}
+	fit := &fitter{workers: workers, stop: stop, traces: true}
+	name := runName(dataset, restart)
 
 	u := c.VB.prior(k, p)
 	mlParams := hmm.NewParams(k, p) // only its shape is used without ML
 	if c.runsML() {
-		ml := hmm.NewEM(data, hmm.RandomParams(k, p, rnd), nil)
-		ml.Workers = workers
 		start := time.Now()
-		mr := vb.Run(ml, c.ML.Settings(c.VB.MonotoneTol, stop))
+		ml, mr := fit.ml(name+"/ML", data, hmm.RandomParams(k, p, rnd), c.ML.FitSettings)
 		r.MLSeconds = time.Since(start).Seconds()
 		if mr.Status == vb.Canceled {
 			return r, mr.Err
 		}
 		r.MLStatus, r.MLIterations, r.MLLogLik = mr.Status.String(), mr.Iterations, experiments.Float(mr.F)
-		r.MLTrace = experiments.Floats(mr.Trace.F)
 		r.ML = ml.Params.Clone()
 		r.MLOccupancy = ml.Counts().Occupancy()
 		mlParams = ml.Params
@@ -236,25 +236,31 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart, workers in
 		r.MLStatus, r.MLLogLik = mlSkipped, experiments.Float(math.NaN())
 	}
 
-	m := hmm.NewVB(data, u, c.VB.initialPosterior(data, u, mlParams, rnd))
-	m.Workers = workers
 	start := time.Now()
-	vs := c.VB.Settings(c.VB.MonotoneTol, stop)
-	vs.UpdateHyper = c.VB.OptimiseHyper
-	vr := vb.Run(m, vs)
+	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, mlParams, rnd), c.VB.FitSettings, c.VB.OptimiseHyper)
 	r.VBSeconds = time.Since(start).Seconds()
 	if vr.Status == vb.Canceled {
 		return r, vr.Err
 	}
 	r.VBStatus, r.VBIterations, r.F = vr.Status.String(), vr.Iterations, experiments.Float(vr.F)
-	r.VBTrace = experiments.Floats(vr.Trace.F)
-	for _, t := range vr.Trace.Terms {
-		r.VBTerms = append(r.VBTerms, experiments.Floats(t))
-	}
+	r.Traces = fit.kept
 	r.W = m.W.Clone()
 	r.VBOccupancy = m.Counts().Occupancy()
 	r.Structure = CheckStructure(m.W.Mean(), r.VBOccupancy, c.Analysis.ActiveThreshold)
 	return r, nil
+}
+
+// runName names a cell's fits in trace.csv: "d00-r03", then "/ML" or "/VB".
+func runName(dataset, restart int) string { return fmt.Sprintf("d%02d-r%02d", dataset, restart) }
+
+// trace returns the cell's trace of method ("ML" or "VB"), if it ran.
+func (r Run) trace(method string) (experiments.RunTrace, bool) {
+	for _, t := range r.Traces {
+		if t.Run == runName(r.Dataset, r.Restart)+"/"+method {
+			return t, true
+		}
+	}
+	return experiments.RunTrace{}, false
 }
 
 // RunSynthetic runs every (data set, restart) cell, writes the tables and
@@ -351,30 +357,12 @@ func writeSynthetic(env *experiments.Env, c *SyntheticConfig, runs []Run, datase
 	if err := results.WriteCSV(env.Path("runs.csv"), *rt); err != nil {
 		return err
 	}
-	// trace.csv: one row per iteration of every run.
-	tt := results.NewTable("dataset", "restart", "method", "iter", "objective", "delta", "lnZ", "KL_pi", "KL_A", "KL_C")
-	nan := math.NaN()
+	// trace.csv and terms.csv: every iteration of every fit.
+	var traces []experiments.RunTrace
 	for _, r := range runs {
-		for it, v := range r.MLTrace {
-			d := nan
-			if it > 0 {
-				d = float64(v - r.MLTrace[it-1])
-			}
-			tt.AddRow(r.Dataset, r.Restart, "ML", it, float64(v), d, nan, nan, nan, nan)
-		}
-		for it, v := range r.VBTrace {
-			d := nan
-			if it > 0 {
-				d = float64(v - r.VBTrace[it-1])
-			}
-			terms := []float64{nan, nan, nan, nan}
-			if it < len(r.VBTerms) && len(r.VBTerms[it]) == 4 {
-				terms = experiments.Float64s(r.VBTerms[it])
-			}
-			tt.AddRow(r.Dataset, r.Restart, "VB", it, float64(v), d, terms[0], terms[1], terms[2], terms[3])
-		}
+		traces = append(traces, r.Traces...)
 	}
-	if err := results.WriteCSV(env.Path("trace.csv"), *tt); err != nil {
+	if err := experiments.WriteTraces(env.Dir, traces); err != nil {
 		return err
 	}
 	// params.csv: the parameters of each data set's best run.
@@ -419,16 +407,6 @@ func b2i(b bool) int {
 	return 0
 }
 
-// monotone reports whether a trace never decreases by more than tol·max(1,|F|).
-func monotone(tr []experiments.Float, tol float64) bool {
-	for i := 1; i < len(tr); i++ {
-		if float64(tr[i]) < float64(tr[i-1])-tol*math.Max(1, math.Abs(float64(tr[i]))) {
-			return false
-		}
-	}
-	return true
-}
-
 // syntheticSummary computes the metrics and the acceptance criteria of
 // targets §E3.1-E3.2. Criteria stated for "10 data sets, one random init
 // each" are computed over every (data set, restart) run, each of which is
@@ -468,7 +446,9 @@ func syntheticSummary(env *experiments.Env, c *SyntheticConfig, runs []Run, best
 		vbIt = append(vbIt, float64(r.VBIterations))
 		vbAct = append(vbAct, float64(len(r.Structure.Active)))
 		msPerIter = append(msPerIter, 1000*r.VBSeconds/float64(max(r.VBIterations, 1)))
-		if !monotone(r.MLTrace, c.VB.MonotoneTol) || !monotone(r.VBTrace, c.VB.MonotoneTol) ||
+		mlTr, _ := r.trace("ML")
+		vbTr, _ := r.trace("VB")
+		if !mlTr.Monotone(c.ML.MonotoneTol) || !vbTr.Monotone(c.VB.MonotoneTol) ||
 			r.MLStatus == vb.BoundDecreased.String() || r.VBStatus == vb.BoundDecreased.String() {
 			nonMono++
 		}

@@ -385,7 +385,7 @@ func TestHyperUpdateNeverDecreasesF(t *testing.T) {
 	d := randomData(rnd, 6, 3, 10, 30)
 	u := SymmetricPrior(4, 3, 4, 4, 4)
 	m := NewVB(d, u, PosteriorFromParams(RandomParams(4, 3, rnd), 10, 1e-10))
-	r := vb.Run(m, vb.Settings{MaxIter: 500, RelTol: 1e-10, UpdateHyper: true})
+	r := vb.Run(m, vb.Settings{MaxIter: 500, RelTol: 1e-10, Hyper: vb.Every(m.HyperGroups()...)})
 	if r.Status == vb.BoundDecreased || r.Error() != nil {
 		t.Fatalf("with hyperparameter updates: %v", r.Error())
 	}
@@ -401,7 +401,9 @@ func TestHyperUpdateNeverDecreasesF(t *testing.T) {
 	m2.M()
 	before, _ := m2.E()
 	a, b, c := m2.KL()
-	m2.UpdateHyper()
+	for _, g := range m2.HyperGroups() {
+		m2.UpdateHyper(g)
+	}
 	a2, b2, c2 := m2.KL()
 	if a2 > a+1e-12 || b2 > b+1e-12 || c2 > c+1e-12 {
 		t.Fatalf("hyperparameter update raised a KL term: (%v,%v,%v) -> (%v,%v,%v); F was %v", a, b, c, a2, b2, c2, before.F)

@@ -114,9 +114,9 @@ func NewVB(d Data, u Prior, w Posterior) *VB {
 // Term names of the VB bound, in the order E reports them.
 const (
 	TermLnZ  = "lnZ"
-	TermKLPi = "KL[pi]"
-	TermKLA  = "KL[A]"
-	TermKLC  = "KL[C]"
+	TermKLPi = "-KL[pi]" // −KL(q(π)‖p(π))
+	TermKLA  = "-KL[A]"  // −Σ_j KL(q(a_j)‖p(a_j))
+	TermKLC  = "-KL[C]"  // −Σ_j KL(q(c_j)‖p(c_j))
 )
 
 // E is the VBE step: forward-backward with θ̃ = exp E[ln θ] on every
@@ -135,7 +135,7 @@ func (m *VB) E() (vb.Bound, error) {
 	lnZ := m.est.run(&m.chain, m.Data.Seqs, m.Workers)
 	klPi, klA, klC := m.KL()
 	b := vb.Bound{F: lnZ - klPi - klA - klC, Terms: []vb.Term{
-		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: klPi}, {Name: TermKLA, Value: klA}, {Name: TermKLC, Value: klC},
+		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: -klPi}, {Name: TermKLA, Value: -klA}, {Name: TermKLC, Value: -klC},
 	}}
 	if math.IsInf(lnZ, -1) {
 		return b, ErrImpossible
@@ -174,14 +174,26 @@ func (m *VB) PredictiveBound(y []int) float64 {
 	return ws.LogProb(&m.chain, y)
 }
 
-// UpdateHyper maximises F over the three symmetric prior strengths f^(π),
-// f^(A), f^(C) (eq. 3.43) for the current q(θ) (Beal 2003 eq. 2.79; the
+// Hyperparameter groups of VB: the symmetric strengths f^(π), f^(A) and
+// f^(C) of eq. 3.43.
+const (
+	HyperPi = "u_pi"
+	HyperA  = "u_A"
+	HyperC  = "u_C"
+)
+
+// HyperGroups returns HyperPi, HyperA and HyperC.
+func (m *VB) HyperGroups() []string { return []string{HyperPi, HyperA, HyperC} }
+
+// UpdateHyper maximises F over one symmetric prior strength, f^(π), f^(A)
+// or f^(C) (eq. 3.43), for the current q(θ) (Beal 2003 eq. 2.79; the
 // thesis's chapter-3 experiments keep them fixed, L2083). F depends on the
 // prior only through −KL(q‖p), which for R rows of dimension K with entries
 // f/K is maximised by dist.FitSymmetricStrength with S = Σ_rows Σ_j E[ln θ_rj].
 // A group with a single entry per row (k = 1 for π and A, p = 1 for C) has
-// nothing to fit. Called by vb.Run after M when Settings.UpdateHyper is set.
-func (m *VB) UpdateHyper() {
+// nothing to fit. vb.Run calls it as Settings.Hyper schedules; it panics on
+// an unknown group.
+func (m *VB) UpdateHyper(group string) {
 	w := m.W
 	k, p := w.K, w.P
 	buf := make([]float64, max(k, p))
@@ -201,13 +213,21 @@ func (m *VB) UpdateHyper() {
 			u[i] = f / float64(K)
 		}
 	}
-	fit(m.Prior.Pi, [][]float64{w.Pi})
-	rowsA := make([][]float64, k)
-	rowsC := make([][]float64, k)
-	for j := 0; j < k; j++ {
-		rowsA[j] = w.A[j*k : (j+1)*k]
-		rowsC[j] = w.C[j*p : (j+1)*p]
+	rows := func(data []float64, n int) [][]float64 {
+		r := make([][]float64, k)
+		for j := range r {
+			r[j] = data[j*n : (j+1)*n]
+		}
+		return r
 	}
-	fit(m.Prior.A, rowsA)
-	fit(m.Prior.C, rowsC)
+	switch group {
+	case HyperPi:
+		fit(m.Prior.Pi, [][]float64{w.Pi})
+	case HyperA:
+		fit(m.Prior.A, rows(w.A, k))
+	case HyperC:
+		fit(m.Prior.C, rows(w.C, p))
+	default:
+		panic(fmt.Sprintf("hmm: unknown hyperparameter group %q", group))
+	}
 }
