@@ -6,7 +6,7 @@ VBW     := bin/vbw
 OUT     ?= output
 ARGS    ?=
 
-.PHONY: build chapter3 chapter3-grid quick figures test test-long bench clean
+.PHONY: build chapter3 chapter3-grid quick figures test test-long bench golden clean
 
 # The configs each chapter target runs (the optional long sweeps have their
 # own targets).
@@ -40,6 +40,11 @@ test:
 
 test-long:
 	$(GO) test -count=1 -timeout 80m ./...
+
+# Rewrite the golden quick-run metrics (experiments/chapter3/testdata/*.golden.json)
+# after a change that is meant to move the numbers; say which moved and why.
+golden:
+	$(GO) test -count=1 ./experiments/chapter3 -run Golden -update
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./experiments/...
