@@ -2,6 +2,8 @@ package experiments
 
 import (
 	"context"
+	"encoding/json"
+	"math"
 	"fmt"
 	"io"
 	"sync"
@@ -131,5 +133,22 @@ func TestRunCellsErrorStopsAndKeepsFinished(t *testing.T) {
 	}
 	if !done[0] || !done[2] {
 		t.Fatal("cells finished before the error were lost")
+	}
+}
+
+// TestFloatJSON: NaN is written as null (as in every JSON file of the
+// project), ±Inf as strings, and all read back.
+func TestFloatJSON(t *testing.T) {
+	xs := []Float{1.5, Float(math.NaN()), Float(math.Inf(1)), Float(math.Inf(-1))}
+	b, err := json.Marshal(xs)
+	if err != nil || string(b) != `[1.5,null,"+Inf","-Inf"]` {
+		t.Fatalf("marshal: %s %v", b, err)
+	}
+	var back []Float
+	if err := json.Unmarshal([]byte(`[1.5,null,"+Inf","-Inf","NaN"]`), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back[0] != 1.5 || !math.IsNaN(float64(back[1])) || !math.IsInf(float64(back[2]), 1) || !math.IsInf(float64(back[3]), -1) || !math.IsNaN(float64(back[4])) {
+		t.Fatalf("unmarshal: %v", back)
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"strconv"
 )
 
-// Float is a float64 whose JSON form keeps NaN and ±Inf (as the strings
-// "NaN", "+Inf", "-Inf"), which encoding/json rejects. Cell results use it
+// Float is a float64 whose JSON form keeps NaN and ±Inf, which
+// encoding/json rejects: NaN is written as null, as everywhere in the
+// project's JSON (summary.json, golden files), and ±Inf as the strings
+// "+Inf" and "-Inf". Cell results use it
 // for values that can legitimately be infinite, such as a log probability
 // of −Inf under maximum likelihood.
 type Float float64
@@ -17,7 +19,7 @@ func (f Float) MarshalJSON() ([]byte, error) {
 	x := float64(f)
 	switch {
 	case math.IsNaN(x):
-		return []byte(`"NaN"`), nil
+		return []byte(`null`), nil
 	case math.IsInf(x, 1):
 		return []byte(`"+Inf"`), nil
 	case math.IsInf(x, -1):
@@ -27,7 +29,12 @@ func (f Float) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
+// It reads null as NaN, and also the strings "NaN", "+Inf" and "-Inf".
 func (f *Float) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*f = Float(math.NaN())
+		return nil
+	}
 	var s string
 	if json.Unmarshal(b, &s) == nil {
 		x, err := strconv.ParseFloat(s, 64)
