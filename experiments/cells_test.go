@@ -3,9 +3,9 @@ package experiments
 import (
 	"context"
 	"encoding/json"
-	"math"
 	"fmt"
 	"io"
+	"math"
 	"sync"
 	"sync/atomic"
 	"testing"

@@ -101,9 +101,15 @@ func LoadConfig(path string, quick bool, cfg any) error {
 
 	// Decode the overlay. A zero Primitive (no [quick] in the file) decodes
 	// to nothing.
+	// Without -quick the overlay is decoded onto a copy of the config, so
+	// that its keys are checked and the config it would give is validated
+	// too (a bad [quick] value is an error before anyone runs -quick).
 	target := cfg
 	if !quick {
-		target = reflect.New(l.typ).Interface()
+		c := reflect.New(l.typ)
+		c.Elem().Set(rv.Elem())
+		detach(c.Elem())
+		target = c.Interface()
 	}
 	if err := qmd.PrimitiveDecode(head.Quick, target); err != nil {
 		return l.decodeError(err, true)
@@ -131,6 +137,27 @@ func LoadConfig(path string, quick bool, cfg any) error {
 		}
 		unknown = append(unknown, &ConfigError{Path: path, Line: l.keyLine(k), Key: s, Msg: msg})
 	}
+	// toml wraps a negative integer decoded into an unsigned field (seed =
+	// -1 becomes 2⁶⁴−1, which the written config.toml cannot hold); refuse
+	// it naming the key.
+	var raw map[string]any
+	if _, err := toml.Decode(l.text, &raw); err == nil {
+		if key, v, ok := negativeUnsigned(l.typ, raw, nil); ok {
+			k := toml.Key(strings.Split(key, "."))
+			return &ConfigError{Path: path, Line: l.keyLine(k), Key: key, Msg: fmt.Sprintf("%s = %d: must be ≥ 0", key, v)}
+		}
+	}
+	// toml matches keys to fields case-insensitively; a key spelt in
+	// another case (Restarts for restarts) is refused like an unknown one.
+	for _, k := range qmd.Keys() {
+		if isUnknown[k.String()] {
+			continue
+		}
+		if right := rightCase(l.typ, k); right != "" {
+			unknown = append(unknown, &ConfigError{Path: path, Line: l.keyLine(k), Key: k.String(),
+				Msg: fmt.Sprintf("unknown key %q (did you mean %q? keys are case-sensitive)", k.String(), right)})
+		}
+	}
 	switch len(unknown) {
 	case 0:
 	case 1:
@@ -142,6 +169,11 @@ func LoadConfig(path string, quick bool, cfg any) error {
 	if v, ok := cfg.(Validator); ok {
 		if err := v.Validate(); err != nil {
 			return l.validateError(err, quick)
+		}
+	}
+	if v, ok := target.(Validator); ok && !quick && qmd.IsDefined(quickTable) {
+		if err := v.Validate(); err != nil {
+			return l.validateError(err, true)
 		}
 	}
 	return nil
@@ -473,6 +505,94 @@ func suggest(t reflect.Type, k toml.Key) string {
 		return append(alt, rest[i+1:]...).String()
 	}
 	return ""
+}
+
+// negativeUnsigned finds a negative integer in raw (a decoded TOML table)
+// whose field in t is an unsigned integer, also inside [quick].
+func negativeUnsigned(t reflect.Type, raw map[string]any, prefix []string) (string, int64, bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return "", 0, false
+	}
+	fields := tomlFields(t)
+	for k, v := range raw {
+		if len(prefix) == 0 && k == quickTable {
+			if m, ok := v.(map[string]any); ok {
+				if key, n, ok := negativeUnsigned(t, m, []string{quickTable}); ok {
+					return key, n, true
+				}
+			}
+			continue
+		}
+		ft, ok := fields[k]
+		if !ok {
+			continue
+		}
+		path := append(append([]string(nil), prefix...), k)
+		switch v := v.(type) {
+		case int64:
+			switch ft.Kind() {
+			case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+				if v < 0 {
+					return strings.Join(path, "."), v, true
+				}
+			}
+		case map[string]any:
+			if key, n, ok := negativeUnsigned(ft, v, path); ok {
+				return key, n, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+// rightCase returns the correctly spelt key when k names a field of t only
+// case-insensitively (toml would decode it silently), and "" when k is
+// spelt as the fields are (or is not a field at all: that is reported as
+// unknown elsewhere).
+func rightCase(t reflect.Type, k toml.Key) string {
+	prefix, rest := toml.Key(nil), k
+	if len(k) > 0 && k[0] == quickTable {
+		prefix, rest = k[:1], k[1:]
+	}
+	fixed := append(toml.Key{}, prefix...)
+	wrong := false
+	for _, c := range rest {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		if t.Kind() == reflect.Map {
+			t = t.Elem()
+			fixed = append(fixed, c)
+			continue
+		}
+		if t.Kind() != reflect.Struct {
+			break
+		}
+		fields := tomlFields(t)
+		if ft, ok := fields[c]; ok {
+			t = ft
+			fixed = append(fixed, c)
+			continue
+		}
+		found := false
+		for name, ft := range fields {
+			if strings.EqualFold(name, c) {
+				t, found, wrong = ft, true, true
+				fixed = append(fixed, name)
+				break
+			}
+		}
+		if !found {
+			return ""
+		}
+	}
+	if !wrong {
+		return ""
+	}
+	return fixed.String()
 }
 
 // tomlFields returns the TOML names of t's fields and their types, as

@@ -12,11 +12,11 @@ import (
 // testConfig is a small config with the shapes real experiment configs use:
 // nested tables, slices, a float map decoded into a struct, and a map.
 type testConfig struct {
-	Experiment string   `toml:"experiment"`
-	Figures    []string `toml:"figures"`
-	Seed       uint64   `toml:"seed"`
-	Runs       int      `toml:"runs"`
-	Model      testModel
+	Experiment string             `toml:"experiment"`
+	Figures    []string           `toml:"figures"`
+	Seed       uint64             `toml:"seed"`
+	Runs       int                `toml:"runs"`
+	Model      testModel          `toml:"model"`
 	VB         testVB             `toml:"vb"`
 	Weights    map[string]float64 `toml:"weights"`
 }
@@ -211,7 +211,7 @@ func TestLoadConfigUnknownKeys(t *testing.T) {
 			name:     "misspelt table name in a header",
 			text:     "\n[vb]\ntol = 1.0\n[modle]\nk_max = 3\n",
 			suffix:   `:3: unknown key "modle"`,
-			contains: []string{`did you mean "Model"?`},
+			contains: []string{`did you mean "model"?`},
 		},
 		{
 			name:     "dotted key",
@@ -295,13 +295,12 @@ func TestLoadConfigValidate(t *testing.T) {
 		t.Errorf("error %#v does not wrap the *ValueError", err)
 	}
 
-	// With quick, the line is the one in [quick] that set the value; without
-	// quick the overlay is ignored and the config is valid.
+	// The line is the one in [quick] that set the value, with quick and
+	// without it: the overlay is validated at every load.
 	text := "\nruns = 3\n[quick]\nruns = 0\n"
-	_, err = load(t, text, true)
-	wantError(t, err, ":3: runs = 0: must be at least 1")
-	if _, err := load(t, text, false); err != nil {
-		t.Errorf("quick=false: %v", err)
+	for _, quick := range []bool{true, false} {
+		_, err = load(t, text, quick)
+		wantError(t, err, ":3: runs = 0: must be at least 1")
 	}
 
 	// A value left at its default has no line.
@@ -398,6 +397,58 @@ func TestFieldError(t *testing.T) {
 	} {
 		if got := FieldError("k", c.value, "why").Error(); got != c.want {
 			t.Errorf("FieldError(%v) = %q, want %q", c.value, got, c.want)
+		}
+	}
+}
+
+// TestLoadConfigKeysAreCaseSensitive: toml would decode Runs = 5 into the
+// field of runs; the loader refuses it, in the main part and in [quick].
+func TestLoadConfigKeysAreCaseSensitive(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"Runs = 5\n", `:1: unknown key "Runs" (did you mean "runs"? keys are case-sensitive)`},
+		{"[VB]\ntol = 1e-3\n", `unknown key "VB" (did you mean "vb"?`},
+		{"[vb]\nTol = 1e-3\n", `:2: unknown key "vb.Tol" (did you mean "vb.tol"?`},
+		{"[quick]\nRUNS = 2\n", `:2: unknown key "quick.RUNS" (did you mean "quick.runs"?`},
+	} {
+		p := filepath.Join(t.TempDir(), "x.toml")
+		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := LoadConfig(p, false, defaultTestConfig())
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// TestLoadConfigNegativeUnsigned: seed = -1 would wrap to 2⁶⁴−1.
+func TestLoadConfigNegativeUnsigned(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"runs = 2\nseed = -1\n", `:2: seed = -1: must be ≥ 0`},
+		{"[quick]\nseed = -5\n", `:2: quick.seed = -5: must be ≥ 0`},
+	} {
+		p := filepath.Join(t.TempDir(), "x.toml")
+		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		err := LoadConfig(p, false, defaultTestConfig())
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+}
+
+// TestLoadConfigValidatesQuickWithoutQuick: a bad [quick] value is an
+// error at load, also when -quick is not given, at the [quick] line.
+func TestLoadConfigValidatesQuickWithoutQuick(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.toml")
+	if err := os.WriteFile(p, []byte("runs = 2\n[quick]\nruns = 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, quick := range []bool{false, true} {
+		err := LoadConfig(p, quick, defaultTestConfig())
+		if err == nil || !strings.Contains(err.Error(), ":3:") || !strings.Contains(err.Error(), "runs = 0") {
+			t.Errorf("quick=%v: error %v, want the [quick] line 3 naming runs = 0", quick, err)
 		}
 	}
 }

@@ -49,10 +49,7 @@ func (r FitSettings) Validate(prefix string) error {
 	if !(r.AbsTol >= 0) || math.IsInf(r.AbsTol, 0) {
 		return FieldError(prefix+".abs_tol", r.AbsTol, "must be finite and ≥ 0 nats (0 switches the absolute test off)")
 	}
-	if !(r.MonotoneTol > 0) || math.IsInf(r.MonotoneTol, 0) {
-		return FieldError(prefix+".monotone_tol", r.MonotoneTol, "must be positive and finite")
-	}
-	return nil
+	return Positive(prefix+".monotone_tol", r.MonotoneTol)
 }
 
 // Settings returns the driver settings with the cancellation poll stop and

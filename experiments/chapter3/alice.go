@@ -140,8 +140,8 @@ func (c *AliceConfig) Validate() error {
 		}
 	}
 	for _, u := range c.Grid.U0 {
-		if !(u > 0) || u > 1e300 {
-			return experiments.FieldError("grid.u0", u, "must be positive and finite")
+		if err := experiments.Positive("grid.u0", u); err != nil {
+			return err
 		}
 	}
 	if c.Mode == "slices" {
@@ -166,17 +166,15 @@ func (c *AliceConfig) Validate() error {
 			return err
 		}
 	}
-	if !(c.VB.InitStrength > 0) {
-		return experiments.FieldError("vb.init_strength", c.VB.InitStrength, "must be positive")
-	}
-	if !(c.VB.InitFloor > 0) {
-		return experiments.FieldError("vb.init_floor", c.VB.InitFloor, "must be positive")
+	if err := experiments.FirstError(experiments.Positive("vb.init_strength", c.VB.InitStrength),
+		experiments.Positive("vb.init_floor", c.VB.InitFloor)); err != nil {
+		return err
 	}
 	if err := c.VB.FitSettings.Validate("vb"); err != nil {
 		return err
 	}
-	if !(c.Eval.TieRel >= 0) {
-		return experiments.FieldError("eval.tie_rel", c.Eval.TieRel, "must be ≥ 0")
+	if err := experiments.NonNegative("eval.tie_rel", c.Eval.TieRel); err != nil {
+		return err
 	}
 	if !(c.Eval.MLFloor > 0 && c.Eval.MLFloor < 1) {
 		return experiments.FieldError("eval.ml_floor", c.Eval.MLFloor, "must be in (0, 1)")

@@ -66,8 +66,8 @@ func (s VBSettings) validate(prefix string) error {
 		{prefix + ".prior_strength.A", s.PriorStrength.A},
 		{prefix + ".prior_strength.C", s.PriorStrength.C},
 	} {
-		if !(f.v > 0) || f.v > 1e300 {
-			return experiments.FieldError(f.key, f.v, "must be positive and finite")
+		if err := experiments.Positive(f.key, f.v); err != nil {
+			return err
 		}
 	}
 	return s.FitSettings.Validate(prefix)

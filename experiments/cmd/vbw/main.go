@@ -87,10 +87,11 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
 	shard := fs.String("shard", "", "run only part i of N of the cells, e.g. 2/8 (merge the parts with vbw merge)")
 	noplot := fs.Bool("noplot", false, "do not draw figures")
-	if err := fs.Parse(args); err != nil {
+	configs, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(configs) == 0 {
 		return fmt.Errorf("%s: no config file given", name)
 	}
 	sh, err := experiments.ParseShard(*shard)
@@ -102,7 +103,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	}
 	o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge}
 	// Every config is loaded and checked before anything runs.
-	jobs, err := experiments.PrepareAll(fs.Args(), o)
+	jobs, err := experiments.PrepareAll(configs, o)
 	if err != nil {
 		return err
 	}
@@ -121,13 +122,14 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("plot", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "output", "top output directory that vbw run wrote to")
-	if err := fs.Parse(args); err != nil {
+	targets, err := parseInterspersed(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(targets) == 0 {
 		return errors.New("plot: no target given (an experiment ID, chapterN, all, or a results directory)")
 	}
-	for _, target := range fs.Args() {
+	for _, target := range targets {
 		dirs, err := plotTargets(*out, target)
 		if err != nil {
 			return err
@@ -143,6 +145,24 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 }
 
 type plotDir struct{ dir, id string }
+
+// parseInterspersed parses flags anywhere among the arguments (vbw run
+// CONFIG -quick -out DIR works as vbw run -quick -out DIR CONFIG), before
+// anything runs, and returns the other arguments in order.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
 
 // plotTargets expands a plot target into result directories: a results
 // directory itself, or every folder <out>/<chapter>/* with a summary whose

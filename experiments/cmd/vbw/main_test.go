@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -169,5 +170,63 @@ func TestImpossibleSizeIsOneLine(t *testing.T) {
 		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "needs about") || !strings.Contains(err.Error(), "k = 100000") {
 			t.Errorf("%s with k = 100000: error %v, want one line with the estimate", c.file, err)
 		}
+	}
+}
+
+// TestConfigFieldsAreTagged: every exported field of every registered
+// config has a toml tag (or is an embedded struct), so that the key a user
+// writes is exactly the one the loader expects: keys are case-sensitive.
+func TestConfigFieldsAreTagged(t *testing.T) {
+	var walk func(path string, typ reflect.Type, depth int)
+	walk = func(path string, typ reflect.Type, depth int) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice || typ.Kind() == reflect.Map || typ.Kind() == reflect.Array {
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || depth > 8 {
+			return
+		}
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if f.Anonymous && f.Tag.Get("toml") == "" {
+				walk(path, f.Type, depth+1)
+				continue
+			}
+			tag := f.Tag.Get("toml")
+			if tag == "" {
+				t.Errorf("%s.%s has no toml tag", path, f.Name)
+				continue
+			}
+			if tag != "-" {
+				walk(path+"."+tag, f.Type, depth+1)
+			}
+		}
+	}
+	for _, s := range experiments.List() {
+		walk(s.ID, reflect.TypeOf(s.NewConfig()), 0)
+	}
+}
+
+// TestFlagsAfterConfig: flags after the config are honoured, and a bad one
+// is refused before anything runs.
+func TestFlagsAfterConfig(t *testing.T) {
+	out := t.TempDir()
+	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "synthetic.toml")
+	stdout, _, err := vbw("run", cfg, "-quick", "-noplot", "-out", out, "-data", experiments.TestDataDir())
+	if err != nil || !strings.Contains(stdout, filepath.Join(out, "chapter3", "synthetic")) {
+		t.Fatalf("flags after the config: %q, %v", stdout, err)
+	}
+	sum, err := os.ReadFile(filepath.Join(out, "chapter3", "synthetic", "summary.json"))
+	if err != nil || !strings.Contains(string(sum), `"quick": true`) {
+		t.Fatalf("-quick after the config was not applied: %v", err)
+	}
+	out2 := t.TempDir()
+	if _, _, err := vbw("run", cfg, "-out", out2, "-bogus"); err == nil {
+		t.Fatal("unknown flag after the config accepted")
+	}
+	if entries, _ := os.ReadDir(out2); len(entries) > 0 {
+		t.Fatal("a run started before the bad flag was refused")
 	}
 }
