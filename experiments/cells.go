@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,6 +99,11 @@ func LoadCell[T any](dir, hash, name string) (T, bool, error) {
 	if sc.Hash != hash || sc.Name != name {
 		return v, false, nil
 	}
+	// A cell without a result (null, or cut off) is recomputed: decoding
+	// null would leave a zero value that looks like a result.
+	if r := bytes.TrimSpace(sc.Result); len(r) == 0 || bytes.Equal(r, []byte("null")) {
+		return v, false, nil
+	}
 	if err := json.Unmarshal(sc.Result, &v); err != nil {
 		return v, false, nil
 	}
@@ -145,7 +151,7 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 		if !env.Shard.Owns(name) {
 			continue
 		}
-		v, ok, err := LoadCell[T](env.Dir, env.CellKey, name)
+		v, ok, err := LoadCell[T](env.cellRoot(), env.CellKey, name)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -190,7 +196,7 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 				v, err := run(i)
 				secs := time.Since(start).Seconds()
 				if err == nil {
-					err = SaveCell(env.Dir, env.CellKey, names[i], secs, v)
+					err = SaveCell(env.cellRoot(), env.CellKey, names[i], secs, v)
 				}
 				mu.Lock()
 				if err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -150,5 +151,27 @@ func TestFloatJSON(t *testing.T) {
 	}
 	if back[0] != 1.5 || !math.IsNaN(float64(back[1])) || !math.IsInf(float64(back[2]), 1) || !math.IsInf(float64(back[3]), -1) || !math.IsNaN(float64(back[4])) {
 		t.Fatalf("unmarshal: %v", back)
+	}
+}
+
+// TestNullCellIsRecomputed: a stored cell whose result is null (or cut
+// off) is not read as a zero result.
+func TestNullCellIsRecomputed(t *testing.T) {
+	dir := t.TempDir()
+	type res struct{ F float64 }
+	if err := SaveCell(dir, "h", "c0", 1, res{F: -5}); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok, err := LoadCell[res](dir, "h", "c0"); !ok || err != nil || v.F != -5 {
+		t.Fatalf("stored cell: %v %v %v", v, ok, err)
+	}
+	for _, body := range []string{`{"name":"c0","config_hash":"h","seconds":1,"result":null}`,
+		`{"name":"c0","config_hash":"h","seconds":1}`, `{"name":"c0","config_hash":"h","seconds":1,"result":{"F":`} {
+		if err := os.WriteFile(cellFile(dir, "c0"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok, err := LoadCell[res](dir, "h", "c0"); ok || err != nil {
+			t.Errorf("%s: read as a result (ok=%v, err=%v)", body, ok, err)
+		}
 	}
 }

@@ -153,6 +153,10 @@ type Env struct {
 	// MergeOnly: assemble results from stored cells, computing none.
 	MergeOnly bool
 
+	// CellRoot is the results folder whose cells/ holds the finished cells
+	// (Dir is a staging folder while the run computes); empty means Dir.
+	CellRoot string
+
 	mu       sync.Mutex
 	warnings []string
 	runs     []results.RunRecord
@@ -178,6 +182,13 @@ func (e *Env) WriteSummary(s *results.Summary, intro string) error {
 		return err
 	}
 	return results.WriteFileAtomic(e.Path("scorecard.md"), results.Scorecard(s, intro))
+}
+
+func (e *Env) cellRoot() string {
+	if e.CellRoot != "" {
+		return e.CellRoot
+	}
+	return e.Dir
 }
 
 // Stop returns the context's error once the run has been cancelled (an
@@ -405,8 +416,20 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 	return j.Run(ctx)
 }
 
-// Run computes the job's experiment into its results folder and draws its
-// figures; it returns the folder.
+// Run computes the job's experiment and draws its figures; it returns the
+// results folder.
+//
+// The folder always describes one run: the experiment writes into a
+// staging folder inside it, and only a run that succeeds moves its files
+// (tables, summary, figures, config.toml, and manifest.json last, which
+// records every output's size and SHA-256) into the folder, removing the
+// outputs of the previous run that it did not write again. A run that
+// fails leaves the previous results as they were; its finished cells stay
+// in cells/ (keyed by the config hash) for the next attempt. Two runs
+// cannot write a folder at once (LockFile). A -quick run into a folder that
+// holds a full run (or the reverse) is refused. A shard (-shard i/N)
+// computes cells only, without the lock, so that the shards of one sweep
+// can share a folder; vbw merge writes the results.
 func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	spec, cfg, o := j.Spec, j.Config, j.o
 	base := cfg.Base()
@@ -422,41 +445,77 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	if log == nil {
 		log = io.Discard
 	}
-	env := &Env{Ctx: ctx, ID: spec.ID, Dir: j.Dir, Quick: o.Quick, Workers: workers,
+	if err := os.MkdirAll(j.Dir, 0o755); err != nil {
+		return "", err
+	}
+	if !o.Shard.Active() {
+		release, err := lockFolder(j.Dir)
+		if err != nil {
+			return "", err
+		}
+		defer release()
+		if err := j.checkQuick(); err != nil {
+			return "", err
+		}
+	}
+	staging, err := os.MkdirTemp(j.Dir, ".staging-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(staging)
+	env := &Env{Ctx: ctx, ID: spec.ID, Dir: staging, CellRoot: j.Dir, Quick: o.Quick, Workers: workers,
 		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
-	if err := os.MkdirAll(env.Dir, 0o755); err != nil {
-		return "", err
-	}
-	if err := j.claim(); err != nil {
-		return "", err
-	}
-	if err := results.WriteFileAtomic(env.Path("config.toml"), resolved); err != nil {
-		return "", err
-	}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
 	start := time.Now()
-	runErr := spec.Run(env, cfg)
+	if err := spec.Run(env, cfg); err != nil {
+		return j.Dir, fmt.Errorf("%s: %w", spec.ID, err)
+	}
+	if o.Shard.Active() {
+		return j.Dir, nil
+	}
 	man.WallSeconds = time.Since(start).Seconds()
 	man.Runs = env.runs
 	man.Data = env.DataRecords()
 	man.Warnings = append([]string{}, env.Warnings()...)
 	man.Status = "ok"
-	if runErr != nil {
-		man.Status = "error: " + runErr.Error()
+	if err := results.WriteFileAtomic(filepath.Join(staging, results.ConfigFile), resolved); err != nil {
+		return "", err
 	}
-	if err := results.WriteJSON(env.Path("manifest.json"), man); err != nil && runErr == nil {
-		runErr = err
-	}
-	if runErr != nil {
-		return env.Dir, fmt.Errorf("%s: %w", spec.ID, runErr)
-	}
-	if !o.NoPlot && spec.Plot != nil && !o.Shard.Active() {
-		if err := spec.Plot(env.Dir); err != nil {
-			return env.Dir, fmt.Errorf("%s: plot: %w", spec.ID, err)
+	if !o.NoPlot && spec.Plot != nil {
+		if err := spec.Plot(staging); err != nil {
+			return j.Dir, fmt.Errorf("%s: plot: %w", spec.ID, err)
 		}
 	}
-	return env.Dir, nil
+	if man.Outputs, err = results.DescribeOutputs(staging); err != nil {
+		return "", err
+	}
+	if err := results.WriteJSON(filepath.Join(staging, results.ManifestFile), man); err != nil {
+		return "", err
+	}
+	if err := results.CommitOutputs(staging, j.Dir); err != nil {
+		return "", fmt.Errorf("%s: %w", spec.ID, err)
+	}
+	if err := j.claim(); err != nil {
+		return "", err
+	}
+	return j.Dir, nil
+}
+
+// checkQuick refuses to mix a -quick run and a full run in one folder.
+func (j *Job) checkQuick() error {
+	m, err := results.ReadManifest(filepath.Join(j.Dir, results.ManifestFile))
+	if err != nil {
+		return nil // no previous run (or an unreadable manifest: replaced)
+	}
+	if m.Quick != j.o.Quick {
+		kind, other := "a full run", "-quick"
+		if m.Quick {
+			kind, other = "a -quick run", "full"
+		}
+		return fmt.Errorf("%s holds the results of %s; a %s run would mix with them: write it elsewhere (-out)", j.Dir, kind, other)
+	}
+	return nil
 }
 
 var (
@@ -503,6 +562,9 @@ func PlotDir(dir, id string) error {
 	}
 	if spec.Plot == nil {
 		return nil
+	}
+	if err := results.VerifyOutputs(dir); err != nil {
+		return fmt.Errorf("plot: %w", err)
 	}
 	if err := spec.Plot(dir); err != nil {
 		return fmt.Errorf("%s: plot: %w", id, err)

@@ -32,8 +32,11 @@ type Manifest struct {
 	Runs        []RunRecord `json:"runs"`
 	// Data lists the data files read, with their checksums and whether
 	// they were verified.
-	Data     []DataRecord `json:"data"`
-	Warnings []string     `json:"warnings"`
+	Data []DataRecord `json:"data"`
+	// Outputs lists every file the run wrote into its folder, with its
+	// size and SHA-256 (see VerifyOutputs).
+	Outputs  []Output `json:"outputs"`
+	Warnings []string `json:"warnings"`
 
 	start time.Time
 }

@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -229,4 +232,70 @@ func TestFlagsAfterConfig(t *testing.T) {
 	if entries, _ := os.ReadDir(out2); len(entries) > 0 {
 		t.Fatal("a run started before the bad flag was refused")
 	}
+}
+
+// TestFoldersTellTheTruth: a results folder's files describe one run.
+func TestFoldersTellTheTruth(t *testing.T) {
+	out, data := t.TempDir(), experiments.TestDataDir()
+	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "synthetic.toml")
+	dir := filepath.Join(out, "chapter3", "synthetic")
+	if _, _, err := vbw("run", "-quick", "-out", out, "-data", data, cfg); err != nil {
+		t.Fatal(err)
+	}
+	summary := filepath.Join(dir, "summary.json")
+	before, _ := os.ReadFile(summary)
+
+	// A full run into the quick run's folder is refused before it starts.
+	_, _, err := vbw("run", "-out", out, "-data", data, cfg)
+	if err == nil || !strings.Contains(err.Error(), "holds the results of a -quick run") {
+		t.Fatalf("full run into a quick folder: %v", err)
+	}
+
+	// A second run while one holds the lock is refused at once, naming it;
+	// a lock left by a dead process is taken over.
+	lock := filepath.Join(dir, experiments.LockFile)
+	host, _ := os.Hostname()
+	os.WriteFile(lock, []byte(fmt.Sprintf("%d %s 2026-01-01T00:00:00Z\n", os.Getpid(), host)), 0o644)
+	_, _, err = vbw("run", "-quick", "-out", out, "-data", data, cfg)
+	if err == nil || !strings.Contains(err.Error(), "is being written by another vbw run (pid "+strconv.Itoa(os.Getpid())) {
+		t.Fatalf("locked folder: %v", err)
+	}
+	os.WriteFile(lock, []byte(fmt.Sprintf("%d %s 2026-01-01T00:00:00Z\n", deadPID(t), host)), 0o644)
+	if _, _, err := vbw("run", "-quick", "-noplot", "-out", out, "-data", data, cfg); err != nil {
+		t.Fatalf("stale lock not taken over: %v", err)
+	}
+	if _, err := os.Stat(lock); err == nil {
+		t.Fatal("lock left behind")
+	}
+
+	// A failed run leaves the previous results: a data file that vanished.
+	_, _, err = vbw("run", "-quick", "-out", out, "-data", t.TempDir(), cfg)
+	if err == nil {
+		t.Fatal("run without data succeeded")
+	}
+	if after, _ := os.ReadFile(summary); !bytes.Equal(before, after) {
+		t.Fatal("a failed run changed summary.json")
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, ".staging-*")); len(entries) > 0 {
+		t.Fatalf("staging left behind: %v", entries)
+	}
+
+	// plot refuses a table cut at a line boundary.
+	runs := filepath.Join(dir, "runs.csv")
+	text, _ := os.ReadFile(runs)
+	lines := strings.SplitAfter(string(text), "\n")
+	os.WriteFile(runs, []byte(strings.Join(lines[:len(lines)/2], "")), 0o644)
+	_, _, err = vbw("plot", dir)
+	if err == nil || !strings.Contains(err.Error(), "does not match the manifest") {
+		t.Fatalf("plot of a cut runs.csv: %v", err)
+	}
+}
+
+// deadPID returns the pid of a process that has exited.
+func deadPID(t *testing.T) int {
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Skip("cannot start a process:", err)
+	}
+	return cmd.Process.Pid
 }
