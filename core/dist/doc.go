@@ -16,12 +16,16 @@
 //	Gaussian     N(μ, Σ), full covariance, cached Cholesky; Appendix A
 //	Wishart      W(ν, S), E[W] = νS, Bartlett sampling; Appendix A, eq. (5.7)
 //	NormalGamma  Ga(ρ | a, b) N(c | m, ρ⁻¹Σ); eqs. (5.42)–(5.44), Appendix C.3
+//	GaussianRows Π_r N(λ_r | μ_r, c_rΣ_r), a matrix of independent Gaussian
+//	             rows with an ARD prior over its columns; eqs. (4.43)–(4.50),
+//	             (5.35)–(5.50)
 //	Categorical  probabilities from log-weights (responsibilities)
 //
-// Each family except Categorical implements ExpFam, the common interface of
-// natural parameters η, expected statistics E[u] = ∇A(η), log normaliser A,
-// entropy, closed-form KL, flat log density and sampling, so that generic
-// code (and the generic tests) treat all families alike. Posterior applies
+// Each family except Categorical and GaussianRows implements ExpFam, the
+// common interface of natural parameters η, expected statistics E[u] =
+// ∇A(η), log normaliser A, entropy, closed-form KL, flat log density and
+// sampling, so that generic code (and the generic tests) treat all families
+// alike. Posterior applies
 // the conjugate update η + β·t: batch (2.98)–(2.99), online (2.114)–(2.117)
 // and annealed (2.118)–(2.119) VBM steps.
 //
@@ -45,6 +49,10 @@
 //	Wishart.MeanLogDet, KLWishart, Entropy  Appendix A
 //	ExpectedCondKL                          ⟨KL(c | ρ)⟩_q(ρ), eqs. (5.140)–(5.141), (C.21)–(C.23)
 //	KLNormalGamma                           chain rule, eqs. (C.18)–(C.19)
+//	GaussianRows.SecondMomentTo             ⟨ΛᵀΨ⁻¹Λ⟩ (4.54), ⟨AᵀA⟩ (5.53), ⟨CᵀR⁻¹C⟩ (5.63)
+//	KLARD, ExpectedKLARD, KLRowDiag         T_Λ of (4.29), ⟨KL(A | B)⟩, ⟨KL(C | ρ, D)⟩ of (5.147)
+//	GaussianRows.ARDPrecisionTo             α_j = R/Σ_r E[λ_rj²], eqs. (5.133)–(5.136)
+//	GaussianRows.ARDGammaTo                 q(ν_l), eqs. (4.38)–(4.40); section 5.3.9
 //	Posterior                               eqs. (2.97)–(2.99), (2.114)–(2.119)
 //
 // # Conventions
@@ -55,6 +63,28 @@
 // DirichletLogMarginalCounts and DirichletPosteriorTo are used in the HMM's
 // inner loop and do not allocate (with a non-nil dst). Randomness comes only
 // from a caller's *rand.Rand (math/rand/v2). Dimension mismatches and invalid
-// parameters panic with a "dist: " prefix; constructors of matrix-valued
-// families return ok = false when a matrix is not positive definite.
+// parameters panic with a "dist: " prefix. The GaussianRows methods used in
+// E and M steps (the To methods, KLARD, ExpectedKLARD, KLRowDiag) do not
+// allocate.
+//
+// # One positive-definiteness policy
+//
+// Every covariance and precision this package factorises is positive
+// definite in exact arithmetic (a posterior precision is diag(α) + S with
+// α ≥ ARDPrecisionFloor > 0 and S positive semi-definite), so each is
+// factorised once, by a plain Cholesky, and never jittered here: a silent
+// perturbation would hide the bug that made the matrix indefinite (a NaN, a
+// negative precision, a lost floor) and break the monotonicity of F the tests
+// check. A failure is reported, not repaired: the GaussianRows constructors
+// return a *NotPositiveDefiniteError naming the matrix and its first
+// non-positive pivot (errors.Is(err, numeric.ErrNotPositiveDefinite)), which
+// a model wraps with the parameter's name; the older Gaussian, Wishart and
+// NormalGamma constructors return ok = false. Jitter is a model's explicit
+// choice, made in one place, numeric.CholeskySPD, whose returned jitter the
+// model records as a warning: it hands the jittered *mat.Cholesky to a
+// constructor, which uses the factor as is. Jitter is acceptable only on a
+// posterior precision, where the result is still a distribution and F
+// computed from it is still a lower bound (merely not the exact coordinate
+// maximum); it is never applied to a prior or likelihood term, which would
+// change the model.
 package dist

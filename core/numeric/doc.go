@@ -39,6 +39,7 @@
 //	CholeskySPD    Cholesky of the symmetric part with a jitter policy:
 //	               ε·mean(diag) added, ε = 1e-10 ×10 per retry, at most six retries
 //	LogDetChol     ln|A| = 2 Σ ln L_ii
+//	CholeskyMinPivot  where and by how much a Cholesky breaks down, for error messages
 //
 // CholeskySPD is used for the Gaussian and Wishart posteriors of chapters 4
 // and 5; the jitter it added is returned so callers can record it.
