@@ -471,21 +471,31 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 	if err != nil {
 		return err
 	}
-	cells := c.cells()
-	kMax, u0Max := 1, 1
-	for _, cell := range cells {
-		kMax, u0Max = max(kMax, cell.K), max(u0Max, len(cell.U0s))
+	// The memory check comes before the cells are listed, from the
+	// points alone: restarts = 10¹² is refused, not allocated.
+	points := c.Points()
+	kMax, u0Max, nk := 1, 1, map[[2]int]int{}
+	for _, p := range points {
+		kMax = max(kMax, p.K)
+		nk[[2]int{p.N, p.K}]++
+		u0Max = max(u0Max, nk[[2]int{p.N, p.K}])
 	}
 	trainLen, trainN := dataShape(d.trainFwd)
 	testLen, _ := dataShape(d.testFwd)
-	if err := experiments.CheckMemory(hmmMemory{k: kMax, p: d.trainFwd.P, maxLen: max(trainLen, testLen), nSeq: trainN,
-		workers: env.Workers, cells: len(cells), fits: 2,
+	nCells := float64(len(nk)) * float64(c.Restarts)
+	mem := hmmMemory{k: kMax, p: d.trainFwd.P, maxLen: max(trainLen, testLen), nSeq: trainN,
+		workers: env.Workers, cells: int(min(nCells, 1<<40)), fits: 2,
 		// both directions keep the ML solution and, per u0, the MAP, VB
-		// mean and Bayes-point parameters
+		// mean and Bayes-point parameters; a cell's scores are a few
+		// dozen numbers per u0, its traces (canonical (n, k) only) up to
+		// max_iter iterations of each fit.
 		params:      2 * (1 + 3*u0Max),
-		resultWords: float64(u0Max) * 4 * 16}.need()); err != nil {
+		resultWords: float64(u0Max) * 4 * 16}.need()
+	mem.Bytes += 8 * float64(c.Restarts) * 2 * (traceWords(c.ML.MaxIter, 1) + float64(u0Max)*(traceWords(c.MAP.MaxIter, 2)+traceWords(c.VB.MaxIter, 4)))
+	if err := experiments.CheckMemory(mem); err != nil {
 		return err
 	}
+	cells := c.cells()
 	names := make([]string, len(cells))
 	cost := make([]float64, len(cells))
 	for i, cell := range cells {

@@ -128,14 +128,33 @@ type hmmMemory struct {
 	workers, cells, fits int
 	params               int
 	resultWords          float64
+	dataWords            float64 // the data themselves (one word a symbol)
 }
+
+// satMul returns a·b for non-negative a, b, saturating at 2⁴⁰ (far beyond
+// any machine) instead of overflowing.
+func satMul(a, b int) int {
+	const cap = 1 << 40
+	if a <= 0 || b <= 0 {
+		return 0
+	}
+	if a > cap/b {
+		return cap
+	}
+	return a * b
+}
+
+// traceWords is the memory, in words, of the trace of a fit of at most
+// maxIter iterations with terms named terms: F, ΔF and the time per
+// iteration, and a name (two words) and value per term.
+func traceWords(maxIter, terms int) float64 { return float64(maxIter) * float64(3+3*terms) }
 
 func (h hmmMemory) need() experiments.MemoryNeed {
 	K, P := float64(h.k), float64(h.p)
 	perCell := float64(h.fits)*hmm.MemoryBytes(h.k, h.p, h.maxLen, h.nSeq, 1) + 8*float64(h.params)*(K+K*K+K*P)
 	w := float64(max(min(h.workers, h.cells), 1))
 	return experiments.MemoryNeed{
-		Bytes: w*perCell + float64(h.cells)*8*h.resultWords,
+		Bytes: w*perCell + float64(h.cells)*8*h.resultWords + 8*h.dataWords,
 		What: fmt.Sprintf("%.0f parallel cell(s), each with %d HMM fit(s) of k = %d states over p = %d symbols, longest sequence %d; %d cell results",
 			w, h.fits, h.k, h.p, h.maxLen, h.cells),
 	}

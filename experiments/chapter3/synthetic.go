@@ -266,6 +266,22 @@ func (r Run) trace(method string) (experiments.RunTrace, bool) {
 // RunSynthetic runs every (data set, restart) cell, writes the tables and
 // summary.json.
 func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
+	// need is the memory estimate for data sets of the given shape; it is
+	// checked before generating data (with the generator's sizes) and
+	// again once the data are read.
+	need := func(p, maxLen, nSeq, sets int) experiments.MemoryNeed {
+		return hmmMemory{k: c.Model.K, p: p, maxLen: maxLen, nSeq: nSeq,
+			workers: env.Workers, cells: satMul(sets, c.Restarts), fits: 2, params: 3,
+			dataWords: float64(sets) * float64(nSeq) * float64(maxLen),
+			// a cell keeps the ML and VB parameters and occupancies, and
+			// the ML and VB traces with their terms.
+			resultWords: 3*float64(c.Model.K)*float64(c.Model.K+p+3) + traceWords(c.ML.MaxIter, 1) + traceWords(c.VB.MaxIter, 4)}.need()
+	}
+	if c.Data.Generator != "" {
+		if err := experiments.CheckMemory(need(3, c.Data.MaxLength, satMul(3, c.Data.SequencesPerGrammar), c.Data.Datasets)); err != nil {
+			return err
+		}
+	}
 	sets, err := loadSyntheticData(env, c.Data, c.Seed, c.Experiment)
 	if err != nil {
 		return err
@@ -274,11 +290,7 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 		return fmt.Errorf("%s: %w", c.Data.File, err)
 	}
 	maxLen, nSeq := dataShape(sets...)
-	if err := experiments.CheckMemory(hmmMemory{k: c.Model.K, p: sets[0].P, maxLen: maxLen, nSeq: nSeq,
-		workers: env.Workers, cells: len(sets) * c.Restarts, fits: 2, params: 3,
-		// a cell keeps the ML and VB parameters and occupancies, and the
-		// ML trace and the VB trace with its four terms.
-		resultWords: 3*float64(c.Model.K)*float64(c.Model.K+sets[0].P+3) + float64(c.ML.MaxIter) + 5*float64(c.VB.MaxIter)}.need()); err != nil {
+	if err := experiments.CheckMemory(need(sets[0].P, maxLen, nSeq, len(sets))); err != nil {
 		return err
 	}
 	var names []string
