@@ -1,26 +1,12 @@
 package vbtest_test
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/vbworkbench/vbw/core/vbtest"
 )
-
-// recorder is a fake testing.TB that records Errorf calls. The embedded nil
-// TB makes it satisfy the interface; only Helper and Errorf are called.
-type recorder struct {
-	testing.TB
-	errs []string
-}
-
-func (r *recorder) Helper() {}
-
-func (r *recorder) Errorf(format string, args ...any) {
-	r.errs = append(r.errs, fmt.Sprintf(format, args...))
-}
 
 func TestCheckMonotone(t *testing.T) {
 	inf := math.Inf(-1)

@@ -10,6 +10,12 @@
 //	                and each hyperparameter step (2.79), can only raise F)
 //	FDGradient      central finite differences, for stationarity checks of the
 //	                VBM and hyperparameter updates
+//	CheckModel      the model conformance suite that every package under
+//	                core/model runs: F finite and never lower after each E, M and
+//	                hyperparameter step, terms that sum to F with unique names,
+//	                the same F sequence bit for bit from the same construction,
+//	                no allocation in steady-state M (and at most a stated number
+//	                in E), and Save/Restore round trips for a vb.Mover
 //
 // # A toy conjugate-exponential model
 //

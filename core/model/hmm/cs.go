@@ -10,12 +10,12 @@ import (
 // ExpectedCounts runs an exact E step at θ (forward-backward with the
 // parameters themselves) and returns ln p(y|θ) and the expected counts N̂.
 func ExpectedCounts(d Data, θ Params) (float64, *infer.Counts) {
-	var ws infer.Workspace
+	var ws infer.ForwardBackward
 	c := θ.Chain()
 	counts := infer.NewCounts(θ.K, θ.P)
 	var lnp float64
 	for _, y := range d.Seqs {
-		lnp += ws.Smooth(c, y, counts)
+		lnp += ws.AddExpectedCounts(c, y, counts)
 	}
 	return lnp, counts
 }

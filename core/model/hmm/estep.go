@@ -17,22 +17,22 @@ import (
 var blockSymbols = 10000
 
 // estep is the E step shared by VB and EM: the forward-backward recursion
-// (infer.Workspace.Smooth) over every sequence with one chain, pooling the
-// expected counts (L1857) and the per-sequence ln Z. With more than one
-// worker and more than one block the blocks are spread over goroutines, each
-// with its own Workspace and Counts.
+// (infer.ForwardBackward.AddExpectedCounts) over every sequence with one
+// chain, pooling the expected counts (L1857) and the per-sequence ln Z. With
+// more than one worker and more than one block the blocks are spread over
+// goroutines, each with its own ForwardBackward and Counts.
 type estep struct {
 	counts *infer.Counts // pooled counts of the last run
 	lnZ    []float64     // per-sequence ln Z of the last run
 	blocks []int         // block b holds sequences blocks[b] … blocks[b+1]−1
 
-	ws      infer.Workspace // the serial path's
-	scratch *infer.Counts   // the serial path's counts of blocks after the first
-	workers []eworker       // the parallel path's, one per worker
-	slots   []eslot         // the parallel path's ring of finished blocks
+	ws      infer.ForwardBackward // the serial path's
+	scratch *infer.Counts         // the serial path's counts of blocks after the first
+	workers []eworker             // the parallel path's, one per worker
+	slots   []eslot               // the parallel path's ring of finished blocks
 }
 
-type eworker struct{ ws infer.Workspace }
+type eworker struct{ ws infer.ForwardBackward }
 
 // eslot holds one block's results until they are added to the total.
 type eslot struct {
@@ -60,10 +60,10 @@ func (e *estep) partition(seqs [][]int) {
 
 // smoothBlock adds the counts of block b's sequences to acc (in sequence
 // order), stores their ln Z and returns their sum (from zero, in order).
-func (e *estep) smoothBlock(ws *infer.Workspace, c *infer.Chain, seqs [][]int, b int, acc *infer.Counts) float64 {
+func (e *estep) smoothBlock(ws *infer.ForwardBackward, c *infer.Chain, seqs [][]int, b int, acc *infer.Counts) float64 {
 	var lnZ float64
 	for i := e.blocks[b]; i < e.blocks[b+1]; i++ {
-		e.lnZ[i] = ws.Smooth(c, seqs[i], acc)
+		e.lnZ[i] = ws.AddExpectedCounts(c, seqs[i], acc)
 		lnZ += e.lnZ[i]
 	}
 	return lnZ
@@ -129,7 +129,7 @@ func (e *estep) runParallel(c *infer.Chain, seqs [][]int, nw int) float64 {
 	)
 	wg.Add(nw)
 	for w := 0; w < nw; w++ {
-		go func(ws *infer.Workspace) {
+		go func(ws *infer.ForwardBackward) {
 			defer wg.Done()
 			defer func() {
 				if r := recover(); r != nil {

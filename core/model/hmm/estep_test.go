@@ -78,7 +78,7 @@ func TestPartitionBlocks(t *testing.T) {
 // TestEStepWorkersBitIdentical: on data spanning many blocks (of uneven
 // sizes), VB and EM give bit-identical bounds, counts and per-sequence ln Z
 // over several iterations whatever the number of workers, and the pooled
-// counts equal the sum of per-sequence Smooth calls to 1e-12 relative.
+// counts equal the sum of per-sequence AddExpectedCounts calls to 1e-12 relative.
 func TestEStepWorkersBitIdentical(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(21, 1))
 	k, p := 6, 5
@@ -142,7 +142,7 @@ func TestEStepWorkersBitIdentical(t *testing.T) {
 			}
 		}
 
-		// The pooled counts and ln Z against per-sequence Smooth calls.
+		// The pooled counts and ln Z against per-sequence AddExpectedCounts calls.
 		m := NewVB(d, u, w0)
 		m.Workers = 3
 		b, err := m.E()
@@ -151,13 +151,13 @@ func TestEStepWorkersBitIdentical(t *testing.T) {
 		}
 		chain := m.W.BayesPoint().Chain()
 		sum := infer.NewCounts(k, p)
-		var ws infer.Workspace
+		var ws infer.ForwardBackward
 		var lnZ float64
 		for i, y := range d.Seqs {
 			acc := infer.NewCounts(k, p)
-			z := ws.Smooth(chain, y, acc)
+			z := ws.AddExpectedCounts(chain, y, acc)
 			if math.Float64bits(z) != math.Float64bits(m.SeqLnZ()[i]) {
-				t.Fatalf("sequence %d: ln Z %v, per-sequence Smooth %v", i, m.SeqLnZ()[i], z)
+				t.Fatalf("sequence %d: ln Z %v, per-sequence AddExpectedCounts %v", i, m.SeqLnZ()[i], z)
 			}
 			lnZ += z
 			sum.Add(acc)
@@ -177,7 +177,7 @@ func TestEStepWorkersBitIdentical(t *testing.T) {
 }
 
 // TestEStepOneBlockIsPlainLoop: data within one block are summed exactly as
-// a plain loop of Smooth calls into one Counts (the order of summation of
+// a plain loop of AddExpectedCounts calls into one Counts (the order of summation of
 // the serial code before the E step was split into blocks), whatever the
 // number of workers.
 func TestEStepOneBlockIsPlainLoop(t *testing.T) {
@@ -190,10 +190,10 @@ func TestEStepOneBlockIsPlainLoop(t *testing.T) {
 	θ := RandomParams(k, p, rnd)
 	chain := θ.Chain()
 	want := infer.NewCounts(k, p)
-	var ws infer.Workspace
+	var ws infer.ForwardBackward
 	var wantLnp float64
 	for _, y := range d.Seqs {
-		wantLnp += ws.Smooth(chain, y, want)
+		wantLnp += ws.AddExpectedCounts(chain, y, want)
 	}
 	for _, workers := range []int{1, 2} {
 		m := NewEM(d, θ, nil)

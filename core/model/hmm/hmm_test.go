@@ -79,7 +79,7 @@ func longFormF(m *VB) float64 {
 	lnθ := func(x float64) float64 { return math.Log(x) }
 	var f float64
 	for _, y := range m.Data.Seqs {
-		g, xi, _ := infer.Marginals(c, y)
+		g, xi, _ := infer.ChainMarginals(c, y)
 		f += infer.ChainEntropy(g, xi)
 		for j := 0; j < k; j++ {
 			f += g[0][j] * lnθ(bp.Pi[j])
@@ -418,7 +418,7 @@ func longFormAt(d Data, u Prior, w Posterior, θ Params) float64 {
 	c := θ.Chain()
 	var f float64
 	for _, y := range d.Seqs {
-		g, xi, _ := infer.Marginals(c, y)
+		g, xi, _ := infer.ChainMarginals(c, y)
 		f += infer.ChainEntropy(g, xi)
 		for j := 0; j < k; j++ {
 			f += g[0][j] * math.Log(lnθ.Pi[j])

@@ -147,7 +147,7 @@ func (θ Params) Chain() *infer.Chain {
 // without allocating per call. It is not safe for concurrent use.
 type Scorer struct {
 	chain infer.Chain
-	ws    infer.Workspace
+	ws    infer.ForwardBackward
 }
 
 // NewScorer returns a Scorer for θ.

@@ -170,7 +170,7 @@ func (m *VB) SeqLnZ() []float64 { return m.est.lnZ }
 // posterior and no VBM: a lower bound on ln ∫ q(θ) p(y′|θ) dθ (eqs.
 // 3.82-3.84). It uses θ̃ from the last E step.
 func (m *VB) PredictiveBound(y []int) float64 {
-	var ws infer.Workspace
+	var ws infer.ForwardBackward
 	return ws.LogProb(&m.chain, y)
 }
 

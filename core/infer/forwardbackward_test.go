@@ -104,17 +104,17 @@ func TestForwardBackwardMatchesBruteForce(t *testing.T) {
 			y[i] = rnd.IntN(p)
 		}
 		want, wg, wx := bruteForce(c, y)
-		var w Workspace
+		var w ForwardBackward
 		if got := w.LogProb(c, y); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
 			t.Errorf("trial %d: LogProb = %v, brute force %v", trial, got, want)
 		}
-		g, x, lnZ := Marginals(c, y)
+		g, x, lnZ := ChainMarginals(c, y)
 		if math.Abs(lnZ-want) > 1e-12*math.Max(1, math.Abs(want)) {
-			t.Errorf("trial %d: Marginals lnZ = %v, brute force %v", trial, lnZ, want)
+			t.Errorf("trial %d: ChainMarginals lnZ = %v, brute force %v", trial, lnZ, want)
 		}
 		acc := NewCounts(k, p)
-		if got := w.Smooth(c, y, acc); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
-			t.Errorf("trial %d: Smooth lnZ = %v, brute force %v", trial, got, want)
+		if got := w.AddExpectedCounts(c, y, acc); math.Abs(got-want) > 1e-12*math.Max(1, math.Abs(want)) {
+			t.Errorf("trial %d: AddExpectedCounts lnZ = %v, brute force %v", trial, got, want)
 		}
 		wantCounts := NewCounts(k, p)
 		for tt := 0; tt < T; tt++ {
@@ -138,23 +138,24 @@ func TestForwardBackwardMatchesBruteForce(t *testing.T) {
 		for _, pair := range [][2][]float64{{acc.Pi, wantCounts.Pi}, {acc.A, wantCounts.A}, {acc.E, wantCounts.E}} {
 			for i := range pair[0] {
 				if math.Abs(pair[0][i]-pair[1][i]) > 1e-11 {
-					t.Fatalf("trial %d: Smooth count %d = %v, brute force %v", trial, i, pair[0][i], pair[1][i])
+					t.Fatalf("trial %d: AddExpectedCounts count %d = %v, brute force %v", trial, i, pair[0][i], pair[1][i])
 				}
 			}
 		}
 	}
 }
 
-// TestSmoothMatchesMarginalsOverManyChunks checks Smooth's counts, which it
-// accumulates in chunks of chunkSteps steps inside the backward pass, against
-// the plain recursion of Marginals on sequences spanning several chunks
+// TestAddExpectedCountsMatchesMarginalsOverManyChunks checks the counts of
+// AddExpectedCounts, which it accumulates in chunks of fbChunkSteps steps
+// inside the backward pass, against the plain recursion of ChainMarginals on
+// sequences spanning several chunks
 // (including lengths at and around the chunk boundaries), for dense weights
 // and for weights with exact zeros (as maximum likelihood leaves them).
-func TestSmoothMatchesMarginalsOverManyChunks(t *testing.T) {
+func TestAddExpectedCountsMatchesMarginalsOverManyChunks(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 1))
-	var w Workspace
+	var w ForwardBackward
 	for _, sparse := range []bool{false, true} {
-		for _, T := range []int{chunkSteps - 1, chunkSteps, chunkSteps + 1, chunkSteps + 2, 3*chunkSteps + 7, 200} {
+		for _, T := range []int{fbChunkSteps - 1, fbChunkSteps, fbChunkSteps + 1, fbChunkSteps + 2, 3*fbChunkSteps + 7, 200} {
 			k, p := 5, 4
 			c := randomChain(rnd, k, p, 0.8)
 			if sparse {
@@ -168,7 +169,7 @@ func TestSmoothMatchesMarginalsOverManyChunks(t *testing.T) {
 				}
 			}
 			y := sampleChain(rnd, c, T)
-			g, x, want := Marginals(c, y)
+			g, x, want := ChainMarginals(c, y)
 			if math.IsInf(want, -1) {
 				t.Fatalf("sparse=%v T=%d: sampled sequence impossible", sparse, T)
 			}
@@ -186,13 +187,13 @@ func TestSmoothMatchesMarginalsOverManyChunks(t *testing.T) {
 				}
 			}
 			acc := NewCounts(k, p)
-			if got := w.Smooth(c, y, acc); math.Abs(got-want) > 1e-12*math.Abs(want) {
-				t.Errorf("sparse=%v T=%d: Smooth lnZ = %v, Marginals %v", sparse, T, got, want)
+			if got := w.AddExpectedCounts(c, y, acc); math.Abs(got-want) > 1e-12*math.Abs(want) {
+				t.Errorf("sparse=%v T=%d: AddExpectedCounts lnZ = %v, ChainMarginals %v", sparse, T, got, want)
 			}
 			for _, pair := range [][2][]float64{{acc.Pi, wantCounts.Pi}, {acc.A, wantCounts.A}, {acc.E, wantCounts.E}} {
 				for i := range pair[0] {
 					if math.Abs(pair[0][i]-pair[1][i]) > 1e-10 {
-						t.Fatalf("sparse=%v T=%d: count %d = %v, Marginals %v", sparse, T, i, pair[0][i], pair[1][i])
+						t.Fatalf("sparse=%v T=%d: count %d = %v, ChainMarginals %v", sparse, T, i, pair[0][i], pair[1][i])
 					}
 				}
 			}
@@ -249,7 +250,7 @@ func TestLogProbSumsLogsExactly(t *testing.T) {
 		for i := range y {
 			y[i] = rnd.IntN(27)
 		}
-		var w Workspace
+		var w ForwardBackward
 		got := w.LogProb(c, y)
 		var want float64
 		for _, inv := range w.inv {
@@ -261,14 +262,14 @@ func TestLogProbSumsLogsExactly(t *testing.T) {
 	}
 }
 
-func TestMarginalsAreConsistent(t *testing.T) {
+func TestChainMarginalsAreConsistent(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(2, 1))
 	c := randomChain(rnd, 4, 3, 0.8)
 	y := make([]int, 50)
 	for i := range y {
 		y[i] = rnd.IntN(3)
 	}
-	g, x, _ := Marginals(c, y)
+	g, x, _ := ChainMarginals(c, y)
 	for tt := range g {
 		var s float64
 		for _, v := range g[tt] {
@@ -313,9 +314,9 @@ func TestLongSequenceDoesNotUnderflow(t *testing.T) {
 	for i := range y {
 		y[i] = rnd.IntN(27)
 	}
-	var w Workspace
+	var w ForwardBackward
 	acc := NewCounts(5, 27)
-	lnZ := w.Smooth(c, y, acc)
+	lnZ := w.AddExpectedCounts(c, y, acc)
 	if math.IsInf(lnZ, 0) || math.IsNaN(lnZ) || lnZ > -5000 {
 		t.Fatalf("lnZ = %v for 5000 symbols of 27", lnZ)
 	}
@@ -330,14 +331,14 @@ func TestLongSequenceDoesNotUnderflow(t *testing.T) {
 
 func TestImpossibleSequenceGivesMinusInf(t *testing.T) {
 	c := &Chain{K: 2, P: 2, Pi: []float64{1, 0}, A: []float64{1, 0, 0, 1}, E: []float64{1, 1, 0, 0}}
-	var w Workspace
+	var w ForwardBackward
 	y := []int{0, 1}
 	if got := w.LogProb(c, y); !math.IsInf(got, -1) {
 		t.Fatalf("LogProb = %v, want -Inf", got)
 	}
 	acc := NewCounts(2, 2)
-	if got := w.Smooth(c, y, acc); !math.IsInf(got, -1) {
-		t.Fatalf("Smooth = %v, want -Inf", got)
+	if got := w.AddExpectedCounts(c, y, acc); !math.IsInf(got, -1) {
+		t.Fatalf("AddExpectedCounts = %v, want -Inf", got)
 	}
 	for _, v := range acc.E {
 		if v != 0 {
@@ -352,7 +353,7 @@ func TestChainEntropyOfIndependentStates(t *testing.T) {
 	pi := []float64{0.2, 0.3, 0.5}
 	c := &Chain{K: 3, P: 1, Pi: pi, A: append(append(append([]float64{}, pi...), pi...), pi...), E: []float64{1, 1, 1}}
 	y := []int{0, 0, 0, 0}
-	g, x, _ := Marginals(c, y)
+	g, x, _ := ChainMarginals(c, y)
 	var h float64
 	for _, p := range pi {
 		h -= p * math.Log(p)
@@ -362,43 +363,43 @@ func TestChainEntropyOfIndependentStates(t *testing.T) {
 	}
 }
 
-func BenchmarkSmoothK12(b *testing.B) {
+func BenchmarkForwardBackwardK12(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(4, 1))
 	c := randomChain(rnd, 12, 3, 0.9)
 	y := make([]int, 550)
 	for i := range y {
 		y[i] = rnd.IntN(3)
 	}
-	var w Workspace
+	var w ForwardBackward
 	acc := NewCounts(12, 3)
 	b.ReportAllocs()
 	for b.Loop() {
-		w.Smooth(c, y, acc)
+		w.AddExpectedCounts(c, y, acc)
 	}
 }
 
-func benchmarkSmooth(b *testing.B, k, p, T int) {
+func benchmarkForwardBackward(b *testing.B, k, p, T int) {
 	rnd := rand.New(rand.NewPCG(4, 1))
 	c := randomChain(rnd, k, p, 0.9)
 	y := make([]int, T)
 	for i := range y {
 		y[i] = rnd.IntN(p)
 	}
-	var w Workspace
+	var w ForwardBackward
 	acc := NewCounts(k, p)
 	b.ReportAllocs()
 	for b.Loop() {
-		w.Smooth(c, y, acc)
+		w.AddExpectedCounts(c, y, acc)
 	}
 }
 
-// BenchmarkSmoothK40Alice is the size of the largest chapter-3 Alice fits
+// BenchmarkForwardBackwardK40Alice is the size of the largest chapter-3 Alice fits
 // (k = 40, 27 symbols, 1404 training symbols at n = 32).
-func BenchmarkSmoothK40Alice(b *testing.B) { benchmarkSmooth(b, 40, 27, 1404) }
+func BenchmarkForwardBackwardK40Alice(b *testing.B) { benchmarkForwardBackward(b, 40, 27, 1404) }
 
-// BenchmarkSmoothK60Alice is k = 60 on the same data.
-func BenchmarkSmoothK60Alice(b *testing.B) { benchmarkSmooth(b, 60, 27, 1404) }
+// BenchmarkForwardBackwardK60Alice is k = 60 on the same data.
+func BenchmarkForwardBackwardK60Alice(b *testing.B) { benchmarkForwardBackward(b, 60, 27, 1404) }
 
-// BenchmarkSmoothT100000K100 is one sequence of 100,000 symbols over 27
+// BenchmarkForwardBackwardT100000K100 is one sequence of 100,000 symbols over 27
 // letters with k = 100 states.
-func BenchmarkSmoothT100000K100(b *testing.B) { benchmarkSmooth(b, 100, 27, 100000) }
+func BenchmarkForwardBackwardT100000K100(b *testing.B) { benchmarkForwardBackward(b, 100, 27, 100000) }

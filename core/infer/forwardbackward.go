@@ -1,20 +1,21 @@
-// Package infer holds the exact inference routines that VBE steps reuse with
-// expected natural parameters in place of the parameters (Beal 2003,
-// Theorem 2.2 and Corollary 2.2): the scaled forward-backward recursion for
-// discrete hidden Markov models, and brute-force enumeration for checking it
-// on tiny cases.
 package infer
+
+// The scaled forward-backward recursion of the discrete hidden Markov model
+// (Beal 2003 section 3.1, eqs. 3.19-3.35): Chain (the weights), Counts (the
+// expected sufficient statistics), ForwardBackward (the recursion and its
+// buffers), ChainMarginals and ChainEntropy (full marginals and the entropy
+// of q(s), for tests and diagnostics). Layouts: see the package comment.
 
 import (
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/gonum"
 )
 
 // Chain holds the parameters of a discrete hidden Markov model in the
-// layouts the recursions use. The entries need not be normalised: the VBE
+// layouts the recursions use (the package comment's convention: the
+// emission matrix is stored observation-major, by symbol). The entries need not be normalised: the VBE
 // step runs the same recursion with the sub-normalised "Bayes-point"
 // parameters exp E[ln θ] (Beal 2003 eqs. 3.66-3.71).
 type Chain struct {
@@ -82,34 +83,27 @@ func (c *Counts) Occupancy() []float64 {
 	return occ
 }
 
-// chunkSteps is the number of time steps whose transition-count
+// fbChunkSteps is the number of time steps whose transition-count
 // contributions the backward pass gathers before adding them to the K×K
-// accumulator (see Smooth): large enough to keep each accumulator row in
-// cache over many steps, small enough that the chunk (chunkSteps×K) stays in
-// the first-level cache for the K of chapter 3.
-const chunkSteps = 32
+// accumulator (see AddExpectedCounts): large enough to keep each accumulator
+// row in cache over many steps, small enough that the chunk (fbChunkSteps×K)
+// stays in the first-level cache for the K of chapter 3.
+const fbChunkSteps = 32
 
-// blasSerial is gonum's pure-Go BLAS, called directly rather than through
-// blas64 so that a replacement implementation installed with blas64.Use
-// (possibly multi-threaded) never runs here: every kernel below is serial and
-// its order of summation is fixed, so results do not depend on GOMAXPROCS.
-// Only level-2 routines (Dgemv) are used; gonum's Dgemm splits large products
-// over goroutines.
-var blasSerial gonum.Implementation
-
-// Workspace holds the buffers of the forward-backward recursion so that
-// repeated calls do not allocate. A Workspace is not safe for concurrent use;
-// give each goroutine its own.
-type Workspace struct {
+// ForwardBackward runs the scaled forward-backward recursion of a discrete
+// HMM (Beal 2003 eqs. 3.19-3.35) and holds its buffers, so that repeated
+// calls do not allocate. Its zero value is ready to use. A ForwardBackward
+// is not safe for concurrent use; give each goroutine its own.
+type ForwardBackward struct {
 	alpha []float64 // T×K scaled forward messages
 	inv   []float64 // 1/ζ_t, the forward scale factors
 	beta  []float64 // current β_t
 	prev  []float64 // β_{t−1} under construction
-	chunk []float64 // chunkSteps×K: row t−lo is c_{·,y_t} ⊙ β_t / ζ_t
+	chunk []float64 // fbChunkSteps×K: row t−lo is c_{·,y_t} ⊙ β_t / ζ_t
 	outer []float64 // K×K: Σ_t α_{t−1} (c_{·,y_t} ⊙ β_t / ζ_t)ᵀ
 }
 
-func (w *Workspace) grow(t, k int) {
+func (w *ForwardBackward) grow(t, k int) {
 	if cap(w.alpha) < t*k {
 		w.alpha = make([]float64, t*k)
 	}
@@ -122,13 +116,13 @@ func (w *Workspace) grow(t, k int) {
 		w.beta = make([]float64, k)
 		w.prev = make([]float64, k)
 	}
-	if cap(w.chunk) < chunkSteps*k {
-		w.chunk = make([]float64, chunkSteps*k)
+	if cap(w.chunk) < fbChunkSteps*k {
+		w.chunk = make([]float64, fbChunkSteps*k)
 	}
 	if cap(w.outer) < k*k {
 		w.outer = make([]float64, k*k)
 	}
-	w.beta, w.prev, w.chunk, w.outer = w.beta[:k], w.prev[:k], w.chunk[:chunkSteps*k], w.outer[:k*k]
+	w.beta, w.prev, w.chunk, w.outer = w.beta[:k], w.prev[:k], w.chunk[:fbChunkSteps*k], w.outer[:k*k]
 }
 
 // Partial products of the scale factors ζ_t are closed (their log added to
@@ -149,7 +143,7 @@ const (
 // a few ulps per factor. It returns −Inf, leaving the later messages
 // undefined, as soon as some ζ_t is zero (the sequence is impossible under
 // the weights).
-func (w *Workspace) forward(c *Chain, y []int) float64 {
+func (w *ForwardBackward) forward(c *Chain, y []int) float64 {
 	k := c.K
 	T := len(y)
 	w.grow(T, k)
@@ -201,27 +195,27 @@ func (w *Workspace) forward(c *Chain, y []int) float64 {
 // LogProb returns ln Σ_s Π_t weights along s for the sequence y: for
 // normalised parameters ln p(y|θ) (eq. 3.23), for the Bayes-point weights
 // the VB normaliser ln Z̃ (eq. 3.74). An impossible sequence gives −Inf.
-func (w *Workspace) LogProb(c *Chain, y []int) float64 {
+func (w *ForwardBackward) LogProb(c *Chain, y []int) float64 {
 	if len(y) == 0 {
 		return 0
 	}
 	return w.forward(c, y)
 }
 
-// Smooth runs the scaled forward-backward recursion (Beal 2003 eqs.
-// 3.19-3.35) on y, adds the expected counts of the hidden states and
-// transitions to acc, and returns ln Z = Σ_t ln ζ_t. The backward messages
+// AddExpectedCounts runs the scaled forward-backward recursion (Beal 2003
+// eqs. 3.19-3.35) on y, adds the expected counts of the hidden states and
+// transitions (eqs. 3.16-3.18) to acc, and returns ln Z = Σ_t ln ζ_t. The backward messages
 // are scaled by the same ζ_t, so γ_t = α_t ⊙ β_t and
 // ξ_t(j,l) = α_{t−1}(j) a_{jl} c_{l,y_t} β_t(l) / ζ_t need no further
 // normalisation. With tmp_t = c_{·,y_t} ⊙ β_t / ζ_t the backward step is
 // β_{t−1} = A tmp_t, and the transition counts are
 // Σ_t ξ_t(j,l) = a_{jl} · [Σ_t α_{t−1} tmp_tᵀ]_{jl}. The sum is accumulated
-// inside the backward recursion: the tmp_t of up to chunkSteps consecutive
+// inside the backward recursion: the tmp_t of up to fbChunkSteps consecutive
 // steps are kept and added to the K×K accumulator as one serial product per
 // chunk, so no T×K buffer of them is needed. Entries of β_{t−1} whose α_{t−1}
 // is zero are set to zero: they multiply only zero-probability paths.
 // When the sequence is impossible (ln Z = −Inf) acc is left unchanged.
-func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
+func (w *ForwardBackward) AddExpectedCounts(c *Chain, y []int, acc *Counts) float64 {
 	T := len(y)
 	if T == 0 {
 		return 0
@@ -238,7 +232,7 @@ func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 	}
 	// The current chunk covers the steps lo..hi (lo ≥ 1), filled from hi down.
 	hi := T - 1
-	lo := max(1, hi-chunkSteps+1)
+	lo := max(1, hi-fbChunkSteps+1)
 	for t := T - 1; t >= 0; t-- {
 		at := w.alpha[t*k : (t+1)*k]
 		// γ_t = α_t β_t, added to the emission counts of symbol y_t.
@@ -276,7 +270,7 @@ func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 				blasSerial.Dgemv(blas.Trans, n, k, 1, rows, k, w.alpha[(lo-1)*k+j:], k, 1, w.outer[j*k:(j+1)*k], 1)
 			}
 			hi = lo - 1
-			lo = max(1, hi-chunkSteps+1)
+			lo = max(1, hi-fbChunkSteps+1)
 		}
 	}
 	w.beta = beta
@@ -286,13 +280,14 @@ func (w *Workspace) Smooth(c *Chain, y []int, acc *Counts) float64 {
 	return lnZ
 }
 
-// Marginals returns the full posterior marginals of one sequence, allocating
-// them: gamma[t][j] = q(s_t = j) and xi[t][j][l] = q(s_{t−1} = j, s_t = l) for
+// ChainMarginals returns the full posterior marginals of one sequence of a
+// discrete HMM (Beal 2003 eqs. 3.19-3.35), allocating them:
+// gamma[t][j] = q(s_t = j) and xi[t][j][l] = q(s_{t−1} = j, s_t = l) for
 // t ≥ 1 (xi[0] is nil), with ln Z. It is for tests and diagnostics (for
 // example the entropy of q(s) in the long form of F, eq. 3.75); training uses
-// Smooth.
-func Marginals(c *Chain, y []int) (gamma [][]float64, xi [][][]float64, lnZ float64) {
-	var w Workspace
+// AddExpectedCounts.
+func ChainMarginals(c *Chain, y []int) (gamma [][]float64, xi [][][]float64, lnZ float64) {
+	var w ForwardBackward
 	k := c.K
 	T := len(y)
 	lnZ = w.forward(c, y)

@@ -1,0 +1,68 @@
+// Package infer holds the exact inference routines that VBE steps reuse with
+// expected natural parameters in place of the parameters (Beal 2003,
+// Theorem 2.2 and Corollary 2.2): the scaled forward-backward recursion for
+// discrete hidden Markov models (chapter 3), and brute-force enumeration for
+// checking it on tiny cases; chapter 5's variational Kalman filter and
+// Rauch-Tung-Striebel smoother for linear-Gaussian state-space models join
+// it.
+//
+// # Naming
+//
+// Each recursion's identifiers carry its name, so that the recursions share
+// the package without clashes. The discrete HMM's are Chain (its weights),
+// Counts and NewCounts (its expected sufficient statistics), ForwardBackward
+// (the recursion and its buffers, with the methods LogProb and
+// AddExpectedCounts), ChainMarginals and ChainEntropy; its unexported
+// helpers start with fb. The Kalman smoother's names start with Kalman or
+// LDS (say KalmanSmoother, LDSStats) and never reuse the discrete HMM's.
+//
+// # Layouts
+//
+// Every matrix is a []float64 in row-major order, indexed as the thesis
+// writes the matrix, so that mat.NewDense(rows, cols, s) views it without a
+// copy. Time is 0-based: in the tables below t = 0, …, T−1 indexes the
+// thesis's time steps 1, …, T. Two rules fix the orientation of the
+// matrices that link hidden variables to data:
+//
+//   - Observation matrices are stored observation-major: one row per observed
+//     symbol or output dimension, one column per hidden state or hidden
+//     dimension.
+//   - Sequences of vectors are stored time-major: one row per time step.
+//
+// For the discrete HMM with K states and P symbols (Beal 2003 eqs.
+// 3.1-3.8, lines 1714-1742 of ../shared/seeds/000_055f6e591db3cc60.txt):
+//
+//	Pi  K       Pi[j]     = π_j, the initial-state weight
+//	A   K×K     A[j*K+l]  = a_{jl}, the weight of the transition j → l (row j: from state j)
+//	E   P×K     E[m*K+j]  = c_{jm}, the weight of symbol m in state j
+//	y   T       y[t]      = the symbol at time t, in [0, P)
+//
+// E is the transpose of the thesis's K×P emission matrix C (and of the
+// layout of package model/hmm, whose setChain transposes it): stored by
+// symbol, the K weights of an observed symbol are contiguous, which is what
+// the recursion reads at each step. Counts use the same layouts.
+//
+// For the linear-Gaussian state-space model with k hidden dimensions, p
+// output dimensions and d input dimensions (Beal 2003 eqs. 5.2-5.5,
+// x_t = A x_{t−1} + B u_t + w_t and y_t = C x_t + D u_t + v_t, with A k×k,
+// B k×d, C p×k and D p×d; lines 3198-3221 of the same text), the Kalman
+// smoother uses
+//
+//	A   k×k        A[i*k+j]  = coefficient of x_{t−1,j} in x_{t,i}
+//	B   k×d        B[i*d+c]  = coefficient of u_{t,c} in x_{t,i}
+//	C   p×k        C[s*k+j]  = coefficient of x_{t,j} in y_{t,s}
+//	D   p×d        D[s*d+c]  = coefficient of u_{t,c} in y_{t,s}
+//	y   T×p        y[t*p+s]  = y_{t,s}
+//	u   T×d        u[t*d+c]  = u_{t,c}
+//	x   T×k        x[t*k+j]  = E[x_{t,j}], the smoothed means
+//	V   T×k×k      V[t*k*k+i*k+j] = Cov(x_{t,i}, x_{t,j}), one k×k block per step
+//	W   (T−1)×k×k  W[t*k*k+i*k+j] = Cov(x_{t,i}, x_{t+1,j})
+//
+// The initial state x_0 of chapter 5, which precedes the first observation,
+// is kept apart (a k-vector, a k×k covariance and its k×k cross-covariance
+// with the first state), so that row t of x and of y belong to the same
+// time step. C is p×k, observation-major like the discrete E. A follows the
+// matrix-vector product (row i: the new state's dimension i), whereas the
+// discrete A follows the transition probabilities (row j: from state j);
+// each is the thesis's own orientation.
+package infer
