@@ -38,8 +38,12 @@ test:
 	$(GO) vet ./...
 	$(GO) test -short -count=1 ./...
 
+# All tests, then each fuzz target for a minute (the config loader; the
+# result files that vbw plot reads).
 test-long:
 	$(GO) test -count=1 -timeout 80m ./...
+	$(GO) test -run '^$$' -fuzz FuzzLoadConfig -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
+	$(GO) test -run '^$$' -fuzz FuzzPlotInputs -fuzztime 60s -fuzzminimizetime 5s ./experiments/chapter3
 
 # Rewrite the golden quick-run metrics (experiments/chapter3/testdata/*.golden.json)
 # after a change that is meant to move the numbers; say which moved and why.

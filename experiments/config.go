@@ -323,7 +323,7 @@ var tomlError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key ("(?:[^"\\
 func (l *loader) decodeError(err error, decoding bool) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		ce := &ConfigError{Path: l.path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: pe.Message, Err: err}
+		ce := &ConfigError{Path: l.path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: escapeControl(pe.Message), Err: err}
 		switch {
 		case decoding && pe.LastKey != "":
 			ce.Key = pe.LastKey
@@ -708,6 +708,28 @@ func detach(v reflect.Value) {
 		}
 		v.Set(c)
 	}
+}
+
+// escapeControl writes the control characters of a parser message (which
+// quotes the offending text, newlines included) as Go escapes, so that the
+// message stays on one line: '0b\n' rather than a line break.
+func escapeControl(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // oneLine joins the lines of a message with "; " so that it prints on one

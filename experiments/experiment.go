@@ -549,9 +549,9 @@ func BuildID() string {
 // headError formats a TOML decoding error with the file name.
 func headError(path string, err error) error {
 	if pe, ok := err.(toml.ParseError); ok {
-		return fmt.Errorf("%s:%d:%d: %s", path, pe.Position.Line, pe.Position.Col, pe.Message)
+		return fmt.Errorf("%s:%d:%d: %s", path, pe.Position.Line, pe.Position.Col, escapeControl(pe.Message))
 	}
-	return fmt.Errorf("%s: %v", path, err)
+	return fmt.Errorf("%s: %s", path, oneLine(err.Error()))
 }
 
 // PlotDir redraws the figures of the experiment id from the files in dir.

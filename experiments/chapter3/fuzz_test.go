@@ -1,0 +1,56 @@
+package chapter3
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vbworkbench/vbw/experiments"
+)
+
+// FuzzPlotInputs feeds damaged result files to the figure code of every
+// chapter 3 experiment: vbw plot reads only these files, so whatever they
+// hold it must return an error, never panic.
+func FuzzPlotInputs(f *testing.F) {
+	seedDir := f.TempDir()
+	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml"} {
+		dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
+			Out: seedDir, Quick: true, DataDir: experiments.TestDataDir(), NoPlot: true})
+		if err != nil {
+			f.Fatal(err)
+		}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			if !e.Type().IsRegular() || filepath.Ext(e.Name()) == ".svg" || filepath.Ext(e.Name()) == ".png" {
+				continue
+			}
+			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+			if err != nil {
+				f.Fatal(err)
+			}
+			if len(b) < 200000 {
+				f.Add(filepath.Base(dir), e.Name(), string(b))
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, exp, file, text string) {
+		src := filepath.Join(seedDir, "chapter3", exp)
+		if _, err := os.Stat(filepath.Join(src, "summary.json")); err != nil || filepath.Base(file) != file || file == "" {
+			return
+		}
+		dir := t.TempDir()
+		entries, _ := os.ReadDir(src)
+		for _, e := range entries {
+			if e.Type().IsRegular() {
+				b, _ := os.ReadFile(filepath.Join(src, e.Name()))
+				os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
+			}
+		}
+		os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644)
+		plot := map[string]func(string) error{"synthetic": PlotSynthetic, "alice": PlotAlice, "model-order": PlotModelOrder}[exp]
+		if plot != nil {
+			_ = plot(dir) // an error is fine; a panic fails the fuzz test
+		}
+	})
+}
