@@ -2,6 +2,7 @@ package chapter3
 
 import (
 	"context"
+	"errors"
 	"math"
 	"testing"
 
@@ -32,30 +33,23 @@ func TestTracesAndTermsAgree(t *testing.T) {
 			run string
 			it  int
 		}
-		obj := map[key]float64{}
-		cr, _ := tr.Col("run")
-		ci, _ := tr.Col("iter")
-		co, err := tr.Col("objective")
-		if err != nil {
-			t.Fatal(err)
+		// byRunIter adds the column col of table tab by (run, iter).
+		byRunIter := func(tab results.Table, col string) map[key]float64 {
+			m := map[key]float64{}
+			cr, err1 := tab.Col("run")
+			ci, err2 := tab.Col("iter")
+			cv, err3 := tab.Col(col)
+			if err := errors.Join(err1, err2, err3); err != nil {
+				t.Fatal(err)
+			}
+			for i, row := range tab.Rows {
+				it, _ := tab.Int(i, ci)
+				v, _ := tab.Float(i, cv)
+				m[key{row[cr], it}] += v
+			}
+			return m
 		}
-		for i, row := range tr.Rows {
-			it, _ := tr.Int(i, ci)
-			v, _ := tr.Float(i, co)
-			obj[key{row[cr], it}] = v
-		}
-		sum := map[key]float64{}
-		mr, _ := tm.Col("run")
-		mi, _ := tm.Col("iter")
-		mv, err := tm.Col("value")
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, row := range tm.Rows {
-			it, _ := tm.Int(i, mi)
-			v, _ := tm.Float(i, mv)
-			sum[key{row[mr], it}] += v
-		}
+		obj, sum := byRunIter(tr, "objective"), byRunIter(tm, "value")
 		if len(obj) == 0 || len(sum) != len(obj) {
 			t.Fatalf("%s: %d traced iterations, terms for %d", name, len(obj), len(sum))
 		}

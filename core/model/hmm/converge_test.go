@@ -11,30 +11,7 @@ import (
 // sampleHMM draws n sequences of length T from a random k-state HMM over
 // p symbols.
 func sampleHMM(k, p, n, T int, rnd *rand.Rand) hmm.Data {
-	θ := hmm.RandomParams(k, p, rnd)
-	draw := func(row []float64) int {
-		u, c := rnd.Float64(), 0.0
-		for i, v := range row {
-			c += v
-			if u < c {
-				return i
-			}
-		}
-		return len(row) - 1
-	}
-	d := hmm.Data{P: p}
-	for range n {
-		y := make([]int, T)
-		s := draw(θ.Pi)
-		for t := range y {
-			if t > 0 {
-				s = draw(θ.A[s*k : (s+1)*k])
-			}
-			y[t] = draw(θ.C[s*p : (s+1)*p])
-		}
-		d.Seqs = append(d.Seqs, y)
-	}
-	return d
+	return hmm.RandomParams(k, p, rnd).Sample(rnd, n, T)
 }
 
 // TestDefaultStopRuleDeliversConvergedF: with the driver's default stop

@@ -10,31 +10,7 @@ import (
 )
 
 // sampleData draws n sequences of T symbols from θ.
-func sampleData(rnd *rand.Rand, θ Params, n, T int) Data {
-	k, p := θ.K, θ.P
-	draw := func(row []float64) int {
-		u := rnd.Float64()
-		for i, v := range row {
-			if u -= v; u < 0 {
-				return i
-			}
-		}
-		return len(row) - 1
-	}
-	d := Data{P: p}
-	for i := 0; i < n; i++ {
-		y := make([]int, T)
-		s := draw(θ.Pi)
-		for t := range y {
-			if t > 0 {
-				s = draw(θ.A[s*k : (s+1)*k])
-			}
-			y[t] = draw(θ.C[s*p : (s+1)*p])
-		}
-		d.Seqs = append(d.Seqs, y)
-	}
-	return d
-}
+func sampleData(rnd *rand.Rand, θ Params, n, T int) Data { return θ.Sample(rnd, n, T) }
 
 // withBlockSymbols runs f with blockSymbols set to n.
 func withBlockSymbols(n int, f func()) {

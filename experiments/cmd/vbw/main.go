@@ -81,7 +81,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	}
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	quick := fs.Bool("quick", false, "apply the config's [quick] table (fast settings)")
+	quick := fs.Bool("quick", false, "apply the config's [quick] table (fast settings); results go to OUT/quick unless -out is given")
 	out := fs.String("out", "output", "top output directory; results go to OUT/<chapter>/<config name>")
 	workers := fs.Int("workers", 0, "parallel workers for independent cells (0: all cores)")
 	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
@@ -93,6 +93,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	}
 	if len(configs) == 0 {
 		return fmt.Errorf("%s: no config file given", name)
+	}
+	// Quick runs go to their own folder unless -out says otherwise, so
+	// that they never meet the full results (a folder holds one kind).
+	outSet := false
+	fs.Visit(func(f *flag.Flag) { outSet = outSet || f.Name == "out" })
+	if *quick && !outSet {
+		*out = filepath.Join(*out, "quick")
 	}
 	sh, err := experiments.ParseShard(*shard)
 	if err != nil {

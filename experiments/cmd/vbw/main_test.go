@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 func vbw(args ...string) (stdout, stderr string, err error) {
@@ -298,4 +299,41 @@ func deadPID(t *testing.T) int {
 		t.Skip("cannot start a process:", err)
 	}
 	return cmd.Process.Pid
+}
+
+// TestWrittenConfigReruns: the config.toml a run writes loads and reruns
+// the same computation (the [quick] overlay is already applied in it).
+func TestWrittenConfigReruns(t *testing.T) {
+	out, data := t.TempDir(), experiments.TestDataDir()
+	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "synthetic.toml")
+	if _, _, err := vbw("run", "-quick", "-noplot", "-out", out, "-data", data, cfg); err != nil {
+		t.Fatal(err)
+	}
+	first := filepath.Join(out, "chapter3", "synthetic")
+	out2 := t.TempDir()
+	if _, _, err := vbw("run", "-noplot", "-out", out2, "-data", data, filepath.Join(first, "config.toml")); err != nil {
+		t.Fatalf("the written config does not rerun: %v", err)
+	}
+	read := func(dir string) map[string]float64 {
+		s, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]float64{}
+		for k, v := range s.Metrics {
+			if !strings.Contains(k, "seconds") && !strings.Contains(k, "_ms_") {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	a, b := read(first), read(filepath.Join(out2, "chapter3", "config"))
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("%d and %d metrics", len(a), len(b))
+	}
+	for k, v := range a {
+		if b[k] != v && !(v != v && b[k] != b[k]) {
+			t.Errorf("metric %s: %v, rerun %v", k, v, b[k])
+		}
+	}
 }
