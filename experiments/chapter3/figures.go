@@ -124,58 +124,17 @@ func figure3_2(t results.Table, d, r int) (plots.Figure, error) {
 		Title: fmt.Sprintf("Figure 3.2: ML then VB training (data set %d, restart %d)", d, r)}, nil
 }
 
-// paramsOf rebuilds the π (1×k), A (k×k) and C (k×p) matrices of one source.
+// paramsOf rebuilds the π (drawn as a k×1 column, so that its rows line
+// up with A's and C's), A (k×k) and C (k×p) matrices of one source.
 func paramsOf(t results.Table, d, r int, source string) (map[string]*mat.Dense, error) {
-	cols := map[string]int{}
-	var err error
-	for _, name := range []string{"dataset", "restart", "source", "matrix", "row", "col", "value"} {
-		if cols[name], err = t.Col(name); err != nil {
-			return nil, err
-		}
-	}
-	type entry struct {
-		m    string
-		i, j int
-		v    float64
-	}
-	var es []entry
-	dims := map[string][2]int{}
-	for i, row := range t.Rows {
-		if row[cols["source"]] != source {
-			continue
-		}
-		dd, err1 := t.Int(i, cols["dataset"])
-		rr, err2 := t.Int(i, cols["restart"])
-		ri, err3 := t.Int(i, cols["row"])
-		ci, err4 := t.Int(i, cols["col"])
-		v, err5 := t.Float(i, cols["value"])
-		for _, e := range []error{err1, err2, err3, err4, err5} {
-			if e != nil {
-				return nil, e
-			}
-		}
-		if dd != d || rr != r {
-			continue
-		}
-		m := row[cols["matrix"]]
-		es = append(es, entry{m, ri, ci, v})
-		dm := dims[m]
-		dims[m] = [2]int{max(dm[0], ri+1), max(dm[1], ci+1)}
-	}
 	out := map[string]*mat.Dense{}
 	for _, name := range []string{"pi", "A", "C"} {
-		dm, ok := dims[name]
-		if !ok {
-			return nil, fmt.Errorf("params.csv: no %s entries for %s of data set %d restart %d", name, source, d, r)
+		m, err := experiments.ReadMatrix(t, runName(d, r), source, name)
+		if err != nil {
+			return nil, err
 		}
-		out[name] = mat.NewDense(dm[0], dm[1], nil)
+		out[name] = m
 	}
-	for _, e := range es {
-		if m, ok := out[e.m]; ok {
-			m.Set(e.i, e.j, e.v)
-		}
-	}
-	// π is drawn as a k×1 column so that its rows line up with A's and C's.
 	out["pi"] = mat.DenseCopyOf(out["pi"].T())
 	return out, nil
 }

@@ -378,38 +378,32 @@ func writeSynthetic(env *experiments.Env, c *SyntheticConfig, runs []Run, datase
 		return err
 	}
 	// params.csv: the parameters of each data set's best run.
-	pt := results.NewTable("dataset", "restart", "source", "matrix", "row", "col", "value")
+	pt := experiments.NewParams()
 	for _, b := range best {
 		if b < 0 {
 			continue
 		}
 		r := runs[b]
+		name := runName(r.Dataset, r.Restart)
 		if r.ML.K > 0 {
-			addParams(pt, r.Dataset, r.Restart, "ML", r.ML.K, r.ML.P, r.ML.Pi, r.ML.A, r.ML.C)
+			addParams(pt, name, "ML", r.ML.K, r.ML.P, r.ML.Pi, r.ML.A, r.ML.C)
 		}
-		addParams(pt, r.Dataset, r.Restart, "VB_counts", r.W.K, r.W.P, r.W.Pi, r.W.A, r.W.C)
+		addParams(pt, name, "VB_counts", r.W.K, r.W.P, r.W.Pi, r.W.A, r.W.C)
 		mean := r.W.Mean()
-		addParams(pt, r.Dataset, r.Restart, "VB_mean", mean.K, mean.P, mean.Pi, mean.A, mean.C)
+		addParams(pt, name, "VB_mean", mean.K, mean.P, mean.Pi, mean.A, mean.C)
 	}
-	if err := results.WriteCSV(env.Path("params.csv"), *pt); err != nil {
+	if err := pt.Write(env.Dir); err != nil {
 		return err
 	}
 	sum := syntheticSummary(env, c, runs, best)
 	return env.WriteSummary(sum, "")
 }
 
-func addParams(t *results.Table, d, r int, source string, k, p int, pi, a, c []float64) {
-	for j, v := range pi {
-		t.AddRow(d, r, source, "pi", 0, j, v)
-	}
-	for j := 0; j < k; j++ {
-		for l := 0; l < k; l++ {
-			t.AddRow(d, r, source, "A", j, l, a[j*k+l])
-		}
-		for m := 0; m < p; m++ {
-			t.AddRow(d, r, source, "C", j, m, c[j*p+m])
-		}
-	}
+// addParams records π (1×k), A (k×k) and C (k×p) of one source.
+func addParams(t *experiments.Params, run, source string, k, p int, pi, a, c []float64) {
+	t.Add(run, source, "pi", 1, k, pi)
+	t.Add(run, source, "A", k, k, a)
+	t.Add(run, source, "C", k, p, c)
 }
 
 func b2i(b bool) int {
