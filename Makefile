@@ -6,7 +6,7 @@ VBW     := bin/vbw
 OUT     ?= output
 ARGS    ?=
 
-.PHONY: build chapter3 chapter3-grid quick figures test test-long bench golden clean
+.PHONY: build chapter3 chapter3-grid quick figures report thesis test test-long bench golden clean
 
 # The configs each chapter target runs (the optional long sweeps have their
 # own targets).

@@ -28,6 +28,13 @@ type Summary struct {
 	// Data lists the data files the run read and whether each was verified
 	// against a known checksum.
 	Data []DataRecord
+	// Claims are the thesis's claims the experiment reproduces, with the
+	// figures and checks that bear on each (kept by the experiment's code
+	// next to its checks; the report shows them).
+	Claims []Claim
+	// Findings say where the results differ from the thesis and why, in a
+	// sentence each.
+	Findings []string
 
 	// Extra holds figure data and anything else a figure needs, keyed by
 	// name. Values must marshal to JSON; non-finite floats inside maps with
@@ -60,6 +67,18 @@ func (c Check) Verdict() string {
 		return "pass"
 	}
 	return "FAIL"
+}
+
+// Claim is one claim of the thesis that an experiment reproduces.
+type Claim struct {
+	// Artifact is the thesis's figure, table or section, e.g. "Figure 3.2".
+	Artifact string `json:"artifact"`
+	// Statement is the claim in one line.
+	Statement string `json:"statement"`
+	// Figures are the output figures (file stems, e.g. "fig3_2") that show it.
+	Figures []string `json:"figures,omitempty"`
+	// Checks are prefixes of the names of the checks that test it.
+	Checks []string `json:"checks,omitempty"`
 }
 
 // DataRecord describes one data file a run read.
@@ -156,6 +175,8 @@ type summaryJSON struct {
 	Checks     []Check             `json:"checks"`
 	Warnings   []string            `json:"warnings"`
 	Data       []DataRecord        `json:"data,omitempty"`
+	Claims     []Claim             `json:"claims,omitempty"`
+	Findings   []string            `json:"findings,omitempty"`
 	Extra      map[string]any      `json:"extra,omitempty"`
 }
 
@@ -171,6 +192,8 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		Checks:     s.Checks,
 		Warnings:   slices.Clone(s.Warnings),
 		Data:       s.Data,
+		Claims:     s.Claims,
+		Findings:   s.Findings,
 	}
 	if w.Checks == nil {
 		w.Checks = []Check{}
@@ -259,6 +282,8 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 		Checks:     w.Checks,
 		Warnings:   w.Warnings,
 		Data:       w.Data,
+		Claims:     w.Claims,
+		Findings:   w.Findings,
 		Extra:      w.Extra,
 	}
 	if w.Metrics != nil {

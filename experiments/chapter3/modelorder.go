@@ -285,6 +285,8 @@ func writeOrderSummary(env *experiments.Env, c *ModelOrderConfig, runs []OrderRu
 	for _, w := range env.Warnings() {
 		s.Warnf("%s", w)
 	}
+	s.Claims = modelOrderClaims
+	addFindings(s, nil)
 	return env.WriteSummary(s, "")
 }
 

@@ -5,6 +5,7 @@
 //	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
 //	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
 //	vbw merge [-out DIR] [-quick] CONFIG.toml...
+//	vbw report [-out DIR]
 //	vbw list
 //
 // run loads each config strictly (an unknown key is an error), computes the
@@ -30,6 +31,7 @@ import (
 
 	"github.com/vbworkbench/vbw/experiments"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3"
+	"github.com/vbworkbench/vbw/experiments/report"
 )
 
 func main() {
@@ -45,6 +47,7 @@ const usage = `usage:
   vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
   vbw plot [-out DIR] TARGET...   (TARGET: experiment ID, chapterN, all, or a results directory)
   vbw merge [-out DIR] [-quick] [-data DIR] CONFIG.toml...
+  vbw report [-out DIR]            (writes DIR/index.html and DIR/REPORT.md from the results in DIR)
   vbw list
 `
 
@@ -61,6 +64,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdRun(ctx, args[1:], stdout, stderr, true)
 	case "plot":
 		return cmdPlot(args[1:], stdout, stderr)
+	case "report":
+		return cmdReport(args[1:], stdout, stderr)
 	case "list":
 		for _, s := range experiments.List() {
 			fmt.Fprintf(stdout, "%-24s %s\n", s.ID, s.Title)
@@ -152,6 +157,25 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 }
 
 type plotDir struct{ dir, id string }
+
+func cmdReport(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "output", "the output directory that vbw run wrote to; the report is written there")
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("report: unexpected argument %q (use -out DIR)", rest[0])
+	}
+	r, err := report.Build(*out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s, %s: %d experiments, %d not run\n", filepath.Join(*out, report.HTMLFile), filepath.Join(*out, report.MarkdownFile), len(r.Experiments), len(r.Missing))
+	return nil
+}
 
 // parseInterspersed parses flags anywhere among the arguments (vbw run
 // CONFIG -quick -out DIR works as vbw run -quick -out DIR CONFIG), before

@@ -337,3 +337,42 @@ func TestWrittenConfigReruns(t *testing.T) {
 		}
 	}
 }
+
+// TestReportShowsEveryFigure: vbw report writes index.html and REPORT.md
+// with every fig*.svg of the results, and refuses an empty folder in one
+// line.
+func TestReportShowsEveryFigure(t *testing.T) {
+	out, data := t.TempDir(), experiments.TestDataDir()
+	for _, name := range []string{"synthetic.toml", "model-order.toml"} {
+		if _, _, err := vbw("run", "-quick", "-out", out, "-data", data, filepath.Join("..", "..", "..", "configs", "chapter3", name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := vbw("report", "-out", out); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "REPORT.md")); err != nil {
+		t.Fatal(err)
+	}
+	svgs, _ := filepath.Glob(filepath.Join(out, "chapter3", "*", "*.svg"))
+	if len(svgs) == 0 {
+		t.Fatal("no figures were drawn")
+	}
+	for _, s := range svgs {
+		stem := strings.TrimSuffix(filepath.Base(s), ".svg")
+		if !strings.Contains(string(page), `alt="`+stem+`"`) {
+			t.Errorf("figure %s is not in the page", s)
+		}
+	}
+	if n := strings.Count(string(page), "<img "); n < len(svgs) {
+		t.Errorf("%d images for %d figures", n, len(svgs))
+	}
+	_, _, err = vbw("report", "-out", t.TempDir())
+	if err == nil || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("report of an empty folder: %v", err)
+	}
+}

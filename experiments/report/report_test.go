@@ -1,0 +1,320 @@
+package report_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/vbworkbench/vbw/experiments/chapter3" // registers the experiments the report lists
+	"github.com/vbworkbench/vbw/experiments/report"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// hostile is a config value that must come out of the page escaped.
+const hostile = `<script>alert("x")</script><img src=x onerror=alert(1)>`
+
+// svgFigure is a small valid SVG.
+const svgFigure = `<?xml version="1.0"?>
+<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100" viewBox="0 0 200 100"><rect x="10" y="10" width="180" height="80" fill="#369"/></svg>`
+
+// fixture writes one results folder: summary, manifest (with outputs),
+// config.toml and figures.
+func fixture(t *testing.T, root, dir string, s results.Summary, quick bool, figs ...string) {
+	t.Helper()
+	d := filepath.Join(root, dir)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s.Quick = quick
+	if err := results.WriteJSON(filepath.Join(d, results.SummaryFile), s); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf("experiment = %q\nname = %q\n", s.Experiment, hostile)
+	if err := os.WriteFile(filepath.Join(d, results.ConfigFile), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range figs {
+		if err := os.WriteFile(filepath.Join(d, f+".svg"), []byte(svgFigure), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m := results.NewManifest(s.Experiment, "abc123", 7, quick)
+	m.Config = "configs/" + hostile + ".toml"
+	m.WallSeconds = 1.5
+	m.Status = "ok"
+	outs, err := results.DescribeOutputs(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Outputs = outs
+	if err := results.WriteJSON(filepath.Join(d, results.ManifestFile), m); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fixtures builds a results folder with a full synthetic run (a passing
+// and a failing check, a claim with its figure and a finding), a quick
+// Alice run, and no other experiment.
+func fixtures(t *testing.T) string {
+	root := t.TempDir()
+	syn := results.Summary{Experiment: "chapter3/synthetic", ConfigHash: "abc123",
+		Claims:   []results.Claim{{Artifact: "Figure 3.2", Statement: "VB converges " + hostile, Figures: []string{"fig3_2"}}},
+		Findings: []string{"one check fails " + hostile}}
+	syn.AddCheck("a passing check", true, 1, ">= 0")
+	syn.AddCheck("a failing check "+hostile, false, 2, "< 1")
+	syn.AddCheckNA("a check that does not apply", "= 0", "not the thesis's data")
+	fixture(t, root, "chapter3/synthetic", syn, false, "fig3_2", "fig3_3")
+	alice := results.Summary{Experiment: "chapter3/alice", ConfigHash: "def456"}
+	alice.AddCheck("A fine", true, 0.9, ">= 0.85")
+	fixture(t, root, "quick/chapter3/alice", alice, true, "fig3_4")
+	return root
+}
+
+// element is a parsed HTML element.
+type element struct {
+	name  string
+	attrs map[string]string
+	text  string
+}
+
+// parse reads the page as (lenient) XML and returns its elements in order.
+func parse(t *testing.T, page []byte) []element {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(page))
+	d.Strict = false
+	d.AutoClose = xml.HTMLAutoClose
+	d.Entity = xml.HTMLEntity
+	var els []element
+	var stack []int
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the page does not parse: %v", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			e := element{name: strings.ToLower(tok.Name.Local), attrs: map[string]string{}}
+			for _, a := range tok.Attr {
+				e.attrs[strings.ToLower(a.Name.Local)] = a.Value
+			}
+			els = append(els, e)
+			stack = append(stack, len(els)-1)
+		case xml.EndElement:
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		case xml.CharData:
+			for _, i := range stack {
+				els[i].text += string(tok)
+			}
+		}
+	}
+	return els
+}
+
+func TestReportStructure(t *testing.T) {
+	root := fixtures(t)
+	r, err := report.Build(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, report.HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := os.ReadFile(filepath.Join(root, report.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Hostile text is escaped: no script element, no raw injected tag.
+	if bytes.Contains(bytes.ToLower(page), []byte("<script")) || bytes.Contains(page, []byte("<img src=x")) {
+		t.Fatal("hostile config text reached the page unescaped")
+	}
+	if !bytes.Contains(page, []byte("&lt;script&gt;")) {
+		t.Fatal("the hostile text is not shown (escaped) at all")
+	}
+	if bytes.Contains(md, []byte("<script>")) {
+		t.Fatal("hostile text unescaped in REPORT.md")
+	}
+	// No external resources: every src and href is a data: URI or a
+	// fragment.
+	els := parse(t, page)
+	var imgs, sections, tocLinks, overviewRows int
+	ids := map[string]bool{}
+	for _, e := range els {
+		if id := e.attrs["id"]; id != "" {
+			ids[id] = true
+		}
+		if src, ok := e.attrs["src"]; ok && !strings.HasPrefix(src, "data:image/svg+xml;base64,") {
+			t.Errorf("external src %q", src)
+		}
+		if href, ok := e.attrs["href"]; ok && !strings.HasPrefix(href, "#") {
+			t.Errorf("external href %q", href)
+		}
+		switch {
+		case e.name == "img":
+			imgs++
+		case e.name == "section" && e.attrs["class"] == "experiment":
+			sections++
+		}
+	}
+	// Table of contents links resolve.
+	for _, e := range els {
+		if href := e.attrs["href"]; strings.HasPrefix(href, "#") {
+			tocLinks++
+			if !ids[href[1:]] {
+				t.Errorf("link %s has no target", href)
+			}
+		}
+	}
+	for _, e := range els {
+		if e.name == "tr" && strings.Contains(e.text, "chapter3/") && (strings.Contains(e.text, "full") || strings.Contains(e.text, "QUICK")) {
+			overviewRows++
+		}
+	}
+	// Every figure appears: three SVGs in the fixtures.
+	if imgs != 3 {
+		t.Errorf("%d images, want 3 (every fig*.svg)", imgs)
+	}
+	if sections != 2 || len(r.Experiments) != 2 {
+		t.Errorf("%d experiment sections, %d experiments; want 2", sections, len(r.Experiments))
+	}
+	if overviewRows < 2 || tocLinks < 3 {
+		t.Errorf("%d overview rows, %d links", overviewRows, tocLinks)
+	}
+	text := string(page)
+	for _, want := range []string{
+		"Figure 3.2", "VB converges", // the claim
+		"FAIL", "pass", "n/a: not the thesis", // the verdicts
+		"one check fails", // findings
+		"QUICK",           // the quick run, marked
+		"Not run", "bin/vbw run -out " + root + " configs/chapter3/model-order.toml", // a missing experiment and its command
+		"abc123", // provenance
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// The full run precedes the quick one, and the quick one is marked in
+	// its heading.
+	if i, j := strings.Index(text, `id="chapter3-synthetic"`), strings.Index(text, `id="quick-chapter3-alice"`); i < 0 || j < 0 || i > j {
+		t.Errorf("section order: synthetic at %d, quick alice at %d", i, j)
+	}
+	for _, want := range []string{"## chapter3/alice (QUICK run", "![fig3_2](chapter3/synthetic/fig3_2.svg)", "**FAIL**"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("REPORT.md lacks %q", want)
+		}
+	}
+}
+
+func TestReportWithoutResultsFails(t *testing.T) {
+	_, err := report.Build(t.TempDir())
+	if !errors.Is(err, report.ErrNoResults) || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("empty folder: %v, want a one-line ErrNoResults", err)
+	}
+}
+
+// TestReportInBrowser loads the page in headless Chromium from disk and
+// checks that every figure rendered with a non-zero size and that the
+// page raised no errors. A probe script is appended to a copy of the page
+// (the page itself has none); it writes what it measured into the DOM,
+// which Chromium dumps.
+func TestReportInBrowser(t *testing.T) {
+	browser := ""
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			browser = p
+			break
+		}
+	}
+	if browser == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no Chromium in CI: .ci/run should have installed it (apt-get install chromium)")
+		}
+		t.Skip("no Chromium installed (Debian: apt-get install chromium); .ci/run installs it")
+	}
+	root := fixtures(t)
+	if _, err := report.Build(root); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, report.HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := `<script>
+window.__errors = [];
+window.addEventListener("error", e => window.__errors.push(String(e.message || e.type)), true);
+window.addEventListener("load", () => {
+  const imgs = Array.from(document.images).map(i => ({w: i.naturalWidth, h: i.naturalHeight, cw: i.clientWidth, ch: i.clientHeight, ok: i.complete}));
+  const pre = document.createElement("pre");
+  pre.id = "probe";
+  pre.textContent = JSON.stringify({imgs, errors: window.__errors});
+  document.body.appendChild(pre);
+});
+</script>`
+	probed := bytes.Replace(page, []byte("</body>"), []byte(probe+"</body>"), 1)
+	path := filepath.Join(root, "probe.html")
+	if err := os.WriteFile(path, probed, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+		"--virtual-time-budget=5000", "--dump-dom", "file://"+path)
+	cmd.Dir = root
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("chromium: %v\n%s", err, stderr.String())
+		}
+	case <-time.After(90 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("chromium did not finish in 90 s")
+	}
+	dom := stdout.String()
+	i := strings.Index(dom, `<pre id="probe">`)
+	if i < 0 {
+		t.Fatalf("the probe did not run; DOM:\n%.2000s\nstderr:\n%.2000s", dom, stderr.String())
+	}
+	body := dom[i+len(`<pre id="probe">`):]
+	body = body[:strings.Index(body, "</pre>")]
+	body = strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(body)
+	var got struct {
+		Imgs []struct {
+			W, H, CW, CH float64
+			OK           bool
+		}
+		Errors []string
+	}
+	if err := json.Unmarshal([]byte(body), &got); err != nil {
+		t.Fatalf("probe output %q: %v", body, err)
+	}
+	if len(got.Imgs) != 3 {
+		t.Errorf("%d images rendered, want 3", len(got.Imgs))
+	}
+	for k, im := range got.Imgs {
+		if !im.OK || im.W == 0 || im.H == 0 || im.CW == 0 || im.CH == 0 {
+			t.Errorf("image %d did not render: %+v", k, im)
+		}
+	}
+	if len(got.Errors) > 0 {
+		t.Errorf("page errors: %q", got.Errors)
+	}
+}
