@@ -198,8 +198,8 @@ func TestReportStructure(t *testing.T) {
 	for _, want := range []string{
 		"Figure 3.2", "VB converges", // the claim
 		"FAIL", "pass", "n/a: not the thesis", // the verdicts
-		"one check fails", // findings
-		"QUICK",           // the quick run, marked
+		"one check fails",                                                            // findings
+		"QUICK",                                                                      // the quick run, marked
 		"Not run", "bin/vbw run -out " + root + " configs/chapter3/model-order.toml", // a missing experiment and its command
 		"abc123", // provenance
 	} {
