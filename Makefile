@@ -26,6 +26,16 @@ chapter3: $(VBW)
 chapter3-grid: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/alice-grid.toml
 
+# The reproduction report from the stored results: $(OUT)/index.html (one
+# self-contained page) and $(OUT)/REPORT.md. Nothing is recomputed.
+report: $(VBW)
+	$(VBW) report -out $(OUT)
+
+# Every chapter's experiments, then the report (each chapter adds its own
+# target here).
+thesis: chapter3
+	$(MAKE) report
+
 # Every experiment with its [quick] settings, into output/quick.
 quick: $(VBW)
 	$(VBW) run -quick -out $(OUT)/quick $(ARGS) configs/*/*.toml

@@ -36,7 +36,9 @@ small { color: #666; }
 @media print {
   nav#contents { display: none; }
   section.experiment { break-before: page; }
-  figure, table, .claim > p { break-inside: avoid; }
+  figure, tr { break-inside: avoid; }
+  figure img { max-height: 17cm; width: auto; }
+  h2, h3 { break-after: avoid; }
   details { display: block; } details > * { display: block; }
   a { color: inherit; text-decoration: none; }
 }
