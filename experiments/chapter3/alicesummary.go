@@ -87,6 +87,8 @@ func (c *checker) add(name string, ok bool, pass bool, value float64, target str
 	}
 	if !ok {
 		c.skipped = append(c.skipped, name)
+		c.s.Checks = append(c.s.Checks, results.Check{Name: name, Value: math.NaN(), Target: target, NotApplicable: true,
+			Why: "not computed: the settings it needs were not run (e.g. under -quick)"})
 		return
 	}
 	c.s.AddCheck(name, pass, value, target)

@@ -60,7 +60,7 @@ small { color: #666; }
 <section id="overview">
 <h2>Overview</h2>
 <div class="scroll"><table>
-<thead><tr><th>experiment</th><th>run</th><th>checks passed</th><th>failed</th><th>not applicable</th><th>wall time</th></tr></thead>
+<thead><tr><th>experiment</th><th>run</th><th>checks passed</th><th>failed</th><th>not applicable or not computed</th><th>wall time</th></tr></thead>
 <tbody>
 {{range .Experiments}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a> <small>{{.Dir}}</small></td><td>{{if .Quick}}<span class="badge quick">QUICK</span>{{else}}full{{end}}</td><td class="pass">{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td class="na">{{.NotApplicable}}</td><td>{{with .Manifest}}{{seconds .WallSeconds}}{{end}}</td></tr>
 {{end}}</tbody>
@@ -123,7 +123,7 @@ func markdown(r *Report) string {
 	if r.AnyQuick {
 		b.WriteString(" **Some results are QUICK runs, not the thesis's settings.**")
 	}
-	b.WriteString("\n\n## Overview\n\n| experiment | run | passed | failed | not applicable | wall time |\n|---|---|---|---|---|---|\n")
+	b.WriteString("\n\n## Overview\n\n| experiment | run | passed | failed | not applicable or not computed | wall time |\n|---|---|---|---|---|---|\n")
 	for _, e := range r.Experiments {
 		kind := "full"
 		if e.Quick {
