@@ -467,6 +467,13 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
+	if man.VCS.Revision == "" {
+		// Built without VCS stamping (go run, tests, -buildvcs=false): ask
+		// git about the config's checkout, if it is one.
+		if v, err := results.GitVCS(filepath.Dir(j.Path)); err == nil {
+			man.VCS = v
+		}
+	}
 	start := time.Now()
 	if err := spec.Run(env, cfg); err != nil {
 		return j.Dir, fmt.Errorf("%s: %w", spec.ID, err)
