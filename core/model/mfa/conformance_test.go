@@ -1,0 +1,84 @@
+package mfa_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/core/vbtest"
+)
+
+// eAllocs is the number of heap allocations that one E call makes in the
+// steady state (p ≤ 256), stated as part of the model's contract: q(Λ̃^s)
+// is a dist.GaussianRows, which is immutable, so every E step builds S new
+// ones with dist.NewGaussianRowsDistinctPrecision. Each allocates its
+// header, slices and mean matrix (perComp) and, per row, the name of the
+// row for its error message, a Cholesky factor, a covariance and the vector
+// of the solve (perRow; measured with gonum v0.16.0). The returned
+// Bound.Terms is one more. Everything else of E, and all of M and
+// UpdateHyper, reuses the model's buffers.
+func eAllocs(S, p int) int {
+	const perRow, perComp = 10, 8
+	return S*(perComp+perRow*p) + 1
+}
+
+// TestModelConformance runs the conformance suite of core/vbtest (every E,
+// M and hyperparameter step never lowers F, the terms sum to F with unique
+// names, the same construction gives the same numbers bit for bit, M does
+// not allocate, and Save, a move and Restore round-trip) on a few shapes,
+// among them one analyser without factors, analysers with different k_s,
+// and a birth as the move (MoveSettings.Rand set) or a death (one analyser
+// started with almost no responsibility).
+func TestModelConformance(t *testing.T) {
+	cases := []struct {
+		name   string
+		S, per int
+		ks     []int
+		birth  bool
+		starve bool    // give analyser S−1 almost no responsibility
+		sd     float64 // cluster spread (default 1: well separated)
+	}{
+		{name: "S=1,k=0", S: 1, per: 20, ks: []int{0}},
+		{name: "S=1,k=2,birth", S: 1, per: 20, ks: []int{2}, birth: true},
+		{name: "S=3,k=1", S: 3, per: 15, ks: []int{1, 1, 1}, birth: true},
+		{name: "S=3,k=(2,0,1)", S: 3, per: 15, ks: []int{2, 0, 1}},
+		{name: "S=3,death", S: 3, per: 15, ks: []int{1, 1, 1}, starve: true},
+		{name: "S=3,k=1,overlapping", S: 3, per: 15, ks: []int{1, 1, 1}, sd: 3},
+		{name: "S=4,k=2,overlapping", S: 4, per: 12, ks: []int{2, 2, 2, 2}, sd: 3, birth: true},
+	}
+	centres := [][]float64{{0, 0, 0}, {6, 0, 1}, {0, 6, -1}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			sd := c.sd
+			if sd == 0 {
+				sd = 1
+			}
+			y, labels := clusters(rand.New(rand.NewPCG(7, uint64(c.S))), centres, sd, c.per)
+			n, p := y.Dims()
+			vbtest.CheckModel(t, func() vb.Model {
+				var m *mfa.Model
+				var err error
+				set := mfa.Settings{Ks: c.ks}
+				if c.S == 1 {
+					m, err = mfa.NewRandom(y, 1, set, rand.New(rand.NewPCG(1, 2)))
+				} else {
+					r := labelResp(labels, c.S, 0.8)
+					if c.starve {
+						for i := 0; i < n; i++ {
+							r.Set(i, c.S-1, 1e-3)
+						}
+					}
+					m, err = mfa.New(y, r, set)
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c.birth {
+					m.Moves.Rand = rand.New(rand.NewPCG(3, 4))
+				}
+				return m
+			}, vbtest.CheckOptions{EAllocs: eAllocs(c.S, p), Iterations: 12, Tol: 1e-11})
+		})
+	}
+}

@@ -1,0 +1,93 @@
+package mfa_test
+
+import (
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vbworkbench/vbw/core/model/mfa"
+)
+
+// TestMaxFactors checks d(k) and k_max of eqs. (4.5) and (4.10) with the
+// values of targets §1.1 (p = 2 → 1, 3 → 1, 10 → 6, 64 → 54), and that k_max
+// is the smallest k with d(k) ≥ p(p+1)/2 for every p up to 200.
+func TestMaxFactors(t *testing.T) {
+	for _, c := range []struct{ p, k int }{{1, 0}, {2, 1}, {3, 1}, {10, 6}, {64, 54}} {
+		if got := mfa.MaxFactors(c.p); got != c.k {
+			t.Errorf("MaxFactors(%d) = %d, want %d", c.p, got, c.k)
+		}
+	}
+	if got := mfa.FactorDOF(6, 10); got != 6*10+10-15 {
+		t.Errorf("FactorDOF(6, 10) = %d", got)
+	}
+	for p := 1; p <= 200; p++ {
+		k, full := mfa.MaxFactors(p), p*(p+1)/2
+		if mfa.FactorDOF(k, p) < full || (k > 0 && mfa.FactorDOF(k-1, p) >= full) {
+			t.Errorf("p = %d: k_max = %d, d(k) = %d, d(k−1) = %d, p(p+1)/2 = %d", p, k, mfa.FactorDOF(k, p), mfa.FactorDOF(k-1, p), full)
+		}
+	}
+}
+
+// TestStandardize checks the z-scoring helper: columns of mean 0 and sample
+// standard deviation 1, a constant column only centred, and Apply and
+// Invert consistent with it.
+func TestStandardize(t *testing.T) {
+	y := mat.NewDense(4, 3, []float64{
+		1, 10, 5,
+		2, 20, 5,
+		3, 40, 5,
+		6, 30, 5,
+	})
+	z, sc := mfa.Standardize(y)
+	n, p := z.Dims()
+	for q := 0; q < p; q++ {
+		var mean, ss float64
+		for i := 0; i < n; i++ {
+			mean += z.At(i, q)
+		}
+		mean /= float64(n)
+		for i := 0; i < n; i++ {
+			ss += (z.At(i, q) - mean) * (z.At(i, q) - mean)
+		}
+		sd := math.Sqrt(ss / float64(n-1))
+		wantSD := 1.0
+		if q == 2 {
+			wantSD = 0
+		}
+		if math.Abs(mean) > 1e-15 || math.Abs(sd-wantSD) > 1e-14 {
+			t.Errorf("column %d: mean %v, s.d. %v after Standardize", q, mean, sd)
+		}
+	}
+	if sc.Scale[2] != 1 || sc.Mean[2] != 5 || sc.Mean[0] != 3 || math.Abs(sc.Scale[0]-math.Sqrt(14.0/3)) > 1e-15 {
+		t.Errorf("Scaling = %+v", sc)
+	}
+	if !mat.EqualApprox(sc.Apply(y), z, 1e-15) || !mat.EqualApprox(sc.Invert(z), y, 1e-13) {
+		t.Error("Apply and Invert do not match Standardize")
+	}
+}
+
+// TestNewErrors checks that New refuses inconsistent input with an error.
+func TestNewErrors(t *testing.T) {
+	y := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})
+	r := mat.NewDense(3, 2, []float64{1, 0, 0, 1, 0.5, 0.5})
+	bad := func(name string, y, r mat.Matrix, set mfa.Settings) {
+		t.Helper()
+		if _, err := mfa.New(y, r, set); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	bad("rows differ", y, mat.NewDense(2, 2, []float64{1, 0, 0, 1}), mfa.Settings{})
+	bad("k > p", y, r, mfa.Settings{K: 3})
+	bad("k < 0", y, r, mfa.Settings{K: -1})
+	bad("Ks length", y, r, mfa.Settings{Ks: []int{1}})
+	bad("negative responsibility", y, mat.NewDense(3, 2, []float64{1, 0, 0, 1, -0.5, 1.5}), mfa.Settings{})
+	bad("zero row", y, mat.NewDense(3, 2, []float64{1, 0, 0, 1, 0, 0}), mfa.Settings{})
+	bad("NaN data", mat.NewDense(3, 2, []float64{0, 1, math.NaN(), 3, 4, 5}), r, mfa.Settings{})
+	bad("ν* length", y, r, mfa.Settings{Hyper: mfa.Hyper{Nu: []float64{1}}})
+	bad("b* negative", y, r, mfa.Settings{Hyper: mfa.Hyper{B: -1}})
+	bad("ψ zero", y, r, mfa.Settings{Hyper: mfa.Hyper{Psi: []float64{1, 0}}})
+	if _, err := mfa.New(y, r, mfa.Settings{K: 2}); err != nil {
+		t.Errorf("valid input: %v", err)
+	}
+}

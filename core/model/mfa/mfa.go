@@ -1,0 +1,557 @@
+package mfa
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/vb"
+)
+
+// Hyper holds the hyperparameters Θ = (α*, a*, b*, μ*, ν*, Ψ) of Beal (2003)
+// eq. (4.20) (../shared/seeds/000_055f6e591db3cc60.txt line 2333). In
+// Settings.Hyper a zero field means its default, chosen for z-scored data
+// (targets ch4-mfa.md §1.7, §1.14).
+type Hyper struct {
+	// Alpha is α*, the strength of the symmetric Dirichlet prior on π: each
+	// of the S entries is α*/S (eq. (4.15), line 2298). Default 1.
+	Alpha float64
+	// A and B are a* and b*, the shape and rate (not scale) of the gamma
+	// hyperprior Ga(a*, b*) of every ARD precision ν^s_l (eq. (4.18), line
+	// 2316). Defaults 1 and 0.01: with the reference code's b* = 1, ARD does
+	// not prune on z-scored data (targets §1.14, rows A–C).
+	A, B float64
+	// Mu and Nu are μ* and ν*, the mean and precision of the prior on every
+	// analyser mean, per output dimension (eq. (4.19), line 2325). Defaults:
+	// the data mean and 1/(sample variance) of each coordinate (1 where the
+	// variance is 0).
+	Mu, Nu []float64
+	// Psi is the diagonal of Ψ, the sensor-noise covariance shared by all
+	// analysers; it has no prior and is optimised (line 2291). Default: from
+	// the PCA initialisation (see New).
+	Psi []float64
+}
+
+func (h Hyper) clone() Hyper {
+	h.Mu, h.Nu, h.Psi = slices.Clone(h.Mu), slices.Clone(h.Nu), slices.Clone(h.Psi)
+	return h
+}
+
+// Settings configure New and NewRandom. The zero value of every field means
+// its documented default.
+type Settings struct {
+	// K is k_max, the number of factor columns of every analyser (0 ≤ K ≤ p).
+	// ARD switches the unneeded ones off; they are kept (line 2865). K = 0
+	// gives a mixture of Gaussians with the shared diagonal covariance Ψ.
+	K int
+	// Ks, if not nil, gives analyser s its own number of columns Ks[s]
+	// (overriding K); len(Ks) must be S.
+	Ks []int
+	// Hyper holds the hyperparameters; zero fields take their defaults.
+	Hyper Hyper
+	// PsiMin is the floor of every ψ_q in the Ψ update. Default 1e-5, the
+	// reference code's psimin (targets §1.7); a negative value means 0.
+	PsiMin float64
+	// ABMax freezes the a*, b* update while a* exceeds it (targets §1.14:
+	// from a* = b* = 1 the update runs away to a point-mass hyperprior that
+	// disables ARD for good). Default 1e3.
+	ABMax float64
+	// InnerRepeats is the number of times E repeats the coupled q(x), q(Λ̃),
+	// q(s) updates before computing F (line 2551, targets §1.6). Default 1.
+	InnerRepeats int
+}
+
+// Defaults of Settings.
+const (
+	DefaultAlpha  = 1.0
+	DefaultA      = 1.0
+	DefaultB      = 0.01
+	DefaultPsiMin = 1e-5
+	DefaultABMax  = 1e3
+)
+
+// Model is the VBMFA of Beal (2003) section 4.2 on a fixed data set. It
+// implements vb.Model, vb.HyperUpdater and vb.Mover. Build it with New or
+// NewRandom; the fields below may be changed between steps. A Model is not
+// safe for concurrent use.
+type Model struct {
+	// Hyper holds the current hyperparameters Θ. UpdateHyper changes them;
+	// a caller may set them between steps (the slices have length p).
+	Hyper Hyper
+	// PsiMin, ABMax and InnerRepeats are as in Settings (defaults applied).
+	PsiMin       float64
+	ABMax        float64
+	InnerRepeats int
+	// ABFrozen counts the calls of UpdateHyper(HyperAB) that were skipped
+	// because a* exceeded ABMax (targets §1.14: report when this happens).
+	ABFrozen int
+	// Moves controls the births and deaths proposed to vb.Search.
+	Moves MoveSettings
+
+	y    *mat.Dense // n×p, contiguous rows
+	yT   []float64  // the data transposed, p×n: yT[q*n+i] = y_iq
+	n, p int
+	yy   []float64 // Σ_i y_iq², p
+
+	comps []*component
+	omega []float64 // q(π) = Dir(ω), S
+	resp  []float64 // q(s_i = s), S×n: resp[s*n+i]
+
+	// Workspace of E, refreshed from the state above.
+	ipsi     []float64 // 1/ψ_q
+	lnPsiSum float64   // Σ_q ln ψ_q
+	yPy      []float64 // y_iᵀΨ⁻¹y_i, n
+	elnpi    []float64 // ψ(ω_s) − ψ(ω_0), S
+	tx, ty   []float64 // T_x(i,s), T_y(i,s) of targets §1.4, S×n
+	work     []float64 // dmax×chunk
+	ell      []float64 // S
+	piPrior  []float64 // α*/S, S
+	kvec     []float64 // dmax, for the prior of a loading row
+	kprec    []float64
+	klprec   []float64
+}
+
+// component holds q(Λ̃^s), q(ν^s) and q(x|s) of one analyser with its
+// workspace.
+type component struct {
+	k, d int // factor columns, d = k+1
+
+	rows *dist.GaussianRows // q(Λ̃^s): p rows of dimension d (immutable)
+	nu   []dist.Gamma       // q(ν^s_l), l < k
+
+	// q(x_i | s) = N(x̄_i, Σ): Σ (k×k), its log-determinant and trace, and
+	// the means x̃_i = [x̄_i; 1] by coordinate, d×n: xT[j*n+i] = x̃_ij.
+	sigma         []float64
+	logDetSigma   float64
+	traceSigma    float64
+	xT            []float64
+	klNu, klLam   float64 // KL terms of the last bound (for F_s)
+	a             *mat.SymDense
+	afull         []float64 // ⟨Λ̃ᵀΨ⁻¹Λ̃⟩ (d×d, full)
+	mean          *mat.Dense
+	mt            []float64 // Ψ⁻¹ E[Λ̃] (p×d)
+	wt            []float64 // Σ E[Λ]ᵀΨ⁻¹ (k×p)
+	cv            []float64 // Σ ⟨Λᵀ Ψ⁻¹ μ⟩ (k)
+	chol, scratch []float64 // k×k
+	g             []float64 // Σ_i q_is ⟨x̃x̃ᵀ⟩ (d×d)
+	syx           []float64 // Σ_i q_is y_i x̃_iᵀ (p×d)
+	nsum          float64   // Σ_i q_is at the last statistics
+	precBuf       []*mat.SymDense
+	precs         []mat.Symmetric
+	b             *mat.Dense // linear terms of the loading rows (p×d)
+	colm          []float64  // column second moments (d)
+	ss            *mat.SymDense
+	mrow          []float64 // d
+}
+
+func newComponent(n, p, k int) *component {
+	d := k + 1
+	c := &component{
+		k: k, d: d,
+		nu:      make([]dist.Gamma, k),
+		sigma:   make([]float64, k*k),
+		xT:      make([]float64, d*n),
+		a:       mat.NewSymDense(d, nil),
+		afull:   make([]float64, d*d),
+		mean:    mat.NewDense(p, d, nil),
+		mt:      make([]float64, p*d),
+		wt:      make([]float64, k*p),
+		cv:      make([]float64, k),
+		chol:    make([]float64, k*k),
+		scratch: make([]float64, k*k),
+		g:       make([]float64, d*d),
+		syx:     make([]float64, p*d),
+		precBuf: make([]*mat.SymDense, p),
+		precs:   make([]mat.Symmetric, p),
+		b:       mat.NewDense(p, d, nil),
+		colm:    make([]float64, d),
+		ss:      mat.NewSymDense(d, nil),
+		mrow:    make([]float64, d),
+	}
+	for q := range c.precBuf {
+		c.precBuf[q] = mat.NewSymDense(d, nil)
+		c.precs[q] = c.precBuf[q]
+	}
+	for i := k * n; i < d*n; i++ {
+		c.xT[i] = 1
+	}
+	for l := 0; l < k; l++ {
+		c.sigma[l*k+l] = 1
+	}
+	return c
+}
+
+// clone returns a deep copy of the state of c (q(Λ̃) is immutable and
+// shared) with fresh workspace.
+func (c *component) clone(n, p int) *component {
+	t := newComponent(n, p, c.k)
+	t.rows = c.rows
+	copy(t.nu, c.nu)
+	copy(t.sigma, c.sigma)
+	t.logDetSigma, t.traceSigma = c.logDetSigma, c.traceSigma
+	copy(t.xT, c.xT)
+	t.klNu, t.klLam = c.klNu, c.klLam
+	return t
+}
+
+// ErrNotPositiveDefinite wraps a failure to factorise a posterior
+// precision (a numerical breakdown, e.g. a NaN from the data).
+var ErrNotPositiveDefinite = errors.New("mfa: posterior precision not positive definite")
+
+// New returns the VBMFA for the data y (n×p, one observation per row) with
+// S analysers, started from the responsibilities resp (n×S, q(s_i = s);
+// each row is normalised to sum to 1). S is the number of columns of resp.
+//
+// Every analyser is initialised from a PCA of its responsibility-weighted
+// data (targets §1.14; random loadings can collapse to the all-noise
+// optimum): with the weighted mean m and covariance C of eigenvalues
+// e_1 ≥ … ≥ e_p and eigenvectors u_l,
+//
+//	E[μ^s] = m,  E[Λ^s_{·l}] = u_l √max(e_l − σ², 10⁻³),  Cov(Λ̃^s_q) = σ²/max(N_s, 1) I,
+//
+// σ² the mean of the trailing p−k eigenvalues (0.01 if k ≥ p−1; at least
+// 10⁻³) and N_s = Σ_i q_is. (targets §1.14 sets Cov(Λ̃^s_q) = I; with noise
+// σ² ≪ 1 that makes the first q(x) shrink every x̄ towards 0 and costs
+// hundreds of iterations: on the embedded clusters of section 4.5.2 from
+// the true labels, F reaches within 1 nat of its limit after 50 iterations
+// with σ²/N_s, after about 500 with I, to the same optimum.) Unless
+// Settings.Hyper.Psi is given, Ψ = σ̄²I with σ̄² the responsibility-weighted
+// mean of the analysers' σ² (at least 10⁻³). q(ν) and q(π) are then their
+// optimal updates given q(Λ̃) and q(s) (eqs. (4.37), (4.40)); q(x) is set by
+// the first E step.
+//
+// New returns an error if the data or the responsibilities are not finite,
+// a responsibility is negative or a row sums to 0, a hyperparameter is out
+// of range, or a dimension is inconsistent.
+func New(y mat.Matrix, resp mat.Matrix, set Settings) (*Model, error) {
+	n, p := y.Dims()
+	if n < 1 || p < 1 {
+		return nil, fmt.Errorf("mfa: empty data (%d×%d)", n, p)
+	}
+	rn, S := resp.Dims()
+	if rn != n || S < 1 {
+		return nil, fmt.Errorf("mfa: responsibilities are %d×%d, want %d×S with S ≥ 1", rn, S, n)
+	}
+	ks, err := componentDims(set, S, p)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{y: mat.DenseCopyOf(y), n: n, p: p}
+	for _, v := range m.y.RawMatrix().Data {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, errors.New("mfa: data not finite")
+		}
+	}
+	r := make([]float64, S*n)
+	for i := 0; i < n; i++ {
+		var sum float64
+		for s := 0; s < S; s++ {
+			v := resp.At(i, s)
+			if !(v >= 0) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("mfa: responsibility (%d,%d) = %v", i, s, v)
+			}
+			r[s*n+i] = v
+			sum += v
+		}
+		if !(sum > 0) {
+			return nil, fmt.Errorf("mfa: responsibilities of point %d sum to 0", i)
+		}
+		for s := 0; s < S; s++ {
+			r[s*n+i] /= sum
+		}
+	}
+	if err := m.setSettings(set); err != nil {
+		return nil, err
+	}
+	m.yy = make([]float64, p)
+	m.yT = make([]float64, p*n)
+	for i := 0; i < n; i++ {
+		for q, v := range m.y.RawRowView(i) {
+			m.yy[q] += v * v
+			m.yT[q*n+i] = v
+		}
+	}
+	m.resp = r
+	if err := m.initPCA(ks, set.Hyper.Psi == nil); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// NewRandom returns New(y, resp, set) with random responsibilities: each row
+// of resp drawn from the flat Dirichlet Dir(1, …, 1) with rnd (the "soft
+// random q(s)" start of targets §3.9).
+func NewRandom(y mat.Matrix, S int, set Settings, rnd *rand.Rand) (*Model, error) {
+	n, _ := y.Dims()
+	if S < 1 || n < 1 {
+		return nil, fmt.Errorf("mfa: S = %d, n = %d", S, n)
+	}
+	ones := make([]float64, S)
+	for i := range ones {
+		ones[i] = 1
+	}
+	d := dist.Dirichlet{Alpha: ones}
+	resp := mat.NewDense(n, S, nil)
+	for i := 0; i < n; i++ {
+		d.Rand(resp.RawRowView(i), rnd)
+	}
+	return New(y, resp, set)
+}
+
+// componentDims returns k_s for every analyser.
+func componentDims(set Settings, S, p int) ([]int, error) {
+	ks := make([]int, S)
+	if set.Ks != nil {
+		if len(set.Ks) != S {
+			return nil, fmt.Errorf("mfa: %d factor dimensionalities for %d analysers", len(set.Ks), S)
+		}
+		copy(ks, set.Ks)
+	} else {
+		for s := range ks {
+			ks[s] = set.K
+		}
+	}
+	for _, k := range ks {
+		if k < 0 || k > p {
+			return nil, fmt.Errorf("mfa: k = %d factors, want 0 ≤ k ≤ p = %d", k, p)
+		}
+	}
+	return ks, nil
+}
+
+// setSettings fills the hyperparameters (defaults from the data) and the
+// scalar settings, and checks them.
+func (m *Model) setSettings(set Settings) error {
+	h := set.Hyper.clone()
+	p := m.p
+	if h.Alpha == 0 {
+		h.Alpha = DefaultAlpha
+	}
+	if h.A == 0 {
+		h.A = DefaultA
+	}
+	if h.B == 0 {
+		h.B = DefaultB
+	}
+	mean, vr := columnMoments(m.y)
+	if h.Mu == nil {
+		h.Mu = mean
+	}
+	if h.Nu == nil {
+		h.Nu = make([]float64, p)
+		for q, v := range vr {
+			h.Nu[q] = 1
+			if v > 0 {
+				h.Nu[q] = 1 / v
+			}
+		}
+	}
+	positive := func(name string, v float64) error {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("mfa: %s = %v, want positive and finite", name, v)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"α*", h.Alpha}, {"a*", h.A}, {"b*", h.B}} {
+		if err := positive(c.name, c.v); err != nil {
+			return err
+		}
+	}
+	if len(h.Mu) != p || len(h.Nu) != p || (h.Psi != nil && len(h.Psi) != p) {
+		return fmt.Errorf("mfa: μ*, ν*, Ψ have lengths %d, %d, %d; want p = %d", len(h.Mu), len(h.Nu), len(h.Psi), p)
+	}
+	for q := 0; q < p; q++ {
+		if math.IsNaN(h.Mu[q]) || math.IsInf(h.Mu[q], 0) {
+			return fmt.Errorf("mfa: μ*[%d] = %v", q, h.Mu[q])
+		}
+		if err := positive(fmt.Sprintf("ν*[%d]", q), h.Nu[q]); err != nil {
+			return err
+		}
+		if h.Psi != nil {
+			if err := positive(fmt.Sprintf("ψ[%d]", q), h.Psi[q]); err != nil {
+				return err
+			}
+		}
+	}
+	m.Hyper = h
+	m.PsiMin = set.PsiMin
+	switch {
+	case m.PsiMin == 0:
+		m.PsiMin = DefaultPsiMin
+	case m.PsiMin < 0:
+		m.PsiMin = 0
+	}
+	m.ABMax = set.ABMax
+	if m.ABMax <= 0 {
+		m.ABMax = DefaultABMax
+	}
+	m.InnerRepeats = max(set.InnerRepeats, 1)
+	return nil
+}
+
+// columnMoments returns the mean and the sample variance (divisor n−1; 0
+// when n = 1) of every column of y.
+func columnMoments(y *mat.Dense) (mean, vr []float64) {
+	n, p := y.Dims()
+	mean, vr = make([]float64, p), make([]float64, p)
+	for i := 0; i < n; i++ {
+		for q, v := range y.RawRowView(i) {
+			mean[q] += v
+		}
+	}
+	for q := range mean {
+		mean[q] /= float64(n)
+	}
+	if n < 2 {
+		return mean, vr
+	}
+	for i := 0; i < n; i++ {
+		for q, v := range y.RawRowView(i) {
+			d := v - mean[q]
+			vr[q] += d * d
+		}
+	}
+	for q := range vr {
+		vr[q] /= float64(n - 1)
+	}
+	return mean, vr
+}
+
+// resize gives the per-analyser workspace of the model the size for S
+// analysers.
+func (m *Model) resize() {
+	S := len(m.comps)
+	dmax := 1
+	for _, c := range m.comps {
+		dmax = max(dmax, c.d)
+	}
+	m.elnpi = make([]float64, S)
+	m.piPrior = make([]float64, S)
+	m.tx = make([]float64, S*m.n)
+	m.ty = make([]float64, S*m.n)
+	m.work = make([]float64, dmax*chunk)
+	m.ell = make([]float64, S)
+	m.kvec = make([]float64, dmax)
+	m.kprec = make([]float64, dmax)
+	m.klprec = make([]float64, dmax)
+	if m.ipsi == nil {
+		m.ipsi = make([]float64, m.p)
+		m.yPy = make([]float64, m.n)
+	}
+}
+
+// N returns the number of observations n.
+func (m *Model) N() int { return m.n }
+
+// P returns the data dimension p.
+func (m *Model) P() int { return m.p }
+
+// Size returns the number of analysers S.
+func (m *Model) Size() int { return len(m.comps) }
+
+// Data returns the data (n×p). It must not be modified.
+func (m *Model) Data() mat.Matrix { return m.y }
+
+// Dim returns k_s, the number of factor columns of analyser s (active or
+// not; see ColumnEnergies).
+func (m *Model) Dim(s int) int { return m.comps[s].k }
+
+// Loadings returns q(Λ̃^s), the Gaussian rows Λ̃^s_q = [Λ^s_q·, μ^s_q] of the
+// augmented factor loadings of analyser s (p rows of dimension k_s+1, the
+// mean last; eqs. (4.43)–(4.50), lines 2486–2511). It is immutable; the next
+// E step replaces it.
+func (m *Model) Loadings(s int) *dist.GaussianRows { return m.comps[s].rows }
+
+// ARD returns q(ν^s_l) = Ga(a*+p/2, b^s_l), l < k_s, the posteriors of the ARD
+// precisions of the columns of Λ^s (eq. (4.40), line 2468), as a new slice.
+func (m *Model) ARD(s int) []dist.Gamma { return slices.Clone(m.comps[s].nu) }
+
+// Pi returns q(π) = Dir(ω) (eq. (4.37), line 2456).
+func (m *Model) Pi() dist.Dirichlet { return dist.Dirichlet{Alpha: slices.Clone(m.omega)} }
+
+// Resp returns the responsibilities q(s_i = s) as a new n×S matrix.
+func (m *Model) Resp() *mat.Dense {
+	S := len(m.comps)
+	r := mat.NewDense(m.n, S, nil)
+	for s := 0; s < S; s++ {
+		for i, v := range m.resp[s*m.n : (s+1)*m.n] {
+			r.Set(i, s, v)
+		}
+	}
+	return r
+}
+
+// Counts returns N_s = Σ_i q(s_i = s) for every analyser, as a new slice.
+func (m *Model) Counts() []float64 {
+	ns := make([]float64, len(m.comps))
+	for s := range ns {
+		ns[s] = sum(m.resp[s*m.n : (s+1)*m.n])
+	}
+	return ns
+}
+
+// Factors returns q(x_i | s) = N(x̄^s_i, Σ^s) of analyser s (eqs.
+// (4.53)–(4.55), lines 2527–2534): the means x̄^s_i as the rows of an n×k_s
+// matrix and the shared covariance Σ^s. Both are nil when k_s = 0.
+func (m *Model) Factors(s int) (mean *mat.Dense, cov *mat.SymDense) {
+	c := m.comps[s]
+	if c.k == 0 {
+		return nil, nil
+	}
+	mean = mat.NewDense(m.n, c.k, nil)
+	for l := 0; l < c.k; l++ {
+		for i, v := range c.xT[l*m.n : (l+1)*m.n] {
+			mean.Set(i, l, v)
+		}
+	}
+	return mean, mat.NewSymDense(c.k, slices.Clone(c.sigma))
+}
+
+// ColumnEnergies returns E‖Λ^s_{·l}‖² = Σ_q (E[Λ_ql]² + Var Λ_ql) for every
+// column l < k_s of analyser s, the readout statistic of targets §1.8: a
+// column is active when its energy is at least a threshold τ (0.1 in
+// z-scored units by default there). ActiveDims counts them.
+func (m *Model) ColumnEnergies(s int) []float64 {
+	c := m.comps[s]
+	e := c.rows.ColumnSecondMomentsTo(nil)
+	return e[:c.k]
+}
+
+// ActiveDims returns the number of columns of analyser s whose energy
+// (ColumnEnergies) is at least tau.
+func (m *Model) ActiveDims(s int, tau float64) int {
+	var a int
+	for _, e := range m.ColumnEnergies(s) {
+		if e >= tau {
+			a++
+		}
+	}
+	return a
+}
+
+// Term names of the bound F (eq. (4.29), the block of lines 2405–2419;
+// targets §1.4), in the order E reports them. Summed over i and s with
+// weights q_is where they are per datum.
+const (
+	TermKLPi     = "-KL[pi]"        // −KL(q(π) ‖ p(π))
+	TermKLNu     = "-KL[nu]"        // −Σ_s Σ_l KL(q(ν^s_l) ‖ Ga(a*, b*))
+	TermKLLambda = "-KL[Lambda]"    // −Σ_s Σ_q ⟨KL(q(Λ̃^s_q) ‖ p(Λ̃^s_q | ν^s))⟩_q(ν)
+	TermLnPiS    = "E[ln p(s|pi)]"  // Σ_i Σ_s q_is (ψ(ω_s) − ψ(ω_0))
+	TermHS       = "H[q(s)]"        // −Σ_i Σ_s q_is ln q_is
+	TermKLX      = "-KL[x]"         // −Σ_i Σ_s q_is KL(q(x_i|s) ‖ N(0, I))
+	TermLik      = "E[ln p(y|s,x)]" // Σ_i Σ_s q_is ⟨ln N(y_i | Λ̃^s x̃_i, Ψ)⟩
+)
+
+var _ interface {
+	vb.Model
+	vb.HyperUpdater
+	vb.Mover
+} = (*Model)(nil)

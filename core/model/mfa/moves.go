@@ -1,0 +1,390 @@
+package mfa
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/vb"
+)
+
+// Kinds of the moves of Model (Beal (2003) section 4.3, lines 2615–2704).
+const (
+	MoveBirth = "birth"
+	MoveDeath = "death"
+)
+
+// MoveSettings control the structural moves that Model proposes to
+// vb.Search (targets ch4-mfa.md §1.9). The zero value of every field means
+// its documented default.
+type MoveSettings struct {
+	// Rand is the stream of the birth directions. nil means that no births
+	// are proposed (deaths only). It is not part of Save's snapshot: a birth
+	// tried again after a rejection draws a new direction.
+	Rand *rand.Rand
+	// MaxTries is the number of rounds over all analysers, in F_s order,
+	// that may pass without an accepted move before the search ends
+	// (max_tries of targets §1.9: 1 for the synthetic experiments, 3 for
+	// the digits). Default 1.
+	MaxTries int
+	// DeathThreshold is the responsibility mass Σ_i q_is below which an
+	// analyser is proposed for removal ("less than one data point's worth",
+	// line 2637). Default 1; a negative value disables deaths.
+	DeathThreshold float64
+	// Children says how the two children of a birth get their loadings.
+	// Default InheritLoadings, the thesis's.
+	Children ChildInit
+}
+
+// ChildInit says how the children of a birth get q(Λ̃) and q(ν).
+type ChildInit int
+
+const (
+	// InheritLoadings: both children inherit q(Λ̃^{s′}) and q(ν^{s′}) of
+	// the parent, and their first updates are q(Λ̃) with the parent's q(x)
+	// (Beal (2003) line 2672; targets ch4-mfa.md §1.9).
+	//
+	// When the parent explains the offset between two clusters with a
+	// factor column, the regression of each child's points on the parent's
+	// x̄ gives back the same long column, both children still model both
+	// clusters, and one of them takes all the points back: such a birth is
+	// rejected whatever the direction of the split.
+	InheritLoadings ChildInit = iota
+	// PCALoadings: each child's q(Λ̃) means are re-initialised from a PCA of
+	// the data weighted by its share of the split responsibilities, as New
+	// initialises an analyser (targets §1.14), with the parent's row
+	// covariances; q(ν) is updated to match, and the first updates are q(x)
+	// and q(Λ̃), twice. (A departure from the thesis; the semi-supervised
+	// fork of the reference code also re-initialises each child's loadings
+	// from a PCA of its half of the data.)
+	PCALoadings
+)
+
+// Propose returns the next move to try, given the log of the moves that
+// vb.Search has tried so far. Since the last accepted move the model is in
+// the same state (rejections are restored), and Propose goes through:
+//
+//  1. the death of every analyser whose Σ_i q_is < DeathThreshold, smallest
+//     first (section 4.3.1, lines 2631–2637), each tried once;
+//  2. births, the parents in order of ascending F_s (ComponentF, eq. (4.77),
+//     lines 2680–2690: the worst-modelled analyser first), round after
+//     round, MaxTries rounds in all (targets §1.9 "parent choice").
+//
+// ok is false when both are exhausted (births are proposed only when
+// MoveSettings.Rand is set).
+func (m *Model) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
+	start := 0
+	for i := len(log) - 1; i >= 0; i-- {
+		if log[i].Accepted {
+			start = i + 1
+			break
+		}
+	}
+	since := log[start:]
+	S := len(m.comps)
+	thr := m.Moves.DeathThreshold
+	if thr == 0 {
+		thr = 1
+	}
+	if S > 1 && thr > 0 {
+		ns := m.Counts()
+		var cands []int
+		for s, v := range ns {
+			if v < thr {
+				cands = append(cands, s)
+			}
+		}
+		sort.SliceStable(cands, func(a, b int) bool { return ns[cands[a]] < ns[cands[b]] })
+		for _, s := range cands {
+			if !slices.ContainsFunc(since, func(r vb.MoveRecord) bool { return r.Kind == MoveDeath && r.Component == s }) {
+				return vb.Move{Kind: MoveDeath, Component: s, Other: -1}, true
+			}
+		}
+	}
+	if m.Moves.Rand == nil {
+		return vb.Move{}, false
+	}
+	var births int
+	for _, r := range since {
+		if r.Kind == MoveBirth {
+			births++
+		}
+	}
+	if births >= max(m.Moves.MaxTries, 1)*S {
+		return vb.Move{}, false
+	}
+	return vb.Move{Kind: MoveBirth, Component: m.ParentOrder()[births%S], Other: -1}, true
+}
+
+// ParentOrder returns the analysers in order of ascending F_s (ties by
+// index), the order in which Propose tries them as parents of a birth.
+func (m *Model) ParentOrder() []int {
+	fs := m.ComponentF()
+	order := make([]int, len(fs))
+	for s := range order {
+		order[s] = s
+	}
+	sort.SliceStable(order, func(a, b int) bool { return fs[order[a]] < fs[order[b]] })
+	return order
+}
+
+// ComponentF returns the contribution F_s of each analyser to F (eq.
+// (4.77), lines 2680–2690; targets §1.4),
+//
+//	F_s = −KL[q(ν^s)] − KL[q(Λ̃^s)] + (1/N_s) Σ_i q_is (ψ(ω_s) − ψ(ω_0) − ln q_is + T_x(i,s) + T_y(i,s)),
+//
+// the data part normalised by the analyser's responsibility mass N_s (it is
+// omitted when N_s = 0), at the current state.
+func (m *Model) ComponentF() []float64 {
+	m.prepPsi()
+	m.computeT()
+	S, n := len(m.comps), m.n
+	dist.DirichletMeanLogTo(m.elnpi, m.omega)
+	fs := make([]float64, S)
+	ns := make([]float64, S)
+	for s := range fs {
+		for i, r := range m.resp[s*n : (s+1)*n] {
+			if r == 0 {
+				continue
+			}
+			ns[s] += r
+			fs[s] += r * (m.elnpi[s] - math.Log(r) + m.tx[s*n+i] + m.ty[s*n+i])
+		}
+	}
+	for s, c := range m.comps {
+		if ns[s] > 0 {
+			fs[s] /= ns[s]
+		}
+		m.componentKL(c)
+		fs[s] -= c.klNu + c.klLam
+	}
+	return fs
+}
+
+// Apply performs a move:
+//
+//   - birth from s′ (responsibility split, eqs. (4.73)–(4.76), lines
+//     2654–2672, with α_h = 1 as in the thesis): a direction d ~ N(0,
+//     E[Λ^{s′}]E[Λ^{s′}]ᵀ + Ψ) (mean 0: only its direction matters, targets
+//     §1.9) splits the points by the sign of (y_i − E[μ^{s′}])ᵀd; the
+//     child s′ keeps q_is′ of the points on the non-negative side, a new
+//     child S takes it on the other; both inherit q(Λ̃^{s′}), q(ν^{s′}) and
+//     q(x|s′), and share the parent's Dirichlet count ω_s′ equally. The
+//     first updates are q(Λ̃) of the two children, then q(x) and q(Λ̃) once
+//     more (as the reference code's dobirth does), after which E continues
+//     (MoveSettings.Children = PCALoadings re-initialises the children's
+//     loadings instead; see ChildInit);
+//   - death of s (section 4.3.1): column s of q(s) is removed and every row
+//     renormalised (a row whose mass was all on s becomes uniform), with
+//     q(Λ̃^s), q(ν^s), q(x|s); q(π) is updated for the survivors (eq. (4.37)
+//     with m* = 1/(S−1)).
+//
+// An error (an unknown move, a death of the only analyser, a birth without
+// MoveSettings.Rand, a numerical failure) leaves the model as it was.
+func (m *Model) Apply(mv vb.Move) error {
+	s := mv.Component
+	if s < 0 || s >= len(m.comps) {
+		return fmt.Errorf("mfa: move %v: analyser %d of %d", mv, s, len(m.comps))
+	}
+	switch mv.Kind {
+	case MoveBirth:
+		if m.Moves.Rand == nil {
+			return errors.New("mfa: birth without MoveSettings.Rand")
+		}
+		snap := m.Save()
+		if err := m.birth(s, m.Moves.Rand); err != nil {
+			m.Restore(snap)
+			return err
+		}
+		return nil
+	case MoveDeath:
+		if len(m.comps) < 2 {
+			return errors.New("mfa: death of the only analyser")
+		}
+		m.death(s)
+		return nil
+	}
+	return fmt.Errorf("mfa: unknown move %q", mv.Kind)
+}
+
+// birth splits analyser sp (see Apply).
+func (m *Model) birth(sp int, rnd *rand.Rand) error {
+	n, p, S := m.n, m.p, len(m.comps)
+	parent := m.comps[sp]
+	k := parent.k
+	parent.rows.MeanTo(parent.mean)
+	mean := parent.mean.RawMatrix()
+	z := make([]float64, k)
+	for l := range z {
+		z[l] = rnd.NormFloat64()
+	}
+	dir := make([]float64, p)
+	for q := range dir {
+		row := mean.Data[q*mean.Stride : q*mean.Stride+parent.d]
+		dir[q] = dot(z, row[:k]) + math.Sqrt(m.Hyper.Psi[q])*rnd.NormFloat64()
+	}
+	resp := make([]float64, (S+1)*n)
+	copy(resp, m.resp)
+	for i := 0; i < n; i++ {
+		var proj float64
+		for q, yq := range m.y.RawRowView(i) {
+			proj += (yq - mean.Data[q*mean.Stride+k]) * dir[q]
+		}
+		if proj < 0 {
+			resp[S*n+i], resp[sp*n+i] = resp[sp*n+i], 0
+		}
+	}
+	child := parent.clone(n, p)
+	m.comps = append(m.comps, child)
+	half := m.omega[sp] / 2
+	m.omega[sp] = half
+	m.omega = append(m.omega, half)
+	m.resp = resp
+	m.resize()
+	m.prepPsi()
+	pca := m.Moves.Children == PCALoadings
+	if pca {
+		for _, s := range []int{sp, S} {
+			if err := m.pcaLoadings(s); err != nil {
+				return fmt.Errorf("mfa: birth from %d: %w", sp, err)
+			}
+		}
+	}
+	for pass := range 2 {
+		for _, s := range []int{sp, S} {
+			c := m.comps[s]
+			if pass == 1 || pca {
+				if err := m.updateX(c); err != nil {
+					return fmt.Errorf("mfa: birth from %d: q(x): %w", sp, err)
+				}
+			}
+			if err := m.updateLoadings(s, c); err != nil {
+				return fmt.Errorf("mfa: birth from %d: q(Λ̃): %w", sp, err)
+			}
+		}
+	}
+	return nil
+}
+
+// pcaLoadings replaces the means of q(Λ̃^s) by those of a PCA of the data
+// weighted by q(s_i = s) (weightedPCA; New's initialisation), keeping the
+// row covariances, and sets q(ν^s) to its update given them. An analyser
+// without responsibility is left as it is.
+func (m *Model) pcaLoadings(s int) error {
+	n, p := m.n, m.p
+	c := m.comps[s]
+	w := m.resp[s*n : (s+1)*n]
+	if sum(w) < minCount {
+		return nil
+	}
+	mu, lambda, _ := weightedPCA(m.y, w, c.k)
+	means := mat.NewDense(p, c.d, nil)
+	covs := make([]mat.Symmetric, p)
+	for q := 0; q < p; q++ {
+		row := means.RawRowView(q)
+		for l := 0; l < c.k; l++ {
+			row[l] = lambda.At(q, l)
+		}
+		row[c.k] = mu[q]
+		covs[q] = c.rows.CovarianceTo(nil, q)
+	}
+	rows, err := dist.NewGaussianRowsDistinct(means, covs)
+	if err != nil {
+		return err
+	}
+	c.rows = rows
+	c.rows.ColumnSecondMomentsTo(c.colm)
+	for l := range c.nu {
+		c.nu[l] = dist.Gamma{Alpha: m.Hyper.A + 0.5*float64(p), Beta: m.Hyper.B + 0.5*c.colm[l]}
+	}
+	return nil
+}
+
+// death removes analyser s (see Apply).
+func (m *Model) death(s int) {
+	n, S := m.n, len(m.comps)
+	resp := slices.Delete(slices.Clone(m.resp), s*n, (s+1)*n)
+	S--
+	for i := 0; i < n; i++ {
+		var tot float64
+		for t := 0; t < S; t++ {
+			tot += resp[t*n+i]
+		}
+		for t := 0; t < S; t++ {
+			if tot > 0 {
+				resp[t*n+i] /= tot
+			} else {
+				resp[t*n+i] = 1 / float64(S)
+			}
+		}
+	}
+	m.resp = resp
+	m.comps = slices.Delete(m.comps, s, s+1)
+	m.omega = slices.Delete(m.omega, s, s+1)
+	m.resize()
+	for t := range m.omega {
+		m.omega[t] = m.Hyper.Alpha/float64(S) + sum(m.resp[t*n:(t+1)*n])
+	}
+}
+
+// componentState is the state of one analyser in a snapshot.
+type componentState struct {
+	k                       int
+	rows                    *dist.GaussianRows
+	nu, sigma, xT           []float64
+	nuShape                 []float64
+	logDetSigma, traceSigma float64
+}
+
+// snapshot is the state saved by Save.
+type snapshot struct {
+	hyper       Hyper
+	abFrozen    int
+	omega, resp []float64
+	comps       []componentState
+}
+
+// Save returns a deep copy of the state: every q (q(Λ̃) is immutable and
+// shared), Θ and the ABFrozen count. The birth stream is not saved.
+func (m *Model) Save() any {
+	sn := &snapshot{hyper: m.Hyper.clone(), abFrozen: m.ABFrozen,
+		omega: slices.Clone(m.omega), resp: slices.Clone(m.resp)}
+	for _, c := range m.comps {
+		st := componentState{k: c.k, rows: c.rows, sigma: slices.Clone(c.sigma), xT: slices.Clone(c.xT),
+			logDetSigma: c.logDetSigma, traceSigma: c.traceSigma}
+		for _, g := range c.nu {
+			st.nuShape = append(st.nuShape, g.Alpha)
+			st.nu = append(st.nu, g.Beta)
+		}
+		sn.comps = append(sn.comps, st)
+	}
+	return sn
+}
+
+// Restore puts back a snapshot made by Save (it may be restored more than
+// once).
+func (m *Model) Restore(x any) {
+	sn := x.(*snapshot)
+	m.Hyper = sn.hyper.clone()
+	m.ABFrozen = sn.abFrozen
+	m.omega, m.resp = slices.Clone(sn.omega), slices.Clone(sn.resp)
+	m.comps = make([]*component, len(sn.comps))
+	for s, st := range sn.comps {
+		c := newComponent(m.n, m.p, st.k)
+		c.rows = st.rows
+		for l := range c.nu {
+			c.nu[l] = dist.Gamma{Alpha: st.nuShape[l], Beta: st.nu[l]}
+		}
+		copy(c.sigma, st.sigma)
+		copy(c.xT, st.xT)
+		c.logDetSigma, c.traceSigma = st.logDetSigma, st.traceSigma
+		m.comps[s] = c
+	}
+	m.resize()
+}
