@@ -75,6 +75,12 @@ type SearchSettings struct {
 	Run Settings
 	// MaxMoves is the largest number of moves tried. Default 1000.
 	MaxMoves int
+	// MaxIterations bounds the E steps of the whole search, over all its
+	// VBEM runs (the thesis's "200 iterations of variational EM in total",
+	// L2763); each run gets at most what is left, and the search ends when
+	// nothing is. A move whose run was cut short by the budget is judged on
+	// the F it reached. 0 means no bound.
+	MaxIterations int
 	// MinGain is the rise of F (nats) a move must bring to be accepted:
 	// accept iff F_after > F_before + MinGain. Default 0.
 	MinGain float64
@@ -116,7 +122,18 @@ func Search(m Mover, s SearchSettings) SearchResult {
 		s.MaxMoves = 1000
 	}
 	var res SearchResult
-	first := Run(m, s.Run)
+	// runSettings gives a run at most the iterations left in the budget.
+	runSettings := func() Settings {
+		rs := s.Run
+		if s.MaxIterations > 0 {
+			left := s.MaxIterations - res.Iterations
+			if rs.MaxIter <= 0 || rs.MaxIter > left {
+				rs.MaxIter = left
+			}
+		}
+		return rs
+	}
+	first := Run(m, runSettings())
 	res.Runs = append(res.Runs, first)
 	res.Iterations = first.Iterations
 	res.Status, res.F = first.Status, first.F
@@ -125,6 +142,9 @@ func Search(m Mover, s SearchSettings) SearchResult {
 		return res
 	}
 	for len(res.Moves) < s.MaxMoves {
+		if s.MaxIterations > 0 && res.Iterations >= s.MaxIterations {
+			break
+		}
 		mv, ok := m.Propose(res.Moves)
 		if !ok {
 			break
@@ -138,7 +158,7 @@ func Search(m Mover, s SearchSettings) SearchResult {
 			res.Runs = append(res.Runs, Result{Status: Failed, Err: rec.Err, Decrease: Decrease{Iter: -1}})
 			continue
 		}
-		r := Run(m, s.Run)
+		r := Run(m, runSettings())
 		res.Runs = append(res.Runs, r)
 		res.Iterations += r.Iterations
 		rec.FAfter = r.F

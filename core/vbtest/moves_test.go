@@ -122,3 +122,21 @@ func (b *badMover) Propose(log []vb.MoveRecord) (vb.Move, bool) {
 	}
 	return b.GaussianMixture.Propose(log)
 }
+
+// TestMoveSearchIterationBudget: MaxIterations bounds the E steps of the
+// whole search.
+func TestMoveSearchIterationBudget(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(4, 2))
+	x := vbtest.MixtureData(rnd, 300, []float64{1, 1, 1}, []float64{-6, 0, 6}, []float64{1, 1, 1})
+	prior := vbtest.MixturePrior{Alpha0: 1, M0: 0, Beta0: 0.05, A0: 1.5, B0: 1}
+	for _, budget := range []int{5, 40, 200} {
+		m := vbtest.NewGaussianMixture(x, 1, prior, rand.New(rand.NewPCG(5, 1)))
+		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 5000, RelTol: 1e-10}, MaxIterations: budget})
+		if res.Iterations > budget {
+			t.Errorf("budget %d: %d iterations", budget, res.Iterations)
+		}
+		if !res.Status.OK() {
+			t.Errorf("budget %d: %v", budget, res.Status)
+		}
+	}
+}
