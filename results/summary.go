@@ -23,6 +23,9 @@ type Summary struct {
 	ConfigHash string             // EncodeConfig's hash of the resolved config
 	Quick      bool               // whether the [quick] overlay was applied
 	Metrics    map[string]float64 // named numbers, e.g. "k_hat.median"
+	// Lists are named lists of numbers (e.g. "dims", the dimensionalities
+	// of the analysers found), written among the metrics as JSON arrays.
+	Lists map[string][]float64
 	Checks     []Check            // acceptance checks, in the order they were made
 	Warnings   []string           // things a reader of the results should know
 	// Data lists the data files the run read and whether each was verified
@@ -171,7 +174,7 @@ type summaryJSON struct {
 	Experiment string              `json:"experiment"`
 	ConfigHash string              `json:"config_hash"`
 	Quick      bool                `json:"quick"`
-	Metrics    map[string]*float64 `json:"metrics"`
+	Metrics    map[string]any      `json:"metrics"`
 	Checks     []Check             `json:"checks"`
 	Warnings   []string            `json:"warnings"`
 	Data       []DataRecord        `json:"data,omitempty"`
@@ -188,7 +191,7 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		Experiment: s.Experiment,
 		ConfigHash: s.ConfigHash,
 		Quick:      s.Quick,
-		Metrics:    make(map[string]*float64, len(s.Metrics)),
+		Metrics:    make(map[string]any, len(s.Metrics)+len(s.Lists)),
 		Checks:     s.Checks,
 		Warnings:   slices.Clone(s.Warnings),
 		Data:       s.Data,
@@ -225,6 +228,20 @@ func (s Summary) MarshalJSON() ([]byte, error) {
 		}
 		w.Metrics[name] = nil
 		warn(fmt.Sprintf("metric %q is ", name), FormatFloat(x))
+	}
+	for name, xs := range s.Lists {
+		if _, dup := s.Metrics[name]; dup {
+			return nil, fmt.Errorf("summary of %s: %q is both a metric and a list", s.Experiment, name)
+		}
+		out := make([]*float64, len(xs))
+		for i := range xs {
+			if x := xs[i]; isFinite(x) {
+				out[i] = &x
+			} else {
+				warn(fmt.Sprintf("list %q has ", name), FormatFloat(x))
+			}
+		}
+		w.Metrics[name] = out
 	}
 	for _, c := range s.Checks {
 		if !isFinite(c.Value) {
@@ -288,10 +305,27 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 	}
 	if w.Metrics != nil {
 		s.Metrics = make(map[string]float64, len(w.Metrics))
-		for name, p := range w.Metrics {
-			s.Metrics[name] = math.NaN()
-			if p != nil {
-				s.Metrics[name] = *p
+		for name, v := range w.Metrics {
+			switch v := v.(type) {
+			case nil:
+				s.Metrics[name] = math.NaN()
+			case float64:
+				s.Metrics[name] = v
+			case []any:
+				xs := make([]float64, len(v))
+				for i, e := range v {
+					f, ok := e.(float64)
+					if !ok {
+						f = math.NaN()
+					}
+					xs[i] = f
+				}
+				if s.Lists == nil {
+					s.Lists = make(map[string][]float64)
+				}
+				s.Lists[name] = xs
+			default:
+				return fmt.Errorf("summary: metric %q is %T, not a number or a list of numbers", name, v)
 			}
 		}
 	}

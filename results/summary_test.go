@@ -182,3 +182,29 @@ func TestGitVCSOutsideRepository(t *testing.T) {
 		t.Errorf("error has a newline: %q", err)
 	}
 }
+
+// TestSummaryLists: list metrics are written among the metrics as arrays
+// (NaN as null) and read back.
+func TestSummaryLists(t *testing.T) {
+	s := Summary{Experiment: "x", Metrics: map[string]float64{"components": 6},
+		Lists: map[string][]float64{"dims": {7, 4, 3, 2, 2, 1}, "bad": {1, math.NaN()}}}
+	path := filepath.Join(t.TempDir(), "summary.json")
+	if err := WriteJSON(path, s); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), `"dims": [`) {
+		t.Fatalf("dims not written as an array:\n%s", b)
+	}
+	got, err := ReadSummary(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Metrics["components"] != 6 || len(got.Lists["dims"]) != 6 || got.Lists["dims"][0] != 7 || !math.IsNaN(got.Lists["bad"][1]) {
+		t.Fatalf("read back %+v %+v", got.Metrics, got.Lists)
+	}
+	s.Metrics["dims"] = 1
+	if err := WriteJSON(path, s); err == nil {
+		t.Fatal("a name that is both a metric and a list was written")
+	}
+}
