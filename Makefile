@@ -6,7 +6,7 @@ VBW     := bin/vbw
 OUT     ?= output
 ARGS    ?=
 
-.PHONY: build chapter3 chapter3-grid quick figures report thesis test test-long bench golden clean
+.PHONY: build chapter3 chapter4 chapter3-grid quick figures report thesis test test-long bench golden clean
 
 # The configs each chapter target runs (the optional long sweeps have their
 # own targets).
@@ -22,6 +22,13 @@ $(VBW): go.mod $(shell find . -name '*.go' -not -path './$(OUT)/*' 2>/dev/null)
 chapter3: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER3)
 
+# Chapter 4 (work in progress: the embedded clusters of Table 4.1 and
+# Figure 4.4 so far).
+CHAPTER4 := configs/chapter4/embedded.toml configs/chapter4/embedded-faithful.toml
+
+chapter4: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER4)
+
 # The full 9 × 7 × 4 grid behind Figure 3.4 (claim C7); about 15 minutes on 2 cores.
 chapter3-grid: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/alice-grid.toml
@@ -33,7 +40,7 @@ report: $(VBW)
 
 # Every chapter's experiments, then the report (each chapter adds its own
 # target here).
-thesis: chapter3
+thesis: chapter3 chapter4
 	$(MAKE) report
 
 # Every experiment with its [quick] settings, into output/quick.

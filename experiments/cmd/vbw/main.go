@@ -31,6 +31,7 @@ import (
 
 	"github.com/vbworkbench/vbw/experiments"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3"
+	_ "github.com/vbworkbench/vbw/experiments/chapter4"
 	"github.com/vbworkbench/vbw/experiments/report"
 )
 

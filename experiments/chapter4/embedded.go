@@ -1,0 +1,606 @@
+package chapter4
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// Registry keys of the embedded-clusters experiment (Beal 2003 section
+// 4.5.2, Table 4.1 and Figure 4.4; targets ch4-mfa.md §3.2): the relaxed
+// run the acceptance criteria are stated for (3000 sweeps in total), and
+// the thesis's own 200 sweeps, reported without pass/fail.
+const (
+	EmbeddedID         = "chapter4/embedded"
+	EmbeddedFaithfulID = "chapter4/embedded-faithful"
+)
+
+func init() {
+	experiments.RegisterVariants(func(id string) experiments.Config {
+		c := DefaultEmbedded()
+		c.Experiment = id
+		if id == EmbeddedFaithfulID {
+			c.Search.MaxTotalSweeps = 200
+		}
+		return &c
+	}, func(env *experiments.Env, cfg experiments.Config) error {
+		return RunEmbedded(env, cfg.(*EmbeddedConfig))
+	}, PlotEmbedded,
+		experiments.Variant{ID: EmbeddedID, Title: "VBMFA on 6 embedded Gaussian clusters of dims (7,4,3,2,2,1) in 10-D: components and dimensionalities against data size (Table 4.1, Figure 4.4), 3000 sweeps"},
+		experiments.Variant{ID: EmbeddedFaithfulID, Title: "the same with the thesis's 200 sweeps in total (reported, not judged)"})
+}
+
+// ModelSettings are the [model] keys of chapter 4 (targets §6).
+type ModelSettings struct {
+	// KMax is the number of factor columns each analyser starts with; ARD
+	// switches off the unneeded ones. Default 7.
+	KMax int `toml:"k_max"`
+	// OptimiseAB and OptimiseAlpha switch on the a*, b* and α* updates
+	// (targets §1.7: off in the reference code; §1.14: a*, b* are the main
+	// risk). Default false.
+	OptimiseAB    bool `toml:"optimise_ab"`
+	OptimiseAlpha bool `toml:"optimise_alpha"`
+}
+
+// SearchSettings are the [search] keys of the birth/death search (§1.9).
+type SearchSettings struct {
+	// MaxTries: every analyser is tried as a birth parent this many times
+	// without an accepted move before the search ends. Default 1 (L2690).
+	MaxTries int `toml:"max_tries"`
+	// Children is "pca" (each child's loadings re-initialised by a PCA of
+	// its half) or "inherit" (the thesis's: both inherit the parent's).
+	Children string `toml:"children"`
+	// DeathThreshold: an analyser with less responsibility mass than this
+	// is proposed for death. Default 1 (one data point).
+	DeathThreshold float64 `toml:"death_threshold"`
+	// MaxTotalSweeps bounds the VBEM iterations of the whole search (the
+	// thesis's "200 iterations of variational EM in total", L2763); 0 is
+	// no bound.
+	MaxTotalSweeps int `toml:"max_total_sweeps"`
+}
+
+// EmbeddedConfig is the config of chapter4/embedded.
+type EmbeddedConfig struct {
+	experiments.Common
+	// Restarts is the number of seeds per data size: each draws new data
+	// and runs a new search. Default 10 (§3.2).
+	Restarts int `toml:"restarts"`
+	// Data is the generator (L2761); its points_per_cluster is the size of
+	// Figure 4.4.
+	Data EmbeddedClusters `toml:"data"`
+	// TableSizes are the points per cluster of Table 4.1. Default
+	// [8, 16, 32, 64, 128].
+	TableSizes []int                   `toml:"table_sizes"`
+	Model      ModelSettings           `toml:"model"`
+	Search     SearchSettings          `toml:"search"`
+	VB         experiments.FitSettings `toml:"vb"`
+	// Tau is the ARD readout threshold: a factor column is active when its
+	// energy E‖Λ_·l‖² is at least Tau (targets §1.8). Default 0.1.
+	Tau float64 `toml:"tau"`
+}
+
+// DefaultEmbedded returns the targets' settings (§3.2, §6).
+func DefaultEmbedded() EmbeddedConfig {
+	var c EmbeddedConfig
+	c.Experiment = EmbeddedID
+	c.Figures = []string{"table4.1", "fig4.4"}
+	c.Seed = 4401
+	c.Restarts = 10
+	c.Data = DefaultEmbeddedClusters()
+	c.TableSizes = []int{8, 16, 32, 64, 128}
+	c.Model = ModelSettings{KMax: 7}
+	c.Search = SearchSettings{MaxTries: 1, Children: "pca", DeathThreshold: 1, MaxTotalSweeps: 3000}
+	// An epoch ends on the relative test alone: as the ARD precisions grow
+	// F keeps creeping up and the projected-limit test would not end it
+	// (targets §6: ΔF < 1e-6 nats per datum).
+	c.VB = experiments.FitSettings{MaxIter: 2000, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.Tau = 0.1
+	return c
+}
+
+// Validate checks every key.
+func (c *EmbeddedConfig) Validate() error {
+	if err := c.Data.Validate(); err != nil {
+		return err
+	}
+	if len(c.TableSizes) == 0 {
+		return experiments.FieldError("table_sizes", c.TableSizes, "must list at least one size")
+	}
+	for _, n := range c.TableSizes {
+		if n < 1 {
+			return experiments.FieldError("table_sizes", n, "must be at least 1")
+		}
+	}
+	if c.Search.Children != "pca" && c.Search.Children != "inherit" {
+		return experiments.FieldError("search.children", c.Search.Children, `must be "pca" or "inherit"`)
+	}
+	return experiments.FirstError(
+		experiments.AtLeast("restarts", c.Restarts, 1),
+		experiments.AtLeast("model.k_max", c.Model.KMax, 0),
+		experiments.AtLeast("search.max_tries", c.Search.MaxTries, 1),
+		experiments.Positive("search.death_threshold", c.Search.DeathThreshold),
+		experiments.AtLeast("search.max_total_sweeps", c.Search.MaxTotalSweeps, 0),
+		experiments.Positive("tau", c.Tau),
+		c.VB.Validate("vb"))
+}
+
+// sizes returns every points-per-cluster value run, ascending.
+func (c *EmbeddedConfig) sizes() []int {
+	s := append(slices.Clone(c.TableSizes), c.Data.PointsPerCluster)
+	slices.Sort(s)
+	return slices.Compact(s)
+}
+
+// Analyser is the readout of one analyser of a finished search.
+type Analyser struct {
+	Points   float64   // responsibility mass N_s
+	Dim      int       // active factor columns (energy ≥ tau)
+	Energies []float64 // column energies, in column order
+	// Mass[c] is the fraction of the analyser's responsibility from true
+	// cluster c; Shared when two or more clusters give more than 20%.
+	Mass   []float64
+	Shared bool
+	// Loadings are the posterior means of Λ^s (p×k, row-major), kept for
+	// Figure 4.4 only.
+	Loadings []float64 `json:",omitempty"`
+}
+
+// EmbeddedRun is one (size, seed) cell.
+type EmbeddedRun struct {
+	Size, Seed  int
+	Status      string
+	F           experiments.Float
+	Iterations  int
+	Accepted    int
+	Rejected    int
+	Analysers   []Analyser // with at least one point of responsibility
+	Moves       []MoveRow
+	Seconds     float64
+	WithFigures bool
+}
+
+// MoveRow is one logged move of a search.
+type MoveRow struct {
+	Epoch           int
+	Iter            int
+	Kind            string
+	Component       int
+	FBefore, FAfter experiments.Float
+	Accepted        bool
+	SizeAfter       int
+}
+
+// dims returns the active dimensionalities of a run's analysers, largest
+// first.
+func (r EmbeddedRun) dims() []int {
+	d := make([]int, len(r.Analysers))
+	for i, a := range r.Analysers {
+		d[i] = a.Dim
+	}
+	sort.Sort(sort.Reverse(sort.IntSlice(d)))
+	return d
+}
+
+func (r EmbeddedRun) totalDim() int {
+	t := 0
+	for _, d := range r.dims() {
+		t += d
+	}
+	return t
+}
+
+// hyperSchedule is the schedule the [model] keys ask for.
+func (m ModelSettings) hyperSchedule() []vb.Stage {
+	groups := []string{mfa.HyperPsi, mfa.HyperMuNu}
+	if m.OptimiseAB {
+		groups = append(groups, mfa.HyperAB)
+	}
+	if m.OptimiseAlpha {
+		groups = append(groups, mfa.HyperAlpha)
+	}
+	return vb.Every(groups...)
+}
+
+// searchMFA runs the birth/death search of §1.9 from one analyser on the
+// z-scored data z, with the births' directions from rnd. It is chapter 4's
+// fitting pipeline: every search of the chapter goes through it.
+func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error) (*mfa.Model, vb.SearchResult, error) {
+	n, _ := z.Dims()
+	ones := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		ones.Set(i, 0, 1)
+	}
+	model, err := mfa.New(z, ones, mfa.Settings{K: m.KMax})
+	if err != nil {
+		return nil, vb.SearchResult{}, err
+	}
+	children := mfa.PCALoadings
+	if s.Children == "inherit" {
+		children = mfa.InheritLoadings
+	}
+	model.Moves = mfa.MoveSettings{Rand: rnd, MaxTries: s.MaxTries, DeathThreshold: s.DeathThreshold, Children: children}
+	res := vb.Search(model, vb.SearchSettings{Run: fit.Settings(stop, m.hyperSchedule()), MaxIterations: s.MaxTotalSweeps})
+	if res.Status == vb.Canceled {
+		return nil, res, res.Err
+	}
+	return model, res, nil
+}
+
+// readout returns the analysers with at least one point of responsibility,
+// with their active dimensionalities and the true clusters they serve.
+func readout(model *mfa.Model, labels []int, clusters int, tau float64, withLoadings bool) []Analyser {
+	resp := model.Resp()
+	n, S := resp.Dims()
+	counts := model.Counts()
+	var out []Analyser
+	for s := 0; s < S; s++ {
+		if counts[s] < 1 {
+			continue
+		}
+		a := Analyser{Points: counts[s], Dim: model.ActiveDims(s, tau), Energies: model.ColumnEnergies(s), Mass: make([]float64, clusters)}
+		for i := 0; i < n; i++ {
+			a.Mass[labels[i]] += resp.At(i, s)
+		}
+		big := 0
+		for c := range a.Mass {
+			a.Mass[c] /= counts[s]
+			if a.Mass[c] > 0.2 {
+				big++
+			}
+		}
+		a.Shared = big >= 2
+		if withLoadings {
+			rows := model.Loadings(s)
+			p, kk := rows.Dims()
+			mean := mat.NewDense(p, kk, nil)
+			rows.MeanTo(mean)
+			k := model.Dim(s)
+			a.Loadings = make([]float64, 0, p*k)
+			for q := 0; q < p; q++ {
+				a.Loadings = append(a.Loadings, mean.RawRowView(q)[:k]...)
+			}
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// runEmbeddedCell draws the data of one (size, seed) and runs the search.
+func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (EmbeddedRun, error) {
+	start := time.Now()
+	r := EmbeddedRun{Size: size, Seed: seed, WithFigures: size == c.Data.PointsPerCluster && seed == 0}
+	gen := c.Data
+	gen.PointsPerCluster = size
+	x, labels := gen.Generate(rng.New(c.Seed, EmbeddedID, "data", strconv.Itoa(size), strconv.Itoa(seed)))
+	z, _, err := ZScore(x)
+	if err != nil {
+		return r, err
+	}
+	births := rng.New(c.Seed, EmbeddedID, "births", strconv.Itoa(size), strconv.Itoa(seed))
+	model, res, err := searchMFA(z, c.Model, c.Search, c.VB, births, stop)
+	if err != nil {
+		return r, err
+	}
+	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
+	for i, mv := range res.Moves {
+		if mv.Accepted {
+			r.Accepted++
+		} else {
+			r.Rejected++
+		}
+		r.Moves = append(r.Moves, MoveRow{Epoch: i + 1, Iter: mv.Iter, Kind: mv.Kind, Component: mv.Component,
+			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter), Accepted: mv.Accepted, SizeAfter: mv.SizeAfter})
+	}
+	r.Analysers = readout(model, labels, len(c.Data.Dims), c.Tau, r.WithFigures)
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
+
+// RunEmbedded runs every (size, seed) cell and writes table4_1.csv,
+// moves.csv, params.csv and summary.json.
+func RunEmbedded(env *experiments.Env, c *EmbeddedConfig) error {
+	// Memory, before anything is generated: per parallel search the data
+	// (n×p, a few copies) and, per analyser, q(x) and q(s) per point; the
+	// search is sized for twice the true number of clusters.
+	sizes := c.sizes()
+	n := float64(sizes[len(sizes)-1]) * float64(len(c.Data.Dims))
+	S, k := float64(2*len(c.Data.Dims)), float64(c.Model.KMax+2)
+	w := float64(max(min(env.Workers, c.Restarts*len(sizes)), 1))
+	if err := experiments.CheckMemory(experiments.MemoryNeed{
+		Bytes: w * 8 * n * (6*float64(c.Data.P) + S*k*k),
+		What:  fmt.Sprintf("%.0f parallel searches on %.0f points in %d dimensions with k_max = %d", w, n, c.Data.P, c.Model.KMax),
+	}); err != nil {
+		return err
+	}
+	type cell struct{ size, seed int }
+	var cells []cell
+	var names []string
+	var cost []float64
+	for _, n := range sizes {
+		for s := 0; s < c.Restarts; s++ {
+			cells = append(cells, cell{n, s})
+			names = append(names, fmt.Sprintf("n%03d-s%02d", n, s))
+			cost = append(cost, float64(n))
+		}
+	}
+	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (EmbeddedRun, error) {
+		return runEmbeddedCell(c, cells[i].size, cells[i].seed, env.Stop)
+	})
+	if err != nil || env.Shard.Active() {
+		return err
+	}
+	for i, r := range runs {
+		if !done[i] {
+			return fmt.Errorf("cell %s did not finish", names[i])
+		}
+		env.AddRun(results.RunRecord{Name: names[i], Status: r.Status, WallSeconds: r.Seconds, Iterations: r.Iterations})
+		if st, _ := vb.ParseStatus(r.Status); !st.OK() {
+			env.Warnf("run %s ended with status %s", names[i], r.Status)
+		}
+	}
+	tab := results.NewTable("points_per_cluster", "seed", "components", "dims", "total_dim", "shared", "F", "iterations", "accepted", "rejected", "status")
+	mt := results.NewTable("points_per_cluster", "seed", "epoch", "iter", "move", "component", "F_before", "F_after", "accepted", "components")
+	for _, r := range runs {
+		shared := 0
+		for _, a := range r.Analysers {
+			if a.Shared {
+				shared++
+			}
+		}
+		tab.AddRow(r.Size, r.Seed, len(r.Analysers), joinInts(r.dims()), r.totalDim(), shared, float64(r.F), r.Iterations, r.Accepted, r.Rejected, r.Status)
+		for _, m := range r.Moves {
+			mt.AddRow(r.Size, r.Seed, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), b2i(m.Accepted), m.SizeAfter)
+		}
+	}
+	if err := results.WriteCSV(env.Path("table4_1.csv"), *tab); err != nil {
+		return err
+	}
+	if err := results.WriteCSV(env.Path("moves.csv"), *mt); err != nil {
+		return err
+	}
+	pt := experiments.NewParams()
+	for _, r := range runs {
+		if !r.WithFigures {
+			continue
+		}
+		for s, a := range r.Analysers {
+			k := len(a.Energies)
+			// Columns ordered by energy, the way Figure 4.4 draws them.
+			order := make([]int, k)
+			for j := range order {
+				order[j] = j
+			}
+			sort.SliceStable(order, func(i, j int) bool { return a.Energies[order[i]] > a.Energies[order[j]] })
+			p := len(a.Loadings) / max(k, 1)
+			m := make([]float64, 0, len(a.Loadings))
+			for q := 0; q < p; q++ {
+				for _, j := range order {
+					m = append(m, a.Loadings[q*k+j])
+				}
+			}
+			pt.Add(fmt.Sprintf("n%03d-s%02d", r.Size, r.Seed), fmt.Sprintf("analyser%02d_dim%d", s, a.Dim), "Lambda", p, k, m)
+		}
+	}
+	if err := pt.Write(env.Dir); err != nil {
+		return err
+	}
+	return env.WriteSummary(embeddedSummary(env, c, runs), "Checks of targets ch4-mfa.md §3.2 (relaxed run).")
+}
+
+func joinInts(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return strings.Join(s, " ")
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// embeddedSummary computes the metrics and the acceptance criteria of
+// targets §3.2 (relaxed run: medians over seeds).
+func embeddedSummary(env *experiments.Env, c *EmbeddedConfig, runs []EmbeddedRun) *results.Summary {
+	s := &results.Summary{}
+	truth := slices.Clone(c.Data.Dims)
+	sort.Sort(sort.Reverse(sort.IntSlice(truth)))
+	bySize := map[int][]EmbeddedRun{}
+	for _, r := range runs {
+		bySize[r.Size] = append(bySize[r.Size], r)
+	}
+	sizes := c.sizes()
+	var medS, medD []float64
+	recovered := map[int]float64{}
+	for _, n := range sizes {
+		var S, D []float64
+		rec := 0
+		for _, r := range bySize[n] {
+			S = append(S, float64(len(r.Analysers)))
+			D = append(D, float64(r.totalDim()))
+			if slices.Equal(r.dims(), truth) {
+				rec++
+			}
+		}
+		recovered[n] = float64(rec) / float64(len(bySize[n]))
+		medS, medD = append(medS, results.Median(S)), append(medD, results.Median(D))
+		s.SetMetric(fmt.Sprintf("components_median.n%d", n), results.Median(S))
+		s.SetMetric(fmt.Sprintf("total_dim_median.n%d", n), results.Median(D))
+		s.SetMetric(fmt.Sprintf("recovered_fraction.n%d", n), recovered[n])
+	}
+	// At the largest size: the median number of components and the most
+	// common multiset of dimensionalities.
+	largest := bySize[sizes[len(sizes)-1]]
+	var S []float64
+	count := map[string]int{}
+	for _, r := range largest {
+		S = append(S, float64(len(r.Analysers)))
+		count[joinInts(r.dims())]++
+	}
+	best := ""
+	for k, v := range count {
+		if v > count[best] || v == count[best] && k < best {
+			best = k
+		}
+	}
+	s.SetMetric("components", results.Median(S))
+	var dims []float64
+	for _, f := range strings.Fields(best) {
+		v, _ := strconv.Atoi(f)
+		dims = append(dims, float64(v))
+	}
+	s.Lists = map[string][]float64{"dims": dims}
+	var secs, its []float64
+	bad := 0
+	for _, r := range runs {
+		secs, its = append(secs, r.Seconds), append(its, float64(r.Iterations))
+		if st, _ := vb.ParseStatus(r.Status); !st.OK() {
+			bad++
+		}
+	}
+	s.SetMetric("seconds_per_search_median", results.Median(secs))
+	s.SetMetric("iterations_per_search_median", results.Median(its))
+
+	s.AddCheck("F never decreases within a VBEM run (searches ending abnormally)", bad == 0, float64(bad), "= 0")
+	na := ""
+	if c.Search.MaxTotalSweeps != 3000 || c.Experiment == EmbeddedFaithfulID {
+		na = fmt.Sprintf("the criteria are stated for the relaxed run of 3000 sweeps; this one has %d (reported, not judged)", c.Search.MaxTotalSweeps)
+	}
+	if !slices.Equal(c.Data.Dims, []int{7, 4, 3, 2, 2, 1}) || c.Data.P != 10 {
+		na = "the criteria are stated for the thesis's clusters (7,4,3,2,2,1) in 10-D"
+	}
+	check := func(name string, need int, pass bool, value float64, target string) {
+		if na != "" {
+			s.AddCheckNA(name, target, na)
+			return
+		}
+		if _, ok := bySize[need]; !ok {
+			s.AddCheckNA(name, target, fmt.Sprintf("not computed: %d points per cluster were not run", need))
+			return
+		}
+		s.AddCheck(name, pass, value, target)
+	}
+	for _, n := range []int{300, 128, 64} {
+		check(fmt.Sprintf("S = 6 and dims = {7,4,3,2,2,1} at %d points per cluster (fraction of seeds)", n), n, recovered[n] >= 0.7, recovered[n], ">= 0.7")
+	}
+	if rs := bySize[32]; len(rs) > 0 {
+		ok := 0
+		for _, r := range rs {
+			if len(r.Analysers) == 6 && r.totalDim() >= 15 && r.totalDim() <= 19 {
+				ok++
+			}
+		}
+		f := float64(ok) / float64(len(rs))
+		check("S = 6 with total dimensionality in [15, 19] at 32 points per cluster (fraction of seeds)", 32, f >= 0.6, f, ">= 0.6")
+	} else {
+		check("S = 6 with total dimensionality in [15, 19] at 32 points per cluster (fraction of seeds)", 32, false, math.NaN(), ">= 0.6")
+	}
+	for _, lim := range []struct{ n, s int }{{16, 4}, {8, 3}} {
+		v := s.Metrics[fmt.Sprintf("components_median.n%d", lim.n)]
+		check(fmt.Sprintf("median S at %d points per cluster", lim.n), lim.n, v <= float64(lim.s), v, fmt.Sprintf("<= %d", lim.s))
+	}
+	mono := func(xs []float64) bool {
+		for i := 1; i < len(xs); i++ {
+			if xs[i] < xs[i-1] {
+				return false
+			}
+		}
+		return true
+	}
+	check("median S non-decreasing in the points per cluster", sizes[0], mono(medS), b2f(mono(medS)), "1")
+	check("median total dimensionality non-decreasing in the points per cluster", sizes[0], mono(medD), b2f(mono(medD)), "1")
+	for _, w := range env.Warnings() {
+		s.Warnf("%s", w)
+	}
+	s.Claims = []results.Claim{
+		{Artifact: "Table 4.1", Checks: []string{"S = 6", "median"},
+			Statement: "With 64 or more points per cluster VBMFA recovers the six embedded clusters and their dimensionalities (7,4,3,2,2,1); with less data it first lowers the dimensionalities and then merges clusters (section 4.5.2, L2759-L2793)."},
+		{Artifact: "Figure 4.4", Figures: []string{"fig4_4"},
+			Statement: "Hinton diagrams of the learnt loadings at 300 points per cluster: ARD switches off the surplus factor columns of each analyser."},
+	}
+	for _, c := range s.Checks {
+		if !c.Pass && !c.NotApplicable {
+			s.Findings = append(s.Findings, fmt.Sprintf("%s: %.4g (target %s).", c.Name, c.Value, c.Target))
+		}
+	}
+	if c.Search.Children == "pca" {
+		s.Findings = append(s.Findings, "Births re-initialise the children's loadings by PCA (search.children = \"pca\"); with the thesis's inherited loadings a parent spanning two clusters with one factor often cannot be split (core/model/mfa, TestSearchThreeClusters). Births are responsibility splits; the targets' spatial splits are not implemented yet.")
+	}
+	return s
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// PlotEmbedded draws Figure 4.4 from params.csv: a Hinton diagram of each
+// analyser's loading matrix (p rows, columns ordered by energy).
+func PlotEmbedded(dir string) error {
+	t, err := results.ReadCSV(filepath.Join(dir, experiments.ParamsFile))
+	if err != nil {
+		return err
+	}
+	cs, err := t.Col("source")
+	if err != nil {
+		return err
+	}
+	cr, err := t.Col("run")
+	if err != nil {
+		return err
+	}
+	type key struct{ run, source string }
+	var keys []key
+	seen := map[key]bool{}
+	for _, row := range t.Rows {
+		k := key{row[cr], row[cs]}
+		if !seen[k] {
+			seen[k] = true
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return fmt.Errorf("%s: no loadings to draw", experiments.ParamsFile)
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Or(cmp.Compare(a.run, b.run), cmp.Compare(a.source, b.source)) })
+	var panels []*plot.Plot
+	for _, k := range keys {
+		m, err := experiments.ReadMatrix(t, k.run, k.source, "Lambda")
+		if err != nil {
+			return err
+		}
+		p, err := plots.HintonPlot(strings.ReplaceAll(k.source, "_", " "), m)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	cols := min(len(panels), 4)
+	rows := (len(panels) + cols - 1) / cols
+	f := plots.Figure{Rows: rows, Cols: cols, Panels: panels, Width: vg.Length(cols) * 2.6 * vg.Inch, Height: vg.Length(rows) * 3.2 * vg.Inch,
+		Title: fmt.Sprintf("Figure 4.4: learnt loadings Λ̄ (rows: 10 data dimensions; columns by energy), %s", keys[0].run)}
+	return experiments.SaveFigure(dir, "fig4_4", f)
+}

@@ -1,0 +1,79 @@
+package chapter4
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
+)
+
+func configPath(name string) string { return filepath.Join("..", "..", "configs", "chapter4", name) }
+
+// TestEmbeddedQuick runs the shipped config with its [quick] settings end
+// to end: tables, moves, the figure, and a summary with the interface's
+// metrics (components and the dims list at the largest size).
+func TestEmbeddedQuick(t *testing.T) {
+	dir, err := experiments.RunConfig(context.Background(), configPath("embedded.toml"), experiments.RunOptions{
+		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"table4_1.csv", "moves.csv", "params.csv", "fig4_4.svg", "fig4_4.png", "summary.json", "scorecard.md"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sum.Metrics["components"]; !(c >= 1) {
+		t.Errorf("components = %v", c)
+	}
+	if d := sum.Lists["dims"]; len(d) == 0 {
+		t.Errorf("dims = %v", d)
+	}
+	tab, err := results.ReadCSV(filepath.Join(dir, "table4_1.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 seeds × (the two table sizes + the figure's size).
+	if len(tab.Rows) != 6 {
+		t.Errorf("%d rows in table4_1.csv, want 6", len(tab.Rows))
+	}
+	for _, c := range sum.Checks {
+		if strings.HasPrefix(c.Name, "F never decreases") && !c.Pass {
+			t.Errorf("check %q failed", c.Name)
+		}
+	}
+}
+
+// TestEmbeddedConfigErrors: bad values name their keys.
+func TestEmbeddedConfigErrors(t *testing.T) {
+	base, err := os.ReadFile(configPath("embedded.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ from, to, want string }{
+		{"k_max          = 7", "k_max          = -1", "model.k_max = -1"},
+		{`children         = "pca"`, `children         = "clone"`, "search.children"},
+		{"restarts   = 10", "restarts   = 0", "restarts = 0"},
+		{"dims               = [7, 4, 3, 2, 2, 1]", "dims               = [7, 4, 30]", "data.dims"},
+		{"tau        = 0.1", "tau        = inf", "tau = +Inf"},
+	} {
+		text := strings.Replace(string(base), c.from, c.to, 1)
+		if text == string(base) {
+			t.Fatalf("pattern %q not found", c.from)
+		}
+		p := filepath.Join(t.TempDir(), "x.toml")
+		os.WriteFile(p, []byte(text), 0o644)
+		_, _, err := experiments.Load(p, false)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: error %v, want one line naming %s", c.to, err, c.want)
+		}
+	}
+}
