@@ -601,6 +601,6 @@ func PlotEmbedded(dir string) error {
 	cols := min(len(panels), 4)
 	rows := (len(panels) + cols - 1) / cols
 	f := plots.Figure{Rows: rows, Cols: cols, Panels: panels, Width: vg.Length(cols) * 2.6 * vg.Inch, Height: vg.Length(rows) * 3.2 * vg.Inch,
-		Title: fmt.Sprintf("Figure 4.4: learnt loadings Λ̄ (rows: 10 data dimensions; columns by energy), %s", keys[0].run)}
+		Title: fmt.Sprintf("Figure 4.4: posterior mean loadings E[Λ] (rows: data dimensions; columns by energy), %s", keys[0].run)}
 	return experiments.SaveFigure(dir, "fig4_4", f)
 }
