@@ -220,3 +220,21 @@ func mustLines(t *testing.T) *plot.Plot {
 	}
 	return p
 }
+
+func TestGrayImage(t *testing.T) {
+	m := mat.NewDense(2, 3, []float64{0, 8, 16, 16, 8, 0})
+	p, err := GrayImage("digit", m, 0, 16)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := RenderPlot(p, 100, 100, "png")
+	if err != nil || len(b) == 0 {
+		t.Fatalf("render: %v", err)
+	}
+	if _, err := GrayImage("bad", mat.NewDense(1, 1, []float64{math.NaN()}), 0, 1); err == nil {
+		t.Error("NaN accepted")
+	}
+	if _, err := GrayImage("bad", m, 1, 1); err == nil {
+		t.Error("empty range accepted")
+	}
+}

@@ -77,3 +77,31 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDigitExamples: Figure 4.8 is drawn from the two real files, whose
+// class counts are the published ones.
+func TestDigitExamples(t *testing.T) {
+	dir, err := experiments.RunConfig(context.Background(), configPath("digit-examples.toml"), experiments.RunOptions{
+		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := sum.Failed(); len(f) > 0 || len(sum.Checks) != 2 {
+		t.Fatalf("checks %+v", sum.Checks)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fig4_8.svg")); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := results.ReadCSV(filepath.Join(dir, "params.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 files × 10 digits × 2 examples × 64 pixels.
+	if len(tab.Rows) != 2*10*2*64 {
+		t.Fatalf("%d pixel rows", len(tab.Rows))
+	}
+}

@@ -1,0 +1,191 @@
+package chapter4
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// DigitExamplesID is the registry key of Figure 4.8: examples of each digit
+// (Beal 2003 L2822; targets ch4-mfa.md §3.5), from UCI optdigits standing in
+// for the thesis's CEDAR digits (§3.4).
+const DigitExamplesID = "chapter4/digit-examples"
+
+func init() {
+	experiments.RegisterVariants(func(id string) experiments.Config {
+		c := DefaultDigitExamples()
+		c.Experiment = id
+		return &c
+	}, func(env *experiments.Env, cfg experiments.Config) error {
+		return RunDigitExamples(env, cfg.(*DigitExamplesConfig))
+	}, PlotDigitExamples,
+		experiments.Variant{ID: DigitExamplesID, Title: "examples of each digit from the optdigits training and test files (Figure 4.8)"})
+}
+
+// DigitFiles names the two optdigits files (in the data directory).
+type DigitFiles struct {
+	Train string `toml:"train"`
+	Test  string `toml:"test"`
+}
+
+// DigitExamplesConfig is the config of chapter4/digit-examples.
+type DigitExamplesConfig struct {
+	experiments.Common
+	// PerClass is the number of examples of each digit drawn from each
+	// file. Default 6.
+	PerClass int        `toml:"per_class"`
+	Data     DigitFiles `toml:"data"`
+}
+
+// DefaultDigitExamples returns the defaults.
+func DefaultDigitExamples() DigitExamplesConfig {
+	var c DigitExamplesConfig
+	c.Experiment = DigitExamplesID
+	c.Figures = []string{"fig4.8"}
+	c.Seed = 4801
+	c.PerClass = 6
+	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
+	return c
+}
+
+// Validate checks the keys.
+func (c *DigitExamplesConfig) Validate() error {
+	if c.Data.Train == "" {
+		return experiments.FieldError("data.train", c.Data.Train, "must name the training file")
+	}
+	if c.Data.Test == "" {
+		return experiments.FieldError("data.test", c.Data.Test, "must name the test file")
+	}
+	if c.PerClass < 1 || c.PerClass > 50 {
+		return experiments.FieldError("per_class", c.PerClass, "must be in [1, 50]")
+	}
+	return nil
+}
+
+// loadDigits reads one optdigits file through the environment (checked
+// against its published SHA-256 when it is the known file).
+func loadDigits(env *experiments.Env, name string) (*mat.Dense, []int, error) {
+	raw, err := env.ReadData(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	return LoadOptdigits(name, raw)
+}
+
+// RunDigitExamples draws PerClass examples of each digit from each file
+// and stores them (params.csv, raw 0..16 units) for the figure.
+func RunDigitExamples(env *experiments.Env, c *DigitExamplesConfig) error {
+	s := &results.Summary{}
+	pt := experiments.NewParams()
+	for _, f := range []struct {
+		set, name string
+		want      [OptdigitsClasses]int
+	}{{"train", c.Data.Train, OptdigitsTrainCounts}, {"test", c.Data.Test, OptdigitsTestCounts}} {
+		x, labels, err := loadDigits(env, f.name)
+		if err != nil {
+			return err
+		}
+		counts := ClassCounts(labels, OptdigitsClasses)
+		for d, n := range counts {
+			s.SetMetric(fmt.Sprintf("%s_count.%d", f.set, d), float64(n))
+		}
+		s.SetMetric(f.set+"_images", float64(len(labels)))
+		published := filepath.Base(f.name) == map[string]string{"train": "optdigits.tra", "test": "optdigits.tes"}[f.set]
+		name := fmt.Sprintf("the %s file has the published class counts (targets §3.4)", f.set)
+		target := fmt.Sprint(f.want)
+		if published {
+			s.AddCheck(name, slices.Equal(counts, f.want[:]), float64(len(labels)), target)
+		} else {
+			s.AddCheckNA(name, target, "not the published optdigits file")
+		}
+		classes := make([]int, OptdigitsClasses)
+		for d := range classes {
+			classes[d] = d
+		}
+		rows, err := SampleRowsPerClass(labels, classes, c.PerClass, rng.New(c.Seed, DigitExamplesID, f.set))
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+		for k, i := range rows {
+			pt.Add(f.set, fmt.Sprintf("digit%d_%02d", labels[i], k%c.PerClass), "image", 8, 8, x.RawRowView(i))
+		}
+	}
+	if err := pt.Write(env.Dir); err != nil {
+		return err
+	}
+	s.Claims = []results.Claim{{Artifact: "Figure 4.8", Figures: []string{"fig4_8"},
+		Statement: "Examples of the handwritten digits the chapter's unsupervised and classification experiments learn (8×8 images; UCI optdigits in place of the thesis's CEDAR set, whose 0-255 grey levels become 0-16 counts here)."}}
+	return env.WriteSummary(s, "")
+}
+
+// PlotDigitExamples draws Figure 4.8 from params.csv: one row per digit,
+// the training examples then the test examples.
+func PlotDigitExamples(dir string) error {
+	t, err := results.ReadCSV(filepath.Join(dir, experiments.ParamsFile))
+	if err != nil {
+		return err
+	}
+	cs, err1 := t.Col("source")
+	cr, err2 := t.Col("run")
+	if err1 != nil || err2 != nil {
+		return fmt.Errorf("%s: missing columns", experiments.ParamsFile)
+	}
+	// sources by set and digit, in file order
+	type key struct{ set, source string }
+	perDigit := map[string]map[int][]string{"train": {}, "test": {}}
+	seen := map[key]bool{}
+	for _, row := range t.Rows {
+		k := key{row[cr], row[cs]}
+		if seen[k] || perDigit[k.set] == nil {
+			continue
+		}
+		seen[k] = true
+		var d, i int
+		if _, err := fmt.Sscanf(k.source, "digit%d_%d", &d, &i); err != nil || d < 0 || d >= OptdigitsClasses {
+			return fmt.Errorf("%s: unexpected image %q", experiments.ParamsFile, k.source)
+		}
+		perDigit[k.set][d] = append(perDigit[k.set][d], k.source)
+	}
+	cols := 0
+	for d := 0; d < OptdigitsClasses; d++ {
+		cols = max(cols, len(perDigit["train"][d])+len(perDigit["test"][d]))
+	}
+	if cols == 0 {
+		return fmt.Errorf("%s: no images", experiments.ParamsFile)
+	}
+	var panels []*plot.Plot
+	for d := 0; d < OptdigitsClasses; d++ {
+		row := 0
+		for _, set := range []string{"train", "test"} {
+			for _, src := range perDigit[set][d] {
+				m, err := experiments.ReadMatrix(t, set, src, "image")
+				if err != nil {
+					return err
+				}
+				p, err := plots.GrayImage(set+" "+strconv.Itoa(d), m, 0, OptdigitsMaxValue)
+				if err != nil {
+					return err
+				}
+				panels = append(panels, p)
+				row++
+			}
+		}
+		for ; row < cols; row++ {
+			panels = append(panels, nil)
+		}
+	}
+	f := plots.Figure{Rows: OptdigitsClasses, Cols: cols, Panels: panels,
+		Width: vg.Length(cols) * 0.9 * vg.Inch, Height: OptdigitsClasses * 1.0 * vg.Inch,
+		Title: "Figure 4.8: examples of each digit (optdigits; left: training file, right: test file)"}
+	return experiments.SaveFigure(dir, "fig4_8", f)
+}
