@@ -238,3 +238,30 @@ func TestGrayImage(t *testing.T) {
 		t.Error("empty range accepted")
 	}
 }
+
+func TestScatterEllipses(t *testing.T) {
+	e := Ellipse{X: 1, Y: 2, XX: 4, XY: 1, YY: 1, SD: 2}
+	pts, err := e.points(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every contour point is at Mahalanobis distance SD from the centre.
+	det := e.XX*e.YY - e.XY*e.XY
+	for _, q := range pts {
+		dx, dy := q.X-e.X, q.Y-e.Y
+		m := (e.YY*dx*dx - 2*e.XY*dx*dy + e.XX*dy*dy) / det
+		if math.Abs(math.Sqrt(m)-e.SD) > 1e-12 {
+			t.Fatalf("point %v at distance %v, want %v", q, math.Sqrt(m), e.SD)
+		}
+	}
+	p, err := ScatterEllipses(Axes{Title: "t"}, []float64{0, 1, 2}, []float64{0, 1, 0}, []Ellipse{e})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := RenderPlot(p, 200, 200, "svg"); err != nil || len(b) == 0 {
+		t.Fatal(err)
+	}
+	if _, err := ScatterEllipses(Axes{}, nil, nil, []Ellipse{{XX: 1, XY: 2, YY: 1, SD: 1}}); err == nil {
+		t.Error("an indefinite covariance was drawn")
+	}
+}
