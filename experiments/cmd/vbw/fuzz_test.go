@@ -14,8 +14,9 @@ import (
 // config it accepts encodes to a config.toml that loads again to the same
 // config (the same hash), so a run's written config always reruns it.
 func FuzzLoadConfig(f *testing.F) {
-	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml", "synthetic-grammar.toml"} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "..", "configs", "chapter3", name))
+	for _, name := range []string{"chapter3/synthetic.toml", "chapter3/alice.toml", "chapter3/model-order.toml",
+		"chapter3/synthetic-grammar.toml", "chapter4/embedded.toml", "chapter4/digit-examples.toml"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "configs", filepath.FromSlash(name)))
 		if err != nil {
 			f.Fatal(err)
 		}
