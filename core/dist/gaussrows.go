@@ -5,7 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/numeric"
@@ -288,6 +290,65 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 		g.mean.SetRow(i, x.RawVector().Data)
 	}
 	return g, nil
+}
+
+// SetDistinctPrecision sets g, in place, to the rows that
+// NewGaussianRowsDistinctPrecision(precs, b) returns (the same numbers, bit
+// for bit), reusing g's storage: the VBM step of a loop that refreshes one
+// q(Λ) at every iteration (the factor loadings of the mixture of factor
+// analysers) then allocates only inside mat.Cholesky.Factorize (gonum
+// v0.16 returns its workspace to a sync.Pool with 3 small allocations per
+// row), against about 10 allocations per row for the constructor. g must hold a distinct covariance per
+// row (from NewGaussianRowsDistinct or NewGaussianRowsDistinctPrecision, or
+// a single row) and have the shape of b; otherwise it panics, as it does
+// when a precision has another order. Every scale c_r becomes 1.
+//
+// This breaks the immutability of g: use it only on a GaussianRows that
+// nobody else holds. If a precision is not positive definite, or its
+// inverse is not finite, it returns the constructor's
+// *NotPositiveDefiniteError and g is left partly overwritten: it must be
+// set again before any other use.
+func (g *GaussianRows) SetDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) error {
+	r, d := b.Dims()
+	if r != g.r || d != g.d || len(precs) != r || len(g.chol) != r || len(g.sigma) != r {
+		panic(badDim)
+	}
+	g.fromPrec = true
+	for i := range g.scale {
+		g.scale[i] = 1
+	}
+	for i, p := range precs {
+		if p.SymmetricDim() != d {
+			panic(badDim)
+		}
+		if err := factorOnce(&g.chol[i], p, ""); err != nil {
+			err.(*NotPositiveDefiniteError).Matrix = fmt.Sprintf("precision of row %d", i)
+			return err
+		}
+		u := g.chol[i].RawU().(mat.RawTriangular).RawTriangular()
+		// Σ_r = P_r⁻¹ from the factor, as mat.Cholesky.InverseTo computes it
+		// (Potri on a copy of U in the upper triangle of Σ_r).
+		sg := g.sigma[i].RawSymmetric()
+		for a := 0; a < d; a++ {
+			copy(sg.Data[a*sg.Stride+a:a*sg.Stride+d], u.Data[a*u.Stride+a:a*u.Stride+d])
+		}
+		lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: sg.Stride, Data: sg.Data})
+		for a := 0; a < d; a++ {
+			for _, v := range sg.Data[a*sg.Stride+a : a*sg.Stride+d] {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return &NotPositiveDefiniteError{Matrix: fmt.Sprintf("precision of row %d", i), Dim: d, Index: -1, Pivot: math.NaN()}
+				}
+			}
+		}
+		g.logDet[i] = -g.chol[i].LogDet()
+		// μ_r = P_r⁻¹b_r, as mat.Cholesky.SolveVecTo computes it (Potrs).
+		row := g.mean.RawRowView(i)
+		for j := range row {
+			row[j] = b.At(i, j)
+		}
+		lapack64.Potrs(u, blas64.General{Rows: d, Cols: 1, Stride: 1, Data: row})
+	}
+	return nil
 }
 
 // inverseFromChol sets dst to A⁻¹ from the factorisation of A. A Condition

@@ -727,3 +727,133 @@ func BenchmarkGaussianRowsSecondMomentTo(b *testing.B) {
 		g.SecondMomentTo(dst, w)
 	}
 }
+
+// sameRows reports the first difference, bit for bit, between everything
+// that a and b expose: means, covariances, log-determinants, log-densities
+// of a random matrix (through the stored factor) and draws from the same
+// stream.
+func sameRows(a, b *GaussianRows, rnd *rand.Rand) string {
+	r, d := a.Dims()
+	if rb, db := b.Dims(); rb != r || db != d {
+		return "shape"
+	}
+	eq := func(x, y []float64) bool {
+		for i := range x {
+			if math.Float64bits(x[i]) != math.Float64bits(y[i]) {
+				return false
+			}
+		}
+		return len(x) == len(y)
+	}
+	if !eq(a.MeanTo(nil).RawMatrix().Data, b.MeanTo(nil).RawMatrix().Data) {
+		return "means"
+	}
+	for i := 0; i < r; i++ {
+		if !eq(a.CovarianceTo(nil, i).RawSymmetric().Data, b.CovarianceTo(nil, i).RawSymmetric().Data) {
+			return fmt.Sprintf("covariance of row %d", i)
+		}
+		if math.Float64bits(a.LogDetCov(i)) != math.Float64bits(b.LogDetCov(i)) || a.Scale(i) != b.Scale(i) {
+			return fmt.Sprintf("log-determinant or scale of row %d", i)
+		}
+	}
+	x := randDense(rnd, r, d, 1)
+	if math.Float64bits(a.LogProb(x)) != math.Float64bits(b.LogProb(x)) {
+		return "LogProb"
+	}
+	seed := rnd.Uint64()
+	if !eq(a.Rand(nil, rand.New(rand.NewPCG(seed, 1))).RawMatrix().Data, b.Rand(nil, rand.New(rand.NewPCG(seed, 1))).RawMatrix().Data) {
+		return "Rand"
+	}
+	return ""
+}
+
+// TestGaussianRowsSetDistinctPrecision checks the in-place setter against
+// the constructor it mirrors: from rows built by either distinct
+// constructor, SetDistinctPrecision gives the same rows bit for bit as
+// NewGaussianRowsDistinctPrecision, allocating nothing beyond what gonum's
+// Cholesky factorisation does; a precision that
+// is not positive definite gives the constructor's error, and the rows can
+// be set again afterwards; a shape mismatch or shared rows panic.
+func TestGaussianRowsSetDistinctPrecision(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 12))
+	const r, d = 5, 4
+	newPrecs := func() []mat.Symmetric {
+		p := make([]mat.Symmetric, r)
+		for i := range p {
+			p[i] = randSPD(rnd, d, 0.3)
+		}
+		return p
+	}
+	covs := make([]mat.Symmetric, r)
+	for i := range covs {
+		covs[i] = randSPD(rnd, d, 0.3)
+	}
+	for _, start := range []struct {
+		name string
+		g    *GaussianRows
+	}{
+		{"from distinct covariances", mustRows(NewGaussianRowsDistinct(randDense(rnd, r, d, 1), covs))},
+		{"from distinct precisions", mustRows(NewGaussianRowsDistinctPrecision(newPrecs(), randDense(rnd, r, d, 1)))},
+	} {
+		g := start.g
+		for round := range 3 {
+			precs, b := newPrecs(), randDense(rnd, r, d, 2)
+			if err := g.SetDistinctPrecision(precs, b); err != nil {
+				t.Fatalf("%s, round %d: %v", start.name, round, err)
+			}
+			want := mustRows(NewGaussianRowsDistinctPrecision(precs, b))
+			if diff := sameRows(g, want, rnd); diff != "" {
+				t.Errorf("%s, round %d: the %s differ from the constructor's", start.name, round, diff)
+			}
+		}
+		// SetDistinctPrecision allocates only what mat.Cholesky.Factorize
+		// does on a factor it reuses (gonum v0.16 returns its workspace to a
+		// sync.Pool with 3 small allocations).
+		precs, b := newPrecs(), randDense(rnd, r, d, 1)
+		var chol mat.Cholesky
+		chol.Factorize(precs[0])
+		perRow := testing.AllocsPerRun(50, func() { chol.Factorize(precs[0]) })
+		if a := testing.AllocsPerRun(50, func() { g.SetDistinctPrecision(precs, b) }); a > float64(r)*perRow {
+			t.Errorf("%s: SetDistinctPrecision allocates %v times per call, mat.Cholesky.Factorize %v times per row", start.name, a, perRow)
+		}
+
+		// Row 3 indefinite: the constructor's error, then a valid set.
+		bad := newPrecs()
+		bad[3] = mat.NewSymDense(d, []float64{1, 2, 0, 0, 2, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})
+		err := g.SetDistinctPrecision(bad, b)
+		_, wantErr := NewGaussianRowsDistinctPrecision(bad, b)
+		var pd *NotPositiveDefiniteError
+		if !errors.As(err, &pd) || !errors.Is(err, numeric.ErrNotPositiveDefinite) || err.Error() != wantErr.Error() {
+			t.Errorf("%s: indefinite precision: error %v, want %v", start.name, err, wantErr)
+		}
+		nan := newPrecs()
+		nan[0] = mat.NewSymDense(d, []float64{1, 0, 0, 0, 0, math.NaN(), 0, 0, 0, 0, 1, 0, 0, 0, 0, 1})
+		if err := g.SetDistinctPrecision(nan, b); !errors.Is(err, numeric.ErrNotFinite) || !strings.Contains(err.Error(), "precision of row 0") {
+			t.Errorf("%s: NaN precision: error %v, want one wrapping numeric.ErrNotFinite naming row 0", start.name, err)
+		}
+		if err := g.SetDistinctPrecision(precs, b); err != nil {
+			t.Fatal(err)
+		}
+		if diff := sameRows(g, mustRows(NewGaussianRowsDistinctPrecision(precs, b)), rnd); diff != "" {
+			t.Errorf("%s: after an error and a valid set, the %s differ from the constructor's", start.name, diff)
+		}
+	}
+
+	g := mustRows(NewGaussianRowsDistinctPrecision(newPrecs(), randDense(rnd, r, d, 1)))
+	shared := mustRows(NewGaussianRowsPrecision(randSPD(rnd, d, 0.3), randDense(rnd, r, d, 1), nil))
+	for name, fn := range map[string]func(){
+		"shared rows":     func() { shared.SetDistinctPrecision(newPrecs(), randDense(rnd, r, d, 1)) },
+		"rows of b":       func() { g.SetDistinctPrecision(newPrecs(), randDense(rnd, r+1, d, 1)) },
+		"columns of b":    func() { g.SetDistinctPrecision(newPrecs(), randDense(rnd, r, d-1, 1)) },
+		"precision count": func() { g.SetDistinctPrecision(newPrecs()[:r-1], randDense(rnd, r, d, 1)) },
+		"precision order": func() {
+			p := newPrecs()
+			p[2] = randSPD(rnd, d+1, 0.3)
+			g.SetDistinctPrecision(p, randDense(rnd, r, d, 1))
+		},
+	} {
+		if !panics(fn) {
+			t.Errorf("%s: no panic", name)
+		}
+	}
+}

@@ -35,15 +35,21 @@ const ln2Pi = 1.83787706640934548356065947281123527972279494727556
 // q(Λ̃) is updated here rather than in M so that vb.Run's cycle E, M,
 // UpdateHyper is the reference sweep (targets §1.6); M holds q(π) and q(ν).
 //
-// E allocates: q(Λ̃^s) is a dist.GaussianRows, which is immutable, so step 2
-// builds S new ones (each with its p covariances and Cholesky factors;
-// S(8 + 10p) allocations with gonum v0.16), and the returned Bound.Terms is
-// a new slice that callers may keep. Everything else reuses the model's
+// Step 2 overwrites each q(Λ̃^s) in place (dist.GaussianRows.
+// SetDistinctPrecision) unless it is shared with a snapshot (Save), a
+// child of a birth or a caller of Loadings, in which case it builds a new
+// one. E still allocates: the returned Bound.Terms is a new slice that
+// callers may keep, and gonum's Cholesky factorisation returns its
+// workspace to a sync.Pool with 3 small allocations per loading row (3Sp
+// per E step with gonum v0.16). Everything else reuses the model's
 // buffers.
 //
 // E returns an error if a posterior precision cannot be factorised (a
-// numerical breakdown) or a responsibility is not finite.
+// numerical breakdown) or a responsibility is not finite; the model must
+// then be restored (Restore) or dropped.
 func (m *Model) E() (vb.Bound, error) {
+	m.agValid, m.moved = !m.moved, false
+	m.prevResp = append(m.prevResp[:0], m.resp...)
 	m.prepPsi()
 	for range m.InnerRepeats {
 		for s, c := range m.comps {
@@ -268,11 +274,19 @@ func (m *Model) updateLoadings(s int, c *component) error {
 		}
 		brow[k] += h.Nu[q] * h.Mu[q]
 	}
+	if c.ownRows {
+		if err := c.rows.SetDistinctPrecision(c.precs, c.b); err != nil {
+			// The rows are partly overwritten: nothing may read them again.
+			c.ownRows = false
+			return fmt.Errorf("%w: %w", ErrNotPositiveDefinite, err)
+		}
+		return nil
+	}
 	rows, err := dist.NewGaussianRowsDistinctPrecision(c.precs, c.b)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrNotPositiveDefinite, err)
 	}
-	c.rows = rows
+	c.rows, c.ownRows = rows, true
 	return nil
 }
 

@@ -70,7 +70,7 @@ func (m *Model) initPCA(ks []int, setPsi bool) error {
 		if err != nil {
 			return fmt.Errorf("mfa: initial q(Λ̃) of analyser %d: %w", s, err)
 		}
-		c.rows = rows
+		c.rows, c.ownRows = rows, true
 		m.comps[s] = c
 	}
 	if setPsi {

@@ -102,6 +102,13 @@ type Model struct {
 	omega []float64 // q(π) = Dir(ω), S
 	resp  []float64 // q(s_i = s), S×n: resp[s*n+i]
 
+	// For Agitation: q(s) before the last E step, whether it is comparable
+	// with q(s) after it (no move or Restore came between), and whether a
+	// move or Restore came since the last E step.
+	prevResp []float64
+	agValid  bool
+	moved    bool
+
 	// Workspace of E, refreshed from the state above.
 	ipsi     []float64 // 1/ψ_q
 	lnPsiSum float64   // Σ_q ln ψ_q
@@ -121,8 +128,14 @@ type Model struct {
 type component struct {
 	k, d int // factor columns, d = k+1
 
-	rows *dist.GaussianRows // q(Λ̃^s): p rows of dimension d (immutable)
-	nu   []dist.Gamma       // q(ν^s_l), l < k
+	// rows is q(Λ̃^s): p rows of dimension d. A GaussianRows is immutable
+	// for everyone else; E overwrites it in place (SetDistinctPrecision)
+	// only while ownRows says that nothing else holds it: a snapshot, a
+	// clone or a caller of Loadings clears ownRows, and the next E then
+	// builds a new one.
+	rows    *dist.GaussianRows
+	ownRows bool
+	nu      []dist.Gamma // q(ν^s_l), l < k
 
 	// q(x_i | s) = N(x̄_i, Σ): Σ (k×k), its log-determinant and trace, and
 	// the means x̃_i = [x̄_i; 1] by coordinate, d×n: xT[j*n+i] = x̃_ij.
@@ -191,6 +204,7 @@ func newComponent(n, p, k int) *component {
 func (c *component) clone(n, p int) *component {
 	t := newComponent(n, p, c.k)
 	t.rows = c.rows
+	c.ownRows = false
 	copy(t.nu, c.nu)
 	copy(t.sigma, c.sigma)
 	t.logDetSigma, t.traceSigma = c.logDetSigma, c.traceSigma
@@ -468,7 +482,11 @@ func (m *Model) Dim(s int) int { return m.comps[s].k }
 // augmented factor loadings of analyser s (p rows of dimension k_s+1, the
 // mean last; eqs. (4.43)–(4.50), lines 2486–2511). It is immutable; the next
 // E step replaces it.
-func (m *Model) Loadings(s int) *dist.GaussianRows { return m.comps[s].rows }
+func (m *Model) Loadings(s int) *dist.GaussianRows {
+	c := m.comps[s]
+	c.ownRows = false
+	return c.rows
+}
 
 // ARD returns q(ν^s_l) = Ga(a*+p/2, b^s_l), l < k_s, the posteriors of the ARD
 // precisions of the columns of Λ^s (eq. (4.40), line 2468), as a new slice.

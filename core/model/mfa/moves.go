@@ -37,9 +37,44 @@ type MoveSettings struct {
 	// analyser is proposed for removal ("less than one data point's worth",
 	// line 2637). Default 1; a negative value disables deaths.
 	DeathThreshold float64
-	// Children says how the two children of a birth get their loadings.
-	// Default InheritLoadings, the thesis's.
+	// Birth says how a birth splits its parent. Default
+	// ResponsibilitySplit (the thesis's digits experiments); the synthetic
+	// experiments use SpatialSplit (targets §1.9, §4 item 4).
+	Birth BirthMode
+	// Children says how the two children of a responsibility split get
+	// their loadings (a spatial split always clones the parent's). Default
+	// InheritLoadings, the thesis's.
 	Children ChildInit
+}
+
+// BirthMode says how a birth splits its parent s′ into s′ and a new
+// analyser t. Both draw a direction d ~ N(0, E[Λ^{s′}]E[Λ^{s′}]ᵀ + Ψ), a full
+// sample from the parent's covariance ellipsoid (the reference code's
+// dobirth; targets ch4-mfa.md §1.9).
+type BirthMode int
+
+const (
+	// ResponsibilitySplit (eqs. (4.73)–(4.76), lines 2654–2672; used for
+	// the digits, lines 2830, 2873): the parent's points are split by the
+	// sign of (y_i − E[μ^{s′}])ᵀd with α_h = 1, and the children's first
+	// updates are q(Λ̃) (see Apply and ChildInit).
+	ResponsibilitySplit BirthMode = iota
+	// SpatialSplit (line 2652; used in all the synthetic experiments,
+	// lines 2755, 2763, 2811): the children are clones of the parent with
+	// their means displaced to E[μ^{s′}] ± d; their q(x) is recomputed and
+	// each point's q_is′ is shared between them in proportion to
+	// exp(ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s)) (targets §1.9 steps 1–6).
+	SpatialSplit
+)
+
+func (b BirthMode) String() string {
+	switch b {
+	case ResponsibilitySplit:
+		return "responsibility"
+	case SpatialSplit:
+		return "spatial"
+	}
+	return fmt.Sprintf("BirthMode(%d)", int(b))
 }
 
 // ChildInit says how the children of a birth get q(Λ̃) and q(ν).
@@ -169,7 +204,16 @@ func (m *Model) ComponentF() []float64 {
 
 // Apply performs a move:
 //
-//   - birth from s′ (responsibility split, eqs. (4.73)–(4.76), lines
+//   - birth from s′ with MoveSettings.Birth = SpatialSplit (line 2652;
+//     targets §1.9 steps 1–6): a direction d ~ N(0, E[Λ^{s′}]E[Λ^{s′}]ᵀ + Ψ);
+//     a new child S gets a copy of q(Λ̃^{s′}) and q(ν^{s′}); the means move
+//     apart, E[μ^S] = E[μ^{s′}] + d and E[μ^{s′}] ← E[μ^{s′}] − d (the rows'
+//     covariances kept); the children share ω_s′ equally; q(x|s) of both is
+//     recomputed, and then each point's q_is′ is shared between s′ and S in
+//     proportion to exp(ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s)) of each child
+//     (the q(s) update restricted to the two, which is exact in that split;
+//     the other analysers are untouched); E continues from there;
+//   - birth from s′ with ResponsibilitySplit (eqs. (4.73)–(4.76), lines
 //     2654–2672, with α_h = 1 as in the thesis): a direction d ~ N(0,
 //     E[Λ^{s′}]E[Λ^{s′}]ᵀ + Ψ) (mean 0: only its direction matters, targets
 //     §1.9) splits the points by the sign of (y_i − E[μ^{s′}])ᵀd; the
@@ -198,16 +242,22 @@ func (m *Model) Apply(mv vb.Move) error {
 			return errors.New("mfa: birth without MoveSettings.Rand")
 		}
 		snap := m.Save()
-		if err := m.birth(s, m.Moves.Rand); err != nil {
+		birth := m.birth
+		if m.Moves.Birth == SpatialSplit {
+			birth = m.birthSpatial
+		}
+		if err := birth(s, m.Moves.Rand); err != nil {
 			m.Restore(snap)
 			return err
 		}
+		m.moved, m.agValid = true, false
 		return nil
 	case MoveDeath:
 		if len(m.comps) < 2 {
 			return errors.New("mfa: death of the only analyser")
 		}
 		m.death(s)
+		m.moved, m.agValid = true, false
 		return nil
 	}
 	return fmt.Errorf("mfa: unknown move %q", mv.Kind)
@@ -218,17 +268,8 @@ func (m *Model) birth(sp int, rnd *rand.Rand) error {
 	n, p, S := m.n, m.p, len(m.comps)
 	parent := m.comps[sp]
 	k := parent.k
-	parent.rows.MeanTo(parent.mean)
+	dir := m.birthDirection(parent, rnd)
 	mean := parent.mean.RawMatrix()
-	z := make([]float64, k)
-	for l := range z {
-		z[l] = rnd.NormFloat64()
-	}
-	dir := make([]float64, p)
-	for q := range dir {
-		row := mean.Data[q*mean.Stride : q*mean.Stride+parent.d]
-		dir[q] = dot(z, row[:k]) + math.Sqrt(m.Hyper.Psi[q])*rnd.NormFloat64()
-	}
 	resp := make([]float64, (S+1)*n)
 	copy(resp, m.resp)
 	for i := 0; i < n; i++ {
@@ -272,6 +313,103 @@ func (m *Model) birth(sp int, rnd *rand.Rand) error {
 	return nil
 }
 
+// birthDirection draws d ~ N(0, E[Λ]E[Λ]ᵀ + Ψ) for the parent c: d =
+// E[Λ]z + Ψ^{1/2}u with z, u standard normal (targets §1.9 step 1). It
+// leaves E[Λ̃] of c in c.mean.
+func (m *Model) birthDirection(c *component, rnd *rand.Rand) []float64 {
+	k := c.k
+	c.rows.MeanTo(c.mean)
+	mean := c.mean.RawMatrix()
+	z := make([]float64, k)
+	for l := range z {
+		z[l] = rnd.NormFloat64()
+	}
+	dir := make([]float64, m.p)
+	for q := range dir {
+		row := mean.Data[q*mean.Stride : q*mean.Stride+c.d]
+		dir[q] = dot(z, row[:k]) + math.Sqrt(m.Hyper.Psi[q])*rnd.NormFloat64()
+	}
+	return dir
+}
+
+// birthSpatial splits analyser sp spatially (see Apply).
+func (m *Model) birthSpatial(sp int, rnd *rand.Rand) error {
+	n, p, S := m.n, m.p, len(m.comps)
+	parent := m.comps[sp]
+	dir := m.birthDirection(parent, rnd)
+	child := parent.clone(n, p)
+	orig := parent.rows
+	for _, sh := range []struct {
+		c    *component
+		sign float64
+	}{{parent, -1}, {child, 1}} {
+		rows, err := shiftMean(orig, dir, sh.sign)
+		if err != nil {
+			return fmt.Errorf("mfa: birth from %d: %w", sp, err)
+		}
+		sh.c.rows, sh.c.ownRows = rows, true
+	}
+	m.comps = append(m.comps, child)
+	half := m.omega[sp] / 2
+	m.omega[sp] = half
+	m.omega = append(m.omega, half)
+	resp := make([]float64, (S+1)*n)
+	copy(resp, m.resp)
+	m.resp = resp
+	m.resize()
+	m.prepPsi()
+	for _, c := range []*component{parent, child} {
+		if err := m.updateX(c); err != nil {
+			return fmt.Errorf("mfa: birth from %d: q(x): %w", sp, err)
+		}
+	}
+	m.computeT()
+	dist.DirichletMeanLogTo(m.elnpi, m.omega)
+	for i := 0; i < n; i++ {
+		r := resp[sp*n+i]
+		if r == 0 {
+			continue
+		}
+		// The share of the parent: 1/(1 + e^{ℓ_t − ℓ_s′}), computed on the
+		// side where the exponent is not positive.
+		lp := m.elnpi[sp] + m.tx[sp*n+i] + m.ty[sp*n+i]
+		lc := m.elnpi[S] + m.tx[S*n+i] + m.ty[S*n+i]
+		if math.IsNaN(lp) || math.IsNaN(lc) {
+			return fmt.Errorf("mfa: birth from %d: the log-responsibilities of point %d are %v, %v", sp, i, lp, lc)
+		}
+		var wp float64
+		if lc <= lp {
+			e := math.Exp(lc - lp)
+			wp = 1 / (1 + e)
+		} else {
+			e := math.Exp(lp - lc)
+			wp = e / (1 + e)
+		}
+		rp, rc := r*wp, r*(1-wp)
+		if rp < respFloor {
+			rp, rc = 0, r
+		} else if rc < respFloor {
+			rp, rc = r, 0
+		}
+		resp[sp*n+i], resp[S*n+i] = rp, rc
+	}
+	return nil
+}
+
+// shiftMean returns the rows of g with the last coordinate of every row
+// mean (the analyser mean μ_q of Λ̃_q) moved by sign·dir[q], and the same
+// covariances.
+func shiftMean(g *dist.GaussianRows, dir []float64, sign float64) (*dist.GaussianRows, error) {
+	p, d := g.Dims()
+	means := g.MeanTo(nil)
+	covs := make([]mat.Symmetric, p)
+	for q := 0; q < p; q++ {
+		means.Set(q, d-1, means.At(q, d-1)+sign*dir[q])
+		covs[q] = g.CovarianceTo(nil, q)
+	}
+	return dist.NewGaussianRowsDistinct(means, covs)
+}
+
 // pcaLoadings replaces the means of q(Λ̃^s) by those of a PCA of the data
 // weighted by q(s_i = s) (weightedPCA; New's initialisation), keeping the
 // row covariances, and sets q(ν^s) to its update given them. An analyser
@@ -298,7 +436,7 @@ func (m *Model) pcaLoadings(s int) error {
 	if err != nil {
 		return err
 	}
-	c.rows = rows
+	c.rows, c.ownRows = rows, true
 	c.rows.ColumnSecondMomentsTo(c.colm)
 	for l := range c.nu {
 		c.nu[l] = dist.Gamma{Alpha: m.Hyper.A + 0.5*float64(p), Beta: m.Hyper.B + 0.5*c.colm[l]}
@@ -356,6 +494,7 @@ func (m *Model) Save() any {
 	sn := &snapshot{hyper: m.Hyper.clone(), abFrozen: m.ABFrozen,
 		omega: slices.Clone(m.omega), resp: slices.Clone(m.resp)}
 	for _, c := range m.comps {
+		c.ownRows = false // the snapshot holds c.rows
 		st := componentState{k: c.k, rows: c.rows, sigma: slices.Clone(c.sigma), xT: slices.Clone(c.xT),
 			logDetSigma: c.logDetSigma, traceSigma: c.traceSigma}
 		for _, g := range c.nu {
@@ -371,6 +510,7 @@ func (m *Model) Save() any {
 // once).
 func (m *Model) Restore(x any) {
 	sn := x.(*snapshot)
+	m.moved, m.agValid = true, false
 	m.Hyper = sn.hyper.clone()
 	m.ABFrozen = sn.abFrozen
 	m.omega, m.resp = slices.Clone(sn.omega), slices.Clone(sn.resp)

@@ -1,0 +1,108 @@
+package mfa
+
+import (
+	"math"
+
+	"github.com/vbworkbench/vbw/core/vb"
+)
+
+// DefaultAgitationTol is e⁻⁶ ≈ 2.479e-3, the agitation tolerance of the
+// reference code (maintol = 6; targets ch4-mfa.md §1.9).
+var DefaultAgitationTol = math.Exp(-6)
+
+// Agitation sets dst[s] to the agitation of analyser s over the last E step
+// (Beal (2003) eq. (4.72), line 2645),
+//
+//	ag(s) = Σ_i |q_is^(t) − q_is^(t−1)| / Σ_i q_is^(t),
+//
+// q^(t−1) the responsibilities before that E step and q^(t) after it, and
+// returns dst (allocated if nil or of another length). It does not depend
+// on the number of points, analysers or dimensions: duplicating the data
+// leaves it unchanged. An analyser without responsibility before and after
+// has agitation 0; one that lost all of it, +Inf. Every ag(s) is 1 before
+// the first E step, and after a birth, a death or a Restore until the
+// second E step that follows it: the first compares q(s) with that of
+// another model ("if S changed in the sweep, agitation = 1", targets
+// §1.9).
+func (m *Model) Agitation(dst []float64) []float64 {
+	S, n := len(m.comps), m.n
+	if len(dst) != S {
+		dst = make([]float64, S)
+	}
+	if !m.agValid || len(m.prevResp) != len(m.resp) {
+		for s := range dst {
+			dst[s] = 1
+		}
+		return dst
+	}
+	for s := range dst {
+		cur, prev := m.resp[s*n:(s+1)*n], m.prevResp[s*n:(s+1)*n]
+		var num, den float64
+		for i, v := range cur {
+			num += math.Abs(v - prev[i])
+			den += v
+		}
+		switch {
+		case num == 0:
+			dst[s] = 0
+		case den == 0:
+			dst[s] = math.Inf(1)
+		default:
+			dst[s] = num / den
+		}
+	}
+	return dst
+}
+
+// EpochConverger returns the rule that ends an epoch of the birth/death
+// search (targets ch4-mfa.md §1.9; vb.SearchSettings.Run.Converger): after
+// an E step, the run has converged when
+//
+//   - at least minSweeps E steps have run (values below 2 mean 2: for S = 1
+//     the agitation is identically 0, and the reference code would stop
+//     after one sweep);
+//   - every analyser's agitation (Agitation, eq. (4.72)) is below tol
+//     (≤ 0 means DefaultAgitationTol, e⁻⁶); it is 1 in a sweep in which S
+//     changed;
+//   - if dFPerDatum > 0, |ΔF|/n < dFPerDatum (the targets add 1e-6 nats per
+//     datum; dFPerDatum = 0 is the thesis's pure agitation criterion).
+//
+// The cap on the sweeps of an epoch (the targets' 2000) is
+// vb.Settings.MaxIter. The rule reads the model's responsibilities, so it
+// must drive runs of m only, one at a time; Init resets it.
+func (m *Model) EpochConverger(tol, dFPerDatum float64, minSweeps int) vb.Converger {
+	if !(tol > 0) {
+		tol = DefaultAgitationTol
+	}
+	return &epochConverger{m: m, tol: tol, dF: dFPerDatum, minSweeps: max(minSweeps, 2)}
+}
+
+// epochConverger is the vb.Converger of EpochConverger.
+type epochConverger struct {
+	m         *Model
+	tol, dF   float64
+	minSweeps int
+	ag        []float64
+}
+
+// Init does nothing: the rule keeps no history of its own (the model keeps
+// the previous responsibilities).
+func (c *epochConverger) Init() {}
+
+// Converged applies the tests of EpochConverger after E step it (counted
+// from 0).
+func (c *epochConverger) Converged(it int, _, delta float64) bool {
+	if it+1 < c.minSweeps {
+		return false
+	}
+	if c.dF > 0 && !(math.Abs(delta)/float64(c.m.n) < c.dF) {
+		return false
+	}
+	c.ag = c.m.Agitation(c.ag)
+	for _, a := range c.ag {
+		if !(a < c.tol) {
+			return false
+		}
+	}
+	return true
+}
