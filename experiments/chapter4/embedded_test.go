@@ -64,6 +64,10 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 		{"restarts   = 10", "restarts   = 0", "restarts = 0"},
 		{"dims               = [7, 4, 3, 2, 2, 1]", "dims               = [7, 4, 30]", "data.dims"},
 		{"tau        = 0.1", "tau        = inf", "tau = +Inf"},
+		{`birth            = "spatial"`, `birth            = "mitosis"`, "search.birth"},
+		{`epoch            = "agitation+dF"`, `epoch            = "never"`, "search.epoch"},
+		{"agitation_tol    = 0.0024787521766663585", "agitation_tol    = -1.0", "search.agitation_tol"},
+		{"epoch_min_sweeps = 2", "epoch_min_sweeps = -3", "search.epoch_min_sweeps"},
 	} {
 		text := strings.Replace(string(base), c.from, c.to, 1)
 		if text == string(base) {
