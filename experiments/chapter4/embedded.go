@@ -156,26 +156,35 @@ func (c *EmbeddedConfig) Validate() error {
 			return experiments.FieldError("table_sizes", n, "must be at least 1")
 		}
 	}
-	if c.Search.Children != "pca" && c.Search.Children != "inherit" {
-		return experiments.FieldError("search.children", c.Search.Children, `must be "pca" or "inherit"`)
-	}
-	if c.Search.Birth != "spatial" && c.Search.Birth != "responsibility" {
-		return experiments.FieldError("search.birth", c.Search.Birth, `must be "spatial" or "responsibility"`)
-	}
-	if !slices.Contains([]string{"agitation+dF", "agitation", "dF"}, c.Search.Epoch) {
-		return experiments.FieldError("search.epoch", c.Search.Epoch, `must be "agitation+dF", "agitation" or "dF"`)
-	}
 	return experiments.FirstError(
 		experiments.AtLeast("restarts", c.Restarts, 1),
-		experiments.AtLeast("model.k_max", c.Model.KMax, 0),
-		experiments.AtLeast("search.max_tries", c.Search.MaxTries, 1),
-		experiments.Positive("search.death_threshold", c.Search.DeathThreshold),
-		experiments.Positive("search.agitation_tol", c.Search.AgitationTol),
-		experiments.Positive("search.dF_tol_per_datum", c.Search.DFTolPerDatum),
-		experiments.AtLeast("search.epoch_min_sweeps", c.Search.EpochMinSweeps, 2),
-		experiments.AtLeast("search.max_total_sweeps", c.Search.MaxTotalSweeps, 0),
+		c.Model.validate(),
+		c.Search.validate(),
 		experiments.Positive("tau", c.Tau),
 		c.VB.Validate("vb"))
+}
+
+// validate checks the [model] keys.
+func (m ModelSettings) validate() error { return experiments.AtLeast("model.k_max", m.KMax, 0) }
+
+// validate checks the [search] keys.
+func (s SearchSettings) validate() error {
+	if s.Children != "pca" && s.Children != "inherit" {
+		return experiments.FieldError("search.children", s.Children, `must be "pca" or "inherit"`)
+	}
+	if s.Birth != "spatial" && s.Birth != "responsibility" {
+		return experiments.FieldError("search.birth", s.Birth, `must be "spatial" or "responsibility"`)
+	}
+	if !slices.Contains([]string{"agitation+dF", "agitation", "dF"}, s.Epoch) {
+		return experiments.FieldError("search.epoch", s.Epoch, `must be "agitation+dF", "agitation" or "dF"`)
+	}
+	return experiments.FirstError(
+		experiments.AtLeast("search.max_tries", s.MaxTries, 1),
+		experiments.Positive("search.death_threshold", s.DeathThreshold),
+		experiments.Positive("search.agitation_tol", s.AgitationTol),
+		experiments.Positive("search.dF_tol_per_datum", s.DFTolPerDatum),
+		experiments.AtLeast("search.epoch_min_sweeps", s.EpochMinSweeps, 2),
+		experiments.AtLeast("search.max_total_sweeps", s.MaxTotalSweeps, 0))
 }
 
 // sizes returns every points-per-cluster value run, ascending.
@@ -258,7 +267,11 @@ func (m ModelSettings) hyperSchedule() []vb.Stage {
 // searchMFA runs the birth/death search of §1.9 from one analyser on the
 // z-scored data z, with the births' directions from rnd. It is chapter 4's
 // fitting pipeline: every search of the chapter goes through it.
-func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error) (*mfa.Model, vb.SearchResult, error) {
+//
+// onMove, if not nil, is called after every judged move with the model in
+// its accepted state (the figures' snapshots).
+func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error,
+	onMove func(vb.MoveRecord, *mfa.Model)) (*mfa.Model, vb.SearchResult, error) {
 	n, _ := z.Dims()
 	ones := mat.NewDense(n, 1, nil)
 	for i := 0; i < n; i++ {
@@ -284,7 +297,11 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 	case "agitation":
 		run.Converger = model.EpochConverger(s.AgitationTol, 0, s.EpochMinSweeps)
 	}
-	res := vb.Search(model, vb.SearchSettings{Run: run, MaxIterations: s.MaxTotalSweeps})
+	ss := vb.SearchSettings{Run: run, MaxIterations: s.MaxTotalSweeps}
+	if onMove != nil {
+		ss.OnMove = func(r vb.MoveRecord) { onMove(r, model) }
+	}
+	res := vb.Search(model, ss)
 	if res.Status == vb.Canceled {
 		return nil, res, res.Err
 	}
@@ -342,7 +359,7 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 		return r, err
 	}
 	births := rng.New(c.Seed, EmbeddedID, "births", strconv.Itoa(size), strconv.Itoa(seed))
-	model, res, err := searchMFA(z, c.Model, c.Search, c.VB, births, stop)
+	model, res, err := searchMFA(z, c.Model, c.Search, c.VB, births, stop, nil)
 	if err != nil {
 		return r, err
 	}
