@@ -109,3 +109,44 @@ func TestDigitExamples(t *testing.T) {
 		t.Fatalf("%d pixel rows", len(tab.Rows))
 	}
 }
+
+// TestSpiralQuick runs the spiral config with its [quick] settings: the
+// three figures and the runs table are written and F never decreases
+// within a VBEM run.
+func TestSpiralQuick(t *testing.T) {
+	dir, err := experiments.RunConfig(context.Background(), configPath("spiral.toml"), experiments.RunOptions{
+		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fig4_5.svg", "fig4_6.svg", "fig4_7.svg", "spiral_runs.csv", "moves.csv", "fig4_7.csv", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := sum.Metrics["components"]; !(c >= 1) {
+		t.Errorf("components = %v", c)
+	}
+	for _, c := range sum.Checks {
+		if strings.HasPrefix(c.Name, "F never decreases") && !c.Pass {
+			t.Errorf("check %q failed", c.Name)
+		}
+	}
+}
+
+// TestWeightedRange: weighted quantiles of t.
+func TestWeightedRange(t *testing.T) {
+	tv := []float64{0, 1, 2, 3, 4}
+	w := []float64{1, 1, 1, 1, 1}
+	if a, b := weightedRange(tv, w, 0.05, 0.95); a != 0 || b != 4 {
+		t.Fatalf("uniform weights: %v %v", a, b)
+	}
+	w = []float64{0, 0, 1, 0, 0}
+	if a, b := weightedRange(tv, w, 0.05, 0.95); a != 2 || b != 2 {
+		t.Fatalf("point mass: %v %v", a, b)
+	}
+}
