@@ -3,11 +3,13 @@ package chapter4
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"time"
 
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
@@ -148,27 +150,12 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 	if err != nil {
 		return r, err
 	}
-	want := map[int]bool{}
-	for _, e := range c.Snapshots {
-		want[e] = true
-	}
-	accepted := 0
-	onMove := func(mv vb.MoveRecord, m *mfa.Model) {
-		if !mv.Accepted {
-			return
-		}
-		accepted++
-		if seed == 0 && want[accepted] {
-			sn := TakeSnapshot(m, accepted, mv.Iter, 1)
-			toOriginal(&sn, st)
-			r.Snapshots = append(r.Snapshots, sn)
-		}
-	}
 	births := rng.New(c.Seed, SpiralID, "births", strconv.Itoa(seed))
-	model, res, err := searchMFA(z, c.Model, c.Search, c.VB, births, stop, onMove)
+	model, res, snaps, path, err := tracedSearch(z, st, c.Model, c.Search, c.VB, births, stop, c.Snapshots, seed == 0)
 	if err != nil {
 		return r, err
 	}
+	r.Snapshots, r.Path = snaps, path
 	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
 	late := 2 * res.Iterations / 3
 	var lateN, lateRej int
@@ -209,17 +196,48 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 	}
 	if seed == 0 {
 		r.Data = append([]float64(nil), x.RawMatrix().Data...)
-		sweep := 0
-		for k, run := range res.Runs {
-			acc := k == 0 || (k-1 < len(res.Moves) && res.Moves[k-1].Accepted)
-			for _, f := range run.Trace.F {
-				r.Path = append(r.Path, PathPoint{Sweep: sweep, F: experiments.Float(f), Epoch: k, Accepted: acc})
-				sweep++
-			}
-		}
 	}
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// tracedSearch runs searchMFA on the z-scored data z and, when keep is
+// set, returns snapshots of the model (in the original units of st) after
+// the accepted epochs listed in snapshots, and F after every sweep with
+// the epoch it belongs to.
+func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s SearchSettings, fit experiments.FitSettings,
+	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.Model, vb.SearchResult, []Snapshot, []PathPoint, error) {
+	want := map[int]bool{}
+	for _, e := range snapshots {
+		want[e] = true
+	}
+	var snaps []Snapshot
+	accepted := 0
+	onMove := func(mv vb.MoveRecord, mm *mfa.Model) {
+		if !mv.Accepted {
+			return
+		}
+		accepted++
+		if keep && want[accepted] {
+			sn := TakeSnapshot(mm, accepted, mv.Iter, 1)
+			toOriginal(&sn, st)
+			snaps = append(snaps, sn)
+		}
+	}
+	model, res, err := searchMFA(z, m, s, fit, births, stop, onMove)
+	if err != nil || !keep {
+		return model, res, snaps, nil, err
+	}
+	var path []PathPoint
+	sweep := 0
+	for k, run := range res.Runs {
+		acc := k == 0 || (k-1 < len(res.Moves) && res.Moves[k-1].Accepted)
+		for _, f := range run.Trace.F {
+			path = append(path, PathPoint{Sweep: sweep, F: experiments.Float(f), Epoch: k, Accepted: acc})
+			sweep++
+		}
+	}
+	return model, res, snaps, path, nil
 }
 
 // toOriginal maps a snapshot of z-scored data back to the original units.
