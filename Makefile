@@ -25,7 +25,7 @@ chapter3: $(VBW)
 # Chapter 4 (work in progress: the embedded clusters of Table 4.1 and
 # Figure 4.4 so far).
 CHAPTER4 := configs/chapter4/digit-examples.toml configs/chapter4/embedded.toml configs/chapter4/embedded-faithful.toml \
-            configs/chapter4/spiral.toml
+            configs/chapter4/spiral.toml configs/chapter4/lattice.toml
 
 chapter4: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER4)

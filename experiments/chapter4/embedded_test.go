@@ -150,3 +150,17 @@ func TestWeightedRange(t *testing.T) {
 		t.Fatalf("point mass: %v %v", a, b)
 	}
 }
+
+// TestLatticeQuick runs the Figure 4.3 config with its [quick] settings.
+func TestLatticeQuick(t *testing.T) {
+	dir, err := experiments.RunConfig(context.Background(), configPath("lattice.toml"), experiments.RunOptions{
+		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"fig4_3.svg", "lattice_runs.csv", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}

@@ -285,18 +285,7 @@ func RunSpiral(env *experiments.Env, c *SpiralConfig) error {
 		if len(r.Data) > 0 {
 			params.Add(names[i], "data", "points", len(r.Data)/3, 3, r.Data)
 		}
-		for _, sn := range r.Snapshots {
-			p := 3
-			means := make([]float64, 0, len(sn.Means)*p)
-			covs := make([]float64, 0, len(sn.Covs)*p*p)
-			for s := range sn.Means {
-				means = append(means, sn.Means[s]...)
-				covs = append(covs, sn.Covs[s]...)
-			}
-			src := fmt.Sprintf("epoch%02d", sn.Epoch)
-			params.Add(names[i], src, "means", len(sn.Means), p, means)
-			params.Add(names[i], src, "covs", len(sn.Covs), p*p, covs)
-		}
+		addSnapshots(params, names[i], r.Snapshots, 3)
 	}
 	for _, w := range []struct {
 		name string
@@ -370,19 +359,10 @@ func PlotSpiral(dir string) error {
 	if err != nil {
 		return err
 	}
-	data, err := experiments.ReadMatrix(t, "s00", "data", "points")
+	x, y, z, err := readPoints(t, "s00")
 	if err != nil {
 		return err
 	}
-	n, _ := data.Dims()
-	col := func(j int) []float64 {
-		v := make([]float64, n)
-		for i := range v {
-			v[i] = data.At(i, j)
-		}
-		return v
-	}
-	x, y, z := col(0), col(1), col(2)
 	pa, err := plots.ScatterEllipses(plots.Axes{Title: "(a) x-y", XLabel: "x", YLabel: "y"}, x, y, nil)
 	if err != nil {
 		return err
@@ -396,37 +376,9 @@ func PlotSpiral(dir string) error {
 		return err
 	}
 	// Figure 4.6: the analysers after the snapshot epochs, x-y projection.
-	cs, err := t.Col("source")
+	panels, err := snapshotPanels(t, "s00", x, y, 3, 1)
 	if err != nil {
 		return err
-	}
-	var epochs []string
-	seen := map[string]bool{}
-	for _, row := range t.Rows {
-		if src := row[cs]; len(src) > 5 && src[:5] == "epoch" && !seen[src] {
-			seen[src] = true
-			epochs = append(epochs, src)
-		}
-	}
-	sort.Strings(epochs)
-	var panels []*plot.Plot
-	for _, e := range epochs {
-		means, err1 := experiments.ReadMatrix(t, "s00", e, "means")
-		covs, err2 := experiments.ReadMatrix(t, "s00", e, "covs")
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("%s: snapshot %s: %v %v", experiments.ParamsFile, e, err1, err2)
-		}
-		S, _ := means.Dims()
-		ells := make([]plots.Ellipse, S)
-		for s := 0; s < S; s++ {
-			ells[s] = plots.Ellipse{X: means.At(s, 0), Y: means.At(s, 1), XX: covs.At(s, 0), XY: covs.At(s, 1), YY: covs.At(s, 4), SD: 1}
-		}
-		ep, _ := strconv.Atoi(e[5:])
-		p, err := plots.ScatterEllipses(plots.Axes{Title: fmt.Sprintf("after %d accepted epochs (%d analysers)", ep, S), XLabel: "x", YLabel: "y"}, x, y, ells)
-		if err != nil {
-			return err
-		}
-		panels = append(panels, p)
 	}
 	if len(panels) > 0 {
 		cols := min(len(panels), 2)
