@@ -364,15 +364,14 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 		return r, err
 	}
 	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	for i, mv := range res.Moves {
+	for _, mv := range res.Moves {
 		if mv.Accepted {
 			r.Accepted++
 		} else {
 			r.Rejected++
 		}
-		r.Moves = append(r.Moves, MoveRow{Epoch: i + 1, Iter: mv.Iter, Kind: mv.Kind, Component: mv.Component,
-			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter), Accepted: mv.Accepted, SizeAfter: mv.SizeAfter})
 	}
+	r.Moves = moveRows(res)
 	r.Analysers = readout(model, labels, len(c.Data.Dims), c.Tau, r.WithFigures)
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"time"
 
 	"gonum.org/v1/plot"
 
@@ -35,16 +34,10 @@ func init() {
 // LatticeConfig is the config of chapter4/lattice.
 type LatticeConfig struct {
 	experiments.Common
-	// Restarts is the number of seeds (new data and a new search each).
-	// Default 10.
-	Restarts int                     `toml:"restarts"`
-	Data     Lattice18               `toml:"data"`
-	Model    ModelSettings           `toml:"model"`
-	Search   SearchSettings          `toml:"search"`
-	VB       experiments.FitSettings `toml:"vb"`
-	// Snapshots are the accepted epochs after which the figure draws the
-	// model (seed 0). Default [7, 14, 16, 22] (the thesis's panels b-e).
-	Snapshots []int `toml:"snapshots"`
+	// SeedSearch: restarts, [model], [search], [vb] and the snapshots of
+	// panels (b)-(e) (default [7, 14, 16, 22]).
+	SeedSearch
+	Data Lattice18 `toml:"data"`
 }
 
 // DefaultLatticeConfig returns the targets' settings (§3.1): one analyser,
@@ -67,63 +60,23 @@ func DefaultLatticeConfig() LatticeConfig {
 
 // Validate checks every key.
 func (c *LatticeConfig) Validate() error {
-	if err := c.Data.Validate(); err != nil {
-		return err
-	}
-	for _, e := range c.Snapshots {
-		if e < 1 {
-			return experiments.FieldError("snapshots", e, "must be at least 1")
-		}
-	}
-	return experiments.FirstError(
-		experiments.AtLeast("restarts", c.Restarts, 1),
-		c.Model.validate(), c.Search.validate(), c.VB.Validate("vb"))
+	return experiments.FirstError(c.Data.Validate(), c.SeedSearch.validate())
 }
 
 // LatticeRun is one seed's search.
 type LatticeRun struct {
-	Seed       int
-	Status     string
-	F          experiments.Float
-	Iterations int
-	Accepted   int
-	Rejected   int
-	Components int
+	SearchOutcome
 	// ARI is the adjusted Rand index of the hard VB assignments against
 	// the true clusters.
-	ARI       float64
-	Data      []float64  `json:",omitempty"` // seed 0: the points
-	Snapshots []Snapshot `json:",omitempty"` // seed 0
-	Seconds   float64
+	ARI float64
 }
 
 func runLatticeCell(c *LatticeConfig, seed int, stop func() error) (LatticeRun, error) {
-	start := time.Now()
-	r := LatticeRun{Seed: seed}
 	x, labels := c.Data.Generate(rng.New(c.Seed, LatticeID, "data", strconv.Itoa(seed)))
-	z, st, err := ZScore(x)
+	o, model, _, err := c.runSeed(c.Seed, LatticeID, seed, x, stop)
+	r := LatticeRun{SearchOutcome: o}
 	if err != nil {
 		return r, err
-	}
-	births := rng.New(c.Seed, LatticeID, "births", strconv.Itoa(seed))
-	model, res, snaps, _, err := tracedSearch(z, st, c.Model, c.Search, c.VB, births, stop, c.Snapshots, seed == 0)
-	if err != nil {
-		return r, err
-	}
-	r.Snapshots = snaps
-	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	for _, mv := range res.Moves {
-		if mv.Accepted {
-			r.Accepted++
-		} else {
-			r.Rejected++
-		}
-	}
-	counts := model.Counts()
-	for _, v := range counts {
-		if v >= 1 {
-			r.Components++
-		}
 	}
 	resp := model.Resp()
 	n, S := resp.Dims()
@@ -138,43 +91,27 @@ func runLatticeCell(c *LatticeConfig, seed int, stop func() error) (LatticeRun, 
 		assign[i] = best
 	}
 	r.ARI = AdjustedRand(labels, assign)
-	if seed == 0 {
-		r.Data = append([]float64(nil), x.RawMatrix().Data...)
-	}
-	r.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
 
-// RunLattice runs every seed and writes lattice_runs.csv, params.csv and
-// summary.json.
+// RunLattice runs every seed and writes lattice_runs.csv, moves.csv,
+// params.csv and summary.json.
 func RunLattice(env *experiments.Env, c *LatticeConfig) error {
-	names := make([]string, c.Restarts)
-	for s := range names {
-		names[s] = fmt.Sprintf("s%02d", s)
-	}
-	runs, done, err := experiments.RunCells(env, names, func(i int) (LatticeRun, error) {
-		return runLatticeCell(c, i, env.Stop)
-	})
-	if err != nil || env.Shard.Active() {
+	runs, err := runSeeds(env, c.Restarts, func(seed int) (LatticeRun, error) { return runLatticeCell(c, seed, env.Stop) },
+		func(r LatticeRun) SearchOutcome { return r.SearchOutcome })
+	if err != nil || runs == nil {
 		return err
 	}
 	rt := results.NewTable("seed", "components", "ari", "F", "iterations", "accepted", "rejected", "status", "seconds")
-	params := experiments.NewParams()
+	outs := make([]SearchOutcome, len(runs))
 	for i, r := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
-		env.AddRun(results.RunRecord{Name: names[i], Status: r.Status, WallSeconds: r.Seconds, Iterations: r.Iterations})
+		outs[i] = r.SearchOutcome
 		rt.AddRow(r.Seed, r.Components, r.ARI, float64(r.F), r.Iterations, r.Accepted, r.Rejected, r.Status, r.Seconds)
-		if len(r.Data) > 0 {
-			params.Add(names[i], "data", "points", len(r.Data)/2, 2, r.Data)
-		}
-		addSnapshots(params, names[i], r.Snapshots, 2)
 	}
 	if err := results.WriteCSV(env.Path("lattice_runs.csv"), *rt); err != nil {
 		return err
 	}
-	if err := params.Write(env.Dir); err != nil {
+	if err := writeSeedOutputs(env, outs, 2, ""); err != nil {
 		return err
 	}
 	s := &results.Summary{}

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
@@ -38,16 +37,10 @@ func init() {
 // SpiralConfig is the config of chapter4/spiral.
 type SpiralConfig struct {
 	experiments.Common
-	// Restarts is the number of seeds (new data and a new search each).
-	// Default 10.
-	Restarts int                     `toml:"restarts"`
-	Data     Spiral                  `toml:"data"`
-	Model    ModelSettings           `toml:"model"`
-	Search   SearchSettings          `toml:"search"`
-	VB       experiments.FitSettings `toml:"vb"`
-	// Snapshots are the accepted epochs after which Figure 4.6 draws the
-	// analysers (of seed 0). Default [6, 9, 12, 17].
-	Snapshots []int `toml:"snapshots"`
+	// SeedSearch: restarts, [model], [search], [vb] and the snapshots of
+	// Figure 4.6 (default [6, 9, 12, 17]).
+	SeedSearch
+	Data Spiral `toml:"data"`
 }
 
 // DefaultSpiralConfig returns the targets' settings (§3.3): one analyser
@@ -70,42 +63,18 @@ func DefaultSpiralConfig() SpiralConfig {
 
 // Validate checks every key.
 func (c *SpiralConfig) Validate() error {
-	if err := c.Data.Validate(); err != nil {
-		return err
-	}
-	for _, e := range c.Snapshots {
-		if e < 1 {
-			return experiments.FieldError("snapshots", e, "must be at least 1")
-		}
-	}
-	return experiments.FirstError(
-		experiments.AtLeast("restarts", c.Restarts, 1),
-		c.Model.validate(), c.Search.validate(), c.VB.Validate("vb"))
+	return experiments.FirstError(c.Data.Validate(), c.SeedSearch.validate())
 }
 
 // SpiralRun is one seed's search.
 type SpiralRun struct {
-	Seed       int
-	Status     string
-	F          experiments.Float
-	Iterations int
-	Accepted   int
-	Rejected   int
-	Components int
+	SearchOutcome
 	// Straddling counts the analysers whose responsibility-weighted 5-95%
 	// range of t spans π or more (one analyser covering two arms).
 	Straddling int
 	// LateRejected is the fraction of the moves proposed in the last third
 	// of the sweeps that were rejected.
 	LateRejected float64
-	Moves        []MoveRow
-	// For seed 0 only: the data (original units) and the snapshots.
-	Data      []float64  `json:",omitempty"`
-	Snapshots []Snapshot `json:",omitempty"`
-	// Path is seed 0's F after every sweep, with the epoch it belongs to
-	// and whether that epoch was accepted (Figure 4.7).
-	Path    []PathPoint `json:",omitempty"`
-	Seconds float64
 }
 
 // PathPoint is one sweep of a search's F trajectory.
@@ -143,36 +112,21 @@ func weightedRange(t, w []float64, lo, hi float64) (float64, float64) {
 
 // runSpiralCell draws one spiral and runs the search.
 func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, error) {
-	start := time.Now()
-	r := SpiralRun{Seed: seed}
 	x, t := c.Data.Generate(rng.New(c.Seed, SpiralID, "data", strconv.Itoa(seed)))
-	z, st, err := ZScore(x)
+	o, model, res, err := c.runSeed(c.Seed, SpiralID, seed, x, stop)
+	r := SpiralRun{SearchOutcome: o}
 	if err != nil {
 		return r, err
 	}
-	births := rng.New(c.Seed, SpiralID, "births", strconv.Itoa(seed))
-	model, res, snaps, path, err := tracedSearch(z, st, c.Model, c.Search, c.VB, births, stop, c.Snapshots, seed == 0)
-	if err != nil {
-		return r, err
-	}
-	r.Snapshots, r.Path = snaps, path
-	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
 	late := 2 * res.Iterations / 3
 	var lateN, lateRej int
-	for i, mv := range res.Moves {
-		if mv.Accepted {
-			r.Accepted++
-		} else {
-			r.Rejected++
-		}
+	for _, mv := range res.Moves {
 		if mv.Iter >= late {
 			lateN++
 			if !mv.Accepted {
 				lateRej++
 			}
 		}
-		r.Moves = append(r.Moves, MoveRow{Epoch: i + 1, Iter: mv.Iter, Kind: mv.Kind, Component: mv.Component,
-			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter), Accepted: mv.Accepted, SizeAfter: mv.SizeAfter})
 	}
 	r.LateRejected = math.NaN()
 	if lateN > 0 {
@@ -186,7 +140,6 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 		if counts[s] < 1 {
 			continue
 		}
-		r.Components++
 		for i := range w {
 			w[i] = resp.At(i, s)
 		}
@@ -194,10 +147,6 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 			r.Straddling++
 		}
 	}
-	if seed == 0 {
-		r.Data = append([]float64(nil), x.RawMatrix().Data...)
-	}
-	r.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
 
@@ -256,46 +205,21 @@ func toOriginal(sn *Snapshot, st Standardisation) {
 // RunSpiral runs every seed and writes spiral_runs.csv, moves.csv,
 // fig4_7.csv, params.csv and summary.json.
 func RunSpiral(env *experiments.Env, c *SpiralConfig) error {
-	names := make([]string, c.Restarts)
-	for s := range names {
-		names[s] = fmt.Sprintf("s%02d", s)
-	}
-	runs, done, err := experiments.RunCells(env, names, func(i int) (SpiralRun, error) {
-		return runSpiralCell(c, i, env.Stop)
-	})
-	if err != nil || env.Shard.Active() {
+	runs, err := runSeeds(env, c.Restarts, func(seed int) (SpiralRun, error) { return runSpiralCell(c, seed, env.Stop) },
+		func(r SpiralRun) SearchOutcome { return r.SearchOutcome })
+	if err != nil || runs == nil {
 		return err
 	}
 	rt := results.NewTable("seed", "components", "straddling", "F", "iterations", "accepted", "rejected", "late_rejected", "status", "seconds")
-	mt := results.NewTable("seed", "epoch", "iter", "move", "component", "F_before", "F_after", "accepted", "components")
-	pt := results.NewTable("seed", "sweep", "F", "epoch", "accepted")
-	params := experiments.NewParams()
+	outs := make([]SearchOutcome, len(runs))
 	for i, r := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
-		env.AddRun(results.RunRecord{Name: names[i], Status: r.Status, WallSeconds: r.Seconds, Iterations: r.Iterations})
+		outs[i] = r.SearchOutcome
 		rt.AddRow(r.Seed, r.Components, r.Straddling, float64(r.F), r.Iterations, r.Accepted, r.Rejected, r.LateRejected, r.Status, r.Seconds)
-		for _, m := range r.Moves {
-			mt.AddRow(r.Seed, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), b2i(m.Accepted), m.SizeAfter)
-		}
-		for _, q := range r.Path {
-			pt.AddRow(r.Seed, q.Sweep, float64(q.F), q.Epoch, b2i(q.Accepted))
-		}
-		if len(r.Data) > 0 {
-			params.Add(names[i], "data", "points", len(r.Data)/3, 3, r.Data)
-		}
-		addSnapshots(params, names[i], r.Snapshots, 3)
 	}
-	for _, w := range []struct {
-		name string
-		t    *results.Table
-	}{{"spiral_runs.csv", rt}, {"moves.csv", mt}, {"fig4_7.csv", pt}} {
-		if err := results.WriteCSV(env.Path(w.name), *w.t); err != nil {
-			return err
-		}
+	if err := results.WriteCSV(env.Path("spiral_runs.csv"), *rt); err != nil {
+		return err
 	}
-	if err := params.Write(env.Dir); err != nil {
+	if err := writeSeedOutputs(env, outs, 3, "fig4_7.csv"); err != nil {
 		return err
 	}
 	return env.WriteSummary(spiralSummary(env, c, runs), "Checks of targets ch4-mfa.md §3.3.")

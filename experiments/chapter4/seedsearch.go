@@ -1,0 +1,158 @@
+package chapter4
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// SeedSearch holds the keys of the experiments that run one birth/death
+// search per seed on one generated data set (Figures 4.3 and 4.5-4.7).
+type SeedSearch struct {
+	// Restarts is the number of seeds (new data and a new search each).
+	// Default 10.
+	Restarts int                     `toml:"restarts"`
+	Model    ModelSettings           `toml:"model"`
+	Search   SearchSettings          `toml:"search"`
+	VB       experiments.FitSettings `toml:"vb"`
+	// Snapshots are the accepted epochs after which the figures draw the
+	// model (seed 0).
+	Snapshots []int `toml:"snapshots"`
+}
+
+func (s SeedSearch) validate() error {
+	for _, e := range s.Snapshots {
+		if e < 1 {
+			return experiments.FieldError("snapshots", e, "must be at least 1")
+		}
+	}
+	return experiments.FirstError(experiments.AtLeast("restarts", s.Restarts, 1),
+		s.Model.validate(), s.Search.validate(), s.VB.Validate("vb"))
+}
+
+// SearchOutcome is what every seed's search records.
+type SearchOutcome struct {
+	Seed       int
+	Status     string
+	F          experiments.Float
+	Iterations int
+	Accepted   int
+	Rejected   int
+	Components int // analysers with at least one point of responsibility
+	Moves      []MoveRow
+	// For seed 0 only: the data (original units), the snapshots and F
+	// after every sweep.
+	Data      []float64   `json:",omitempty"`
+	Snapshots []Snapshot  `json:",omitempty"`
+	Path      []PathPoint `json:",omitempty"`
+	Seconds   float64
+}
+
+// moveRows returns the log of a search's moves.
+func moveRows(res vb.SearchResult) []MoveRow {
+	rows := make([]MoveRow, len(res.Moves))
+	for i, mv := range res.Moves {
+		rows[i] = MoveRow{Epoch: i + 1, Iter: mv.Iter, Kind: mv.Kind, Component: mv.Component,
+			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter), Accepted: mv.Accepted, SizeAfter: mv.SizeAfter}
+	}
+	return rows
+}
+
+// runSeed z-scores x and runs the search of one seed, with the births'
+// directions from the stream (id, "births", seed); it returns the outcome
+// and the final model and search result for the experiment's own readout.
+func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, stop func() error) (SearchOutcome, *mfa.Model, vb.SearchResult, error) {
+	start := time.Now()
+	o := SearchOutcome{Seed: seed}
+	z, st, err := ZScore(x)
+	if err != nil {
+		return o, nil, vb.SearchResult{}, err
+	}
+	births := rng.New(base, id, "births", strconv.Itoa(seed))
+	model, res, snaps, path, err := tracedSearch(z, st, ss.Model, ss.Search, ss.VB, births, stop, ss.Snapshots, seed == 0)
+	if err != nil {
+		return o, nil, res, err
+	}
+	o.Snapshots, o.Path = snaps, path
+	o.Status, o.F, o.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
+	o.Moves = moveRows(res)
+	for _, mv := range res.Moves {
+		if mv.Accepted {
+			o.Accepted++
+		} else {
+			o.Rejected++
+		}
+	}
+	for _, v := range model.Counts() {
+		if v >= 1 {
+			o.Components++
+		}
+	}
+	if seed == 0 {
+		o.Data = append([]float64(nil), x.RawMatrix().Data...)
+	}
+	o.Seconds = time.Since(start).Seconds()
+	return o, model, res, nil
+}
+
+// runSeeds runs fn for every seed as resumable cells, records the runs for
+// the manifest and returns the outcomes in seed order.
+func runSeeds[T any](env *experiments.Env, restarts int, fn func(seed int) (T, error), outcome func(T) SearchOutcome) ([]T, error) {
+	names := make([]string, restarts)
+	for s := range names {
+		names[s] = fmt.Sprintf("s%02d", s)
+	}
+	runs, done, err := experiments.RunCells(env, names, fn)
+	if err != nil || env.Shard.Active() {
+		return nil, err
+	}
+	for i, r := range runs {
+		if !done[i] {
+			return nil, fmt.Errorf("cell %s did not finish", names[i])
+		}
+		o := outcome(r)
+		env.AddRun(results.RunRecord{Name: names[i], Status: o.Status, WallSeconds: o.Seconds, Iterations: o.Iterations})
+		if st, _ := vb.ParseStatus(o.Status); !st.OK() {
+			env.Warnf("run %s ended with status %s", names[i], o.Status)
+		}
+	}
+	return runs, nil
+}
+
+// writeSeedOutputs writes moves.csv, fig path (pathFile, if not empty) and
+// params.csv (seed 0's data and snapshots, p columns).
+func writeSeedOutputs(env *experiments.Env, outs []SearchOutcome, p int, pathFile string) error {
+	mt := results.NewTable("seed", "epoch", "iter", "move", "component", "F_before", "F_after", "accepted", "components")
+	pt := results.NewTable("seed", "sweep", "F", "epoch", "accepted")
+	params := experiments.NewParams()
+	for _, o := range outs {
+		for _, m := range o.Moves {
+			mt.AddRow(o.Seed, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), b2i(m.Accepted), m.SizeAfter)
+		}
+		for _, q := range o.Path {
+			pt.AddRow(o.Seed, q.Sweep, float64(q.F), q.Epoch, b2i(q.Accepted))
+		}
+		run := fmt.Sprintf("s%02d", o.Seed)
+		if len(o.Data) > 0 {
+			params.Add(run, "data", "points", len(o.Data)/p, p, o.Data)
+		}
+		addSnapshots(params, run, o.Snapshots, p)
+	}
+	if err := results.WriteCSV(env.Path("moves.csv"), *mt); err != nil {
+		return err
+	}
+	if pathFile != "" {
+		if err := results.WriteCSV(env.Path(pathFile), *pt); err != nil {
+			return err
+		}
+	}
+	return params.Write(env.Dir)
+}
