@@ -25,9 +25,9 @@ type Summary struct {
 	Metrics    map[string]float64 // named numbers, e.g. "k_hat.median"
 	// Lists are named lists of numbers (e.g. "dims", the dimensionalities
 	// of the analysers found), written among the metrics as JSON arrays.
-	Lists map[string][]float64
-	Checks     []Check            // acceptance checks, in the order they were made
-	Warnings   []string           // things a reader of the results should know
+	Lists    map[string][]float64
+	Checks   []Check  // acceptance checks, in the order they were made
+	Warnings []string // things a reader of the results should know
 	// Data lists the data files the run read and whether each was verified
 	// against a known checksum.
 	Data []DataRecord
@@ -171,16 +171,16 @@ func (s *Summary) ExtraFloats(key string) ([]float64, error) {
 
 // summaryJSON is the wire form of Summary.
 type summaryJSON struct {
-	Experiment string              `json:"experiment"`
-	ConfigHash string              `json:"config_hash"`
-	Quick      bool                `json:"quick"`
-	Metrics    map[string]any      `json:"metrics"`
-	Checks     []Check             `json:"checks"`
-	Warnings   []string            `json:"warnings"`
-	Data       []DataRecord        `json:"data,omitempty"`
-	Claims     []Claim             `json:"claims,omitempty"`
-	Findings   []string            `json:"findings,omitempty"`
-	Extra      map[string]any      `json:"extra,omitempty"`
+	Experiment string         `json:"experiment"`
+	ConfigHash string         `json:"config_hash"`
+	Quick      bool           `json:"quick"`
+	Metrics    map[string]any `json:"metrics"`
+	Checks     []Check        `json:"checks"`
+	Warnings   []string       `json:"warnings"`
+	Data       []DataRecord   `json:"data,omitempty"`
+	Claims     []Claim        `json:"claims,omitempty"`
+	Findings   []string       `json:"findings,omitempty"`
+	Extra      map[string]any `json:"extra,omitempty"`
 }
 
 // MarshalJSON writes s with non-finite numbers as null and a warning for
