@@ -164,11 +164,16 @@ type Env struct {
 }
 
 // WriteSummary completes s with what the environment knows (experiment,
-// config hash, quick, the data files read; a warning for each one that was
-// not verified) and writes summary.json and scorecard.md. intro is the
+// config hash, quick, the run's warnings, the data files read and a warning
+// for each one that was not verified) and writes summary.json and scorecard.md. intro is the
 // scorecard's explanation of its checks (see results.Scorecard).
 func (e *Env) WriteSummary(s *results.Summary, intro string) error {
 	s.Experiment, s.ConfigHash, s.Quick = e.ID, e.Hash, e.Quick
+	for _, w := range e.Warnings() {
+		if !slices.Contains(s.Warnings, w) {
+			s.Warnings = append(s.Warnings, w)
+		}
+	}
 	s.Data = e.DataRecords()
 	for _, d := range s.Data {
 		if !d.Checked {

@@ -1,6 +1,9 @@
 package experiments
 
-import "math"
+import (
+	"math"
+	"strconv"
+)
 
 // Checks shared by the configs' Validate methods. A comparison written as
 // !(x > 0) lets +Inf through, and +Inf is no more a usable tolerance or
@@ -34,19 +37,9 @@ func InOpenUnit(key string, v float64) error {
 // AtLeast returns a FieldError unless v ≥ min.
 func AtLeast(key string, v, min int) error {
 	if v < min {
-		return FieldError(key, v, "must be at least "+itoa(min))
+		return FieldError(key, v, "must be at least "+strconv.Itoa(min))
 	}
 	return nil
-}
-
-func itoa(n int) string {
-	if n < 0 {
-		return "-" + itoa(-n)
-	}
-	if n < 10 {
-		return string(rune('0' + n))
-	}
-	return itoa(n/10) + string(rune('0'+n%10))
 }
 
 // FirstError returns the first non-nil error, for a list of checks.

@@ -112,6 +112,26 @@ func (s *Summary) AddCheckNA(name, target, why string) {
 	s.Checks = append(s.Checks, Check{Name: name, Value: math.NaN(), Target: target, NotApplicable: true, Why: why})
 }
 
+// AddFindingsFromChecks adds a finding for every failed check (one that
+// applies and did not pass): its name, value and target, followed by the
+// explanation of explain whose key is a prefix of the check's name, if
+// any (the known reason it can fail on the thesis's setting).
+func (s *Summary) AddFindingsFromChecks(explain map[string]string) {
+	for _, c := range s.Checks {
+		if c.Pass || c.NotApplicable {
+			continue
+		}
+		f := fmt.Sprintf("%s: %.4g (target %s).", c.Name, c.Value, c.Target)
+		for prefix, why := range explain {
+			if strings.HasPrefix(c.Name, prefix) {
+				f += " " + why
+				break
+			}
+		}
+		s.Findings = append(s.Findings, f)
+	}
+}
+
 // Warnf adds a warning.
 func (s *Summary) Warnf(format string, args ...any) {
 	s.Warnings = append(s.Warnings, fmt.Sprintf(format, args...))

@@ -252,12 +252,9 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 	if len(ck.skipped) > 0 {
 		s.Warnf("%d checks not computed because their settings were not run (e.g. under -quick): %s", len(ck.skipped), strings.Join(ck.skipped, "; "))
 	}
-	for _, w := range env.Warnings() {
-		s.Warnf("%s", w)
-	}
 	s.Claims = aliceClaims
 	gap := "At the thesis's canonical u0 = 2 MAP and VB are nearly indistinguishable; the MAP/VB gap of Figure 3.4 appears at u0 = 8 (fig3_4_u0_8, the diagnostic checks), as the targets' independent prototype also found."
-	addFindings(s, map[string]string{"B C3": gap, "B C5": gap, "B C6": gap})
+	s.AddFindingsFromChecks(map[string]string{"B C3": gap, "B C5": gap, "B C6": gap})
 	return s, nil
 }
 

@@ -1,11 +1,6 @@
 package chapter3
 
-import (
-	"fmt"
-	"strings"
-
-	"github.com/vbworkbench/vbw/results"
-)
+import "github.com/vbworkbench/vbw/results"
 
 // The thesis's claims that each experiment reproduces (Beal 2003 section
 // 3.5), with the figures that show them and the checks that test them. The
@@ -29,25 +24,3 @@ var (
 			Statement: "Started from the Cheeseman-Stutz point, VB's F is at least the CS score in every run; F, BIC and CS rank the number of states k, and VB keeps about 7 states active for every k ≥ 7 while ML uses them all."},
 	}
 )
-
-// explain gives, for the prefix of a check's name, the known reason it can
-// fail on the thesis's setting; addFindings writes it for each failed
-// check (a failed check without one is listed with its value and target).
-func addFindings(s *results.Summary, explain map[string]string) {
-	for _, c := range s.Checks {
-		if c.Pass || c.NotApplicable {
-			continue
-		}
-		why := ""
-		for prefix, text := range explain {
-			if strings.HasPrefix(c.Name, prefix) {
-				why = text
-			}
-		}
-		f := fmt.Sprintf("%s: %.4g (target %s).", c.Name, c.Value, c.Target)
-		if why != "" {
-			f += " " + why
-		}
-		s.Findings = append(s.Findings, f)
-	}
-}

@@ -282,11 +282,8 @@ func writeOrderSummary(env *experiments.Env, c *ModelOrderConfig, runs []OrderRu
 		s.AddCheck("VB keeps about 7 states active for every k >= 7 (largest distance from 7)", lo >= 6 && hi <= 8,
 			math.Max(float64(7-lo), float64(hi-7)), "<= 1")
 	}
-	for _, w := range env.Warnings() {
-		s.Warnf("%s", w)
-	}
 	s.Claims = modelOrderClaims
-	addFindings(s, nil)
+	s.AddFindingsFromChecks(nil)
 	return env.WriteSummary(s, "")
 }
 

@@ -13,15 +13,23 @@ import (
 
 func configPath(name string) string { return filepath.Join("..", "..", "configs", "chapter4", name) }
 
-// TestEmbeddedQuick runs the shipped config with its [quick] settings end
-// to end: tables, moves, the figure, and a summary with the interface's
-// metrics (components and the dims list at the largest size).
-func TestEmbeddedQuick(t *testing.T) {
-	dir, err := experiments.RunConfig(context.Background(), configPath("embedded.toml"), experiments.RunOptions{
+// runQuick runs a shipped chapter 4 config with its [quick] settings into
+// a temporary folder and returns the results folder.
+func runQuick(t *testing.T, name string) string {
+	t.Helper()
+	dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
 		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir
+}
+
+// TestEmbeddedQuick runs the shipped config with its [quick] settings end
+// to end: tables, moves, the figure, and a summary with the interface's
+// metrics (components and the dims list at the largest size).
+func TestEmbeddedQuick(t *testing.T) {
+	dir := runQuick(t, "embedded.toml")
 	for _, f := range []string{"table4_1.csv", "moves.csv", "params.csv", "fig4_4.svg", "fig4_4.png", "summary.json", "scorecard.md"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
@@ -85,11 +93,7 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 // TestDigitExamples: Figure 4.8 is drawn from the two real files, whose
 // class counts are the published ones.
 func TestDigitExamples(t *testing.T) {
-	dir, err := experiments.RunConfig(context.Background(), configPath("digit-examples.toml"), experiments.RunOptions{
-		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := runQuick(t, "digit-examples.toml")
 	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -114,11 +118,7 @@ func TestDigitExamples(t *testing.T) {
 // three figures and the runs table are written and F never decreases
 // within a VBEM run.
 func TestSpiralQuick(t *testing.T) {
-	dir, err := experiments.RunConfig(context.Background(), configPath("spiral.toml"), experiments.RunOptions{
-		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := runQuick(t, "spiral.toml")
 	for _, f := range []string{"fig4_5.svg", "fig4_6.svg", "fig4_7.svg", "spiral_runs.csv", "moves.csv", "fig4_7.csv", "summary.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
@@ -153,11 +153,7 @@ func TestWeightedRange(t *testing.T) {
 
 // TestLatticeQuick runs the Figure 4.3 config with its [quick] settings.
 func TestLatticeQuick(t *testing.T) {
-	dir, err := experiments.RunConfig(context.Background(), configPath("lattice.toml"), experiments.RunOptions{
-		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir := runQuick(t, "lattice.toml")
 	for _, f := range []string{"fig4_3.svg", "lattice_runs.csv", "summary.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)

@@ -222,10 +222,10 @@ func RunSpiral(env *experiments.Env, c *SpiralConfig) error {
 	if err := writeSeedOutputs(env, outs, 3, "fig4_7.csv"); err != nil {
 		return err
 	}
-	return env.WriteSummary(spiralSummary(env, c, runs), "Checks of targets ch4-mfa.md §3.3.")
+	return env.WriteSummary(spiralSummary(c, runs), "Checks of targets ch4-mfa.md §3.3.")
 }
 
-func spiralSummary(env *experiments.Env, c *SpiralConfig, runs []SpiralRun) *results.Summary {
+func spiralSummary(c *SpiralConfig, runs []SpiralRun) *results.Summary {
 	s := &results.Summary{}
 	var S, late, secs []float64
 	in1214, in1016, straddle, bad := 0, 0, 0, 0
@@ -259,9 +259,6 @@ func spiralSummary(env *experiments.Env, c *SpiralConfig, runs []SpiralRun) *res
 	} else {
 		s.AddCheckNA("proposals rejected in the last third of the sweeps (median fraction)", "> 0.6", "not computed: no proposals in the last third")
 	}
-	for _, w := range env.Warnings() {
-		s.Warnf("%s", w)
-	}
 	s.Claims = []results.Claim{
 		{Artifact: "Figure 4.5", Figures: []string{"fig4_5"}, Statement: "The spiral data of eqs. 4.86-4.87: 800 noisy points along a 3-D helix of shrinking radius."},
 		{Artifact: "Figure 4.6", Figures: []string{"fig4_6"}, Checks: []string{"final S", "no analyser"},
@@ -269,11 +266,7 @@ func spiralSummary(env *experiments.Env, c *SpiralConfig, runs []SpiralRun) *res
 		{Artifact: "Figure 4.7", Figures: []string{"fig4_7"}, Checks: []string{"proposals rejected", "F never"},
 			Statement: "F against sweeps: F drops at the start of most epochs (the birth's cost) and rises within them; late in the search most proposals are rejected."},
 	}
-	for _, ck := range s.Checks {
-		if !ck.Pass && !ck.NotApplicable {
-			s.Findings = append(s.Findings, fmt.Sprintf("%s: %.4g (target %s).", ck.Name, ck.Value, ck.Target))
-		}
-	}
+	s.AddFindingsFromChecks(nil)
 	return s
 }
 

@@ -14,7 +14,6 @@ import (
 	"html/template"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -274,7 +273,6 @@ var funcs = template.FuncMap{
 		}
 		return strings.Join(s, ", ")
 	},
-	"has": slices.Contains[[]string, string],
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(funcs).Parse(pageHTML))

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/vb"
@@ -162,15 +163,16 @@ func (m *ML) E() (vb.Bound, error) {
 		}
 		logdet := chol.LogDet()
 		sol := mat.NewVecDense(p, nil)
+		dv := mat.NewVecDense(p, diff) // a view of diff, refilled per point
 		for i := 0; i < n; i++ {
 			yi := m.y.RawRowView(i)
 			for q := range diff {
 				diff[q] = yi[q] - m.Mu[s][q]
 			}
-			if err := chol.SolveVecTo(sol, mat.NewVecDense(p, diff)); err != nil {
+			if err := chol.SolveVecTo(sol, dv); err != nil {
 				return vb.Bound{F: math.NaN()}, fmt.Errorf("mfa: ML analyser %d: %w", s, err)
 			}
-			maha := mat.Dot(mat.NewVecDense(p, diff), sol)
+			maha := mat.Dot(dv, sol)
 			logw.Set(i, s, math.Log(m.Pi[s])-0.5*(float64(p)*math.Log(2*math.Pi)+logdet+maha))
 		}
 		if k == 0 {
@@ -199,7 +201,7 @@ func (m *ML) E() (vb.Bound, error) {
 				diff[q] = yi[q] - m.Mu[s][q]
 			}
 			for l := 0; l < k; l++ {
-				m.ex[s][i*k+l] = floatsDot(beta.RawRowView(l), diff)
+				m.ex[s][i*k+l] = floats.Dot(beta.RawRowView(l), diff)
 			}
 		}
 	}
@@ -223,14 +225,6 @@ func (m *ML) E() (vb.Bound, error) {
 	}
 	m.lnp = lnp
 	return vb.Bound{F: lnp, Terms: []vb.Term{{Name: TermLogLik, Value: lnp}}}, nil
-}
-
-func floatsDot(a, b []float64) float64 {
-	var s float64
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
 }
 
 // M is the maximisation step (augmented form).
@@ -291,7 +285,7 @@ func (m *ML) M() {
 			}
 		}
 		for q := 0; q < p; q++ {
-			psiAcc[q] -= floatsDot(lt.RawRowView(q), B.RawRowView(q))
+			psiAcc[q] -= floats.Dot(lt.RawRowView(q), B.RawRowView(q))
 		}
 	}
 	for q := range m.Psi {
