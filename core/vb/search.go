@@ -38,6 +38,13 @@ type MoveRecord struct {
 	// FAfter is F at convergence of the VBEM run started from the moved
 	// model (NaN if the move could not be applied).
 	FBefore, FAfter float64
+	// FReference is what the move was judged against: FBefore, or under
+	// SearchSettings.Matched the F of the unmoved model after as many
+	// more iterations as the moved model's run took.
+	FReference float64
+	// RefIterations is the number of iterations of the matched reference
+	// run (0 without SearchSettings.Matched).
+	RefIterations int
 	Accepted        bool
 	// SizeAfter is the model's size once the move was accepted or undone.
 	SizeAfter int
@@ -60,7 +67,8 @@ type Mover interface {
 	Apply(mv Move) error
 	// Save returns a snapshot of the whole state that E, M, UpdateHyper
 	// and Apply can change (all q's and hyperparameters); Restore puts a
-	// snapshot back. A snapshot is not used after a later Save.
+	// snapshot back. Snapshots stay valid until the search ends: Search
+	// may restore an older one after taking a newer (SearchSettings.Matched).
 	Save() any
 	Restore(snapshot any)
 	// Size is the number of components.
@@ -84,6 +92,19 @@ type SearchSettings struct {
 	// MinGain is the rise of F (nats) a move must bring to be accepted:
 	// accept iff F_after > F_before + MinGain. Default 0.
 	MinGain float64
+	// Matched judges each move against a matched reference: after the
+	// moved model's run of t iterations, the saved unmoved model runs
+	// exactly t more iterations too, and the move is accepted iff the
+	// moved model's F beats that run's F by MinGain. Without it the
+	// reference is the unmoved model's F as it was (the thesis's rule,
+	// L2625), which credits a move with whatever the extra iterations
+	// gain everywhere else in a model that has not converged (an epoch
+	// ended by a responsibility criterion such as the agitation of eq.
+	// (4.72), while F still creeps). A rejected move leaves the further
+	// converged unmoved model, so the reference run is not wasted; it
+	// counts towards MaxIterations, and when the budget has nothing left
+	// for it the move is judged as without Matched. Default false.
+	Matched bool
 	// OnMove, if not nil, is called after each move is judged.
 	OnMove func(MoveRecord)
 }
@@ -169,10 +190,41 @@ func Search(m Mover, s SearchSettings) SearchResult {
 			res.Status, res.Err = r.Status, r.Error()
 			return res
 		}
-		if r.F > res.F+s.MinGain {
+		rec.FReference = res.F
+		var ref *Result
+		rs := runSettings()
+		if rs.MaxIter <= 0 || rs.MaxIter > r.Iterations {
+			rs.MaxIter = r.Iterations
+		}
+		if s.MaxIterations > 0 && res.Iterations >= s.MaxIterations {
+			rs.MaxIter = 0 // no budget left
+		}
+		if s.Matched && rs.MaxIter > 0 {
+			moved := m.Save()
+			m.Restore(snap)
+			rs.MinIter, rs.Converger = 0, FixedIterations{}
+			rr := Run(m, rs)
+			res.Iterations += rr.Iterations
+			if !rr.Status.OK() && rr.Status != IterationLimit {
+				rec.FReference = rr.F
+				rec.SizeAfter = m.Size()
+				res.log(rec, s)
+				res.Status, res.Err = rr.Status, rr.Error()
+				return res
+			}
+			ref, rec.FReference, rec.RefIterations = &rr, rr.F, rr.Iterations
+			if r.F > rec.FReference+s.MinGain {
+				m.Restore(moved)
+			}
+		}
+		switch {
+		case r.F > rec.FReference+s.MinGain:
 			rec.Accepted = true
 			res.F, res.Status = r.F, r.Status
-		} else {
+		case ref != nil:
+			// The model holds the reference run's state: keep it.
+			res.F = ref.F
+		default:
 			m.Restore(snap)
 		}
 		rec.SizeAfter = m.Size()

@@ -51,7 +51,7 @@ func DefaultLatticeConfig() LatticeConfig {
 	c.Restarts = 10
 	c.Data = DefaultLattice18()
 	c.Model = ModelSettings{KMax: 1}
-	c.Search = e.Search
+	c.Search = DefaultSearch()
 	c.Search.MaxTotalSweeps = 40000
 	c.VB = e.VB
 	c.Snapshots = []int{7, 14, 16, 22}

@@ -54,7 +54,7 @@ func DefaultSpiralConfig() SpiralConfig {
 	c.Restarts = 10
 	c.Data = DefaultSpiral()
 	c.Model = ModelSettings{KMax: 2}
-	c.Search = e.Search
+	c.Search = DefaultSearch()
 	c.Search.MaxTotalSweeps = 20000
 	c.VB = e.VB
 	c.Snapshots = []int{6, 9, 12, 17}
@@ -180,7 +180,9 @@ func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s SearchSet
 	var path []PathPoint
 	sweep := 0
 	for k, run := range res.Runs {
-		acc := k == 0 || (k-1 < len(res.Moves) && res.Moves[k-1].Accepted)
+		// Runs[0] is the first run, Runs[k] the epoch of Moves[k−1], and a
+		// run beyond the moves the final sweeps of the accepted model.
+		acc := k == 0 || k > len(res.Moves) || res.Moves[k-1].Accepted
 		for _, f := range run.Trace.F {
 			path = append(path, PathPoint{Sweep: sweep, F: experiments.Float(f), Epoch: k, Accepted: acc})
 			sweep++
