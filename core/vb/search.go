@@ -45,7 +45,7 @@ type MoveRecord struct {
 	// RefIterations is the number of iterations of the matched reference
 	// run (0 without SearchSettings.Matched).
 	RefIterations int
-	Accepted        bool
+	Accepted      bool
 	// SizeAfter is the model's size once the move was accepted or undone.
 	SizeAfter int
 	// Err says why a move could not be applied (nil otherwise).
