@@ -69,7 +69,7 @@ golden:
 	$(GO) test -count=1 ./experiments/chapter3 -run Golden -update
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./experiments/...
+	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./samplers/... ./experiments/...
 
 # Removes the built command and the quick runs; the full results in
 # $(OUT)/chapter*/ are kept (remove them by hand: rm -rf $(OUT)).

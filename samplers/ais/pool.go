@@ -1,0 +1,84 @@
+package ais
+
+import (
+	"math"
+
+	"github.com/vbworkbench/vbw/core/numeric"
+)
+
+// LogWeights returns the LogW of each run.
+func LogWeights(runs []Run) []float64 {
+	lw := make([]float64, len(runs))
+	for g := range runs {
+		lw[g] = runs[g].LogW
+	}
+	return lw
+}
+
+// Pool returns the pooled estimate of Beal (2003) eq. (6.61) (seed text
+// lines 4612–4615),
+//
+//	ln Ẑ = ln[(1/G) Σ_g exp(ln w_g)],
+//
+// computed with a log-sum-exp so that weights near e^−59000 (chapter 6 at
+// n = 10240) are handled, together with the standard error of ln Ẑ by the
+// delta method,
+//
+//	se = sd_g(w_g) / (√G · mean_g(w_g)),
+//
+// with the sample standard deviation (divisor G − 1), evaluated on the
+// weights scaled by 1/Ẑ. se is NaN when G < 2 or when ln Ẑ is not finite.
+// Because the log of an unbiased estimate is biased low by about se²/2, se
+// is meaningful only when it is small. Pool panics if logw is empty.
+func Pool(logw []float64) (logZ, se float64) {
+	g := len(logw)
+	if g == 0 {
+		panic("ais: no runs to pool")
+	}
+	logZ = numeric.LogSumExp(logw) - math.Log(float64(g))
+	if g < 2 || math.IsInf(logZ, 0) || math.IsNaN(logZ) {
+		return logZ, math.NaN()
+	}
+	var ss float64
+	for _, v := range logw {
+		d := math.Exp(v-logZ) - 1
+		ss += d * d
+	}
+	return logZ, math.Sqrt(ss / float64(g*(g-1)))
+}
+
+// PoolRatios returns the all-ratios combination of G runs with the same
+// schedule,
+//
+//	ln Ẑ = Σ_k ln[(1/G) Σ_g R_k^(g)],
+//
+// which is step 2(b) of Algorithm 6.1 of Beal (2003) with C_k = G
+// importance samples per temperature, taken from G independent chains
+// instead of from one chain, followed by step 3. For G = 1 it equals the
+// run's LogW, and for K = 1 it equals Pool's estimate. Unlike (6.61) it is
+// not unbiased in general: each ratio is averaged separately and the
+// product of averages is not the average of products (the nota bene at
+// lines 4610–4611 says unbiasedness is unproved for C_k > 1); the thesis
+// reports (6.61). PoolRatios panics if runs is empty or the runs differ in K.
+func PoolRatios(runs []Run) float64 {
+	g := len(runs)
+	if g == 0 {
+		panic("ais: no runs to pool")
+	}
+	k := runs[0].K()
+	for i := range runs {
+		if runs[i].K() != k {
+			panic("ais: runs differ in the number of annealing steps")
+		}
+	}
+	col := make([]float64, g)
+	lnG := math.Log(float64(g))
+	var sum float64
+	for j := 0; j < k; j++ {
+		for i := range runs {
+			col[i] = runs[i].LogR[j]
+		}
+		sum += numeric.LogSumExp(col) - lnG
+	}
+	return sum
+}

@@ -1,0 +1,82 @@
+package ais
+
+import (
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"github.com/vbworkbench/vbw/samplers/mcmc"
+)
+
+// Sampler makes AIS runs of Model under the schedule Tau.
+type Sampler[S any] struct {
+	Model Model[S]
+	// NewKernel returns a fresh transition kernel for one run; kernels hold
+	// scratch buffers, so each run gets its own. The kernel must leave
+	// f_τ ∝ p·L^τ of Model invariant.
+	NewKernel func() mcmc.Kernel[S]
+	// Tau is the schedule τ(0…K) (Linear, Nonlinear or any schedule that
+	// passes CheckSchedule).
+	Tau []float64
+}
+
+// Run draws an initial state from the prior and makes one forward run
+// (ForwardTo), all with random numbers from rnd.
+func (s *Sampler[S]) Run(rnd *rand.Rand) Run {
+	var r Run
+	p := s.start(rnd)
+	ForwardTo(&r, s.NewKernel(), s.Tau, &p, rnd)
+	return r
+}
+
+// ForwardReverse makes a forward run from a prior draw and then the reverse
+// pass (ReverseTo) from its final state, with the same kernel and stream.
+func (s *Sampler[S]) ForwardReverse(rnd *rand.Rand) (fwd, rev Run) {
+	p := s.start(rnd)
+	kern := s.NewKernel()
+	ForwardTo(&fwd, kern, s.Tau, &p, rnd)
+	ReverseTo(&rev, kern, s.Tau, &p, rnd)
+	return fwd, rev
+}
+
+func (s *Sampler[S]) start(rnd *rand.Rand) mcmc.Point[S] {
+	var zero S
+	return mcmc.NewPoint(s.Model, s.Model.SamplePrior(zero, rnd))
+}
+
+// Runs makes len(rnds) independent forward runs from prior draws; run g
+// draws all its random numbers from rnds[g] (for example streams named by
+// the run index, core/rng), so the result is the same for any number of
+// workers. The runs are spread over up to workers goroutines
+// (workers ≤ 0 means runtime.GOMAXPROCS(0)). Pool the runs' LogW with Pool
+// for the estimate (6.61) of Beal (2003).
+func (s *Sampler[S]) Runs(rnds []*rand.Rand, workers int) []Run {
+	out := make([]Run, len(rnds))
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, len(rnds))
+	if workers <= 1 {
+		for g, rnd := range rnds {
+			out[g] = s.Run(rnd)
+		}
+		return out
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for g := range next {
+				out[g] = s.Run(rnds[g])
+			}
+		}()
+	}
+	for g := range rnds {
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	return out
+}
