@@ -2,9 +2,10 @@
 // expected natural parameters in place of the parameters (Beal 2003,
 // Theorem 2.2 and Corollary 2.2): the scaled forward-backward recursion for
 // discrete hidden Markov models (chapter 3), and brute-force enumeration for
-// checking it on tiny cases; chapter 5's variational Kalman filter and
-// Rauch-Tung-Striebel smoother for linear-Gaussian state-space models join
-// it.
+// checking it on tiny cases; and chapter 5's variational Kalman smoother for
+// linear-Gaussian state-space models: the variational Kalman filter and the
+// parallel backward recursion (Algorithms 5.1 and 5.2) in information form,
+// which with point parameters are the Kalman filter and smoother.
 //
 // # Naming
 //
@@ -14,7 +15,11 @@
 // (the recursion and its buffers, with the methods LogProb and
 // AddExpectedCounts), ChainMarginals and ChainEntropy; its unexported
 // helpers start with fb. The Kalman smoother's names start with Kalman or
-// LDS (say KalmanSmoother, LDSStats) and never reuse the discrete HMM's.
+// LDS and never reuse the discrete HMM's: LDSNatural (the expected natural
+// parameters φ̄ it reads, with the prior of x_0), KalmanSmoother (the
+// recursions and their buffers, method Smooth), LDSPosterior (the marginals
+// and ln Z' of one sequence) and LDSStats (the hidden-state statistics of the
+// VBM step, summed over sequences); its unexported helpers start with kalman.
 //
 // # Layouts
 //
@@ -60,9 +65,23 @@
 //
 // The initial state x_0 of chapter 5, which precedes the first observation,
 // is kept apart (a k-vector, a k×k covariance and its k×k cross-covariance
-// with the first state), so that row t of x and of y belong to the same
-// time step. C is p×k, observation-major like the discrete E. A follows the
-// matrix-vector product (row i: the new state's dimension i), whereas the
-// discrete A follows the transition probabilities (row j: from state j);
-// each is the thesis's own orientation.
+// with the first state: LDSPosterior's X0, V0, W0), so that row t of x and
+// of y belong to the same time step. C is p×k, observation-major like the
+// discrete E. A follows the matrix-vector product (row i: the new state's
+// dimension i), whereas the discrete A follows the transition probabilities
+// (row j: from state j); each is the thesis's own orientation.
+//
+// The expected natural parameters (LDSNatural, eq. 5.51) keep the shapes of
+// the products they average, with R⁻¹ = diag(ρ) written "Rho":
+//
+//	A, AtA, CtRhoC   k×k     ⟨A⟩, ⟨AᵀA⟩, ⟨CᵀR⁻¹C⟩
+//	B, AtB, CtRhoD   k×d     ⟨B⟩, ⟨AᵀB⟩, ⟨CᵀR⁻¹D⟩
+//	BtB, DtRhoD      d×d     ⟨BᵀB⟩, ⟨DᵀR⁻¹D⟩
+//	RhoC             p×k     ⟨R⁻¹C⟩ (observation-major, like C)
+//	RhoD             p×d     ⟨R⁻¹D⟩
+//	Rho              p       ⟨ρ_s⟩, the diagonal of ⟨R⁻¹⟩
+//	Mu0, Lambda0     k, k×k  μ_0 and Σ_0⁻¹
+//
+// The statistics (LDSStats, eqs. 5.126-5.132) are WA, SA, WC k×k, GA, GC
+// k×d and SC k×p (Σ_t ω_t y_tᵀ, as eq. 5.132 writes it).
 package infer

@@ -1,0 +1,649 @@
+package infer
+
+// The variational Kalman smoother of the linear-Gaussian state-space model
+// (Beal 2003 section 5.3.2-5.3.5, Algorithms 5.1 and 5.2, eqs. 5.68-5.132;
+// lines 3534-3877 of ../shared/seeds/000_055f6e591db3cc60.txt): LDSNatural
+// (the expected natural parameters it consumes), KalmanSmoother (the forward
+// and backward recursions and their buffers), LDSPosterior (the marginals
+// and ln Z' of one sequence) and LDSStats (the hidden-state sufficient
+// statistics of eqs. 5.126-5.132 summed over sequences). Layouts: see the
+// package comment.
+
+import (
+	"fmt"
+	"math"
+)
+
+// LDSNatural holds the expected natural parameters φ̄ = ⟨φ(θ)⟩ of the
+// linear-Gaussian state-space model (Beal 2003 eq. 5.51, line 3483; their
+// values are eqs. 5.52-5.67) together with the prior N(μ_0, Λ_0⁻¹) of the
+// auxiliary state x_0 (eq. 5.13). The model is x_t = A x_{t−1} + B u_t + w_t,
+// y_t = C x_t + D u_t + v_t with w_t ~ N(0, I) and v_t ~ N(0, R),
+// R⁻¹ = diag(ρ) (eqs. 5.2-5.5); ⟨·⟩ is the expectation under q_θ. In
+// field names "Rho" stands for R⁻¹ = diag(ρ), the output-noise precision, so
+// CtRhoC is ⟨CᵀR⁻¹C⟩.
+//
+// These are exactly the quantities the recursions read. ⟨C⟩, ⟨D⟩ and ⟨R⁻¹⟩
+// separately are not needed: the filter sees the outputs only through
+// ⟨R⁻¹C⟩, ⟨CᵀR⁻¹C⟩, ⟨CᵀR⁻¹D⟩, ⟨R⁻¹D⟩, ⟨DᵀR⁻¹D⟩ and, in ln Z', through
+// yᵀ⟨R⁻¹⟩y and ⟨ln|R⁻¹|⟩. The natural-parameter map is not invertible, so
+// no point parameters reproduce a general φ̄ (line 3553); with point
+// parameters (SetPoint) the recursions are the ordinary Kalman filter and
+// smoother and ln Z' is ln p(y_{1:T}).
+//
+// With D = 0 (no inputs) the input fields B, AtB, BtB, CtRhoD, RhoD and
+// DtRhoD are empty.
+type LDSNatural struct {
+	K int // state dimension k
+	P int // output dimension p
+	D int // input dimension d (0: no inputs)
+
+	A      []float64 // k×k ⟨A⟩ (eq. 5.52)
+	AtA    []float64 // k×k ⟨AᵀA⟩ (5.53; symmetric)
+	B      []float64 // k×d ⟨B⟩ (5.54)
+	AtB    []float64 // k×d ⟨AᵀB⟩ (5.55)
+	BtB    []float64 // d×d ⟨BᵀB⟩ (5.56; symmetric)
+	CtRhoC []float64 // k×k ⟨CᵀR⁻¹C⟩ (5.63; symmetric)
+	RhoC   []float64 // p×k ⟨R⁻¹C⟩ = diag(ρ̄)⟨C⟩ (5.64)
+	CtRhoD []float64 // k×d ⟨CᵀR⁻¹D⟩ (5.65)
+	RhoD   []float64 // p×d ⟨R⁻¹D⟩ = diag(ρ̄)⟨D⟩ (5.66)
+	DtRhoD []float64 // d×d ⟨DᵀR⁻¹D⟩ (5.67; symmetric)
+	// Rho[s] = ρ̄_s = ⟨ρ_s⟩, the diagonal of ⟨R⁻¹⟩ (5.57, 5.59).
+	Rho []float64
+	// LogDetRho = ⟨ln|R⁻¹|⟩ = Σ_s ⟨ln ρ_s⟩ (= Σ_s ψ(a_s) − ln b_s under
+	// q(ρ_s) = Ga(a_s, b_s), eq. 5.58).
+	LogDetRho float64
+
+	Mu0     []float64 // k: μ_0, the prior mean of x_0
+	Lambda0 []float64 // k×k: Σ_0⁻¹, the prior precision of x_0 (symmetric positive definite)
+}
+
+// NewLDSNatural returns an LDSNatural for k states, p outputs and d inputs
+// with every slice allocated and zero (μ_0 = 0, Λ_0 = 0: set them).
+func NewLDSNatural(k, p, d int) *LDSNatural {
+	if k <= 0 || p <= 0 || d < 0 {
+		panic(fmt.Sprintf("infer: LDS dimensions k=%d p=%d d=%d", k, p, d))
+	}
+	return &LDSNatural{
+		K: k, P: p, D: d,
+		A: make([]float64, k*k), AtA: make([]float64, k*k),
+		B: make([]float64, k*d), AtB: make([]float64, k*d), BtB: make([]float64, d*d),
+		CtRhoC: make([]float64, k*k), RhoC: make([]float64, p*k),
+		CtRhoD: make([]float64, k*d), RhoD: make([]float64, p*d), DtRhoD: make([]float64, d*d),
+		Rho: make([]float64, p), Mu0: make([]float64, k), Lambda0: make([]float64, k*k),
+	}
+}
+
+// Check panics if a slice length disagrees with K, P and D.
+func (n *LDSNatural) Check() {
+	k, p, d := n.K, n.P, n.D
+	if k <= 0 || p <= 0 || d < 0 {
+		panic(fmt.Sprintf("infer: LDS dimensions k=%d p=%d d=%d", k, p, d))
+	}
+	for _, f := range []struct {
+		name string
+		s    []float64
+		n    int
+	}{
+		{"A", n.A, k * k}, {"AtA", n.AtA, k * k}, {"B", n.B, k * d}, {"AtB", n.AtB, k * d},
+		{"BtB", n.BtB, d * d}, {"CtRhoC", n.CtRhoC, k * k}, {"RhoC", n.RhoC, p * k},
+		{"CtRhoD", n.CtRhoD, k * d}, {"RhoD", n.RhoD, p * d}, {"DtRhoD", n.DtRhoD, d * d},
+		{"Rho", n.Rho, p}, {"Mu0", n.Mu0, k}, {"Lambda0", n.Lambda0, k * k},
+	} {
+		if len(f.s) != f.n {
+			panic(fmt.Sprintf("infer: LDSNatural.%s has length %d, want %d (k=%d p=%d d=%d)", f.name, len(f.s), f.n, k, p, d))
+		}
+	}
+}
+
+// SetPoint sets the parameter expectations to those of the point
+// parameters A (k×k), B (k×d), C (p×k), D (p×d) and output-noise precisions
+// rho (p): ⟨AᵀA⟩ = AᵀA, ⟨AᵀB⟩ = AᵀB, ⟨CᵀR⁻¹C⟩ = Cᵀdiag(ρ)C, ⟨R⁻¹C⟩ =
+// diag(ρ)C, …, ⟨ln|R⁻¹|⟩ = Σ_s ln ρ_s (the point-parameter limit in which
+// Algorithms 5.1 and 5.2 reduce to the Kalman filter and smoother, eqs.
+// 5.77-5.86 and 5.106-5.112). b and d are ignored when n.D = 0. Mu0 and
+// Lambda0 are left unchanged. It panics on a length mismatch.
+func (n *LDSNatural) SetPoint(a, b, c, d, rho []float64) {
+	n.Check()
+	k, p, du := n.K, n.P, n.D
+	if len(a) != k*k || len(c) != p*k || len(rho) != p || (du > 0 && (len(b) != k*du || len(d) != p*du)) {
+		panic("infer: SetPoint shape mismatch")
+	}
+	copy(n.A, a)
+	copy(n.B, b[:k*du])
+	copy(n.Rho, rho)
+	n.LogDetRho = 0
+	for _, r := range rho {
+		n.LogDetRho += math.Log(r)
+	}
+	// AᵀA, AᵀB and BᵀB from the stacked rows [a_(j)ᵀ b_(j)ᵀ].
+	clear(n.AtA)
+	clear(n.AtB)
+	clear(n.BtB)
+	for j := 0; j < k; j++ {
+		aj, bj := a[j*k:(j+1)*k], b[j*du:(j+1)*du]
+		kalmanAddOuter(n.AtA, aj, aj, 1)
+		kalmanAddOuter(n.AtB, aj, bj, 1)
+		kalmanAddOuter(n.BtB, bj, bj, 1)
+	}
+	clear(n.CtRhoC)
+	clear(n.CtRhoD)
+	clear(n.DtRhoD)
+	for s := 0; s < p; s++ {
+		cs, ds := c[s*k:(s+1)*k], d[s*du:(s+1)*du]
+		for j, v := range cs {
+			n.RhoC[s*k+j] = rho[s] * v
+		}
+		for j, v := range ds {
+			n.RhoD[s*du+j] = rho[s] * v
+		}
+		kalmanAddOuter(n.CtRhoC, cs, cs, rho[s])
+		kalmanAddOuter(n.CtRhoD, cs, ds, rho[s])
+		kalmanAddOuter(n.DtRhoD, ds, ds, rho[s])
+	}
+}
+
+// kalmanAddOuter adds w·a bᵀ to the len(a)×len(b) matrix dst.
+func kalmanAddOuter(dst, a, b []float64, w float64) {
+	m := len(b)
+	for i, ai := range a {
+		wa := w * ai
+		di := dst[i*m : (i+1)*m]
+		bj := b[:len(di)]
+		for j := range di {
+			di[j] += wa * bj[j]
+		}
+	}
+}
+
+// LDSPosterior is the variational posterior q(x_{0:T}) of one sequence as
+// the smoother returns it (Beal 2003 eqs. 5.116-5.125): the marginals of
+// x_1, …, x_T in the package comment's layouts, those of the auxiliary state
+// x_0 kept apart, and the log normaliser. Time is 0-based: row t of X is
+// ω_{t+1} = ⟨x_{t+1}⟩.
+type LDSPosterior struct {
+	K, T int
+
+	X []float64 // T×k: X[t*k+j] = ⟨x_{t+1,j}⟩ (ω_{t+1})
+	V []float64 // T×k×k: Cov(x_{t+1}) (Υ_{t+1,t+1}), each block exactly symmetric
+	W []float64 // (T−1)×k×k: W[t*k*k+i*k+j] = Cov(x_{t+1,i}, x_{t+2,j}) (Υ_{t+1,t+2})
+
+	X0 []float64 // k: ⟨x_0⟩ (ω_0)
+	V0 []float64 // k×k: Cov(x_0) (Υ_{0,0})
+	W0 []float64 // k×k: W0[i*k+j] = Cov(x_{0,i}, x_{1,j}) (Υ_{0,1})
+
+	// LogZ is ln Z' = ln ∫ dx_{0:T} exp⟨ln p(x_{0:T}, y_{1:T} | θ)⟩_{q_θ}
+	// (eq. 5.70) with every constant included:
+	//
+	//	⟨ln p(x, y|θ)⟩ = ln N(x_0|μ_0, Σ_0)
+	//	   + Σ_t [−½⟨‖x_t − A x_{t−1} − B u_t‖²⟩ − (k/2) ln 2π]
+	//	   + Σ_t [−½⟨(y_t − C x_t − D u_t)ᵀR⁻¹(y_t − C x_t − D u_t)⟩ + ½⟨ln|R⁻¹|⟩ − (p/2) ln 2π].
+	//
+	// Straight after the VBE step the bound is F = ln Z' − (the parameter
+	// KL divergences) summed over sequences (eq. 5.147), so the model adds
+	// nothing else from the hidden states. With point parameters ln Z' =
+	// ln p(y_{1:T} | θ, μ_0, Σ_0).
+	LogZ float64
+}
+
+// resize sets the shapes of p for k states and T steps, reusing its slices'
+// storage when it is large enough.
+func (p *LDSPosterior) resize(k, T int) {
+	p.K, p.T = k, T
+	p.X = kalmanReuse(p.X, T*k)
+	p.V = kalmanReuse(p.V, T*k*k)
+	p.W = kalmanReuse(p.W, (T-1)*k*k)
+	p.X0 = kalmanReuse(p.X0, k)
+	p.V0 = kalmanReuse(p.V0, k*k)
+	p.W0 = kalmanReuse(p.W0, k*k)
+}
+
+// kalmanReuse returns s resliced to length n, reallocated only when its
+// capacity is too small.
+func kalmanReuse(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// KalmanSmoother runs the variational Kalman filter (Beal 2003 Algorithm
+// 5.1, lines 3664-3690) and the parallel backward recursion (Algorithm 5.2,
+// lines 3777-3790), and combines them into the marginals (eqs. 5.116-5.125),
+// for one sequence at a time. It holds every buffer, sized for the longest
+// sequence seen, so that calls do not allocate once it has seen the longest
+// sequence (NewKalmanSmoother sizes it in advance). A KalmanSmoother is not
+// safe for concurrent use; give each goroutine its own.
+//
+// Both messages are carried in information form, as chapter 5's targets
+// (§1.6, §1.12) recommend: the forward message α_t = N(μ_t, Σ_t) as
+// (Λ_t = Σ_t⁻¹, h_t = Σ_t⁻¹μ_t) and the backward message β_t ∝ N(η_t, Ψ_t) as
+// (P_t = Ψ_t⁻¹, g_t = Ψ_t⁻¹η_t), because P_T = 0 and P_t is singular whenever
+// a direction of the state has been pruned, so Ψ_t and η_t need not exist.
+// Every matrix that is inverted is symmetric positive definite in exact
+// arithmetic and is factorised by Cholesky; inverses are applied by
+// triangular solves, and the only explicit inverses formed are the output
+// covariances Υ_{t,t}.
+//
+// The precision recursions (Λ_t forwards, P_t backwards) do not involve the
+// data and usually settle on their fixed points exactly, bit for bit, within
+// a few tens of steps; from there on the smoother reuses the factors it has
+// instead of recomputing the same numbers, and each step costs O(k² + pk)
+// instead of O(k³). The results are identical either way. A step costs
+// O(k³ + pk + dk) until then.
+type KalmanSmoother struct {
+	k, p, d int
+
+	// Per call: forms of the parameters used at every step.
+	at   []float64 // k×k ⟨A⟩ᵀ
+	ata  []float64 // k×k (⟨AᵀA⟩ + ⟨AᵀA⟩ᵀ)/2
+	icrc []float64 // k×k I + (⟨CᵀR⁻¹C⟩ + ⟨CᵀR⁻¹C⟩ᵀ)/2
+	bmc  []float64 // k×d ⟨B⟩ − ⟨CᵀR⁻¹D⟩
+	quu  []float64 // d×d ⟨BᵀB⟩ + ⟨DᵀR⁻¹D⟩
+
+	// Forward pass.
+	lam   []float64 // (T+1)×k×k Λ_t = Σ_t⁻¹, t = 0..T
+	h     []float64 // (T+1)×k h_t = Σ_t⁻¹μ_t
+	lstar []float64 // T×k×k Cholesky factor L*_t of Σ*_t⁻¹ = Λ_t + ⟨AᵀA⟩, t = 0..T−1
+	xs    []float64 // T×k×k X_t = L*_t⁻¹⟨A⟩ᵀ, t = 0..T−1
+	drive []float64 // T×k row t−1: ⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t, the x_t term of step t
+	back  []float64 // T×k row t−1: ⟨AᵀB⟩u_t, minus the x_{t−1} term of step t
+
+	steadyF int // first t with Λ_t = Λ_{t−1} exactly, T+1 if none (see forward)
+
+	// Backward pass.
+	pc, pn  []float64 // k×k P_t and P_{t−1}
+	gc, gn  []float64 // k g_t and g_{t−1}
+	sm      []float64 // k×k Cholesky factor of Λ_t + P_t
+	sp      []float64 // k×k Cholesky factor Lψ of I + ⟨CᵀR⁻¹C⟩ + P_t
+	y       []float64 // k×k Lψ⁻¹⟨A⟩
+	z       []float64 // k×k scratch for L⁻¹
+	v       []float64 // k scratch
+	steadyP int       // largest t with P_t = P_{t+1} exactly, −1 if none (see backward)
+
+	noReuse bool // tests: recompute every step even at the fixed points
+}
+
+// NewKalmanSmoother returns a smoother for k states, p outputs and d inputs
+// whose buffers hold sequences of up to tmax steps; longer sequences grow
+// them.
+func NewKalmanSmoother(k, p, d, tmax int) *KalmanSmoother {
+	if k <= 0 || p <= 0 || d < 0 || tmax < 0 {
+		panic(fmt.Sprintf("infer: Kalman smoother dimensions k=%d p=%d d=%d tmax=%d", k, p, d, tmax))
+	}
+	kk := k * k
+	ks := &KalmanSmoother{
+		k: k, p: p, d: d,
+		at: make([]float64, kk), ata: make([]float64, kk), icrc: make([]float64, kk),
+		bmc: make([]float64, k*d), quu: make([]float64, d*d),
+		pc: make([]float64, kk), pn: make([]float64, kk),
+		gc: make([]float64, k), gn: make([]float64, k),
+		sm: make([]float64, kk), sp: make([]float64, kk), z: make([]float64, kk), y: make([]float64, kk),
+		v: make([]float64, k),
+	}
+	ks.grow(tmax)
+	return ks
+}
+
+// grow makes the per-step buffers hold T steps.
+func (ks *KalmanSmoother) grow(T int) {
+	k := ks.k
+	ks.lam = kalmanReuse(ks.lam, (T+1)*k*k)
+	ks.h = kalmanReuse(ks.h, (T+1)*k)
+	ks.lstar = kalmanReuse(ks.lstar, T*k*k)
+	ks.xs = kalmanReuse(ks.xs, T*k*k)
+	ks.drive = kalmanReuse(ks.drive, T*k)
+	ks.back = kalmanReuse(ks.back, T*k)
+}
+
+// Smooth computes q(x_{0:T}) for the outputs y (T×p) and inputs u (T×d; nil
+// when d = 0) under the expected natural parameters phi, writing the
+// marginals ω_t, Υ_{t,t}, Υ_{t,t+1} and ln Z' into dst (whose slices are
+// reused when large enough). T = len(y)/p must be at least 1.
+//
+// Forward pass (Algorithm 5.1, eqs. 5.89-5.93), from Λ_0 = Σ_0⁻¹ and
+// h_0 = Σ_0⁻¹μ_0, for t = 1, …, T:
+//
+//	Σ*_{t−1}⁻¹ = Λ_{t−1} + ⟨AᵀA⟩ = L*L*ᵀ
+//	Λ_t = I + ⟨CᵀR⁻¹C⟩ − ⟨A⟩Σ*_{t−1}⟨A⟩ᵀ
+//	h_t = ⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t + ⟨A⟩Σ*_{t−1}(h_{t−1} − ⟨AᵀB⟩u_t),
+//
+// and ln Z' = Σ_t ln ζ'_t with (Algorithm 5.1(c) as corrected in the
+// chapter 5 targets §1.6: the printed formula drops the quadratic form of
+// its last term and the term in ⟨BᵀB⟩)
+//
+//	ln ζ'_t = ½[ln|Σ*_{t−1}| − ln|Σ_{t−1}| + ln|Σ_t|]
+//	          − ½ μ_{t−1}ᵀΛ_{t−1}μ_{t−1} + ½ μ_tᵀΛ_tμ_t
+//	          + ½ (h_{t−1} − ⟨AᵀB⟩u_t)ᵀ Σ*_{t−1} (h_{t−1} − ⟨AᵀB⟩u_t)
+//	          + ½⟨ln|R⁻¹|⟩ − (p/2) ln 2π − ½ y_tᵀ⟨R⁻¹⟩y_t + y_tᵀ⟨R⁻¹D⟩u_t
+//	          − ½ u_tᵀ(⟨DᵀR⁻¹D⟩ + ⟨BᵀB⟩)u_t.
+//
+// The ln|Σ_t| and μ_tᵀΛ_tμ_t terms telescope, leaving those of t = 0 and
+// t = T; the latter come from the Cholesky factor of Λ_T that the backward
+// pass forms anyway.
+//
+// Backward pass (Algorithm 5.2 in information form), from P_T = 0, g_T = 0,
+// for t = T, …, 1:
+//
+//	Ψ*_t⁻¹ = I + ⟨CᵀR⁻¹C⟩ + P_t = LψLψᵀ
+//	P_{t−1} = ⟨AᵀA⟩ − ⟨A⟩ᵀΨ*_t⟨A⟩
+//	g_{t−1} = −⟨AᵀB⟩u_t + ⟨A⟩ᵀΨ*_t(⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t + g_t),
+//
+// and, for t = T, …, 0, the marginals (eqs. 5.119, 5.120, 5.125)
+//
+//	Υ_{t,t} = (Λ_t + P_t)⁻¹,  ω_t = Υ_{t,t}(h_t + g_t),  Υ_{t,t+1} = Σ*_t⟨A⟩ᵀΥ_{t+1,t+1}.
+//
+// Smooth returns an error, leaving dst partly written, if a matrix that
+// should be positive definite fails its Cholesky factorisation (non-finite
+// or invalid parameters). It panics if phi's dimensions differ from the
+// smoother's or the lengths of y and u do not match.
+func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64) error {
+	phi.Check()
+	k, p, d := ks.k, ks.p, ks.d
+	if phi.K != k || phi.P != p || phi.D != d {
+		panic(fmt.Sprintf("infer: LDSNatural is k=%d p=%d d=%d, smoother k=%d p=%d d=%d", phi.K, phi.P, phi.D, k, p, d))
+	}
+	if len(y) == 0 || len(y)%p != 0 {
+		panic(fmt.Sprintf("infer: Kalman smoother: len(y)=%d is not a positive multiple of p=%d", len(y), p))
+	}
+	T := len(y) / p
+	if len(u) != T*d {
+		panic(fmt.Sprintf("infer: Kalman smoother: len(u)=%d, want T·d = %d", len(u), T*d))
+	}
+	ks.grow(T)
+	dst.resize(k, T)
+	ks.prepare(phi)
+
+	lnZ, err := ks.forward(phi, y, u, T)
+	if err != nil {
+		return err
+	}
+	lnZ, err = ks.backward(dst, phi, lnZ, T)
+	dst.LogZ = lnZ
+	return err
+}
+
+// prepare forms the per-call parameter matrices: ⟨A⟩ᵀ, the symmetric parts
+// of ⟨AᵀA⟩ and I + ⟨CᵀR⁻¹C⟩, ⟨B⟩ − ⟨CᵀR⁻¹D⟩ and ⟨BᵀB⟩ + ⟨DᵀR⁻¹D⟩.
+func (ks *KalmanSmoother) prepare(phi *LDSNatural) {
+	k, d := ks.k, ks.d
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			ks.at[j*k+i] = phi.A[i*k+j]
+			ks.ata[i*k+j] = 0.5 * (phi.AtA[i*k+j] + phi.AtA[j*k+i])
+			ks.icrc[i*k+j] = 0.5 * (phi.CtRhoC[i*k+j] + phi.CtRhoC[j*k+i])
+		}
+		ks.icrc[i*k+i]++
+	}
+	for i := range ks.bmc {
+		ks.bmc[i] = phi.B[i] - phi.CtRhoD[i]
+	}
+	for i := 0; i < d; i++ {
+		for j := 0; j < d; j++ {
+			ks.quu[i*d+j] = 0.5 * (phi.BtB[i*d+j] + phi.BtB[j*d+i] + phi.DtRhoD[i*d+j] + phi.DtRhoD[j*d+i])
+		}
+	}
+}
+
+// kalmanErr is the error of a failed Cholesky factorisation.
+func kalmanErr(what string, t int) error {
+	return fmt.Errorf("infer: Kalman smoother: %s is not positive definite at t=%d", what, t)
+}
+
+// forward runs Algorithm 5.1 (see Smooth) and returns ln Z' without the
+// t = T terms ½ ln|Σ_T| + ½ μ_TᵀΛ_Tμ_T, which backward adds.
+//
+// The precisions Λ_t do not depend on the data and converge to a fixed
+// point of the Riccati map Λ_{t−1} ↦ Λ_t; in floating point they usually
+// reach it exactly, bit for bit, after a few steps. From the first t = F at
+// which Λ_t equals Λ_{t−1} exactly, every later step would repeat the same
+// operations on the same numbers, so forward stores no more matrices:
+// Λ_t for t ≥ F is Λ_F and L*_t, X_t for t ≥ F−1 are L*_{F−1}, X_{F−1}
+// (ks.lamAt, ks.starAt). The results are identical to the full recursion's.
+func (ks *KalmanSmoother) forward(phi *LDSNatural, y, u []float64, T int) (float64, error) {
+	k, p, d := ks.k, ks.p, ks.d
+	kk := k * k
+	ks.steadyF = T + 1
+
+	// t = 0: the prior N(μ_0, Σ_0) of x_0 (eq. 5.13); ln Z' starts with
+	// −½ ln|Σ_0| − ½ μ_0ᵀΛ_0μ_0.
+	lam0 := ks.lam[:kk]
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			lam0[i*k+j] = 0.5 * (phi.Lambda0[i*k+j] + phi.Lambda0[j*k+i])
+		}
+	}
+	h0 := ks.h[:k]
+	clear(h0)
+	kalmanMulVec(h0, lam0, k, k, phi.Mu0)
+	copy(ks.sm, lam0)
+	if !kalmanCholesky(ks.sm, k) {
+		return 0, kalmanErr("the prior precision Σ_0⁻¹", 0)
+	}
+	lnZ := kalmanLogDiag(ks.sm, k) - 0.5*kalmanDot(phi.Mu0, h0)
+
+	var logDetStar float64 // ½ ln|Σ*_{t−1}⁻¹|
+	for t := 1; t <= T; t++ {
+		yt := y[(t-1)*p : t*p]
+		var ut []float64
+		if d > 0 {
+			ut = u[(t-1)*d : t*d]
+		}
+		ls, x := ks.starAt(t-1), ks.xsAt(t-1)
+		if t <= ks.steadyF {
+			// Σ*_{t−1}⁻¹ = Λ_{t−1} + ⟨AᵀA⟩ = L*L*ᵀ.
+			lamPrev, lamCur := ks.lam[(t-1)*kk:t*kk], ks.lam[t*kk:(t+1)*kk]
+			for i := range ls {
+				ls[i] = lamPrev[i] + ks.ata[i]
+			}
+			if !kalmanCholesky(ls, k) {
+				return 0, kalmanErr("Σ*⁻¹ = Σ_{t−1}⁻¹ + ⟨AᵀA⟩", t)
+			}
+			logDetStar = kalmanLogDiag(ls, k)
+			// X = L*⁻¹⟨A⟩ᵀ, so ⟨A⟩Σ*⟨A⟩ᵀ = XᵀX and Λ_t = I + ⟨CᵀR⁻¹C⟩ − XᵀX.
+			copy(x, ks.at)
+			kalmanSolveLower(ls, k, x, k)
+			copy(lamCur, ks.icrc)
+			kalmanSubGram(lamCur, k, x, k)
+			kalmanMirror(lamCur, k)
+			if !ks.noReuse && kalmanEqual(lamCur, lamPrev) {
+				ks.steadyF = t
+			}
+		}
+		lnZ -= logDetStar // −½ ln|Σ*_{t−1}⁻¹|
+
+		// The linear terms of step t: a_t multiplies x_t, −e_t multiplies x_{t−1}.
+		a := ks.drive[(t-1)*k : t*k]
+		e := ks.back[(t-1)*k : t*k]
+		clear(a)
+		kalmanMulTVec(a, phi.RhoC, p, k, yt)
+		clear(e)
+		if d > 0 {
+			kalmanMulVec(a, ks.bmc, k, d, ut)
+			kalmanMulVec(e, phi.AtB, k, d, ut)
+		}
+
+		// w = L*⁻¹(h_{t−1} − e_t): h_t = a_t + Xᵀw and ½‖w‖² enters ln ζ'_t.
+		hPrev, hCur := ks.h[(t-1)*k:t*k], ks.h[t*k:(t+1)*k]
+		w := ks.v
+		for i := range w {
+			w[i] = hPrev[i] - e[i]
+		}
+		kalmanSolveVec(ls, k, w)
+		lnZ += 0.5 * kalmanDot(w, w)
+		copy(hCur, a)
+		kalmanMulTVec(hCur, x, k, k, w)
+
+		// The data terms of ln ζ'_t.
+		var q float64
+		for s, ys := range yt {
+			q -= 0.5 * phi.Rho[s] * ys * ys
+		}
+		if d > 0 {
+			for s, ys := range yt {
+				q += ys * kalmanDot(phi.RhoD[s*d:(s+1)*d], ut)
+			}
+			for i, ui := range ut {
+				q -= 0.5 * ui * kalmanDot(ks.quu[i*d:(i+1)*d], ut)
+			}
+		}
+		lnZ += q
+	}
+	lnZ += float64(T) * (0.5*phi.LogDetRho - 0.5*float64(p)*math.Log(2*math.Pi))
+	return lnZ, nil
+}
+
+// lamAt returns Λ_t (see forward).
+func (ks *KalmanSmoother) lamAt(t int) []float64 {
+	kk := ks.k * ks.k
+	t = min(t, ks.steadyF)
+	return ks.lam[t*kk : (t+1)*kk]
+}
+
+// starAt returns L*_t, the Cholesky factor of Λ_t + ⟨AᵀA⟩ (see forward).
+func (ks *KalmanSmoother) starAt(t int) []float64 {
+	kk := ks.k * ks.k
+	t = min(t, ks.steadyF-1)
+	return ks.lstar[t*kk : (t+1)*kk]
+}
+
+// xsAt returns X_t = L*_t⁻¹⟨A⟩ᵀ (see forward).
+func (ks *KalmanSmoother) xsAt(t int) []float64 {
+	kk := ks.k * ks.k
+	t = min(t, ks.steadyF-1)
+	return ks.xs[t*kk : (t+1)*kk]
+}
+
+// backward runs Algorithm 5.2 in information form and the marginals (see
+// Smooth), writing them into dst, and returns lnZ completed with the t = T
+// terms of the forward pass.
+//
+// Like Λ_t, the backward precisions P_t depend on no data and usually reach
+// the fixed point of their Riccati map exactly. Once P_{t−1} equals P_t bit
+// for bit, so do all earlier ones, and so do the factor Lψ and Lψ⁻¹⟨A⟩,
+// which are then kept rather than recomputed. Where Λ_t = Λ_{t+1} and
+// P_t = P_{t+1} exactly, Υ_{t,t} = Υ_{t+1,t+1} and its factor is kept; where
+// moreover L*_t = L*_{t+1}, X_t = X_{t+1} and Υ_{t+1,t+1} = Υ_{t+2,t+2},
+// Υ_{t,t+1} = Υ_{t+1,t+2}. Each shortcut copies what the same operations on
+// the same numbers would compute, so the results are identical to the full
+// recursion's.
+func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float64, T int) (float64, error) {
+	k := ks.k
+	kk := k * k
+	pc, pn, gc, gn := ks.pc, ks.pn, ks.gc, ks.gn
+	sm, sp := ks.sm, ks.sp
+	clear(pc) // P_T = 0
+	clear(gc) // g_T = 0
+	ks.steadyP = -1
+	pSame := false     // P_t = P_{t+1} exactly
+	vSameNext := false // Υ_{t+1,t+1} = Υ_{t+2,t+2} exactly
+	for t := T; t >= 0; t-- {
+		var om, vt, wt []float64
+		if t > 0 {
+			om, vt = dst.X[(t-1)*k:t*k], dst.V[(t-1)*kk:t*kk]
+			if t < T {
+				wt = dst.W[(t-1)*kk : t*kk]
+			}
+		} else {
+			om, vt, wt = dst.X0, dst.V0, dst.W0
+		}
+
+		// Marginal of x_t: Υ_{t,t}⁻¹ = Λ_t + P_t = LLᵀ, ω_t = L⁻ᵀL⁻¹(h_t + g_t).
+		vSame := t < T && t >= ks.steadyF && pSame
+		if vSame {
+			copy(vt, dst.V[t*kk:(t+1)*kk])
+		} else {
+			lamT := ks.lamAt(t)
+			for i := range sm {
+				sm[i] = lamT[i] + pc[i]
+			}
+			if !kalmanCholesky(sm, k) {
+				return lnZ, kalmanErr("Υ_{t,t}⁻¹ = Σ_t⁻¹ + Ψ_t⁻¹", t)
+			}
+			kalmanInverse(vt, sm, k, ks.z)
+		}
+		ht := ks.h[t*k : (t+1)*k]
+		for i := range om {
+			om[i] = ht[i] + gc[i]
+		}
+		kalmanSolveVec(sm, k, om)
+		if t == T {
+			// P_T = 0, so sm = Λ_T: add ½ ln|Σ_T| + ½ h_TᵀΛ_T⁻¹h_T.
+			lnZ += 0.5*kalmanDot(om, om) - kalmanLogDiag(sm, k)
+		}
+		kalmanSolveVecT(sm, k, om)
+
+		// Υ_{t,t+1} = Σ*_t⟨A⟩ᵀΥ_{t+1,t+1} = L*_t⁻ᵀ(X_t Υ_{t+1,t+1}).
+		if t < T {
+			if t+1 < T && t >= ks.steadyF-1 && vSameNext {
+				copy(wt, dst.W[t*kk:(t+1)*kk])
+			} else {
+				kalmanMul(wt, ks.xsAt(t), k, k, dst.V[t*kk:(t+1)*kk], k)
+				kalmanSolveLowerT(ks.starAt(t), k, wt, k)
+			}
+		}
+		vSameNext = vSame
+		if t == 0 {
+			break
+		}
+
+		// β_t → β_{t−1}: Ψ*_t⁻¹ = I + ⟨CᵀR⁻¹C⟩ + P_t = LψLψᵀ, Y = Lψ⁻¹⟨A⟩,
+		// P_{t−1} = ⟨AᵀA⟩ − YᵀY, g_{t−1} = −e_t + Yᵀ Lψ⁻¹(a_t + g_t).
+		yy := ks.y
+		if !pSame {
+			for i := range sp {
+				sp[i] = ks.icrc[i] + pc[i]
+			}
+			if !kalmanCholesky(sp, k) {
+				return lnZ, kalmanErr("Ψ*⁻¹ = I + ⟨CᵀR⁻¹C⟩ + Ψ_t⁻¹", t)
+			}
+			copy(yy, phi.A)
+			kalmanSolveLower(sp, k, yy, k)
+			copy(pn, ks.ata)
+			kalmanSubGram(pn, k, yy, k)
+			kalmanMirror(pn, k)
+			if !ks.noReuse && kalmanEqual(pn, pc) {
+				pSame = true
+				ks.steadyP = t - 1
+			} else {
+				pc, pn = pn, pc
+			}
+		}
+		v := ks.v
+		a := ks.drive[(t-1)*k : t*k]
+		for i := range v {
+			v[i] = a[i] + gc[i]
+		}
+		kalmanSolveVec(sp, k, v)
+		e := ks.back[(t-1)*k : t*k]
+		for i := range gn {
+			gn[i] = -e[i]
+		}
+		kalmanMulTVec(gn, yy, k, k, v)
+		gc, gn = gn, gc
+	}
+	ks.pc, ks.pn, ks.gc, ks.gn = pc, pn, gc, gn
+	return lnZ, nil
+}
+
+// kalmanEqual reports whether a and b are equal element by element (bit
+// patterns aside, as ==: a NaN is never equal).
+func kalmanEqual(a, b []float64) bool {
+	b = b[:len(a)]
+	for i, v := range a {
+		if v != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// kalmanDot returns Σ_i a_i b_i over the length of a.
+func kalmanDot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
