@@ -59,6 +59,9 @@ type ModelSettings struct {
 	// risk). Default false.
 	OptimiseAB    bool `toml:"optimise_ab"`
 	OptimiseAlpha bool `toml:"optimise_alpha"`
+	// PsiMin floors every ψ_q (normalised units). Default 0: the model's
+	// 1e-5 (the reference code's and the thesis's, L2873).
+	PsiMin float64 `toml:"psi_min"`
 }
 
 // SearchSettings are the [search] keys of the birth/death search (§1.9).
@@ -191,7 +194,9 @@ func (c *EmbeddedConfig) Validate() error {
 }
 
 // validate checks the [model] keys.
-func (m ModelSettings) validate() error { return experiments.AtLeast("model.k_max", m.KMax, 0) }
+func (m ModelSettings) validate() error {
+	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 0), experiments.NonNegative("model.psi_min", m.PsiMin))
+}
 
 // validate checks the [search] keys.
 func (s SearchSettings) validate() error {
@@ -307,7 +312,7 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 	for i := 0; i < n; i++ {
 		ones.Set(i, 0, 1)
 	}
-	model, err := mfa.New(z, ones, mfa.Settings{K: m.KMax})
+	model, err := mfa.New(z, ones, mfa.Settings{K: m.KMax, PsiMin: m.PsiMin})
 	if err != nil {
 		return nil, vb.SearchResult{}, err
 	}

@@ -2,6 +2,7 @@ package chapter4
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"time"
 
@@ -155,4 +156,32 @@ func writeSeedOutputs(env *experiments.Env, outs []SearchOutcome, p int, pathFil
 		}
 	}
 	return params.Write(env.Dir)
+}
+
+// heartbeat returns an onMove hook for searchMFA that prints, at most every
+// interval, one line on the search's progress to w (the run's log): the
+// accepted and tried moves, the analysers and the sweeps used of the
+// budget. The long digit searches run for minutes inside one cell, where
+// the cell runner's own progress is silent.
+func heartbeat(w io.Writer, label string, budget int, interval time.Duration) func(vb.MoveRecord, *mfa.Model) {
+	if w == nil {
+		return nil
+	}
+	start := time.Now()
+	last, accepted, tried := start, 0, 0
+	return func(mv vb.MoveRecord, m *mfa.Model) {
+		tried++
+		if mv.Accepted {
+			accepted++
+		}
+		if now := time.Now(); now.Sub(last) >= interval {
+			last = now
+			of := ""
+			if budget > 0 {
+				of = fmt.Sprintf(" of %d", budget)
+			}
+			fmt.Fprintf(w, "%s: %d analysers, %d of %d moves accepted, %d sweeps%s, %s\n",
+				label, mv.SizeAfter, accepted, tried, mv.Iter, of, now.Sub(start).Round(time.Second))
+		}
+	}
 }

@@ -3,6 +3,7 @@ package chapter4
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"slices"
@@ -137,11 +138,12 @@ type UnsupervisedRun struct {
 
 // runUnsupervisedCell runs one seed's search on the training images and
 // classifies both files with it and with K-means.
-func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop func() error) (UnsupervisedRun, error) {
+func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop func() error, log io.Writer) (UnsupervisedRun, error) {
 	start := time.Now()
 	r := UnsupervisedRun{SearchOutcome: SearchOutcome{Seed: seed}}
 	births := rng.New(c.Seed, UnsupervisedID, "births", strconv.Itoa(seed))
-	model, res, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop, nil)
+	model, res, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop,
+		heartbeat(log, fmt.Sprintf("%s seed %d", UnsupervisedID, seed), c.Search.MaxTotalSweeps, 30*time.Second))
 	if err != nil {
 		return r, err
 	}
@@ -267,7 +269,7 @@ func RunUnsupervised(env *experiments.Env, c *UnsupervisedConfig) error {
 		return err
 	}
 	runs, err := runSeeds(env, c.Restarts, func(seed int) (UnsupervisedRun, error) {
-		return runUnsupervisedCell(c, d, seed, env.Stop)
+		return runUnsupervisedCell(c, d, seed, env.Stop, env.Log)
 	}, func(r UnsupervisedRun) SearchOutcome { return r.SearchOutcome })
 	if err != nil || runs == nil {
 		return err
