@@ -62,8 +62,10 @@ type GaussianRows struct {
 	// Shared covariance: one element each; distinct: r elements each.
 	sigma  []*mat.SymDense // Σ_r, unscaled
 	logDet []float64       // ln|Σ_r|, unscaled
-	chol   []mat.Cholesky  // factor of Σ_r, or of Σ_r⁻¹ when fromPrec
-	// fromPrec records that chol holds the factor of the precision Σ⁻¹.
+	// u holds the upper Cholesky factor U (A = UᵀU, D×D, stride D) of Σ_r,
+	// or of Σ_r⁻¹ when fromPrec.
+	u []blas64.Triangular
+	// fromPrec records that u holds the factor of the precision Σ⁻¹.
 	fromPrec bool
 }
 
@@ -125,6 +127,74 @@ func factorOnce(chol *mat.Cholesky, a mat.Symmetric, name string) error {
 	return &NotPositiveDefiniteError{Matrix: name, Dim: n, Index: idx, Pivot: piv}
 }
 
+// newUpper returns a zero D×D upper triangular matrix of stride D.
+func newUpper(d int) blas64.Triangular {
+	return blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: d, Data: make([]float64, d*d)}
+}
+
+// upperOf returns a copy of the upper factor U of chol.
+func upperOf(chol *mat.Cholesky) blas64.Triangular {
+	src := chol.RawU().(mat.RawTriangular).RawTriangular()
+	u := newUpper(src.N)
+	copyUpper(u, src.Data, src.Stride)
+	return u
+}
+
+// copyUpper copies the upper triangle of the row-major src (stride ss)
+// into u.
+func copyUpper(u blas64.Triangular, src []float64, ss int) {
+	for i := 0; i < u.N; i++ {
+		copy(u.Data[i*u.Stride+i:i*u.Stride+u.N], src[i*ss+i:i*ss+u.N])
+	}
+}
+
+// factorInto sets u to the upper Cholesky factor of a, as factorOnce does
+// (a *mat.Cholesky is used as is; otherwise the same unpivoted LAPACK
+// factorisation, without jitter) but in place and without the condition
+// estimate of mat.Cholesky.Factorize, so without allocating. On failure it
+// returns factorOnce's error with an empty Matrix name, and u is left
+// partly overwritten.
+func factorInto(u blas64.Triangular, a mat.Symmetric) error {
+	n := u.N
+	if c, ok := a.(*mat.Cholesky); ok {
+		src := c.RawU().(mat.RawTriangular).RawTriangular()
+		copyUpper(u, src.Data, src.Stride)
+		return nil
+	}
+	if rs, ok := a.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
+		raw := rs.RawSymmetric()
+		copyUpper(u, raw.Data, raw.Stride)
+	} else {
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				u.Data[i*u.Stride+j] = a.At(i, j)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		for _, v := range u.Data[i*u.Stride+i : i*u.Stride+n] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &NotPositiveDefiniteError{Dim: n, Index: -1, Pivot: v}
+			}
+		}
+	}
+	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: u.Stride, Data: u.Data}); ok {
+		return nil
+	}
+	idx, piv, _ := numeric.CholeskyMinPivot(a)
+	return &NotPositiveDefiniteError{Dim: n, Index: idx, Pivot: piv}
+}
+
+// logDetUpper returns ln|UᵀU| = Σ_i 2 ln U_ii, summed as
+// mat.Cholesky.LogDet sums it.
+func logDetUpper(u blas64.Triangular) float64 {
+	var det float64
+	for i := 0; i < u.N; i++ {
+		det += 2 * math.Log(u.Data[i*u.Stride+i])
+	}
+	return det
+}
+
 // newRows checks the shapes common to all constructors and copies the
 // scales.
 func newRows(r, d int, scale []float64) *GaussianRows {
@@ -163,15 +233,16 @@ func NewGaussianRows(mean mat.Matrix, sigma mat.Symmetric, scale []float64) (*Ga
 		panic(badDim)
 	}
 	g := newRows(r, d, scale)
-	g.chol = make([]mat.Cholesky, 1)
-	if err := factorOnce(&g.chol[0], sigma, "shared row covariance"); err != nil {
+	var chol mat.Cholesky
+	if err := factorOnce(&chol, sigma, "shared row covariance"); err != nil {
 		return nil, err
 	}
+	g.u = []blas64.Triangular{upperOf(&chol)}
 	g.mean = mat.DenseCopyOf(mean)
 	s := mat.NewSymDense(d, nil)
-	g.chol[0].ToSym(s)
+	chol.ToSym(s)
 	g.sigma = []*mat.SymDense{s}
-	g.logDet = []float64{g.chol[0].LogDet()}
+	g.logDet = []float64{chol.LogDet()}
 	return g, nil
 }
 
@@ -196,19 +267,20 @@ func NewGaussianRowsPrecision(prec mat.Symmetric, b mat.Matrix, scale []float64)
 	}
 	g := newRows(r, d, scale)
 	g.fromPrec = true
-	g.chol = make([]mat.Cholesky, 1)
-	if err := factorOnce(&g.chol[0], prec, "shared row precision"); err != nil {
+	var chol mat.Cholesky
+	if err := factorOnce(&chol, prec, "shared row precision"); err != nil {
 		return nil, err
 	}
+	g.u = []blas64.Triangular{upperOf(&chol)}
 	s := mat.NewSymDense(d, nil)
-	if err := inverseFromChol(s, &g.chol[0]); err != nil {
+	if err := inverseFromChol(s, &chol); err != nil {
 		return nil, &NotPositiveDefiniteError{Matrix: "shared row precision", Dim: d, Index: -1, Pivot: math.NaN()}
 	}
 	g.sigma = []*mat.SymDense{s}
-	g.logDet = []float64{-g.chol[0].LogDet()}
+	g.logDet = []float64{-chol.LogDet()}
 	// μ = (P⁻¹bᵀ)ᵀ by two triangular solves with the factor.
 	var x mat.Dense
-	if err := g.chol[0].SolveTo(&x, b.T()); err != nil {
+	if err := chol.SolveTo(&x, b.T()); err != nil {
 		if _, isCond := err.(mat.Condition); !isCond {
 			return nil, err
 		}
@@ -228,19 +300,21 @@ func NewGaussianRowsDistinct(mean mat.Matrix, sigmas []mat.Symmetric) (*Gaussian
 		panic(badDim)
 	}
 	g := newRows(r, d, nil)
-	g.chol = make([]mat.Cholesky, r)
+	g.u = make([]blas64.Triangular, r)
 	g.sigma = make([]*mat.SymDense, r)
 	g.logDet = make([]float64, r)
+	var chol mat.Cholesky
 	for i, s := range sigmas {
 		if s.SymmetricDim() != d {
 			panic(badDim)
 		}
-		if err := factorOnce(&g.chol[i], s, fmt.Sprintf("covariance of row %d", i)); err != nil {
+		if err := factorOnce(&chol, s, fmt.Sprintf("covariance of row %d", i)); err != nil {
 			return nil, err
 		}
+		g.u[i] = upperOf(&chol)
 		g.sigma[i] = mat.NewSymDense(d, nil)
-		g.chol[i].ToSym(g.sigma[i])
-		g.logDet[i] = g.chol[i].LogDet()
+		chol.ToSym(g.sigma[i])
+		g.logDet[i] = chol.LogDet()
 	}
 	g.mean = mat.DenseCopyOf(mean)
 	return g, nil
@@ -264,25 +338,27 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 	}
 	g := newRows(r, d, nil)
 	g.fromPrec = true
-	g.chol = make([]mat.Cholesky, r)
+	g.u = make([]blas64.Triangular, r)
 	g.sigma = make([]*mat.SymDense, r)
 	g.logDet = make([]float64, r)
 	g.mean = mat.NewDense(r, d, nil)
 	var x mat.VecDense
+	var chol mat.Cholesky
 	for i, p := range precs {
 		if p.SymmetricDim() != d {
 			panic(badDim)
 		}
 		name := fmt.Sprintf("precision of row %d", i)
-		if err := factorOnce(&g.chol[i], p, name); err != nil {
+		if err := factorOnce(&chol, p, name); err != nil {
 			return nil, err
 		}
+		g.u[i] = upperOf(&chol)
 		g.sigma[i] = mat.NewSymDense(d, nil)
-		if err := inverseFromChol(g.sigma[i], &g.chol[i]); err != nil {
+		if err := inverseFromChol(g.sigma[i], &chol); err != nil {
 			return nil, &NotPositiveDefiniteError{Matrix: name, Dim: d, Index: -1, Pivot: math.NaN()}
 		}
-		g.logDet[i] = -g.chol[i].LogDet()
-		if err := g.chol[i].SolveVecTo(&x, mat.NewVecDense(d, mat.Row(nil, i, b))); err != nil {
+		g.logDet[i] = -chol.LogDet()
+		if err := chol.SolveVecTo(&x, mat.NewVecDense(d, mat.Row(nil, i, b))); err != nil {
 			if _, isCond := err.(mat.Condition); !isCond {
 				return nil, err
 			}
@@ -296,9 +372,11 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 // NewGaussianRowsDistinctPrecision(precs, b) returns (the same numbers, bit
 // for bit), reusing g's storage: the VBM step of a loop that refreshes one
 // q(Λ) at every iteration (the factor loadings of the mixture of factor
-// analysers) then allocates only inside mat.Cholesky.Factorize (gonum
-// v0.16 returns its workspace to a sync.Pool with 3 small allocations per
-// row), against about 10 allocations per row for the constructor. g must hold a distinct covariance per
+// analysers) then does not allocate, against about 10 allocations per row
+// for the constructor. Each precision is factorised in place by the same
+// LAPACK routine as mat.Cholesky.Factorize but without its condition
+// estimate (which the rows never use, and which costs more than the
+// factorisation at small D). g must hold a distinct covariance per
 // row (from NewGaussianRowsDistinct or NewGaussianRowsDistinctPrecision, or
 // a single row) and have the shape of b; otherwise it panics, as it does
 // when a precision has another order. Every scale c_r becomes 1.
@@ -310,7 +388,7 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 // set again before any other use.
 func (g *GaussianRows) SetDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) error {
 	r, d := b.Dims()
-	if r != g.r || d != g.d || len(precs) != r || len(g.chol) != r || len(g.sigma) != r {
+	if r != g.r || d != g.d || len(precs) != r || len(g.u) != r || len(g.sigma) != r {
 		panic(badDim)
 	}
 	g.fromPrec = true
@@ -321,11 +399,11 @@ func (g *GaussianRows) SetDistinctPrecision(precs []mat.Symmetric, b mat.Matrix)
 		if p.SymmetricDim() != d {
 			panic(badDim)
 		}
-		if err := factorOnce(&g.chol[i], p, ""); err != nil {
+		u := g.u[i]
+		if err := factorInto(u, p); err != nil {
 			err.(*NotPositiveDefiniteError).Matrix = fmt.Sprintf("precision of row %d", i)
 			return err
 		}
-		u := g.chol[i].RawU().(mat.RawTriangular).RawTriangular()
 		// Σ_r = P_r⁻¹ from the factor, as mat.Cholesky.InverseTo computes it
 		// (Potri on a copy of U in the upper triangle of Σ_r).
 		sg := g.sigma[i].RawSymmetric()
@@ -340,7 +418,7 @@ func (g *GaussianRows) SetDistinctPrecision(precs []mat.Symmetric, b mat.Matrix)
 				}
 			}
 		}
-		g.logDet[i] = -g.chol[i].LogDet()
+		g.logDet[i] = -logDetUpper(u)
 		// μ_r = P_r⁻¹b_r, as mat.Cholesky.SolveVecTo computes it (Potrs).
 		row := g.mean.RawRowView(i)
 		for j := range row {
@@ -387,6 +465,14 @@ func (g *GaussianRows) sig(r int) *mat.SymDense {
 		return g.sigma[0]
 	}
 	return g.sigma[r]
+}
+
+// factor returns the upper Cholesky factor of Σ_r (of Σ_r⁻¹ if fromPrec).
+func (g *GaussianRows) factor(r int) blas64.Triangular {
+	if len(g.u) == 1 {
+		return g.u[0]
+	}
+	return g.u[r]
 }
 
 func (g *GaussianRows) ldet(r int) float64 {
@@ -575,11 +661,7 @@ func (g *GaussianRows) LogProb(x mat.Matrix) float64 {
 // mahalanobis returns devᵀΣ_r⁻¹dev using the stored factor; work has
 // length D.
 func (g *GaussianRows) mahalanobis(r int, dev, work []float64) float64 {
-	c := &g.chol[0]
-	if len(g.chol) > 1 {
-		c = &g.chol[r]
-	}
-	u := c.RawU().(mat.RawTriangular).RawTriangular() // A = UᵀU, upper
+	u := g.factor(r) // A = UᵀU, upper
 	d := g.d
 	var q float64
 	if g.fromPrec {
@@ -611,11 +693,7 @@ func (g *GaussianRows) Rand(dst *mat.Dense, rnd *rand.Rand) *mat.Dense {
 	dst = g.reuseDense(dst)
 	d := g.d
 	for r := 0; r < g.r; r++ {
-		c := &g.chol[0]
-		if len(g.chol) > 1 {
-			c = &g.chol[r]
-		}
-		u := c.RawU().(mat.RawTriangular).RawTriangular()
+		u := g.factor(r)
 		x := dst.RawRowView(r)
 		for i := range x {
 			x[i] = rnd.NormFloat64()
