@@ -342,41 +342,116 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 	g.sigma = make([]*mat.SymDense, r)
 	g.logDet = make([]float64, r)
 	g.mean = mat.NewDense(r, d, nil)
-	var x mat.VecDense
-	var chol mat.Cholesky
 	for i, p := range precs {
 		if p.SymmetricDim() != d {
 			panic(badDim)
 		}
-		name := fmt.Sprintf("precision of row %d", i)
-		if err := factorOnce(&chol, p, name); err != nil {
+		g.u[i] = newUpper(d)
+		g.sigma[i] = mat.NewSymDense(d, nil)
+		if err := g.setRowPrecision(i, p, b); err != nil {
 			return nil, err
 		}
-		g.u[i] = upperOf(&chol)
-		g.sigma[i] = mat.NewSymDense(d, nil)
-		if err := inverseFromChol(g.sigma[i], &chol); err != nil {
-			return nil, &NotPositiveDefiniteError{Matrix: name, Dim: d, Index: -1, Pivot: math.NaN()}
-		}
-		g.logDet[i] = -chol.LogDet()
-		if err := chol.SolveVecTo(&x, mat.NewVecDense(d, mat.Row(nil, i, b))); err != nil {
-			if _, isCond := err.(mat.Condition); !isCond {
-				return nil, err
-			}
-		}
-		g.mean.SetRow(i, x.RawVector().Data)
 	}
 	return g, nil
+}
+
+// setRowPrecision sets row i of g (distinct covariances, with u[i] and
+// sigma[i] of order D) to Σ_i = P⁻¹, μ_i = Σ_i b_i (b_i row i of b), with ln|Σ_i|
+// from the factor of P: P = UᵀU by LAPACK's unpivoted Cholesky (factorInto),
+// Σ_i = U⁻¹U⁻ᵀ (invUpper) and μ_i by two triangular solves (solveUpper), so
+// that P is never inverted twice. It does not allocate for D ≤ 16.
+func (g *GaussianRows) setRowPrecision(i int, p mat.Symmetric, b mat.Matrix) error {
+	d := g.d
+	u := g.u[i]
+	if err := factorInto(u, p); err != nil {
+		err.(*NotPositiveDefiniteError).Matrix = fmt.Sprintf("precision of row %d", i)
+		return err
+	}
+	var buf [16 * 16]float64
+	w := buf[:]
+	if d > 16 {
+		w = make([]float64, d*d)
+	}
+	sg := g.sigma[i].RawSymmetric()
+	if !invUpper(sg.Data, sg.Stride, u, w) {
+		return &NotPositiveDefiniteError{Matrix: fmt.Sprintf("precision of row %d", i), Dim: d, Index: -1, Pivot: math.NaN()}
+	}
+	g.logDet[i] = -logDetUpper(u)
+	row := g.mean.RawRowView(i)
+	if rb, ok := b.(mat.RawMatrixer); ok {
+		raw := rb.RawMatrix()
+		copy(row, raw.Data[i*raw.Stride:i*raw.Stride+d])
+	} else {
+		for j := range row {
+			row[j] = b.At(i, j)
+		}
+	}
+	solveUpper(u, row)
+	return nil
+}
+
+// invUpper sets the upper triangle of the D×D matrix s (row stride ss) to
+// (UᵀU)⁻¹ = VVᵀ with V = U⁻¹ (upper triangular, computed into w, D×D, by
+// back substitution) and reports whether every entry is finite.
+func invUpper(s []float64, ss int, u blas64.Triangular, w []float64) bool {
+	d, us := u.N, u.Stride
+	w = w[:d*d]
+	clear(w)
+	for j := 0; j < d; j++ {
+		w[j*d+j] = 1 / u.Data[j*us+j]
+		for i := j - 1; i >= 0; i-- {
+			var t float64
+			for l := i + 1; l <= j; l++ {
+				t += u.Data[i*us+l] * w[l*d+j]
+			}
+			w[i*d+j] = -t / u.Data[i*us+i]
+		}
+	}
+	ok := true
+	for a := 0; a < d; a++ {
+		for b := a; b < d; b++ {
+			va, vb := w[a*d+b:a*d+d], w[b*d+b:b*d+d]
+			var t float64
+			for l, v := range vb {
+				t += va[l] * v
+			}
+			s[a*ss+b] = t
+			ok = ok && !math.IsNaN(t) && !math.IsInf(t, 0)
+		}
+	}
+	return ok
+}
+
+// solveUpper overwrites x with (UᵀU)⁻¹x: Uᵀy = x by forward and Uz = y by
+// back substitution.
+func solveUpper(u blas64.Triangular, x []float64) {
+	d, us := u.N, u.Stride
+	x = x[:d]
+	for i := 0; i < d; i++ {
+		t := x[i]
+		for l := 0; l < i; l++ {
+			t -= u.Data[l*us+i] * x[l]
+		}
+		x[i] = t / u.Data[i*us+i]
+	}
+	for i := d - 1; i >= 0; i-- {
+		t := x[i]
+		for l := i + 1; l < d; l++ {
+			t -= u.Data[i*us+l] * x[l]
+		}
+		x[i] = t / u.Data[i*us+i]
+	}
 }
 
 // SetDistinctPrecision sets g, in place, to the rows that
 // NewGaussianRowsDistinctPrecision(precs, b) returns (the same numbers, bit
 // for bit), reusing g's storage: the VBM step of a loop that refreshes one
 // q(Λ) at every iteration (the factor loadings of the mixture of factor
-// analysers) then does not allocate, against about 10 allocations per row
-// for the constructor. Each precision is factorised in place by the same
-// LAPACK routine as mat.Cholesky.Factorize but without its condition
-// estimate (which the rows never use, and which costs more than the
-// factorisation at small D). g must hold a distinct covariance per
+// analysers) then does not allocate (for D ≤ 16), against about 10
+// allocations per row for the constructor. Each precision is factorised in
+// place by the same LAPACK routine as mat.Cholesky.Factorize but without
+// its condition estimate (which the rows never use, and which costs more
+// than the factorisation at small D). g must hold a distinct covariance per
 // row (from NewGaussianRowsDistinct or NewGaussianRowsDistinctPrecision, or
 // a single row) and have the shape of b; otherwise it panics, as it does
 // when a precision has another order. Every scale c_r becomes 1.
@@ -399,32 +474,9 @@ func (g *GaussianRows) SetDistinctPrecision(precs []mat.Symmetric, b mat.Matrix)
 		if p.SymmetricDim() != d {
 			panic(badDim)
 		}
-		u := g.u[i]
-		if err := factorInto(u, p); err != nil {
-			err.(*NotPositiveDefiniteError).Matrix = fmt.Sprintf("precision of row %d", i)
+		if err := g.setRowPrecision(i, p, b); err != nil {
 			return err
 		}
-		// Σ_r = P_r⁻¹ from the factor, as mat.Cholesky.InverseTo computes it
-		// (Potri on a copy of U in the upper triangle of Σ_r).
-		sg := g.sigma[i].RawSymmetric()
-		for a := 0; a < d; a++ {
-			copy(sg.Data[a*sg.Stride+a:a*sg.Stride+d], u.Data[a*u.Stride+a:a*u.Stride+d])
-		}
-		lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: sg.Stride, Data: sg.Data})
-		for a := 0; a < d; a++ {
-			for _, v := range sg.Data[a*sg.Stride+a : a*sg.Stride+d] {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return &NotPositiveDefiniteError{Matrix: fmt.Sprintf("precision of row %d", i), Dim: d, Index: -1, Pivot: math.NaN()}
-				}
-			}
-		}
-		g.logDet[i] = -logDetUpper(u)
-		// μ_r = P_r⁻¹b_r, as mat.Cholesky.SolveVecTo computes it (Potrs).
-		row := g.mean.RawRowView(i)
-		for j := range row {
-			row[j] = b.At(i, j)
-		}
-		lapack64.Potrs(u, blas64.General{Rows: d, Cols: 1, Stride: 1, Data: row})
 	}
 	return nil
 }

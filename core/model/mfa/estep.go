@@ -91,12 +91,11 @@ func (m *Model) prepPsi() {
 		m.ipsi[q] = 1 / v
 		m.lnPsiSum += math.Log(v)
 	}
-	for i := 0; i < m.n; i++ {
-		var s float64
-		for q, v := range m.y.RawRowView(i) {
-			s += v * v * m.ipsi[q]
-		}
-		m.yPy[i] = s
+	// y_iᵀΨ⁻¹y_i = Σ_q ψ_q⁻¹ y_iq², as axpys over the squared data.
+	n := m.n
+	floats.ScaleTo(m.yPy, m.ipsi[0], m.yT2[:n])
+	for q := 1; q < m.p; q++ {
+		floats.AddScaled(m.yPy, m.ipsi[q], m.yT2[q*n:(q+1)*n])
 	}
 }
 
@@ -134,13 +133,13 @@ func (m *Model) updateX(c *component) error {
 	n, p := m.n, m.p
 	for i0 := 0; i0 < n; i0 += chunk {
 		i1 := min(i0+chunk, n)
+		ones := c.xT[c.k*n+i0 : c.k*n+i1] // x̃_ik = 1
 		for l := 0; l < c.k; l++ {
-			xl, wl := c.xT[l*n+i0:l*n+i1], c.wt[l*p:(l+1)*p]
-			floats.ScaleTo(xl, wl[0], m.yT[i0:i1])
-			for q := 1; q < p; q++ {
-				floats.AddScaled(xl, wl[q], m.yT[q*n+i0:q*n+i1])
+			xl := c.xT[l*n+i0 : l*n+i1]
+			floats.ScaleTo(xl, -c.cv[l], ones)
+			for q, w := range c.wt[l*p : (l+1)*p] {
+				floats.AddScaled(xl, w, m.yT[q*n+i0:q*n+i1])
 			}
-			floats.AddConst(-c.cv[l], xl)
 		}
 	}
 	c.xFresh = true
@@ -467,7 +466,8 @@ func (m *Model) updateLoadings(s int, c *component) error {
 //	Q_is = y_iᵀΨ⁻¹y_i + tr(A[:k,:k]Σ) + A_kk − 2 y_iᵀΨ⁻¹E[μ]
 //	       + Σ_{a<k} x̄_ia (A_aa x̄_ia + 2 Σ_{a<b<k} A_ab x̄_ib + 2A_ak − 2 y_iᵀΨ⁻¹E[Λ_·a]),
 //
-// every inner sum an axpy over the chunk.
+// every inner sum an axpy over the chunk. (gonum's floats.AddConst is
+// avoided: its kernel is several times slower than an axpy.)
 func (m *Model) computeT() {
 	n, p := m.n, m.p
 	c0 := -0.5 * (float64(p)*ln2Pi + m.lnPsiSum)
@@ -502,17 +502,18 @@ func (m *Model) computeT() {
 			for q, u := range um[k*p : (k+1)*p] {
 				floats.AddScaled(qc, u, m.yT[q*n+i0:q*n+i1])
 			}
-			// h_a = A_aa x̄_a + 2 Σ_{a<b<k} A_ab x̄_b + 2A_ak − 2 Ψ⁻¹E[Λ_·a]ᵀy.
+			// Q_i += 2 Σ_a A_ak x̄_ia and, for every a,
+			// h_a = A_aa x̄_a + 2 Σ_{a<b<k} A_ab x̄_b − 2 Ψ⁻¹E[Λ_·a]ᵀy.
 			for a := 0; a < k; a++ {
-				h := m.hk[a*w : (a+1)*w]
-				floats.ScaleTo(h, c.afull[a*d+a], c.xT[a*n+i0:a*n+i1])
+				xa, h := c.xT[a*n+i0:a*n+i1], m.hk[a*w:(a+1)*w]
+				floats.AddScaled(qc, 2*c.afull[a*d+k], xa)
+				floats.ScaleTo(h, c.afull[a*d+a], xa)
 				for b := a + 1; b < k; b++ {
 					floats.AddScaled(h, 2*c.afull[a*d+b], c.xT[b*n+i0:b*n+i1])
 				}
 				for q, u := range um[a*p : (a+1)*p] {
 					floats.AddScaled(h, u, m.yT[q*n+i0:q*n+i1])
 				}
-				floats.AddConst(2*c.afull[a*d+k], h)
 			}
 			// Q_i += Σ_a x̄_ia h_ia and ‖x̄_i‖², four coordinates a pass.
 			xc := tx[i0:i1]
@@ -625,8 +626,11 @@ func (m *Model) updateS() error {
 		for s := range m.elnpi {
 			l := m.resp[s*n+i0 : s*n+i1]
 			for i, v := range l {
-				e := 0.0
-				if v -= mx[i]; v >= expZero {
+				var e float64
+				switch v -= mx[i]; {
+				case v == 0:
+					e = 1 // the largest term: exp(0) exactly
+				case v >= expZero:
 					e = math.Exp(v)
 				}
 				l[i] = e
@@ -634,7 +638,10 @@ func (m *Model) updateS() error {
 			}
 		}
 		for i, v := range z {
-			m.lnZ[i0+i] = mx[i] + math.Log(v)
+			m.lnZ[i0+i] = mx[i]
+			if v != 1 { // v = 1 when every other term underflowed
+				m.lnZ[i0+i] += math.Log(v)
+			}
 			z[i] = 1 / v
 		}
 		for s := range m.elnpi {

@@ -95,6 +95,7 @@ type Model struct {
 
 	y    *mat.Dense // n×p, contiguous rows
 	yT   []float64  // the data transposed, p×n: yT[q*n+i] = y_iq
+	yT2  []float64  // their squares, p×n: yT2[q*n+i] = y_iq²
 	n, p int
 	yy   []float64 // Σ_i y_iq², p
 
@@ -301,10 +302,12 @@ func New(y mat.Matrix, resp mat.Matrix, set Settings) (*Model, error) {
 	}
 	m.yy = make([]float64, p)
 	m.yT = make([]float64, p*n)
+	m.yT2 = make([]float64, p*n)
 	for i := 0; i < n; i++ {
 		for q, v := range m.y.RawRowView(i) {
 			m.yy[q] += v * v
 			m.yT[q*n+i] = v
+			m.yT2[q*n+i] = v * v
 		}
 	}
 	m.resp = r
