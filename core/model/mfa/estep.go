@@ -41,11 +41,17 @@ const ln2Pi = 1.83787706640934548356065947281123527972279494727556
 // Step 2 overwrites each q(Λ̃^s) in place (dist.GaussianRows.
 // SetDistinctPrecision) unless it is shared with a snapshot (Save), a
 // child of a birth or a caller of Loadings, in which case it builds a new
-// one. E still allocates: the returned Bound.Terms is a new slice that
-// callers may keep, and gonum's Cholesky factorisation returns its
-// workspace to a sync.Pool with 3 small allocations per loading row (3Sp
-// per E step with gonum v0.16). Everything else reuses the model's
-// buffers.
+// one. Otherwise E does not allocate: everything reuses the model's
+// buffers, and the returned Bound.Terms is the model's own slice, valid
+// until the next E or Bound (vb.Run copies it).
+//
+// The cost of a sweep is O(S n p k) (targets §1.12), spent in products of
+// the data with small matrices taken over chunks of points with gonum's
+// vectorised axpy and dot kernels: the factor means (updateX), the
+// residual terms (computeT) and, when p(p+1)/2 is small against p(k+1),
+// the weighted data scatter that gives the statistics of q(Λ̃) and Ψ
+// (statsScatter). Points with q_is = 0 are skipped in sums where they add
+// exactly nothing.
 //
 // E returns an error if a posterior precision cannot be factorised (a
 // numerical breakdown) or a responsibility is not finite; the model must
@@ -78,6 +84,7 @@ func failedBound() vb.Bound { return vb.Bound{F: math.NaN()} }
 // Bound returns F at the current state without updating anything: q(x),
 // q(Λ̃), q(s), q(π), q(ν) and Θ as they are (E returns it after its
 // updates). After M or UpdateHyper it is the F that those steps raised.
+// Its Terms are valid until the next E or Bound, as E's.
 func (m *Model) Bound() vb.Bound {
 	m.prepPsi()
 	m.computeT()

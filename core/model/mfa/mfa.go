@@ -119,6 +119,11 @@ type Model struct {
 	tx, ty   []float64 // T_x(i,s), T_y(i,s) of targets §1.4, S×n
 	ell      []float64 // S
 	terms    []vb.Term // the Terms of the last bound
+	piPrior  []float64 // α*/S, S
+	kvec     []float64 // dmax, for the prior of a loading row
+	kprec    []float64
+	klprec   []float64
+
 	// Chunk buffers of the loops of E: the gathered or centred data gy
 	// (p×chunk), gathered means gx, weighted means gz and the h_a of
 	// computeT hk (dmax×chunk); weights gr, row maxima and sums of updateS
@@ -126,10 +131,6 @@ type Model struct {
 	gy, gx, gz, hk, um []float64
 	gr, rowMax, rowSum []float64
 	idx                []int
-	piPrior            []float64 // α*/S, S
-	kvec               []float64 // dmax, for the prior of a loading row
-	kprec              []float64
-	klprec             []float64
 }
 
 // component holds q(Λ̃^s), q(ν^s) and q(x|s) of one analyser with its
@@ -159,16 +160,19 @@ type component struct {
 	wt          []float64 // Σ E[Λ]ᵀΨ⁻¹ (k×p)
 	cv          []float64 // Σ ⟨Λᵀ Ψ⁻¹ μ⟩ (k)
 	// xFresh says that xT holds wt y_i − cv for the current wt and cv (set
-	// by updateX), so that statsScatter may compute the statistics.
+	// by updateX; a fresh, cloned or restored component has it false), so
+	// that statsScatter may compute the statistics.
 	xFresh bool
-	// The data scatter of scatter: for the responsibilities scR, the mass
-	// scN, weighted mean scMean (p) and centred scatter scD (p×p), and the
-	// workspace wd (k×p). Allocated at first use.
-	scValid       bool
-	scR           []float64
-	scN           float64
-	scMean, scD   []float64
-	wd            []float64
+
+	// The data scatter (see scatter) for the responsibilities scR: mass
+	// scN, weighted mean scMean (p) and centred scatter scD (p×p); wd
+	// (k×p) is workspace. Allocated at first use.
+	scValid     bool
+	scR         []float64
+	scN         float64
+	scMean, scD []float64
+	wd          []float64
+
 	chol, scratch []float64 // k×k
 	g             []float64 // Σ_i q_is ⟨x̃x̃ᵀ⟩ (d×d)
 	syx           []float64 // Σ_i q_is y_i x̃_iᵀ (p×d)
