@@ -14,7 +14,7 @@ import (
 // chunk is the number of points that the loops of E take at a time, so
 // that the columns they read stay in the L1 cache while the vectorised
 // kernels (gonum's floats.AddScaled and floats.Dot) run over long rows.
-const chunk = 256
+const chunk = 512
 
 // ln2Pi is ln 2π.
 const ln2Pi = 1.83787706640934548356065947281123527972279494727556

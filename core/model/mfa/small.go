@@ -105,11 +105,3 @@ func sum(x []float64) float64 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
-
-// axpy sets y += a·x over len(x) elements.
-func axpy(a float64, x, y []float64) {
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += a * v
-	}
-}
