@@ -62,8 +62,10 @@ type GaussianRows struct {
 	// Shared covariance: one element each; distinct: r elements each.
 	sigma  []*mat.SymDense // Σ_r, unscaled
 	logDet []float64       // ln|Σ_r|, unscaled
-	chol   []mat.Cholesky  // factor of Σ_r, or of Σ_r⁻¹ when fromPrec
-	// fromPrec records that chol holds the factor of the precision Σ⁻¹.
+	// u holds the upper Cholesky factor U (A = UᵀU, D×D, stride D) of Σ_r,
+	// or of Σ_r⁻¹ when fromPrec.
+	u []blas64.Triangular
+	// fromPrec records that u holds the factor of the precision Σ⁻¹.
 	fromPrec bool
 }
 
@@ -125,6 +127,74 @@ func factorOnce(chol *mat.Cholesky, a mat.Symmetric, name string) error {
 	return &NotPositiveDefiniteError{Matrix: name, Dim: n, Index: idx, Pivot: piv}
 }
 
+// newUpper returns a zero D×D upper triangular matrix of stride D.
+func newUpper(d int) blas64.Triangular {
+	return blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: d, Data: make([]float64, d*d)}
+}
+
+// upperOf returns a copy of the upper factor U of chol.
+func upperOf(chol *mat.Cholesky) blas64.Triangular {
+	src := chol.RawU().(mat.RawTriangular).RawTriangular()
+	u := newUpper(src.N)
+	copyUpper(u, src.Data, src.Stride)
+	return u
+}
+
+// copyUpper copies the upper triangle of the row-major src (stride ss)
+// into u.
+func copyUpper(u blas64.Triangular, src []float64, ss int) {
+	for i := 0; i < u.N; i++ {
+		copy(u.Data[i*u.Stride+i:i*u.Stride+u.N], src[i*ss+i:i*ss+u.N])
+	}
+}
+
+// factorInto sets u to the upper Cholesky factor of a, as factorOnce does
+// (a *mat.Cholesky is used as is; otherwise the same unpivoted LAPACK
+// factorisation, without jitter) but in place and without the condition
+// estimate of mat.Cholesky.Factorize, so without allocating. On failure it
+// returns factorOnce's error with an empty Matrix name, and u is left
+// partly overwritten.
+func factorInto(u blas64.Triangular, a mat.Symmetric) error {
+	n := u.N
+	if c, ok := a.(*mat.Cholesky); ok {
+		src := c.RawU().(mat.RawTriangular).RawTriangular()
+		copyUpper(u, src.Data, src.Stride)
+		return nil
+	}
+	if rs, ok := a.(mat.RawSymmetricer); ok && rs.RawSymmetric().Uplo == blas.Upper {
+		raw := rs.RawSymmetric()
+		copyUpper(u, raw.Data, raw.Stride)
+	} else {
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				u.Data[i*u.Stride+j] = a.At(i, j)
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		for _, v := range u.Data[i*u.Stride+i : i*u.Stride+n] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &NotPositiveDefiniteError{Dim: n, Index: -1, Pivot: v}
+			}
+		}
+	}
+	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: u.Stride, Data: u.Data}); ok {
+		return nil
+	}
+	idx, piv, _ := numeric.CholeskyMinPivot(a)
+	return &NotPositiveDefiniteError{Dim: n, Index: idx, Pivot: piv}
+}
+
+// logDetUpper returns ln|UᵀU| = Σ_i 2 ln U_ii, summed as
+// mat.Cholesky.LogDet sums it.
+func logDetUpper(u blas64.Triangular) float64 {
+	var det float64
+	for i := 0; i < u.N; i++ {
+		det += 2 * math.Log(u.Data[i*u.Stride+i])
+	}
+	return det
+}
+
 // newRows checks the shapes common to all constructors and copies the
 // scales.
 func newRows(r, d int, scale []float64) *GaussianRows {
@@ -163,15 +233,16 @@ func NewGaussianRows(mean mat.Matrix, sigma mat.Symmetric, scale []float64) (*Ga
 		panic(badDim)
 	}
 	g := newRows(r, d, scale)
-	g.chol = make([]mat.Cholesky, 1)
-	if err := factorOnce(&g.chol[0], sigma, "shared row covariance"); err != nil {
+	var chol mat.Cholesky
+	if err := factorOnce(&chol, sigma, "shared row covariance"); err != nil {
 		return nil, err
 	}
+	g.u = []blas64.Triangular{upperOf(&chol)}
 	g.mean = mat.DenseCopyOf(mean)
 	s := mat.NewSymDense(d, nil)
-	g.chol[0].ToSym(s)
+	chol.ToSym(s)
 	g.sigma = []*mat.SymDense{s}
-	g.logDet = []float64{g.chol[0].LogDet()}
+	g.logDet = []float64{chol.LogDet()}
 	return g, nil
 }
 
@@ -196,19 +267,20 @@ func NewGaussianRowsPrecision(prec mat.Symmetric, b mat.Matrix, scale []float64)
 	}
 	g := newRows(r, d, scale)
 	g.fromPrec = true
-	g.chol = make([]mat.Cholesky, 1)
-	if err := factorOnce(&g.chol[0], prec, "shared row precision"); err != nil {
+	var chol mat.Cholesky
+	if err := factorOnce(&chol, prec, "shared row precision"); err != nil {
 		return nil, err
 	}
+	g.u = []blas64.Triangular{upperOf(&chol)}
 	s := mat.NewSymDense(d, nil)
-	if err := inverseFromChol(s, &g.chol[0]); err != nil {
+	if err := inverseFromChol(s, &chol); err != nil {
 		return nil, &NotPositiveDefiniteError{Matrix: "shared row precision", Dim: d, Index: -1, Pivot: math.NaN()}
 	}
 	g.sigma = []*mat.SymDense{s}
-	g.logDet = []float64{-g.chol[0].LogDet()}
+	g.logDet = []float64{-chol.LogDet()}
 	// μ = (P⁻¹bᵀ)ᵀ by two triangular solves with the factor.
 	var x mat.Dense
-	if err := g.chol[0].SolveTo(&x, b.T()); err != nil {
+	if err := chol.SolveTo(&x, b.T()); err != nil {
 		if _, isCond := err.(mat.Condition); !isCond {
 			return nil, err
 		}
@@ -228,19 +300,21 @@ func NewGaussianRowsDistinct(mean mat.Matrix, sigmas []mat.Symmetric) (*Gaussian
 		panic(badDim)
 	}
 	g := newRows(r, d, nil)
-	g.chol = make([]mat.Cholesky, r)
+	g.u = make([]blas64.Triangular, r)
 	g.sigma = make([]*mat.SymDense, r)
 	g.logDet = make([]float64, r)
+	var chol mat.Cholesky
 	for i, s := range sigmas {
 		if s.SymmetricDim() != d {
 			panic(badDim)
 		}
-		if err := factorOnce(&g.chol[i], s, fmt.Sprintf("covariance of row %d", i)); err != nil {
+		if err := factorOnce(&chol, s, fmt.Sprintf("covariance of row %d", i)); err != nil {
 			return nil, err
 		}
+		g.u[i] = upperOf(&chol)
 		g.sigma[i] = mat.NewSymDense(d, nil)
-		g.chol[i].ToSym(g.sigma[i])
-		g.logDet[i] = g.chol[i].LogDet()
+		chol.ToSym(g.sigma[i])
+		g.logDet[i] = chol.LogDet()
 	}
 	g.mean = mat.DenseCopyOf(mean)
 	return g, nil
@@ -264,41 +338,120 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 	}
 	g := newRows(r, d, nil)
 	g.fromPrec = true
-	g.chol = make([]mat.Cholesky, r)
+	g.u = make([]blas64.Triangular, r)
 	g.sigma = make([]*mat.SymDense, r)
 	g.logDet = make([]float64, r)
 	g.mean = mat.NewDense(r, d, nil)
-	var x mat.VecDense
 	for i, p := range precs {
 		if p.SymmetricDim() != d {
 			panic(badDim)
 		}
-		name := fmt.Sprintf("precision of row %d", i)
-		if err := factorOnce(&g.chol[i], p, name); err != nil {
+		g.u[i] = newUpper(d)
+		g.sigma[i] = mat.NewSymDense(d, nil)
+		if err := g.setRowPrecision(i, p, b); err != nil {
 			return nil, err
 		}
-		g.sigma[i] = mat.NewSymDense(d, nil)
-		if err := inverseFromChol(g.sigma[i], &g.chol[i]); err != nil {
-			return nil, &NotPositiveDefiniteError{Matrix: name, Dim: d, Index: -1, Pivot: math.NaN()}
-		}
-		g.logDet[i] = -g.chol[i].LogDet()
-		if err := g.chol[i].SolveVecTo(&x, mat.NewVecDense(d, mat.Row(nil, i, b))); err != nil {
-			if _, isCond := err.(mat.Condition); !isCond {
-				return nil, err
-			}
-		}
-		g.mean.SetRow(i, x.RawVector().Data)
 	}
 	return g, nil
+}
+
+// setRowPrecision sets row i of g (distinct covariances, with u[i] and
+// sigma[i] of order D) to Σ_i = P⁻¹, μ_i = Σ_i b_i (b_i row i of b), with ln|Σ_i|
+// from the factor of P: P = UᵀU by LAPACK's unpivoted Cholesky (factorInto),
+// Σ_i = U⁻¹U⁻ᵀ (invUpper) and μ_i by two triangular solves (solveUpper), so
+// that P is never inverted twice. It does not allocate for D ≤ 16.
+func (g *GaussianRows) setRowPrecision(i int, p mat.Symmetric, b mat.Matrix) error {
+	d := g.d
+	u := g.u[i]
+	if err := factorInto(u, p); err != nil {
+		err.(*NotPositiveDefiniteError).Matrix = fmt.Sprintf("precision of row %d", i)
+		return err
+	}
+	var buf [16 * 16]float64
+	w := buf[:]
+	if d > 16 {
+		w = make([]float64, d*d)
+	}
+	sg := g.sigma[i].RawSymmetric()
+	if !invUpper(sg.Data, sg.Stride, u, w) {
+		return &NotPositiveDefiniteError{Matrix: fmt.Sprintf("precision of row %d", i), Dim: d, Index: -1, Pivot: math.NaN()}
+	}
+	g.logDet[i] = -logDetUpper(u)
+	row := g.mean.RawRowView(i)
+	if rb, ok := b.(mat.RawMatrixer); ok {
+		raw := rb.RawMatrix()
+		copy(row, raw.Data[i*raw.Stride:i*raw.Stride+d])
+	} else {
+		for j := range row {
+			row[j] = b.At(i, j)
+		}
+	}
+	solveUpper(u, row)
+	return nil
+}
+
+// invUpper sets the upper triangle of the D×D matrix s (row stride ss) to
+// (UᵀU)⁻¹ = VVᵀ with V = U⁻¹ (upper triangular, computed into w, D×D, by
+// back substitution) and reports whether every entry is finite.
+func invUpper(s []float64, ss int, u blas64.Triangular, w []float64) bool {
+	d, us := u.N, u.Stride
+	w = w[:d*d]
+	clear(w)
+	for j := 0; j < d; j++ {
+		w[j*d+j] = 1 / u.Data[j*us+j]
+		for i := j - 1; i >= 0; i-- {
+			var t float64
+			for l := i + 1; l <= j; l++ {
+				t += u.Data[i*us+l] * w[l*d+j]
+			}
+			w[i*d+j] = -t / u.Data[i*us+i]
+		}
+	}
+	ok := true
+	for a := 0; a < d; a++ {
+		for b := a; b < d; b++ {
+			va, vb := w[a*d+b:a*d+d], w[b*d+b:b*d+d]
+			var t float64
+			for l, v := range vb {
+				t += va[l] * v
+			}
+			s[a*ss+b] = t
+			ok = ok && !math.IsNaN(t) && !math.IsInf(t, 0)
+		}
+	}
+	return ok
+}
+
+// solveUpper overwrites x with (UᵀU)⁻¹x: Uᵀy = x by forward and Uz = y by
+// back substitution.
+func solveUpper(u blas64.Triangular, x []float64) {
+	d, us := u.N, u.Stride
+	x = x[:d]
+	for i := 0; i < d; i++ {
+		t := x[i]
+		for l := 0; l < i; l++ {
+			t -= u.Data[l*us+i] * x[l]
+		}
+		x[i] = t / u.Data[i*us+i]
+	}
+	for i := d - 1; i >= 0; i-- {
+		t := x[i]
+		for l := i + 1; l < d; l++ {
+			t -= u.Data[i*us+l] * x[l]
+		}
+		x[i] = t / u.Data[i*us+i]
+	}
 }
 
 // SetDistinctPrecision sets g, in place, to the rows that
 // NewGaussianRowsDistinctPrecision(precs, b) returns (the same numbers, bit
 // for bit), reusing g's storage: the VBM step of a loop that refreshes one
 // q(Λ) at every iteration (the factor loadings of the mixture of factor
-// analysers) then allocates only inside mat.Cholesky.Factorize (gonum
-// v0.16 returns its workspace to a sync.Pool with 3 small allocations per
-// row), against about 10 allocations per row for the constructor. g must hold a distinct covariance per
+// analysers) then does not allocate (for D ≤ 16), against about 10
+// allocations per row for the constructor. Each precision is factorised in
+// place by the same LAPACK routine as mat.Cholesky.Factorize but without
+// its condition estimate (which the rows never use, and which costs more
+// than the factorisation at small D). g must hold a distinct covariance per
 // row (from NewGaussianRowsDistinct or NewGaussianRowsDistinctPrecision, or
 // a single row) and have the shape of b; otherwise it panics, as it does
 // when a precision has another order. Every scale c_r becomes 1.
@@ -310,7 +463,7 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 // set again before any other use.
 func (g *GaussianRows) SetDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) error {
 	r, d := b.Dims()
-	if r != g.r || d != g.d || len(precs) != r || len(g.chol) != r || len(g.sigma) != r {
+	if r != g.r || d != g.d || len(precs) != r || len(g.u) != r || len(g.sigma) != r {
 		panic(badDim)
 	}
 	g.fromPrec = true
@@ -321,32 +474,9 @@ func (g *GaussianRows) SetDistinctPrecision(precs []mat.Symmetric, b mat.Matrix)
 		if p.SymmetricDim() != d {
 			panic(badDim)
 		}
-		if err := factorOnce(&g.chol[i], p, ""); err != nil {
-			err.(*NotPositiveDefiniteError).Matrix = fmt.Sprintf("precision of row %d", i)
+		if err := g.setRowPrecision(i, p, b); err != nil {
 			return err
 		}
-		u := g.chol[i].RawU().(mat.RawTriangular).RawTriangular()
-		// Σ_r = P_r⁻¹ from the factor, as mat.Cholesky.InverseTo computes it
-		// (Potri on a copy of U in the upper triangle of Σ_r).
-		sg := g.sigma[i].RawSymmetric()
-		for a := 0; a < d; a++ {
-			copy(sg.Data[a*sg.Stride+a:a*sg.Stride+d], u.Data[a*u.Stride+a:a*u.Stride+d])
-		}
-		lapack64.Potri(blas64.Triangular{Uplo: blas.Upper, Diag: blas.NonUnit, N: d, Stride: sg.Stride, Data: sg.Data})
-		for a := 0; a < d; a++ {
-			for _, v := range sg.Data[a*sg.Stride+a : a*sg.Stride+d] {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return &NotPositiveDefiniteError{Matrix: fmt.Sprintf("precision of row %d", i), Dim: d, Index: -1, Pivot: math.NaN()}
-				}
-			}
-		}
-		g.logDet[i] = -g.chol[i].LogDet()
-		// μ_r = P_r⁻¹b_r, as mat.Cholesky.SolveVecTo computes it (Potrs).
-		row := g.mean.RawRowView(i)
-		for j := range row {
-			row[j] = b.At(i, j)
-		}
-		lapack64.Potrs(u, blas64.General{Rows: d, Cols: 1, Stride: 1, Data: row})
 	}
 	return nil
 }
@@ -387,6 +517,14 @@ func (g *GaussianRows) sig(r int) *mat.SymDense {
 		return g.sigma[0]
 	}
 	return g.sigma[r]
+}
+
+// factor returns the upper Cholesky factor of Σ_r (of Σ_r⁻¹ if fromPrec).
+func (g *GaussianRows) factor(r int) blas64.Triangular {
+	if len(g.u) == 1 {
+		return g.u[0]
+	}
+	return g.u[r]
 }
 
 func (g *GaussianRows) ldet(r int) float64 {
@@ -575,11 +713,7 @@ func (g *GaussianRows) LogProb(x mat.Matrix) float64 {
 // mahalanobis returns devᵀΣ_r⁻¹dev using the stored factor; work has
 // length D.
 func (g *GaussianRows) mahalanobis(r int, dev, work []float64) float64 {
-	c := &g.chol[0]
-	if len(g.chol) > 1 {
-		c = &g.chol[r]
-	}
-	u := c.RawU().(mat.RawTriangular).RawTriangular() // A = UᵀU, upper
+	u := g.factor(r) // A = UᵀU, upper
 	d := g.d
 	var q float64
 	if g.fromPrec {
@@ -611,11 +745,7 @@ func (g *GaussianRows) Rand(dst *mat.Dense, rnd *rand.Rand) *mat.Dense {
 	dst = g.reuseDense(dst)
 	d := g.d
 	for r := 0; r < g.r; r++ {
-		c := &g.chol[0]
-		if len(g.chol) > 1 {
-			c = &g.chol[r]
-		}
-		u := c.RawU().(mat.RawTriangular).RawTriangular()
+		u := g.factor(r)
 		x := dst.RawRowView(r)
 		for i := range x {
 			x[i] = rnd.NormFloat64()

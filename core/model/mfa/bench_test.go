@@ -4,7 +4,10 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // benchModel returns the model of the thesis's embedded-clusters size
@@ -24,9 +27,28 @@ func benchModel(b *testing.B) *mfa.Model {
 	return m
 }
 
+// digitsModel returns a model of the size of the thesis's digits
+// experiment (section 4.6.2: n = 3823 training images, p = 62 after
+// dropping constant pixels, k_max = 6) with S = 20 analysers, on synthetic
+// data (10 clusters of 6-D factor structure, z-scored), started from
+// random responsibilities, after 5 iterations.
+func digitsModel(b *testing.B) *mfa.Model {
+	b.Helper()
+	y := factorClusters(rand.New(rand.NewPCG(21, 22)), 62, 6, 10, 3823)
+	z, _ := mfa.Standardize(y)
+	m, err := mfa.NewRandom(z, 20, mfa.Settings{K: 6}, rand.New(rand.NewPCG(23, 24)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 5 {
+		iterate(b, m)
+	}
+	return m
+}
+
 // iterate runs one iteration of vb.Run with the default schedule: E, M,
 // UpdateHyper(psi), UpdateHyper(mu_nu).
-func iterate(b *testing.B, m *mfa.Model) {
+func iterate(b testing.TB, m *mfa.Model) {
 	if _, err := m.E(); err != nil {
 		b.Fatal(err)
 	}
@@ -57,4 +79,49 @@ func BenchmarkIteration(b *testing.B) {
 	for range b.N {
 		iterate(b, m)
 	}
+}
+
+// BenchmarkIterationDigits times one VBEM iteration at the size of the
+// digits experiment: S = 20, n = 3823, p = 62, k = 6 (see digitsModel).
+func BenchmarkIterationDigits(b *testing.B) {
+	m := digitsModel(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		iterate(b, m)
+	}
+}
+
+// BenchmarkSearchEmbedded times a whole birth/death search on the
+// embedded clusters (6 × 300 points in 10-D, k_max = 7) from one analyser
+// with the settings of the chapter 4 experiment (spatial births with PCA
+// children, one round of tries, deaths below one point, agitation+ΔF
+// epochs of at most 2000 sweeps, at most 3000 sweeps in all). It reports
+// the sweeps run and the time per sweep.
+func BenchmarkSearchEmbedded(b *testing.B) {
+	y, _ := embedded(rand.New(rand.NewPCG(11, 12)), 300)
+	z, _ := mfa.Standardize(y)
+	n, _ := z.Dims()
+	ones := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		ones.Set(i, 0, 1)
+	}
+	b.ReportAllocs()
+	var sweeps int
+	for range b.N {
+		m, err := mfa.New(z, ones, mfa.Settings{K: 7})
+		if err != nil {
+			b.Fatal(err)
+		}
+		m.Moves = mfa.MoveSettings{Rand: rand.New(rand.NewPCG(4401, 1)), MaxTries: 1, DeathThreshold: 1,
+			Birth: mfa.SpatialSplit, Children: mfa.PCALoadings}
+		res := vb.Search(m, vb.SearchSettings{MaxIterations: 3000, Run: vb.Settings{MaxIter: 2000,
+			MonotoneTol: 1e-9, Hyper: mfa.DefaultSchedule(), Converger: m.EpochConverger(mfa.DefaultAgitationTol, 1e-6, 2)}})
+		if res.Err != nil {
+			b.Fatal(res.Err)
+		}
+		sweeps += res.Iterations
+	}
+	b.ReportMetric(float64(sweeps)/float64(b.N), "sweeps/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(sweeps), "ns/sweep")
 }

@@ -83,3 +83,38 @@ func labelResp(labels []int, S int, sharp float64) *mat.Dense {
 	}
 	return r
 }
+
+// factorClusters returns n points in p dimensions from C clusters (point i
+// in cluster i mod C) of k-dimensional factor structure: centres N(0, 4I),
+// loadings N(0, 1) entries, unit factors and noise of standard deviation
+// 0.3.
+func factorClusters(rnd *rand.Rand, p, k, C, n int) *mat.Dense {
+	mus := make([][]float64, C)
+	lams := make([][]float64, C)
+	for c := range mus {
+		mus[c] = make([]float64, p)
+		for q := range mus[c] {
+			mus[c][q] = 2 * rnd.NormFloat64()
+		}
+		lams[c] = make([]float64, p*k)
+		for j := range lams[c] {
+			lams[c][j] = rnd.NormFloat64()
+		}
+	}
+	y := mat.NewDense(n, p, nil)
+	x := make([]float64, k)
+	for i := 0; i < n; i++ {
+		mu, lam := mus[i%C], lams[i%C]
+		for l := range x {
+			x[l] = rnd.NormFloat64()
+		}
+		for q, row := 0, y.RawRowView(i); q < p; q++ {
+			v := mu[q] + 0.3*rnd.NormFloat64()
+			for l, xl := range x {
+				v += lam[q*k+l] * xl
+			}
+			row[q] = v
+		}
+	}
+	return y
+}

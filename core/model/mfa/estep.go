@@ -3,15 +3,18 @@ package mfa
 import (
 	"fmt"
 	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/floats"
 
 	"github.com/vbworkbench/vbw/core/dist"
-	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // chunk is the number of points that the loops of E take at a time, so
-// that the columns they read stay in the L1 cache.
-const chunk = 128
+// that the columns they read stay in the L1 cache while the vectorised
+// kernels (gonum's floats.AddScaled and floats.Dot) run over long rows.
+const chunk = 512
 
 // ln2Pi is ln 2π.
 const ln2Pi = 1.83787706640934548356065947281123527972279494727556
@@ -38,11 +41,17 @@ const ln2Pi = 1.83787706640934548356065947281123527972279494727556
 // Step 2 overwrites each q(Λ̃^s) in place (dist.GaussianRows.
 // SetDistinctPrecision) unless it is shared with a snapshot (Save), a
 // child of a birth or a caller of Loadings, in which case it builds a new
-// one. E still allocates: the returned Bound.Terms is a new slice that
-// callers may keep, and gonum's Cholesky factorisation returns its
-// workspace to a sync.Pool with 3 small allocations per loading row (3Sp
-// per E step with gonum v0.16). Everything else reuses the model's
-// buffers.
+// one. Otherwise E does not allocate: everything reuses the model's
+// buffers, and the returned Bound.Terms is the model's own slice, valid
+// until the next E or Bound (vb.Run copies it).
+//
+// The cost of a sweep is O(S n p k) (targets §1.12), spent in products of
+// the data with small matrices taken over chunks of points with gonum's
+// vectorised axpy and dot kernels: the factor means (updateX), the
+// residual terms (computeT) and, when p(p+1)/2 is small against p(k+1),
+// the weighted data scatter that gives the statistics of q(Λ̃) and Ψ
+// (statsScatter). Points with q_is = 0 are skipped in sums where they add
+// exactly nothing.
 //
 // E returns an error if a posterior precision cannot be factorised (a
 // numerical breakdown) or a responsibility is not finite; the model must
@@ -67,7 +76,7 @@ func (m *Model) E() (vb.Bound, error) {
 			return failedBound(), err
 		}
 	}
-	return m.bound(), nil
+	return m.bound(true), nil
 }
 
 func failedBound() vb.Bound { return vb.Bound{F: math.NaN()} }
@@ -75,10 +84,11 @@ func failedBound() vb.Bound { return vb.Bound{F: math.NaN()} }
 // Bound returns F at the current state without updating anything: q(x),
 // q(Λ̃), q(s), q(π), q(ν) and Θ as they are (E returns it after its
 // updates). After M or UpdateHyper it is the F that those steps raised.
+// Its Terms are valid until the next E or Bound, as E's.
 func (m *Model) Bound() vb.Bound {
 	m.prepPsi()
 	m.computeT()
-	return m.bound()
+	return m.bound(false)
 }
 
 // prepPsi refreshes the quantities of E that depend on Ψ only.
@@ -88,12 +98,11 @@ func (m *Model) prepPsi() {
 		m.ipsi[q] = 1 / v
 		m.lnPsiSum += math.Log(v)
 	}
-	for i := 0; i < m.n; i++ {
-		var s float64
-		for q, v := range m.y.RawRowView(i) {
-			s += v * v * m.ipsi[q]
-		}
-		m.yPy[i] = s
+	// y_iᵀΨ⁻¹y_i = Σ_q ψ_q⁻¹ y_iq², as axpys over the squared data.
+	n := m.n
+	floats.ScaleTo(m.yPy, m.ipsi[0], m.yT2[:n])
+	for q := 1; q < m.p; q++ {
+		floats.AddScaled(m.yPy, m.ipsi[q], m.yT2[q*n:(q+1)*n])
 	}
 }
 
@@ -120,24 +129,27 @@ func (m *Model) fullA(c *component) {
 //
 // where A[:k,k] = Σ_q ψ_q⁻¹(E[λ_q]E[μ_q] + Cov(λ_q, μ_q)) carries the Λ–μ
 // cross-covariance that the reference code's inferQX omits (targets §1.5).
-// Σ is factorised once; ln|Σ| = −ln|Σ⁻¹| from the factor.
+// Σ is factorised once; ln|Σ| = −ln|Σ⁻¹| from the factor. The means of all
+// points are one product X̄ᵀ = W Yᵀ − cv 1ᵀ with W = ΣE[Λ]ᵀΨ⁻¹ (k×p), taken
+// over chunks of points with vectorised axpy kernels.
 func (m *Model) updateX(c *component) error {
 	if err := m.updateSigma(c); err != nil {
+		c.xFresh = false
 		return err
 	}
 	n, p := m.n, m.p
 	for i0 := 0; i0 < n; i0 += chunk {
 		i1 := min(i0+chunk, n)
+		ones := c.xT[c.k*n+i0 : c.k*n+i1] // x̃_ik = 1
 		for l := 0; l < c.k; l++ {
 			xl := c.xT[l*n+i0 : l*n+i1]
-			for i := range xl {
-				xl[i] = -c.cv[l]
-			}
+			floats.ScaleTo(xl, -c.cv[l], ones)
 			for q, w := range c.wt[l*p : (l+1)*p] {
-				axpy(w, m.yT[q*n+i0:q*n+i1], xl)
+				floats.AddScaled(xl, w, m.yT[q*n+i0:q*n+i1])
 			}
 		}
 	}
+	c.xFresh = true
 	return nil
 }
 
@@ -184,46 +196,102 @@ func (m *Model) updateSigma(c *component) error {
 	return nil
 }
 
+// nonzero sets m.idx to the points i0 ≤ i < i1 = min(i0+chunk, n) with
+// r_i ≠ 0, in order, and returns their number and i1. A point of zero
+// responsibility adds exactly nothing to a statistic of its analyser, so
+// the sums below skip it.
+func (m *Model) nonzero(r []float64, i0 int) (w, i1 int) {
+	i1 = min(i0+chunk, len(r))
+	idx := m.idx[:i1-i0]
+	for t, v := range r[i0:i1] {
+		if v != 0 {
+			idx[w] = i0 + t
+			w++
+		}
+	}
+	return w, i1
+}
+
 // stats sets the sufficient statistics of analyser s under the current
 // q(s) and q(x|s):
 //
 //	N_s = Σ_i q_is,   G_s = Σ_i q_is ⟨x̃_i x̃_iᵀ⟩ = [[N_sΣ + Σ_i q_is x̄x̄ᵀ, Σ_i q_is x̄], [·, N_s]],
 //	Syx_s = Σ_i q_is y_i x̃̄_iᵀ   (p×d),
 //
-// each entry a dot product over the n points.
+// from the scatter of the data (statsScatter) when the means x̄_i are those
+// of the last updateX and that is cheaper, else point by point
+// (statsPoints).
 func (m *Model) stats(s int, c *component) {
-	n, d, k := m.n, c.d, c.k
+	p, d := m.p, c.d
+	if c.xFresh && p*(p+1)/2+2*p < 2*(p*d+d*(d+1)/2+p+d) {
+		m.statsScatter(s, c)
+	} else {
+		m.statsPoints(s, c)
+	}
+}
+
+// statsPoints computes the statistics of stats as dot products over the
+// points of nonzero responsibility, a chunk at a time.
+func (m *Model) statsPoints(s int, c *component) {
+	n, p, d, k := m.n, m.p, c.d, c.k
 	r := m.resp[s*n : (s+1)*n]
-	for j := range c.g {
-		c.g[j] = 0
-	}
-	for j := range c.syx {
-		c.syx[j] = 0
-	}
-	z := m.work // z_j = q_·s ∘ x̃_·j on the chunk; z_k = q_·s
-	for i0 := 0; i0 < n; i0 += chunk {
-		i1 := min(i0+chunk, n)
-		w := i1 - i0
+	clear(c.g)
+	clear(c.syx)
+	for i0 := 0; i0 < n; {
+		w, i1 := m.nonzero(r, i0)
+		if w == 0 {
+			i0 = i1
+			continue
+		}
+		// The chunk's x̃_·j, y_·q and q_·s: views when its points are
+		// contiguous, else gathered.
+		x := func(j int) []float64 { return c.xT[j*n+i0 : j*n+i1] }
+		y := func(q int) []float64 { return m.yT[q*n+i0 : q*n+i1] }
 		rc := r[i0:i1]
+		if w < i1-i0 {
+			idx := m.idx[:w]
+			for j := 0; j < d; j++ {
+				gx, xj := m.gx[j*w:(j+1)*w], c.xT[j*n:(j+1)*n]
+				for t, i := range idx {
+					gx[t] = xj[i]
+				}
+			}
+			for q := 0; q < p; q++ {
+				gy, yq := m.gy[q*w:(q+1)*w], m.yT[q*n:(q+1)*n]
+				for t, i := range idx {
+					gy[t] = yq[i]
+				}
+			}
+			gr := m.gr[:w]
+			for t, i := range idx {
+				gr[t] = r[i]
+			}
+			x = func(j int) []float64 { return m.gx[j*w : (j+1)*w] }
+			y = func(q int) []float64 { return m.gy[q*w : (q+1)*w] }
+			rc = gr
+		}
+		// z_j = q_·s ∘ x̃_·j; z_k = q_·s.
+		z := m.gz
 		for j := 0; j < d; j++ {
-			zj, xj := z[j*w:(j+1)*w], c.xT[j*n+i0:j*n+i1]
-			for i, v := range rc {
-				zj[i] = v * xj[i]
+			zj, xj := z[j*w:(j+1)*w], x(j)
+			for t, v := range rc {
+				zj[t] = v * xj[t]
 			}
 		}
 		for a := 0; a < d; a++ {
-			xa := c.xT[a*n+i0 : a*n+i1]
+			xa := x(a)
 			for b := a; b < d; b++ {
-				c.g[a*d+b] += dot(xa, z[b*w:(b+1)*w])
+				c.g[a*d+b] += floats.Dot(xa, z[b*w:(b+1)*w])
 			}
 		}
-		for q := 0; q < m.p; q++ {
-			yq := m.yT[q*n+i0 : q*n+i1]
+		for q := 0; q < p; q++ {
+			yq := y(q)
 			sq := c.syx[q*d : (q+1)*d]
 			for j := range sq {
-				sq[j] += dot(yq, z[j*w:(j+1)*w])
+				sq[j] += floats.Dot(yq, z[j*w:(j+1)*w])
 			}
 		}
+		i0 = i1
 	}
 	ns := sum(r)
 	for a := 0; a < d; a++ {
@@ -233,6 +301,106 @@ func (m *Model) stats(s int, c *component) {
 			}
 			c.g[b*d+a] = c.g[a*d+b]
 		}
+	}
+	c.nsum = ns
+}
+
+// scatter sets the weighted mean and scatter of the data under q(s_i = s),
+//
+//	N_s = Σ_i q_is,   ȳ_s = (1/N_s) Σ_i q_is y_i,   D_s = Σ_i q_is (y_i − ȳ_s)(y_i − ȳ_s)ᵀ   (p×p),
+//
+// (ȳ_s = 0 when N_s = 0) unless they are already there for the current
+// q(·|s): they change only with q(s), once per sweep, and serve both
+// statistics of the sweep (the Ψ update's and the next q(Λ̃)'s).
+func (m *Model) scatter(s int, c *component) {
+	n, p := m.n, m.p
+	r := m.resp[s*n : (s+1)*n]
+	if c.scValid && slices.Equal(c.scR, r) {
+		return
+	}
+	if c.scR == nil {
+		c.scR = make([]float64, n)
+		c.scMean = make([]float64, p)
+		c.scD = make([]float64, p*p)
+		c.wd = make([]float64, c.k*p)
+	}
+	ns := sum(r)
+	for q := range c.scMean {
+		c.scMean[q] = 0
+		if ns > 0 {
+			c.scMean[q] = floats.Dot(r, m.yT[q*n:(q+1)*n]) / ns
+		}
+	}
+	clear(c.scD)
+	for i0 := 0; i0 < n; {
+		w, i1 := m.nonzero(r, i0)
+		idx := m.idx[:w]
+		// v_qt = √q_is (y_iq − ȳ_q) for the chunk's points i = idx[t], so
+		// that D = Σ_t v_·t v_·tᵀ.
+		sr := m.gr[:w]
+		for t, i := range idx {
+			sr[t] = math.Sqrt(r[i])
+		}
+		for q := 0; q < p; q++ {
+			v, yq, mq := m.gy[q*w:(q+1)*w], m.yT[q*n:(q+1)*n], c.scMean[q]
+			for t, i := range idx {
+				v[t] = sr[t] * (yq[i] - mq)
+			}
+		}
+		for q := 0; q < p; q++ {
+			vq := m.gy[q*w : (q+1)*w]
+			for u := q; u < p; u++ {
+				c.scD[q*p+u] += floats.Dot(vq, m.gy[u*w:(u+1)*w])
+			}
+		}
+		i0 = i1
+	}
+	for q := 0; q < p; q++ {
+		for u := q + 1; u < p; u++ {
+			c.scD[u*p+q] = c.scD[q*p+u]
+		}
+	}
+	copy(c.scR, r)
+	c.scN, c.scValid = ns, true
+}
+
+// statsScatter computes the statistics of stats from the scatter of the
+// data (see scatter) and the map of updateX, x̄_i = W(y_i − ȳ) + x̄₀ with
+// W = ΣE[Λ]ᵀΨ⁻¹ and x̄₀ = Wȳ − cv, in O(kp² + k²p) instead of O(npk):
+//
+//	Σ_i q_is x̄_i x̄_iᵀ = W D Wᵀ + N x̄₀x̄₀ᵀ,   Σ_i q_is x̄_i = N x̄₀,
+//	Σ_i q_is y_i x̄_iᵀ = D Wᵀ + N ȳ x̄₀ᵀ,     Σ_i q_is y_i = N ȳ,
+//
+// since Σ_i q_is (y_i − ȳ) = 0. It needs c.xFresh (the x̄_i are W y_i − cv).
+func (m *Model) statsScatter(s int, c *component) {
+	m.scatter(s, c)
+	p, d, k := m.p, c.d, c.k
+	ns, ybar := c.scN, c.scMean
+	x0 := m.kvec[:k]
+	for l := 0; l < k; l++ {
+		x0[l] = dot(c.wt[l*p:(l+1)*p], ybar) - c.cv[l]
+	}
+	// wd = W D (k×p).
+	for l := 0; l < k; l++ {
+		wl, out := c.wt[l*p:(l+1)*p], c.wd[l*p:(l+1)*p]
+		for u := range out {
+			out[u] = dot(wl, c.scD[u*p:(u+1)*p])
+		}
+	}
+	for a := 0; a < k; a++ {
+		for b := a; b < k; b++ {
+			v := dot(c.wd[a*p:(a+1)*p], c.wt[b*p:(b+1)*p]) + ns*x0[a]*x0[b] + ns*c.sigma[a*k+b]
+			c.g[a*d+b], c.g[b*d+a] = v, v
+		}
+		c.g[a*d+k], c.g[k*d+a] = ns*x0[a], ns*x0[a]
+	}
+	c.g[k*d+k] = ns
+	for q := 0; q < p; q++ {
+		sq := c.syx[q*d : (q+1)*d]
+		for a := 0; a < k; a++ {
+			sq[a] = c.wd[a*p+q] + ns*ybar[q]*x0[a]
+		}
+		sq[k] = ns * ybar[q]
 	}
 	c.nsum = ns
 }
@@ -299,7 +467,14 @@ func (m *Model) updateLoadings(s int, c *component) error {
 //	     = y_iᵀΨ⁻¹y_i − 2 y_iᵀΨ⁻¹E[Λ̃^s] x̃̄_i + x̃̄_iᵀ A_s x̃̄_i + tr(A_s[:k,:k] Σ^s),
 //
 // the vectorised residual of targets §1.12 with A_s = ⟨Λ̃ᵀΨ⁻¹Λ̃⟩, so that a
-// pass costs O(S n p k).
+// pass costs O(S n p k). With x̃̄_i = [x̄_i; 1] and A symmetric it is summed
+// over chunks of points as
+//
+//	Q_is = y_iᵀΨ⁻¹y_i + tr(A[:k,:k]Σ) + A_kk − 2 y_iᵀΨ⁻¹E[μ]
+//	       + Σ_{a<k} x̄_ia (A_aa x̄_ia + 2 Σ_{a<b<k} A_ab x̄_ib + 2A_ak − 2 y_iᵀΨ⁻¹E[Λ_·a]),
+//
+// every inner sum an axpy over the chunk. (gonum's floats.AddConst is
+// avoided: its kernel is several times slower than an axpy.)
 func (m *Model) computeT() {
 	n, p := m.n, m.p
 	c0 := -0.5 * (float64(p)*ln2Pi + m.lnPsiSum)
@@ -308,48 +483,104 @@ func (m *Model) computeT() {
 		m.fullA(c)
 		c.rows.MeanTo(c.mean)
 		mean := c.mean.RawMatrix()
+		// um[a*p+q] = −2 ψ_q⁻¹ E[Λ̃_qa].
+		um := m.um[:d*p]
+		for q := 0; q < p; q++ {
+			for a, v := range mean.Data[q*mean.Stride : q*mean.Stride+d] {
+				um[a*p+q] = -2 * m.ipsi[q] * v
+			}
+		}
 		var trAS float64
 		for a := 0; a < k; a++ {
 			trAS += dot(c.afull[a*d:a*d+k], c.sigma[a*k:(a+1)*k])
 		}
-		// Over chunks of points, w_a = Σ_b A_ab x̃_·b − 2 Σ_q ψ_q⁻¹E[Λ̃_qa] y_·q,
-		// so that Q_i = y_iᵀΨ⁻¹y_i + tr(A[:k,:k]Σ) + Σ_a x̃_ia w_ia.
+		cst := trAS + c.afull[k*d+k]
+		tx0 := 0.5 * (float64(k) + c.logDetSigma - c.traceSigma)
 		ty := m.ty[s*n : (s+1)*n]
 		tx := m.tx[s*n : (s+1)*n]
 		for i0 := 0; i0 < n; i0 += chunk {
 			i1 := min(i0+chunk, n)
-			wa := m.work[:i1-i0]
-			tyc, txc := ty[i0:i1], tx[i0:i1]
-			for i := range tyc {
-				tyc[i] = m.yPy[i0+i] + trAS
-				txc[i] = 0
+			w := i1 - i0
+			// Q_i ← y_iᵀΨ⁻¹y_i + tr(A[:k,:k]Σ) + A_kk − 2 y_iᵀΨ⁻¹E[μ].
+			qc := ty[i0:i1]
+			for i, v := range m.yPy[i0:i1] {
+				qc[i] = v + cst
 			}
-			for a := 0; a < d; a++ {
-				for i := range wa {
-					wa[i] = 0
+			for q, u := range um[k*p : (k+1)*p] {
+				floats.AddScaled(qc, u, m.yT[q*n+i0:q*n+i1])
+			}
+			// Q_i += 2 Σ_a A_ak x̄_ia and, for every a,
+			// h_a = A_aa x̄_a + 2 Σ_{a<b<k} A_ab x̄_b − 2 Ψ⁻¹E[Λ_·a]ᵀy.
+			for a := 0; a < k; a++ {
+				xa, h := c.xT[a*n+i0:a*n+i1], m.hk[a*w:(a+1)*w]
+				floats.AddScaled(qc, 2*c.afull[a*d+k], xa)
+				floats.ScaleTo(h, c.afull[a*d+a], xa)
+				for b := a + 1; b < k; b++ {
+					floats.AddScaled(h, 2*c.afull[a*d+b], c.xT[b*n+i0:b*n+i1])
 				}
-				for b, v := range c.afull[a*d : (a+1)*d] {
-					axpy(v, c.xT[b*n+i0:b*n+i1], wa)
-				}
-				for q := 0; q < p; q++ {
-					axpy(-2*mean.Data[q*mean.Stride+a]*m.ipsi[q], m.yT[q*n+i0:q*n+i1], wa)
-				}
-				xa := c.xT[a*n+i0 : a*n+i1]
-				for i, v := range xa {
-					tyc[i] += v * wa[i]
-				}
-				if a < k {
-					for i, v := range xa {
-						txc[i] += v * v
-					}
+				for q, u := range um[a*p : (a+1)*p] {
+					floats.AddScaled(h, u, m.yT[q*n+i0:q*n+i1])
 				}
 			}
+			// Q_i += Σ_a x̄_ia h_ia and ‖x̄_i‖², four coordinates a pass.
+			xc := tx[i0:i1]
+			clear(xc)
+			for a := 0; a < k; {
+				x0, h0 := c.xT[a*n+i0:a*n+i1], m.hk[a*w:(a+1)*w]
+				switch {
+				case a+4 <= k:
+					x1, h1 := c.xT[(a+1)*n+i0:(a+1)*n+i1], m.hk[(a+1)*w:(a+2)*w]
+					x2, h2 := c.xT[(a+2)*n+i0:(a+2)*n+i1], m.hk[(a+2)*w:(a+3)*w]
+					x3, h3 := c.xT[(a+3)*n+i0:(a+3)*n+i1], m.hk[(a+3)*w:(a+4)*w]
+					quad4(qc, xc, x0, x1, x2, x3, h0, h1, h2, h3)
+					a += 4
+				case a+2 <= k:
+					x1, h1 := c.xT[(a+1)*n+i0:(a+1)*n+i1], m.hk[(a+1)*w:(a+2)*w]
+					quad2(qc, xc, x0, x1, h0, h1)
+					a += 2
+				default:
+					quad2(qc, xc, x0, x0[:0:0], h0, h0[:0:0])
+					a++
+				}
+			}
+			for i := range qc {
+				qc[i] = c0 - 0.5*qc[i]
+				xc[i] = tx0 - 0.5*xc[i]
+			}
 		}
-		tx0 := 0.5 * (float64(k) + c.logDetSigma - c.traceSigma)
-		for i := range ty {
-			ty[i] = c0 - 0.5*ty[i]
-			tx[i] = tx0 - 0.5*tx[i]
+	}
+}
+
+// quad4 adds Σ_j x_j ∘ h_j to q and Σ_j x_j ∘ x_j to xx over j < 4, element
+// by element (one pass for four coordinates of computeT).
+func quad4(q, xx, x0, x1, x2, x3, h0, h1, h2, h3 []float64) {
+	n := len(q)
+	xx, x0, x1, x2, x3 = xx[:n], x0[:n], x1[:n], x2[:n], x3[:n]
+	h0, h1, h2, h3 = h0[:n], h1[:n], h2[:n], h3[:n]
+	for i := range q {
+		v0, v1, v2, v3 := x0[i], x1[i], x2[i], x3[i]
+		q[i] += (v0*h0[i] + v1*h1[i]) + (v2*h2[i] + v3*h3[i])
+		xx[i] += (v0*v0 + v1*v1) + (v2*v2 + v3*v3)
+	}
+}
+
+// quad2 is quad4 for two coordinates, or one if x1 is empty.
+func quad2(q, xx, x0, x1, h0, h1 []float64) {
+	n := len(q)
+	xx, x0, h0 = xx[:n], x0[:n], h0[:n]
+	if len(x1) == 0 {
+		for i := range q {
+			v0 := x0[i]
+			q[i] += v0 * h0[i]
+			xx[i] += v0 * v0
 		}
+		return
+	}
+	x1, h1 = x1[:n], h1[:n]
+	for i := range q {
+		v0, v1 := x0[i], x1[i]
+		q[i] += v0*h0[i] + v1*h1[i]
+		xx[i] += v0*v0 + v1*v1
 	}
 }
 
@@ -359,36 +590,112 @@ func (m *Model) computeT() {
 // many times slower; dropping them changes F by less than 1e-190 nats.
 const respFloor = 1e-200
 
+// expZero is an argument below which math.Exp returns exactly 0 (it
+// underflows below −745.13), so that the exponential need not be taken.
+const expZero = -746
+
 // updateS is the corrected update of q(s_i) (eq. (4.57), lines 2540–2549;
 // targets §1.5): q_is ∝ exp(ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s)),
-// normalised in the log domain; values below respFloor become 0.
+// normalised in the log domain with the largest term subtracted (as
+// numeric.NormalizeLogTo, but over a chunk of points at a time, skipping
+// the exponentials that underflow to 0 and multiplying by the reciprocal
+// of the sum); values below respFloor become 0. It keeps the normalisers
+// ln Z_i = ln Σ_s exp(ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s)) for bound.
 func (m *Model) updateS() error {
 	n := m.n
 	dist.DirichletMeanLogTo(m.elnpi, m.omega)
-	ell := m.ell
-	for i := 0; i < n; i++ {
-		for s := range ell {
-			ell[s] = m.elnpi[s] + m.tx[s*n+i] + m.ty[s*n+i]
+	for i0 := 0; i0 < n; i0 += chunk {
+		i1 := min(i0+chunk, n)
+		mx, z := m.rowMax[:i1-i0], m.rowSum[:i1-i0]
+		for i := range mx {
+			mx[i] = math.Inf(-1)
 		}
-		if z := numeric.NormalizeLogTo(ell, ell); math.IsNaN(z) || math.IsInf(z, 0) {
-			return fmt.Errorf("mfa: q(s) of point %d: log-normaliser %v", i, z)
-		}
-		for s, v := range ell {
-			if v < respFloor {
-				v = 0
+		// The log-responsibilities, in place of q(s).
+		bad := false
+		for s, e := range m.elnpi {
+			l := m.resp[s*n+i0 : s*n+i1]
+			tx, ty := m.tx[s*n+i0:s*n+i1], m.ty[s*n+i0:s*n+i1]
+			for i := range l {
+				v := e + tx[i] + ty[i]
+				l[i] = v
+				if v > mx[i] {
+					mx[i] = v
+				}
+				bad = bad || v != v
 			}
-			m.resp[s*n+i] = v
+		}
+		for i, v := range mx {
+			if bad || math.IsInf(v, 0) {
+				return m.badLogResp(i0, i1)
+			}
+			z[i] = 0
+		}
+		for s := range m.elnpi {
+			l := m.resp[s*n+i0 : s*n+i1]
+			for i, v := range l {
+				var e float64
+				switch v -= mx[i]; {
+				case v == 0:
+					e = 1 // the largest term: exp(0) exactly
+				case v >= expZero:
+					e = math.Exp(v)
+				}
+				l[i] = e
+				z[i] += e
+			}
+		}
+		for i, v := range z {
+			m.lnZ[i0+i] = mx[i]
+			if v != 1 { // v = 1 when every other term underflowed
+				m.lnZ[i0+i] += math.Log(v)
+			}
+			z[i] = 1 / v
+		}
+		for s := range m.elnpi {
+			l := m.resp[s*n+i0 : s*n+i1]
+			for i, v := range l {
+				v *= z[i]
+				if v < respFloor {
+					v = 0
+				}
+				l[i] = v
+			}
 		}
 	}
 	return nil
 }
 
+// badLogResp returns the error of updateS for the first point in i0 ≤ i <
+// i1 whose log-responsibilities (held in m.resp) have a NaN or no finite
+// maximum.
+func (m *Model) badLogResp(i0, i1 int) error {
+	n := m.n
+	for i := i0; i < i1; i++ {
+		mx := math.Inf(-1)
+		for s := range m.elnpi {
+			v := m.resp[s*n+i]
+			if v > mx || math.IsNaN(v) {
+				mx = v
+			}
+			if math.IsNaN(v) {
+				break
+			}
+		}
+		if math.IsNaN(mx) || math.IsInf(mx, 0) {
+			return fmt.Errorf("mfa: q(s) of point %d: log-normaliser %v", i, mx)
+		}
+	}
+	return fmt.Errorf("mfa: q(s) of points %d–%d: log-normaliser not finite", i0, i1-1)
+}
+
 // bound returns F (eq. (4.29), lines 2405–2419; targets §1.4) from the
-// current q's and the T_x, T_y of the last computeT:
+// current q's and the T_x, T_y of the last computeT (fromS: q(s) is the
+// last updateS's, from these T_x, T_y and ω, whose normalisers ln Z_i give
+// ln q_is without a logarithm per term):
 //
 //	F = −KL(q(π)‖p(π)) − Σ_s Σ_l KL(q(ν^s_l)‖p(ν^s_l)) − Σ_s Σ_q ⟨KL(q(Λ̃^s_q)‖p(Λ̃^s_q|ν^s))⟩
 //	    + Σ_i Σ_s q_is [ψ(ω_s) − ψ(ω_0) − ln q_is + T_x(i,s) + T_y(i,s)].
-func (m *Model) bound() vb.Bound {
+func (m *Model) bound(fromS bool) vb.Bound {
 	S, n := len(m.comps), m.n
 	dist.DirichletMeanLogTo(m.elnpi, m.omega)
 	var lnPiS, hS, klx, lik float64
@@ -396,6 +703,19 @@ func (m *Model) bound() vb.Bound {
 		r := m.resp[s*n : (s+1)*n]
 		lnPiS += sum(r) * m.elnpi[s]
 		tx, ty := m.tx[s*n:(s+1)*n], m.ty[s*n:(s+1)*n]
+		if fromS {
+			// ln q_is = ψ(ω_s) − ψ(ω_0) + T_x + T_y − ln Z_i: no logarithm.
+			e, lnZ := m.elnpi[s], m.lnZ[:len(r)]
+			for i, v := range r {
+				if v == 0 {
+					continue
+				}
+				hS -= v * (e + tx[i] + ty[i] - lnZ[i])
+				klx += v * tx[i]
+				lik += v * ty[i]
+			}
+			continue
+		}
 		for i, v := range r {
 			if v == 0 {
 				continue
@@ -416,15 +736,15 @@ func (m *Model) bound() vb.Bound {
 		klLam += c.klLam
 	}
 	f := lnPiS + hS + klx + lik - klPi - klNu - klLam
-	return vb.Bound{F: f, Terms: []vb.Term{
-		{Name: TermKLPi, Value: -klPi},
-		{Name: TermKLNu, Value: -klNu},
-		{Name: TermKLLambda, Value: -klLam},
-		{Name: TermLnPiS, Value: lnPiS},
-		{Name: TermHS, Value: hS},
-		{Name: TermKLX, Value: klx},
-		{Name: TermLik, Value: lik},
-	}}
+	m.terms = append(m.terms[:0],
+		vb.Term{Name: TermKLPi, Value: -klPi},
+		vb.Term{Name: TermKLNu, Value: -klNu},
+		vb.Term{Name: TermKLLambda, Value: -klLam},
+		vb.Term{Name: TermLnPiS, Value: lnPiS},
+		vb.Term{Name: TermHS, Value: hS},
+		vb.Term{Name: TermKLX, Value: klx},
+		vb.Term{Name: TermLik, Value: lik})
+	return vb.Bound{F: f, Terms: m.terms}
 }
 
 // componentKL sets c.klNu = Σ_l KL(Ga(a, b_l) ‖ Ga(a*, b*)) and c.klLam =

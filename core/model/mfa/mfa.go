@@ -95,6 +95,7 @@ type Model struct {
 
 	y    *mat.Dense // n×p, contiguous rows
 	yT   []float64  // the data transposed, p×n: yT[q*n+i] = y_iq
+	yT2  []float64  // their squares, p×n: yT2[q*n+i] = y_iq²
 	n, p int
 	yy   []float64 // Σ_i y_iq², p
 
@@ -113,14 +114,23 @@ type Model struct {
 	ipsi     []float64 // 1/ψ_q
 	lnPsiSum float64   // Σ_q ln ψ_q
 	yPy      []float64 // y_iᵀΨ⁻¹y_i, n
+	lnZ      []float64 // the normalisers of the last updateS, n
 	elnpi    []float64 // ψ(ω_s) − ψ(ω_0), S
 	tx, ty   []float64 // T_x(i,s), T_y(i,s) of targets §1.4, S×n
-	work     []float64 // dmax×chunk
 	ell      []float64 // S
+	terms    []vb.Term // the Terms of the last bound
 	piPrior  []float64 // α*/S, S
 	kvec     []float64 // dmax, for the prior of a loading row
 	kprec    []float64
 	klprec   []float64
+
+	// Chunk buffers of the loops of E: the gathered or centred data gy
+	// (p×chunk), gathered means gx, weighted means gz and the h_a of
+	// computeT hk (dmax×chunk); weights gr, row maxima and sums of updateS
+	// and point indices idx (chunk); um holds −2Ψ⁻¹E[Λ̃] by column (dmax×p).
+	gy, gx, gz, hk, um []float64
+	gr, rowMax, rowSum []float64
+	idx                []int
 }
 
 // component holds q(Λ̃^s), q(ν^s) and q(x|s) of one analyser with its
@@ -139,17 +149,30 @@ type component struct {
 
 	// q(x_i | s) = N(x̄_i, Σ): Σ (k×k), its log-determinant and trace, and
 	// the means x̃_i = [x̄_i; 1] by coordinate, d×n: xT[j*n+i] = x̃_ij.
-	sigma         []float64
-	logDetSigma   float64
-	traceSigma    float64
-	xT            []float64
-	klNu, klLam   float64 // KL terms of the last bound (for F_s)
-	a             *mat.SymDense
-	afull         []float64 // ⟨Λ̃ᵀΨ⁻¹Λ̃⟩ (d×d, full)
-	mean          *mat.Dense
-	mt            []float64 // Ψ⁻¹ E[Λ̃] (p×d)
-	wt            []float64 // Σ E[Λ]ᵀΨ⁻¹ (k×p)
-	cv            []float64 // Σ ⟨Λᵀ Ψ⁻¹ μ⟩ (k)
+	sigma       []float64
+	logDetSigma float64
+	traceSigma  float64
+	xT          []float64
+	klNu, klLam float64 // KL terms of the last bound (for F_s)
+	a           *mat.SymDense
+	afull       []float64 // ⟨Λ̃ᵀΨ⁻¹Λ̃⟩ (d×d, full)
+	mean        *mat.Dense
+	wt          []float64 // Σ E[Λ]ᵀΨ⁻¹ (k×p)
+	cv          []float64 // Σ ⟨Λᵀ Ψ⁻¹ μ⟩ (k)
+	// xFresh says that xT holds wt y_i − cv for the current wt and cv (set
+	// by updateX; a fresh, cloned or restored component has it false), so
+	// that statsScatter may compute the statistics.
+	xFresh bool
+
+	// The data scatter (see scatter) for the responsibilities scR: mass
+	// scN, weighted mean scMean (p) and centred scatter scD (p×p); wd
+	// (k×p) is workspace. Allocated at first use.
+	scValid     bool
+	scR         []float64
+	scN         float64
+	scMean, scD []float64
+	wd          []float64
+
 	chol, scratch []float64 // k×k
 	g             []float64 // Σ_i q_is ⟨x̃x̃ᵀ⟩ (d×d)
 	syx           []float64 // Σ_i q_is y_i x̃_iᵀ (p×d)
@@ -172,7 +195,6 @@ func newComponent(n, p, k int) *component {
 		a:       mat.NewSymDense(d, nil),
 		afull:   make([]float64, d*d),
 		mean:    mat.NewDense(p, d, nil),
-		mt:      make([]float64, p*d),
 		wt:      make([]float64, k*p),
 		cv:      make([]float64, k),
 		chol:    make([]float64, k*k),
@@ -284,10 +306,12 @@ func New(y mat.Matrix, resp mat.Matrix, set Settings) (*Model, error) {
 	}
 	m.yy = make([]float64, p)
 	m.yT = make([]float64, p*n)
+	m.yT2 = make([]float64, p*n)
 	for i := 0; i < n; i++ {
 		for q, v := range m.y.RawRowView(i) {
 			m.yy[q] += v * v
 			m.yT[q*n+i] = v
+			m.yT2[q*n+i] = v * v
 		}
 	}
 	m.resp = r
@@ -451,7 +475,15 @@ func (m *Model) resize() {
 	m.piPrior = make([]float64, S)
 	m.tx = make([]float64, S*m.n)
 	m.ty = make([]float64, S*m.n)
-	m.work = make([]float64, dmax*chunk)
+	m.gy = make([]float64, m.p*chunk)
+	m.gx = make([]float64, dmax*chunk)
+	m.gz = make([]float64, dmax*chunk)
+	m.hk = make([]float64, dmax*chunk)
+	m.um = make([]float64, dmax*m.p)
+	m.gr = make([]float64, chunk)
+	m.rowMax = make([]float64, chunk)
+	m.rowSum = make([]float64, chunk)
+	m.idx = make([]int, chunk)
 	m.ell = make([]float64, S)
 	m.kvec = make([]float64, dmax)
 	m.kprec = make([]float64, dmax)
@@ -459,6 +491,7 @@ func (m *Model) resize() {
 	if m.ipsi == nil {
 		m.ipsi = make([]float64, m.p)
 		m.yPy = make([]float64, m.n)
+		m.lnZ = make([]float64, m.n)
 	}
 }
 
