@@ -73,7 +73,9 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 		{"dims               = [7, 4, 3, 2, 2, 1]", "dims               = [7, 4, 30]", "data.dims"},
 		{"tau        = 0.1", "tau        = inf", "tau = +Inf"},
 		{`birth            = "spatial"`, `birth            = "mitosis"`, "search.birth"},
-		{`epoch            = "agitation+dF"`, `epoch            = "never"`, "search.epoch"},
+		{`epoch            = "agitation"`, `epoch            = "never"`, "search.epoch"},
+		{`reference        = "matched"`, `reference        = "best"`, "search.reference"},
+		{"final_sweeps     = 2000", "final_sweeps     = -1", "search.final_sweeps"},
 		{"agitation_tol    = 0.0024787521766663585", "agitation_tol    = -1.0", "search.agitation_tol"},
 		{"epoch_min_sweeps = 2", "epoch_min_sweeps = -3", "search.epoch_min_sweeps"},
 	} {
