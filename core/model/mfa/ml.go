@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -26,7 +27,10 @@ import (
 //	Λ̃^s = (Σ_i r_is y_i E[x̃]ᵀ)(Σ_i r_is E[x̃x̃ᵀ])⁻¹,
 //	ψ_q = max(PsiMin, (1/n) Σ_{i,s} r_is (y_i − Λ̃^s E[x̃_is])_q y_iq),  π_s = N_s/n.
 //
-// It implements vb.Model; vb.Run never lets the likelihood decrease.
+// It implements vb.Model (vb.Run never lets the likelihood decrease) and
+// vb.Mover: with Objective = BICObjective and Moves.Rand set, vb.Search
+// runs the BIC-penalised search of targets §2 item 1 (births only, by
+// responsibility splits; see Propose, Apply and EpochConverger).
 type ML struct {
 	// Pi, Mu[s] (p), Lambda[s] (p×k) and Psi (p) are the parameters.
 	Pi     []float64
@@ -34,8 +38,16 @@ type ML struct {
 	Lambda []*mat.Dense
 	Psi    []float64
 	// PsiMin floors every ψ_q (the thesis's 1e-5 in normalised units,
-	// line 2873).
+	// line 2873). It must be positive: it keeps every C_s ⪰ PsiMin·I, so
+	// that no analyser can collapse onto a few points and make the
+	// likelihood diverge (lines 2873, 2887).
 	PsiMin float64
+	// Objective is what E reports as F: the log-likelihood (the default)
+	// or the BIC score (eq. 4.88), the criterion of ML's model search.
+	Objective MLObjective
+	// Moves controls the births that ML proposes to vb.Search (see
+	// Propose).
+	Moves MLMoveSettings
 
 	y    *mat.Dense
 	n, p int
@@ -44,16 +56,55 @@ type ML struct {
 	ex   [][]float64  // per s: n×k posterior factor means (row-major)
 	g    []*mat.Dense // per s: G_s (k×k)
 	lnp  float64      // of the last E step
+	// eFresh: the last step was an E step (resp, ex and g belong to the
+	// current parameters), as a birth needs.
+	eFresh bool
+	// The responsibilities before the last E step, for the agitation
+	// (eq. 4.72); agValid and moved as in Model.
+	prevResp       []float64
+	agValid, moved bool
+}
+
+// MLObjective says which objective ML's E step reports.
+type MLObjective int
+
+const (
+	// LogLikelihood: F = ln p(y|θ) with the single term TermLogLik.
+	LogLikelihood MLObjective = iota
+	// BICObjective: F = ln p(y|θ) − (D/2) ln n (eq. 4.88, line 2892), with
+	// D of eq. 4.89 (NumFree), as the terms TermLogLik and
+	// TermBICPenalty. Within one vb.Run the number of analysers is fixed,
+	// so the penalty is constant and EM still never lowers F; vb.Search
+	// then accepts a birth iff BIC rose (targets ch4-mfa.md §2 item 1,
+	// "accept if BIC increases").
+	BICObjective
+)
+
+func (o MLObjective) String() string {
+	switch o {
+	case LogLikelihood:
+		return "log-likelihood"
+	case BICObjective:
+		return "BIC"
+	}
+	return fmt.Sprintf("MLObjective(%d)", int(o))
 }
 
 // NewML returns ML EM for S analysers of k factors on the rows of y
 // (copied), started from a hard assignment of every point to the nearest
 // of S data points drawn with rnd; a PCA of each group gives its first
-// mean, loadings and noise.
+// mean, loadings and noise. With S = 1, the start of the model search
+// (targets §2 item 1, "start from 1 component with PCA initialisation"),
+// this is the probabilistic-PCA fit of all the data (Ψ = σ²I; exactly so
+// when σ² and every e_l − σ² exceed the floor 1e-3 of weightedPCA), the
+// same for every rnd. psiMin (PsiMin) must be positive.
 func NewML(y mat.Matrix, S, k int, psiMin float64, rnd *rand.Rand) (*ML, error) {
 	n, p := y.Dims()
 	if n < 2 || p < 1 || S < 1 || k < 0 || k >= p {
 		return nil, fmt.Errorf("mfa: ML needs n ≥ 2 rows, S ≥ 1, 0 ≤ k < p (n=%d p=%d S=%d k=%d)", n, p, S, k)
+	}
+	if !(psiMin > 0) || math.IsInf(psiMin, 1) {
+		return nil, fmt.Errorf("mfa: ML needs a positive, finite floor on Ψ (psiMin = %v)", psiMin)
 	}
 	m := &ML{PsiMin: psiMin, y: mat.DenseCopyOf(y), n: n, p: p, k: k, resp: mat.NewDense(n, S, nil)}
 	// Hard start: S distinct data points drawn with rnd as centres, every
@@ -132,163 +183,159 @@ func (m *ML) NumFree() int {
 }
 
 // BIC returns ln p(y|θ) − (D/2) ln n of the last E step (eq. 4.88).
-func (m *ML) BIC() float64 { return m.lnp - float64(m.NumFree())/2*math.Log(float64(m.n)) }
+func (m *ML) BIC() float64 { return m.lnp + m.BICPenalty() }
 
-// TermLogLik names the ML objective's single term.
-const TermLogLik = "lnp(y|theta)"
+// Names of the terms of ML's objective.
+const (
+	// TermLogLik is ln p(y|θ).
+	TermLogLik = "lnp(y|theta)"
+	// TermBICPenalty is −(D/2) ln n (eq. 4.88), the second term of the
+	// BIC objective.
+	TermBICPenalty = "-BIC penalty"
+)
 
-// E is the expectation step; it returns the log-likelihood.
+// BICPenalty returns −(D/2) ln n (eq. 4.88) for the current S.
+func (m *ML) BICPenalty() float64 { return -float64(m.NumFree()) / 2 * math.Log(float64(m.n)) }
+
+// E is the expectation step. It computes ln N(y_i | μ^s, C_s) and the
+// factor means through the Woodbury form of mlComp (O(n S p k) per step)
+// and returns the objective chosen by Objective. A non-finite ψ or loading,
+// or a log-likelihood that is not finite, is an error (never a silent NaN
+// or −Inf F): with PsiMin > 0 neither can arise from EM itself.
 func (m *ML) E() (vb.Bound, error) {
-	n, p, k, S := m.n, m.p, m.k, len(m.Pi)
-	logw := mat.NewDense(n, S, nil)
-	diff := make([]float64, p)
-	for s := 0; s < S; s++ {
-		// C_s = ΛΛᵀ + Ψ by Cholesky: log-density of every point.
-		c := mat.NewSymDense(p, nil)
-		for a := 0; a < p; a++ {
-			for b := a; b < p; b++ {
-				var v float64
-				if k > 0 {
-					v = mat.Dot(m.Lambda[s].RowView(a), m.Lambda[s].RowView(b))
-				}
-				if a == b {
-					v += m.Psi[a]
-				}
-				c.SetSym(a, b, v)
+	n, k, S := m.n, m.k, len(m.Pi)
+	m.agValid, m.moved = !m.moved, false
+	m.prevResp = append(m.prevResp[:0], m.resp.RawMatrix().Data...)
+	m.eFresh = false
+	comps, ipsi, err := newMLComps(m.Mu, m.Lambda, m.Psi, k)
+	if err != nil {
+		return vb.Bound{F: math.NaN()}, err
+	}
+	lnPi := make([]float64, S)
+	for s, v := range m.Pi {
+		lnPi[s] = math.Log(v)
+	}
+	z := make([]float64, k)
+	row := make([]float64, S)
+	var lnp float64
+	for i := 0; i < n; i++ {
+		yi := m.y.RawRowView(i)
+		for s := range comps {
+			row[s] = lnPi[s] + comps[s].logPdf(yi, ipsi, z)
+			if k > 0 {
+				comps[s].factorMean(m.ex[s][i*k:(i+1)*k], z)
 			}
 		}
-		var chol mat.Cholesky
-		if !chol.Factorize(c) {
-			return vb.Bound{F: math.NaN()}, fmt.Errorf("mfa: ML covariance of analyser %d is not positive definite", s)
+		l := numeric.NormalizeLogTo(m.resp.RawRowView(i), row)
+		if math.IsNaN(l) || math.IsInf(l, 0) {
+			return vb.Bound{F: math.NaN()}, fmt.Errorf("mfa: ML log-likelihood of point %d is %v", i, l)
 		}
-		logdet := chol.LogDet()
-		sol := mat.NewVecDense(p, nil)
-		dv := mat.NewVecDense(p, diff) // a view of diff, refilled per point
-		for i := 0; i < n; i++ {
-			yi := m.y.RawRowView(i)
-			for q := range diff {
-				diff[q] = yi[q] - m.Mu[s][q]
-			}
-			if err := chol.SolveVecTo(sol, dv); err != nil {
-				return vb.Bound{F: math.NaN()}, fmt.Errorf("mfa: ML analyser %d: %w", s, err)
-			}
-			maha := mat.Dot(dv, sol)
-			logw.Set(i, s, math.Log(m.Pi[s])-0.5*(float64(p)*math.Log(2*math.Pi)+logdet+maha))
-		}
+		lnp += l
+	}
+	for s := range comps {
 		if k == 0 {
 			continue
 		}
-		// G_s = (I + ΛᵀΨ⁻¹Λ)⁻¹ and E[x|i,s] = G_s Λᵀ Ψ⁻¹ (y_i − μ^s).
-		lp := mat.NewDense(p, k, nil) // Ψ⁻¹Λ
-		for q := 0; q < p; q++ {
-			for l := 0; l < k; l++ {
-				lp.Set(q, l, m.Lambda[s].At(q, l)/m.Psi[q])
-			}
-		}
-		prec := mat.NewDense(k, k, nil)
-		prec.Mul(m.Lambda[s].T(), lp)
-		for l := 0; l < k; l++ {
-			prec.Set(l, l, prec.At(l, l)+1)
-		}
-		if err := m.g[s].Inverse(prec); err != nil {
-			return vb.Bound{F: math.NaN()}, fmt.Errorf("mfa: ML analyser %d: %w", s, err)
-		}
-		beta := mat.NewDense(k, p, nil) // G Λᵀ Ψ⁻¹
-		beta.Mul(m.g[s], lp.T())
-		for i := 0; i < n; i++ {
-			yi := m.y.RawRowView(i)
-			for q := range diff {
-				diff[q] = yi[q] - m.Mu[s][q]
-			}
-			for l := 0; l < k; l++ {
-				m.ex[s][i*k+l] = floats.Dot(beta.RawRowView(l), diff)
-			}
-		}
-	}
-	var lnp float64
-	for i := 0; i < n; i++ {
-		row := logw.RawRowView(i)
-		mx := math.Inf(-1)
-		for _, v := range row {
-			mx = math.Max(mx, v)
-		}
-		var sum float64
-		for _, v := range row {
-			sum += math.Exp(v - mx)
-		}
-		l := mx + math.Log(sum)
-		lnp += l
-		r := m.resp.RawRowView(i)
-		for s, v := range row {
-			r[s] = math.Exp(v - l)
-		}
+		comps[s].covTo(m.g[s])
 	}
 	m.lnp = lnp
-	return vb.Bound{F: lnp, Terms: []vb.Term{{Name: TermLogLik, Value: lnp}}}, nil
+	m.eFresh = true
+	terms := []vb.Term{{Name: TermLogLik, Value: lnp}}
+	f := lnp
+	if m.Objective == BICObjective {
+		pen := m.BICPenalty()
+		terms = append(terms, vb.Term{Name: TermBICPenalty, Value: pen})
+		f += pen
+	}
+	return vb.Bound{F: f, Terms: terms}, nil
 }
 
-// M is the maximisation step (augmented form).
+// M is the maximisation step (augmented form; targets ch4-mfa.md §2 item
+// 1). An analyser with N_s < 1e-10, or whose Σ_i r_is E[x̃x̃ᵀ] cannot be
+// inverted, keeps its loadings and mean; Ψ is then updated with those
+// (ψ_q = (1/n) Σ_{i,s} r_is E[(y_iq − (Λ̃^s x̃)_q)²], which for an updated
+// analyser reduces to the form above), a conditional maximisation, so EM
+// still never lowers the likelihood.
 func (m *ML) M() {
+	m.eFresh = false
 	n, p, k, S := m.n, m.p, m.k, len(m.Pi)
 	K := k + 1
 	psiAcc := make([]float64, p)
+	yy := make([]float64, p)
+	lt := mat.NewDense(p, K, nil)
+	xt := mat.NewDense(n, K, nil)  // rows E[x̃_is]ᵀ
+	xtw := mat.NewDense(n, K, nil) // rows r_is E[x̃_is]ᵀ
+	A := mat.NewDense(K, K, nil)   // Σ_i r E[x̃x̃ᵀ]
+	B := mat.NewDense(p, K, nil)   // Σ_i r y E[x̃]ᵀ
 	for s := 0; s < S; s++ {
 		var ns float64
-		A := mat.NewDense(K, K, nil) // Σ_i r E[x̃x̃ᵀ]
-		B := mat.NewDense(p, K, nil) // Σ_i r y E[x̃]ᵀ
-		xt := make([]float64, K)
+		for q := range yy {
+			yy[q] = 0
+		}
 		for i := 0; i < n; i++ {
 			r := m.resp.At(i, s)
+			row, roww := xt.RawRowView(i), xtw.RawRowView(i)
+			copy(row, m.ex[s][i*k:(i+1)*k])
+			row[k] = 1
+			for a, v := range row {
+				roww[a] = r * v
+			}
 			if r == 0 {
 				continue
 			}
 			ns += r
-			copy(xt, m.ex[s][i*k:(i+1)*k])
-			xt[k] = 1
-			for a := 0; a < K; a++ {
-				for b := 0; b < K; b++ {
-					v := xt[a] * xt[b]
-					if a < k && b < k {
-						v += m.g[s].At(a, b)
-					}
-					A.Set(a, b, A.At(a, b)+r*v)
-				}
-			}
-			yi := m.y.RawRowView(i)
-			for q := 0; q < p; q++ {
-				for a := 0; a < K; a++ {
-					B.Set(q, a, B.At(q, a)+r*yi[q]*xt[a])
-				}
+			for q, v := range m.y.RawRowView(i) {
+				yy[q] += r * v * v
 			}
 		}
+		A.Mul(xt.T(), xtw)
+		for a := 0; a < k; a++ {
+			for b := 0; b < k; b++ {
+				A.Set(a, b, A.At(a, b)+ns*m.g[s].At(a, b))
+			}
+		}
+		B.Mul(m.y.T(), xtw)
 		m.Pi[s] = ns / float64(n)
-		if ns < 1e-10 {
-			continue // an empty analyser keeps its parameters
-		}
 		var Ainv mat.Dense
-		if err := Ainv.Inverse(A); err != nil {
-			continue // a degenerate analyser keeps its parameters
+		if ns >= 1e-10 && Ainv.Inverse(A) == nil {
+			lt.Mul(B, &Ainv)
+			for q := 0; q < p; q++ {
+				for l := 0; l < k; l++ {
+					m.Lambda[s].Set(q, l, lt.At(q, l))
+				}
+				m.Mu[s][q] = lt.At(q, k)
+				// Σ_i r (y − Λ̃ E[x̃])_q y_q = Σ_i r y_q² − (Λ̃ Bᵀ)_qq.
+				psiAcc[q] += yy[q] - floats.Dot(lt.RawRowView(q), B.RawRowView(q))
+			}
+			continue
 		}
-		lt := mat.NewDense(p, K, nil)
-		lt.Mul(B, &Ainv)
+		// A kept analyser.
 		for q := 0; q < p; q++ {
 			for l := 0; l < k; l++ {
-				m.Lambda[s].Set(q, l, lt.At(q, l))
+				lt.Set(q, l, m.Lambda[s].At(q, l))
 			}
-			m.Mu[s][q] = lt.At(q, k)
+			lt.Set(q, k, m.Mu[s][q])
 		}
-		// Σ_i r (y − Λ̃ E[x̃])_q y_q = Σ_i r y_q² − (Λ̃ Bᵀ)_qq.
-		for i := 0; i < n; i++ {
-			r := m.resp.At(i, s)
-			for q, v := range m.y.RawRowView(i) {
-				psiAcc[q] += r * v * v
-			}
-		}
-		for q := 0; q < p; q++ {
-			psiAcc[q] -= floats.Dot(lt.RawRowView(q), B.RawRowView(q))
-		}
+		addResidualSq(psiAcc, yy, lt, A, B)
 	}
 	for q := range m.Psi {
 		m.Psi[q] = math.Max(m.PsiMin, psiAcc[q]/float64(n))
+	}
+}
+
+// addResidualSq adds to acc[q] the expected squared residual Σ_i r_is
+// E[(y_iq − (Λ̃ x̃)_q)²] = Σ_i r_is y_iq² − 2(Λ̃Bᵀ)_qq + (Λ̃AΛ̃ᵀ)_qq of one
+// analyser with augmented loadings lt = Λ̃ (p×K), yy[q] = Σ_i r_is y_iq²,
+// A = Σ_i r_is E[x̃x̃ᵀ] and B = Σ_i r_is y_i E[x̃]ᵀ. At Λ̃ = BA⁻¹ it is the
+// Σ_i r_is y_iq² − (Λ̃Bᵀ)_qq of M's ψ update.
+func addResidualSq(acc, yy []float64, lt, A, B *mat.Dense) {
+	_, K := lt.Dims()
+	for q := range acc {
+		row := lt.RawRowView(q)
+		var quad float64
+		for a := 0; a < K; a++ {
+			quad += row[a] * floats.Dot(A.RawRowView(a), row)
+		}
+		acc[q] += yy[q] - 2*floats.Dot(row, B.RawRowView(q)) + quad
 	}
 }
