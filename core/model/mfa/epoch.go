@@ -25,33 +25,7 @@ var DefaultAgitationTol = math.Exp(-6)
 // another model ("if S changed in the sweep, agitation = 1", targets
 // §1.9).
 func (m *Model) Agitation(dst []float64) []float64 {
-	S, n := len(m.comps), m.n
-	if len(dst) != S {
-		dst = make([]float64, S)
-	}
-	if !m.agValid || len(m.prevResp) != len(m.resp) {
-		for s := range dst {
-			dst[s] = 1
-		}
-		return dst
-	}
-	for s := range dst {
-		cur, prev := m.resp[s*n:(s+1)*n], m.prevResp[s*n:(s+1)*n]
-		var num, den float64
-		for i, v := range cur {
-			num += math.Abs(v - prev[i])
-			den += v
-		}
-		switch {
-		case num == 0:
-			dst[s] = 0
-		case den == 0:
-			dst[s] = math.Inf(1)
-		default:
-			dst[s] = num / den
-		}
-	}
-	return dst
+	return agitationTo(dst, m.resp, m.prevResp, m.n, len(m.comps), 1, m.n, m.agValid)
 }
 
 // EpochConverger returns the rule that ends an epoch of the birth/death
@@ -71,38 +45,5 @@ func (m *Model) Agitation(dst []float64) []float64 {
 // vb.Settings.MaxIter. The rule reads the model's responsibilities, so it
 // must drive runs of m only, one at a time; Init resets it.
 func (m *Model) EpochConverger(tol, dFPerDatum float64, minSweeps int) vb.Converger {
-	if !(tol > 0) {
-		tol = DefaultAgitationTol
-	}
-	return &epochConverger{m: m, tol: tol, dF: dFPerDatum, minSweeps: max(minSweeps, 2)}
-}
-
-// epochConverger is the vb.Converger of EpochConverger.
-type epochConverger struct {
-	m         *Model
-	tol, dF   float64
-	minSweeps int
-	ag        []float64
-}
-
-// Init does nothing: the rule keeps no history of its own (the model keeps
-// the previous responsibilities).
-func (c *epochConverger) Init() {}
-
-// Converged applies the tests of EpochConverger after E step it (counted
-// from 0).
-func (c *epochConverger) Converged(it int, _, delta float64) bool {
-	if it+1 < c.minSweeps {
-		return false
-	}
-	if c.dF > 0 && !(math.Abs(delta)/float64(c.m.n) < c.dF) {
-		return false
-	}
-	c.ag = c.m.Agitation(c.ag)
-	for _, a := range c.ag {
-		if !(a < c.tol) {
-			return false
-		}
-	}
-	return true
+	return newAgitationRule(m, m.n, tol, dFPerDatum, minSweeps)
 }
