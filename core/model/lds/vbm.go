@@ -1,0 +1,228 @@
+package lds
+
+import (
+	"fmt"
+
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/numeric"
+)
+
+// scales returns the multiplier s of the statistics and the multiplier r
+// of the ARD precisions and of (a − 1, b) in the VBM step: (1, 1) for VB,
+// (κ, 1) for MAPBoost and (κ, κ) for MAPTempered (targets §2.1).
+func (m *Model) scales() (s, r float64) {
+	switch m.mode {
+	case MAPBoost:
+		return m.kappa, 1
+	case MAPTempered:
+		return m.kappa, m.kappa
+	}
+	return 1, 1
+}
+
+// noisePrior returns the gamma prior of each ρ_s that the VBM step and the
+// bound use: Ga(a, b), or Ga(κ(a − 1) + 1, κb) in MAPTempered mode.
+func (m *Model) noisePrior() dist.Gamma {
+	a, b := m.Hyper.NoiseShape, m.Hyper.NoiseRate
+	if m.mode == MAPTempered {
+		return dist.Gamma{Alpha: m.kappa*(a-1) + 1, Beta: m.kappa * b}
+	}
+	return dist.Gamma{Alpha: a, Beta: b}
+}
+
+// M is the VBM step (Beal 2003 section 5.3.1, eqs. 5.33-5.67, lines
+// 3400-3532; targets §1.5), from the hidden-state statistics of the last
+// VBE step (eqs. 5.126-5.132, summed over sequences, 5.148-5.149) and the
+// data statistics Ü, U_Y, Ÿ (5.34):
+//
+//	Σ_AB⁻¹ = diag(α, β) + [[W_A, G_A], [G_Aᵀ, Ü]],  [⟨A⟩ ⟨B⟩]ᵀ = Σ_AB [S_A; M̃],
+//	⟨[A B]ᵀ[A B]⟩ = k Σ_AB + [⟨A⟩ ⟨B⟩]ᵀ[⟨A⟩ ⟨B⟩]     (⟨AᵀA⟩, ⟨AᵀB⟩, ⟨BᵀB⟩: 5.53, 5.55, 5.56),
+//	Σ_CD⁻¹ = diag(γ, δ) + [[W_C, G_C], [G_Cᵀ, Ü]],  [⟨C⟩ ⟨D⟩]ᵀ = Σ_CD [S_C; U_Y],
+//	q(ρ_s) = Ga(a + T/2, b + G_ss/2)                 (5.42, 5.47, 5.57, 5.58),
+//	⟨[C D]ᵀR⁻¹[C D]⟩ = p Σ_CD + [⟨C⟩ ⟨D⟩]ᵀ diag(ρ̄) [⟨C⟩ ⟨D⟩]   (5.63, 5.65, 5.67),
+//
+// with M̃ = G_Cᵀ (5.128), and the rest of φ̄ (5.51): ⟨R⁻¹C⟩ = diag(ρ̄)⟨C⟩,
+// ⟨R⁻¹D⟩ = diag(ρ̄)⟨D⟩ (5.64, 5.66), ⟨ln|R⁻¹|⟩ = Σ_s ⟨ln ρ_s⟩. These are
+// the thesis's expressions, which integrate out b_(j) and d_(s) of
+// q(A|B) and q(C|ρ,D) in closed form (see Model). In the MAP modes the
+// statistics (and in MAPTempered the prior) are multiplied by κ first.
+//
+// M is the exact maximiser of F over q(θ) with q(x) and the
+// hyperparameters fixed, so it cannot lower F. It does not allocate. If a
+// precision fails its Cholesky factorisation (not finite), M leaves q(θ)
+// partly updated and the next E returns the error.
+func (m *Model) M() {
+	m.err = nil
+	if err := m.updateAB(); err != nil {
+		m.err = err
+		return
+	}
+	if err := m.updateCD(); err != nil {
+		m.err = err
+	}
+}
+
+// updateAB sets q(A, B) and its part of φ̄.
+func (m *Model) updateAB() error {
+	k, d, n1 := m.k, m.d, m.n1
+	st, ds, phi := m.stats, m.data, m.phi
+	s, r := m.scales()
+	P := m.cholAB
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			P[i*n1+j] = s * st.WA[i*k+j]
+		}
+		for c := 0; c < d; c++ {
+			P[i*n1+k+c] = s * st.GA[i*d+c]
+			P[(k+c)*n1+i] = s * st.GA[i*d+c]
+		}
+		P[i*n1+i] += r * m.Hyper.Alpha[i]
+	}
+	for c := 0; c < d; c++ {
+		for e := 0; e < d; e++ {
+			P[(k+c)*n1+k+e] = s * ds.uu[c*d+e]
+		}
+		P[(k+c)*n1+k+c] += r * m.Hyper.Beta[c]
+	}
+	// The right-hand sides [S_A; M̃] (n1×k); M̃ = G_Cᵀ.
+	X := m.meanAB
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			X[i*k+j] = s * st.SA[i*k+j]
+		}
+	}
+	for c := 0; c < d; c++ {
+		for j := 0; j < k; j++ {
+			X[(k+c)*k+j] = s * st.GC[j*d+c]
+		}
+	}
+	if !cholesky(P, n1) {
+		return fmt.Errorf("lds: VBM: the precision of q(A, B) is not positive definite: %w", numeric.ErrNotPositiveDefinite)
+	}
+	m.logDetA = -2 * logDiag(P, n1, 0, k)
+	m.logDetB = -2 * logDiag(P, n1, k, n1)
+	solveLower(P, n1, X, k)
+	solveLowerT(P, n1, X, k)
+	invertChol(m.covAB, P, n1)
+
+	// ⟨[A B]ᵀ[A B]⟩ = k Σ_AB + X Xᵀ, and the means: row j of ⟨A⟩ is
+	// column j of X's first k rows.
+	mom := m.momAB
+	for i := range mom {
+		mom[i] = float64(k) * m.covAB[i]
+	}
+	for j := 0; j < k; j++ {
+		for i := 0; i < n1; i++ {
+			xi := X[i*k+j]
+			row := mom[i*n1 : (i+1)*n1]
+			for l := range row {
+				row[l] += xi * X[l*k+j]
+			}
+		}
+	}
+	for j := 0; j < k; j++ {
+		for i := 0; i < k; i++ {
+			phi.A[j*k+i] = X[i*k+j]
+		}
+		for c := 0; c < d; c++ {
+			phi.B[j*d+c] = X[(k+c)*k+j]
+		}
+	}
+	block(phi.AtA, mom, n1, 0, 0, k, k)
+	block(phi.AtB, mom, n1, 0, k, k, d)
+	block(phi.BtB, mom, n1, k, k, d, d)
+	return nil
+}
+
+// updateCD sets q(C, D | ρ), q(ρ) and their part of φ̄.
+func (m *Model) updateCD() error {
+	k, p, d, n1 := m.k, m.p, m.d, m.n1
+	st, ds, phi := m.stats, m.data, m.phi
+	s, r := m.scales()
+	P := m.cholCD
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			P[i*n1+j] = s * st.WC[i*k+j]
+		}
+		for c := 0; c < d; c++ {
+			P[i*n1+k+c] = s * st.GC[i*d+c]
+			P[(k+c)*n1+i] = s * st.GC[i*d+c]
+		}
+		P[i*n1+i] += r * m.Hyper.Gamma[i]
+	}
+	for c := 0; c < d; c++ {
+		for e := 0; e < d; e++ {
+			P[(k+c)*n1+k+e] = s * ds.uu[c*d+e]
+		}
+		P[(k+c)*n1+k+c] += r * m.Hyper.Delta[c]
+	}
+	// The right-hand sides [S_C; U_Y] (n1×p).
+	X := m.meanCD
+	for i := 0; i < k; i++ {
+		for j := 0; j < p; j++ {
+			X[i*p+j] = s * st.SC[i*p+j]
+		}
+	}
+	for c := 0; c < d; c++ {
+		for j := 0; j < p; j++ {
+			X[(k+c)*p+j] = s * ds.uy[c*p+j]
+		}
+	}
+	if !cholesky(P, n1) {
+		return fmt.Errorf("lds: VBM: the precision of q(C, D | ρ) is not positive definite: %w", numeric.ErrNotPositiveDefinite)
+	}
+	m.logDetC = -2 * logDiag(P, n1, 0, k)
+	m.logDetD = -2 * logDiag(P, n1, k, n1)
+
+	// With V = L⁻¹[s_C,(s); u_Y,(s)], G_ss = Ÿ_ss − ‖V_s‖² (5.47), the
+	// last pivot of the Cholesky factorisation of the augmented matrix
+	// (targets §1.12, pitfall 3). It is > 0 in exact arithmetic; a
+	// near-perfect fit can round it below 0, and it is clamped at 0 (the
+	// rate b + G_ss/2 stays positive).
+	solveLower(P, n1, X, p)
+	prior := m.noisePrior()
+	shape := prior.Alpha + 0.5*s*float64(ds.nobs)
+	phi.LogDetRho = 0
+	for j := 0; j < p; j++ {
+		g := s * ds.yy[j]
+		for i := 0; i < n1; i++ {
+			g -= X[i*p+j] * X[i*p+j]
+		}
+		g = max(g, 0)
+		q := dist.Gamma{Alpha: shape, Beta: prior.Beta + 0.5*g}
+		m.rho[j] = q
+		phi.Rho[j] = q.Mean()
+		phi.LogDetRho += q.MeanLog()
+	}
+	solveLowerT(P, n1, X, p)
+	invertChol(m.covCD, P, n1)
+
+	// ⟨[C D]ᵀR⁻¹[C D]⟩ = p Σ_CD + X diag(ρ̄) Xᵀ.
+	mom := m.momCD
+	for i := range mom {
+		mom[i] = float64(p) * m.covCD[i]
+	}
+	for j := 0; j < p; j++ {
+		w := phi.Rho[j]
+		for i := 0; i < n1; i++ {
+			wx := w * X[i*p+j]
+			row := mom[i*n1 : (i+1)*n1]
+			for l := range row {
+				row[l] += wx * X[l*p+j]
+			}
+		}
+	}
+	for j := 0; j < p; j++ {
+		w := phi.Rho[j]
+		for i := 0; i < k; i++ {
+			phi.RhoC[j*k+i] = w * X[i*p+j]
+		}
+		for c := 0; c < d; c++ {
+			phi.RhoD[j*d+c] = w * X[(k+c)*p+j]
+		}
+	}
+	block(phi.CtRhoC, mom, n1, 0, 0, k, k)
+	block(phi.CtRhoD, mom, n1, 0, k, k, d)
+	block(phi.DtRhoD, mom, n1, k, k, d, d)
+	return nil
+}
