@@ -36,3 +36,21 @@ func CSRow(u, counts, theta []float64) float64 {
 	}
 	return s
 }
+
+// BICp returns the BIC score with the log prior density at θ̂ added,
+// ln p(y|θ̂) + ln p(θ̂) − (d/2) ln N, the "BICp" of Beal (2003) chapter 6
+// (seed text line 4718: BIC "with the prior term included", cf. line 4388).
+func BICp(logLik, logPrior float64, d int, n float64) float64 {
+	return BIC(logLik, d, n) + logPrior
+}
+
+// CSDagger returns the Cheeseman-Stutz score without the assumption d = d′
+// of the complete- and incomplete-data dimensionalities: the two BIC-type
+// terms of eq. 6.30, −(d/2) ln N + (d′/2) ln N, no longer cancel, and
+//
+//	ln p_CS† = ln p_CS + (d′ − d)/2 · ln N
+//
+// (section 6.5.2, seed text lines 4985-4986).
+func CSDagger(cs, dPrimeMinusD, n float64) float64 {
+	return cs + 0.5*dPrimeMinusD*math.Log(n)
+}

@@ -33,3 +33,13 @@ func TestCSRowIsExactForMultinomial(t *testing.T) {
 		}
 	}
 }
+
+func TestBICpAndCSDagger(t *testing.T) {
+	// By hand: −100 + (−7) − 3/2·ln 50, and −90 + 2/2·ln 50.
+	if got, want := BICp(-100, -7, 3, 50), -107-1.5*math.Log(50); got != want {
+		t.Errorf("BICp = %v, want %v", got, want)
+	}
+	if got, want := CSDagger(-90, 2, 50), -90+math.Log(50); got != want {
+		t.Errorf("CSDagger = %v, want %v", got, want)
+	}
+}
