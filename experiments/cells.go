@@ -146,11 +146,12 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	out = make([]T, len(names))
 	done = make([]bool, len(names))
 	var todo []int
-	cached := 0
+	cached, owned := 0, 0
 	for i, name := range names {
 		if !env.Shard.Owns(name) {
 			continue
 		}
+		owned++
 		v, ok, err := LoadCell[T](env.cellRoot(), env.CellKey, name)
 		if err != nil {
 			return nil, nil, err
@@ -162,11 +163,17 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 		}
 		todo = append(todo, i)
 	}
+	if env.MergeOnly && len(todo) > 0 {
+		return nil, nil, missingCells(names, todo, env.MergeShards)
+	}
+	if env.Shard.Active() {
+		// One line per shard start, so that a cluster job's log shows
+		// whether a rerun resumed.
+		fmt.Fprintf(env.Log, "%s: shard %s has %d of %d cells: %d stored by an earlier run, %d to run\n",
+			env.ID, env.Shard, owned, len(names), cached, len(todo))
+	}
 	if cost != nil {
 		sort.SliceStable(todo, func(a, b int) bool { return cost[todo[a]] > cost[todo[b]] })
-	}
-	if env.MergeOnly && len(todo) > 0 {
-		return nil, nil, fmt.Errorf("merge: %d of %d cells are missing (first: %s); run every shard into this output directory first", len(todo), len(names), names[todo[0]])
 	}
 	prog := NewProgress(env.Log, env.ID, cached+len(todo), cached)
 	if cost != nil {
@@ -235,6 +242,50 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	close(next)
 	wg.Wait()
 	return out, done, firstErr
+}
+
+// maxNamed is the number of missing cells a merge error names.
+const maxNamed = 10
+
+// missingCells is the error of a merge that lacks the cells names[i] for i
+// in missing (in increasing order). It names the cells and, when the
+// number of shards is known (shards > 1), the shards that own them, so that
+// exactly those can be run again. Nothing has been written when it is
+// returned.
+func missingCells(names []string, missing []int, shards int) error {
+	var list []string
+	for _, i := range missing[:min(len(missing), maxNamed)] {
+		list = append(list, names[i])
+	}
+	cells := strings.Join(list, ", ")
+	if len(missing) > maxNamed {
+		cells += fmt.Sprintf(" and %d more", len(missing)-maxNamed)
+	}
+	rerun := "run the shards that own them (every -shard i/N of the sweep) into this output directory"
+	if shards > 1 {
+		owners := map[int]bool{}
+		for _, i := range missing {
+			for s := 1; s <= shards; s++ {
+				if (Shard{I: s, N: shards}).Owns(names[i]) {
+					owners[s] = true
+					break
+				}
+			}
+		}
+		var ids, flags []string
+		for s := 1; s <= shards; s++ {
+			if owners[s] {
+				ids = append(ids, strconv.Itoa(s))
+				flags = append(flags, fmt.Sprintf("-shard %d/%d", s, shards))
+			}
+		}
+		word := "shard"
+		if len(ids) > 1 {
+			word = "shards"
+		}
+		rerun = fmt.Sprintf("run %s %s of %d (%s) into this output directory", word, strings.Join(ids, ","), shards, strings.Join(flags, ", "))
+	}
+	return fmt.Errorf("merge: %d of %d cells are missing (%s); nothing was written: %s, then merge again", len(missing), len(names), cells, rerun)
 }
 
 // Progress prints "id: done/total cells, elapsed, ETA" to a writer at most

@@ -3,10 +3,14 @@ package experiments
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"reflect"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -107,6 +111,89 @@ func TestRunCellsShardsPartitionAndMergeOnly(t *testing.T) {
 	})
 	if err != nil || out[7] != "c07" {
 		t.Fatalf("merge: %v %v", out[7], err)
+	}
+}
+
+func TestMergeNamesMissingCellsAndTheirShards(t *testing.T) {
+	env := testEnv(t, context.Background(), 2)
+	var log strings.Builder
+	env.Log = &log
+	all := names(30)
+	// Shards 1 and 3 of 3 finish; shard 2 stops after its first two cells
+	// (a cancelled array task).
+	for _, i := range []int{1, 3} {
+		env.Shard = Shard{I: i, N: 3}
+		if _, _, err := RunCells(env, all, func(j int) (int, error) { return j, nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var own2 []string
+	for _, n := range all {
+		if (Shard{I: 2, N: 3}).Owns(n) {
+			own2 = append(own2, n)
+		}
+	}
+	if len(own2) < 3 {
+		t.Fatalf("shard 2/3 owns %d cells; the test needs 3 or more", len(own2))
+	}
+	for _, n := range own2[:2] {
+		if err := SaveCell(env.Dir, env.CellKey, n, 0, 1); err != nil {
+			t.Fatal(err)
+		}
+	}
+	missing := own2[2:]
+	for _, shards := range []int{0, 3} {
+		env.Shard, env.MergeOnly, env.MergeShards = Shard{}, true, shards
+		out, _, err := RunCells(env, all, func(int) (int, error) {
+			t.Fatal("merge computed a cell")
+			return 0, nil
+		})
+		if err == nil || out != nil {
+			t.Fatalf("merge with %d missing cells: out %v, err %v", len(missing), out, err)
+		}
+		msg := err.Error()
+		if strings.Contains(msg, "\n") || !strings.Contains(msg, fmt.Sprintf("%d of 30 cells are missing", len(missing))) {
+			t.Fatalf("merge error %q does not count the missing cells on one line", msg)
+		}
+		for i, n := range missing {
+			if named := strings.Contains(msg, n); named != (i < maxNamed) {
+				t.Errorf("merge error %q: cell %s named %v", msg, n, named)
+			}
+		}
+		for _, n := range own2[:2] {
+			if strings.Contains(msg, n) {
+				t.Errorf("merge error %q names the stored cell %s", msg, n)
+			}
+		}
+		if want := "shard 2 of 3 (-shard 2/3)"; (shards == 3) != strings.Contains(msg, want) {
+			t.Errorf("merge error with -shards %d: %q (want %q named only when the shard count is known)", shards, msg, want)
+		}
+	}
+	// The rerun of shard 2 says what it resumes, and runs only the missing
+	// cells.
+	log.Reset()
+	env.Shard, env.MergeOnly, env.MergeShards = Shard{I: 2, N: 3}, false, 0
+	var ran []string
+	var mu sync.Mutex
+	if _, _, err := RunCells(env, all, func(j int) (int, error) {
+		mu.Lock()
+		ran = append(ran, all[j])
+		mu.Unlock()
+		return j, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(ran)
+	if !reflect.DeepEqual(ran, missing) {
+		t.Fatalf("rerun of shard 2/3 ran %v, want the missing %v", ran, missing)
+	}
+	want := fmt.Sprintf("test/cells: shard 2/3 has %d of 30 cells: 2 stored by an earlier run, %d to run\n", len(own2), len(missing))
+	if log.String() != want {
+		t.Fatalf("shard log %q, want %q", log.String(), want)
+	}
+	env.Shard, env.MergeOnly = Shard{}, true
+	if _, _, err := RunCells(env, all, func(int) (int, error) { return 0, errors.New("merge computed a cell") }); err != nil {
+		t.Fatalf("merge after the rerun: %v", err)
 	}
 }
 

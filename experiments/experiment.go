@@ -152,6 +152,10 @@ type Env struct {
 	Shard Shard
 	// MergeOnly: assemble results from stored cells, computing none.
 	MergeOnly bool
+	// MergeShards is the number of shards the cells were computed in, if
+	// known (0: unknown); a merge that lacks cells names the shards to run
+	// again.
+	MergeShards int
 
 	// CellRoot is the results folder whose cells/ holds the finished cells
 	// (Dir is a staging folder while the run computes); empty means Dir.
@@ -254,6 +258,9 @@ type RunOptions struct {
 	// output directory (by sharded runs), and the results are assembled
 	// from them (vbw merge).
 	MergeOnly bool
+	// MergeShards is the number of shards of the sweep (0: unknown); a merge
+	// that lacks cells then names the shards that own them.
+	MergeShards int
 }
 
 // ExperimentOf returns the experiment key of a config file without decoding
@@ -469,7 +476,7 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	}
 	defer os.RemoveAll(staging)
 	env := &Env{Ctx: ctx, ID: spec.ID, Dir: staging, CellRoot: j.Dir, Quick: o.Quick, Workers: workers,
-		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly}
+		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
 	if man.VCS.Revision == "" {

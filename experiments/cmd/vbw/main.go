@@ -4,7 +4,7 @@
 //
 //	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
 //	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
-//	vbw merge [-out DIR] [-quick] CONFIG.toml...
+//	vbw merge [-out DIR] [-quick] [-shards N] CONFIG.toml...
 //	vbw report [-out DIR]
 //	vbw list
 //
@@ -47,7 +47,7 @@ func main() {
 const usage = `usage:
   vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
   vbw plot [-out DIR] TARGET...   (TARGET: experiment ID, chapterN, all, or a results directory)
-  vbw merge [-out DIR] [-quick] [-data DIR] CONFIG.toml...
+  vbw merge [-out DIR] [-quick] [-data DIR] [-shards N] CONFIG.toml...
   vbw report [-out DIR]            (writes DIR/index.html and DIR/REPORT.md from the results in DIR)
   vbw list
 `
@@ -93,6 +93,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
 	shard := fs.String("shard", "", "run only part i of N of the cells, e.g. 2/8 (merge the parts with vbw merge)")
 	noplot := fs.Bool("noplot", false, "do not draw figures")
+	var shards *int
+	if merge {
+		shards = fs.Int("shards", 0, "the number of shards the cells were computed in (optional): a merge that lacks cells then names the shards to run again")
+	}
 	configs, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -112,9 +116,15 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 		return err
 	}
 	if merge && sh.Active() {
-		return errors.New("merge: -shard makes no sense when merging")
+		return errors.New("merge: -shard makes no sense when merging (-shards N tells the number of shards)")
 	}
 	o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge}
+	if merge {
+		if *shards < 0 {
+			return fmt.Errorf("merge: -shards %d: want the number of shards of the sweep (≥ 1)", *shards)
+		}
+		o.MergeShards = *shards
+	}
 	// Every config is loaded and checked before anything runs.
 	jobs, err := experiments.PrepareAll(configs, o)
 	if err != nil {

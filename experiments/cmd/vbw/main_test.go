@@ -235,6 +235,44 @@ func TestFlagsAfterConfig(t *testing.T) {
 	}
 }
 
+// TestMergeRefusesMissingShard: a merge before every shard has finished
+// fails naming the shard to run again, and writes no results.
+func TestMergeRefusesMissingShard(t *testing.T) {
+	out, data := t.TempDir(), experiments.TestDataDir()
+	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "alice-grid.toml")
+	dir := filepath.Join(out, "chapter3", "alice-grid")
+	if _, _, err := vbw("run", "-quick", "-out", out, "-data", data, "-shard", "1/2", cfg); err != nil {
+		t.Fatal(err)
+	}
+	for _, shards := range []string{"-1", "x"} {
+		if _, _, err := vbw("merge", "-quick", "-out", out, "-data", data, "-shards", shards, cfg); err == nil {
+			t.Errorf("merge -shards %s accepted", shards)
+		}
+	}
+	if _, _, err := vbw("run", "-shards", "2", cfg); err == nil {
+		t.Error("run accepted -shards, a merge flag")
+	}
+	_, _, err := vbw("merge", "-quick", "-out", out, "-data", data, "-shards", "2", cfg)
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "cells are missing") ||
+		!strings.Contains(err.Error(), "shard 2 of 2 (-shard 2/2)") {
+		t.Fatalf("merge with shard 2/2 missing: %v", err)
+	}
+	for _, f := range []string{"summary.json", "cells.csv", results.ManifestFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Fatalf("a failed merge wrote %s", f)
+		}
+	}
+	if _, _, err := vbw("run", "-quick", "-out", out, "-data", data, "-shard", "2/2", cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := vbw("merge", "-quick", "-out", out, "-data", data, "-shards", "2", cfg); err != nil {
+		t.Fatalf("merge after both shards: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "summary.json")); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestFoldersTellTheTruth: a results folder's files describe one run.
 func TestFoldersTellTheTruth(t *testing.T) {
 	out, data := t.TempDir(), experiments.TestDataDir()
