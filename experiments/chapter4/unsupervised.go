@@ -71,7 +71,7 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	// as in chapter4/embedded.
 	c.Search = DefaultSearch()
 	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, "responsibility", "inherit"
-	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 6000
+	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 4000
 	c.VB = experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
 	c.Tau = 0.1
 	c.KMeansMaxIter = 300
