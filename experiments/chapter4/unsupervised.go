@@ -142,13 +142,13 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	start := time.Now()
 	r := UnsupervisedRun{SearchOutcome: SearchOutcome{Seed: seed}}
 	births := rng.New(c.Seed, UnsupervisedID, "births", strconv.Itoa(seed))
-	model, res, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop,
+	model, res, dims, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop,
 		heartbeat(log, fmt.Sprintf("%s seed %d", UnsupervisedID, seed), c.Search.MaxTotalSweeps, 30*time.Second))
 	if err != nil {
 		return r, err
 	}
 	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	r.Moves = moveRows(res)
+	r.Moves = moveRows(res, dims)
 	for _, mv := range res.Moves {
 		if mv.Accepted {
 			r.Accepted++
