@@ -11,7 +11,7 @@ ARGS    ?=
 # The configs each chapter target runs (the optional long sweeps have their
 # own targets).
 CHAPTER3 := configs/chapter3/synthetic.toml configs/chapter3/synthetic-grammar.toml configs/chapter3/alice.toml \
-            configs/chapter3/model-order.toml
+            configs/chapter3/model-order.toml configs/chapter3/tightness.toml
 
 build: $(VBW)
 
