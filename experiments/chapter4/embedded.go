@@ -446,13 +446,7 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 		return r, err
 	}
 	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	for _, mv := range res.Moves {
-		if mv.Accepted {
-			r.Accepted++
-		} else {
-			r.Rejected++
-		}
-	}
+	r.Accepted, r.Rejected = res.MoveCounts()
 	r.Moves = moveRows(res, dims)
 	r.Analysers = readout(model, labels, len(c.Data.Dims), c.Tau, r.WithFigures)
 	r.Seconds = time.Since(start).Seconds()

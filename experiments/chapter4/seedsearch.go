@@ -91,13 +91,7 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 	o.Snapshots, o.Path = snaps, path
 	o.Status, o.F, o.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
 	o.Moves = moveRows(res, dims)
-	for _, mv := range res.Moves {
-		if mv.Accepted {
-			o.Accepted++
-		} else {
-			o.Rejected++
-		}
-	}
+	o.Accepted, o.Rejected = res.MoveCounts()
 	for _, v := range model.Counts() {
 		if v >= 1 {
 			o.Components++

@@ -149,13 +149,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	}
 	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
 	r.Moves = moveRows(res, dims)
-	for _, mv := range res.Moves {
-		if mv.Accepted {
-			r.Accepted++
-		} else {
-			r.Rejected++
-		}
-	}
+	r.Accepted, r.Rejected = res.MoveCounts()
 	counts := model.Counts()
 	resp := model.Resp()
 	n, S := resp.Dims()
