@@ -52,7 +52,8 @@ func init() {
 // ModelSettings are the [model] keys of chapter 4 (targets §6).
 type ModelSettings struct {
 	// KMax is the number of factor columns each analyser starts with; ARD
-	// switches off the unneeded ones. Default 7.
+	// switches off the unneeded ones. At least 1 (issue 8: a mixture of
+	// Gaussians, k = 0, is mfa.Settings.K = 0 in the library). Default 7.
 	KMax int `toml:"k_max"`
 	// OptimiseAB and OptimiseAlpha switch on the a*, b* and α* updates
 	// (targets §1.7: off in the reference code; §1.14: a*, b* are the main
@@ -195,7 +196,7 @@ func (c *EmbeddedConfig) Validate() error {
 
 // validate checks the [model] keys.
 func (m ModelSettings) validate() error {
-	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 0), experiments.NonNegative("model.psi_min", m.PsiMin))
+	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 1), experiments.NonNegative("model.psi_min", m.PsiMin))
 }
 
 // validate checks the [search] keys.
