@@ -254,7 +254,7 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 		}
 	}
 	births := rng.New(c.Seed, ISTightnessID, "births")
-	_, res, err := searchMFA(d.train, c.Model, c.Search, c.VB, births, env.Stop, onMove)
+	_, res, dims, err := searchMFA(d.train, c.Model, c.Search, c.VB, births, env.Stop, onMove)
 	if err != nil {
 		return out, err
 	}
@@ -269,7 +269,7 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 		}
 	}
 	out.Status, out.F, out.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	out.Moves = moveRows(res)
+	out.Moves = moveRows(res, dims)
 	out.Rejected = len(res.Moves) - out.Accepted
 	out.Seconds = time.Since(start).Seconds()
 	return out, nil
@@ -359,10 +359,8 @@ func RunISTightness(env *experiments.Env, c *ISTightnessConfig) error {
 		st.AddRow(sn.Epoch, sn.Sweep, sn.S, float64(sn.F), sum.Mean, sum.SE, sum.Pooled, results.Mean(fh),
 			results.Median(gf), results.Median(kl), results.Median(es), sn.TrainError, sn.TestError)
 	}
-	mt := results.NewTable("epoch", "iter", "move", "component", "F_before", "F_after", "accepted", "components")
-	for _, m := range sr.Moves {
-		mt.AddRow(m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), b2i(m.Accepted), m.SizeAfter)
-	}
+	mt := newMovesTable()
+	addMoves(mt, sr.Moves)
 	for _, f := range []struct {
 		name string
 		t    *results.Table
