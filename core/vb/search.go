@@ -239,3 +239,15 @@ func (r *SearchResult) log(rec MoveRecord, s SearchSettings) {
 		s.OnMove(rec)
 	}
 }
+
+// MoveCounts returns the numbers of accepted and rejected moves.
+func (r *SearchResult) MoveCounts() (accepted, rejected int) {
+	for _, mv := range r.Moves {
+		if mv.Accepted {
+			accepted++
+		} else {
+			rejected++
+		}
+	}
+	return accepted, rejected
+}

@@ -84,3 +84,10 @@ func TestSearchMatchedDefaults(t *testing.T) {
 		}
 	}
 }
+
+func TestSearchMoveCounts(t *testing.T) {
+	r := SearchResult{Moves: []MoveRecord{{Accepted: true}, {}, {}, {Accepted: true}, {}}}
+	if a, rj := r.MoveCounts(); a != 2 || rj != 3 {
+		t.Errorf("MoveCounts = %d, %d; want 2, 3", a, rj)
+	}
+}

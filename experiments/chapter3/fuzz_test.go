@@ -14,7 +14,7 @@ import (
 // hold it must return an error, never panic.
 func FuzzPlotInputs(f *testing.F) {
 	seedDir := f.TempDir()
-	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml"} {
+	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml", "tightness.toml"} {
 		dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
 			Out: seedDir, Quick: true, DataDir: experiments.TestDataDir(), NoPlot: true})
 		if err != nil {
@@ -48,7 +48,7 @@ func FuzzPlotInputs(f *testing.F) {
 			}
 		}
 		os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644)
-		plot := map[string]func(string) error{"synthetic": PlotSynthetic, "alice": PlotAlice, "model-order": PlotModelOrder}[exp]
+		plot := map[string]func(string) error{"synthetic": PlotSynthetic, "alice": PlotAlice, "model-order": PlotModelOrder, "tightness": PlotTightness}[exp]
 		if plot != nil {
 			_ = plot(dir) // an error is fine; a panic fails the fuzz test
 		}

@@ -163,7 +163,7 @@ func (c *ClassifyConfig) fitClass(y *mat.Dense, psiMin float64, size, rep, digit
 	start := time.Now()
 	model := c.Model
 	model.PsiMin = psiMin
-	m, res, err := searchMFA(y, model, c.Search, c.VB, rng.New(c.Seed, append(tag, "vb")...), stop, nil)
+	m, res, _, err := searchMFA(y, model, c.Search, c.VB, rng.New(c.Seed, append(tag, "vb")...), stop, nil)
 	if err != nil {
 		return out, err
 	}

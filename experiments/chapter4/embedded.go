@@ -52,7 +52,8 @@ func init() {
 // ModelSettings are the [model] keys of chapter 4 (targets §6).
 type ModelSettings struct {
 	// KMax is the number of factor columns each analyser starts with; ARD
-	// switches off the unneeded ones. Default 7.
+	// switches off the unneeded ones. At least 1 (issue 8: a mixture of
+	// Gaussians, k = 0, is mfa.Settings.K = 0 in the library). Default 7.
 	KMax int `toml:"k_max"`
 	// OptimiseAB and OptimiseAlpha switch on the a*, b* and α* updates
 	// (targets §1.7: off in the reference code; §1.14: a*, b* are the main
@@ -195,7 +196,7 @@ func (c *EmbeddedConfig) Validate() error {
 
 // validate checks the [model] keys.
 func (m ModelSettings) validate() error {
-	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 0), experiments.NonNegative("model.psi_min", m.PsiMin))
+	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 1), experiments.NonNegative("model.psi_min", m.PsiMin))
 }
 
 // validate checks the [search] keys.
@@ -264,8 +265,13 @@ type MoveRow struct {
 	Kind            string
 	Component       int
 	FBefore, FAfter experiments.Float
-	Accepted        bool
-	SizeAfter       int
+	// FReference is what the move was judged against (FBefore, or the
+	// matched reference's F after RefIterations sweeps).
+	FReference    experiments.Float
+	RefIterations int
+	Accepted      bool
+	SizeAfter     int
+	Dims          string // active dimensionalities after the move (MoveDims)
 }
 
 // dims returns the active dimensionalities of a run's analysers, largest
@@ -304,9 +310,11 @@ func (m ModelSettings) hyperSchedule() []vb.Stage {
 // fitting pipeline: every search of the chapter goes through it.
 //
 // onMove, if not nil, is called after every judged move with the model in
-// its accepted state (the figures' snapshots).
+// its accepted state (the figures' snapshots). The search also returns,
+// for every move, the active dimensionalities of the analysers with at
+// least one point after it (MoveDims, for moves.csv).
 func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error,
-	onMove func(vb.MoveRecord, *mfa.Model)) (*mfa.Model, vb.SearchResult, error) {
+	onMove func(vb.MoveRecord, *mfa.Model)) (*mfa.Model, vb.SearchResult, []string, error) {
 	n, _ := z.Dims()
 	ones := mat.NewDense(n, 1, nil)
 	for i := 0; i < n; i++ {
@@ -314,7 +322,7 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 	}
 	model, err := mfa.New(z, ones, mfa.Settings{K: m.KMax, PsiMin: m.PsiMin})
 	if err != nil {
-		return nil, vb.SearchResult{}, err
+		return nil, vb.SearchResult{}, nil, err
 	}
 	children := mfa.PCALoadings
 	if s.Children == "inherit" {
@@ -333,12 +341,16 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 		run.Converger = model.EpochConverger(s.AgitationTol, 0, s.EpochMinSweeps)
 	}
 	ss := vb.SearchSettings{Run: run, MaxIterations: s.MaxTotalSweeps, Matched: s.Reference == "matched"}
-	if onMove != nil {
-		ss.OnMove = func(r vb.MoveRecord) { onMove(r, model) }
+	var dims []string
+	ss.OnMove = func(r vb.MoveRecord) {
+		dims = append(dims, MoveDims(model))
+		if onMove != nil {
+			onMove(r, model)
+		}
 	}
 	res := vb.Search(model, ss)
 	if res.Status == vb.Canceled {
-		return nil, res, res.Err
+		return nil, res, dims, res.Err
 	}
 	if s.FinalSweeps > 0 && res.Status.OK() {
 		// Converge the final structure before it is read out: under the
@@ -352,10 +364,31 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 		res.Iterations += r.Iterations
 		res.F, res.Status, res.Err = r.F, r.Status, r.Error()
 		if r.Status == vb.Canceled {
-			return nil, res, res.Err
+			return nil, res, dims, res.Err
 		}
 	}
-	return model, res, nil
+	return model, res, dims, nil
+}
+
+// MoveDimsTau is the ARD threshold of the dimensionalities in moves.csv
+// (targets §1.8's default τ_dim).
+const MoveDimsTau = 0.1
+
+// MoveDims returns the active dimensionalities (at MoveDimsTau) of m's
+// analysers with at least one point of responsibility, in model order,
+// space-separated.
+func MoveDims(m *mfa.Model) string {
+	var b strings.Builder
+	for s, n := range m.Counts() {
+		if n < 1 {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(strconv.Itoa(m.ActiveDims(s, MoveDimsTau)))
+	}
+	return b.String()
 }
 
 // readout returns the analysers with at least one point of responsibility,
@@ -409,19 +442,13 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 		return r, err
 	}
 	births := rng.New(c.Seed, EmbeddedID, "births", strconv.Itoa(size), strconv.Itoa(seed))
-	model, res, err := searchMFA(z, c.Model, c.Search, c.VB, births, stop, nil)
+	model, res, dims, err := searchMFA(z, c.Model, c.Search, c.VB, births, stop, nil)
 	if err != nil {
 		return r, err
 	}
 	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	for _, mv := range res.Moves {
-		if mv.Accepted {
-			r.Accepted++
-		} else {
-			r.Rejected++
-		}
-	}
-	r.Moves = moveRows(res)
+	r.Accepted, r.Rejected = res.MoveCounts()
+	r.Moves = moveRows(res, dims)
 	r.Analysers = readout(model, labels, len(c.Data.Dims), c.Tau, r.WithFigures)
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
@@ -470,7 +497,7 @@ func RunEmbedded(env *experiments.Env, c *EmbeddedConfig) error {
 		}
 	}
 	tab := results.NewTable("points_per_cluster", "seed", "components", "dims", "total_dim", "shared", "F", "iterations", "accepted", "rejected", "status")
-	mt := results.NewTable("points_per_cluster", "seed", "epoch", "iter", "move", "component", "F_before", "F_after", "accepted", "components")
+	mt := newMovesTable("points_per_cluster", "seed")
 	for _, r := range runs {
 		shared := 0
 		for _, a := range r.Analysers {
@@ -479,9 +506,7 @@ func RunEmbedded(env *experiments.Env, c *EmbeddedConfig) error {
 			}
 		}
 		tab.AddRow(r.Size, r.Seed, len(r.Analysers), joinInts(r.dims()), r.totalDim(), shared, float64(r.F), r.Iterations, r.Accepted, r.Rejected, r.Status)
-		for _, m := range r.Moves {
-			mt.AddRow(r.Size, r.Seed, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), b2i(m.Accepted), m.SizeAfter)
-		}
+		addMoves(mt, r.Moves, r.Size, r.Seed)
 	}
 	if err := results.WriteCSV(env.Path("table4_1.csv"), *tab); err != nil {
 		return err

@@ -68,6 +68,7 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 	}
 	for _, c := range []struct{ from, to, want string }{
 		{"k_max          = 7", "k_max          = -1", "model.k_max = -1"},
+		{"k_max          = 7", "k_max          = 0", "model.k_max = 0"},
 		{`children         = "pca"`, `children         = "clone"`, "search.children"},
 		{"restarts   = 10", "restarts   = 0", "restarts = 0"},
 		{"dims               = [7, 4, 3, 2, 2, 1]", "dims               = [7, 4, 30]", "data.dims"},

@@ -58,11 +58,17 @@ type SearchOutcome struct {
 }
 
 // moveRows returns the log of a search's moves.
-func moveRows(res vb.SearchResult) []MoveRow {
+// with dims[i] the dimensionalities after move i (MoveDims).
+func moveRows(res vb.SearchResult, dims []string) []MoveRow {
 	rows := make([]MoveRow, len(res.Moves))
 	for i, mv := range res.Moves {
 		rows[i] = MoveRow{Epoch: i + 1, Iter: mv.Iter, Kind: mv.Kind, Component: mv.Component,
-			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter), Accepted: mv.Accepted, SizeAfter: mv.SizeAfter}
+			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter),
+			FReference: experiments.Float(mv.FReference), RefIterations: mv.RefIterations,
+			Accepted: mv.Accepted, SizeAfter: mv.SizeAfter}
+		if i < len(dims) {
+			rows[i].Dims = dims[i]
+		}
 	}
 	return rows
 }
@@ -78,20 +84,14 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 		return o, nil, vb.SearchResult{}, err
 	}
 	births := rng.New(base, id, "births", strconv.Itoa(seed))
-	model, res, snaps, path, err := tracedSearch(z, st, ss.Model, ss.Search, ss.VB, births, stop, ss.Snapshots, seed == 0)
+	model, res, snaps, path, dims, err := tracedSearch(z, st, ss.Model, ss.Search, ss.VB, births, stop, ss.Snapshots, seed == 0)
 	if err != nil {
 		return o, nil, res, err
 	}
 	o.Snapshots, o.Path = snaps, path
 	o.Status, o.F, o.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	o.Moves = moveRows(res)
-	for _, mv := range res.Moves {
-		if mv.Accepted {
-			o.Accepted++
-		} else {
-			o.Rejected++
-		}
-	}
+	o.Moves = moveRows(res, dims)
+	o.Accepted, o.Rejected = res.MoveCounts()
 	for _, v := range model.Counts() {
 		if v >= 1 {
 			o.Components++
@@ -131,13 +131,11 @@ func runSeeds[T any](env *experiments.Env, restarts int, fn func(seed int) (T, e
 // writeSeedOutputs writes moves.csv, fig path (pathFile, if not empty) and
 // params.csv (seed 0's data and snapshots, p columns).
 func writeSeedOutputs(env *experiments.Env, outs []SearchOutcome, p int, pathFile string) error {
-	mt := results.NewTable("seed", "epoch", "iter", "move", "component", "F_before", "F_after", "accepted", "components")
+	mt := newMovesTable("seed")
 	pt := results.NewTable("seed", "sweep", "F", "epoch", "accepted")
 	params := experiments.NewParams()
 	for _, o := range outs {
-		for _, m := range o.Moves {
-			mt.AddRow(o.Seed, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), b2i(m.Accepted), m.SizeAfter)
-		}
+		addMoves(mt, o.Moves, o.Seed)
 		for _, q := range o.Path {
 			pt.AddRow(o.Seed, q.Sweep, float64(q.F), q.Epoch, b2i(q.Accepted))
 		}
@@ -183,5 +181,20 @@ func heartbeat(w io.Writer, label string, budget int, interval time.Duration) fu
 			fmt.Fprintf(w, "%s: %d analysers, %d of %d moves accepted, %d sweeps%s, %s\n",
 				label, mv.SizeAfter, accepted, tried, mv.Iter, of, now.Sub(start).Round(time.Second))
 		}
+	}
+}
+
+// newMovesTable returns the table of moves.csv: the key columns, then one
+// row per judged move (addMoves).
+func newMovesTable(keys ...string) *results.Table {
+	return results.NewTable(append(keys, "epoch", "iter", "move", "component", "F_before", "F_after", "F_reference",
+		"reference_sweeps", "accepted", "components", "dims")...)
+}
+
+// addMoves adds one row per move to t, prefixed by the key values.
+func addMoves(t *results.Table, moves []MoveRow, keys ...any) {
+	for _, m := range moves {
+		t.AddRow(append(keys, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), float64(m.FReference),
+			m.RefIterations, b2i(m.Accepted), m.SizeAfter, m.Dims)...)
 	}
 }

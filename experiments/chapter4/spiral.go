@@ -155,7 +155,7 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 // the accepted epochs listed in snapshots, and F after every sweep with
 // the epoch it belongs to.
 func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s SearchSettings, fit experiments.FitSettings,
-	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.Model, vb.SearchResult, []Snapshot, []PathPoint, error) {
+	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.Model, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
 	want := map[int]bool{}
 	for _, e := range snapshots {
 		want[e] = true
@@ -173,9 +173,9 @@ func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s SearchSet
 			snaps = append(snaps, sn)
 		}
 	}
-	model, res, err := searchMFA(z, m, s, fit, births, stop, onMove)
+	model, res, dims, err := searchMFA(z, m, s, fit, births, stop, onMove)
 	if err != nil || !keep {
-		return model, res, snaps, nil, err
+		return model, res, snaps, nil, dims, err
 	}
 	var path []PathPoint
 	sweep := 0
@@ -188,7 +188,7 @@ func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s SearchSet
 			sweep++
 		}
 	}
-	return model, res, snaps, path, nil
+	return model, res, snaps, path, dims, nil
 }
 
 // toOriginal maps a snapshot of z-scored data back to the original units.

@@ -71,7 +71,7 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	// as in chapter4/embedded.
 	c.Search = DefaultSearch()
 	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, "responsibility", "inherit"
-	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 6000
+	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 4000
 	c.VB = experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
 	c.Tau = 0.1
 	c.KMeansMaxIter = 300
@@ -142,20 +142,14 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	start := time.Now()
 	r := UnsupervisedRun{SearchOutcome: SearchOutcome{Seed: seed}}
 	births := rng.New(c.Seed, UnsupervisedID, "births", strconv.Itoa(seed))
-	model, res, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop,
+	model, res, dims, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop,
 		heartbeat(log, fmt.Sprintf("%s seed %d", UnsupervisedID, seed), c.Search.MaxTotalSweeps, 30*time.Second))
 	if err != nil {
 		return r, err
 	}
 	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	r.Moves = moveRows(res)
-	for _, mv := range res.Moves {
-		if mv.Accepted {
-			r.Accepted++
-		} else {
-			r.Rejected++
-		}
-	}
+	r.Moves = moveRows(res, dims)
+	r.Accepted, r.Rejected = res.MoveCounts()
 	counts := model.Counts()
 	resp := model.Resp()
 	n, S := resp.Dims()

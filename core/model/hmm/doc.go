@@ -13,4 +13,11 @@
 // (ln p(y|θ), the MAP objective, or the bound F), and M updates the
 // parameters. Run them with vb.Run. Setting Workers spreads the E step's
 // sequences over goroutines with bit-identical results (see blockSymbols).
+//
+// For data sets of a few tens of symbols, ExactLogEvidence computes the
+// exact marginal likelihood ln p(y|m) (eq. 3.44) by enumerating every hidden
+// path, and Joint is the log joint ln p(θ) + ln p(y|θ) of the parameters in
+// a flat layout (ParamDim), the target of an importance sampler whose
+// proposal is built from the Dirichlet rows of q(θ) (Posterior.Rows,
+// Posterior.Relabel); see extension E3-X2 in experiments/chapter3.
 package hmm

@@ -51,4 +51,12 @@
 // π, ν, Ψ, μ*ν*, with F evaluated after q(s). F is complete with every
 // constant and is reported as seven named terms (TermKLPi … TermLik) that
 // sum to it. DefaultSchedule is the reference code's hyperparameter schedule.
+//
+// # Importance sampling
+//
+// For the tightness experiments of section 4.7 (eqs. (4.113)–(4.116)),
+// ISTarget is ln p(π, Λ̃, y) with ν, x and s integrated out and Θ fixed, on
+// the flat layout ISLayout, and ISPosterior holds q(π)q(Λ̃) with Θ as plain
+// data from which a sampler builds its proposal (this package does not
+// import the samplers).
 package mfa

@@ -49,24 +49,7 @@ func (m *ML) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
 	if m.Moves.Rand == nil {
 		return vb.Move{}, false
 	}
-	start := 0
-	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Accepted {
-			start = i + 1
-			break
-		}
-	}
-	var births int
-	for _, r := range log[start:] {
-		if r.Kind == MoveBirth {
-			births++
-		}
-	}
-	S := len(m.Pi)
-	if births >= max(m.Moves.MaxTries, 1)*S {
-		return vb.Move{}, false
-	}
-	return vb.Move{Kind: MoveBirth, Component: m.ParentOrder()[births%S], Other: -1}, true
+	return nextBirth(sinceAccepted(log), len(m.Pi), m.Moves.MaxTries, m.ParentOrder)
 }
 
 // ParentOrder returns the analysers in order of descending LocalKL (ties by

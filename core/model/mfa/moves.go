@@ -114,14 +114,7 @@ const (
 // ok is false when both are exhausted (births are proposed only when
 // MoveSettings.Rand is set).
 func (m *Model) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
-	start := 0
-	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Accepted {
-			start = i + 1
-			break
-		}
-	}
-	since := log[start:]
+	since := sinceAccepted(log)
 	S := len(m.comps)
 	thr := m.Moves.DeathThreshold
 	if thr == 0 {
@@ -145,16 +138,35 @@ func (m *Model) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
 	if m.Moves.Rand == nil {
 		return vb.Move{}, false
 	}
+	return nextBirth(since, S, m.Moves.MaxTries, m.ParentOrder)
+}
+
+// sinceAccepted returns the moves logged after the last accepted one: the
+// tries made on the current state (rejected moves are restored).
+func sinceAccepted(log []vb.MoveRecord) []vb.MoveRecord {
+	for i := len(log) - 1; i >= 0; i-- {
+		if log[i].Accepted {
+			return log[i+1:]
+		}
+	}
+	return log
+}
+
+// nextBirth is the parent choice of targets §1.9 shared by the VB and ML
+// searches: with b births tried on the current state of S components, the
+// next parent is order()[b mod S], until maxTries rounds (at least 1) have
+// been tried without an acceptance.
+func nextBirth(since []vb.MoveRecord, S, maxTries int, order func() []int) (vb.Move, bool) {
 	var births int
 	for _, r := range since {
 		if r.Kind == MoveBirth {
 			births++
 		}
 	}
-	if births >= max(m.Moves.MaxTries, 1)*S {
+	if S == 0 || births >= max(maxTries, 1)*S {
 		return vb.Move{}, false
 	}
-	return vb.Move{Kind: MoveBirth, Component: m.ParentOrder()[births%S], Other: -1}, true
+	return vb.Move{Kind: MoveBirth, Component: order()[births%S], Other: -1}, true
 }
 
 // ParentOrder returns the analysers in order of ascending F_s (ties by

@@ -1,0 +1,136 @@
+package chapter4
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// checkOutputs fails the test if a file of dir is missing, and returns the
+// summary with its monotone-F check required to pass.
+func checkOutputs(t *testing.T, dir string, files ...string) *results.Summary {
+	t.Helper()
+	for _, f := range append(files, "summary.json", "scorecard.md", "manifest.json") {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range sum.Checks {
+		if (strings.HasPrefix(c.Name, "searches end normally") || strings.HasPrefix(c.Name, "F never")) && !c.Pass {
+			t.Errorf("check %q failed: %v", c.Name, c.Value)
+		}
+	}
+	return &sum
+}
+
+// TestUnsupervisedQuick: Figures 4.9-4.10 end to end on a small subset,
+// with the interface's metrics.
+func TestUnsupervisedQuick(t *testing.T) {
+	dir := runQuick(t, "digits-unsupervised.toml")
+	sum := checkOutputs(t, dir, "unsupervised_runs.csv", "analysers.csv", "confusion.csv", "moves.csv", "params.csv",
+		"fig4_9.svg", "fig4_9.png", "fig4_10.svg", "fig4_10.png")
+	for _, k := range []string{"components", "train_accuracy", "test_accuracy", "kmeans_test_accuracy"} {
+		v, ok := sum.Metrics[k]
+		if !ok || math.IsNaN(v) {
+			t.Errorf("metric %s = %v (present %v)", k, v, ok)
+		}
+	}
+	// A confusion matrix's rows sum to the images of each digit.
+	tab, err := results.ReadCSV(filepath.Join(dir, "confusion.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var test float64
+	for i, row := range tab.Rows {
+		if row[0] == "0" && row[1] == "test" {
+			v, _ := tab.Float(i, 4)
+			test += v
+		}
+	}
+	if test != 1797 {
+		t.Errorf("seed 0's test confusion matrix holds %v images, want 1797", test)
+	}
+}
+
+// TestClassifyQuick: Table 4.2 and Figure 4.11 end to end, with the
+// interface's per-size metrics.
+func TestClassifyQuick(t *testing.T) {
+	dir := runQuick(t, "digits-classify.toml")
+	sum := checkOutputs(t, dir, "classify_cells.csv", "table4_2.csv", "fig4_11.csv", "fig4_11.svg", "fig4_11.png", "table4_2.svg")
+	for _, k := range []string{"vb_test_accuracy.30", "bic_test_accuracy.30", "vb_test_accuracy.60", "bic_test_accuracy.60"} {
+		if v := sum.Metrics[k]; !(v > 0.1 && v <= 1) {
+			t.Errorf("metric %s = %v", k, v)
+		}
+	}
+}
+
+// TestDigitsConfigErrors: bad values of the digits configs name their keys
+// in one line.
+func TestDigitsConfigErrors(t *testing.T) {
+	for _, c := range []struct{ file, from, to, want string }{
+		{"digits-classify.toml", "psi_mins    = [1e-5]", "psi_mins    = [0.0]", "psi_mins"},
+		{"digits-classify.toml", "repetitions = 3", "repetitions = 0", "repetitions = 0"},
+		{"digits-classify.toml", "k               = 5", "k               = -2", "ml.k"},
+		{"digits-classify.toml", `reference        = "matched"`, `reference        = "x"`, "search.reference"},
+		{"digits-unsupervised.toml", "k_max = 6", "k_max = -6", "model.k_max"},
+		{"digits-unsupervised.toml", "per_class  = 0", "per_class  = -1", "per_class"},
+		{"digits-unsupervised.toml", `train = "optdigits.tra"`, `train = ""`, "data.train"},
+	} {
+		base, err := os.ReadFile(configPath(c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(base), c.from, c.to, 1)
+		if text == string(base) {
+			t.Fatalf("%s: pattern %q not found", c.file, c.from)
+		}
+		p := filepath.Join(t.TempDir(), "x.toml")
+		os.WriteFile(p, []byte(text), 0o644)
+		_, _, err = experiments.Load(p, false)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %s: error %v, want one line naming %s", c.file, c.to, err, c.want)
+		}
+	}
+}
+
+// A size larger than the smallest class is refused before anything runs,
+// naming the key and the file.
+func TestClassifySizeTooLarge(t *testing.T) {
+	base, err := os.ReadFile(configPath("digits-classify.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(base), "sizes       = [30, 60]", "sizes       = [30, 400]", 1)
+	p := filepath.Join(t.TempDir(), "x.toml")
+	os.WriteFile(p, []byte(text), 0o644)
+	_, err = experiments.RunConfig(t.Context(), p, experiments.RunOptions{Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
+	if err == nil || !strings.Contains(err.Error(), "sizes") || !strings.Contains(err.Error(), "optdigits.tra") {
+		t.Errorf("error %v, want one naming sizes and optdigits.tra", err)
+	}
+}
+
+func TestSignTestAndMeanSE(t *testing.T) {
+	// P(X ≥ 9 | n = 10, ½) = 11/1024.
+	if p := signTestP(9, 1); math.Abs(p-11.0/1024) > 1e-12 {
+		t.Errorf("signTestP(9, 1) = %v, want %v", p, 11.0/1024)
+	}
+	if p := signTestP(0, 5); math.Abs(p-1) > 1e-12 {
+		t.Errorf("signTestP(0, 5) = %v, want 1", p)
+	}
+	m, se := meanSE([]float64{1, 2, 3, 4})
+	if m != 2.5 || math.Abs(se-math.Sqrt(5.0/3/4)) > 1e-12 {
+		t.Errorf("meanSE = %v, %v", m, se)
+	}
+	if d := maxDip([]float64{1, 3, 2.5, 4, 3.9}); d != 0.5 {
+		t.Errorf("maxDip = %v, want 0.5", d)
+	}
+}

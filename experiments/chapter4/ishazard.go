@@ -1,0 +1,285 @@
+package chapter4
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
+	"github.com/vbworkbench/vbw/samplers/is"
+)
+
+// ISHazardID is the registry key of the extra figure of targets ch4-mfa.md
+// §3.10: the variance of the importance weights of a Gaussian proposal
+// N(0, 1/ν_q) for the target N(0, 1/ν_p) against ν_q/ν_p, closed form
+// (Beal 2003 eqs. (4.117)-(4.121), L3070-L3087) against Monte Carlo.
+const ISHazardID = "chapter4/is-hazard"
+
+func init() {
+	experiments.RegisterVariants(func(id string) experiments.Config {
+		c := DefaultISHazard()
+		c.Experiment = id
+		return &c
+	}, func(env *experiments.Env, cfg experiments.Config) error {
+		return RunISHazard(env, cfg.(*ISHazardConfig))
+	}, PlotISHazard,
+		experiments.Variant{ID: ISHazardID, Title: "variance of Gaussian importance weights against the precision ratio, eq. (4.121) against Monte Carlo (extra figure)"})
+}
+
+// HazardGrid are the [grid] keys: the ratios ρ = ν_q/ν_p.
+type HazardGrid struct {
+	// From, To and Steps give Steps equally spaced ratios in [From, To].
+	From  float64 `toml:"ratio_from"`
+	To    float64 `toml:"ratio_to"`
+	Steps int     `toml:"steps"`
+}
+
+// ISHazardConfig is the config of chapter4/is-hazard.
+type ISHazardConfig struct {
+	experiments.Common
+	Grid HazardGrid `toml:"grid"`
+	// MCSamples is the number of weights of one Monte Carlo estimate
+	// (§3.10: 10⁶).
+	MCSamples int `toml:"mc_samples"`
+	// Repeats is the number of independent estimates per ratio.
+	Repeats int `toml:"repeats"`
+	// GrowthSamples is the size of a second, smaller estimate per repeat:
+	// where eq. (4.121) is infinite the sample variance grows with the
+	// sample size instead of settling.
+	GrowthSamples int `toml:"growth_samples"`
+	// CheckMaxRatio is the largest ratio at which the Monte Carlo estimate
+	// is judged against eq. (4.121): it must lie within RelTol (relative)
+	// and within SETol standard errors. The standard error of a sample
+	// variance needs E[ω⁴], finite only for ρ < 4/3 (is.GaussianWeightMoment),
+	// so §3.10's 1.5 is cut to 1.25.
+	CheckMaxRatio float64 `toml:"check_max_ratio"`
+	RelTol        float64 `toml:"rel_tol"`
+	SETol         float64 `toml:"se_tol"`
+	// DivergeFrom: at ratios from here on, the median estimate over the
+	// repeats must be larger at mc_samples than at growth_samples.
+	DivergeFrom float64 `toml:"diverge_from"`
+}
+
+// DefaultISHazard returns the targets' settings (§3.10, §6).
+func DefaultISHazard() ISHazardConfig {
+	var c ISHazardConfig
+	c.Experiment = ISHazardID
+	c.Figures = []string{"is_hazard"}
+	c.Seed = 4703
+	c.Grid = HazardGrid{From: 0.1, To: 3, Steps: 30}
+	c.MCSamples = 1000000
+	c.Repeats = 4
+	c.GrowthSamples = 10000
+	c.CheckMaxRatio, c.RelTol, c.SETol = 1.25, 0.05, 4
+	c.DivergeFrom = 2.5
+	return c
+}
+
+// Validate checks every key.
+func (c *ISHazardConfig) Validate() error {
+	if !(c.Grid.From > 0) || !(c.Grid.To >= c.Grid.From) || math.IsInf(c.Grid.To, 0) {
+		return experiments.FieldError("grid.ratio_to", c.Grid.To, fmt.Sprintf("need 0 < grid.ratio_from (%v) <= grid.ratio_to, finite", c.Grid.From))
+	}
+	return experiments.FirstError(
+		experiments.AtLeast("grid.steps", c.Grid.Steps, 2),
+		experiments.AtLeast("mc_samples", c.MCSamples, 2),
+		experiments.AtLeast("repeats", c.Repeats, 1),
+		experiments.AtLeast("growth_samples", c.GrowthSamples, 2),
+		experiments.Positive("check_max_ratio", c.CheckMaxRatio),
+		experiments.Positive("rel_tol", c.RelTol),
+		experiments.Positive("se_tol", c.SETol),
+		experiments.Positive("diverge_from", c.DivergeFrom))
+}
+
+// ratios returns the grid.
+func (c *ISHazardConfig) ratios() []float64 {
+	r := make([]float64, c.Grid.Steps)
+	for i := range r {
+		// Rounded to 12 digits, so that 0.1 + 9·0.1 is the ratio 1.
+		r[i] = math.Round(1e12*(c.Grid.From+(c.Grid.To-c.Grid.From)*float64(i)/float64(c.Grid.Steps-1))) / 1e12
+	}
+	return r
+}
+
+// HazardCell holds one ratio's estimates.
+type HazardCell struct {
+	Ratio float64
+	// MC and Growth are the repeats' sample variances of MCSamples and
+	// GrowthSamples weights.
+	MC, Growth []experiments.Float
+}
+
+// hazardSE returns the standard error of the sample variance of n weights
+// at ratio ρ (ν_p = 1), √((μ₄ − σ⁴)/n) with the central fourth moment
+// μ₄ = E[ω⁴] − 4E[ω³] + 6E[ω²] − 3 (E[ω] = 1); +Inf for ρ ≥ 4/3.
+func hazardSE(rho float64, n int) float64 {
+	m := func(k float64) float64 { return is.GaussianWeightMoment(k, 1, rho) }
+	v := is.GaussianWeightVariance(1, rho)
+	mu4 := m(4) - 4*m(3) + 6*m(2) - 3
+	if math.IsInf(mu4, 0) || math.IsNaN(mu4) {
+		return math.Inf(1)
+	}
+	return math.Sqrt(math.Max(mu4-v*v, 0) / float64(n))
+}
+
+// RunISHazard computes every ratio's estimates (one cell each) and writes
+// is_hazard.csv, is_hazard_runs.csv and summary.json.
+func RunISHazard(env *experiments.Env, c *ISHazardConfig) error {
+	ratios := c.ratios()
+	names := make([]string, len(ratios))
+	for i, r := range ratios {
+		names[i] = "rho" + strconv.FormatFloat(r, 'f', 4, 64)
+	}
+	cells, done, err := experiments.RunCells(env, names, func(i int) (HazardCell, error) {
+		cell := HazardCell{Ratio: ratios[i]}
+		for rep := 0; rep < c.Repeats; rep++ {
+			tag := []string{ISHazardID, names[i], strconv.Itoa(rep)}
+			cell.MC = append(cell.MC, experiments.Float(is.GaussianWeightVarianceMC(1, ratios[i], c.MCSamples, rng.New(c.Seed, append(tag, "mc")...))))
+			cell.Growth = append(cell.Growth, experiments.Float(is.GaussianWeightVarianceMC(1, ratios[i], c.GrowthSamples, rng.New(c.Seed, append(tag, "growth")...))))
+		}
+		return cell, env.Stop()
+	})
+	if err != nil || env.Shard.Active() {
+		return err
+	}
+	st := results.NewTable("ratio", "exact", "mc_mean", "mc_se_closed_form", "mc_rel_error", "mc_median", "growth_median", "fourth_moment_finite")
+	rt := results.NewTable("ratio", "repeat", "samples", "mc")
+	s := &results.Summary{Lists: map[string][]float64{}}
+	worstRel, worstZ := 0.0, 0.0
+	var judged, diverging, divergeTotal int
+	var relMid []float64
+	for i, cell := range cells {
+		if !done[i] {
+			return fmt.Errorf("cell %s did not finish", names[i])
+		}
+		rho := cell.Ratio
+		exact := is.GaussianWeightVariance(1, rho)
+		var mc, gr []float64
+		for rep := range cell.MC {
+			mc, gr = append(mc, float64(cell.MC[rep])), append(gr, float64(cell.Growth[rep]))
+			rt.AddRow(rho, rep, c.MCSamples, float64(cell.MC[rep]))
+			rt.AddRow(rho, rep, c.GrowthSamples, float64(cell.Growth[rep]))
+		}
+		mean := results.Mean(mc)
+		se := hazardSE(rho, c.MCSamples*len(mc))
+		rel := math.Abs(mean-exact) / exact
+		if exact == 0 {
+			rel = math.Abs(mean)
+		}
+		medMC, medGr := results.Median(slices.Clone(mc)), results.Median(slices.Clone(gr))
+		st.AddRow(rho, exact, mean, se, rel, medMC, medGr, b2i(rho < 4.0/3))
+		switch {
+		case rho <= c.CheckMaxRatio && exact > 0: // at ρ = 1 every weight is 1
+			judged++
+			worstRel = math.Max(worstRel, rel)
+			worstZ = math.Max(worstZ, math.Abs(mean-exact)/se)
+		case rho > c.CheckMaxRatio && rho <= 1.5:
+			relMid = append(relMid, rel)
+		}
+		if rho >= c.DivergeFrom {
+			divergeTotal++
+			if medMC > medGr {
+				diverging++
+			}
+		}
+	}
+	for _, f := range []struct {
+		name string
+		t    *results.Table
+	}{{"is_hazard.csv", st}, {"is_hazard_runs.csv", rt}} {
+		if err := results.WriteCSV(env.Path(f.name), *f.t); err != nil {
+			return err
+		}
+	}
+	s.SetMetric("ratios_judged", float64(judged))
+	s.SetMetric("mc_rel_error_max", worstRel)
+	s.SetMetric("mc_se_max", worstZ)
+	s.Lists["mc_rel_error_above_check_max_ratio_to_1.5"] = relMid
+	s.AddCheck(fmt.Sprintf("Monte Carlo within %g%% of eq. (4.121) for ν_q/ν_p <= %g (largest relative error)", 100*c.RelTol, c.CheckMaxRatio),
+		worstRel <= c.RelTol && judged > 0, worstRel, fmt.Sprintf("<= %g", c.RelTol))
+	s.AddCheck(fmt.Sprintf("Monte Carlo within %g standard errors of eq. (4.121) for ν_q/ν_p <= %g (largest |z|)", c.SETol, c.CheckMaxRatio),
+		worstZ <= c.SETol && judged > 0, worstZ, fmt.Sprintf("<= %g", c.SETol))
+	if divergeTotal > 0 {
+		s.AddCheck(fmt.Sprintf("ratios >= %g where the median estimate grows from %d to %d samples (of %d)", c.DivergeFrom, c.GrowthSamples, c.MCSamples, divergeTotal),
+			diverging == divergeTotal, float64(diverging), fmt.Sprintf("= %d", divergeTotal))
+	} else {
+		s.AddCheckNA("median estimate grows with the sample size where eq. (4.121) is infinite", "all", "no ratio >= diverge_from in the grid")
+	}
+	s.Claims = []results.Claim{{Artifact: "eq. (4.121)", Figures: []string{"is_hazard"}, Checks: []string{"Monte Carlo within", "grows"},
+		Statement: "The importance weights of a Gaussian proposal for a Gaussian target have variance ν_p ν_q^(-1/2) (2ν_p - ν_q)^(-1/2) - 1, infinite once the proposal is twice as precise as the target: a proposal narrower than the posterior, as VB posteriors typically are, is hazardous (L3070-L3092)."}}
+	s.AddFindingsFromChecks(nil)
+	return env.WriteSummary(s, "Checks of targets ch4-mfa.md §3.10 (the agreement is judged only where the Monte Carlo estimate has a finite standard error, see check_max_ratio).")
+}
+
+// minDrawn is the smallest variance drawn on the log axis (near ν_q = ν_p
+// the variance goes to 0).
+const minDrawn = 1e-5
+
+// PlotISHazard draws is_hazard.svg/png from is_hazard_runs.csv: eq. (4.121) (finite below ν_q/ν_p = 2) and every
+// Monte Carlo estimate, on a log scale.
+func PlotISHazard(dir string) error {
+	rt, err := results.ReadCSV(filepath.Join(dir, "is_hazard_runs.csv"))
+	if err != nil {
+		return err
+	}
+	rr, e3 := rt.Floats("ratio")
+	rn, e4 := rt.Floats("samples")
+	rv, e5 := rt.Floats("mc")
+	if err := errors.Join(e3, e4, e5); err != nil {
+		return err
+	}
+	if len(rn) == 0 {
+		return fmt.Errorf("%s: no rows", filepath.Join(dir, "is_hazard_runs.csv"))
+	}
+	big, small := slices.Max(rn), slices.Min(rn)
+	// The closed form on a fine grid below 2 (above it is infinite).
+	fine := plots.Series{Name: "eq. (4.121)"}
+	for i := 1; i < 200; i++ {
+		r := 0.01 * float64(i)
+		if v := is.GaussianWeightVariance(1, r); v > minDrawn {
+			fine.X, fine.Y = append(fine.X, r), append(fine.Y, v)
+		}
+	}
+	p, _, err := plots.Lines(plots.Axes{Title: "variance of the weights, p = N(0, 1/ν_p), q = N(0, 1/ν_q)", XLabel: "ν_q / ν_p", YLabel: "var(ω)", LogY: true},
+		fine, plots.Series{Name: fmt.Sprintf("Monte Carlo, %g samples", big), Points: true}, plots.Series{Name: fmt.Sprintf("Monte Carlo, %g samples", small), Points: true})
+	if err != nil {
+		return err
+	}
+	for k, want := range []func(n float64) bool{func(n float64) bool { return n == big }, func(n float64) bool { return n != big }} {
+		var pts plotter.XYs
+		for i := range rr {
+			if want(rn[i]) && rv[i] > minDrawn && !math.IsInf(rv[i], 0) {
+				pts = append(pts, plotter.XY{X: rr[i], Y: rv[i]})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = plots.GlyphStyle(k + 1)
+		p.Add(sc)
+	}
+	// Widen the y range to the estimates (Lines saw only the curve).
+	for i := range rv {
+		if rv[i] > minDrawn && !math.IsInf(rv[i], 0) {
+			p.Y.Min, p.Y.Max = math.Min(p.Y.Min, rv[i]), math.Max(p.Y.Max, rv[i])
+		}
+	}
+	p.X.Min, p.X.Max = 0, slices.Max(rr)*1.02
+	p.Legend.Top, p.Legend.Left = true, true
+	return experiments.SaveFigure(dir, "is_hazard", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 7 * vg.Inch, Height: 4.5 * vg.Inch,
+		Title: "Eq. (4.121): the weights' variance is infinite for ν_q ≥ 2ν_p"})
+}

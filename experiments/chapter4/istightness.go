@@ -1,0 +1,625 @@
+package chapter4
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
+	"github.com/vbworkbench/vbw/samplers/is"
+)
+
+// ISTightnessID is the registry key of Figures 4.12 and 4.13: how tight the
+// VBMFA bound is along a birth/death search on optdigits 0, 1 and 2, by
+// importance sampling with the variational posterior q(π)q(Λ̃) as the
+// proposal (Beal 2003 §4.7.2, L3027-L3064; targets ch4-mfa.md §1.11, §3.8).
+const ISTightnessID = "chapter4/is-tightness"
+
+func init() {
+	experiments.RegisterVariants(func(id string) experiments.Config {
+		c := DefaultISTightness()
+		c.Experiment = id
+		return &c
+	}, func(env *experiments.Env, cfg experiments.Config) error {
+		return RunISTightness(env, cfg.(*ISTightnessConfig))
+	}, PlotISTightness,
+		experiments.Variant{ID: ISTightnessID, Title: "tightness of the VBMFA bound along a search on optdigits 0-2, by importance sampling from q(π)q(Λ̃) (Figures 4.12, 4.13)"})
+}
+
+// TightnessIS are the [is] keys of chapter4/is-tightness.
+type TightnessIS struct {
+	// Samples is M, the importance samples of one run (thesis: 100,
+	// L3058).
+	Samples int `toml:"samples"`
+	// Runs is the number of independent runs per snapshot (thesis: 6,
+	// Figure 4.13).
+	Runs int `toml:"runs"`
+	// SnapshotEvery keeps every n-th accepted epoch's q (and always the
+	// last); 1 keeps them all, as the thesis did.
+	SnapshotEvery int `toml:"snapshot_every"`
+}
+
+// ISTightnessConfig is the config of chapter4/is-tightness.
+type ISTightnessConfig struct {
+	experiments.Common
+	Data DigitFiles `toml:"data"`
+	// Classes are the digits learnt, without labels. Default [0, 1, 2]
+	// (L3058).
+	Classes []int                   `toml:"classes"`
+	Model   ModelSettings           `toml:"model"`
+	Search  SearchSettings          `toml:"search"`
+	VB      experiments.FitSettings `toml:"vb"`
+	IS      TightnessIS             `toml:"is"`
+}
+
+// DefaultISTightness returns the targets' settings (§3.8): k_max = 6,
+// responsibility births, max_tries = 3 and the search of
+// chapter4/digits-unsupervised (agitation epochs judged against a matched
+// reference); 6 runs of 100 samples per accepted epoch.
+func DefaultISTightness() ISTightnessConfig {
+	var c ISTightnessConfig
+	c.Experiment = ISTightnessID
+	c.Figures = []string{"fig4.12", "fig4.13"}
+	c.Seed = 4701
+	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
+	c.Classes = []int{0, 1, 2}
+	c.Model = ModelSettings{KMax: 6}
+	// The search of chapter4/digits-unsupervised, without its final
+	// sweeps: the snapshots, not the final model, are the results.
+	u := DefaultUnsupervised()
+	c.Search, c.VB = u.Search, u.VB
+	c.Search.FinalSweeps = 0
+	c.IS = TightnessIS{Samples: 100, Runs: 6, SnapshotEvery: 1}
+	return c
+}
+
+// Validate checks every key.
+func (c *ISTightnessConfig) Validate() error {
+	if c.Data.Train == "" || c.Data.Test == "" {
+		return experiments.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
+	}
+	if len(c.Classes) == 0 {
+		return experiments.FieldError("classes", c.Classes, "must list at least one digit")
+	}
+	for i, d := range c.Classes {
+		if d < 0 || d >= OptdigitsClasses || slices.Contains(c.Classes[:i], d) {
+			return experiments.FieldError("classes", c.Classes, "must be distinct digits 0-9")
+		}
+	}
+	return experiments.FirstError(
+		c.Model.validate(), c.Search.validate(), c.VB.Validate("vb"),
+		experiments.AtLeast("is.samples", c.IS.Samples, 2),
+		experiments.AtLeast("is.runs", c.IS.Runs, 2),
+		experiments.AtLeast("is.snapshot_every", c.IS.SnapshotEvery, 1))
+}
+
+// tightData is the experiment's data: the chosen digits of both files,
+// z-scored with the statistics of the chosen training images (pixels
+// constant in them dropped; targets §3.4), labels as indices into Classes.
+type tightData struct {
+	train, test             *mat.Dense
+	trainLabels, testLabels []int
+	note                    string
+}
+
+func (c *ISTightnessConfig) loadData(env *experiments.Env) (tightData, error) {
+	var out tightData
+	xtr, ltr, err := loadDigits(env, c.Data.Train)
+	if err != nil {
+		return out, err
+	}
+	xte, lte, err := loadDigits(env, c.Data.Test)
+	if err != nil {
+		return out, err
+	}
+	index := func(labels []int) []int {
+		for i, l := range labels {
+			labels[i] = slices.Index(c.Classes, l)
+		}
+		return labels
+	}
+	xtr, ltr = SelectRows(xtr, ltr, ClassRows(ltr, c.Classes...))
+	xte, lte = SelectRows(xte, lte, ClassRows(lte, c.Classes...))
+	ztr, zte, st, err := Standardise(xtr, xte)
+	if err != nil {
+		return out, fmt.Errorf("%s: %w", c.Data.Train, err)
+	}
+	return tightData{train: ztr, test: zte, trainLabels: index(ltr), testLabels: index(lte), note: st.Note(OptdigitsPixelName)}, nil
+}
+
+// TightSnapshot is q after an accepted epoch of the search, with what the
+// figures plot against it.
+type TightSnapshot struct {
+	Epoch int // accepted epochs so far
+	Move  int // index of the accepted move in the search's log
+	// Sweep is the number of VBEM sweeps the search had run when the next
+	// move was proposed (the accepted epoch's and its matched reference's
+	// included).
+	Sweep int
+	// S is the number of analysers.
+	S int
+	// F is the bound F(π, ν, Λ̃, x, s) of the snapshot (eq. (4.29)).
+	F experiments.Float
+	// TrainError and TestError are the error fractions of the analysers
+	// mapped to digits by soft majority (targets §3.6): training points by
+	// their most responsible analyser, test points by q(s′) of §1.10.
+	TrainError, TestError float64
+	// Post is q(π)q(Λ̃) with the hyperparameters, the IS proposal.
+	Post mfa.ISPosterior
+}
+
+// TightSearch is the search cell's result.
+type TightSearch struct {
+	Status     string
+	F          experiments.Float
+	Iterations int
+	Accepted   int
+	Rejected   int
+	Moves      []MoveRow
+	Snapshots  []TightSnapshot
+	Seconds    float64
+}
+
+// TightIS is one importance-sampling run of one snapshot.
+type TightIS struct {
+	Epoch, Run int
+	// LogZ is ln p̂(y) (eq. (4.107)), MeanLogW is F̂(π, Λ̃) (eq. (4.109)),
+	// ESS the effective sample size.
+	LogZ, MeanLogW, ESS experiments.Float
+	Seconds             float64
+}
+
+// majorityErrors returns the training and test error fractions of the
+// model's analysers (with at least one point) mapped to classes by soft
+// majority (targets §3.6).
+func majorityErrors(m *mfa.Model, d tightData, classes int) (train, test float64) {
+	counts := m.Counts()
+	resp := m.Resp()
+	n, S := resp.Dims()
+	var kept []int
+	for s := 0; s < S; s++ {
+		if counts[s] >= 1 {
+			kept = append(kept, s)
+		}
+	}
+	w := make([][]float64, n)
+	for i := range w {
+		w[i] = make([]float64, len(kept))
+		for j, s := range kept {
+			w[i][j] = resp.At(i, s)
+		}
+	}
+	class := MajorityClasses(w, d.trainLabels, classes)
+	pred := make([]int, n)
+	for i, row := range w {
+		pred[i] = class[argmax(row)]
+	}
+	_, acc := Confusion(d.trainLabels, pred, classes)
+	pr := m.Predictor()
+	nt, _ := d.test.Dims()
+	qs := make([]float64, S)
+	tpred := make([]int, nt)
+	for i := 0; i < nt; i++ {
+		pr.LogBound(d.test.RawRowView(i), qs)
+		best, bv := 0, math.Inf(-1)
+		for j, s := range kept {
+			if qs[s] > bv {
+				best, bv = j, qs[s]
+			}
+		}
+		tpred[i] = class[best]
+	}
+	_, tacc := Confusion(d.testLabels, tpred, classes)
+	return 1 - acc, 1 - tacc
+}
+
+// runTightSearch runs the search and snapshots q after every accepted
+// epoch (thinned by is.snapshot_every; the last always kept).
+func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (TightSearch, error) {
+	start := time.Now()
+	var out TightSearch
+	var pending *TightSnapshot
+	moves := 0
+	beat := heartbeat(env.Log, ISTightnessID, c.Search.MaxTotalSweeps, 30*time.Second)
+	onMove := func(mv vb.MoveRecord, m *mfa.Model) {
+		if beat != nil {
+			beat(mv, m)
+		}
+		moves++
+		if !mv.Accepted {
+			return
+		}
+		out.Accepted++
+		sn := TightSnapshot{Epoch: out.Accepted, Move: moves - 1, S: m.Size(), F: experiments.Float(mv.FAfter), Post: m.ISPosterior()}
+		sn.TrainError, sn.TestError = majorityErrors(m, d, len(c.Classes))
+		if out.Accepted%c.IS.SnapshotEvery == 0 {
+			out.Snapshots, pending = append(out.Snapshots, sn), nil
+		} else {
+			pending = &sn
+		}
+	}
+	births := rng.New(c.Seed, ISTightnessID, "births")
+	_, res, dims, err := searchMFA(d.train, c.Model, c.Search, c.VB, births, env.Stop, onMove)
+	if err != nil {
+		return out, err
+	}
+	if pending != nil {
+		out.Snapshots = append(out.Snapshots, *pending)
+	}
+	for i := range out.Snapshots {
+		sn := &out.Snapshots[i]
+		sn.Sweep = res.Iterations
+		if sn.Move+1 < len(res.Moves) {
+			sn.Sweep = res.Moves[sn.Move+1].Iter
+		}
+	}
+	out.Status, out.F, out.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
+	out.Moves = moveRows(res, dims)
+	out.Rejected = len(res.Moves) - out.Accepted
+	out.Seconds = time.Since(start).Seconds()
+	return out, nil
+}
+
+// runTightIS performs one run of M importance samples from the snapshot's
+// q(π)q(Λ̃) on the training data.
+func (c *ISTightnessConfig) runTightIS(d tightData, sn TightSnapshot, run int) (TightIS, error) {
+	start := time.Now()
+	q, err := mfaProposal(sn.Post, 0)
+	if err != nil {
+		return TightIS{}, err
+	}
+	target, err := mfa.NewISTarget(d.train, sn.Post.Layout(), sn.Post.Hyper)
+	if err != nil {
+		return TightIS{}, err
+	}
+	r := is.Sample(c.IS.Samples, q, target, rng.New(c.Seed, ISTightnessID, "is", strconv.Itoa(sn.Epoch), strconv.Itoa(run)))
+	return TightIS{Epoch: sn.Epoch, Run: run, LogZ: experiments.Float(r.LogZ), MeanLogW: experiments.Float(r.MeanLogW),
+		ESS: experiments.Float(r.ESS), Seconds: time.Since(start).Seconds()}, nil
+}
+
+// RunISTightness runs the search (one cell, in every shard), then every
+// (snapshot, run) importance-sampling cell, and writes is_tightness.csv, snapshots.csv,
+// moves.csv and summary.json.
+func RunISTightness(env *experiments.Env, c *ISTightnessConfig) error {
+	d, err := c.loadData(env)
+	if err != nil {
+		return err
+	}
+	if d.note != "" {
+		fmt.Fprintf(env.Log, "%s: %s\n", ISTightnessID, d.note)
+	}
+	sr, err := sharedCell(env, "search", func() (TightSearch, error) { return c.runTightSearch(env, d) })
+	if err != nil {
+		return err
+	}
+	if st, _ := vb.ParseStatus(sr.Status); !st.OK() {
+		env.Warnf("search ended with status %s", sr.Status)
+	}
+	if len(sr.Snapshots) == 0 {
+		return errors.New("the search accepted no move: no snapshot to sample (raise search.max_total_sweeps)")
+	}
+	var names []string
+	var cost []float64
+	type key struct{ snap, run int }
+	var keys []key
+	n, _ := d.train.Dims()
+	for i, sn := range sr.Snapshots {
+		for r := 0; r < c.IS.Runs; r++ {
+			names = append(names, fmt.Sprintf("e%03d-r%d", sn.Epoch, r))
+			keys = append(keys, key{i, r})
+			cost = append(cost, float64(sn.S*n))
+		}
+	}
+	cells, cdone, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (TightIS, error) {
+		return c.runTightIS(d, sr.Snapshots[keys[i].snap], keys[i].run)
+	})
+	if err != nil || env.Shard.Active() {
+		return err
+	}
+	env.AddRun(results.RunRecord{Name: "search", Status: sr.Status, WallSeconds: sr.Seconds, Iterations: sr.Iterations})
+	runs := make([][]TightIS, len(sr.Snapshots))
+	for i, cell := range cells {
+		if !cdone[i] {
+			return fmt.Errorf("cell %s did not finish", names[i])
+		}
+		runs[keys[i].snap] = append(runs[keys[i].snap], cell)
+	}
+	rt := results.NewTable("epoch", "sweep", "components", "F_VB", "run", "ln_p_hat", "F_hat", "kl_hat", "gap_full", "ess", "train_error", "test_error")
+	st := results.NewTable("epoch", "sweep", "components", "F_VB", "ln_p_mean", "ln_p_se", "ln_p_pooled", "F_hat_mean",
+		"gap_full_median", "kl_hat_median", "ess_median", "train_error", "test_error")
+	for i, sn := range sr.Snapshots {
+		var lz, fh, gf, kl, es []float64
+		for _, r := range runs[i] {
+			lz, fh = append(lz, float64(r.LogZ)), append(fh, float64(r.MeanLogW))
+			gf, kl = append(gf, float64(r.LogZ-sn.F)), append(kl, float64(r.LogZ-r.MeanLogW))
+			es = append(es, float64(r.ESS))
+			rt.AddRow(sn.Epoch, sn.Sweep, sn.S, float64(sn.F), r.Run, float64(r.LogZ), float64(r.MeanLogW), float64(r.LogZ-r.MeanLogW),
+				float64(r.LogZ-sn.F), float64(r.ESS), sn.TrainError, sn.TestError)
+		}
+		ests := make([]is.Estimate, len(runs[i]))
+		for j, r := range runs[i] {
+			ests[j] = is.Estimate{N: c.IS.Samples, LogZ: float64(r.LogZ), MeanLogW: float64(r.MeanLogW), ESS: float64(r.ESS)}
+		}
+		sum := is.Summarize(ests)
+		st.AddRow(sn.Epoch, sn.Sweep, sn.S, float64(sn.F), sum.Mean, sum.SE, sum.Pooled, results.Mean(fh),
+			results.Median(gf), results.Median(kl), results.Median(es), sn.TrainError, sn.TestError)
+	}
+	mt := newMovesTable()
+	addMoves(mt, sr.Moves)
+	for _, f := range []struct {
+		name string
+		t    *results.Table
+	}{{"is_tightness.csv", rt}, {"snapshots.csv", st}, {"moves.csv", mt}} {
+		if err := results.WriteCSV(env.Path(f.name), *f.t); err != nil {
+			return err
+		}
+	}
+	n2, p := d.train.Dims()
+	nt, _ := d.test.Dims()
+	s := tightnessSummary(sr, runs, n2, nt, p)
+	return env.WriteSummary(s, "Checks of targets ch4-mfa.md §3.8; per snapshot, medians over the independent IS runs.")
+}
+
+// tightnessSummary computes the metrics and the acceptance checks of §3.8.
+func tightnessSummary(sr TightSearch, runs [][]TightIS, n, nt, p int) *results.Summary {
+	s := &results.Summary{Lists: map[string][]float64{}}
+	klMin := math.Inf(1)
+	var comps, gapFull, gapPL, lnp, testErr, sweeps []float64
+	fAboveFVB, fHatMin := 0, math.Inf(1)
+	var essAll []float64
+	for i, sn := range sr.Snapshots {
+		var gf, kl, lz, fh []float64
+		for _, r := range runs[i] {
+			k := float64(r.LogZ - r.MeanLogW)
+			klMin = math.Min(klMin, k)
+			gf, kl = append(gf, float64(r.LogZ-sn.F)), append(kl, k)
+			lz, fh = append(lz, float64(r.LogZ)), append(fh, float64(r.MeanLogW))
+			essAll = append(essAll, float64(r.ESS))
+		}
+		comps = append(comps, float64(sn.S))
+		gapFull, gapPL = append(gapFull, results.Median(gf)), append(gapPL, results.Median(kl))
+		lnp = append(lnp, results.Mean(lz))
+		testErr = append(testErr, sn.TestError)
+		sweeps = append(sweeps, float64(sn.Sweep))
+		mf, se := meanSE(fh)
+		if mf+3*se >= float64(sn.F) {
+			fAboveFVB++
+		}
+		fHatMin = math.Min(fHatMin, mf-float64(sn.F))
+	}
+	ns := len(sr.Snapshots)
+	positive, halfGap := 0, 0
+	for i := range gapFull {
+		if gapFull[i] > 0 {
+			positive++
+		}
+		if gapPL[i] < 0.5*gapFull[i] {
+			halfGap++
+		}
+	}
+	rho := spearman(comps, gapFull)
+	slope := lsSlope(comps, gapFull)
+	rhoErr := spearman(lnp, testErr)
+	last := sr.Snapshots[ns-1]
+	proposals := sr.Accepted + sr.Rejected
+	rate := math.NaN()
+	if proposals > 0 {
+		rate = float64(sr.Accepted) / float64(proposals)
+	}
+	s.SetMetric("kl_min", klMin)
+	s.SetMetric("gap_vs_components_spearman", rho)
+	s.SetMetric("gap_vs_components_slope", slope)
+	s.SetMetric("ln_p_vs_test_error_spearman", rhoErr)
+	s.SetMetric("snapshots", float64(ns))
+	s.SetMetric("accepted_epochs", float64(sr.Accepted))
+	s.SetMetric("proposals", float64(proposals))
+	s.SetMetric("acceptance_rate", rate)
+	s.SetMetric("sweeps", float64(sr.Iterations))
+	s.SetMetric("final_components", float64(last.S))
+	s.SetMetric("final_train_error", last.TrainError)
+	s.SetMetric("final_test_error", last.TestError)
+	s.SetMetric("final_gap_full_median", gapFull[ns-1])
+	s.SetMetric("final_gap_pi_lambda_median", gapPL[ns-1])
+	s.SetMetric("ess_median", results.Median(essAll))
+	s.SetMetric("F_hat_minus_F_VB_min", fHatMin)
+	s.SetMetric("train_images", float64(n))
+	s.SetMetric("test_images", float64(nt))
+	s.SetMetric("pixels", float64(p))
+	s.SetMetric("search_seconds", sr.Seconds)
+	s.Lists["snapshot_components"] = comps
+	s.Lists["snapshot_sweeps"] = sweeps
+	s.Lists["gap_full_median"] = gapFull
+	s.Lists["gap_pi_lambda_median"] = gapPL
+	s.AddCheck("KL̂(q(π,Λ̃) ‖ p(π,Λ̃|y)) ≥ 0 at every snapshot and run (smallest)", klMin >= 0, klMin, ">= 0")
+	s.AddCheck("snapshots with ln p̂ - F_VB > 0 (fraction)", float64(positive) >= 0.95*float64(ns), float64(positive)/float64(ns), ">= 0.95")
+	s.AddCheck("snapshots with median(ln p̂ - F̂(π,Λ̃)) < 0.5 median(ln p̂ - F_VB) (fraction)", float64(halfGap) >= 0.75*float64(ns),
+		float64(halfGap)/float64(ns), ">= 0.75")
+	s.AddCheck("Spearman(S, median(ln p̂ - F_VB)) over snapshots", rho >= 0.7 && slope > 0, rho, ">= 0.7 with a positive least-squares slope")
+	s.AddCheck("|train - test error| at the final snapshot (points)", math.Abs(last.TrainError-last.TestError) < 0.03,
+		100*math.Abs(last.TrainError-last.TestError), "< 3")
+	s.AddCheck("Spearman(ln p̂, test error) over snapshots", rhoErr < 0, rhoErr, "< 0")
+	s.AddCheck("proposal acceptance rate (soft target)", rate < 0.3, rate, "< 0.3")
+	s.AddCheck("snapshots with mean F̂(π,Λ̃) + 3 s.e. ≥ F_VB (fraction; F̂ bounds F_VB in expectation)", fAboveFVB == ns,
+		float64(fAboveFVB)/float64(ns), "= 1")
+	if st, _ := vb.ParseStatus(sr.Status); !st.OK() {
+		s.AddCheck("search ends normally", false, 0, sr.Status)
+	}
+	s.Claims = []results.Claim{
+		{Artifact: "Figure 4.12", Figures: []string{"fig4_12"}, Checks: []string{"ln p̂ - F_VB > 0", "F̂(π,Λ̃)", "train - test", "test error"},
+			Statement: "Along the search, F_VB stays close to the importance-sampling estimate of ln p(y) and moves in tandem with it; F̂(π,Λ̃) is closer still, so most of the gap is the KL over (ν, x, s); train and test errors move together, and rises of ln p̂ go with falls of the test error (§4.7.2, L3048-L3056)."},
+		{Artifact: "Figure 4.13", Figures: []string{"fig4_13"}, Checks: []string{"Spearman(S", "KL̂"},
+			Statement: "The gap ln p̂ - F_VB grows roughly in proportion to the number of analysers S (the bound is looser for larger models, so VB tends to underfit); the (π, Λ̃) gap is noisier (L3058-L3064)."},
+	}
+	s.AddFindingsFromChecks(nil)
+	s.Warnings = append(s.Warnings, "no ln S! aliasing correction is applied to ln p̂ (targets §1.11, L3096)")
+	return s
+}
+
+// PlotISTightness draws Figures 4.12 and 4.13 from snapshots.csv and
+// is_tightness.csv.
+func PlotISTightness(dir string) error {
+	st, err := results.ReadCSV(filepath.Join(dir, "snapshots.csv"))
+	if err != nil {
+		return err
+	}
+	col := func(t results.Table, names ...string) ([][]float64, error) {
+		out := make([][]float64, len(names))
+		for i, nm := range names {
+			v, err := t.Floats(nm)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = v
+		}
+		return out, nil
+	}
+	cs, err := col(st, "sweep", "components", "F_VB", "ln_p_mean", "ln_p_se", "F_hat_mean", "train_error", "test_error")
+	if err != nil {
+		return err
+	}
+	sweep, comps, fvb, lnp, lnpSE, fhat, trErr, teErr := cs[0], cs[1], cs[2], cs[3], cs[4], cs[5], cs[6], cs[7]
+	if len(sweep) == 0 {
+		return fmt.Errorf("%s: no snapshots", filepath.Join(dir, "snapshots.csv"))
+	}
+	band := func(y, e []float64) (lo, hi []float64) {
+		for i := range y {
+			w := e[i]
+			if math.IsNaN(w) {
+				w = 0
+			}
+			lo, hi = append(lo, y[i]-w), append(hi, y[i]+w)
+		}
+		return lo, hi
+	}
+	lo, hi := band(lnp, lnpSE)
+	pa, _, err := plots.Lines(plots.Axes{Title: "(a) bounds and ln p̂ (mean ± s.e. of the IS runs)", XLabel: "VBEM sweeps", YLabel: "nats"},
+		plots.Series{Name: "ln p̂(y)", X: sweep, Y: lnp, Lo: lo, Hi: hi, Points: true},
+		plots.Series{Name: "F̂(π,Λ̃)", X: sweep, Y: fhat, Points: true},
+		plots.Series{Name: "F(π,ν,Λ̃,x,s)", X: sweep, Y: fvb, Points: true})
+	if err != nil {
+		return err
+	}
+	pa.Legend.Top, pa.Legend.Left = false, false
+	pe, _, err := plots.Lines(plots.Axes{Title: "(a, right axis) classification error (majority mapping)", XLabel: "VBEM sweeps", YLabel: "error fraction"},
+		plots.Series{Name: "train", X: sweep, Y: trErr, Points: true},
+		plots.Series{Name: "test", X: sweep, Y: teErr, Points: true})
+	if err != nil {
+		return err
+	}
+	diffPL := make([]float64, len(sweep))
+	for i := range sweep {
+		diffPL[i] = lnp[i] - fhat[i]
+	}
+	pb, _, err := plots.Lines(plots.Axes{Title: "(b) ln p̂ - F̂(π,Λ̃) (rescaled axis of (a))", XLabel: "VBEM sweeps", YLabel: "nats"},
+		plots.Series{Name: "ln p̂ - F̂(π,Λ̃)", X: sweep, Y: diffPL, Points: true})
+	if err != nil {
+		return err
+	}
+	if err := experiments.SaveFigure(dir, "fig4_12", plots.Figure{Rows: 3, Cols: 1, Panels: []*plot.Plot{pa, pe, pb},
+		Width: 6.5 * vg.Inch, Height: 9 * vg.Inch,
+		Title: "Figure 4.12: ln p̂(y) by IS from q(π)q(Λ̃) against the bounds (optdigits 0-2)"}); err != nil {
+		return err
+	}
+	rt, err := results.ReadCSV(filepath.Join(dir, "is_tightness.csv"))
+	if err != nil {
+		return err
+	}
+	rs, err := col(rt, "epoch", "sweep", "components", "gap_full", "kl_hat")
+	if err != nil {
+		return err
+	}
+	epoch, rsweep, rcomps := rs[0], rs[1], rs[2]
+	// Per snapshot (the consecutive rows of one epoch): the median over the
+	// runs, drawn as a line, and every run's estimate as a dot.
+	type agg struct{ sweep, s, med []float64 }
+	collect := func(v []float64) agg {
+		var a agg
+		for i := 0; i < len(v); {
+			j := i
+			for j < len(v) && epoch[j] == epoch[i] {
+				j++
+			}
+			a.sweep, a.s = append(a.sweep, rsweep[i]), append(a.s, rcomps[i])
+			a.med = append(a.med, results.Median(slices.Clone(v[i:j])))
+			i = j
+		}
+		return a
+	}
+	ga, gb := collect(rs[3]), collect(rs[4])
+	panel := func(title, xlabel string, x, y, allX, allY []float64) (*plot.Plot, error) {
+		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: xlabel, YLabel: "nats"},
+			plots.Series{Name: "median of the runs", X: x, Y: y}, plots.Series{Name: "each run", Points: true})
+		if err != nil {
+			return nil, err
+		}
+		dots := make(plotter.XYs, 0, len(allX))
+		for i := range allX {
+			if !math.IsNaN(allY[i]) && !math.IsInf(allY[i], 0) {
+				dots = append(dots, plotter.XY{X: allX[i], Y: allY[i]})
+			}
+		}
+		sc, err := plotter.NewScatter(dots)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = plots.GlyphStyle(1)
+		p.Add(sc)
+		return p, nil
+	}
+	// bySize orders a snapshot aggregate by S (then by sweep) for the
+	// panels against S.
+	bySize := func(a agg) (x, y []float64) {
+		idx := make([]int, len(a.s))
+		for i := range idx {
+			idx[i] = i
+		}
+		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(a.s[i], a.s[j]) })
+		for _, i := range idx {
+			x, y = append(x, a.s[i]), append(y, a.med[i])
+		}
+		return x, y
+	}
+	var panels []*plot.Plot
+	pa13, err := panel("(a) ln p̂ - F(π,ν,Λ̃,x,s)", "VBEM sweeps", ga.sweep, ga.med, rsweep, rs[3])
+	if err != nil {
+		return err
+	}
+	pb13, err := panel("(b) ln p̂ - F̂(π,Λ̃)", "VBEM sweeps", gb.sweep, gb.med, rsweep, rs[4])
+	if err != nil {
+		return err
+	}
+	pcS, _, err := plots.Lines(plots.Axes{Title: "(c) analysers S", XLabel: "VBEM sweeps", YLabel: "S"},
+		plots.Series{X: sweep, Y: comps, Points: true})
+	if err != nil {
+		return err
+	}
+	xd, yd := bySize(ga)
+	pd, err := panel("(d) ln p̂ - F(π,ν,Λ̃,x,s) against S", "analysers S", xd, yd, rcomps, rs[3])
+	if err != nil {
+		return err
+	}
+	xe, ye := bySize(gb)
+	pe13, err := panel("(e) ln p̂ - F̂(π,Λ̃) against S", "analysers S", xe, ye, rcomps, rs[4])
+	if err != nil {
+		return err
+	}
+	panels = append(panels, pa13, pb13, pcS, pd, pe13, nil)
+	return experiments.SaveFigure(dir, "fig4_13", plots.Figure{Rows: 3, Cols: 2, Panels: panels,
+		Width: 10 * vg.Inch, Height: 10 * vg.Inch,
+		Title: "Figure 4.13: the gaps to ln p̂ along the search and against the number of analysers"})
+}
