@@ -6,7 +6,7 @@ VBW     := bin/vbw
 OUT     ?= output
 ARGS    ?=
 
-.PHONY: build chapter3 chapter4 chapter4-full chapter3-grid quick figures report thesis test test-long bench golden clean
+.PHONY: build chapter3 chapter4 chapter4-full chapter3-grid quick figures report thesis test test-cluster test-long bench golden clean
 
 # The configs each chapter target runs (the optional long sweeps have their
 # own targets).
@@ -62,6 +62,15 @@ figures: $(VBW)
 test:
 	$(GO) vet ./...
 	$(GO) test -short -count=1 ./...
+
+# The Slurm path of README "Sweeps on a cluster", on a real one-node Slurm
+# cluster started on this machine (root; Debian's slurmctld, slurmd,
+# slurm-client, munge and jq are installed when missing): submit.sh's job
+# array and dependent merge against a single-machine run, a shard cancelled
+# and one requeued mid-run, a too-early merge refused, the cancelled shard
+# resubmitted. About a minute; stops every daemon it started.
+test-cluster: $(VBW)
+	scripts/slurm/test-cluster.sh
 
 # All tests, then each fuzz target for a minute (the config loader; the
 # result files that vbw plot reads).
