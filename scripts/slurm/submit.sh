@@ -21,14 +21,15 @@
 #   -- ...       further sbatch options for both jobs (--partition, --account,
 #                --time, --mem, ...)
 #
-# A copy of the binary is kept in OUT/slurm/bin/ (named by its SHA-256), so that
-# rebuilding bin/vbw while jobs wait does not change what they run: stored
-# cells are keyed by the build, and every shard and the merge must use the
-# same one. Logs go to OUT/slurm/ (a requeued task appends to its log). A task that dies (scancel, a lost node, a
-# time limit) leaves its finished cells stored; Slurm requeues it after a node
-# failure (--requeue), or resubmit it with -tasks: it runs only the cells
-# that are missing. If a task fails, the merge job is cancelled (its
-# dependency can no longer be met); the resubmission brings a new one.
+# A copy of the binary is kept in OUT/slurm/bin/ (named by its SHA-256), so
+# that rebuilding bin/vbw while jobs wait does not change what they run:
+# stored cells are keyed by the build, and every shard and the merge must use
+# the same one. Logs go to OUT/slurm/ (a requeued task appends to its log).
+# A task that dies (scancel, a lost node, a time limit) leaves its finished
+# cells stored; Slurm requeues it after a node failure (--requeue), or
+# resubmit it with -tasks: it runs only the cells that are missing. If a task
+# fails, the merge job is cancelled (its dependency can no longer be met);
+# the resubmission brings a new one.
 set -euo pipefail
 
 prog=submit.sh
