@@ -121,7 +121,8 @@ if [ ${#need[@]} -gt 0 ]; then
     printf '#!/bin/sh\nexit 101\n' >"$policy" && chmod 755 "$policy" && made_policy=1
   fi
   say "installing ${need[*]}"
-  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"; } \
+  # VBW_APT_UPDATED: .ci/run has already run apt-get update (once per CI run).
+  { { [ -n "${VBW_APT_UPDATED:-}" ] || apt-get update -qq; } && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"; } \
     >"$T/apt.log" 2>&1 || fail "apt-get install ${need[*]} failed: $(grep -m1 -E '^E:' "$T/apt.log" || tail -n1 "$T/apt.log")"
   if [ -n "$made_policy" ]; then rm -f "$policy" && made_policy=; fi
 fi
