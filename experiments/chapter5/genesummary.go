@@ -512,7 +512,7 @@ func (g *genePipeline) interactionChecks(book *checkBook, pairs []interPair, dir
 			"negative": float64(sc.Negative), "fraction": sc.Fraction, "corr_map_vb": sc.Corr, "rank_ratio": sc.RankRatio,
 			"true_edges": float64(sc.TrueEdges), "precision": sc.Precision, "recall": sc.Recall, "sign_agreement": sc.SignAgree,
 			"fp_rate": sc.FPRate, "auroc_vb": sc.AUCVB, "auroc_vb_offdiag": sc.AUCVBOff, "auroc_map": sc.AUCMAP, "auroc_map_offdiag": sc.AUCMAPOff} {
-			if !math.IsNaN(v) {
+			if !math.IsNaN(v) && (ip.truth != nil || name != "true_edges") {
 				s.SetMetric(pre+name, v)
 			}
 		}
