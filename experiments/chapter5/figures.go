@@ -1,0 +1,865 @@
+package chapter5
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"math"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// Every Plot function here reads the result files alone.
+
+// column returns the values of a named column as strings.
+func column(t results.Table, name string) ([]string, error) {
+	c, err := t.Col(name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(t.Rows))
+	for i, r := range t.Rows {
+		out[i] = r[c]
+	}
+	return out, nil
+}
+
+// floatColumn returns the values of a named column as numbers.
+func floatColumn(t results.Table, name string) ([]float64, error) { return t.Floats(name) }
+
+// newPanel returns an empty panel with the house's font sizes.
+func newPanel(title string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = plots.TitleSize
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = plots.LabelSize
+		a.Tick.Label.Font.Size = plots.TickSize
+	}
+	return p
+}
+
+// ---------------------------------------------------------------------------
+// Figures 5.4 and 5.5.
+
+// PlotDimensionality draws Figure 5.4 (Hinton diagrams of ⟨A⟩ and ⟨C⟩
+// against T, and the truth, for the first seed) from params.csv and
+// alive.csv, and Figure 5.5 (the trajectories of (ln 1/α_j, ln 1/γ_j) on
+// the longest sequence) from hyper_trace.csv.
+func PlotDimensionality(dir string) error {
+	alive, err := results.ReadCSV(filepath.Join(dir, "alive.csv"))
+	if err != nil {
+		return err
+	}
+	seeds, err := column(alive, "seed")
+	if err != nil {
+		return err
+	}
+	Ts, err := column(alive, "T")
+	if err != nil {
+		return err
+	}
+	cross, err := column(alive, "cross_init")
+	if err != nil {
+		return err
+	}
+	// The main cross_init is the one of the seed's shortest sequence; its
+	// runs give the columns of the figure.
+	main, minT := "", math.MaxInt
+	for i := range seeds {
+		T, _ := strconv.Atoi(Ts[i])
+		if seeds[i] == "0" && T < minT {
+			minT, main = T, cross[i]
+		}
+	}
+	var grid []int
+	for i := range seeds {
+		if seeds[i] == "0" && cross[i] == main {
+			T, _ := strconv.Atoi(Ts[i])
+			grid = append(grid, T)
+		}
+	}
+	if len(grid) == 0 {
+		return fmt.Errorf("alive.csv: no runs of seed 0")
+	}
+	slices.Sort(grid)
+	pt, err := results.ReadCSV(filepath.Join(dir, experiments.ParamsFile))
+	if err != nil {
+		return err
+	}
+	cols := len(grid) + 1
+	panels := make([]*plot.Plot, 2*cols)
+	for i, T := range grid {
+		run := dimCellName(0, T, main)
+		for row, name := range []string{"A", "C"} {
+			m, err := experiments.ReadMatrix(pt, run, "VB", name)
+			if err != nil {
+				return err
+			}
+			h, err := plots.HintonPlot(fmt.Sprintf("⟨%s⟩, T = %d", name, T), m)
+			if err != nil {
+				return err
+			}
+			panels[row*cols+i] = h
+		}
+	}
+	for row, name := range []string{"A", "C"} {
+		m, err := experiments.ReadMatrix(pt, "s00-truth", "truth", name)
+		if err != nil {
+			return err
+		}
+		h, err := plots.HintonPlot("true "+name, m)
+		if err != nil {
+			return err
+		}
+		panels[row*cols+cols-1] = h
+	}
+	f := plots.Figure{Rows: 2, Cols: cols, Panels: panels, Width: vg.Length(cols) * 1.9 * vg.Inch, Height: 4.6 * vg.Inch,
+		Title: "Figure 5.4: ⟨A⟩ and ⟨C⟩ after the VBEM iterations against T (dimensions by increasing γ_j), seed 0"}
+	if err := experiments.SaveFigure(dir, "fig5_4", f); err != nil {
+		return err
+	}
+	return plotTrajectories(dir, dimCellName(0, grid[len(grid)-1], main))
+}
+
+// plotTrajectories draws Figure 5.5 for one run of hyper_trace.csv: (a)
+// the [vb] iterations (phase 1), (b) a close-up of its survivors, and (c)
+// the continued run (both phases, the continuation thinned).
+func plotTrajectories(dir, run string) error {
+	t, err := results.ReadCSV(filepath.Join(dir, "hyper_trace.csv"))
+	if err != nil {
+		return err
+	}
+	runs, err := column(t, "run")
+	if err != nil {
+		return err
+	}
+	cols := map[string][]float64{}
+	for _, c := range []string{"phase", "iter", "dim", "inv_alpha", "inv_gamma"} {
+		if cols[c], err = floatColumn(t, c); err != nil {
+			return err
+		}
+	}
+	last := 0.0
+	series := func(phases ...float64) []plots.Series {
+		by := map[int]*plots.Series{}
+		var order []int
+		for i := range runs {
+			if runs[i] != run || !slices.Contains(phases, cols["phase"][i]) {
+				continue
+			}
+			j := int(cols["dim"][i])
+			s, ok := by[j]
+			if !ok {
+				s = &plots.Series{Name: fmt.Sprintf("j=%d", j), Points: true}
+				by[j] = s
+				order = append(order, j)
+			}
+			s.X, s.Y = append(s.X, math.Log(cols["inv_alpha"][i])), append(s.Y, math.Log(cols["inv_gamma"][i]))
+			last = math.Max(last, cols["iter"][i])
+		}
+		slices.Sort(order)
+		var out []plots.Series
+		for _, j := range order {
+			out = append(out, *by[j])
+		}
+		return out
+	}
+	first := series(1)
+	if len(first) == 0 {
+		return fmt.Errorf("hyper_trace.csv: no trajectory of run %s", run)
+	}
+	n := len(first[0].X)
+	var surv []plots.Series
+	lnAlive := math.Log(DefaultThresholds().Alive)
+	for _, s := range first {
+		m := len(s.X)
+		if s.X[m-1] > lnAlive && s.Y[m-1] > lnAlive {
+			z := s
+			z.X, z.Y = s.X[m/2:], s.Y[m/2:]
+			surv = append(surv, z)
+		}
+	}
+	a, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(a) iterations 0-%d, all from (0, 0)", n-1), XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, first...)
+	if err != nil {
+		return err
+	}
+	a.Legend.Top, a.Legend.Left = false, true
+	panels := []*plot.Plot{a}
+	if len(surv) > 0 {
+		b, _, err := plots.Lines(plots.Axes{Title: "(b) close-up of the survivors (second half of (a))", XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, surv...)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, b)
+	}
+	if all := series(1, 2); len(all[0].X) > n {
+		c, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(c) continued to iteration %.0f (every 10th point after %d)", last, n-1), XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, all...)
+		if err != nil {
+			return err
+		}
+		c.Legend.Top, c.Legend.Left = false, true
+		panels = append(panels, c)
+	}
+	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 4.5 * vg.Inch, Height: 4.2 * vg.Inch,
+		Title: "Figure 5.5: hyperparameter trajectories, one point per VBEM iteration (" + run + ")"}
+	return experiments.SaveFigure(dir, "fig5_5", f)
+}
+
+// ---------------------------------------------------------------------------
+// Figures 5.6-5.8.
+
+// PlotInputs draws Figure 5.6 (inputs, true states, outputs) from
+// fig5_6_data.csv, Figure 5.7 (F and log₁₀ΔF) from trace.csv and Figure 5.8
+// (1/α, 1/β, 1/γ, 1/δ against iteration) from hyper_trace.csv, for the
+// first run of each file.
+func PlotInputs(dir string) error {
+	dt, err := results.ReadCSV(filepath.Join(dir, "fig5_6_data.csv"))
+	if err != nil {
+		return err
+	}
+	runs, err := column(dt, "run")
+	if err != nil {
+		return err
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("fig5_6_data.csv: no rows")
+	}
+	run := runs[0]
+	kinds, err := column(dt, "kind")
+	if err != nil {
+		return err
+	}
+	ts, err := floatColumn(dt, "t")
+	if err != nil {
+		return err
+	}
+	js, err := floatColumn(dt, "j")
+	if err != nil {
+		return err
+	}
+	vs, err := floatColumn(dt, "value")
+	if err != nil {
+		return err
+	}
+	var panels []*plot.Plot
+	for _, k := range []struct{ kind, title, sym string }{{"input", "(a) inputs", "u"}, {"state", "(b) true hidden states", "x"}, {"output", "(c) observations", "y"}} {
+		by := map[int]*plots.Series{}
+		var order []int
+		for i := range runs {
+			if runs[i] != run || kinds[i] != k.kind {
+				continue
+			}
+			j := int(js[i])
+			if _, ok := by[j]; !ok {
+				by[j] = &plots.Series{Name: fmt.Sprintf("%s_%d", k.sym, j)}
+				order = append(order, j)
+			}
+			by[j].X, by[j].Y = append(by[j].X, ts[i]), append(by[j].Y, vs[i])
+		}
+		slices.Sort(order)
+		var ss []plots.Series
+		for _, j := range order {
+			ss = append(ss, *by[j])
+		}
+		p, _, err := plots.Lines(plots.Axes{Title: k.title, XLabel: "t"}, ss...)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	f := plots.Figure{Rows: 3, Cols: 1, Panels: panels, Width: 7 * vg.Inch, Height: 8 * vg.Inch, Title: "Figure 5.6: the input-driven example (" + run + ")"}
+	if err := experiments.SaveFigure(dir, "fig5_6", f); err != nil {
+		return err
+	}
+	tt, err := results.ReadCSV(filepath.Join(dir, experiments.TraceFile))
+	if err != nil {
+		return err
+	}
+	iter, F, err := experiments.ReadTrace(tt, run)
+	if err != nil {
+		return err
+	}
+	x := make([]float64, len(iter))
+	for i := range x {
+		x[i] = iter[i] + 1 // F_i, i counted from 1
+	}
+	pa, _, err := plots.Lines(plots.Axes{Title: "(a) F after every VBE step", XLabel: "iteration", YLabel: "F (nats)"}, plots.Series{X: x, Y: F})
+	if err != nil {
+		return err
+	}
+	var dx, dy []float64
+	for i := 1; i < len(F); i++ {
+		dx, dy = append(dx, x[i]), append(dy, F[i]-F[i-1])
+	}
+	pb, dropped, err := plots.Lines(plots.Axes{Title: "(b) F_i − F_{i−1} (log scale; updates start at 10, 20, 30)", XLabel: "iteration", YLabel: "ΔF (nats)", LogY: true}, plots.Series{X: dx, Y: dy})
+	if err != nil {
+		return err
+	}
+	if len(dropped) > 0 {
+		pb.Title.Text += fmt.Sprintf(" [%d non-positive ΔF not drawn]", dropped[0].N)
+	}
+	f = plots.Figure{Rows: 2, Cols: 1, Panels: []*plot.Plot{pa, pb}, Width: 7 * vg.Inch, Height: 7 * vg.Inch, Title: "Figure 5.7: the lower bound during learning (" + run + ")"}
+	if err := experiments.SaveFigure(dir, "fig5_7", f); err != nil {
+		return err
+	}
+	ht, err := results.ReadCSV(filepath.Join(dir, "hyper_trace.csv"))
+	if err != nil {
+		return err
+	}
+	hr, err := column(ht, "run")
+	if err != nil {
+		return err
+	}
+	hg, err := column(ht, "group")
+	if err != nil {
+		return err
+	}
+	hi, err := floatColumn(ht, "iter")
+	if err != nil {
+		return err
+	}
+	hj, err := floatColumn(ht, "j")
+	if err != nil {
+		return err
+	}
+	hv, err := floatColumn(ht, "inv_value")
+	if err != nil {
+		return err
+	}
+	panels = nil
+	for _, g := range []struct{ group, title string }{{"alpha", "(a) 1/α (columns of A)"}, {"beta", "(b) 1/β (columns of B)"}, {"gamma", "(c) 1/γ (columns of C)"}, {"delta", "(d) 1/δ (columns of D)"}} {
+		by := map[int]*plots.Series{}
+		var order []int
+		for i := range hr {
+			if hr[i] != run || hg[i] != g.group {
+				continue
+			}
+			j := int(hj[i])
+			if _, ok := by[j]; !ok {
+				by[j] = &plots.Series{Name: fmt.Sprintf("%d", j)}
+				order = append(order, j)
+			}
+			by[j].X, by[j].Y = append(by[j].X, hi[i]), append(by[j].Y, hv[i])
+		}
+		slices.Sort(order)
+		var ss []plots.Series
+		for _, j := range order {
+			ss = append(ss, *by[j])
+		}
+		p, _, err := plots.Lines(plots.Axes{Title: g.title, XLabel: "iteration", YLabel: "prior variance", LogY: true}, ss...)
+		if err != nil {
+			return err
+		}
+		p.Legend.Top, p.Legend.Left = false, true
+		panels = append(panels, p)
+	}
+	f = plots.Figure{Rows: 2, Cols: 2, Panels: panels, Width: 9 * vg.Inch, Height: 7 * vg.Inch, Title: "Figure 5.8: reciprocal ARD hyperparameters against iteration (" + run + ")"}
+	return experiments.SaveFigure(dir, "fig5_8", f)
+}
+
+// ---------------------------------------------------------------------------
+// Figures 5.9 and 5.11-5.13.
+
+// PlotGenes draws Figure 5.9 from expression.csv, 5.11 from errors.csv,
+// 5.12 from interactions.csv and 5.13 from network.csv (the first seed's
+// interaction fit).
+func PlotGenes(dir string) error {
+	for _, f := range []func(string) error{plotExpression, plotErrors, plotInteractions, plotNetwork} {
+		if err := f(dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// plotExpression draws one panel per gene with every normalised series.
+func plotExpression(dir string) error {
+	t, err := results.ReadCSV(filepath.Join(dir, ExpressionFile))
+	if err != nil {
+		return err
+	}
+	sets, err := column(t, "set")
+	if err != nil {
+		return err
+	}
+	reps, err := column(t, "replicate")
+	if err != nil {
+		return err
+	}
+	genes, err := column(t, "gene")
+	if err != nil {
+		return err
+	}
+	ts, err := floatColumn(t, "t")
+	if err != nil {
+		return err
+	}
+	vs, err := floatColumn(t, "value")
+	if err != nil {
+		return err
+	}
+	type key struct{ gene, set, rep string }
+	lines := map[key]plotter.XYs{}
+	var geneOrder, setOrder []string
+	for i := range genes {
+		if !slices.Contains(geneOrder, genes[i]) {
+			geneOrder = append(geneOrder, genes[i])
+		}
+		if !slices.Contains(setOrder, sets[i]) {
+			setOrder = append(setOrder, sets[i])
+		}
+		k := key{genes[i], sets[i], reps[i]}
+		lines[k] = append(lines[k], plotter.XY{X: ts[i], Y: vs[i]})
+	}
+	keys := make([]key, 0, len(lines))
+	for k := range lines {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(a, b int) bool {
+		if keys[a].set != keys[b].set {
+			return slices.Index(setOrder, keys[a].set) > slices.Index(setOrder, keys[b].set)
+		}
+		return keys[a].rep < keys[b].rep
+	})
+	var panels []*plot.Plot
+	for _, g := range geneOrder {
+		p := newPanel(g)
+		p.Title.TextStyle.Font.Size = 7
+		p.Title.Padding = 1
+		p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = 5, 5
+		p.X.Tick.Marker = plot.ConstantTicks{{Value: 1, Label: "1"}, {Value: 10, Label: "10"}}
+		for _, k := range keys {
+			if k.gene != g {
+				continue
+			}
+			l, err := plotter.NewLine(lines[k])
+			if err != nil {
+				return err
+			}
+			l.LineStyle.Width = vg.Points(0.4)
+			l.LineStyle.Color = plots.Colors[slices.Index(setOrder, k.set)%len(plots.Colors)]
+			p.Add(l)
+		}
+		panels = append(panels, p)
+	}
+	cols := 10
+	rows := (len(panels) + cols - 1) / cols
+	f := plots.Figure{Rows: rows, Cols: cols, Panels: panels, Width: vg.Length(cols) * 1.35 * vg.Inch, Height: vg.Length(rows) * 1.15 * vg.Inch,
+		Title: "Figure 5.9: normalised expression against time index (" + strings.Join(setOrder, ", ") + " in colour order blue, orange)"}
+	return experiments.SaveFigure(dir, "fig5_9", f)
+}
+
+// plotErrors draws Figure 5.11: the per-sequence reconstruction error
+// against k for VB and MAP (median over seeds, band: range over seeds) on
+// each set, and the one-step prediction error (extension) on the test set.
+func plotErrors(dir string) error {
+	t, err := results.ReadCSV(filepath.Join(dir, ErrorsFile))
+	if err != nil {
+		return err
+	}
+	kinds, err := column(t, "kind")
+	if err != nil {
+		return err
+	}
+	methods, err := column(t, "method")
+	if err != nil {
+		return err
+	}
+	sets, err := column(t, "set")
+	if err != nil {
+		return err
+	}
+	ks, err := floatColumn(t, "k")
+	if err != nil {
+		return err
+	}
+	recon, err := floatColumn(t, "recon")
+	if err != nil {
+		return err
+	}
+	pred, err := floatColumn(t, "pred")
+	if err != nil {
+		return err
+	}
+	// Training, test, then any extra test set.
+	setOrder := []string{"train", "test"}
+	for i := range sets {
+		if !slices.Contains(setOrder, sets[i]) {
+			setOrder = append(setOrder, sets[i])
+		}
+	}
+	series := func(method, set string, v []float64) plots.Series {
+		by := map[float64][]float64{}
+		for i := range ks {
+			if kinds[i] == kindSweep && methods[i] == method && sets[i] == set {
+				by[ks[i]] = append(by[ks[i]], v[i])
+			}
+		}
+		s := plots.Series{Name: method, Points: true}
+		var kk []float64
+		for k := range by {
+			kk = append(kk, k)
+		}
+		slices.Sort(kk)
+		for _, k := range kk {
+			xs := by[k]
+			s.X, s.Y = append(s.X, k), append(s.Y, medianOf(xs))
+			s.Lo, s.Hi = append(s.Lo, slices.Min(xs)), append(s.Hi, slices.Max(xs))
+		}
+		return s
+	}
+	var panels []*plot.Plot
+	label := map[string]string{"train": "training sequences", "test": "test sequences"}
+	for i, set := range setOrder {
+		title := fmt.Sprintf("(%c) %s", 'a'+i, label[set])
+		if label[set] == "" {
+			title = fmt.Sprintf("(%c) %s (extra test set)", 'a'+i, set)
+		}
+		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: "k", YLabel: "squared error per sequence"},
+			series(MethodMAP, set, recon), series(MethodVB, set, recon))
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	if slices.Contains(setOrder, "test") {
+		p, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(%c) extension: one-step prediction, test", 'a'+len(setOrder)), XLabel: "k", YLabel: "squared error per sequence"},
+			series(MethodMAP, "test", pred), series(MethodVB, "test", pred))
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 3.6 * vg.Inch, Height: 3.4 * vg.Inch,
+		Title: "Figure 5.11: one-step reconstruction error against k (median over seeds; band: range)"}
+	return experiments.SaveFigure(dir, "fig5_11", f)
+}
+
+// interactionMatrices reads the first seed's default-variant matrices of
+// interactions.csv.
+func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, err error) {
+	t, err := results.ReadCSV(filepath.Join(dir, InteractionsFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	seeds, err := column(t, "seed")
+	if err != nil {
+		return nil, nil, err
+	}
+	variants, err := column(t, "variant")
+	if err != nil {
+		return nil, nil, err
+	}
+	tg, err := column(t, "target_gene")
+	if err != nil {
+		return nil, nil, err
+	}
+	rows, err := floatColumn(t, "target")
+	if err != nil {
+		return nil, nil, err
+	}
+	cols, err := floatColumn(t, "source")
+	if err != nil {
+		return nil, nil, err
+	}
+	p := 0
+	for i := range seeds {
+		if seeds[i] == "0" && variants[i] == "default" {
+			p = max(p, int(rows[i]), int(cols[i]))
+		}
+	}
+	if p == 0 {
+		return nil, nil, fmt.Errorf("%s: no interactions of seed 0", InteractionsFile)
+	}
+	names = make([]string, p)
+	m = map[string]*mat.Dense{}
+	for _, c := range []string{"map_total", "vb_d", "vb_var", "z", "significant", "truth"} {
+		v, err := floatColumn(t, c)
+		if err != nil {
+			return nil, nil, err
+		}
+		d := mat.NewDense(p, p, nil)
+		for i := range seeds {
+			if seeds[i] == "0" && variants[i] == "default" {
+				d.Set(int(rows[i])-1, int(cols[i])-1, v[i])
+				names[int(rows[i])-1] = tg[i]
+			}
+		}
+		m[c] = d
+	}
+	return names, m, nil
+}
+
+// matrixImage shows m as an image, row 0 at the top, each entry a block
+// of pixels of the colour col(v) (nearest-neighbour, so that the entries
+// stay sharp when the image is scaled).
+func matrixImage(title string, m *mat.Dense, col func(v float64) color.RGBA) *plot.Plot {
+	r, c := m.Dims()
+	px := max(1, 480/max(r, c))
+	img := image.NewRGBA(image.Rect(0, 0, c*px, r*px))
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			cl := col(m.At(i, j))
+			for y := i * px; y < (i+1)*px; y++ {
+				for x := j * px; x < (j+1)*px; x++ {
+					img.SetRGBA(x, y, cl)
+				}
+			}
+		}
+	}
+	p := newPanel(title)
+	p.Add(plotter.NewImage(img, 0, 0, float64(c), float64(r)))
+	p.HideAxes()
+	return p
+}
+
+// divergingImage shows m in a blue-white-red scale symmetric about 0 with
+// ±lim at full colour; NaN entries are grey.
+func divergingImage(title string, m *mat.Dense, lim float64) *plot.Plot {
+	return matrixImage(title, m, func(v float64) color.RGBA {
+		switch {
+		case math.IsNaN(v):
+			return color.RGBA{0xB0, 0xB0, 0xB0, 0xFF}
+		case v >= 0:
+			f := math.Min(1, v/lim)
+			return color.RGBA{0xFF, uint8(255 * (1 - f)), uint8(255 * (1 - f)), 0xFF}
+		default:
+			f := math.Min(1, -v/lim)
+			return color.RGBA{uint8(255 * (1 - f)), uint8(255 * (1 - f)), 0xFF, 0xFF}
+		}
+	})
+}
+
+// grayImage shows m in grey levels, 0 white and hi black.
+func grayImage(title string, m *mat.Dense, hi float64) *plot.Plot {
+	return matrixImage(title, m, func(v float64) color.RGBA {
+		g := uint8(math.Round(255 * (1 - math.Min(1, math.Max(0, v/hi)))))
+		return color.RGBA{g, g, g, 0xFF}
+	})
+}
+
+// maxAbs returns the largest finite |entry| of m (1 if there is none).
+func maxAbs(m *mat.Dense) float64 {
+	r, c := m.Dims()
+	var v float64
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if x := math.Abs(m.At(i, j)); !math.IsNaN(x) && !math.IsInf(x, 0) {
+				v = math.Max(v, x)
+			}
+		}
+	}
+	if v == 0 {
+		return 1
+	}
+	return v
+}
+
+// plotInteractions draws Figure 5.12 (and the truth for the surrogate).
+func plotInteractions(dir string) error {
+	_, m, err := interactionMatrices(dir)
+	if err != nil {
+		return err
+	}
+	p, _ := m["vb_d"].Dims()
+	masked := mat.NewDense(p, p, nil)
+	for i := 0; i < p; i++ {
+		for j := 0; j < p; j++ {
+			if m["significant"].At(i, j) == 1 {
+				masked.Set(i, j, m["vb_d"].At(i, j))
+			}
+		}
+	}
+	lim := math.Max(maxAbs(m["vb_d"]), 1e-12)
+	panels := []*plot.Plot{
+		divergingImage("(a) MAP D + CB", m["map_total"], maxAbs(m["map_total"])),
+		divergingImage("(b) VB ⟨D⟩", m["vb_d"], lim),
+	}
+	vv := m["vb_var"]
+	panels = append(panels, grayImage("(c) VB posterior variance of D", vv, maxAbs(vv)), divergingImage("(d) ⟨D⟩ where significant (|z| > threshold)", masked, lim))
+	truth := m["truth"]
+	if r, _ := truth.Dims(); r > 0 && !math.IsNaN(truth.At(0, 0)) {
+		panels = append(panels, divergingImage("(e) surrogate's true D", truth, maxAbs(truth)))
+	}
+	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 3 * vg.Inch, Height: 3.4 * vg.Inch,
+		Title: "Figure 5.12: gene-gene interaction matrices (rows: target gene, columns: source gene; red > 0, blue < 0), seed 0"}
+	return experiments.SaveFigure(dir, "fig5_12", f)
+}
+
+// arc is one drawn interaction.
+type arc struct {
+	from, to int
+	sign     int
+	falsePos bool
+}
+
+// network is a plotter of a directed graph on a circle.
+type network struct {
+	names []string
+	arcs  []arc
+}
+
+// Plot draws the arcs (green solid: positive, red dotted: negative; grey
+// halo: a false positive of the surrogate), self-connections as small
+// circles outside the node, and the gene names.
+func (n *network) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	N := len(n.names)
+	pos := func(i int) (float64, float64) {
+		a := math.Pi/2 - 2*math.Pi*float64(i)/float64(N)
+		return math.Cos(a), math.Sin(a)
+	}
+	green := color.RGBA{0x1B, 0x9E, 0x3A, 0xFF}
+	red := color.RGBA{0xD7, 0x26, 0x1E, 0xFF}
+	halo := color.RGBA{0xBB, 0xBB, 0xBB, 0xFF}
+	for _, a := range n.arcs {
+		ls := draw.LineStyle{Color: green, Width: vg.Points(0.8)}
+		if a.sign < 0 {
+			ls = draw.LineStyle{Color: red, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1.5), vg.Points(1.5)}}
+		}
+		x0, y0 := pos(a.from)
+		x1, y1 := pos(a.to)
+		if a.from == a.to {
+			// A self-connection: a small circle just outside the node.
+			cx, cy := 1.06*x0, 1.06*y0
+			var pts []vg.Point
+			for t := 0; t <= 24; t++ {
+				th := 2 * math.Pi * float64(t) / 24
+				pts = append(pts, vg.Point{X: trX(cx + 0.04*math.Cos(th)), Y: trY(cy + 0.04*math.Sin(th))})
+			}
+			if a.falsePos {
+				c.StrokeLines(draw.LineStyle{Color: halo, Width: vg.Points(3)}, pts)
+			}
+			c.StrokeLines(ls, pts)
+			continue
+		}
+		// Stop short of the target so the arrowhead sits at the node.
+		dx, dy := x1-x0, y1-y0
+		l := math.Hypot(dx, dy)
+		ex, ey := x1-0.03*dx/l, y1-0.03*dy/l
+		p0, p1 := vg.Point{X: trX(x0), Y: trY(y0)}, vg.Point{X: trX(ex), Y: trY(ey)}
+		if a.falsePos {
+			c.StrokeLines(draw.LineStyle{Color: halo, Width: vg.Points(3)}, []vg.Point{p0, p1})
+		}
+		c.StrokeLines(ls, []vg.Point{p0, p1})
+		// Arrowhead.
+		ux, uy := float64(p1.X-p0.X), float64(p1.Y-p0.Y)
+		ul := math.Hypot(ux, uy)
+		if ul == 0 {
+			continue
+		}
+		ux, uy = ux/ul, uy/ul
+		const h, w = 5.0, 2.2
+		var head vg.Path
+		head.Move(p1)
+		head.Line(vg.Point{X: p1.X - vg.Length(h*ux-w*uy), Y: p1.Y - vg.Length(h*uy+w*ux)})
+		head.Line(vg.Point{X: p1.X - vg.Length(h*ux+w*uy), Y: p1.Y - vg.Length(h*uy-w*ux)})
+		head.Close()
+		c.SetColor(ls.Color)
+		c.Fill(head)
+	}
+	sty := text.Style{Color: color.Black, Font: plot.DefaultFont, Handler: plot.DefaultTextHandler}
+	sty.Font.Size = vg.Points(5.5)
+	for i, name := range n.names {
+		x, y := pos(i)
+		pt := vg.Point{X: trX(x), Y: trY(y)}
+		c.SetColor(color.Black)
+		var dot vg.Path
+		dot.Arc(pt, vg.Points(1.3), 0, 2*math.Pi)
+		c.Fill(dot)
+		s := sty
+		s.XAlign, s.YAlign = draw.XLeft, draw.YCenter
+		if x < -1e-9 {
+			s.XAlign = draw.XRight
+		}
+		lx, ly := 1.13*x, 1.13*y
+		c.FillText(s, vg.Point{X: trX(lx), Y: trY(ly)}, name)
+	}
+}
+
+// DataRange makes room for the labels around the unit circle.
+func (n *network) DataRange() (xmin, xmax, ymin, ymax float64) { return -1.45, 1.45, -1.3, 1.3 }
+
+// plotNetwork draws Figure 5.13 from network.csv and interactions.csv (for
+// the gene names), the first seed's default variant.
+func plotNetwork(dir string) error {
+	names, _, err := interactionMatrices(dir)
+	if err != nil {
+		return err
+	}
+	t, err := results.ReadCSV(filepath.Join(dir, NetworkFile))
+	if err != nil {
+		return err
+	}
+	seeds, err := column(t, "seed")
+	if err != nil {
+		return err
+	}
+	variants, err := column(t, "variant")
+	if err != nil {
+		return err
+	}
+	src, err := floatColumn(t, "source")
+	if err != nil {
+		return err
+	}
+	tgt, err := floatColumn(t, "target")
+	if err != nil {
+		return err
+	}
+	sign, err := floatColumn(t, "sign")
+	if err != nil {
+		return err
+	}
+	te, err := column(t, "true_edge")
+	if err != nil {
+		return err
+	}
+	nw := &network{names: names}
+	pos, neg, self, fps := 0, 0, 0, 0
+	for i := range seeds {
+		if seeds[i] != "0" || variants[i] != "default" {
+			continue
+		}
+		a := arc{from: int(src[i]) - 1, to: int(tgt[i]) - 1, sign: int(sign[i]), falsePos: te[i] == "false"}
+		if a.from < 0 || a.from >= len(names) || a.to < 0 || a.to >= len(names) {
+			return fmt.Errorf("%s line %d: gene index out of range", NetworkFile, t.Line(i))
+		}
+		nw.arcs = append(nw.arcs, a)
+		switch {
+		case a.from == a.to:
+			self++
+		case a.sign > 0:
+			pos++
+		default:
+			neg++
+		}
+		if a.falsePos {
+			fps++
+		}
+	}
+	p := newPanel(fmt.Sprintf("%d excitatory (green), %d inhibitory (red, dotted), %d self-connections (circles)", pos, neg, self))
+	if fps > 0 {
+		p.Title.Text += fmt.Sprintf("; %d false positives (grey halo)", fps)
+	}
+	p.Add(nw)
+	p.HideAxes()
+	f := plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 8.5 * vg.Inch, Height: 8 * vg.Inch,
+		Title: "Figure 5.13: significant entries of ⟨D⟩ (|z| above the threshold) as a network, source → target, seed 0"}
+	return experiments.SaveFigure(dir, "fig5_13", f)
+}
