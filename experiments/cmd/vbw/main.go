@@ -32,6 +32,7 @@ import (
 	"github.com/vbworkbench/vbw/experiments"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3"
 	_ "github.com/vbworkbench/vbw/experiments/chapter4"
+	_ "github.com/vbworkbench/vbw/experiments/chapter6"
 	"github.com/vbworkbench/vbw/experiments/report"
 )
 
