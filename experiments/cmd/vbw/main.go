@@ -33,6 +33,7 @@ import (
 	_ "github.com/vbworkbench/vbw/experiments/chapter3"
 	_ "github.com/vbworkbench/vbw/experiments/chapter4"
 	_ "github.com/vbworkbench/vbw/experiments/chapter5"
+	_ "github.com/vbworkbench/vbw/experiments/chapter6"
 	"github.com/vbworkbench/vbw/experiments/report"
 )
 

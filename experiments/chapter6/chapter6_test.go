@@ -1,0 +1,340 @@
+package chapter6
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vbworkbench/vbw/core/model/dag"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
+)
+
+func configPath(name string) string { return filepath.Join("..", "..", "configs", "chapter6", name) }
+
+// runQuick runs a shipped config with its [quick] settings and returns the
+// results folder.
+func runQuick(t *testing.T, name string, workers int) string {
+	t.Helper()
+	dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
+		Out: t.TempDir(), Quick: true, Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func readSummary(t *testing.T, dir string) results.Summary {
+	t.Helper()
+	s, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// mustPass fails unless the checks whose names start with each prefix exist
+// and pass.
+func mustPass(t *testing.T, s results.Summary, prefixes ...string) {
+	t.Helper()
+	for _, p := range prefixes {
+		found := false
+		for _, c := range s.Checks {
+			if strings.HasPrefix(c.Name, p) {
+				found = true
+				if !c.Pass {
+					t.Errorf("check %q: %v (target %s)", c.Name, c.Value, c.Target)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("no check starting %q", p)
+		}
+	}
+}
+
+func mustExist(t *testing.T, dir string, files ...string) {
+	t.Helper()
+	for _, f := range files {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// The single-instance quick run writes every table and figure; the checks
+// that hold by theorem or by construction pass: monotone EM/VBEM
+// objectives, VB* and CS* below the exact ln p(y|m) (Theorem 2.3,
+// Corollary 2.5 on top), VB from the CS point above CS, and alias
+// corrections that never worsen a rank. The ranks in ranks.csv are those
+// of the scores in scores.csv.
+func TestSingleQuick(t *testing.T) {
+	dir := runQuick(t, "single-instance.toml", 2)
+	mustExist(t, dir, "scores.csv", "ais.csv", "ranks.csv", "table6_1.csv", "table6_3.csv", "table6_4.csv", "acceptance.csv",
+		"exact.csv", "timing.csv", "fig6_1.svg", "fig6_2.svg", "fig6_3.svg", "fig6_4.svg", "fig6_11.svg", "fig6_12.svg", "fig_exact.svg", "scorecard.md")
+	s := readSummary(t, dir)
+	mustPass(t, s, "EM and VBEM objectives never decrease", "§3.14: structures with VB* > exact", "§3.14: structures with CS* > exact",
+		"§6.6: VB started from the CS point", "Table 6.1: (seed, n, method) where the alias correction")
+	for _, k := range []string{"seconds_per_score.em", "seconds_per_score.vb", "seconds_per_score.ais_run", "seconds_per_score.exact"} {
+		if v, ok := s.Metrics[k]; !ok || !(v > 0) {
+			t.Errorf("metric %s = %v", k, v)
+		}
+	}
+	sc, err := results.ReadCSV(filepath.Join(dir, "scores.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rk, err := results.ReadCSV(filepath.Join(dir, "ranks.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 2 seeds × 3 sizes × 136 structures.
+	if len(sc.Rows) != 2*3*dag.NumCandidates {
+		t.Fatalf("%d rows in scores.csv", len(sc.Rows))
+	}
+	seed, _ := sc.Floats("seed")
+	n, _ := sc.Floats("n")
+	vb, _ := sc.Floats("vb")
+	var v []float64
+	for i := range vb {
+		if seed[i] == 1 && n[i] == 160 {
+			v = append(v, vb[i])
+		}
+	}
+	want := rankOf(v, dag.TrueIndex)
+	rs, _ := rk.Floats("seed")
+	rn, _ := rk.Floats("n")
+	rr, _ := rk.Floats("rank")
+	meth, _ := strCol(rk, "method")
+	found := false
+	for i := range rr {
+		if rs[i] == 1 && rn[i] == 160 && meth[i] == "VB" {
+			found = true
+			if rr[i] != want {
+				t.Errorf("VB rank at n = 160 is %v in ranks.csv, %v from scores.csv", rr[i], want)
+			}
+		}
+	}
+	if !found {
+		t.Error("no VB rank at n = 160")
+	}
+}
+
+// Results depend on the streams, not on the number of workers.
+func TestSingleIndependentOfWorkers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two more quick runs")
+	}
+	a, b := runQuick(t, "single-instance.toml", 1), runQuick(t, "single-instance.toml", 2)
+	for _, f := range []string{"ranks.csv", "table6_1.csv", "table6_4.csv", "ais_pooled.csv"} {
+		x, err1 := os.ReadFile(filepath.Join(a, f))
+		y, err2 := os.ReadFile(filepath.Join(b, f))
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			t.Errorf("%s differs between 1 and 2 workers (%v, %v)", f, err1, err2)
+		}
+	}
+}
+
+// The prior-averaged quick run writes its tables and figures; Table 6.2's
+// columns are percentages summing to 100.
+func TestPriorQuick(t *testing.T) {
+	dir := runQuick(t, "prior-average.toml", 2)
+	mustExist(t, dir, "prior_ranks.csv", "prior_summary.csv", "table6_2.csv", "table6_5.csv", "timing.csv",
+		"fig6_5.svg", "fig6_6.svg", "fig6_7.svg", "fig6_8.svg", "fig6_9.svg", "scorecard.md")
+	s := readSummary(t, dir)
+	mustPass(t, s, "EM and VBEM objectives never decrease")
+	tab, err := results.ReadCSV(filepath.Join(dir, "table6_2.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, col := range colNames(table62Columns) {
+		v, err := tab.Floats(col)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tot := v[0] + v[1] + v[2]; math.Abs(tot-100) > 1e-9 {
+			t.Errorf("column %s sums to %v", col, tot)
+		}
+	}
+	if v := s.Metrics["seconds_per_score.vb"]; !(v > 0) {
+		t.Errorf("seconds_per_score.vb = %v", v)
+	}
+}
+
+// The AIS analyses and Algorithm 6.2 run end to end; Algorithm 6.2's
+// known answer (d = 4, d′ = 9, line 4959) and d ≤ d′ hold, and so do the
+// schedule identities of test T11.
+func TestAnalysesQuick(t *testing.T) {
+	g := runQuick(t, "ais-granularity.toml", 2)
+	mustExist(t, g, "fig6_10.csv", "reference.csv", "fig6_10.svg")
+	mustPass(t, readSummary(t, g), "Fig 6.10: every random-initialised run with K ≤ 256 below VB*")
+	sc := runQuick(t, "schedules.toml", 2)
+	mustExist(t, sc, "fig6_13.csv", "hysteresis.csv", "fig6_13.svg")
+	mustPass(t, readSummary(t, sc), "Fig 6.13")
+	d := runQuick(t, "dimensionality.toml", 2)
+	mustExist(t, d, "dimensions.csv", "alg6_2.svg")
+	mustPass(t, readSummary(t, d), "Alg 6.2 known answer", "Alg 6.2 (sampled data): structures with d > d′")
+}
+
+// Bad values name their keys, on one line.
+func TestConfigErrors(t *testing.T) {
+	for _, c := range []struct{ file, from, to, want string }{
+		{"single-instance.toml", "sizes      = [10, 20,", "sizes      = [20, 10,", "sizes"},
+		{"single-instance.toml", "data_seeds = [1, 2, 3, 4, 5]", "data_seeds = [1, 1]", "data_seeds"},
+		{"single-instance.toml", "fig62_rows = [10, 160,", "fig62_rows = [11, 160,", "fig62_rows = 11"},
+		{"single-instance.toml", "exact_n    = 10", "exact_n    = 20", "exact_n = 20"},
+		{"single-instance.toml", "k        = 8192", "k        = 0", "ais.k = 0"},
+		{"single-instance.toml", "alpha    = 2500.0", "alpha    = -1.0", "ais.alpha = -1"},
+		{"single-instance.toml", `schedule = "nonlinear"`, `schedule = "cosine"`, "ais.schedule"},
+		{"single-instance.toml", "runs     = 5", "runs     = 0", "ais.runs = 0"},
+		{"single-instance.toml", "e_tau    = 0.2", "e_tau    = inf", "ais.e_tau = +Inf"},
+		{"single-instance.toml", "prior_lambda = 1.0", "prior_lambda = 0.0", "model.prior_lambda = 0"},
+		{"single-instance.toml", `true_code    = "1332"`, `true_code    = "1432"`, "model.true_code"},
+		{"single-instance.toml", `true_code    = "1332"`, `true_code    = "3333"`, "model.true_code"},
+		{"single-instance.toml", `alias_rule    = "thesis"`, `alias_rule    = "loose"`, "scores.alias_rule"},
+		{"single-instance.toml", `vb_init       = "same_theta"`, `vb_init       = "ml"`, "scores.vb_init"},
+		{"single-instance.toml", "restarts      = 3", "restarts      = 0", "scores.restarts = 0"},
+		{"single-instance.toml", "tol_per_datum = 1e-6", "tol_per_datum = -1e-6", "scores.tol_per_datum"},
+		{"prior-average.toml", "instances  = 106", "instances  = 0", "instances = 0"},
+		{"prior-average.toml", "max_iter      = 1000", "max_iter      = 0", "scores.max_iter = 0"},
+		{"ais-granularity.toml", "k_grid        = [32,", "k_grid        = [0,", "k_grid"},
+		{"ais-granularity.toml", "random_traces = 8", "random_traces = 0", "random_traces = 0"},
+		{"ais-granularity.toml", "alpha    = 2500.0", "alpha    = 0.0", "anneal.alpha = 0"},
+		{"schedules.toml", "e_tau_values = [0.01,", "e_tau_values = [-0.01,", "e_tau_values = -0.01"},
+		{"schedules.toml", "passes    = 5", "passes    = 0", "hysteresis.passes = 0"},
+		{"schedules.toml", "k_values  = [1024, 4096, 16384]", "k_values  = [2, 4096]", "hysteresis.k_values = 2"},
+		{"dimensionality.toml", `data         = ["sampled", "all625"]`, `data         = ["random"]`, "data"},
+		{"dimensionality.toml", "R            = 100", "R            = 0", "R = 0"},
+		{"dimensionality.toml", "epsilon      = 1e-5", "epsilon      = 0.0", "epsilon = 0"},
+	} {
+		base, err := os.ReadFile(configPath(c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(base), c.from, c.to, 1)
+		if text == string(base) {
+			t.Fatalf("%s: pattern %q not found", c.file, c.from)
+		}
+		p := filepath.Join(t.TempDir(), "x.toml")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err = experiments.Load(p, false)
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %s: error %v, want one line naming %s", c.file, c.to, err, c.want)
+		}
+	}
+}
+
+// Every shipped config loads, with and without [quick].
+func TestShippedConfigsLoad(t *testing.T) {
+	files, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(files) < 6 {
+		t.Fatalf("configs: %v, %v", files, err)
+	}
+	for _, f := range files {
+		for _, q := range []bool{false, true} {
+			if _, _, err := experiments.Load(f, q); err != nil {
+				t.Errorf("%s (quick=%v): %v", f, q, err)
+			}
+		}
+	}
+}
+
+// Ranks count strictly better scores, with no tolerance (targets §1.7 item
+// 10); Δ is the true score minus the best.
+func TestRankAndDelta(t *testing.T) {
+	s := []float64{-5, -3, -3, -7, math.NaN()}
+	for _, c := range []struct {
+		t          int
+		rank, diff float64
+	}{{0, 3, -2}, {1, 1, 0}, {2, 1, 0}, {3, 4, -4}} {
+		if r := rankOf(s, c.t); r != c.rank {
+			t.Errorf("rank of %d = %v, want %v", c.t, r, c.rank)
+		}
+		if d := deltaOf(s, c.t); d != c.diff {
+			t.Errorf("Δ of %d = %v, want %v", c.t, d, c.diff)
+		}
+	}
+	if r := rankOf(s, 4); !math.IsNaN(r) {
+		t.Errorf("rank of a NaN score = %v", r)
+	}
+}
+
+// Spearman's ρ with tied values: midranks, then Pearson.
+func TestSpearman(t *testing.T) {
+	if r := midranks([]float64{10, 20, 20, 5}); r[0] != 2 || r[1] != 3.5 || r[2] != 3.5 || r[3] != 1 {
+		t.Errorf("midranks = %v", r)
+	}
+	x := []float64{1, 2, 3, 4, 5}
+	if r := spearman(x, []float64{1, 4, 9, 16, 25}); math.Abs(r-1) > 1e-15 {
+		t.Errorf("ρ of a monotone map = %v", r)
+	}
+	if r := spearman(x, []float64{5, 4, 3, 2, 1}); math.Abs(r+1) > 1e-15 {
+		t.Errorf("ρ of a reversal = %v", r)
+	}
+	// Ranks (1,2,3,4,5) against (2,1,4,3,5): 1 − 6·4/(5·24) = 0.8.
+	if r := spearman(x, []float64{20, 10, 40, 30, 50}); math.Abs(r-0.8) > 1e-12 {
+		t.Errorf("ρ = %v, want 0.8", r)
+	}
+}
+
+// Target T14: the expected best rank of 106 uniformly random guesses among
+// 136 structures is 1.8353 (the thesis's "roughly 1.8", line 4835).
+func TestRandomBaseline(t *testing.T) {
+	if v := expectedBestRandomRank(136, 106); math.Abs(v-1.8353) > 5e-5 {
+		t.Errorf("expected best rank = %.6f, want 1.8353", v)
+	}
+	if v := expectedBestRandomRank(136, 1); math.Abs(v-68.5) > 1e-12 {
+		t.Errorf("one guess: %v, want (136+1)/2", v)
+	}
+}
+
+// The thesis's true parameters, the methods' columns and the scaled size
+// counts.
+func TestHelpers(t *testing.T) {
+	for m, c := range map[string]string{"MAP": "map", "BIC*": "bic_star", "CSdagger": "csdagger", "VB*": "vb_star", "AIS5": "ais5"} {
+		if got := column(m); got != c {
+			t.Errorf("column(%q) = %q, want %q", m, got, c)
+		}
+	}
+	if need(17, 20) != 17 || need(17, 5) != 5 || need(10, 3) != 2 {
+		t.Errorf("need: %d %d %d", need(17, 20), need(17, 5), need(10, 3))
+	}
+	m := defaultModel()
+	if _, err := thesisParams(m); err != nil {
+		t.Error(err)
+	}
+	m.TrueCode = "1331"
+	if _, err := thesisParams(m); err != nil {
+		t.Errorf("1331 has the row counts of 1332: %v", err)
+	}
+	m.TrueCode = "3333"
+	if _, err := thesisParams(m); err == nil {
+		t.Error("3333 accepted for the thesis's parameters")
+	}
+	code, idx := defaultModel().trueCode()
+	if code != dag.TrueCode || idx != dag.TrueIndex {
+		t.Errorf("true code %v at %d", code, idx)
+	}
+	// Table 6.5's column totals (targets §3.12).
+	want := []int{219, 299, 407, 433, 484}
+	for k := range want {
+		tot := 0
+		for _, row := range thesisTable65 {
+			tot += row[k]
+		}
+		if tot != want[k] {
+			t.Errorf("Table 6.5 total of %s = %d, want %d", table65Methods[k], tot, want[k])
+		}
+	}
+	for k := 0; k < 8; k++ {
+		if s := thesisTable62[0][k] + thesisTable62[1][k] + thesisTable62[2][k]; math.Abs(s-100) > 0.11 {
+			t.Errorf("Table 6.2 column %d sums to %v", k, s)
+		}
+	}
+}
