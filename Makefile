@@ -6,7 +6,7 @@ VBW     := bin/vbw
 OUT     ?= output
 ARGS    ?=
 
-.PHONY: build chapter3 chapter4 chapter4-full chapter3-grid quick figures report thesis test test-cluster test-long bench golden clean
+.PHONY: build chapter3 chapter4 chapter4-full chapter5 chapter5-full chapter6 chapter6-full chapter3-grid quick figures report thesis test test-cluster test-long bench golden clean
 
 # The configs each chapter target runs (the optional long sweeps have their
 # own targets).
@@ -37,6 +37,30 @@ chapter4: $(VBW)
 chapter4-full: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) configs/chapter4/digits-classify-full.toml configs/chapter4/digits-unsupervised-full.toml
 
+# Chapter 5: Figures 5.4-5.13 (VB linear dynamical systems); chapter5-full
+# runs more seeds and the larger k grid.
+CHAPTER5 := configs/chapter5/dimensionality.toml configs/chapter5/inputs.toml configs/chapter5/genes.toml \
+            configs/chapter5/genes-surrogate.toml
+
+chapter5: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER5)
+
+chapter5-full: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) configs/chapter5/dimensionality-full.toml configs/chapter5/inputs-full.toml \
+	    configs/chapter5/genes-full.toml configs/chapter5/genes-surrogate-full.toml
+
+# Chapter 6: Figures 6.2-6.13 and Tables 6.1-6.5 (discrete DAGs scored by
+# MAP, BIC, BICp, CS, CS†, VB and AIS), with the 12-instance prior-averaged
+# study; chapter6-full runs all 106 instances and the longest AIS schedule.
+CHAPTER6 := configs/chapter6/single-instance.toml configs/chapter6/prior-average-12.toml \
+            configs/chapter6/ais-granularity.toml configs/chapter6/schedules.toml configs/chapter6/dimensionality.toml
+
+chapter6: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER6)
+
+chapter6-full: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) configs/chapter6/prior-average.toml configs/chapter6/single-instance-k16384.toml
+
 # The full 9 × 7 × 4 grid behind Figure 3.4 (claim C7); about 15 minutes on 2 cores.
 chapter3-grid: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/alice-grid.toml
@@ -48,7 +72,7 @@ report: $(VBW)
 
 # Every chapter's experiments, then the report (each chapter adds its own
 # target here).
-thesis: chapter3 chapter4
+thesis: chapter3 chapter4 chapter5 chapter6
 	$(MAKE) report
 
 # Every experiment with its [quick] settings, into output/quick.
