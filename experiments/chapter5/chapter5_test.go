@@ -384,3 +384,28 @@ func mustNormalise(t *testing.T, x *mat.Dense) *mat.Dense {
 	}
 	return y
 }
+
+// TestInterfaceMetrics: the metrics issue 10 names are in every quick
+// run's summary.
+func TestInterfaceMetrics(t *testing.T) {
+	for _, c := range []struct {
+		config string
+		keys   []string
+	}{
+		{"dimensionality.toml", []string{"alive_state_dims", "true_state_dims"}},
+		{"inputs.toml", []string{"F_monotone", "alive_alpha", "alive_beta", "alive_gamma", "alive_delta"}},
+		{"genes.toml", []string{"vb_test_error.k1", "map_test_error.k1", "significant_interactions"}},
+		{"genes-surrogate.toml", []string{"interaction_precision", "interaction_recall", "significant_interactions"}},
+	} {
+		_, sum := runQuick(t, c.config)
+		for _, k := range c.keys {
+			if v, ok := sum.Metrics[k]; !ok || math.IsNaN(v) {
+				t.Errorf("%s: metric %s = %v (present %v)", c.config, k, v, ok)
+			}
+		}
+	}
+	_, sum := runQuick(t, "inputs.toml")
+	if sum.Metrics["F_monotone"] != 1 {
+		t.Errorf("inputs: F_monotone = %v, want 1", sum.Metrics["F_monotone"])
+	}
+}

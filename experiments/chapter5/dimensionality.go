@@ -490,6 +490,12 @@ func dimensionalitySummary(c *DimensionalityConfig, runs []DimRun) *checkBook {
 		}
 		s.SetMetric(fmt.Sprintf("alive_alpha_median.T%d", T), medianOf(a))
 		s.SetMetric(fmt.Sprintf("alive_gamma_median.T%d", T), medianOf(g))
+		if T == Tmax {
+			// Issue 10's interface: the state dimensions alive (α) at the
+			// largest length, median over seeds, and the generator's.
+			s.SetMetric("alive_state_dims", medianOf(a))
+			s.SetMetric("true_state_dims", float64(kt))
+		}
 	}
 	na := ""
 	if !thesis || !has10 {

@@ -492,6 +492,9 @@ func (g *genePipeline) generalisationChecks(book *checkBook, runs []GeneRun, rea
 		s.SetMetric(fmt.Sprintf("E_test.MAP.k%d", k), mpTe[i])
 		s.SetMetric(fmt.Sprintf("E_train.VB.k%d", k), vbTr[i])
 		s.SetMetric(fmt.Sprintf("E_train.MAP.k%d", k), mpTr[i])
+		// Issue 10's interface names.
+		s.SetMetric(fmt.Sprintf("vb_test_error.k%d", k), vbTe[i])
+		s.SetMetric(fmt.Sprintf("map_test_error.k%d", k), mpTe[i])
 	}
 }
 
@@ -517,6 +520,17 @@ func (g *genePipeline) interactionChecks(book *checkBook, pairs []interPair, dir
 	var mapZeros int
 	var sigSets []map[[2]int]bool
 	var scores []interScore
+	// Issue 10's interface: medians over seeds of the default variant.
+	var sig, prec, rec []float64
+	defer func() {
+		if len(sig) > 0 {
+			s.SetMetric("significant_interactions", medianOf(sig))
+		}
+		if len(prec) > 0 {
+			s.SetMetric("interaction_precision", medianOf(prec))
+			s.SetMetric("interaction_recall", medianOf(rec))
+		}
+	}()
 	for _, ip := range pairs {
 		if ip.vb == nil {
 			continue
@@ -537,6 +551,10 @@ func (g *genePipeline) interactionChecks(book *checkBook, pairs []interPair, dir
 			continue
 		}
 		scores = append(scores, sc)
+		sig = append(sig, float64(sc.Significant))
+		if ip.truth != nil {
+			prec, rec = append(prec, sc.Precision), append(rec, sc.Recall)
+		}
 		fracs, corrs, ratios = append(fracs, sc.Fraction), append(corrs, sc.Corr), append(ratios, sc.RankRatio)
 		mapZeros += sc.MAPZeros
 		sigSets = append(sigSets, sc.significant)

@@ -243,6 +243,18 @@ func inputsSummary(c *InputsConfig, runs []InputRun) *checkBook {
 	book := newCheckBook(s)
 	th := c.Thresholds
 	rule := DefaultPeakRule()
+	// Issue 10's interface: F_monotone over every run, and the alive
+	// counts per hyperparameter group at the readout (medians over runs).
+	allMonotone := true
+	alive := map[string][]float64{}
+	defer func() {
+		s.SetMetric("F_monotone", b2f(allMonotone))
+		for _, grp := range []string{"alpha", "beta", "gamma", "delta"} {
+			if len(alive[grp]) > 0 {
+				s.SetMetric("alive_"+grp, medianOf(alive[grp]))
+			}
+		}
+	}()
 	for _, noise := range c.NoiseInputs {
 		p := "[" + noise + "] "
 		var pooledPeaks, pooledNear int
@@ -254,6 +266,7 @@ func inputsSummary(c *InputsConfig, runs []InputRun) *checkBook {
 			u := unitName(r.Seed)
 			f := experiments.Float64s(r.F)
 			ok := monotone(f, MonotoneCheckTol) && r.Error == ""
+			allMonotone = allMonotone && ok
 			book.unit(p+"Fig 5.7 (i) F never decreases", u, ok, b2f(ok))
 			// (ii) activation jumps: ΔF_{s+1} > 2ΔF_s at each stage s, with
 			// F_i = f[i−1].
@@ -296,6 +309,9 @@ func inputsSummary(c *InputsConfig, runs []InputRun) *checkBook {
 			}
 			at := func(tr [][]float64) []float64 { return inv(tr[c.Readout]) }
 			a, b, g, d := at(r.Hyper.Alpha), at(r.Hyper.Beta), at(r.Hyper.Gamma), at(r.Hyper.Delta)
+			for grp, v := range map[string][]float64{"alpha": a, "beta": b, "gamma": g, "delta": d} {
+				alive[grp] = append(alive[grp], float64(len(th.aliveSet(v))))
+			}
 			var st inputStructure
 			aliveD := th.aliveSet(d)
 			st.deltaOK = len(d) == 3 && slices.Equal(aliveD, []int{0, 1}) && 1/d[2] < th.Extinct
