@@ -3,6 +3,7 @@ package chapter6
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -335,6 +336,34 @@ func TestHelpers(t *testing.T) {
 	for k := 0; k < 8; k++ {
 		if s := thesisTable62[0][k] + thesisTable62[1][k] + thesisTable62[2][k]; math.Abs(s-100) > 0.11 {
 			t.Errorf("Table 6.2 column %d sums to %v", k, s)
+		}
+	}
+}
+
+// TestInterfaceMetrics: the metrics issue 11 names are in the quick runs'
+// summaries.
+func TestInterfaceMetrics(t *testing.T) {
+	single := readSummary(t, runQuick(t, "single-instance.toml", 2))
+	sizes := single.Lists["sizes"]
+	if len(sizes) == 0 {
+		t.Fatal("single-instance: no sizes list")
+	}
+	for _, m := range []string{"map", "bic", "bicp", "cs", "vb", "ais"} {
+		for _, n := range sizes {
+			k := fmt.Sprintf("true_rank_%s.n%g", m, n)
+			if v, ok := single.Metrics[k]; !ok || !(v >= 1 && v <= 136) {
+				t.Errorf("single-instance: %s = %v (present %v)", k, v, ok)
+			}
+		}
+	}
+	if v, ok := single.Metrics["ais_below_vb_rate"]; !ok || !(v >= 0 && v <= 1) {
+		t.Errorf("single-instance: ais_below_vb_rate = %v (present %v)", v, ok)
+	}
+	prior := readSummary(t, runQuick(t, "prior-average-12.toml", 2))
+	for _, m := range []string{"map", "bic", "bicp", "cs", "vb"} {
+		k := m + "_success_rate"
+		if v, ok := prior.Metrics[k]; !ok || !(v >= 0 && v <= 1) {
+			t.Errorf("prior-average: %s = %v (present %v)", k, v, ok)
 		}
 	}
 }

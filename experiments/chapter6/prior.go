@@ -365,6 +365,15 @@ func (pd *priorData) summary() (*results.Summary, string) {
 		}
 		s.Lists["median_rank."+meth] = mr
 		s.Lists["successes."+meth] = sr
+		// Issue 11's interface: <method>_success_rate, the fraction of
+		// (instance, size) pairs ranking the true structure first.
+		if name, ok := interfaceName(meth); ok {
+			var tot float64
+			for _, v := range sr {
+				tot += v
+			}
+			s.SetMetric(name+"_success_rate", tot/float64(I*m))
+		}
 	}
 	inst := fmt.Sprintf("%d instances", I)
 	thesis := slices.Equal(c.Sizes, ThesisSizes)

@@ -534,6 +534,13 @@ func (sd *singleData) summary() (*results.Summary, string) {
 			}
 		}
 		s.Lists["rank."+meth] = r
+		// Issue 11's interface: true_rank_<method>.n<size> for the
+		// unstarred scores and AIS (the pooled AIS^(G) estimate).
+		if name, ok := interfaceName(meth); ok {
+			for j, n := range c.Sizes {
+				s.SetMetric(fmt.Sprintf("true_rank_%s.n%d", name, n), r[j])
+			}
+		}
 	}
 	thesisSizes := slices.Equal(c.Sizes, ThesisSizes)
 	na := func(name, target, why string) { s.AddCheckNA(name, target, why) }
@@ -787,8 +794,17 @@ func (sd *singleData) summary() (*results.Summary, string) {
 	rej := make([]float64, m)
 	var smallRej, smallViol float64
 	pooledOK, corrOK := 0, 0
+	var below []float64
+	defer func() {
+		// Issue 11's interface: the fraction of single AIS runs below VB*
+		// (Table 6.4), pooled over the sizes.
+		if len(below) > 0 {
+			s.SetMetric("ais_below_vb_rate", results.Mean(below)/100)
+		}
+	}()
 	for j, n := range c.Sizes {
 		a, b, r, p1, p2 := sd.table64(j)
+		below = append(below, a)
 		rej[j] = r
 		if n <= 560 {
 			smallRej = math.Max(smallRej, r)
@@ -986,4 +1002,17 @@ func rSquared(x, y []float64) float64 {
 		return math.NaN()
 	}
 	return sxy * sxy / (sxx * syy)
+}
+
+// interfaceName returns the lower-case name issue 11's interface uses for
+// a score (map, bic, bicp, cs, csdagger, vb, ais), and false for the
+// starred variants.
+func interfaceName(meth string) (string, bool) {
+	if strings.HasSuffix(meth, "*") {
+		return "", false
+	}
+	if meth == "AIS5" {
+		return "ais", true
+	}
+	return strings.ToLower(meth), true
 }
