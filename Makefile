@@ -26,8 +26,8 @@ chapter3: $(VBW)
 # reduced budget; chapter4-full has the long versions).
 CHAPTER4 := configs/chapter4/digit-examples.toml configs/chapter4/embedded.toml configs/chapter4/embedded-faithful.toml \
             configs/chapter4/spiral.toml configs/chapter4/lattice.toml configs/chapter4/digits-unsupervised.toml \
-            configs/chapter4/digits-classify.toml configs/chapter4/is_tightness.toml configs/chapter4/is_samplers.toml \
-            configs/chapter4/is_hazard.toml
+            configs/chapter4/digits-classify.toml configs/chapter4/is-tightness.toml configs/chapter4/is-samplers.toml \
+            configs/chapter4/is-hazard.toml
 
 chapter4: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER4)

@@ -21,7 +21,7 @@ import (
 // settings: the tables, figures and the interface's metrics, KL̂ ≥ 0 (it is
 // deterministic) and one row per (snapshot, run).
 func TestISTightnessQuick(t *testing.T) {
-	dir := runQuick(t, "is_tightness.toml")
+	dir := runQuick(t, "is-tightness.toml")
 	for _, f := range []string{"is_tightness.csv", "snapshots.csv", "moves.csv", "fig4_12.svg", "fig4_12.png", "fig4_13.svg", "fig4_13.png", "summary.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
@@ -61,7 +61,7 @@ func TestISTightnessQuick(t *testing.T) {
 // [quick] settings: per data set F, F′ and every sampler's mean ln p̂ with
 // its standard error.
 func TestISSamplersQuick(t *testing.T) {
-	dir := runQuick(t, "is_samplers.toml")
+	dir := runQuick(t, "is-samplers.toml")
 	for _, f := range []string{"table4_3.csv", "is_runs.csv", "vb_runs.csv", "data.csv", "analysers.csv", "fig4_14.svg", "fig4_14.png", "summary.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
@@ -95,7 +95,7 @@ func TestISSamplersQuick(t *testing.T) {
 // TestISHazardQuick runs the extra figure's config with its [quick]
 // settings; at these sample sizes the agreement checks must hold too.
 func TestISHazardQuick(t *testing.T) {
-	dir := runQuick(t, "is_hazard.toml")
+	dir := runQuick(t, "is-hazard.toml")
 	for _, f := range []string{"is_hazard.csv", "is_hazard_runs.csv", "is_hazard.svg", "is_hazard.png", "summary.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
@@ -115,25 +115,25 @@ func TestISHazardQuick(t *testing.T) {
 // TestISConfigErrors: bad values of the three configs name their keys.
 func TestISConfigErrors(t *testing.T) {
 	for _, c := range []struct{ file, from, to, want string }{
-		{"is_tightness.toml", "samples        = 100", "samples        = 1", "is.samples"},
-		{"is_tightness.toml", "runs           = 6", "runs           = 1", "is.runs"},
-		{"is_tightness.toml", "snapshot_every = 1", "snapshot_every = 0", "is.snapshot_every"},
-		{"is_tightness.toml", "classes    = [0, 1, 2]", "classes    = [0, 1, 1]", "classes"},
-		{"is_tightness.toml", "k_max = 6", "k_max = -2", "model.k_max"},
-		{"is_tightness.toml", `reference        = "matched"`, `reference        = "best"`, "search.reference"},
-		{"is_samplers.toml", "deltas             = [4.0, 2.0, 1.0]", "deltas             = [4.0, -2.0]", "data.deltas"},
-		{"is_samplers.toml", "count           = 10", "count           = 0", "vb_runs.count"},
-		{"is_samplers.toml", `init            = "data_points"`, `init            = "kmeans"`, "vb_runs.init"},
-		{"is_samplers.toml", "init_sharpness  = 0.9", "init_sharpness  = 0.1", "vb_runs.init_sharpness"},
-		{"is_samplers.toml", "max_attempts    = 200", "max_attempts    = 5", "vb_runs.max_attempts"},
-		{"is_samplers.toml", `kind = "mixture"`, `kind = "blend"`, "is.samplers.kind"},
-		{"is_samplers.toml", "dof  = 3.0                             # relative variance 3", "dof  = -3.0", "is.samplers.dof"},
-		{"is_samplers.toml", "key  = 2", "key  = 1", "is.samplers.key"},
-		{"is_samplers.toml", "samples = 4000", "samples = 0", "is.samples"},
-		{"is_hazard.toml", "steps      = 30", "steps      = 1", "grid.steps"},
-		{"is_hazard.toml", "ratio_from = 0.1", "ratio_from = -0.1", "grid.ratio_to"},
-		{"is_hazard.toml", "mc_samples     = 1000000", "mc_samples     = 1", "mc_samples"},
-		{"is_hazard.toml", "check_max_ratio = 1.25", "check_max_ratio = 0.0", "check_max_ratio"},
+		{"is-tightness.toml", "samples        = 100", "samples        = 1", "is.samples"},
+		{"is-tightness.toml", "runs           = 6", "runs           = 1", "is.runs"},
+		{"is-tightness.toml", "snapshot_every = 1", "snapshot_every = 0", "is.snapshot_every"},
+		{"is-tightness.toml", "classes    = [0, 1, 2]", "classes    = [0, 1, 1]", "classes"},
+		{"is-tightness.toml", "k_max = 6", "k_max = -2", "model.k_max"},
+		{"is-tightness.toml", `reference        = "matched"`, `reference        = "best"`, "search.reference"},
+		{"is-samplers.toml", "deltas             = [4.0, 2.0, 1.0]", "deltas             = [4.0, -2.0]", "data.deltas"},
+		{"is-samplers.toml", "count           = 10", "count           = 0", "vb_runs.count"},
+		{"is-samplers.toml", `init            = "data_points"`, `init            = "kmeans"`, "vb_runs.init"},
+		{"is-samplers.toml", "init_sharpness  = 0.9", "init_sharpness  = 0.1", "vb_runs.init_sharpness"},
+		{"is-samplers.toml", "max_attempts    = 200", "max_attempts    = 5", "vb_runs.max_attempts"},
+		{"is-samplers.toml", `kind = "mixture"`, `kind = "blend"`, "is.samplers.kind"},
+		{"is-samplers.toml", "dof  = 3.0                             # relative variance 3", "dof  = -3.0", "is.samplers.dof"},
+		{"is-samplers.toml", "key  = 2", "key  = 1", "is.samplers.key"},
+		{"is-samplers.toml", "samples = 4000", "samples = 0", "is.samples"},
+		{"is-hazard.toml", "steps      = 30", "steps      = 1", "grid.steps"},
+		{"is-hazard.toml", "ratio_from = 0.1", "ratio_from = -0.1", "grid.ratio_to"},
+		{"is-hazard.toml", "mc_samples     = 1000000", "mc_samples     = 1", "mc_samples"},
+		{"is-hazard.toml", "check_max_ratio = 1.25", "check_max_ratio = 0.0", "check_max_ratio"},
 	} {
 		base, err := os.ReadFile(configPath(c.file))
 		if err != nil {
