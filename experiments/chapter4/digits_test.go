@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -76,7 +77,7 @@ func TestClassifyQuick(t *testing.T) {
 // TestDigitsConfigErrors: bad values of the digits configs name their keys
 // in one line.
 func TestDigitsConfigErrors(t *testing.T) {
-	for _, c := range []struct{ file, from, to, want string }{
+	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"digits-classify.toml", "psi_mins    = [1e-5]", "psi_mins    = [0.0]", "psi_mins"},
 		{"digits-classify.toml", "repetitions = 3", "repetitions = 0", "repetitions = 0"},
 		{"digits-classify.toml", "k               = 5", "k               = -2", "ml.k"},
@@ -84,22 +85,7 @@ func TestDigitsConfigErrors(t *testing.T) {
 		{"digits-unsupervised.toml", "k_max = 6", "k_max = -6", "model.k_max"},
 		{"digits-unsupervised.toml", "per_class  = 0", "per_class  = -1", "per_class"},
 		{"digits-unsupervised.toml", `train = "optdigits.tra"`, `train = ""`, "data.train"},
-	} {
-		base, err := os.ReadFile(configPath(c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.Replace(string(base), c.from, c.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: pattern %q not found", c.file, c.from)
-		}
-		p := filepath.Join(t.TempDir(), "x.toml")
-		os.WriteFile(p, []byte(text), 0o644)
-		_, _, err = experiments.Load(p, false)
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %s: error %v, want one line naming %s", c.file, c.to, err, c.want)
-		}
-	}
+	})
 }
 
 // A size larger than the smallest class is refused before anything runs,

@@ -12,7 +12,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
 	"github.com/vbworkbench/vbw/core/rng"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -114,7 +114,7 @@ func TestISHazardQuick(t *testing.T) {
 
 // TestISConfigErrors: bad values of the three configs name their keys.
 func TestISConfigErrors(t *testing.T) {
-	for _, c := range []struct{ file, from, to, want string }{
+	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"is-tightness.toml", "samples        = 100", "samples        = 1", "is.samples"},
 		{"is-tightness.toml", "runs           = 6", "runs           = 1", "is.runs"},
 		{"is-tightness.toml", "snapshot_every = 1", "snapshot_every = 0", "is.snapshot_every"},
@@ -134,24 +134,7 @@ func TestISConfigErrors(t *testing.T) {
 		{"is-hazard.toml", "ratio_from = 0.1", "ratio_from = -0.1", "grid.ratio_to"},
 		{"is-hazard.toml", "mc_samples     = 1000000", "mc_samples     = 1", "mc_samples"},
 		{"is-hazard.toml", "check_max_ratio = 1.25", "check_max_ratio = 0.0", "check_max_ratio"},
-	} {
-		base, err := os.ReadFile(configPath(c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.Replace(string(base), c.from, c.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: pattern %q not found", c.file, c.from)
-		}
-		p := filepath.Join(t.TempDir(), "x.toml")
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, _, err = experiments.Load(p, false)
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %s: error %v, want one line naming %s", c.file, c.to, err, c.want)
-		}
-	}
+	})
 }
 
 // TestMFAProposalExact (targets §1.13 item 3) runs the whole pipeline,

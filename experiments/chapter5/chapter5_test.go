@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -192,7 +193,7 @@ func checkNetwork(t *testing.T, dir string) {
 // TestConfigErrors: bad values in the shipped configs give one-line errors
 // naming their keys.
 func TestConfigErrors(t *testing.T) {
-	for _, c := range []struct{ file, from, to, want string }{
+	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"dimensionality.toml", "seeds      = 5", "seeds      = 0", "seeds = 0"},
 		{"dimensionality.toml", "t_grid     = [10, 20, 30, 50, 100, 150, 200, 250, 300]", "t_grid     = [10, 400]", "t_grid"},
 		{"dimensionality.toml", "t_grid     = [10, 20, 30, 50, 100, 150, 200, 250, 300]", "t_grid     = [30, 20]", "t_grid"},
@@ -217,24 +218,7 @@ func TestConfigErrors(t *testing.T) {
 		{"genes-surrogate.toml", "edge_weight           = [0.4, 0.8]", "edge_weight           = [0.8, 0.4]", "data.edge_weight"},
 		{"genes-surrogate.toml", "self_loop_prob        = 0.5", "self_loop_prob        = 1.5", "data.self_loop_prob"},
 		{"genes-surrogate.toml", "noisy_obs_noise_sd = 0.15", "noisy_obs_noise_sd = -0.15", "noisy_obs_noise_sd"},
-	} {
-		base, err := os.ReadFile(configPath(c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.Replace(string(base), c.from, c.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: pattern %q not found", c.file, c.from)
-		}
-		p := filepath.Join(t.TempDir(), "x.toml")
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, _, err = experiments.Load(p, false)
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %s: error %v, want one line naming %s", c.file, c.to, err, c.want)
-		}
-	}
+	})
 }
 
 // TestShippedConfigsLoad: every shipped config loads, with and without

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/dag"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -183,7 +184,7 @@ func TestAnalysesQuick(t *testing.T) {
 
 // Bad values name their keys, on one line.
 func TestConfigErrors(t *testing.T) {
-	for _, c := range []struct{ file, from, to, want string }{
+	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"single-instance.toml", "sizes      = [10, 20,", "sizes      = [20, 10,", "sizes"},
 		{"single-instance.toml", "data_seeds = [1, 2, 3, 4, 5]", "data_seeds = [1, 1]", "data_seeds"},
 		{"single-instance.toml", "fig62_rows = [10, 160,", "fig62_rows = [11, 160,", "fig62_rows = 11"},
@@ -211,24 +212,7 @@ func TestConfigErrors(t *testing.T) {
 		{"dimensionality.toml", `data         = ["sampled", "all625"]`, `data         = ["random"]`, "data"},
 		{"dimensionality.toml", "R            = 100", "R            = 0", "R = 0"},
 		{"dimensionality.toml", "epsilon      = 1e-5", "epsilon      = 0.0", "epsilon = 0"},
-	} {
-		base, err := os.ReadFile(configPath(c.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.Replace(string(base), c.from, c.to, 1)
-		if text == string(base) {
-			t.Fatalf("%s: pattern %q not found", c.file, c.from)
-		}
-		p := filepath.Join(t.TempDir(), "x.toml")
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, _, err = experiments.Load(p, false)
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("%s: %s: error %v, want one line naming %s", c.file, c.to, err, c.want)
-		}
-	}
+	})
 }
 
 // Every shipped config loads, with and without [quick].
