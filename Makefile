@@ -6,7 +6,7 @@ VBW     := bin/vbw
 OUT     ?= output
 ARGS    ?=
 
-.PHONY: build chapter3 chapter4 chapter4-full chapter5 chapter5-full chapter6 chapter6-full chapter3-grid quick figures report thesis test test-cluster test-long bench golden clean
+.PHONY: build chapter3 chapter4 chapter4-full chapter5 chapter5-full chapter6 chapter6-full chapter6-k16384 chapter3-grid quick figures report thesis test test-cluster test-long bench golden clean
 
 # The configs each chapter target runs (the optional long sweeps have their
 # own targets).
@@ -51,7 +51,8 @@ chapter5-full: $(VBW)
 
 # Chapter 6: Figures 6.2-6.13 and Tables 6.1-6.5 (discrete DAGs scored by
 # MAP, BIC, BICp, CS, CS†, VB and AIS), with the 12-instance prior-averaged
-# study; chapter6-full runs all 106 instances and the longest AIS schedule.
+# study; chapter6-full runs all 106 instances (the issue's 2-hour budget), and
+# chapter6-k16384 the single instance with the thesis's 16384 AIS steps.
 CHAPTER6 := configs/chapter6/single-instance.toml configs/chapter6/prior-average-12.toml \
             configs/chapter6/ais-granularity.toml configs/chapter6/schedules.toml configs/chapter6/dimensionality.toml
 
@@ -59,7 +60,10 @@ chapter6: $(VBW)
 	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER6)
 
 chapter6-full: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) configs/chapter6/prior-average.toml configs/chapter6/single-instance-k16384.toml
+	$(VBW) run -out $(OUT) $(ARGS) configs/chapter6/prior-average.toml
+
+chapter6-k16384: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) configs/chapter6/single-instance-k16384.toml
 
 # The full 9 × 7 × 4 grid behind Figure 3.4 (claim C7); about 15 minutes on 2 cores.
 chapter3-grid: $(VBW)
