@@ -223,19 +223,7 @@ func TestConfigErrors(t *testing.T) {
 
 // TestShippedConfigsLoad: every shipped config loads, with and without
 // -quick.
-func TestShippedConfigsLoad(t *testing.T) {
-	files, err := filepath.Glob(configPath("*.toml"))
-	if err != nil || len(files) < 6 {
-		t.Fatalf("configs: %v, %v", files, err)
-	}
-	for _, f := range files {
-		for _, q := range []bool{false, true} {
-			if _, _, err := experiments.Load(f, q); err != nil {
-				t.Errorf("%s (quick=%v): %v", f, q, err)
-			}
-		}
-	}
-}
+func TestShippedConfigsLoad(t *testing.T) { exptest.CheckConfigsLoad(t, configPath(""), 6) }
 
 // tcellHeader is the header of a small tcell.csv with two genes.
 const tcellHeader = "set,time_h,replicate,G1,G2\n"

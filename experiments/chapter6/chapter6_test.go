@@ -216,19 +216,7 @@ func TestConfigErrors(t *testing.T) {
 }
 
 // Every shipped config loads, with and without [quick].
-func TestShippedConfigsLoad(t *testing.T) {
-	files, err := filepath.Glob(configPath("*.toml"))
-	if err != nil || len(files) < 6 {
-		t.Fatalf("configs: %v, %v", files, err)
-	}
-	for _, f := range files {
-		for _, q := range []bool{false, true} {
-			if _, _, err := experiments.Load(f, q); err != nil {
-				t.Errorf("%s (quick=%v): %v", f, q, err)
-			}
-		}
-	}
-}
+func TestShippedConfigsLoad(t *testing.T) { exptest.CheckConfigsLoad(t, configPath(""), 6) }
 
 // Ranks count strictly better scores, with no tolerance (targets §1.7 item
 // 10); Δ is the true score minus the best.

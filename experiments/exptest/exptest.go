@@ -43,3 +43,21 @@ func CheckConfigEdits(t testing.TB, dir string, edits []ConfigEdit) {
 		}
 	}
 }
+
+// CheckConfigsLoad loads every *.toml of dir, with and without its
+// [quick] section, and fails the test if there are fewer than min or one
+// does not load.
+func CheckConfigsLoad(t testing.TB, dir string, min int) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if err != nil || len(files) < min {
+		t.Fatalf("configs: %v, %v", files, err)
+	}
+	for _, f := range files {
+		for _, q := range []bool{false, true} {
+			if _, _, err := experiments.Load(f, q); err != nil {
+				t.Errorf("%s (quick=%v): %v", f, q, err)
+			}
+		}
+	}
+}
