@@ -107,10 +107,12 @@ test-long:
 	$(GO) test -run '^$$' -fuzz FuzzLoadConfig -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
 	$(GO) test -run '^$$' -fuzz FuzzPlotInputs -fuzztime 60s -fuzzminimizetime 5s ./experiments/chapter3
 
-# Rewrite the golden quick-run metrics (experiments/chapter3/testdata/*.golden.json)
-# after a change that is meant to move the numbers; say which moved and why.
+# Rewrite the golden files of every experiment package (testdata/*.golden.json:
+# the numbers of each shipped config's [quick] run) after a change that is
+# meant to move the numbers; say in the commit which moved and why.
+GOLDEN_PKGS := $(patsubst %/,./%,$(sort $(dir $(wildcard experiments/*/golden_test.go))))
 golden:
-	$(GO) test -count=1 ./experiments/chapter3 -run Golden -update
+	$(GO) test -count=1 -run '^TestGolden$$' $(GOLDEN_PKGS) -update
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./core/... ./samplers/... ./experiments/...

@@ -310,6 +310,10 @@ type Job struct {
 	o      RunOptions
 }
 
+// Hash identifies the job's resolved config, without data_dir and name:
+// two config files with the same hash compute the same results.
+func (j *Job) Hash() string { return j.hash }
+
 // nameOK matches a results folder name.
 var nameOK = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 

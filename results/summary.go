@@ -49,6 +49,9 @@ type Summary struct {
 
 // Check is one acceptance criterion and its verdict.
 type Check struct {
+	// ID is the criterion's stable ID (see Criterion); empty in summaries
+	// written before criteria had IDs.
+	ID     string  `json:"id,omitempty"`
 	Name   string  `json:"name"`
 	Pass   bool    `json:"pass"`
 	Value  float64 `json:"value"`  // the measured quantity; NaN is written as null
@@ -59,6 +62,14 @@ type Check struct {
 	// not apply.
 	NotApplicable bool   `json:"not_applicable,omitempty"`
 	Why           string `json:"why,omitempty"`
+}
+
+// Key returns the check's ID, or its name when it has none.
+func (c Check) Key() string {
+	if c.ID != "" {
+		return c.ID
+	}
+	return c.Name
 }
 
 // Verdict returns "pass", "FAIL" or "n/a".
@@ -92,6 +103,14 @@ type DataRecord struct {
 	// a checksum known in advance; false for a user's own data.
 	Checked bool   `json:"checked"`
 	Note    string `json:"note,omitempty"` // how it was checked, or why not
+}
+
+// IsTiming reports whether the metric name is a measured time, which
+// depends on the machine and its load rather than on the config: a name
+// that contains "seconds" or "_ms_", or starts with "time_ratio". Golden
+// comparisons leave these out.
+func IsTiming(name string) bool {
+	return strings.Contains(name, "seconds") || strings.Contains(name, "_ms_") || strings.HasPrefix(name, "time_ratio")
 }
 
 // SetMetric sets metric name to x.
@@ -354,6 +373,7 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 
 // checkJSON is the wire form of Check.
 type checkJSON struct {
+	ID            string   `json:"id,omitempty"`
 	Name          string   `json:"name"`
 	Pass          bool     `json:"pass"`
 	Value         *float64 `json:"value"`
@@ -364,7 +384,7 @@ type checkJSON struct {
 
 // MarshalJSON writes a non-finite Value as null.
 func (c Check) MarshalJSON() ([]byte, error) {
-	w := checkJSON{Name: c.Name, Pass: c.Pass, Target: c.Target, NotApplicable: c.NotApplicable, Why: c.Why}
+	w := checkJSON{ID: c.ID, Name: c.Name, Pass: c.Pass, Target: c.Target, NotApplicable: c.NotApplicable, Why: c.Why}
 	if isFinite(c.Value) {
 		w.Value = &c.Value
 	}
@@ -377,7 +397,7 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 	if err := strictUnmarshal(data, &w); err != nil {
 		return err
 	}
-	*c = Check{Name: w.Name, Pass: w.Pass, Value: math.NaN(), Target: w.Target, NotApplicable: w.NotApplicable, Why: w.Why}
+	*c = Check{ID: w.ID, Name: w.Name, Pass: w.Pass, Value: math.NaN(), Target: w.Target, NotApplicable: w.NotApplicable, Why: w.Why}
 	if w.Value != nil {
 		c.Value = *w.Value
 	}

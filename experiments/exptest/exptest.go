@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // ConfigEdit is one bad edit of a shipped config, {file, from, to, want}:
@@ -60,4 +61,44 @@ func CheckConfigsLoad(t testing.TB, dir string, min int) {
 			}
 		}
 	}
+}
+
+// Checks returns the checks of s with the given criterion IDs (a
+// criterion judged per case gives several), failing the test for every ID
+// that has no check: a test that names a criterion can never pass because
+// the criterion went missing or was renamed.
+func Checks(t testing.TB, s results.Summary, ids ...string) []results.Check {
+	t.Helper()
+	if len(ids) == 0 {
+		t.Fatal("exptest.Checks: no criterion IDs given")
+	}
+	var out []results.Check
+	for _, id := range ids {
+		cs := s.ChecksOf(id)
+		if len(cs) == 0 {
+			t.Errorf("%s: no check of criterion %q (have %s)", s.Experiment, id, strings.Join(checkIDs(s), ", "))
+		}
+		out = append(out, cs...)
+	}
+	return out
+}
+
+// MustPass fails the test unless every criterion in ids was judged and
+// passed (a criterion that does not apply to the run fails too: the test
+// asked for it to hold).
+func MustPass(t testing.TB, s results.Summary, ids ...string) {
+	t.Helper()
+	for _, c := range Checks(t, s, ids...) {
+		if !c.Pass {
+			t.Errorf("%s: check %s %q: %s, value %v (target %s)", s.Experiment, c.ID, c.Name, c.Verdict(), c.Value, c.Target)
+		}
+	}
+}
+
+func checkIDs(s results.Summary) []string {
+	ids := make([]string, len(s.Checks))
+	for i, c := range s.Checks {
+		ids[i] = c.Key()
+	}
+	return ids
 }

@@ -1,0 +1,279 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// Op is the relation of a Target.
+type Op int
+
+// The relations of a Target.
+const (
+	OpGE Op = iota // value ≥ A
+	OpLE           // value ≤ A
+	OpGT           // value > A
+	OpLT           // value < A
+	OpEQ           // value = A
+	OpIn           // A ≤ value ≤ B
+)
+
+// Target is an acceptance criterion's comparison: it evaluates a measured
+// value and renders itself, so a threshold is written once. A NaN value
+// never meets a target.
+type Target struct {
+	Op   Op
+	A, B float64
+	// Of, when positive, is the number of cases a count is out of, shown
+	// as ">= 17 of 20".
+	Of int
+}
+
+// AtLeast is the target value ≥ a.
+func AtLeast(a float64) Target { return Target{Op: OpGE, A: a} }
+
+// AtMost is the target value ≤ a.
+func AtMost(a float64) Target { return Target{Op: OpLE, A: a} }
+
+// Above is the target value > a.
+func Above(a float64) Target { return Target{Op: OpGT, A: a} }
+
+// Below is the target value < a.
+func Below(a float64) Target { return Target{Op: OpLT, A: a} }
+
+// Equal is the target value = a.
+func Equal(a float64) Target { return Target{Op: OpEQ, A: a} }
+
+// Within is the target a ≤ value ≤ b.
+func Within(a, b float64) Target { return Target{Op: OpIn, A: a, B: b} }
+
+// OutOf returns t for a count out of n cases (rendered "… of n").
+func (t Target) OutOf(n int) Target { t.Of = n; return t }
+
+// Met reports whether the measured value v meets the target.
+func (t Target) Met(v float64) bool {
+	if math.IsNaN(v) {
+		return false
+	}
+	switch t.Op {
+	case OpGE:
+		return v >= t.A
+	case OpLE:
+		return v <= t.A
+	case OpGT:
+		return v > t.A
+	case OpLT:
+		return v < t.A
+	case OpEQ:
+		return v == t.A
+	case OpIn:
+		return v >= t.A && v <= t.B
+	}
+	panic(fmt.Sprintf("results: unknown target relation %d", t.Op))
+}
+
+// String renders the target, e.g. ">= 0.8", "in [0.12, 0.35]", ">= 17 of 20".
+func (t Target) String() string {
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	var s string
+	switch t.Op {
+	case OpGE:
+		s = ">= " + num(t.A)
+	case OpLE:
+		s = "<= " + num(t.A)
+	case OpGT:
+		s = "> " + num(t.A)
+	case OpLT:
+		s = "< " + num(t.A)
+	case OpEQ:
+		s = "= " + num(t.A)
+	case OpIn:
+		s = "in [" + num(t.A) + ", " + num(t.B) + "]"
+	default:
+		panic(fmt.Sprintf("results: unknown target relation %d", t.Op))
+	}
+	if t.Of > 0 {
+		s += " of " + strconv.Itoa(t.Of)
+	}
+	return s
+}
+
+// Criterion is one acceptance criterion of an experiment: a stable ID that
+// tests, claims and the report refer to, what is measured, and the target.
+// An experiment keeps its criteria in one table (a Criteria value, or a
+// function of its config that returns one when a threshold depends on the
+// config) and judges each of them once per run (Summary.Judge), or says why
+// it does not apply (Summary.NotJudged).
+type Criterion struct {
+	// ID is stable across runs and releases: lower case, digits, '.', '-'
+	// and '_', e.g. "fig6.2-map-spearman". A criterion judged once per case
+	// (a data set, a size) gets the IDs ID[case] through For.
+	ID string
+	// Text says what is measured, in one line.
+	Text string
+	// Target is what the measured value must meet.
+	Target Target
+}
+
+var idOK = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(\[[^\[\]]+\])?$`)
+
+// For returns the criterion judged for one case: ID "id[case]" and the
+// case in parentheses after the text.
+func (c Criterion) For(cas string) Criterion {
+	c.ID = c.ID + "[" + cas + "]"
+	c.Text = c.Text + " (" + cas + ")"
+	return c
+}
+
+// WithTarget returns the criterion with another target (a threshold that
+// depends on the run, such as a count out of the sizes run).
+func (c Criterion) WithTarget(t Target) Criterion { c.Target = t; return c }
+
+// BaseID returns the criterion ID of a check ID: "a[b]" gives "a".
+func BaseID(id string) string {
+	if i := strings.IndexByte(id, '['); i >= 0 {
+		return id[:i]
+	}
+	return id
+}
+
+// Criteria is an experiment's table of criteria.
+type Criteria []Criterion
+
+// Validate reports a malformed or duplicate ID.
+func (cs Criteria) Validate() error {
+	seen := map[string]bool{}
+	for _, c := range cs {
+		if !idOK.MatchString(c.ID) || strings.Contains(c.ID, "[") {
+			return fmt.Errorf("results: criterion ID %q: want lower-case letters, digits, '.', '-', '_'", c.ID)
+		}
+		if seen[c.ID] {
+			return fmt.Errorf("results: criterion ID %q appears twice", c.ID)
+		}
+		seen[c.ID] = true
+		if c.Text == "" {
+			return fmt.Errorf("results: criterion %q has no text", c.ID)
+		}
+	}
+	return nil
+}
+
+// Get returns the criterion with the given ID; it panics when there is
+// none, which is a programming error (a misspelt ID in the code).
+func (cs Criteria) Get(id string) Criterion {
+	for _, c := range cs {
+		if c.ID == id {
+			return c
+		}
+	}
+	panic(fmt.Sprintf("results: no criterion %q", id))
+}
+
+// IDs returns the criteria's IDs in table order.
+func (cs Criteria) IDs() []string {
+	ids := make([]string, len(cs))
+	for i, c := range cs {
+		ids[i] = c.ID
+	}
+	return ids
+}
+
+// Judge records the check of criterion c with the measured value v. A
+// detail (the run's own numbers, such as the data set or a count) is added
+// to the check's name in parentheses.
+func (s *Summary) Judge(c Criterion, v float64, detail ...string) {
+	name := c.Text
+	if len(detail) > 0 && strings.Join(detail, "") != "" {
+		name += " (" + strings.Join(detail, ", ") + ")"
+	}
+	s.Checks = append(s.Checks, Check{ID: c.ID, Name: name, Pass: c.Target.Met(v), Value: v, Target: c.Target.String()})
+}
+
+// Holds is the target of a yes/no criterion (JudgeBool): the value 1.
+var Holds = Equal(1)
+
+// JudgeBool records the check of a criterion whose measure is a yes/no
+// condition: the value is 1 when ok and 0 when not. The criterion's target
+// must be Holds.
+func (s *Summary) JudgeBool(c Criterion, ok bool, detail ...string) {
+	if c.Target != Holds {
+		panic(fmt.Sprintf("results: JudgeBool of criterion %q, whose target is %s, not Holds", c.ID, c.Target))
+	}
+	v := 0.0
+	if ok {
+		v = 1
+	}
+	s.Judge(c, v, detail...)
+}
+
+// NotJudged records that criterion c does not apply to this run, and why
+// (a quick run's sizes leave out the one it is about; a user's own data has
+// no thesis numbers).
+func (s *Summary) NotJudged(c Criterion, why string) {
+	s.Checks = append(s.Checks, Check{ID: c.ID, Name: c.Text, Value: math.NaN(), Target: c.Target.String(), NotApplicable: true, Why: why})
+}
+
+// CheckComplete returns an error naming every criterion of cs that s has no
+// check of (neither judged nor not judged) and every check whose criterion
+// is not in cs: the table and the code that judges it agree, so no
+// criterion is silently skipped.
+func (s *Summary) CheckComplete(cs Criteria) error {
+	if err := cs.Validate(); err != nil {
+		return err
+	}
+	judged := map[string]bool{}
+	known := map[string]bool{}
+	for _, c := range cs {
+		known[c.ID] = true
+	}
+	var extra []string
+	for _, c := range s.Checks {
+		b := BaseID(c.ID)
+		judged[b] = true
+		if !known[b] {
+			extra = append(extra, fmt.Sprintf("%q", c.ID))
+		}
+	}
+	var missing []string
+	for _, c := range cs {
+		if !judged[c.ID] {
+			missing = append(missing, c.ID)
+		}
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "criteria never judged: "+strings.Join(missing, ", "))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "checks outside the criteria table: "+strings.Join(extra, ", "))
+	}
+	if len(parts) > 0 {
+		return fmt.Errorf("summary of %s: %s", s.Experiment, strings.Join(parts, "; "))
+	}
+	return nil
+}
+
+// CheckByID returns the check with the given ID.
+func (s *Summary) CheckByID(id string) (Check, bool) {
+	for _, c := range s.Checks {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Check{}, false
+}
+
+// ChecksOf returns the checks of criterion id: the check with that ID and
+// those of its cases (id[case]).
+func (s *Summary) ChecksOf(id string) []Check {
+	var out []Check
+	for _, c := range s.Checks {
+		if c.ID == id || BaseID(c.ID) == id {
+			out = append(out, c)
+		}
+	}
+	return out
+}

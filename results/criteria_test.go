@@ -1,0 +1,102 @@
+package results
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestTargetMetAndString(t *testing.T) {
+	for _, c := range []struct {
+		t    Target
+		v    float64
+		met  bool
+		text string
+	}{
+		{AtLeast(0.8), 0.8, true, ">= 0.8"},
+		{AtLeast(0.8), 0.79, false, ">= 0.8"},
+		{AtMost(2), 2, true, "<= 2"},
+		{Above(0.5), 0.5, false, "> 0.5"},
+		{Below(-0.3), -0.31, true, "< -0.3"},
+		{Equal(0), 0, true, "= 0"},
+		{Equal(0), 1e-300, false, "= 0"},
+		{Within(0.12, 0.35), 0.35, true, "in [0.12, 0.35]"},
+		{Within(0.12, 0.35), 0.11, false, "in [0.12, 0.35]"},
+		{AtLeast(17).OutOf(20), 17, true, ">= 17 of 20"},
+		{AtLeast(-1), math.NaN(), false, ">= -1"},
+		{Within(-1, 1), math.NaN(), false, "in [-1, 1]"},
+	} {
+		if got := c.t.Met(c.v); got != c.met {
+			t.Errorf("%s .Met(%v) = %v", c.t, c.v, got)
+		}
+		if got := c.t.String(); got != c.text {
+			t.Errorf("String = %q, want %q", got, c.text)
+		}
+	}
+}
+
+func TestJudgeAndComplete(t *testing.T) {
+	cs := Criteria{
+		{ID: "a", Text: "first", Target: AtLeast(1)},
+		{ID: "b.sub", Text: "second", Target: Holds},
+		{ID: "c", Text: "third", Target: Below(3)},
+	}
+	var s Summary
+	s.Experiment = "x/y"
+	s.Judge(cs.Get("a"), 2, "n = 5")
+	s.JudgeBool(cs.Get("b.sub").For("seed 1"), false)
+	if err := s.CheckComplete(cs); err == nil || !strings.Contains(err.Error(), "never judged: c") {
+		t.Errorf("incomplete summary: %v", err)
+	}
+	s.NotJudged(cs.Get("c"), "quick run")
+	if err := s.CheckComplete(cs); err != nil {
+		t.Error(err)
+	}
+	if c := s.Checks[0]; c.ID != "a" || !c.Pass || c.Name != "first (n = 5)" || c.Target != ">= 1" {
+		t.Errorf("check %+v", c)
+	}
+	if c := s.Checks[1]; c.ID != "b.sub[seed 1]" || c.Pass || c.Value != 0 || c.Name != "second (seed 1)" {
+		t.Errorf("check %+v", c)
+	}
+	if c := s.Checks[2]; !c.NotApplicable || c.Verdict() != "n/a" {
+		t.Errorf("check %+v", c)
+	}
+	if got := len(s.ChecksOf("b.sub")); got != 1 {
+		t.Errorf("ChecksOf(b.sub) = %d checks", got)
+	}
+	s.Judge(Criterion{ID: "z", Text: "stray", Target: AtLeast(0)}, 1)
+	if err := s.CheckComplete(cs); err == nil || !strings.Contains(err.Error(), `outside the criteria table: "z"`) {
+		t.Errorf("stray check: %v", err)
+	}
+	for _, bad := range []Criteria{
+		{{ID: "A", Text: "upper case"}},
+		{{ID: "a", Text: "x"}, {ID: "a", Text: "twice"}},
+		{{ID: "a"}},
+		{{ID: "a[b]", Text: "a case in the table"}},
+	} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v validated", bad)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("JudgeBool of a criterion with a numeric target did not panic")
+		}
+	}()
+	s.JudgeBool(cs.Get("a"), true)
+}
+
+func TestCheckJSONKeepsID(t *testing.T) {
+	c := Check{ID: "fig6.2-map", Name: "n", Pass: true, Value: 1, Target: "= 1"}
+	data, err := c.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Check
+	if err := back.UnmarshalJSON(data); err != nil {
+		t.Fatal(err)
+	}
+	if back != c {
+		t.Errorf("round trip %+v, want %+v", back, c)
+	}
+}
