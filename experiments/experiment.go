@@ -171,8 +171,16 @@ type Env struct {
 // config hash, quick, the run's warnings, the data files read and a warning
 // for each one that was not verified) and writes summary.json and scorecard.md. intro is the
 // scorecard's explanation of its checks (see results.Scorecard).
+//
+// A summary with a criteria table (results.Summary.Criteria) must judge
+// every criterion of it, and its claims must name criteria of it; a summary
+// that does not is a bug of the experiment, and WriteSummary returns an
+// error instead of writing it.
 func (e *Env) WriteSummary(s *results.Summary, intro string) error {
 	s.Experiment, s.ConfigHash, s.Quick = e.ID, e.Hash, e.Quick
+	if err := s.Validate(); err != nil {
+		return err
+	}
 	for _, w := range e.Warnings() {
 		if !slices.Contains(s.Warnings, w) {
 			s.Warnings = append(s.Warnings, w)

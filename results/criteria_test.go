@@ -100,3 +100,23 @@ func TestCheckJSONKeepsID(t *testing.T) {
 		t.Errorf("round trip %+v, want %+v", back, c)
 	}
 }
+
+func TestSummaryValidateClaims(t *testing.T) {
+	cs := Criteria{{ID: "fig1.2-peak", Text: "peak at k = 2", Target: Equal(2)}}
+	s := Summary{Experiment: "x/y", Criteria: cs}
+	s.Judge(cs.Get("fig1.2-peak"), 2)
+	s.Claims = []Claim{{Artifact: "Figure 1.2", Checks: []string{"fig1.2-peak"}}}
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s.Claims[0].Checks = []string{"fig1.2"}
+	if err := s.Validate(); err == nil || !strings.Contains(err.Error(), `"fig1.2"`) {
+		t.Errorf("claim naming an unknown criterion: %v", err)
+	}
+	s.Claims = nil
+	s.Checks[0].Pass = false
+	s.AddFindingsFromChecks(map[string]string{"fig1.2-peak": "because."})
+	if len(s.Findings) != 1 || !strings.HasSuffix(s.Findings[0], "because.") {
+		t.Errorf("findings %q", s.Findings)
+	}
+}

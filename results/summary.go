@@ -35,6 +35,11 @@ type Summary struct {
 	// figures and checks that bear on each (kept by the experiment's code
 	// next to its checks; the report shows them).
 	Claims []Claim
+	// Criteria is the experiment's table of acceptance criteria, which the
+	// checks judge (see Criterion). It is not written to summary.json: the
+	// checks carry the IDs, texts and targets. Validate checks the checks
+	// and the claims against it.
+	Criteria Criteria
 	// Findings say where the results differ from the thesis and why, in a
 	// sentence each.
 	Findings []string
@@ -91,7 +96,8 @@ type Claim struct {
 	Statement string `json:"statement"`
 	// Figures are the output figures (file stems, e.g. "fig3_2") that show it.
 	Figures []string `json:"figures,omitempty"`
-	// Checks are prefixes of the names of the checks that test it.
+	// Checks are the IDs of the criteria that test it (Criterion.ID; a
+	// criterion judged per case covers all its cases).
 	Checks []string `json:"checks,omitempty"`
 }
 
@@ -133,22 +139,53 @@ func (s *Summary) AddCheckNA(name, target, why string) {
 
 // AddFindingsFromChecks adds a finding for every failed check (one that
 // applies and did not pass): its name, value and target, followed by the
-// explanation of explain whose key is a prefix of the check's name, if
-// any (the known reason it can fail on the thesis's setting).
+// explanation explain[id] of its criterion, if any (the known reason it
+// can fail on the thesis's setting). For a check without an ID (a summary
+// of an older run) the key is a prefix of its name.
 func (s *Summary) AddFindingsFromChecks(explain map[string]string) {
 	for _, c := range s.Checks {
 		if c.Pass || c.NotApplicable {
 			continue
 		}
 		f := fmt.Sprintf("%s: %.4g (target %s).", c.Name, c.Value, c.Target)
-		for prefix, why := range explain {
-			if strings.HasPrefix(c.Name, prefix) {
-				f += " " + why
-				break
+		if why, ok := explain[BaseID(c.ID)]; ok && c.ID != "" {
+			f += " " + why
+		} else if c.ID == "" {
+			for prefix, why := range explain {
+				if strings.HasPrefix(c.Name, prefix) {
+					f += " " + why
+					break
+				}
 			}
 		}
 		s.Findings = append(s.Findings, f)
 	}
+}
+
+// Validate checks a summary against its criteria table before it is
+// written: every criterion judged (or not judged, with a reason), no check
+// outside the table, every claim's check IDs in the table, and every key
+// of an AddFindingsFromChecks explanation. A summary without a table
+// passes (older experiments); see CheckComplete.
+func (s *Summary) Validate() error {
+	if s.Criteria == nil {
+		return nil
+	}
+	if err := s.CheckComplete(s.Criteria); err != nil {
+		return err
+	}
+	known := map[string]bool{}
+	for _, c := range s.Criteria {
+		known[c.ID] = true
+	}
+	for _, cl := range s.Claims {
+		for _, id := range cl.Checks {
+			if !known[id] {
+				return fmt.Errorf("summary of %s: claim %q names criterion %q, which is not in the criteria table", s.Experiment, cl.Artifact, id)
+			}
+		}
+	}
+	return nil
 }
 
 // Warnf adds a warning.
