@@ -26,22 +26,22 @@ import (
 // to max(1,|F|)) stops it with status bound-decreased: EM, MAP-EM and VBEM
 // never decrease their objective, so it is a bug (vb.Settings.MonotoneTol).
 type FitSettings struct {
-	MaxIter     int     `toml:"max_iter"`
-	RelTol      float64 `toml:"rel_tol"`
-	AbsTol      float64 `toml:"abs_tol"`
-	MonotoneTol float64 `toml:"monotone_tol"`
+	MaxIterations int     `toml:"max_iter"`
+	RelTol        float64 `toml:"rel_tol"`
+	AbsTol        float64 `toml:"abs_tol"`
+	MonotoneTol   float64 `toml:"monotone_tol"`
 }
 
 // DefaultFit returns max_iter, rel_tol = 1e-6, abs_tol = 1e-3 nats and
 // monotone_tol = 1e-9.
 func DefaultFit(maxIter int) FitSettings {
-	return FitSettings{MaxIter: maxIter, RelTol: 1e-6, AbsTol: 1e-3, MonotoneTol: 1e-9}
+	return FitSettings{MaxIterations: maxIter, RelTol: 1e-6, AbsTol: 1e-3, MonotoneTol: 1e-9}
 }
 
 // Validate checks the settings; prefix is their table, e.g. "vb".
 func (r FitSettings) Validate(prefix string) error {
-	if r.MaxIter < 2 {
-		return FieldError(prefix+".max_iter", r.MaxIter, "must be at least 2")
+	if r.MaxIterations < 2 {
+		return FieldError(prefix+".max_iter", r.MaxIterations, "must be at least 2")
 	}
 	if !(r.RelTol >= 0) || math.IsInf(r.RelTol, 0) {
 		return FieldError(prefix+".rel_tol", r.RelTol, "must be finite and ≥ 0 (0 switches the relative test off)")
@@ -56,7 +56,7 @@ func (r FitSettings) Validate(prefix string) error {
 // the hyperparameter schedule hyper (nil for none). It holds the only
 // vb.Settings literal of the experiments.
 func (r FitSettings) Settings(stop func() error, hyper []vb.Stage) vb.Settings {
-	s := vb.Settings{MaxIter: r.MaxIter, MonotoneTol: r.MonotoneTol, Stop: stop, Hyper: hyper}
+	s := vb.Settings{MaxIterations: r.MaxIterations, MonotoneTol: r.MonotoneTol, Stop: stop, Hyper: hyper}
 	switch {
 	case r.RelTol == 0 && r.AbsTol == 0:
 		s.Converger = vb.FixedIterations{}

@@ -275,7 +275,7 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 			dataWords: float64(sets) * float64(nSeq) * float64(maxLen),
 			// a cell keeps the ML and VB parameters and occupancies, and
 			// the ML and VB traces with their terms.
-			resultWords: 3*float64(c.Model.K)*float64(c.Model.K+p+3) + traceWords(c.ML.MaxIter, 1) + traceWords(c.VB.MaxIter, 4)}.need()
+			resultWords: 3*float64(c.Model.K)*float64(c.Model.K+p+3) + traceWords(c.ML.MaxIterations, 1) + traceWords(c.VB.MaxIterations, 4)}.need()
 	}
 	if c.Data.Generator != "" {
 		if err := experiments.CheckMemory(need(3, c.Data.MaxLength, satMul(3, c.Data.SequencesPerGrammar), c.Data.Datasets)); err != nil {

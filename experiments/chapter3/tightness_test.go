@@ -30,7 +30,7 @@ func tinyCase(t *testing.T) (hmm.Data, hmm.Prior, hmm.Posterior, float64) {
 	}
 	w := hmm.PosteriorFromParams(hmm.RandomParams(2, 2, rand.New(rand.NewPCG(7, 7))), 10, 1e-10)
 	m := hmm.NewVB(d, u, w)
-	if r := vb.Run(m, vb.Settings{MaxIter: 2000, RelTol: 1e-10}); r.Error() != nil {
+	if r := vb.Run(m, vb.Settings{MaxIterations: 2000, RelTol: 1e-10}); r.Error() != nil {
 		t.Fatal(r.Error())
 	}
 	return d, u, m.W, exact
@@ -314,7 +314,7 @@ func TestDefensiveSamplerCalibrated(t *testing.T) {
 	}
 	w := hmm.PosteriorFromParams(hmm.RandomParams(2, 3, rand.New(rand.NewPCG(1, 1))), 10, 1e-10)
 	m := hmm.NewVB(d, u, w)
-	if r := vb.Run(m, vb.Settings{MaxIter: 5000, RelTol: 1e-10}); r.Error() != nil {
+	if r := vb.Run(m, vb.Settings{MaxIterations: 5000, RelTol: 1e-10}); r.Error() != nil {
 		t.Fatal(r.Error())
 	}
 	j, err := hmm.NewJoint(d, 2, u)

@@ -90,8 +90,8 @@ func DefaultClassify() ClassifyConfig {
 	c.Search = DefaultSearch()
 	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, "responsibility", "inherit"
 	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 4000
-	c.VB = experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
-	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIters: 4000, EM: experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
+	c.VB = experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIters: 4000, EM: experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
 	c.Tau = 0.1
 	return c
 }
@@ -619,7 +619,7 @@ func searchML(y *mat.Dense, ml MLSettings, s SearchSettings, psiMin float64, rnd
 	case "agitation":
 		run.Converger = m.EpochConverger(s.AgitationTol, 0, s.EpochMinSweeps)
 	}
-	res := vb.Search(m, vb.SearchSettings{Run: run, MaxIterations: ml.MaxTotalIters, Matched: s.Reference == "matched"})
+	res := vb.Search(m, vb.SearchSettings{Run: run, MaxTotalIterations: ml.MaxTotalIters, Matched: s.Reference == "matched"})
 	if res.Status == vb.Canceled {
 		return nil, res, res.Err
 	}

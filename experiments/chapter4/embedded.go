@@ -168,7 +168,7 @@ func DefaultEmbedded() EmbeddedConfig {
 	// as the ARD precisions grow F keeps creeping up and the projected-limit
 	// test would not end it (targets §6: ΔF < 1e-6 nats per datum).
 	// max_iter is the cap of every epoch rule (epoch_max_sweeps).
-	c.VB = experiments.FitSettings{MaxIter: 2000, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.VB = experiments.FitSettings{MaxIterations: 2000, RelTol: 1e-6, MonotoneTol: 1e-9}
 	c.Tau = 0.1
 	return c
 }
@@ -340,7 +340,7 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 	case "agitation":
 		run.Converger = model.EpochConverger(s.AgitationTol, 0, s.EpochMinSweeps)
 	}
-	ss := vb.SearchSettings{Run: run, MaxIterations: s.MaxTotalSweeps, Matched: s.Reference == "matched"}
+	ss := vb.SearchSettings{Run: run, MaxTotalIterations: s.MaxTotalSweeps, Matched: s.Reference == "matched"}
 	var dims []string
 	ss.OnMove = func(r vb.MoveRecord) {
 		dims = append(dims, MoveDims(model))
@@ -357,7 +357,7 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 		// agitation rules an epoch ends when the responsibilities settle,
 		// while the ARD precisions may still be moving.
 		final := fit.Settings(stop, m.hyperSchedule())
-		final.MaxIter = s.FinalSweeps
+		final.MaxIterations = s.FinalSweeps
 		final.Converger = model.EpochConverger(s.AgitationTol, max(s.DFTolPerDatum, 1e-6), s.EpochMinSweeps)
 		r := vb.Run(model, final)
 		res.Runs = append(res.Runs, r)

@@ -133,7 +133,7 @@ func DefaultISSamplers() ISSamplersConfig {
 	c.Model = ModelSettings{KMax: 1}
 	c.Search = DefaultSearch()
 	c.Search.MaxTotalSweeps = 0
-	c.VB = experiments.FitSettings{MaxIter: 2000, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.VB = experiments.FitSettings{MaxIterations: 2000, RelTol: 1e-6, MonotoneTol: 1e-9}
 	c.Runs = SamplersVB{Count: 10, InitComponents: 4, Init: "data_points", InitSharpness: 0.9, RequireS: 4, MaxAttempts: 200, FallbackModal: true}
 	c.IS = SamplersIS{Samples: 4000, Runs: 5, Samplers: DefaultSamplers()}
 	return c
@@ -275,7 +275,7 @@ func (c *ISSamplersConfig) deathRun(z, resp *mat.Dense, stop func() error) (*mfa
 	case "agitation":
 		run.Converger = model.EpochConverger(c.Search.AgitationTol, 0, c.Search.EpochMinSweeps)
 	}
-	res := vb.Search(model, vb.SearchSettings{Run: run, MaxIterations: c.Search.MaxTotalSweeps, Matched: c.Search.Reference == "matched"})
+	res := vb.Search(model, vb.SearchSettings{Run: run, MaxTotalIterations: c.Search.MaxTotalSweeps, Matched: c.Search.Reference == "matched"})
 	if res.Status == vb.Canceled {
 		return nil, res, res.Err
 	}

@@ -72,7 +72,7 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	c.Search = DefaultSearch()
 	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, "responsibility", "inherit"
 	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 4000
-	c.VB = experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.VB = experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
 	c.Tau = 0.1
 	c.KMeansMaxIter = 300
 	return c
@@ -205,7 +205,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	for j := range r.Analyser {
 		r.Templates = append(r.Templates, slices.Clone(orig.RawRowView(j)))
 	}
-	km := KMeans{MaxIter: c.KMeansMaxIter}.Fit(d.Train, centres)
+	km := KMeans{MaxIterations: c.KMeansMaxIter}.Fit(d.Train, centres)
 	kclass := MajorityClasses(HardWeights(km.Assign, len(r.Analyser)), d.TrainLabels, OptdigitsClasses)
 	kpred := make([]int, n)
 	for i, a := range km.Assign {

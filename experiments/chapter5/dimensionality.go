@@ -81,7 +81,7 @@ func DefaultDimensionality() DimensionalityConfig {
 	c.TGrid = []int{10, 20, 30, 50, 100, 150, 200, 250, 300}
 	c.Data = DefaultNoInputLDS()
 	c.Model = DimModel{K: 10, CrossInit: CrossIdentity, CompareCrossInit: true}
-	c.VB = experiments.FitSettings{MaxIter: 500, MonotoneTol: 1e-9}
+	c.VB = experiments.FitSettings{MaxIterations: 500, MonotoneTol: 1e-9}
 	c.Extended = Extension{Iterations: 3000, RelTol: 1e-6}
 	c.Thresholds = DefaultThresholds()
 	return c
@@ -237,7 +237,7 @@ func RunDimensionality(env *experiments.Env, c *DimensionalityConfig) error {
 	for s := 0; s < c.Seeds; s++ {
 		for _, T := range c.TGrid {
 			cells = append(cells, cell{s, T, c.Model.CrossInit})
-			it := c.VB.MaxIter
+			it := c.VB.MaxIterations
 			if T == Tmax {
 				it = max(it, c.Extended.Iterations)
 			}
@@ -245,7 +245,7 @@ func RunDimensionality(env *experiments.Env, c *DimensionalityConfig) error {
 		}
 		if c.Model.CompareCrossInit {
 			cells = append(cells, cell{s, Tmax, other})
-			cost = append(cost, float64(Tmax*c.VB.MaxIter))
+			cost = append(cost, float64(Tmax*c.VB.MaxIterations))
 		}
 	}
 	for _, cl := range cells {

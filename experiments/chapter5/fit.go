@@ -132,7 +132,7 @@ func phases(m *lds.Model, first vb.Settings, total int, rel float64, onE func(),
 		return r1, r2, f, false
 	}
 	second := first
-	second.MaxIter = total - r1.Iterations + 1
+	second.MaxIterations = total - r1.Iterations + 1
 	second.Hyper = afterIters(first.Hyper, r1.Iterations-1)
 	second.Converger = extendConverger{rel: rel}
 	second.Recorder = func(it vb.Iteration) {

@@ -241,7 +241,7 @@ func TestSignificanceRecovers(t *testing.T) {
 		train = append(train, Feedback(s))
 	}
 	model, fit, mp, in := DefaultGeneSettings()
-	fit.MaxIter = 100
+	fit.MaxIterations = 100
 	pl := &genePipeline{id: "test", seed: 4, seeds: 1, model: model, vb: fit, mapS: mp, inter: in, th: DefaultThresholds()}
 	m, res, err := pl.fit(train, 0, 2, MethodVB, in.BetaFixed, nil)
 	if err != nil || res.Error() != nil {
@@ -331,7 +331,7 @@ func TestPhasesContinue(t *testing.T) {
 		}
 		return m
 	}
-	fit := experiments.FitSettings{MaxIter: 25, MonotoneTol: 1e-9}
+	fit := experiments.FitSettings{MaxIterations: 25, MonotoneTol: 1e-9}
 	a := newModel()
 	var trA HyperTrace
 	_, _, fa, ext := phases(a, fit.Settings(nil, a.DefaultSchedule()), 60, 0, func() { trA.record(a) }, func() {})
@@ -340,7 +340,7 @@ func TestPhasesContinue(t *testing.T) {
 	}
 	b := newModel()
 	one := fit
-	one.MaxIter = 60
+	one.MaxIterations = 60
 	var trB HyperTrace
 	set := one.Settings(nil, b.DefaultSchedule())
 	set.Recorder = func(vb.Iteration) { trB.record(b) }

@@ -75,7 +75,7 @@ func DefaultGeneSettings() (GeneModel, experiments.FitSettings, MAPSettings, Int
 	for k := 1; k <= 20; k++ {
 		grid = append(grid, k)
 	}
-	fit := experiments.FitSettings{MaxIter: 300, MonotoneTol: 1e-9}
+	fit := experiments.FitSettings{MaxIterations: 300, MonotoneTol: 1e-9}
 	return GeneModel{KGrid: grid, CrossInit: CrossIdentity}, fit,
 		MAPSettings{FitSettings: fit, Mode: MAPBoost, Kappa: lds.DefaultKappa},
 		InteractionSettings{K: 2, BetaFixed: 1e6, SignificanceSDs: 3}

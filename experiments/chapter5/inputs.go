@@ -67,7 +67,7 @@ func DefaultInputs() InputsConfig {
 	c.NoiseInputs = []string{NoiseU01, NoiseUm11}
 	c.Data = DefaultInputLDS()
 	c.Model = InputsModel{K: 4, CrossInit: CrossIdentity}
-	c.VB = experiments.FitSettings{MaxIter: 800, MonotoneTol: 1e-9}
+	c.VB = experiments.FitSettings{MaxIterations: 800, MonotoneTol: 1e-9}
 	c.Readout, c.Early = 500, 150
 	c.Thresholds = DefaultThresholds()
 	return c
@@ -86,8 +86,8 @@ func (c *InputsConfig) Validate() error {
 			return experiments.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both, once each`)
 		}
 	}
-	if c.Readout >= c.VB.MaxIter || c.Early >= c.VB.MaxIter {
-		return experiments.FieldError("readout_iteration", c.Readout, fmt.Sprintf("readout_iteration and early_iteration must be below vb.max_iter = %d", c.VB.MaxIter))
+	if c.Readout >= c.VB.MaxIterations || c.Early >= c.VB.MaxIterations {
+		return experiments.FieldError("readout_iteration", c.Readout, fmt.Sprintf("readout_iteration and early_iteration must be below vb.max_iter = %d", c.VB.MaxIterations))
 	}
 	return experiments.FirstError(
 		experiments.AtLeast("seeds", c.Seeds, 1),
