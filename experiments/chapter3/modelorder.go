@@ -123,7 +123,7 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart, workers int, s
 	u := c.VB.prior(k, p)
 	r.BIC = experiments.Float(hmm.BIC(data, ml.Params))
 	r.CS = experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))
-	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings, c.VB.OptimiseHyper)
+	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings)
 	if vr.Status == vb.Canceled {
 		return r, vr.Err
 	}

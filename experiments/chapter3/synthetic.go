@@ -98,7 +98,7 @@ func DefaultSynthetic() SyntheticConfig {
 	c.Model.K = 12
 	c.ML = SyntheticML{MLSettings: MLSettings{experiments.DefaultFit(5000)}}
 	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, PriorStrength: Strength{4, 4, 4},
-		FitSettings: experiments.DefaultFit(5000)}
+		FitSettings: vbFit(5000)}
 	c.Analysis.ActiveThreshold = 0.01
 	return c
 }
@@ -237,7 +237,7 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart, workers in
 	}
 
 	start := time.Now()
-	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, mlParams, rnd), c.VB.FitSettings, c.VB.OptimiseHyper)
+	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, mlParams, rnd), c.VB.FitSettings)
 	r.VBSeconds = time.Since(start).Seconds()
 	if vr.Status == vb.Canceled {
 		return r, vr.Err

@@ -260,7 +260,10 @@ func TestTightnessBadConfigs(t *testing.T) {
 		name, from, to, want string
 	}{
 		{"not enumerable", "max_length            = 5 ", "max_length            = 7 ", "data.max_length = 7"},
-		{"hyperparameters optimised", "optimise_hyper = false", "optimise_hyper = true", "vb.optimise_hyper"},
+		{"hyperparameters optimised", "u_A = 0", "u_A = 1", "vb.hyper = { u_A = 1, u_C = 0, u_pi = 0 }: every group must be 0"},
+		{"unknown group", "u_A = 0", "u_B = 0", `vb.hyper.u_B = 0: unknown group (the model's groups are "u_pi", "u_A" or "u_C")`},
+		{"retired key", "hyper          = { u_pi = 0, u_A = 0, u_C = 0 }", "optimise_hyper = false", `unknown key "vb.optimise_hyper": renamed to "vb.hyper"`},
+		{"old cap", "max_iterations = 5000        # VBEM", "max_iter = 5000        # VBEM", `unknown key "vb.max_iter": renamed to "vb.max_iterations"`},
 		{"one run", "runs    = 20 ", "runs    = 1 ", "is.runs = 1"},
 		{"k too large", "k = [2, 3]   #", "k = [2, 9]   #", "model.k = 9"},
 		{"k twice", "k = [2, 3]   #", "k = [2, 2]   #", "listed twice"},
