@@ -285,10 +285,15 @@ func RunUnsupervised(env *experiments.Env, c *UnsupervisedConfig) error {
 			at.AddRow(r.Seed, s, r.Class[j], r.Dims[j])
 			params.Add(run, fmt.Sprintf("analyser%03d", s), "template", 8, 8, r.Templates[j])
 		}
-		for set, m := range map[string][][]int{"train": r.TrainConfusion, "test": r.TestConfusion} {
-			for t, row := range m {
+		// In a fixed order (a map's would change the rows' order from run
+		// to run).
+		for _, c := range []struct {
+			set string
+			m   [][]int
+		}{{"train", r.TrainConfusion}, {"test", r.TestConfusion}} {
+			for t, row := range c.m {
 				for a, v := range row {
-					ct.AddRow(r.Seed, set, t, a, v)
+					ct.AddRow(r.Seed, c.set, t, a, v)
 				}
 			}
 		}
