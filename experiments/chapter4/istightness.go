@@ -311,7 +311,7 @@ func RunISTightness(env *experiments.Env, c *ISTightnessConfig) error {
 		env.Warnf("search ended with status %s", sr.Status)
 	}
 	if len(sr.Snapshots) == 0 {
-		return errors.New("the search accepted no move: no snapshot to sample (raise search.max_total_sweeps)")
+		return errors.New("the search accepted no move: no snapshot to sample (raise search.max_total_iterations)")
 	}
 	var names []string
 	var cost []float64

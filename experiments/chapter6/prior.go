@@ -67,7 +67,7 @@ type PriorCell struct {
 	// VBBelowCS counts the structures with VB* < CS* (section 6.6).
 	VBBelowCS, Scored int
 	// Decreased counts scorings with a run stopped by a decrease of its
-	// objective; VBLimit those whose VBEM hit max_iter.
+	// objective; VBLimit those whose VBEM hit max_iterations.
 	Decreased, VBLimit   int
 	EMSeconds, VBSeconds float64
 	EMIterSum, VBIterSum int
