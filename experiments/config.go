@@ -132,7 +132,9 @@ func LoadConfig(path string, quick bool, cfg any) error {
 		}
 		isUnknown[s] = false // report an array-of-tables key once
 		msg := fmt.Sprintf("unknown key %q", s)
-		if alt := suggest(l.typ, k); alt != "" {
+		if alt, note := renamed(l.typ, k); alt != "" {
+			msg += fmt.Sprintf(": renamed to %q%s", alt, note)
+		} else if alt := suggest(l.typ, k); alt != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", alt)
 		}
 		unknown = append(unknown, &ConfigError{Path: path, Line: l.keyLine(k), Key: s, Msg: msg})
@@ -505,6 +507,76 @@ func suggest(t reflect.Type, k toml.Key) string {
 		return append(alt, rest[i+1:]...).String()
 	}
 	return ""
+}
+
+// retiredKeys are the keys that issue 19's one vocabulary renamed or moved
+// (see FitSettings), by their last component: the replacement is a key of
+// the same table or, starting with "/", a key from the top of the config,
+// with a note on its values. Configs written before it get a one-line
+// error naming the new key.
+var retiredKeys = map[string]struct{ key, note string }{
+	"max_iter":         {key: "max_iterations"},
+	"max_total_sweeps": {key: "max_total_iterations"},
+	"max_total_iters":  {key: "max_total_iterations"},
+	"final_sweeps":     {key: "max_final_iterations"},
+	"epoch_min_sweeps": {key: "min_epoch_iterations"},
+	"kmeans_max_iter":  {key: "max_kmeans_iterations"},
+	"iterations":       {key: "max_total_iterations"},
+	"optimise_hyper":   {key: "hyper", note: "a table of group = first iteration after which it is updated, 0 never; e.g. u_pi = 1"},
+	"optimise_ab":      {key: "/vb.hyper.ab", note: "= 1 updates a*, b* from the first iteration, 0 never"},
+	"optimise_alpha":   {key: "/vb.hyper.alpha", note: "= 1 updates α* from the first iteration, 0 never"},
+}
+
+// renamed returns the new name of the unknown key k if its last component
+// is a retired key whose replacement is a key of t, and the note on it
+// (with a leading " (", or ""); "" if not.
+func renamed(t reflect.Type, k toml.Key) (string, string) {
+	r, ok := retiredKeys[k[len(k)-1]]
+	if !ok {
+		return "", ""
+	}
+	prefix, rest := toml.Key(nil), k
+	if strings.EqualFold(k[0], quickTable) {
+		prefix, rest = k[:1], k[1:]
+	}
+	var alt toml.Key
+	if abs, ok := strings.CutPrefix(r.key, "/"); ok {
+		alt = append(alt, strings.Split(abs, ".")...)
+	} else {
+		alt = append(append(alt, rest[:len(rest)-1]...), r.key)
+	}
+	if !hasKey(t, alt) {
+		return "", ""
+	}
+	note := ""
+	if r.note != "" {
+		note = " (" + r.note + ")"
+	}
+	return append(append(toml.Key{}, prefix...), alt...).String(), note
+}
+
+// hasKey reports whether the key k names a field of t (or a key of a map
+// in it), as toml matches them.
+func hasKey(t reflect.Type, k toml.Key) bool {
+	for _, c := range k {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Map:
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+		default:
+			return false
+		}
+		ft, ok := tomlFields(t)[c]
+		if !ok {
+			return false
+		}
+		t = ft
+	}
+	return true
 }
 
 // negativeUnsigned finds a negative integer in raw (a decoded TOML table)

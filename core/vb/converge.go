@@ -5,7 +5,7 @@ import "math"
 // Converger decides when a run has converged, in the manner of gonum's
 // optimize.Converger. Run calls Init once before the first E step and
 // Converged after every E step from the second on, with the objective and
-// its change since the previous E step; its answer is obeyed once MinIter E
+// its change since the previous E step; its answer is obeyed once MinIterations E
 // steps have run. A Converger may keep state between calls; Init resets it.
 // Run copies a *BoundConverge, so one value may serve concurrent runs; a
 // caller's own stateful Converger must not be shared between them.
@@ -126,7 +126,7 @@ func RemainingEstimate(deltas []float64) float64 {
 }
 
 // FixedIterations never declares convergence, so a run performs exactly
-// Settings.MaxIter E steps (unless it fails). It is the mode for benchmarks
+// Settings.MaxIterations E steps (unless it fails). It is the mode for benchmarks
 // and for comparisons at a fixed budget.
 type FixedIterations struct{}
 

@@ -29,7 +29,7 @@ func threeClusters(rnd *rand.Rand, n int) []float64 {
 
 // strict asks for many iterations and a tight convergence test, so that the
 // monotonicity check sees long traces including the slow tail.
-var strict = vb.Settings{MaxIter: 3000, RelTol: 1e-13, MonotoneTol: 1e-9}
+var strict = vb.Settings{MaxIterations: 3000, RelTol: 1e-13, MonotoneTol: 1e-9}
 
 func TestGaussianMixtureFNeverDecreases(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {

@@ -80,15 +80,23 @@ type SearchSettings struct {
 	// Run controls each VBEM run: the first and the one after every move.
 	// Its MonotoneTol applies inside each run; the check restarts with
 	// every run, since a move may lower F (and is then rejected).
+	//
+	// Each run (epoch) is a new Run, so its hyperparameter schedule
+	// Run.Hyper restarts too: the stages count iterations from the start of
+	// every epoch (and of every matched reference run), not of the search.
+	// A stage {From: 10} thus waits 10 iterations after every move, and
+	// an epoch shorter than From never updates its group; the
+	// every-iteration schedules (Every, From = 1) are the same either way
+	// (TestSearchScheduleRestartsEachEpoch).
 	Run Settings
 	// MaxMoves is the largest number of moves tried. Default 1000.
 	MaxMoves int
-	// MaxIterations bounds the E steps of the whole search, over all its
+	// MaxTotalIterations bounds the E steps of the whole search, over all its
 	// VBEM runs (the thesis's "200 iterations of variational EM in total",
 	// L2763); each run gets at most what is left, and the search ends when
 	// nothing is. A move whose run was cut short by the budget is judged on
 	// the F it reached. 0 means no bound.
-	MaxIterations int
+	MaxTotalIterations int
 	// MinGain is the rise of F (nats) a move must bring to be accepted:
 	// accept iff F_after > F_before + MinGain. Default 0.
 	MinGain float64
@@ -102,7 +110,7 @@ type SearchSettings struct {
 	// ended by a responsibility criterion such as the agitation of eq.
 	// (4.72), while F still creeps). A rejected move leaves the further
 	// converged unmoved model, so the reference run is not wasted; it
-	// counts towards MaxIterations, and when the budget has nothing left
+	// counts towards MaxTotalIterations, and when the budget has nothing left
 	// for it the move is judged as without Matched. Default false.
 	Matched bool
 	// OnMove, if not nil, is called after each move is judged.
@@ -146,10 +154,10 @@ func Search(m Mover, s SearchSettings) SearchResult {
 	// runSettings gives a run at most the iterations left in the budget.
 	runSettings := func() Settings {
 		rs := s.Run
-		if s.MaxIterations > 0 {
-			left := s.MaxIterations - res.Iterations
-			if rs.MaxIter <= 0 || rs.MaxIter > left {
-				rs.MaxIter = left
+		if s.MaxTotalIterations > 0 {
+			left := s.MaxTotalIterations - res.Iterations
+			if rs.MaxIterations <= 0 || rs.MaxIterations > left {
+				rs.MaxIterations = left
 			}
 		}
 		return rs
@@ -163,7 +171,7 @@ func Search(m Mover, s SearchSettings) SearchResult {
 		return res
 	}
 	for len(res.Moves) < s.MaxMoves {
-		if s.MaxIterations > 0 && res.Iterations >= s.MaxIterations {
+		if s.MaxTotalIterations > 0 && res.Iterations >= s.MaxTotalIterations {
 			break
 		}
 		mv, ok := m.Propose(res.Moves)
@@ -193,16 +201,16 @@ func Search(m Mover, s SearchSettings) SearchResult {
 		rec.FReference = res.F
 		var ref *Result
 		rs := runSettings()
-		if rs.MaxIter <= 0 || rs.MaxIter > r.Iterations {
-			rs.MaxIter = r.Iterations
+		if rs.MaxIterations <= 0 || rs.MaxIterations > r.Iterations {
+			rs.MaxIterations = r.Iterations
 		}
-		if s.MaxIterations > 0 && res.Iterations >= s.MaxIterations {
-			rs.MaxIter = 0 // no budget left
+		if s.MaxTotalIterations > 0 && res.Iterations >= s.MaxTotalIterations {
+			rs.MaxIterations = 0 // no budget left
 		}
-		if s.Matched && rs.MaxIter > 0 {
+		if s.Matched && rs.MaxIterations > 0 {
 			moved := m.Save()
 			m.Restore(snap)
-			rs.MinIter, rs.Converger = 0, FixedIterations{}
+			rs.MinIterations, rs.Converger = 0, FixedIterations{}
 			rr := Run(m, rs)
 			res.Iterations += rr.Iterations
 			if !rr.Status.OK() && rr.Status != IterationLimit {

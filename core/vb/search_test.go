@@ -2,6 +2,7 @@ package vb
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -31,7 +32,7 @@ func (c *creeper) Size() int        { return 1 }
 // F when the model is still creeping up, and rejected against a matched
 // reference run; the rejected state is the reference run's.
 func TestSearchMatchedReference(t *testing.T) {
-	run := Settings{MaxIter: 5, Converger: FixedIterations{}}
+	run := Settings{MaxIterations: 5, Converger: FixedIterations{}}
 	plain := Search(&creeper{moves: 3}, SearchSettings{Run: run})
 	for _, mv := range plain.Moves {
 		if !mv.Accepted {
@@ -63,8 +64,8 @@ func TestSearchMatchedReference(t *testing.T) {
 
 // Under a budget the reference run gets at most what is left.
 func TestSearchMatchedBudget(t *testing.T) {
-	run := Settings{MaxIter: 5, Converger: FixedIterations{}}
-	res := Search(&creeper{moves: 10}, SearchSettings{Run: run, Matched: true, MaxIterations: 12})
+	run := Settings{MaxIterations: 5, Converger: FixedIterations{}}
+	res := Search(&creeper{moves: 10}, SearchSettings{Run: run, Matched: true, MaxTotalIterations: 12})
 	if res.Iterations != 12 {
 		t.Errorf("iterations %d, want the budget 12", res.Iterations)
 	}
@@ -74,7 +75,7 @@ func TestSearchMatchedBudget(t *testing.T) {
 	}
 }
 
-// With the default run settings (no MaxIter, no budget) the reference run
+// With the default run settings (no MaxIterations, no budget) the reference run
 // takes as many iterations as the moved model's converged run.
 func TestSearchMatchedDefaults(t *testing.T) {
 	res := Search(&creeper{moves: 2}, SearchSettings{Matched: true})
@@ -89,5 +90,41 @@ func TestSearchMoveCounts(t *testing.T) {
 	r := SearchResult{Moves: []MoveRecord{{Accepted: true}, {}, {}, {Accepted: true}, {}}}
 	if a, rj := r.MoveCounts(); a != 2 || rj != 3 {
 		t.Errorf("MoveCounts = %d, %d; want 2, 3", a, rj)
+	}
+}
+
+// staged is a creeper with one hyperparameter group that logs, for every
+// update, the iteration it follows counted from the start of its VBEM run
+// (the Recorder's Iter + 1).
+type staged struct {
+	creeper
+	last    int
+	updates []int
+}
+
+func (s *staged) UpdateHyper(string)    { s.updates = append(s.updates, s.last+1) }
+func (s *staged) HyperGroups() []string { return []string{"h"} }
+
+// TestSearchScheduleRestartsEachEpoch: every VBEM run of a search (the
+// first, each move's, each matched reference run) starts the schedule
+// afresh, as SearchSettings.Run documents: with From = 3 and runs of 5
+// iterations, every run updates after its own iterations 3 and 4 only.
+func TestSearchScheduleRestartsEachEpoch(t *testing.T) {
+	for _, matched := range []bool{false, true} {
+		m := &staged{creeper: creeper{moves: 2}}
+		run := Settings{MaxIterations: 5, Converger: FixedIterations{}, Hyper: []Stage{{Group: "h", From: 3}},
+			Recorder: func(it Iteration) { m.last = it.Iter }}
+		res := Search(m, SearchSettings{Run: run, Matched: matched})
+		runs := 1 + len(res.Moves)
+		if matched {
+			runs += len(res.Moves) // a reference run per move
+		}
+		if len(res.Moves) != 2 || res.Iterations != 5*runs {
+			t.Fatalf("matched %v: %d moves, %d iterations; want 2 and %d", matched, len(res.Moves), res.Iterations, 5*runs)
+		}
+		want := slices.Repeat([]int{3, 4}, runs)
+		if !slices.Equal(m.updates, want) {
+			t.Errorf("matched %v: updates after the runs' iterations %v, want %v", matched, m.updates, want)
+		}
 	}
 }

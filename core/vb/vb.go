@@ -69,17 +69,17 @@ type Term struct {
 // Settings controls Run. The zero value of every field means the documented
 // default.
 type Settings struct {
-	// MaxIter is the maximum number of E steps. Default 1000.
-	MaxIter int
-	// MinIter is the number of E steps before convergence may be declared.
+	// MaxIterations is the maximum number of E steps. Default 1000.
+	MaxIterations int
+	// MinIterations is the number of E steps before convergence may be declared.
 	// (The objective at iteration 0 may also be −Inf; see Run.)
 	// The first objective after a hand-built initialisation can be
 	// astronomically low (targets §1.4), so at least 2 are always required.
 	// Default 2.
-	MinIter int
+	MinIterations int
 	// Converger decides convergence. nil means
 	// &BoundConverge{Relative: RelTol, Absolute: AbsTol}, with the defaults
-	// below; FixedIterations{} runs exactly MaxIter E steps.
+	// below; FixedIterations{} runs exactly MaxIterations E steps.
 	Converger Converger
 	// RelTol is the relative test of the default Converger: ΔF < RelTol·|F|.
 	// Default 1e-6; a negative value disables it.
@@ -99,7 +99,9 @@ type Settings struct {
 	// then at every iteration ("hypit = [10, 20, 30]", ch5-lds.md §1.7);
 	// chapter 4's MFA updates Ψ and μ*, ν* at every iteration from the first
 	// (a*, b*, α* optionally), ch4-mfa.md §1.7. Every(groups...) builds the
-	// every-iteration schedule.
+	// every-iteration schedule. Iterations are counted from the start of
+	// the run, or of the first run under Continue; every VBEM run of a
+	// Search counts from its own start (see SearchSettings.Run).
 	Hyper []Stage
 	// Recorder, if not nil, is called after every E step.
 	Recorder func(Iteration)
@@ -109,11 +111,11 @@ type Settings struct {
 }
 
 func (s Settings) withDefaults() Settings {
-	if s.MaxIter <= 0 {
-		s.MaxIter = 1000
+	if s.MaxIterations <= 0 {
+		s.MaxIterations = 1000
 	}
-	if s.MinIter < 2 {
-		s.MinIter = 2
+	if s.MinIterations < 2 {
+		s.MinIterations = 2
 	}
 	if s.RelTol == 0 {
 		s.RelTol = 1e-6
@@ -131,7 +133,8 @@ func (s Settings) withDefaults() Settings {
 }
 
 // Stage schedules the updates of one hyperparameter group: after the M step
-// of iterations From, From+Every, From+2·Every, … (counted from 1).
+// of iterations From, From+Every, From+2·Every, … (counted from 1, from the
+// start of the run; Continue keeps counting from the run it continues).
 type Stage struct {
 	Group string
 	From  int // first iteration (≥ 1; 0 means 1)
@@ -169,7 +172,7 @@ type Status int
 const (
 	// Converged: the change of the objective fell below the tolerance.
 	Converged Status = iota
-	// IterationLimit: MaxIter E steps ran without convergence.
+	// IterationLimit: MaxIterations E steps ran without convergence.
 	IterationLimit
 	// BoundDecreased: the objective decreased by more than MonotoneTol.
 	BoundDecreased
@@ -271,15 +274,70 @@ func (r Result) Error() error {
 // E → record F → test → M follows Beal (2003) Fig. 2.3 and Algorithm 5.3, so
 // that the objective is always evaluated right after an E step and a
 // converged model's parameters are the ones its final objective was
-// evaluated at.
+// evaluated at. A run that stops after E step t has made t − 1 M steps;
+// Continue makes the t-th and goes on.
 func Run(m Model, s Settings) Result {
+	return run(m, s, Result{Decrease: Decrease{Iter: -1}})
+}
+
+// Continue resumes the run that returned prev, on the same model m in the
+// state that run left it (no E, M or UpdateHyper since), as though that run
+// had been allowed more iterations. It makes the M step, and the schedule's
+// hyperparameter updates, that a run ending after E step t skips, and goes
+// on with E step t + 1. Iterations are counted from the start of the first
+// run, so that nothing is rebased by hand:
+//
+//   - s.MaxIterations and s.MinIterations count the iterations in all
+//     (prev's included);
+//   - s.Hyper is read at those global iteration numbers: a stage with
+//     From = 30 continued after 20 iterations first updates after the
+//     continuation's 10th (Stage.From is a schedule offset, not a delay
+//     from the continuation's start);
+//   - the Converger is initialised and then shown prev's changes of F, as
+//     Run showed them, so that a rule with memory sees the whole history;
+//   - the result joins prev's: Iterations, Trace, Decrease and the
+//     Recorder's Iteration.Iter go on from prev's.
+//
+// Hence Continue(m, Run(m, s with MaxIterations n), s with 2n) makes the
+// same calls on m as Run(m, s with 2n), and returns a Result equal to it
+// but for the wall times (TestContinueEqualsLongRun). The settings may
+// differ from the first run's (another Converger, a larger MaxIterations).
+// prev is returned unchanged (its Trace shared) when it did not end
+// normally (Status.OK false) or when s.MaxIterations ≤ prev.Iterations; a
+// prev of no iterations starts a new run.
+func Continue(m Model, prev Result, s Settings) Result {
+	if prev.Iterations == 0 {
+		return Run(m, s)
+	}
+	if !prev.Status.OK() || s.withDefaults().MaxIterations <= prev.Iterations {
+		return prev
+	}
+	r := prev
+	t := &r.Trace
+	// Clip, so that appending never writes into prev's arrays.
+	t.F, t.DeltaF, t.Terms, t.Seconds = slices.Clip(t.F), slices.Clip(t.DeltaF), slices.Clip(t.Terms), slices.Clip(t.Seconds)
+	return run(m, s, r)
+}
+
+// run is Run (r without iterations) and Continue (r the result to go on
+// from, ended normally after r.Iterations < MaxIterations E steps).
+func run(m Model, s Settings, r Result) Result {
 	s = s.withDefaults()
-	var r Result
-	r.Decrease.Iter = -1
 	hyper, hasHyper := m.(HyperUpdater)
 	if err := checkSchedule(m, s.Hyper); err != nil {
 		r.Status, r.Err = Failed, err
 		return r
+	}
+	// updates runs the hyperparameter updates due after the M step of
+	// iteration it (counted from 1).
+	updates := func(it int) {
+		if hasHyper {
+			for _, st := range s.Hyper {
+				if st.due(it) {
+					hyper.UpdateHyper(st.Group)
+				}
+			}
+		}
 	}
 	if c, ok := s.Converger.(*BoundConverge); ok {
 		cc := *c // a caller's rule may be shared by concurrent runs
@@ -287,8 +345,19 @@ func Run(m Model, s Settings) Result {
 	}
 	s.Converger.Init()
 	prev := math.NaN()
+	first := r.Iterations
+	if first > 0 {
+		// Continue: replay the history to the converger, then make the M
+		// step that the previous run skipped after its last E step.
+		for it := 1; it < first; it++ {
+			s.Converger.Converged(it, r.Trace.F[it], r.Trace.DeltaF[it])
+		}
+		prev = r.F
+		m.M()
+		updates(first)
+	}
 	start := time.Now()
-	for it := 0; it < s.MaxIter; it++ {
+	for it := first; it < s.MaxIterations; it++ {
 		if s.Stop != nil {
 			if err := s.Stop(); err != nil {
 				r.Status, r.Err = Canceled, err
@@ -329,24 +398,18 @@ func Run(m Model, s Settings) Result {
 				return r
 			}
 			// The converger sees every change, so that rules with memory
-			// know the history, but is obeyed only after MinIter steps.
-			if conv := s.Converger.Converged(it, b.F, d); conv && it+1 >= s.MinIter {
+			// know the history, but is obeyed only after MinIterations steps.
+			if conv := s.Converger.Converged(it, b.F, d); conv && it+1 >= s.MinIterations {
 				r.Status = Converged
 				return r
 			}
 		}
 		prev = b.F
-		if it+1 == s.MaxIter {
+		if it+1 == s.MaxIterations {
 			break
 		}
 		m.M()
-		if hasHyper {
-			for _, st := range s.Hyper {
-				if st.due(it + 1) {
-					hyper.UpdateHyper(st.Group)
-				}
-			}
-		}
+		updates(it + 1)
 	}
 	r.Status = IterationLimit
 	return r

@@ -59,9 +59,9 @@ func TestRunNeedsMinIter(t *testing.T) {
 	if r.Status != Converged || r.Iterations != 2 {
 		t.Fatalf("status %v after %d, want converged after 2", r.Status, r.Iterations)
 	}
-	r = Run(&scripted{f: []float64{-5}}, Settings{MinIter: 5})
+	r = Run(&scripted{f: []float64{-5}}, Settings{MinIterations: 5})
 	if r.Iterations != 5 {
-		t.Fatalf("converged after %d iterations with MinIter 5", r.Iterations)
+		t.Fatalf("converged after %d iterations with MinIterations 5", r.Iterations)
 	}
 }
 
@@ -86,7 +86,7 @@ func TestRunIterationLimitAndFailures(t *testing.T) {
 	for i := range f {
 		f[i] = float64(i)
 	}
-	r := Run(&scripted{f: f}, Settings{MaxIter: 10})
+	r := Run(&scripted{f: f}, Settings{MaxIterations: 10})
 	if r.Status != IterationLimit || r.Iterations != 10 || !r.Status.OK() {
 		t.Fatalf("got %v after %d", r.Status, r.Iterations)
 	}
@@ -184,12 +184,12 @@ func TestBoundConvergeAbsoluteDeliversF(t *testing.T) {
 	// iterations early, far from the fixed point.
 	const fStar, c, r = -300.0, 20.0, 0.995
 	f := geometric(fStar, c, r, 20000)
-	rel := Run(&scripted{f: f}, Settings{MaxIter: len(f), RelTol: 1e-6, AbsTol: -1})
+	rel := Run(&scripted{f: f}, Settings{MaxIterations: len(f), RelTol: 1e-6, AbsTol: -1})
 	if gap := fStar - rel.F; gap < 1e-2 {
 		t.Fatalf("relative test alone stopped %v nats short; the test case is not slow enough to show the problem", gap)
 	}
 	for _, abs := range []float64{1e-2, 1e-3, 1e-5} {
-		res := Run(&scripted{f: f}, Settings{MaxIter: len(f), RelTol: 1e-6, AbsTol: abs})
+		res := Run(&scripted{f: f}, Settings{MaxIterations: len(f), RelTol: 1e-6, AbsTol: abs})
 		if res.Status != Converged {
 			t.Fatalf("AbsTol %g: status %v after %d", abs, res.Status, res.Iterations)
 		}
@@ -206,7 +206,7 @@ func TestBoundConvergeNeverWhileChangesGrow(t *testing.T) {
 	for i := range f {
 		f[i] = -100 + 1e-6*math.Pow(1.1, float64(i))
 	}
-	res := Run(&scripted{f: f}, Settings{MaxIter: len(f), RelTol: -1, AbsTol: 1e-3})
+	res := Run(&scripted{f: f}, Settings{MaxIterations: len(f), RelTol: -1, AbsTol: 1e-3})
 	if res.Status != IterationLimit {
 		t.Fatalf("growing changes: %v after %d iterations", res.Status, res.Iterations)
 	}
@@ -222,7 +222,7 @@ func TestFixedIterationsRunsMaxIter(t *testing.T) {
 	for i := range f {
 		f[i] = -1 // no change at all: any tolerance would stop at once
 	}
-	res := Run(&scripted{f: f}, Settings{MaxIter: 37, Converger: FixedIterations{}})
+	res := Run(&scripted{f: f}, Settings{MaxIterations: 37, Converger: FixedIterations{}})
 	if res.Status != IterationLimit || res.Iterations != 37 {
 		t.Fatalf("FixedIterations: %v after %d iterations, want iteration-limit after 37", res.Status, res.Iterations)
 	}
@@ -268,7 +268,7 @@ func TestHyperSchedule(t *testing.T) {
 		f[i] = float64(i)
 	}
 	m := &scripted{f: f}
-	r := Run(m, Settings{MaxIter: 30, Converger: FixedIterations{}, Hyper: []Stage{{Group: "h", From: 10, Every: 5}}})
+	r := Run(m, Settings{MaxIterations: 30, Converger: FixedIterations{}, Hyper: []Stage{{Group: "h", From: 10, Every: 5}}})
 	// M steps follow iterations 1..29; due at 10, 15, 20, 25.
 	if r.Status != IterationLimit || m.hyper != 4 {
 		t.Fatalf("%v, %d updates, want 4", r.Status, m.hyper)

@@ -307,7 +307,7 @@ func TestFBelowExactEvidence(t *testing.T) {
 	for trial := 0; trial < 8; trial++ {
 		x := threeClusters(rnd, 6+trial%5)
 		exact := vbtest.MixtureLogEvidence(x, 2, testPrior)
-		r := vb.Run(vbtest.NewGaussianMixture(x, 2, testPrior, rnd), vb.Settings{MaxIter: 5000, RelTol: 1e-13})
+		r := vb.Run(vbtest.NewGaussianMixture(x, 2, testPrior, rnd), vb.Settings{MaxIterations: 5000, RelTol: 1e-13})
 		if err := r.Error(); err != nil {
 			t.Fatalf("N=%d: %v", len(x), err)
 		}
@@ -329,7 +329,7 @@ func TestFBelowExactEvidence(t *testing.T) {
 		init.Resp[2*n], init.Resp[2*n+1] = float64(1-j), float64(j)
 	}
 	init.M()
-	r := vb.Run(init, vb.Settings{MaxIter: 5000, RelTol: 1e-13})
+	r := vb.Run(init, vb.Settings{MaxIterations: 5000, RelTol: 1e-13})
 	if err := r.Error(); err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestBirthDeathMoveSearch(t *testing.T) {
 	prior := vbtest.MixturePrior{Alpha0: 1, M0: 0, Beta0: 0.05, A0: 1.5, B0: 1}
 	for _, k0 := range []int{1, 8} {
 		m := vbtest.NewGaussianMixture(x, k0, prior, rand.New(rand.NewPCG(5, uint64(k0))))
-		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 5000, RelTol: 1e-10}})
+		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 5000, RelTol: 1e-10}})
 		checkSearch(t, res, k0)
 		if m.Size() != 3 {
 			t.Errorf("k0 = %d: search ended with %d components, want 3", k0, m.Size())
@@ -99,7 +99,7 @@ func TestMoveErrorIsRejection(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(4, 3))
 	x := vbtest.MixtureData(rnd, 100, []float64{1}, []float64{0}, []float64{1})
 	m := &badMover{GaussianMixture: vbtest.NewGaussianMixture(x, 1, vbtest.MixturePrior{Alpha0: 1, Beta0: 0.05, A0: 1.5, B0: 1}, rnd)}
-	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 500}})
+	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 500}})
 	if len(res.Moves) == 0 || res.Moves[0].Err == nil || res.Moves[0].Accepted || m.Size() != 1 {
 		t.Fatalf("bad move: %+v, size %d", res.Moves, m.Size())
 	}
@@ -123,7 +123,7 @@ func (b *badMover) Propose(log []vb.MoveRecord) (vb.Move, bool) {
 	return b.GaussianMixture.Propose(log)
 }
 
-// TestMoveSearchIterationBudget: MaxIterations bounds the E steps of the
+// TestMoveSearchIterationBudget: MaxTotalIterations bounds the E steps of the
 // whole search.
 func TestMoveSearchIterationBudget(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(4, 2))
@@ -131,7 +131,7 @@ func TestMoveSearchIterationBudget(t *testing.T) {
 	prior := vbtest.MixturePrior{Alpha0: 1, M0: 0, Beta0: 0.05, A0: 1.5, B0: 1}
 	for _, budget := range []int{5, 40, 200} {
 		m := vbtest.NewGaussianMixture(x, 1, prior, rand.New(rand.NewPCG(5, 1)))
-		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 5000, RelTol: 1e-10}, MaxIterations: budget})
+		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 5000, RelTol: 1e-10}, MaxTotalIterations: budget})
 		if res.Iterations > budget {
 			t.Errorf("budget %d: %d iterations", budget, res.Iterations)
 		}

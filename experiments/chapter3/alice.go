@@ -60,7 +60,9 @@ type EMSettings struct {
 type AliceVB struct {
 	InitStrength float64 `toml:"init_strength"`
 	InitFloor    float64 `toml:"init_floor"`
-	// FitSettings end VBEM (max_iter, rel_tol, abs_tol, monotone_tol).
+	// FitSettings end VBEM (max_iterations, rel_tol, abs_tol,
+	// monotone_tol) and schedule the prior strengths' updates ([vb.hyper];
+	// default fixed, as in the thesis).
 	experiments.FitSettings
 }
 
@@ -109,7 +111,7 @@ func DefaultAlice() AliceConfig {
 	c.Grid = AliceGrid{N: []int{1, 2, 3, 4, 5, 6, 8, 16, 32}, K: []int{1, 2, 4, 10, 20, 40, 60}, U0: []float64{1, 2, 4, 8}}
 	c.ML = EMSettings{experiments.DefaultFit(2000)}
 	c.MAP = EMSettings{experiments.DefaultFit(2000)}
-	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, FitSettings: experiments.DefaultFit(2000)}
+	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, FitSettings: vbFit(2000)}
 	c.Eval = AliceEval{TieRel: 1e-12, MLFloor: 1e-10}
 	return c
 }
@@ -162,7 +164,7 @@ func (c *AliceConfig) Validate() error {
 		key string
 		e   EMSettings
 	}{{"ml", c.ML}, {"map", c.MAP}} {
-		if err := s.e.Validate(s.key); err != nil {
+		if err := s.e.Validate(s.key, nil); err != nil {
 			return err
 		}
 	}
@@ -170,7 +172,7 @@ func (c *AliceConfig) Validate() error {
 		experiments.Positive("vb.init_floor", c.VB.InitFloor)); err != nil {
 		return err
 	}
-	if err := c.VB.FitSettings.Validate("vb"); err != nil {
+	if err := c.VB.FitSettings.Validate("vb", hmmGroups()); err != nil {
 		return err
 	}
 	if err := experiments.NonNegative("eval.tie_rel", c.Eval.TieRel); err != nil {
@@ -332,7 +334,7 @@ func fitDirection(c *AliceConfig, data hmm.Data, cell aliceCell, dir string, fit
 			return f, r.Err
 		}
 		f.maps, f.mapRun = append(f.maps, mp.Params.Clone()), append(f.mapRun, r)
-		m, r := fit.vbem(fmt.Sprintf("%s/VB-u0=%g", name, u0), data, u, hmm.PosteriorFromParams(f.ml, c.VB.InitStrength, c.VB.InitFloor), c.VB.FitSettings, false)
+		m, r := fit.vbem(fmt.Sprintf("%s/VB-u0=%g", name, u0), data, u, hmm.PosteriorFromParams(f.ml, c.VB.InitStrength, c.VB.InitFloor), c.VB.FitSettings)
 		if r.Status == vb.Canceled {
 			return f, r.Err
 		}
@@ -488,10 +490,10 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		// both directions keep the ML solution and, per u0, the MAP, VB
 		// mean and Bayes-point parameters; a cell's scores are a few
 		// dozen numbers per u0, its traces (canonical (n, k) only) up to
-		// max_iter iterations of each fit.
+		// max_iterations iterations of each fit.
 		params:      2 * (1 + 3*u0Max),
 		resultWords: float64(u0Max) * 4 * 16}.need()
-	mem.Bytes += 8 * float64(c.Restarts) * 2 * (traceWords(c.ML.MaxIter, 1) + float64(u0Max)*(traceWords(c.MAP.MaxIter, 2)+traceWords(c.VB.MaxIter, 4)))
+	mem.Bytes += 8 * float64(c.Restarts) * 2 * (traceWords(c.ML.MaxIterations, 1) + float64(u0Max)*(traceWords(c.MAP.MaxIterations, 2)+traceWords(c.VB.MaxIterations, 4)))
 	if err := experiments.CheckMemory(mem); err != nil {
 		return err
 	}

@@ -74,10 +74,10 @@ func TestABC21ReferenceValues(t *testing.T) {
 	run := func(k int, seed uint64) float64 {
 		u := hmm.SymmetricPrior(k, 3, 1, 1, 1)
 		ml := hmm.NewEM(d, hmm.RandomParams(k, 3, rand.New(rand.NewPCG(seed, 1))), nil)
-		if r := vb.Run(ml, vb.Settings{MaxIter: 5000}); r.Error() != nil {
+		if r := vb.Run(ml, vb.Settings{MaxIterations: 5000}); r.Error() != nil {
 			t.Fatal(r.Error())
 		}
-		r := vb.Run(hmm.NewVB(d, u, hmm.PosteriorFromParams(ml.Params, 10, 1e-10)), vb.Settings{MaxIter: 5000, RelTol: 1e-10})
+		r := vb.Run(hmm.NewVB(d, u, hmm.PosteriorFromParams(ml.Params, 10, 1e-10)), vb.Settings{MaxIterations: 5000, RelTol: 1e-10})
 		if err := r.Error(); err != nil {
 			t.Fatal(err)
 		}

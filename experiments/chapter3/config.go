@@ -21,8 +21,8 @@ type Strength struct {
 }
 
 // MLSettings control Baum-Welch (experiments.FitSettings; the thesis does
-// not state its stop rule, targets §4 item 2). Default max_iter 5000,
-// rel_tol 1e-6, abs_tol 1e-3 nats, monotone_tol 1e-9.
+// not state its stop rule, targets §4 item 2). Default max_iterations
+// 5000, rel_tol 1e-6, abs_tol 1e-3 nats, monotone_tol 1e-9.
 type MLSettings struct {
 	experiments.FitSettings
 }
@@ -44,12 +44,25 @@ type VBSettings struct {
 	// PriorStrength is the strength f of the symmetric Dirichlet priors,
 	// 4 in the synthetic experiment (L2129).
 	PriorStrength Strength `toml:"prior_strength"`
-	// FitSettings end VBEM (max_iter, rel_tol, abs_tol, monotone_tol; see
-	// experiments.FitSettings). Default 5000, 1e-6, 1e-3 nats, 1e-9.
+	// FitSettings end VBEM (max_iterations, rel_tol, abs_tol,
+	// monotone_tol; see experiments.FitSettings) and schedule the updates
+	// of the three prior strengths ([vb.hyper] u_pi, u_A, u_C: the first
+	// iteration after whose VBM step F is maximised over that strength,
+	// eq. 2.79; 0 never). Default 5000, 1e-6, 1e-3 nats, 1e-9, and the
+	// strengths fixed, as the thesis keeps them (L2083): vbFit.
 	experiments.FitSettings
-	// OptimiseHyper maximises F over the three prior strengths after each
-	// VBM step (eq. 2.79). The thesis keeps them fixed (L2083). Default false.
-	OptimiseHyper bool `toml:"optimise_hyper"`
+}
+
+// hmmGroups are the hyperparameter groups of the VB HMM, hmm.VB.HyperGroups:
+// the prior strengths u_pi, u_A, u_C.
+func hmmGroups() []string { return new(hmm.VB).HyperGroups() }
+
+// vbFit returns experiments.DefaultFit(maxIterations) with every prior
+// strength fixed (the thesis's, L2083).
+func vbFit(maxIterations int) experiments.FitSettings {
+	f := experiments.DefaultFit(maxIterations)
+	f.Hyper = experiments.ScheduleOf(hmmGroups(), nil)
+	return f
 }
 
 func (s VBSettings) validate(prefix string) error {
@@ -70,10 +83,10 @@ func (s VBSettings) validate(prefix string) error {
 			return err
 		}
 	}
-	return s.FitSettings.Validate(prefix)
+	return s.FitSettings.Validate(prefix, hmmGroups())
 }
 
-func (s MLSettings) validate(prefix string) error { return s.FitSettings.Validate(prefix) }
+func (s MLSettings) validate(prefix string) error { return s.FitSettings.Validate(prefix, nil) }
 
 // initialPosterior builds the starting q(θ) of VB from the ML solution (or
 // a random draw), as VBSettings.Init says.

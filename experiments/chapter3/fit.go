@@ -20,9 +20,10 @@ type fitter struct {
 	kept    []experiments.RunTrace
 }
 
-// run is the single place where the chapter calls vb.Run.
-func (f *fitter) run(name string, m vb.Model, s experiments.FitSettings, hyper []vb.Stage) vb.Result {
-	r := vb.Run(m, s.Settings(f.stop, hyper))
+// run is the single place where the chapter calls vb.Run: the settings s
+// (with their hyperparameter schedule) for the model m.
+func (f *fitter) run(name string, m vb.Model, s experiments.FitSettings) vb.Result {
+	r := vb.Run(m, s.Settings(f.stop, m))
 	if f.traces {
 		f.kept = append(f.kept, experiments.TraceOf(name, r))
 	}
@@ -33,24 +34,20 @@ func (f *fitter) run(name string, m vb.Model, s experiments.FitSettings, hyper [
 func (f *fitter) ml(name string, d hmm.Data, init hmm.Params, s experiments.FitSettings) (*hmm.EM, vb.Result) {
 	m := hmm.NewEM(d, init, nil)
 	m.Workers = f.workers
-	return m, f.run(name, m, s, nil)
+	return m, f.run(name, m, s)
 }
 
 // mapEM runs MAP-EM in the softmax basis with prior u from init (copied).
 func (f *fitter) mapEM(name string, d hmm.Data, init hmm.Params, u hmm.Prior, s experiments.FitSettings) (*hmm.EM, vb.Result) {
 	m := hmm.NewEM(d, init, &u)
 	m.Workers = f.workers
-	return m, f.run(name, m, s, nil)
+	return m, f.run(name, m, s)
 }
 
 // vbem runs VBEM with prior u from the posterior w, optimising the prior
-// strengths after every VBM step when hyper is set (eq. 2.79).
-func (f *fitter) vbem(name string, d hmm.Data, u hmm.Prior, w hmm.Posterior, s experiments.FitSettings, hyper bool) (*hmm.VB, vb.Result) {
+// strengths after the VBM steps that s.Hyper schedules (eq. 2.79).
+func (f *fitter) vbem(name string, d hmm.Data, u hmm.Prior, w hmm.Posterior, s experiments.FitSettings) (*hmm.VB, vb.Result) {
 	m := hmm.NewVB(d, u, w)
 	m.Workers = f.workers
-	var stages []vb.Stage
-	if hyper {
-		stages = vb.Every(m.HyperGroups()...)
-	}
-	return m, f.run(name, m, s, stages)
+	return m, f.run(name, m, s)
 }

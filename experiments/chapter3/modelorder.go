@@ -123,7 +123,7 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart, workers int, s
 	u := c.VB.prior(k, p)
 	r.BIC = experiments.Float(hmm.BIC(data, ml.Params))
 	r.CS = experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))
-	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings, c.VB.OptimiseHyper)
+	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings)
 	if vr.Status == vb.Canceled {
 		return r, vr.Err
 	}
@@ -149,7 +149,7 @@ func RunModelOrder(env *experiments.Env, c *ModelOrderConfig) error {
 	kMax := slices.Max(c.Model.K)
 	if err := experiments.CheckMemory(hmmMemory{k: kMax, p: data.P, maxLen: maxLen, nSeq: nSeq,
 		workers: env.Workers, cells: satMul(len(c.Model.K), c.Restarts), fits: 2, params: 2,
-		resultWords: 32 + traceWords(c.ML.MaxIter, 1) + traceWords(c.VB.MaxIter, 4)}.need()); err != nil {
+		resultWords: 32 + traceWords(c.ML.MaxIterations, 1) + traceWords(c.VB.MaxIterations, 4)}.need()); err != nil {
 		return err
 	}
 	type cell struct{ k, r int }

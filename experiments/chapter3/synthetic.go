@@ -98,7 +98,7 @@ func DefaultSynthetic() SyntheticConfig {
 	c.Model.K = 12
 	c.ML = SyntheticML{MLSettings: MLSettings{experiments.DefaultFit(5000)}}
 	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, PriorStrength: Strength{4, 4, 4},
-		FitSettings: experiments.DefaultFit(5000)}
+		FitSettings: vbFit(5000)}
 	c.Analysis.ActiveThreshold = 0.01
 	return c
 }
@@ -237,7 +237,7 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart, workers in
 	}
 
 	start := time.Now()
-	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, mlParams, rnd), c.VB.FitSettings, c.VB.OptimiseHyper)
+	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, mlParams, rnd), c.VB.FitSettings)
 	r.VBSeconds = time.Since(start).Seconds()
 	if vr.Status == vb.Canceled {
 		return r, vr.Err
@@ -275,7 +275,7 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 			dataWords: float64(sets) * float64(nSeq) * float64(maxLen),
 			// a cell keeps the ML and VB parameters and occupancies, and
 			// the ML and VB traces with their terms.
-			resultWords: 3*float64(c.Model.K)*float64(c.Model.K+p+3) + traceWords(c.ML.MaxIter, 1) + traceWords(c.VB.MaxIter, 4)}.need()
+			resultWords: 3*float64(c.Model.K)*float64(c.Model.K+p+3) + traceWords(c.ML.MaxIterations, 1) + traceWords(c.VB.MaxIterations, 4)}.need()
 	}
 	if c.Data.Generator != "" {
 		if err := experiments.CheckMemory(need(3, c.Data.MaxLength, satMul(3, c.Data.SequencesPerGrammar), c.Data.Datasets)); err != nil {

@@ -112,8 +112,8 @@ func (c *TightnessConfig) Validate() error {
 	if err := c.VB.validate("vb"); err != nil {
 		return err
 	}
-	if c.VB.OptimiseHyper {
-		return experiments.FieldError("vb.optimise_hyper", true, "must be false: F and the exact ln p(y|m) must use the same fixed prior")
+	if !c.VB.Hyper.Fixed() {
+		return experiments.FieldError("vb.hyper", c.VB.Hyper, "every group must be 0: F and the exact ln p(y|m) must use the same fixed prior")
 	}
 	if c.IS.Runs < 2 {
 		return experiments.FieldError("is.runs", c.IS.Runs, "must be at least 2 (the standard error needs two runs)")
@@ -355,7 +355,7 @@ func runTightCell(c *TightnessConfig, data hmm.Data, dataset, k, workers int, st
 		}
 		tr := TightRestart{MLStatus: mr.Status.String(), MLIterations: mr.Iterations, MLLogLik: experiments.Float(mr.F),
 			BIC: experiments.Float(hmm.BIC(data, ml.Params)), CS: experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))}
-		m, vr := fit.vbem(fmt.Sprintf("%s-r%02d/VB", name, r), data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings, false)
+		m, vr := fit.vbem(fmt.Sprintf("%s-r%02d/VB", name, r), data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings)
 		if vr.Status == vb.Canceled {
 			return cell, vr.Err
 		}

@@ -30,7 +30,7 @@ func tinyCase(t *testing.T) (hmm.Data, hmm.Prior, hmm.Posterior, float64) {
 	}
 	w := hmm.PosteriorFromParams(hmm.RandomParams(2, 2, rand.New(rand.NewPCG(7, 7))), 10, 1e-10)
 	m := hmm.NewVB(d, u, w)
-	if r := vb.Run(m, vb.Settings{MaxIter: 2000, RelTol: 1e-10}); r.Error() != nil {
+	if r := vb.Run(m, vb.Settings{MaxIterations: 2000, RelTol: 1e-10}); r.Error() != nil {
 		t.Fatal(r.Error())
 	}
 	return d, u, m.W, exact
@@ -260,7 +260,10 @@ func TestTightnessBadConfigs(t *testing.T) {
 		name, from, to, want string
 	}{
 		{"not enumerable", "max_length            = 5 ", "max_length            = 7 ", "data.max_length = 7"},
-		{"hyperparameters optimised", "optimise_hyper = false", "optimise_hyper = true", "vb.optimise_hyper"},
+		{"hyperparameters optimised", "u_A = 0", "u_A = 1", "vb.hyper = { u_A = 1, u_C = 0, u_pi = 0 }: every group must be 0"},
+		{"unknown group", "u_A = 0", "u_B = 0", `vb.hyper.u_B = 0: unknown group (the model's groups are "u_pi", "u_A" or "u_C")`},
+		{"retired key", "hyper          = { u_pi = 0, u_A = 0, u_C = 0 }", "optimise_hyper = false", `unknown key "vb.optimise_hyper": renamed to "vb.hyper"`},
+		{"old cap", "max_iterations = 5000        # VBEM", "max_iter = 5000        # VBEM", `unknown key "vb.max_iter": renamed to "vb.max_iterations"`},
 		{"one run", "runs    = 20 ", "runs    = 1 ", "is.runs = 1"},
 		{"k too large", "k = [2, 3]   #", "k = [2, 9]   #", "model.k = 9"},
 		{"k twice", "k = [2, 3]   #", "k = [2, 2]   #", "listed twice"},
@@ -314,7 +317,7 @@ func TestDefensiveSamplerCalibrated(t *testing.T) {
 	}
 	w := hmm.PosteriorFromParams(hmm.RandomParams(2, 3, rand.New(rand.NewPCG(1, 1))), 10, 1e-10)
 	m := hmm.NewVB(d, u, w)
-	if r := vb.Run(m, vb.Settings{MaxIter: 5000, RelTol: 1e-10}); r.Error() != nil {
+	if r := vb.Run(m, vb.Settings{MaxIterations: 5000, RelTol: 1e-10}); r.Error() != nil {
 		t.Fatal(r.Error())
 	}
 	j, err := hmm.NewJoint(d, 2, u)

@@ -45,8 +45,8 @@ type MLSettings struct {
 	// MaxTries, as for VB: every analyser tried this many times as a
 	// birth parent without an accepted move ends the search. Default 3.
 	MaxTries int `toml:"max_tries"`
-	// MaxTotalIters bounds the EM iterations of one search (0: none).
-	MaxTotalIters int `toml:"max_total_iters"`
+	// MaxTotalIterations bounds the EM iterations of one search (0: none).
+	MaxTotalIterations int `toml:"max_total_iterations"`
 	// EM is the convergence of each EM run between moves (the epoch
 	// rule is the agitation of [search], as for VB).
 	EM experiments.FitSettings `toml:"em"`
@@ -66,11 +66,11 @@ type ClassifyConfig struct {
 	// PsiMins are the floors of ψ run for both models: the thesis's 1e-5
 	// and the sensitivity 1e-2 of §3.4 (constant pixels within a class
 	// push ψ to the floor). Default [1e-5].
-	PsiMins []float64               `toml:"psi_mins"`
-	Model   ModelSettings           `toml:"model"`
-	Search  SearchSettings          `toml:"search"`
-	VB      experiments.FitSettings `toml:"vb"`
-	ML      MLSettings              `toml:"ml"`
+	PsiMins []float64                  `toml:"psi_mins"`
+	Model   ModelSettings              `toml:"model"`
+	Search  experiments.SearchSettings `toml:"search"`
+	VB      experiments.FitSettings    `toml:"vb"`
+	ML      MLSettings                 `toml:"ml"`
 	// Tau is the ARD readout threshold (§1.8), for the reported
 	// dimensionalities.
 	Tau float64 `toml:"tau"`
@@ -88,10 +88,11 @@ func DefaultClassify() ClassifyConfig {
 	c.PsiMins = []float64{mfa.DefaultPsiMin}
 	c.Model = ModelSettings{KMax: 5}
 	c.Search = DefaultSearch()
-	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, "responsibility", "inherit"
-	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 4000
-	c.VB = experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
-	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIters: 4000, EM: experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
+	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, experiments.BirthResponsibility, experiments.ChildrenInherit
+	c.Search.Epoch, c.Search.Reference = experiments.EpochAgitation, experiments.ReferenceMatched
+	c.Search.MaxFinalIterations, c.Search.MaxTotalIterations = 500, 4000
+	c.VB = vbFit(500)
+	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
 	c.Tau = 0.1
 	return c
 }
@@ -119,13 +120,13 @@ func (c *ClassifyConfig) Validate() error {
 	}
 	return experiments.FirstError(
 		experiments.AtLeast("repetitions", c.Repetitions, 1),
-		c.Model.validate(), c.Search.validate(),
+		c.Model.validate(), c.Search.Validate(),
 		experiments.AtLeast("ml.k", c.ML.K, 0),
 		experiments.AtLeast("ml.max_tries", c.ML.MaxTries, 1),
-		experiments.AtLeast("ml.max_total_iters", c.ML.MaxTotalIters, 0),
-		c.ML.EM.Validate("ml.em"),
+		experiments.AtLeast("ml.max_total_iterations", c.ML.MaxTotalIterations, 0),
+		c.ML.EM.Validate("ml.em", nil),
 		experiments.Positive("tau", c.Tau),
-		c.VB.Validate("vb"))
+		c.VB.Validate("vb", mfaGroups()))
 }
 
 // ClassifyCell is one (floor, size, repetition) cell: a VB and a BIC-ML
@@ -605,21 +606,16 @@ func PlotClassify(dir string) error {
 // (PCA start) on y: responsibility births ordered by the local KL,
 // accepted when BIC rises, no deaths, epochs ended by the same agitation
 // rule and judged against the same reference as the VB search of s.
-func searchML(y *mat.Dense, ml MLSettings, s SearchSettings, psiMin float64, rnd *rand.Rand, stop func() error) (*mfa.ML, vb.SearchResult, error) {
+func searchML(y *mat.Dense, ml MLSettings, s experiments.SearchSettings, psiMin float64, rnd *rand.Rand, stop func() error) (*mfa.ML, vb.SearchResult, error) {
 	m, err := mfa.NewML(y, 1, ml.K, psiMin, rnd)
 	if err != nil {
 		return nil, vb.SearchResult{}, err
 	}
 	m.Objective = mfa.BICObjective
 	m.Moves = mfa.MLMoveSettings{Rand: rnd, MaxTries: ml.MaxTries}
-	run := ml.EM.Settings(stop, nil)
-	switch s.Epoch {
-	case "agitation+dF":
-		run.Converger = m.EpochConverger(s.AgitationTol, s.DFTolPerDatum, s.EpochMinSweeps)
-	case "agitation":
-		run.Converger = m.EpochConverger(s.AgitationTol, 0, s.EpochMinSweeps)
-	}
-	res := vb.Search(m, vb.SearchSettings{Run: run, MaxIterations: ml.MaxTotalIters, Matched: s.Reference == "matched"})
+	// The VB search's epoch rule and reference, ML's budget, no final run.
+	s.MaxTotalIterations, s.MaxFinalIterations = ml.MaxTotalIterations, 0
+	res := s.Search(m, ml.EM.Settings(stop, m), nil)
 	if res.Status == vb.Canceled {
 		return nil, res, res.Err
 	}

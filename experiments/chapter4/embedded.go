@@ -39,7 +39,7 @@ func init() {
 		c.Experiment = id
 		if id == EmbeddedFaithfulID {
 			c.Search = DefaultSearch()
-			c.Search.MaxTotalSweeps = 200
+			c.Search.MaxTotalIterations = 200
 		}
 		return &c
 	}, func(env *experiments.Env, cfg experiments.Config) error {
@@ -55,74 +55,32 @@ type ModelSettings struct {
 	// switches off the unneeded ones. At least 1 (issue 8: a mixture of
 	// Gaussians, k = 0, is mfa.Settings.K = 0 in the library). Default 7.
 	KMax int `toml:"k_max"`
-	// OptimiseAB and OptimiseAlpha switch on the a*, b* and α* updates
-	// (targets §1.7: off in the reference code; §1.14: a*, b* are the main
-	// risk). Default false.
-	OptimiseAB    bool `toml:"optimise_ab"`
-	OptimiseAlpha bool `toml:"optimise_alpha"`
 	// PsiMin floors every ψ_q (normalised units). Default 0: the model's
 	// 1e-5 (the reference code's and the thesis's, L2873).
 	PsiMin float64 `toml:"psi_min"`
 }
 
-// SearchSettings are the [search] keys of the birth/death search (§1.9).
-type SearchSettings struct {
-	// MaxTries: every analyser is tried as a birth parent this many times
-	// without an accepted move before the search ends. Default 1 (L2690).
-	MaxTries int `toml:"max_tries"`
-	// Birth is "spatial" (the children are clones of the parent with means
-	// displaced ±d, the thesis's heuristic for its synthetic experiments,
-	// L2755, L2763, L2811) or "responsibility" (the parent's points split by
-	// the sign of their projection on d, eqs. (4.73)–(4.76), the digits').
-	// Default "spatial" (targets §6).
-	Birth string `toml:"birth"`
-	// Children applies to responsibility births only: "pca" (each child's
-	// loadings re-initialised by a PCA of its half) or "inherit" (the
-	// thesis's: both inherit the parent's). A spatial birth always clones
-	// the parent's loadings.
-	Children string `toml:"children"`
-	// Epoch is the rule that ends an epoch (a VBEM run between moves):
-	// "agitation+dF" (the targets': every analyser's agitation (4.72) below
-	// agitation_tol, at least epoch_min_sweeps sweeps and |ΔF|/n below
-	// dF_tol_per_datum), "agitation" (the thesis's, with the minimum
-	// sweeps) or "dF" (the [vb] rel_tol and abs_tol tests alone). Default
-	// "agitation+dF". Every rule is capped at vb.max_iter sweeps.
-	Epoch string `toml:"epoch"`
-	// AgitationTol is the agitation tolerance. Default e⁻⁶ (the reference
-	// code's maintol = 6).
-	AgitationTol float64 `toml:"agitation_tol"`
-	// DFTolPerDatum is the test |ΔF|/n < dF_tol_per_datum of
-	// "agitation+dF". Default 1e-6 nats.
-	DFTolPerDatum float64 `toml:"dF_tol_per_datum"`
-	// EpochMinSweeps is the smallest number of sweeps of an epoch under the
-	// agitation rules (at least 2). Default 2.
-	EpochMinSweeps int `toml:"epoch_min_sweeps"`
-	// DeathThreshold: an analyser with less responsibility mass than this
-	// is proposed for death. Default 1 (one data point).
-	DeathThreshold float64 `toml:"death_threshold"`
-	// Reference is what a move is judged against: "converged" (the
-	// thesis's: the unmoved model's F before the move, L2625) or "matched"
-	// (the unmoved model run for as many sweeps as the moved model's
-	// epoch; vb.SearchSettings.Matched). Default "converged".
-	Reference string `toml:"reference"`
-	// FinalSweeps: after the search, the final model runs up to this many
-	// more sweeps, until the agitation+dF rule holds (with a ΔF tolerance
-	// of at least 1e-6 nats per datum), before it is read out; they are
-	// not counted in MaxTotalSweeps. Default 0 (none).
-	FinalSweeps int `toml:"final_sweeps"`
-	// MaxTotalSweeps bounds the VBEM iterations of the whole search (the
-	// thesis's "200 iterations of variational EM in total", L2763); 0 is
-	// no bound.
-	MaxTotalSweeps int `toml:"max_total_sweeps"`
+// DefaultSearch returns the [search] settings of targets §6 for the
+// synthetic experiments (§1.9): spatial births, max_tries = 1,
+// agitation+dF epochs judged against the converged F, 3000 iterations in
+// all.
+func DefaultSearch() experiments.SearchSettings {
+	return experiments.SearchSettings{MaxTries: 1, Birth: experiments.BirthSpatial, Children: experiments.ChildrenPCA,
+		Epoch: experiments.EpochAgitationDF, AgitationTol: mfa.DefaultAgitationTol, DFTolPerDatum: 1e-6, MinEpochIterations: 2,
+		DeathThreshold: 1, Reference: experiments.ReferenceConverged, MaxTotalIterations: 3000}
 }
 
-// DefaultSearch returns the [search] settings of targets §6 for the
-// synthetic experiments: spatial births, max_tries = 1, agitation+dF
-// epochs judged against the converged F, 3000 sweeps in all.
-func DefaultSearch() SearchSettings {
-	return SearchSettings{MaxTries: 1, Birth: "spatial", Children: "pca", Epoch: "agitation+dF",
-		AgitationTol: mfa.DefaultAgitationTol, DFTolPerDatum: 1e-6, EpochMinSweeps: 2,
-		DeathThreshold: 1, Reference: "converged", MaxTotalSweeps: 3000}
+// mfaGroups are the VBMFA's hyperparameter groups (mfa.Model.HyperGroups).
+func mfaGroups() []string { return new(mfa.Model).HyperGroups() }
+
+// vbFit returns the [vb] settings of the VBMFA's epochs: at most
+// maxIterations iterations, ΔF < 1e-6·|F| (search.epoch = "dF" only), and
+// the reference code's hyperparameter schedule, Ψ and μ*, ν* at every
+// iteration, a*, b* and α* fixed (mfa.DefaultSchedule; targets §1.7,
+// §1.14).
+func vbFit(maxIterations int) experiments.FitSettings {
+	return experiments.FitSettings{MaxIterations: maxIterations, RelTol: 1e-6, MonotoneTol: 1e-9,
+		Hyper: experiments.ScheduleOf(mfaGroups(), mfa.DefaultSchedule())}
 }
 
 // EmbeddedConfig is the config of chapter4/embedded.
@@ -136,10 +94,10 @@ type EmbeddedConfig struct {
 	Data EmbeddedClusters `toml:"data"`
 	// TableSizes are the points per cluster of Table 4.1. Default
 	// [8, 16, 32, 64, 128].
-	TableSizes []int                   `toml:"table_sizes"`
-	Model      ModelSettings           `toml:"model"`
-	Search     SearchSettings          `toml:"search"`
-	VB         experiments.FitSettings `toml:"vb"`
+	TableSizes []int                      `toml:"table_sizes"`
+	Model      ModelSettings              `toml:"model"`
+	Search     experiments.SearchSettings `toml:"search"`
+	VB         experiments.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold: a factor column is active when its
 	// energy E‖Λ_·l‖² is at least Tau (targets §1.8). Default 0.1.
 	Tau float64 `toml:"tau"`
@@ -163,12 +121,13 @@ func DefaultEmbedded() EmbeddedConfig {
 	// reference, with the final model converged before the readout,
 	// recover the clusters (README, "Chapter 4").
 	c.Search = DefaultSearch()
-	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps = "agitation", "matched", 2000
+	c.Search.Epoch, c.Search.Reference, c.Search.MaxFinalIterations = experiments.EpochAgitation, experiments.ReferenceMatched, 2000
 	// Under search.epoch = "dF" an epoch ends on the relative test alone:
 	// as the ARD precisions grow F keeps creeping up and the projected-limit
 	// test would not end it (targets §6: ΔF < 1e-6 nats per datum).
-	// max_iter is the cap of every epoch rule (epoch_max_sweeps).
-	c.VB = experiments.FitSettings{MaxIter: 2000, RelTol: 1e-6, MonotoneTol: 1e-9}
+	// max_iterations is the cap of every epoch rule (the targets'
+	// epoch_max_sweeps).
+	c.VB = vbFit(2000)
 	c.Tau = 0.1
 	return c
 }
@@ -189,38 +148,14 @@ func (c *EmbeddedConfig) Validate() error {
 	return experiments.FirstError(
 		experiments.AtLeast("restarts", c.Restarts, 1),
 		c.Model.validate(),
-		c.Search.validate(),
+		c.Search.Validate(),
 		experiments.Positive("tau", c.Tau),
-		c.VB.Validate("vb"))
+		c.VB.Validate("vb", mfaGroups()))
 }
 
 // validate checks the [model] keys.
 func (m ModelSettings) validate() error {
 	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 1), experiments.NonNegative("model.psi_min", m.PsiMin))
-}
-
-// validate checks the [search] keys.
-func (s SearchSettings) validate() error {
-	if s.Children != "pca" && s.Children != "inherit" {
-		return experiments.FieldError("search.children", s.Children, `must be "pca" or "inherit"`)
-	}
-	if s.Birth != "spatial" && s.Birth != "responsibility" {
-		return experiments.FieldError("search.birth", s.Birth, `must be "spatial" or "responsibility"`)
-	}
-	if s.Reference != "converged" && s.Reference != "matched" {
-		return experiments.FieldError("search.reference", s.Reference, `must be "converged" or "matched"`)
-	}
-	if !slices.Contains([]string{"agitation+dF", "agitation", "dF"}, s.Epoch) {
-		return experiments.FieldError("search.epoch", s.Epoch, `must be "agitation+dF", "agitation" or "dF"`)
-	}
-	return experiments.FirstError(
-		experiments.AtLeast("search.max_tries", s.MaxTries, 1),
-		experiments.Positive("search.death_threshold", s.DeathThreshold),
-		experiments.Positive("search.agitation_tol", s.AgitationTol),
-		experiments.Positive("search.dF_tol_per_datum", s.DFTolPerDatum),
-		experiments.AtLeast("search.epoch_min_sweeps", s.EpochMinSweeps, 2),
-		experiments.AtLeast("search.max_total_sweeps", s.MaxTotalSweeps, 0),
-		experiments.AtLeast("search.final_sweeps", s.FinalSweeps, 0))
 }
 
 // sizes returns every points-per-cluster value run, ascending.
@@ -293,18 +228,6 @@ func (r EmbeddedRun) totalDim() int {
 	return t
 }
 
-// hyperSchedule is the schedule the [model] keys ask for.
-func (m ModelSettings) hyperSchedule() []vb.Stage {
-	groups := []string{mfa.HyperPsi, mfa.HyperMuNu}
-	if m.OptimiseAB {
-		groups = append(groups, mfa.HyperAB)
-	}
-	if m.OptimiseAlpha {
-		groups = append(groups, mfa.HyperAlpha)
-	}
-	return vb.Every(groups...)
-}
-
 // searchMFA runs the birth/death search of §1.9 from one analyser on the
 // z-scored data z, with the births' directions from rnd. It is chapter 4's
 // fitting pipeline: every search of the chapter goes through it.
@@ -313,7 +236,7 @@ func (m ModelSettings) hyperSchedule() []vb.Stage {
 // its accepted state (the figures' snapshots). The search also returns,
 // for every move, the active dimensionalities of the analysers with at
 // least one point after it (MoveDims, for moves.csv).
-func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error,
+func searchMFA(z *mat.Dense, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error,
 	onMove func(vb.MoveRecord, *mfa.Model)) (*mfa.Model, vb.SearchResult, []string, error) {
 	n, _ := z.Dims()
 	ones := mat.NewDense(n, 1, nil)
@@ -324,50 +247,35 @@ func searchMFA(z *mat.Dense, m ModelSettings, s SearchSettings, fit experiments.
 	if err != nil {
 		return nil, vb.SearchResult{}, nil, err
 	}
-	children := mfa.PCALoadings
-	if s.Children == "inherit" {
-		children = mfa.InheritLoadings
-	}
-	birth := mfa.SpatialSplit
-	if s.Birth == "responsibility" {
-		birth = mfa.ResponsibilitySplit
-	}
-	model.Moves = mfa.MoveSettings{Rand: rnd, MaxTries: s.MaxTries, DeathThreshold: s.DeathThreshold, Birth: birth, Children: children}
-	run := fit.Settings(stop, m.hyperSchedule())
-	switch s.Epoch {
-	case "agitation+dF":
-		run.Converger = model.EpochConverger(s.AgitationTol, s.DFTolPerDatum, s.EpochMinSweeps)
-	case "agitation":
-		run.Converger = model.EpochConverger(s.AgitationTol, 0, s.EpochMinSweeps)
-	}
-	ss := vb.SearchSettings{Run: run, MaxIterations: s.MaxTotalSweeps, Matched: s.Reference == "matched"}
+	model.Moves = mfa.MoveSettings{Rand: rnd, MaxTries: s.MaxTries, DeathThreshold: s.DeathThreshold, Birth: birthSplit(s.Birth), Children: children(s.Children)}
 	var dims []string
-	ss.OnMove = func(r vb.MoveRecord) {
+	res := s.Search(model, fit.Settings(stop, model), func(r vb.MoveRecord) {
 		dims = append(dims, MoveDims(model))
 		if onMove != nil {
 			onMove(r, model)
 		}
-	}
-	res := vb.Search(model, ss)
+	})
 	if res.Status == vb.Canceled {
 		return nil, res, dims, res.Err
 	}
-	if s.FinalSweeps > 0 && res.Status.OK() {
-		// Converge the final structure before it is read out: under the
-		// agitation rules an epoch ends when the responsibilities settle,
-		// while the ARD precisions may still be moving.
-		final := fit.Settings(stop, m.hyperSchedule())
-		final.MaxIter = s.FinalSweeps
-		final.Converger = model.EpochConverger(s.AgitationTol, max(s.DFTolPerDatum, 1e-6), s.EpochMinSweeps)
-		r := vb.Run(model, final)
-		res.Runs = append(res.Runs, r)
-		res.Iterations += r.Iterations
-		res.F, res.Status, res.Err = r.F, r.Status, r.Error()
-		if r.Status == vb.Canceled {
-			return nil, res, dims, res.Err
-		}
-	}
 	return model, res, dims, nil
+}
+
+// birthSplit is the VBMFA's birth of the [search] birth key.
+func birthSplit(b experiments.Birth) mfa.BirthMode {
+	if b == experiments.BirthResponsibility {
+		return mfa.ResponsibilitySplit
+	}
+	return mfa.SpatialSplit
+}
+
+// children is the VBMFA's initialisation of the children's loadings of
+// the [search] children key.
+func children(c experiments.Children) mfa.ChildInit {
+	if c == experiments.ChildrenInherit {
+		return mfa.InheritLoadings
+	}
+	return mfa.PCALoadings
 }
 
 // MoveDimsTau is the ARD threshold of the dimensionalities in moves.csv
@@ -622,8 +530,8 @@ func embeddedSummary(c *EmbeddedConfig, runs []EmbeddedRun) *results.Summary {
 
 	s.AddCheck("F never decreases within a VBEM run (searches ending abnormally)", bad == 0, float64(bad), "= 0")
 	na := ""
-	if c.Search.MaxTotalSweeps != 3000 || c.Experiment == EmbeddedFaithfulID {
-		na = fmt.Sprintf("the criteria are stated for the relaxed run of 3000 sweeps; this one has %d (reported, not judged)", c.Search.MaxTotalSweeps)
+	if c.Search.MaxTotalIterations != 3000 || c.Experiment == EmbeddedFaithfulID {
+		na = fmt.Sprintf("the criteria are stated for the relaxed run of 3000 sweeps; this one has %d (reported, not judged)", c.Search.MaxTotalIterations)
 	}
 	if !slices.Equal(c.Data.Dims, []int{7, 4, 3, 2, 2, 1}) || c.Data.P != 10 {
 		na = "the criteria are stated for the thesis's clusters (7,4,3,2,2,1) in 10-D"

@@ -66,16 +66,26 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"embedded.toml", "k_max          = 7", "k_max          = -1", "model.k_max = -1"},
 		{"embedded.toml", "k_max          = 7", "k_max          = 0", "model.k_max = 0"},
-		{"embedded.toml", `children         = "pca"`, `children         = "clone"`, "search.children"},
+		{"embedded.toml", `children             = "pca"`, `children             = "clone"`, `key "search.children": "clone" is not allowed: must be "pca" or "inherit"`},
 		{"embedded.toml", "restarts   = 10", "restarts   = 0", "restarts = 0"},
 		{"embedded.toml", "dims               = [7, 4, 3, 2, 2, 1]", "dims               = [7, 4, 30]", "data.dims"},
 		{"embedded.toml", "tau        = 0.1", "tau        = inf", "tau = +Inf"},
-		{"embedded.toml", `birth            = "spatial"`, `birth            = "mitosis"`, "search.birth"},
-		{"embedded.toml", `epoch            = "agitation"`, `epoch            = "never"`, "search.epoch"},
-		{"embedded.toml", `reference        = "matched"`, `reference        = "best"`, "search.reference"},
-		{"embedded.toml", "final_sweeps     = 2000", "final_sweeps     = -1", "search.final_sweeps"},
-		{"embedded.toml", "agitation_tol    = 0.0024787521766663585", "agitation_tol    = -1.0", "search.agitation_tol"},
-		{"embedded.toml", "epoch_min_sweeps = 2", "epoch_min_sweeps = -3", "search.epoch_min_sweeps"},
+		{"embedded.toml", `birth                = "spatial"`, `birth                = "mitosis"`, `key "search.birth": "mitosis" is not allowed: must be "spatial" or "responsibility"`},
+		{"embedded.toml", `epoch                = "agitation"`, `epoch                = "never"`, `key "search.epoch": "never" is not allowed: must be "agitation+dF", "agitation" or "dF"`},
+		{"embedded.toml", `reference            = "matched"`, `reference            = "best"`, `key "search.reference": "best" is not allowed: must be "converged" or "matched"`},
+		{"embedded.toml", "max_final_iterations = 2000", "max_final_iterations = -1", "search.max_final_iterations = -1"},
+		{"embedded.toml", "agitation_tol        = 0.0024787521766663585", "agitation_tol        = -1.0", "search.agitation_tol"},
+		{"embedded.toml", "min_epoch_iterations = 2", "min_epoch_iterations = -3", "search.min_epoch_iterations = -3"},
+		{"embedded.toml", "max_total_iterations = 3000", "max_total_iterations = -1", "search.max_total_iterations = -1"},
+		{"embedded.toml", "max_iterations = 2000", "max_iterations = 1", "vb.max_iterations = 1"},
+		{"embedded.toml", "ab = 0", "ab = -2", "vb.hyper.ab = -2"},
+		{"embedded.toml", "mu_nu = 1", "mu_nu = 1, gamma = 1", `vb.hyper.gamma = 1: unknown group (the model's groups are "psi", "mu_nu", "ab" or "alpha")`},
+		// The keys of issue 19's vocabulary: the old names say the new.
+		{"embedded.toml", "max_final_iterations = 2000", "final_sweeps = 2000", `unknown key "search.final_sweeps": renamed to "search.max_final_iterations"`},
+		{"embedded.toml", "min_epoch_iterations = 2", "epoch_min_sweeps = 2", `unknown key "search.epoch_min_sweeps": renamed to "search.min_epoch_iterations"`},
+		{"embedded.toml", "max_total_iterations = 3000", "max_total_sweeps = 3000", `unknown key "search.max_total_sweeps": renamed to "search.max_total_iterations"`},
+		{"embedded.toml", "max_total_iterations = 600", "max_total_sweeps = 600", `unknown key "quick.search.max_total_sweeps": renamed to "quick.search.max_total_iterations"`},
+		{"embedded.toml", "k_max          = 7", "k_max          = 7\noptimise_ab    = true", `unknown key "model.optimise_ab": renamed to "vb.hyper.ab" (= 1 updates a*, b* from the first iteration, 0 never)`},
 	})
 }
 

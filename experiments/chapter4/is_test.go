@@ -120,7 +120,7 @@ func TestISConfigErrors(t *testing.T) {
 		{"is-tightness.toml", "snapshot_every = 1", "snapshot_every = 0", "is.snapshot_every"},
 		{"is-tightness.toml", "classes    = [0, 1, 2]", "classes    = [0, 1, 1]", "classes"},
 		{"is-tightness.toml", "k_max = 6", "k_max = -2", "model.k_max"},
-		{"is-tightness.toml", `reference        = "matched"`, `reference        = "best"`, "search.reference"},
+		{"is-tightness.toml", `reference            = "matched"`, `reference            = "best"`, "search.reference"},
 		{"is-samplers.toml", "deltas             = [4.0, 2.0, 1.0]", "deltas             = [4.0, -2.0]", "data.deltas"},
 		{"is-samplers.toml", "count           = 10", "count           = 0", "vb_runs.count"},
 		{"is-samplers.toml", `init            = "data_points"`, `init            = "kmeans"`, "vb_runs.init"},

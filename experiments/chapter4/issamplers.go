@@ -112,10 +112,10 @@ type ISSamplersConfig struct {
 	Model ModelSettings `toml:"model"`
 	// Search holds the epoch rule and the deaths of each optimisation
 	// (births are never proposed).
-	Search SearchSettings          `toml:"search"`
-	VB     experiments.FitSettings `toml:"vb"`
-	Runs   SamplersVB              `toml:"vb_runs"`
-	IS     SamplersIS              `toml:"is"`
+	Search experiments.SearchSettings `toml:"search"`
+	VB     experiments.FitSettings    `toml:"vb"`
+	Runs   SamplersVB                 `toml:"vb_runs"`
+	IS     SamplersIS                 `toml:"is"`
 }
 
 // DefaultSamplers returns the six samplers of Table 4.3.
@@ -132,8 +132,8 @@ func DefaultISSamplers() ISSamplersConfig {
 	c.Data = SamplersData{Deltas: []float64{4, 2, 1}, NTotal: 150}
 	c.Model = ModelSettings{KMax: 1}
 	c.Search = DefaultSearch()
-	c.Search.MaxTotalSweeps = 0
-	c.VB = experiments.FitSettings{MaxIter: 2000, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.Search.MaxTotalIterations = 0
+	c.VB = vbFit(2000)
 	c.Runs = SamplersVB{Count: 10, InitComponents: 4, Init: "data_points", InitSharpness: 0.9, RequireS: 4, MaxAttempts: 200, FallbackModal: true}
 	c.IS = SamplersIS{Samples: 4000, Runs: 5, Samplers: DefaultSamplers()}
 	return c
@@ -172,7 +172,7 @@ func (c *ISSamplersConfig) Validate() error {
 		keys = append(keys, sp.Key)
 	}
 	return experiments.FirstError(
-		c.Model.validate(), c.Search.validate(), c.VB.Validate("vb"),
+		c.Model.validate(), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()),
 		experiments.AtLeast("vb_runs.count", c.Runs.Count, 1),
 		experiments.AtLeast("vb_runs.init_components", c.Runs.InitComponents, 1),
 		experiments.AtLeast("vb_runs.require_S", c.Runs.RequireS, 1),
@@ -268,14 +268,7 @@ func (c *ISSamplersConfig) deathRun(z, resp *mat.Dense, stop func() error) (*mfa
 		return nil, vb.SearchResult{}, err
 	}
 	model.Moves = mfa.MoveSettings{DeathThreshold: c.Search.DeathThreshold} // no Rand: deaths only
-	run := c.VB.Settings(stop, c.Model.hyperSchedule())
-	switch c.Search.Epoch {
-	case "agitation+dF":
-		run.Converger = model.EpochConverger(c.Search.AgitationTol, c.Search.DFTolPerDatum, c.Search.EpochMinSweeps)
-	case "agitation":
-		run.Converger = model.EpochConverger(c.Search.AgitationTol, 0, c.Search.EpochMinSweeps)
-	}
-	res := vb.Search(model, vb.SearchSettings{Run: run, MaxIterations: c.Search.MaxTotalSweeps, Matched: c.Search.Reference == "matched"})
+	res := c.Search.Search(model, c.VB.Settings(stop, model), nil)
 	if res.Status == vb.Canceled {
 		return nil, res, res.Err
 	}

@@ -60,11 +60,11 @@ type ISTightnessConfig struct {
 	Data DigitFiles `toml:"data"`
 	// Classes are the digits learnt, without labels. Default [0, 1, 2]
 	// (L3058).
-	Classes []int                   `toml:"classes"`
-	Model   ModelSettings           `toml:"model"`
-	Search  SearchSettings          `toml:"search"`
-	VB      experiments.FitSettings `toml:"vb"`
-	IS      TightnessIS             `toml:"is"`
+	Classes []int                      `toml:"classes"`
+	Model   ModelSettings              `toml:"model"`
+	Search  experiments.SearchSettings `toml:"search"`
+	VB      experiments.FitSettings    `toml:"vb"`
+	IS      TightnessIS                `toml:"is"`
 }
 
 // DefaultISTightness returns the targets' settings (§3.8): k_max = 6,
@@ -80,10 +80,10 @@ func DefaultISTightness() ISTightnessConfig {
 	c.Classes = []int{0, 1, 2}
 	c.Model = ModelSettings{KMax: 6}
 	// The search of chapter4/digits-unsupervised, without its final
-	// sweeps: the snapshots, not the final model, are the results.
+	// iterations: the snapshots, not the final model, are the results.
 	u := DefaultUnsupervised()
 	c.Search, c.VB = u.Search, u.VB
-	c.Search.FinalSweeps = 0
+	c.Search.MaxFinalIterations = 0
 	c.IS = TightnessIS{Samples: 100, Runs: 6, SnapshotEvery: 1}
 	return c
 }
@@ -102,7 +102,7 @@ func (c *ISTightnessConfig) Validate() error {
 		}
 	}
 	return experiments.FirstError(
-		c.Model.validate(), c.Search.validate(), c.VB.Validate("vb"),
+		c.Model.validate(), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()),
 		experiments.AtLeast("is.samples", c.IS.Samples, 2),
 		experiments.AtLeast("is.runs", c.IS.Runs, 2),
 		experiments.AtLeast("is.snapshot_every", c.IS.SnapshotEvery, 1))
@@ -235,7 +235,7 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 	var out TightSearch
 	var pending *TightSnapshot
 	moves := 0
-	beat := heartbeat(env.Log, ISTightnessID, c.Search.MaxTotalSweeps, 30*time.Second)
+	beat := heartbeat(env.Log, ISTightnessID, c.Search.MaxTotalIterations, 30*time.Second)
 	onMove := func(mv vb.MoveRecord, m *mfa.Model) {
 		if beat != nil {
 			beat(mv, m)
@@ -311,7 +311,7 @@ func RunISTightness(env *experiments.Env, c *ISTightnessConfig) error {
 		env.Warnf("search ended with status %s", sr.Status)
 	}
 	if len(sr.Snapshots) == 0 {
-		return errors.New("the search accepted no move: no snapshot to sample (raise search.max_total_sweeps)")
+		return errors.New("the search accepted no move: no snapshot to sample (raise search.max_total_iterations)")
 	}
 	var names []string
 	var cost []float64

@@ -52,7 +52,7 @@ func DefaultLatticeConfig() LatticeConfig {
 	c.Data = DefaultLattice18()
 	c.Model = ModelSettings{KMax: 1}
 	c.Search = DefaultSearch()
-	c.Search.MaxTotalSweeps = 40000
+	c.Search.MaxTotalIterations = 40000
 	c.VB = e.VB
 	c.Snapshots = []int{7, 14, 16, 22}
 	return c

@@ -11,10 +11,10 @@ import (
 // baseline of the unsupervised digits experiment (Beal 2003 L2861;
 // targets ch4-mfa.md §2 item 2): K centroids started at given points (the
 // VB analysers' centres, "initialised with part of the VB solution"),
-// iterated until no assignment changes or MaxIter iterations.
+// iterated until no assignment changes or MaxIterations iterations.
 type KMeans struct {
-	// MaxIter bounds the Lloyd iterations. Default 300.
-	MaxIter int
+	// MaxIterations bounds the Lloyd iterations. Default 300.
+	MaxIterations int
 }
 
 // KMeansResult is a fitted K-means model.
@@ -28,7 +28,7 @@ type KMeansResult struct {
 // Fit runs K-means on the rows of x from the rows of init (copied). A
 // centroid that loses all its points keeps its position.
 func (km KMeans) Fit(x, init *mat.Dense) KMeansResult {
-	maxIter := km.MaxIter
+	maxIter := km.MaxIterations
 	if maxIter <= 0 {
 		maxIter = 300
 	}

@@ -20,10 +20,10 @@ import (
 type SeedSearch struct {
 	// Restarts is the number of seeds (new data and a new search each).
 	// Default 10.
-	Restarts int                     `toml:"restarts"`
-	Model    ModelSettings           `toml:"model"`
-	Search   SearchSettings          `toml:"search"`
-	VB       experiments.FitSettings `toml:"vb"`
+	Restarts int                        `toml:"restarts"`
+	Model    ModelSettings              `toml:"model"`
+	Search   experiments.SearchSettings `toml:"search"`
+	VB       experiments.FitSettings    `toml:"vb"`
 	// Snapshots are the accepted epochs after which the figures draw the
 	// model (seed 0).
 	Snapshots []int `toml:"snapshots"`
@@ -36,7 +36,7 @@ func (s SeedSearch) validate() error {
 		}
 	}
 	return experiments.FirstError(experiments.AtLeast("restarts", s.Restarts, 1),
-		s.Model.validate(), s.Search.validate(), s.VB.Validate("vb"))
+		s.Model.validate(), s.Search.Validate(), s.VB.Validate("vb", mfaGroups()))
 }
 
 // SearchOutcome is what every seed's search records.

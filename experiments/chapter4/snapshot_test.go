@@ -38,7 +38,7 @@ func TestSnapshotOneGaussian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(m, vb.Settings{MaxIter: 3000, Hyper: mfa.DefaultSchedule()})
+	r := vb.Run(m, vb.Settings{MaxIterations: 3000, Hyper: mfa.DefaultSchedule()})
 	if err := r.Error(); err != nil {
 		t.Fatal(err)
 	}

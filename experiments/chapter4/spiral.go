@@ -55,7 +55,7 @@ func DefaultSpiralConfig() SpiralConfig {
 	c.Data = DefaultSpiral()
 	c.Model = ModelSettings{KMax: 2}
 	c.Search = DefaultSearch()
-	c.Search.MaxTotalSweeps = 20000
+	c.Search.MaxTotalIterations = 20000
 	c.VB = e.VB
 	c.Snapshots = []int{6, 9, 12, 17}
 	return c
@@ -154,7 +154,7 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 // set, returns snapshots of the model (in the original units of st) after
 // the accepted epochs listed in snapshots, and F after every sweep with
 // the epoch it belongs to.
-func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s SearchSettings, fit experiments.FitSettings,
+func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings,
 	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.Model, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
 	want := map[int]bool{}
 	for _, e := range snapshots {

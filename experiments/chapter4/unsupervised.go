@@ -48,14 +48,15 @@ type UnsupervisedConfig struct {
 	// PerClass, if positive, trains on a random subset of this many images
 	// of each digit (the same for every seed) instead of the whole
 	// training file; the quick run's budget. Default 0 (all 3823).
-	PerClass int                     `toml:"per_class"`
-	Model    ModelSettings           `toml:"model"`
-	Search   SearchSettings          `toml:"search"`
-	VB       experiments.FitSettings `toml:"vb"`
+	PerClass int                        `toml:"per_class"`
+	Model    ModelSettings              `toml:"model"`
+	Search   experiments.SearchSettings `toml:"search"`
+	VB       experiments.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold of an active factor column (§1.8).
 	Tau float64 `toml:"tau"`
-	// KMeansMaxIter bounds the baseline's Lloyd iterations. Default 300.
-	KMeansMaxIter int `toml:"kmeans_max_iter"`
+	// MaxKMeansIterations bounds the baseline's Lloyd iterations. Default
+	// 300.
+	MaxKMeansIterations int `toml:"max_kmeans_iterations"`
 }
 
 // DefaultUnsupervised returns the targets' settings (§3.6).
@@ -70,11 +71,12 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	// Agitation epochs (the thesis's) judged against a matched reference,
 	// as in chapter4/embedded.
 	c.Search = DefaultSearch()
-	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, "responsibility", "inherit"
-	c.Search.Epoch, c.Search.Reference, c.Search.FinalSweeps, c.Search.MaxTotalSweeps = "agitation", "matched", 500, 4000
-	c.VB = experiments.FitSettings{MaxIter: 500, RelTol: 1e-6, MonotoneTol: 1e-9}
+	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, experiments.BirthResponsibility, experiments.ChildrenInherit
+	c.Search.Epoch, c.Search.Reference = experiments.EpochAgitation, experiments.ReferenceMatched
+	c.Search.MaxFinalIterations, c.Search.MaxTotalIterations = 500, 4000
+	c.VB = vbFit(500)
 	c.Tau = 0.1
-	c.KMeansMaxIter = 300
+	c.MaxKMeansIterations = 300
 	return c
 }
 
@@ -86,10 +88,10 @@ func (c *UnsupervisedConfig) Validate() error {
 	return experiments.FirstError(
 		experiments.AtLeast("restarts", c.Restarts, 1),
 		experiments.AtLeast("per_class", c.PerClass, 0),
-		c.Model.validate(), c.Search.validate(),
+		c.Model.validate(), c.Search.Validate(),
 		experiments.Positive("tau", c.Tau),
-		experiments.AtLeast("kmeans_max_iter", c.KMeansMaxIter, 1),
-		c.VB.Validate("vb"))
+		experiments.AtLeast("max_kmeans_iterations", c.MaxKMeansIterations, 1),
+		c.VB.Validate("vb", mfaGroups()))
 }
 
 // DigitSplit is the optdigits data after the protocol of targets §3.4:
@@ -143,7 +145,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	r := UnsupervisedRun{SearchOutcome: SearchOutcome{Seed: seed}}
 	births := rng.New(c.Seed, UnsupervisedID, "births", strconv.Itoa(seed))
 	model, res, dims, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop,
-		heartbeat(log, fmt.Sprintf("%s seed %d", UnsupervisedID, seed), c.Search.MaxTotalSweeps, 30*time.Second))
+		heartbeat(log, fmt.Sprintf("%s seed %d", UnsupervisedID, seed), c.Search.MaxTotalIterations, 30*time.Second))
 	if err != nil {
 		return r, err
 	}
@@ -205,7 +207,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	for j := range r.Analyser {
 		r.Templates = append(r.Templates, slices.Clone(orig.RawRowView(j)))
 	}
-	km := KMeans{MaxIter: c.KMeansMaxIter}.Fit(d.Train, centres)
+	km := KMeans{MaxIterations: c.MaxKMeansIterations}.Fit(d.Train, centres)
 	kclass := MajorityClasses(HardWeights(km.Assign, len(r.Analyser)), d.TrainLabels, OptdigitsClasses)
 	kpred := make([]int, n)
 	for i, a := range km.Assign {
@@ -283,10 +285,15 @@ func RunUnsupervised(env *experiments.Env, c *UnsupervisedConfig) error {
 			at.AddRow(r.Seed, s, r.Class[j], r.Dims[j])
 			params.Add(run, fmt.Sprintf("analyser%03d", s), "template", 8, 8, r.Templates[j])
 		}
-		for set, m := range map[string][][]int{"train": r.TrainConfusion, "test": r.TestConfusion} {
-			for t, row := range m {
+		// In a fixed order (a map's would change the rows' order from run
+		// to run).
+		for _, c := range []struct {
+			set string
+			m   [][]int
+		}{{"train", r.TrainConfusion}, {"test", r.TestConfusion}} {
+			for t, row := range c.m {
 				for a, v := range row {
-					ct.AddRow(r.Seed, set, t, a, v)
+					ct.AddRow(r.Seed, c.set, t, a, v)
 				}
 			}
 		}

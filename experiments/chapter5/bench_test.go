@@ -38,7 +38,7 @@ func BenchmarkBayesPyLDS(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := vb.Run(m, vb.Settings{MaxIter: iters, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
+		r := vb.Run(m, vb.Settings{MaxIterations: iters, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
 		if err := r.Error(); err != nil || r.Iterations != iters {
 			b.Fatalf("%d iterations: %v", r.Iterations, err)
 		}

@@ -44,12 +44,13 @@ type DimModel struct {
 }
 
 // Extension is the [extended] table: the run on the longest sequence
-// continues after [vb] until ΔF < rel_tol·|F| or Iterations in all
-// (targets §3.1 criterion 3; not in the thesis).
+// continues after [vb] (vb.Continue) until ΔF < rel_tol·|F| or
+// MaxTotalIterations in all (targets §3.1 criterion 3; not in the
+// thesis).
 type Extension struct {
-	// Iterations in all; at most [vb] max_iter switches the extension
-	// off. Default 3000.
-	Iterations int `toml:"iterations"`
+	// MaxTotalIterations counts the [vb] run's iterations too; at most
+	// [vb] max_iterations switches the extension off. Default 3000.
+	MaxTotalIterations int `toml:"max_total_iterations"`
 	// RelTol: stop when ΔF < rel_tol·|F|. Default 1e-6.
 	RelTol float64 `toml:"rel_tol"`
 }
@@ -81,8 +82,8 @@ func DefaultDimensionality() DimensionalityConfig {
 	c.TGrid = []int{10, 20, 30, 50, 100, 150, 200, 250, 300}
 	c.Data = DefaultNoInputLDS()
 	c.Model = DimModel{K: 10, CrossInit: CrossIdentity, CompareCrossInit: true}
-	c.VB = experiments.FitSettings{MaxIter: 500, MonotoneTol: 1e-9}
-	c.Extended = Extension{Iterations: 3000, RelTol: 1e-6}
+	c.VB = ldsFit(500, lds.VB, false)
+	c.Extended = Extension{MaxTotalIterations: 3000, RelTol: 1e-6}
 	c.Thresholds = DefaultThresholds()
 	return c
 }
@@ -104,8 +105,8 @@ func (c *DimensionalityConfig) Validate() error {
 		experiments.AtLeast("seeds", c.Seeds, 1),
 		experiments.AtLeast("model.k", c.Model.K, 1),
 		checkCrossInit("model.cross_init", c.Model.CrossInit),
-		c.VB.Validate("vb"),
-		experiments.AtLeast("extended.iterations", c.Extended.Iterations, 0),
+		c.VB.Validate("vb", lds.HyperGroupsOf(lds.VB, false)),
+		experiments.AtLeast("extended.max_total_iterations", c.Extended.MaxTotalIterations, 0),
 		experiments.NonNegative("extended.rel_tol", c.Extended.RelTol),
 		c.Thresholds.validate())
 }
@@ -179,7 +180,7 @@ func runDimCell(c *DimensionalityConfig, seed, T int, cross string, stop func() 
 	var tr HyperTrace
 	total := 0
 	if longest && main {
-		total = c.Extended.Iterations
+		total = c.Extended.MaxTotalIterations
 	}
 	snapped := false
 	onE := func() {
@@ -191,7 +192,7 @@ func runDimCell(c *DimensionalityConfig, seed, T int, cross string, stop func() 
 		r.A, r.C = m.A().RawMatrix().Data, m.C().RawMatrix().Data
 		r.Iterations = tr.Len()
 	}
-	r1, r2, f, ext := phases(m, c.VB.Settings(stop, m.DefaultSchedule()), total, c.Extended.RelTol, onE, snap)
+	r1, r2, f, ext := phases(m, c.VB.Settings(stop, m), total, c.Extended.RelTol, onE, snap)
 	if r1.Status == vb.Canceled || r2.Status == vb.Canceled {
 		return r, stop()
 	}
@@ -237,15 +238,15 @@ func RunDimensionality(env *experiments.Env, c *DimensionalityConfig) error {
 	for s := 0; s < c.Seeds; s++ {
 		for _, T := range c.TGrid {
 			cells = append(cells, cell{s, T, c.Model.CrossInit})
-			it := c.VB.MaxIter
+			it := c.VB.MaxIterations
 			if T == Tmax {
-				it = max(it, c.Extended.Iterations)
+				it = max(it, c.Extended.MaxTotalIterations)
 			}
 			cost = append(cost, float64(T*it))
 		}
 		if c.Model.CompareCrossInit {
 			cells = append(cells, cell{s, Tmax, other})
-			cost = append(cost, float64(Tmax*c.VB.MaxIter))
+			cost = append(cost, float64(Tmax*c.VB.MaxIterations))
 		}
 	}
 	for _, cl := range cells {

@@ -3,6 +3,7 @@ package chapter5
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/vbworkbench/vbw/core/model/lds"
 	"github.com/vbworkbench/vbw/core/vb"
@@ -82,22 +83,14 @@ func firstBelow(tr [][]float64, thr float64) []int {
 	return out
 }
 
-// afterIters returns the stages of sched as they continue after n
-// iterations have run (a stage that began at From > n now begins at
-// From − n).
-func afterIters(sched []vb.Stage, n int) []vb.Stage {
-	out := make([]vb.Stage, len(sched))
-	for i, s := range sched {
-		from, every := max(s.From, 1), max(s.Every, 1)
-		if from > n {
-			s.From = from - n
-		} else {
-			// The next due iteration after n, counted from the restart.
-			s.From = every - (n-from)%every
-		}
-		out[i] = s
-	}
-	return out
+// ldsFit returns the [vb] (or [map]) settings of a VB LDS (mode lds.VB)
+// or MAP LDS with or without inputs: maxIterations iterations exactly
+// (the thesis's runs have no stop rule) and the staged hyperparameter
+// schedule of section 5.4.2, lds.StagedSchedule ("hypit = [10, 20, 30]").
+func ldsFit(maxIterations int, mode lds.Mode, inputs bool) experiments.FitSettings {
+	groups := lds.HyperGroupsOf(mode, inputs)
+	return experiments.FitSettings{MaxIterations: maxIterations, MonotoneTol: 1e-9,
+		Hyper: experiments.ScheduleOf(groups, lds.StagedSchedule(groups))}
 }
 
 // extendConverger stops a continuation when ΔF < rel·|F| (targets §3.1
@@ -111,12 +104,11 @@ func (c extendConverger) Converged(_ int, f, delta float64) bool {
 }
 
 // phases runs the model for the settings first, calls snap, and then, if
-// total > first's iterations, continues the same run (the schedule shifted
-// by the iterations done) up to total iterations in all or until ΔF <
-// rel·|F|. onE is called after every E step of both phases except the
-// continuation's first, which repeats the last E step of the first phase
-// (same q(θ), same F). It returns both results; the second is zero when
-// there is no continuation. The bound traces are joined in f.
+// total > first's iterations, continues the same run (vb.Continue: the
+// schedule and the iterations count on) up to total iterations in all or
+// until ΔF < rel·|F|. onE is called after every E step of both phases. It
+// returns both results; the second, which holds the whole run, is zero
+// when there is no continuation. The bound trace of the whole run is f.
 func phases(m *lds.Model, first vb.Settings, total int, rel float64, onE func(), snap func()) (r1, r2 vb.Result, f []float64, extended bool) {
 	rec := first.Recorder
 	first.Recorder = func(it vb.Iteration) {
@@ -127,24 +119,14 @@ func phases(m *lds.Model, first vb.Settings, total int, rel float64, onE func(),
 	}
 	r1 = vb.Run(m, first)
 	snap()
-	f = append(f, r1.Trace.F...)
 	if total <= r1.Iterations || !r1.Status.OK() {
-		return r1, r2, f, false
+		return r1, r2, slices.Clone(r1.Trace.F), false
 	}
 	second := first
-	second.MaxIter = total - r1.Iterations + 1
-	second.Hyper = afterIters(first.Hyper, r1.Iterations-1)
+	second.MaxIterations = total
 	second.Converger = extendConverger{rel: rel}
-	second.Recorder = func(it vb.Iteration) {
-		if it.Iter > 0 {
-			onE()
-		}
-	}
-	r2 = vb.Run(m, second)
-	if len(r2.Trace.F) > 1 {
-		f = append(f, r2.Trace.F[1:]...)
-	}
-	return r1, r2, f, true
+	r2 = vb.Continue(m, r1, second)
+	return r1, r2, slices.Clone(r2.Trace.F), true
 }
 
 // status returns the status of a run of one or two phases, and an error

@@ -241,7 +241,7 @@ func TestSignificanceRecovers(t *testing.T) {
 		train = append(train, Feedback(s))
 	}
 	model, fit, mp, in := DefaultGeneSettings()
-	fit.MaxIter = 100
+	fit.MaxIterations = 100
 	pl := &genePipeline{id: "test", seed: 4, seeds: 1, model: model, vb: fit, mapS: mp, inter: in, th: DefaultThresholds()}
 	m, res, err := pl.fit(train, 0, 2, MethodVB, in.BetaFixed, nil)
 	if err != nil || res.Error() != nil {
@@ -288,13 +288,6 @@ func TestMetrics(t *testing.T) {
 	if !th.exactly([]float64{1, 2, 1e4, 1e5}, 2) || th.exactly([]float64{1, 2, 500, 1e5}, 2) {
 		t.Error("Thresholds.exactly: an undecided precision (1/500) must fail")
 	}
-	// afterIters: stages from 10, 20, 30 continued after 499 iterations
-	// are due at the next iteration; a stage every 7 from 3 after 10
-	// iterations next falls at 17, the 7th of the continuation.
-	st := afterIters([]vb.Stage{{Group: "a", From: 10, Every: 1}, {Group: "b", From: 3, Every: 7}, {Group: "c", From: 600}}, 10)
-	if st[0].From != 1 || st[1].From != 7 || st[2].From != 590 {
-		t.Errorf("afterIters = %+v", st)
-	}
 }
 
 // TestPeakClusters: a trace whose increments fall as 10^(−i/100) with
@@ -318,8 +311,10 @@ func TestPeakClusters(t *testing.T) {
 }
 
 // TestPhasesContinue: a run continued by phases equals one run of the
-// same length (the same F at every iteration), so the extended run of
-// Figure 5.4's criterion 3 continues the 500-iteration run exactly.
+// same length (the same F at every iteration, bit for bit), so the
+// extended run of Figure 5.4's criterion 3 continues the 500-iteration run
+// exactly; the first phase ends before the staged schedule's last stage
+// (30), which the continuation must start at the same iteration.
 func TestPhasesContinue(t *testing.T) {
 	g := DefaultNoInputLDS()
 	_, y, _ := g.Generate(rng.New(5, "test", "phases"))
@@ -331,28 +326,62 @@ func TestPhasesContinue(t *testing.T) {
 		}
 		return m
 	}
-	fit := experiments.FitSettings{MaxIter: 25, MonotoneTol: 1e-9}
+	fit := ldsFit(25, lds.VB, false)
 	a := newModel()
 	var trA HyperTrace
-	_, _, fa, ext := phases(a, fit.Settings(nil, a.DefaultSchedule()), 60, 0, func() { trA.record(a) }, func() {})
+	_, _, fa, ext := phases(a, fit.Settings(nil, a), 60, 0, func() { trA.record(a) }, func() {})
 	if !ext || len(fa) != 60 || trA.Len() != 60 {
 		t.Fatalf("extended %v, %d values, %d records", ext, len(fa), trA.Len())
 	}
 	b := newModel()
 	one := fit
-	one.MaxIter = 60
+	one.MaxIterations = 60
 	var trB HyperTrace
-	set := one.Settings(nil, b.DefaultSchedule())
+	set := one.Settings(nil, b)
 	set.Recorder = func(vb.Iteration) { trB.record(b) }
 	rb := vb.Run(b, set)
 	for i := range fa {
-		if math.Abs(fa[i]-rb.Trace.F[i]) > 1e-9*math.Abs(fa[i]) {
+		if fa[i] != rb.Trace.F[i] {
 			t.Fatalf("iteration %d: F = %v in two phases, %v in one", i, fa[i], rb.Trace.F[i])
 		}
 	}
 	for i := range trA.Alpha {
 		if !slices.Equal(trA.Gamma[i], trB.Gamma[i]) {
 			t.Fatalf("record %d: 1/γ differ", i)
+		}
+	}
+}
+
+// TestDefaultHyperSchedule: every experiment's [vb.hyper] (and the gene
+// experiments' [map.hyper]) defaults to the thesis's staged schedule,
+// "hypit = [10, 20, 30]" (section 5.4.2): α, β from iteration 10, γ, δ
+// from 20, the noise and x₀ priors from 30, as the model's own
+// DefaultSchedule orders them.
+func TestDefaultHyperSchedule(t *testing.T) {
+	thesis := experiments.HyperSchedule{lds.HyperAlpha: 10, lds.HyperBeta: 10, lds.HyperGamma: 20, lds.HyperDelta: 20, lds.HyperNoise: 30, lds.HyperX0: 30}
+	_, genesVB, genesMAP, _ := DefaultGeneSettings()
+	for _, c := range []struct {
+		name   string
+		fit    experiments.FitSettings
+		mode   lds.Mode
+		inputs bool
+	}{
+		{"dimensionality", DefaultDimensionality().VB, lds.VB, false},
+		{"inputs", DefaultInputs().VB, lds.VB, true},
+		{"genes vb", genesVB, lds.VB, true},
+		{"genes map", genesMAP.FitSettings, lds.MAPBoost, true},
+	} {
+		groups := lds.HyperGroupsOf(c.mode, c.inputs)
+		if len(c.fit.Hyper) != len(groups) {
+			t.Errorf("%s: schedule %v, want every group of %v", c.name, c.fit.Hyper, groups)
+		}
+		for g, from := range c.fit.Hyper {
+			if from != thesis[g] {
+				t.Errorf("%s: %s from iteration %d, want the thesis's %d", c.name, g, from, thesis[g])
+			}
+		}
+		if got, want := c.fit.Hyper.Stages(groups), lds.StagedSchedule(groups); !slices.Equal(got, want) {
+			t.Errorf("%s: stages %+v, want the model's %+v", c.name, got, want)
 		}
 	}
 }

@@ -68,16 +68,15 @@ type InteractionSettings struct {
 }
 
 // DefaultGeneSettings returns the shared defaults of targets §3.7-§3.8:
-// 300 iterations of VB and of MAP (κ = 1e4, boost), k = 1..20, and k = 2
-// with β_c = 1e6 for the interactions.
+// 300 iterations of VB and of MAP (κ = 1e4, boost) with the staged
+// schedule, k = 1..20, and k = 2 with β_c = 1e6 for the interactions.
 func DefaultGeneSettings() (GeneModel, experiments.FitSettings, MAPSettings, InteractionSettings) {
 	var grid []int
 	for k := 1; k <= 20; k++ {
 		grid = append(grid, k)
 	}
-	fit := experiments.FitSettings{MaxIter: 300, MonotoneTol: 1e-9}
-	return GeneModel{KGrid: grid, CrossInit: CrossIdentity}, fit,
-		MAPSettings{FitSettings: fit, Mode: MAPBoost, Kappa: lds.DefaultKappa},
+	return GeneModel{KGrid: grid, CrossInit: CrossIdentity}, ldsFit(300, lds.VB, true),
+		MAPSettings{FitSettings: ldsFit(300, lds.MAPBoost, true), Mode: MAPBoost, Kappa: lds.DefaultKappa},
 		InteractionSettings{K: 2, BetaFixed: 1e6, SignificanceSDs: 3}
 }
 
@@ -99,8 +98,8 @@ func validateGene(m GeneModel, v experiments.FitSettings, mp MAPSettings, in Int
 	}
 	return experiments.FirstError(
 		checkCrossInit("model.cross_init", m.CrossInit),
-		v.Validate("vb"),
-		mp.FitSettings.Validate("map"),
+		v.Validate("vb", lds.HyperGroupsOf(lds.VB, true)),
+		mp.FitSettings.Validate("map", lds.HyperGroupsOf(lds.MAPBoost, true)),
 		experiments.AtLeast("interactions.k", in.K, 1),
 		experiments.Positive("interactions.beta_fixed_gene_inputs", in.BetaFixed),
 		experiments.Positive("interactions.significance_sds", in.SignificanceSDs),
@@ -213,7 +212,7 @@ func (g *genePipeline) fit(train []lds.Sequence, seed, k int, method string, bet
 	if err != nil {
 		return nil, vb.Result{}, err
 	}
-	return m, vb.Run(m, run.Settings(stop, m.DefaultSchedule())), nil
+	return m, vb.Run(m, run.Settings(stop, m)), nil
 }
 
 // reconError returns the per-sequence total squared reconstruction error

@@ -67,7 +67,7 @@ func DefaultInputs() InputsConfig {
 	c.NoiseInputs = []string{NoiseU01, NoiseUm11}
 	c.Data = DefaultInputLDS()
 	c.Model = InputsModel{K: 4, CrossInit: CrossIdentity}
-	c.VB = experiments.FitSettings{MaxIter: 800, MonotoneTol: 1e-9}
+	c.VB = ldsFit(800, lds.VB, true)
 	c.Readout, c.Early = 500, 150
 	c.Thresholds = DefaultThresholds()
 	return c
@@ -86,14 +86,14 @@ func (c *InputsConfig) Validate() error {
 			return experiments.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both, once each`)
 		}
 	}
-	if c.Readout >= c.VB.MaxIter || c.Early >= c.VB.MaxIter {
-		return experiments.FieldError("readout_iteration", c.Readout, fmt.Sprintf("readout_iteration and early_iteration must be below vb.max_iter = %d", c.VB.MaxIter))
+	if c.Readout >= c.VB.MaxIterations || c.Early >= c.VB.MaxIterations {
+		return experiments.FieldError("readout_iteration", c.Readout, fmt.Sprintf("readout_iteration and early_iteration must be below vb.max_iterations = %d", c.VB.MaxIterations))
 	}
 	return experiments.FirstError(
 		experiments.AtLeast("seeds", c.Seeds, 1),
 		experiments.AtLeast("model.k", c.Model.K, 1),
 		checkCrossInit("model.cross_init", c.Model.CrossInit),
-		c.VB.Validate("vb"),
+		c.VB.Validate("vb", lds.HyperGroupsOf(lds.VB, true)),
 		experiments.AtLeast("readout_iteration", c.Readout, 1),
 		experiments.AtLeast("early_iteration", c.Early, 1),
 		c.Thresholds.validate())
@@ -132,14 +132,13 @@ func runInputCell(c *InputsConfig, noise string, seed int, stop func() error) (I
 	if err != nil {
 		return r, err
 	}
-	sched := m.DefaultSchedule()
-	for _, st := range sched {
+	set := c.VB.Settings(stop, m)
+	for _, st := range set.Hyper {
 		if !slices.Contains(r.Stages, st.From) {
 			r.Stages = append(r.Stages, st.From)
 		}
 	}
 	slices.Sort(r.Stages)
-	set := c.VB.Settings(stop, sched)
 	set.Recorder = func(vb.Iteration) { r.Hyper.record(m) }
 	res := vb.Run(m, set)
 	if res.Status == vb.Canceled {

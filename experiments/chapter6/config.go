@@ -99,8 +99,9 @@ type ScoreSettings struct {
 	// Restarts is the number of random initialisations shared by EM and
 	// VBEM, each parameter row drawn from Dir(1). Thesis 3.
 	Restarts int `toml:"restarts"`
-	// MaxIter caps the E steps of each EM and VBEM run. Thesis 1000.
-	MaxIter int `toml:"max_iter"`
+	// MaxIterations caps the iterations of each EM and VBEM run. Thesis
+	// 1000.
+	MaxIterations int `toml:"max_iterations"`
 	// TolPerDatum stops a run once its objective rises by less than
 	// tol_per_datum·n in one iteration. Thesis 1e-6.
 	TolPerDatum float64 `toml:"tol_per_datum"`
@@ -115,7 +116,7 @@ type ScoreSettings struct {
 }
 
 func defaultScores() ScoreSettings {
-	return ScoreSettings{Restarts: 3, MaxIter: 1000, TolPerDatum: 1e-6, AliasRule: "thesis", VBInit: "same_theta"}
+	return ScoreSettings{Restarts: 3, MaxIterations: 1000, TolPerDatum: 1e-6, AliasRule: "thesis", VBInit: "same_theta"}
 }
 
 func (s ScoreSettings) validate() error {
@@ -127,13 +128,13 @@ func (s ScoreSettings) validate() error {
 	}
 	return experiments.FirstError(
 		experiments.AtLeast("scores.restarts", s.Restarts, 1),
-		experiments.AtLeast("scores.max_iter", s.MaxIter, 1),
+		experiments.AtLeast("scores.max_iterations", s.MaxIterations, 1),
 		experiments.Positive("scores.tol_per_datum", s.TolPerDatum))
 }
 
 // settings returns the dag.Settings of the [scores] keys.
 func (s ScoreSettings) settings() dag.Settings {
-	set := dag.Settings{Restarts: s.Restarts, MaxIter: s.MaxIter, TolPerDatum: s.TolPerDatum}
+	set := dag.Settings{Restarts: s.Restarts, MaxIter: s.MaxIterations, TolPerDatum: s.TolPerDatum}
 	switch s.AliasRule {
 	case "strict":
 		set.Alias = dag.AliasStrict

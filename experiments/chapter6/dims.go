@@ -45,7 +45,7 @@ type DimsConfig struct {
 	Epsilon float64 `toml:"epsilon"`
 	// RankRelTol counts the singular values above rank_rel_tol·σ_max.
 	RankRelTol float64 `toml:"rank_rel_tol"`
-	// Scores give the EM protocol for θ̂ (restarts, max_iter,
+	// Scores give the EM protocol for θ̂ (restarts, max_iterations,
 	// tol_per_datum; the other keys are unused).
 	Scores ScoreSettings `toml:"scores"`
 }

@@ -67,7 +67,7 @@ type PriorCell struct {
 	// VBBelowCS counts the structures with VB* < CS* (section 6.6).
 	VBBelowCS, Scored int
 	// Decreased counts scorings with a run stopped by a decrease of its
-	// objective; VBLimit those whose VBEM hit max_iter.
+	// objective; VBLimit those whose VBEM hit max_iterations.
 	Decreased, VBLimit   int
 	EMSeconds, VBSeconds float64
 	EMIterSum, VBIterSum int
@@ -552,7 +552,7 @@ func (pd *priorData) summary() (*results.Summary, string) {
 			Statement: "VB fell below CS in only 173 of 288320 scores (0.06%) (line 5031)."},
 	}
 	s.AddFindingsFromChecks(nil)
-	s.Findings = append(s.Findings, fmt.Sprintf("Timing: %.4f s per EM score and %.4f s per VB score (ratio %.2f; thesis 1.1 s and 1.9 s, ratio 1.7); %.2f%% of VBEM runs hit max_iter = %d.",
-		emPer, vbPer, vbPer/emPer, 100*float64(lim)/total, c.Scores.MaxIter))
+	s.Findings = append(s.Findings, fmt.Sprintf("Timing: %.4f s per EM score and %.4f s per VB score (ratio %.2f; thesis 1.1 s and 1.9 s, ratio 1.7); %.2f%% of VBEM runs hit max_iterations = %d.",
+		emPer, vbPer, vbPer/emPer, 100*float64(lim)/total, c.Scores.MaxIterations))
 	return s, intro
 }

@@ -154,7 +154,7 @@ func TestChildlessSlack(t *testing.T) {
 	p := problem(t, dag.Code{}.Structure(), y6())
 	exact, _ := p.Exact()
 	m := p.NewVB(dag.Code{}.Structure().RandomParams(rand.New(rand.NewPCG(15, 1))))
-	res := vb.Run(m, vb.Settings{MaxIter: 3000, Converger: vb.FixedIterations{}})
+	res := vb.Run(m, vb.Settings{MaxIterations: 3000, Converger: vb.FixedIterations{}})
 	if err := res.Error(); err != nil {
 		t.Fatal(err)
 	}

@@ -264,7 +264,7 @@ func (increaseBelow) Init()                                    {}
 func (c increaseBelow) Converged(_ int, _, delta float64) bool { return delta < c.tol }
 
 func (pr *Problem) runSettings(set Settings) vb.Settings {
-	return vb.Settings{MaxIter: set.MaxIter, Converger: increaseBelow{set.TolPerDatum * float64(pr.N())}}
+	return vb.Settings{MaxIterations: set.MaxIter, Converger: increaseBelow{set.TolPerDatum * float64(pr.N())}}
 }
 
 // Inits draws restarts random initial parameter sets, every row from Dir(1)

@@ -43,7 +43,7 @@ func TestDefaultStopRuleDeliversConvergedF(t *testing.T) {
 			if err := r.Error(); err != nil {
 				t.Fatal(err)
 			}
-			long := vb.Run(m, vb.Settings{MaxIter: 200000, RelTol: 1e-15, AbsTol: -1})
+			long := vb.Run(m, vb.Settings{MaxIterations: 200000, RelTol: 1e-15, AbsTol: -1})
 			if err := long.Error(); err != nil {
 				t.Fatal(err)
 			}
@@ -55,7 +55,7 @@ func TestDefaultStopRuleDeliversConvergedF(t *testing.T) {
 			}
 			return r.F, long.F, escaped
 		}
-		fNew, limNew, escaped := run(vb.Settings{MaxIter: 100000})
+		fNew, limNew, escaped := run(vb.Settings{MaxIterations: 100000})
 		gap := limNew - fNew
 		switch {
 		case gap > 1e-3 && escaped:
@@ -66,7 +66,7 @@ func TestDefaultStopRuleDeliversConvergedF(t *testing.T) {
 		default:
 			worstNew = max(worstNew, gap)
 		}
-		fOld, limOld, _ := run(vb.Settings{MaxIter: 100000, RelTol: 1e-6, AbsTol: -1})
+		fOld, limOld, _ := run(vb.Settings{MaxIterations: 100000, RelTol: 1e-6, AbsTol: -1})
 		worstOld = max(worstOld, limOld-fOld)
 	}
 	t.Logf("largest shortfall: default rule %.3g nats, relative test alone %.3g nats; %d of %d runs left a plateau after stopping", worstNew, worstOld, escapes, seeds)

@@ -156,7 +156,7 @@ func TestExactLogEvidenceBoundsF(t *testing.T) {
 	}
 	for seed := 0; seed < 5; seed++ {
 		w := PosteriorFromParams(RandomParams(3, 3, rnd), 10, 1e-10)
-		_, r := runVB(t, d, u, w, vb.Settings{MaxIter: 2000, RelTol: 1e-10})
+		_, r := runVB(t, d, u, w, vb.Settings{MaxIterations: 2000, RelTol: 1e-10})
 		if r.F > exact {
 			t.Fatalf("restart %d: F = %.12f above ln p(y|m) = %.12f", seed, r.F, exact)
 		}

@@ -140,7 +140,7 @@ func TestOneStateFIsExactEvidence(t *testing.T) {
 	// (targets §1.5 item 6).
 	u := uniformPrior(1, 2, 0.5)
 	w := PosteriorFromParams(RandomParams(1, 2, rand.New(rand.NewPCG(1, 2))), 10, 1e-10)
-	_, r := runVB(t, golden, u, w, vb.Settings{MaxIter: 50})
+	_, r := runVB(t, golden, u, w, vb.Settings{MaxIterations: 50})
 	if want := -7.535006827470; math.Abs(r.F-want) > 1e-10 {
 		t.Fatalf("k=1 F = %.12f, want %.12f", r.F, want)
 	}
@@ -149,7 +149,7 @@ func TestOneStateFIsExactEvidence(t *testing.T) {
 	d := randomData(rnd, 6, 4, 3, 20)
 	u = SymmetricPrior(1, 4, 1, 1, 1.7)
 	w = PosteriorFromParams(RandomParams(1, 4, rnd), 3, 1e-10)
-	_, r = runVB(t, d, u, w, vb.Settings{MaxIter: 50})
+	_, r = runVB(t, d, u, w, vb.Settings{MaxIterations: 50})
 	counts := make([]float64, 4)
 	for _, y := range d.Seqs {
 		for _, m := range y {
@@ -166,7 +166,7 @@ func TestFBelowExactEvidence(t *testing.T) {
 	exact := exactEvidence(golden, 2, u)
 	for seed := uint64(1); seed <= 20; seed++ {
 		w := PosteriorFromParams(RandomParams(2, 2, rand.New(rand.NewPCG(seed, 7))), 10, 1e-10)
-		_, r := runVB(t, golden, u, w, vb.Settings{MaxIter: 2000, RelTol: 1e-10})
+		_, r := runVB(t, golden, u, w, vb.Settings{MaxIterations: 2000, RelTol: 1e-10})
 		if r.F > exact+1e-12 {
 			t.Fatalf("seed %d: F = %v exceeds exact ln p(y|m) = %v", seed, r.F, exact)
 		}
@@ -196,7 +196,7 @@ func TestObjectivesNeverDecrease(t *testing.T) {
 		k := 2 + trial
 		d := randomData(rnd, 8, 3, 10, 40)
 		init := RandomParams(k, 3, rnd)
-		s := vb.Settings{MaxIter: 300, RelTol: 1e-12, MonotoneTol: 1e-9}
+		s := vb.Settings{MaxIterations: 300, RelTol: 1e-12, MonotoneTol: 1e-9}
 		ml := vb.Run(NewEM(d, init, nil), s)
 		if ml.Status == vb.BoundDecreased {
 			t.Fatalf("k=%d ML log-likelihood decreased: %v", k, ml.Error())
@@ -225,7 +225,7 @@ func TestMAPOptimumIsStationary(t *testing.T) {
 	d := randomData(rnd, 5, 3, 10, 20)
 	u := SymmetricPrior(3, 3, 2, 2, 2)
 	m := NewEM(d, RandomParams(3, 3, rnd), &u)
-	r := vb.Run(m, vb.Settings{MaxIter: 20000, RelTol: 1e-14})
+	r := vb.Run(m, vb.Settings{MaxIterations: 20000, RelTol: 1e-14})
 	if r.Error() != nil {
 		t.Fatal(r.Error())
 	}
@@ -323,7 +323,7 @@ func TestPredictiveBoundBelowMonteCarlo(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(15, 1))
 	d := randomData(rnd, 4, 3, 8, 12)
 	u := SymmetricPrior(2, 3, 2, 2, 2)
-	m, _ := runVB(t, d, u, PosteriorFromParams(RandomParams(2, 3, rnd), 10, 1e-10), vb.Settings{MaxIter: 500})
+	m, _ := runVB(t, d, u, PosteriorFromParams(RandomParams(2, 3, rnd), 10, 1e-10), vb.Settings{MaxIterations: 500})
 	y := []int{0, 1, 2, 2, 1, 0}
 	bound := m.PredictiveBound(y)
 	src := rand.New(rand.NewPCG(16, 1))
@@ -385,7 +385,7 @@ func TestHyperUpdateNeverDecreasesF(t *testing.T) {
 	d := randomData(rnd, 6, 3, 10, 30)
 	u := SymmetricPrior(4, 3, 4, 4, 4)
 	m := NewVB(d, u, PosteriorFromParams(RandomParams(4, 3, rnd), 10, 1e-10))
-	r := vb.Run(m, vb.Settings{MaxIter: 500, RelTol: 1e-10, Hyper: vb.Every(m.HyperGroups()...)})
+	r := vb.Run(m, vb.Settings{MaxIterations: 500, RelTol: 1e-10, Hyper: vb.Every(m.HyperGroups()...)})
 	if r.Status == vb.BoundDecreased || r.Error() != nil {
 		t.Fatalf("with hyperparameter updates: %v", r.Error())
 	}
@@ -447,7 +447,7 @@ func TestCheesemanStutzIdentity(t *testing.T) {
 	exact := exactEvidence(golden, 2, u)
 	for seed := uint64(1); seed <= 5; seed++ {
 		mp := NewEM(golden, RandomParams(2, 2, rand.New(rand.NewPCG(seed, 3))), &u)
-		if r := vb.Run(mp, vb.Settings{MaxIter: 5000, RelTol: 1e-12}); r.Error() != nil {
+		if r := vb.Run(mp, vb.Settings{MaxIterations: 5000, RelTol: 1e-12}); r.Error() != nil {
 			t.Fatal(r.Error())
 		}
 		θ := mp.Params
@@ -458,7 +458,7 @@ func TestCheesemanStutzIdentity(t *testing.T) {
 			t.Fatalf("seed %d: F at the CS point = %.12f, ln p_CS = %.12f", seed, long, cs)
 		}
 		m := NewVB(golden, u, w)
-		r := vb.Run(m, vb.Settings{MaxIter: 5000, RelTol: 1e-12})
+		r := vb.Run(m, vb.Settings{MaxIterations: 5000, RelTol: 1e-12})
 		if r.Error() != nil {
 			t.Fatal(r.Error())
 		}
@@ -468,7 +468,7 @@ func TestCheesemanStutzIdentity(t *testing.T) {
 	}
 	// With an ML θ̂ (exact zeros allowed) CS is still a lower bound.
 	ml := NewEM(golden, RandomParams(2, 2, rand.New(rand.NewPCG(9, 9))), nil)
-	vb.Run(ml, vb.Settings{MaxIter: 5000, RelTol: 1e-12})
+	vb.Run(ml, vb.Settings{MaxIterations: 5000, RelTol: 1e-12})
 	if cs := CheesemanStutz(golden, ml.Params, u); !(cs <= exact) || math.IsNaN(cs) {
 		t.Fatalf("CS at the ML point = %v, exact %v", cs, exact)
 	}

@@ -25,7 +25,7 @@ func TestMemoryBytesBoundsAllocation(t *testing.T) {
 		runtime.ReadMemStats(&before)
 		m := hmm.NewVB(d, prior, start)
 		m.Workers = c.workers
-		vb.Run(m, vb.Settings{MaxIter: 3, Converger: vb.FixedIterations{}})
+		vb.Run(m, vb.Settings{MaxIterations: 3, Converger: vb.FixedIterations{}})
 		runtime.ReadMemStats(&after)
 		got := float64(after.TotalAlloc - before.TotalAlloc)
 		est := hmm.MemoryBytes(c.k, c.p, c.T, c.n, c.workers)

@@ -51,7 +51,7 @@ func TestAccessors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(m, vb.Settings{MaxIter: 40, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
+	r := vb.Run(m, vb.Settings{MaxIterations: 40, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
 	if err := r.Error(); err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func TestARDRecoversDimension(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(m, vb.Settings{MaxIter: 500, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
+	r := vb.Run(m, vb.Settings{MaxIterations: 500, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
 	if err := r.Error(); err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestARDInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(m, vb.Settings{MaxIter: 800, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
+	r := vb.Run(m, vb.Settings{MaxIterations: 800, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
 	if err := r.Error(); err != nil {
 		t.Fatal(err)
 	}

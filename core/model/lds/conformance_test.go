@@ -124,7 +124,7 @@ func TestRunMonotone(t *testing.T) {
 		if !staged {
 			sched = vb.Every(m.HyperGroups()...)
 		}
-		r := vb.Run(m, vb.Settings{MaxIter: 300, Converger: vb.FixedIterations{}, Hyper: sched})
+		r := vb.Run(m, vb.Settings{MaxIterations: 300, Converger: vb.FixedIterations{}, Hyper: sched})
 		if err := r.Error(); err != nil {
 			t.Fatalf("staged %v: %v", staged, err)
 		}

@@ -34,7 +34,7 @@
 // Build a Model with New and run it with vb.Run:
 //
 //	m, err := lds.New(seqs, lds.Settings{K: 5}, rand.New(rand.NewPCG(1, 2)))
-//	res := vb.Run(m, vb.Settings{MaxIter: 500, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
+//	res := vb.Run(m, vb.Settings{MaxIterations: 500, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
 //
 // then read the posterior means A, B, C, D, the noise precisions Rho, the
 // ARD hyperparameters m.Hyper.Alpha, …, Gamma (a pruned dimension j has a

@@ -79,7 +79,7 @@ func TestEMFit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(em, vb.Settings{MaxIter: 300, Converger: vb.FixedIterations{}})
+	r := vb.Run(em, vb.Settings{MaxIterations: 300, Converger: vb.FixedIterations{}})
 	if err := r.Error(); err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	res := vb.Run(m, vb.Settings{MaxIter: 500, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
+	res := vb.Run(m, vb.Settings{MaxIterations: 500, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
 	if err := res.Error(); err != nil {
 		panic(err)
 	}

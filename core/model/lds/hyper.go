@@ -24,24 +24,33 @@ const (
 // (without the β and δ groups when d = 0); in the MAP modes only HyperX0,
 // since the thesis's MAP LDS keeps every other hyperparameter at its
 // initial value (section 5.5.1, lines 4160-4161; targets §2.1).
-func (m *Model) HyperGroups() []string {
-	if m.mode != VB {
+func (m *Model) HyperGroups() []string { return HyperGroupsOf(m.mode, m.d > 0) }
+
+// HyperGroupsOf returns the groups of Model.HyperGroups for a model in
+// mode with (inputs) or without inputs, before any model is built (a
+// config's schedule is checked against them).
+func HyperGroupsOf(mode Mode, inputs bool) []string {
+	if mode != VB {
 		return []string{HyperX0}
 	}
-	if m.d == 0 {
+	if !inputs {
 		return []string{HyperAlpha, HyperGamma, HyperNoise, HyperX0}
 	}
 	return []string{HyperAlpha, HyperBeta, HyperGamma, HyperDelta, HyperNoise, HyperX0}
 }
 
-// DefaultSchedule returns the staged schedule of section 5.4.2 and the
-// author's toolbox ("hypit = [10, 20, 30]", targets §1.7, §4 #9): α and β
-// from iteration 10, γ and δ from 20, a, b, μ_0 and Σ_0 from 30, each then
-// at every iteration; in the MAP modes μ_0, Σ_0 from 30 only.
-func (m *Model) DefaultSchedule() []vb.Stage {
+// DefaultSchedule returns StagedSchedule(m.HyperGroups()).
+func (m *Model) DefaultSchedule() []vb.Stage { return StagedSchedule(m.HyperGroups()) }
+
+// StagedSchedule returns the staged schedule of section 5.4.2 and the
+// author's toolbox ("hypit = [10, 20, 30]", targets §1.7, §4 #9) for the
+// groups given (HyperGroupsOf): α and β from iteration 10, γ and δ from
+// 20, a, b, μ_0 and Σ_0 from 30, each then at every iteration; in the MAP
+// modes, whose only group is HyperX0, μ_0, Σ_0 from 30.
+func StagedSchedule(groups []string) []vb.Stage {
 	from := map[string]int{HyperAlpha: 10, HyperBeta: 10, HyperGamma: 20, HyperDelta: 20, HyperNoise: 30, HyperX0: 30}
 	var s []vb.Stage
-	for _, g := range m.HyperGroups() {
+	for _, g := range groups {
 		s = append(s, vb.Stage{Group: g, From: from[g], Every: 1})
 	}
 	return s

@@ -58,7 +58,7 @@ func TestARDPrunes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := vb.Run(m, vb.Settings{MaxIter: 500, Hyper: mfa.DefaultSchedule()}); r.Error() != nil {
+	if r := vb.Run(m, vb.Settings{MaxIterations: 500, Hyper: mfa.DefaultSchedule()}); r.Error() != nil {
 		t.Fatal(r.Error())
 	}
 	for _, tau := range []float64{0.03, 0.1, 0.3} {
@@ -92,7 +92,7 @@ func TestEmbeddedARD(t *testing.T) {
 		if ab {
 			sched = append(sched, vb.Every(mfa.HyperAB)...)
 		}
-		r := vb.Run(m, vb.Settings{MaxIter: 1500, Hyper: sched})
+		r := vb.Run(m, vb.Settings{MaxIterations: 1500, Hyper: sched})
 		if err := r.Error(); err != nil {
 			t.Fatal(err)
 		}

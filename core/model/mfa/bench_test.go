@@ -126,15 +126,15 @@ func BenchmarkSearchEmbedded(b *testing.B) {
 				}
 				m.Moves = mfa.MoveSettings{Rand: rand.New(rand.NewPCG(4401, 1)), MaxTries: 1, DeathThreshold: 1,
 					Birth: mfa.SpatialSplit, Children: mfa.PCALoadings}
-				run := vb.Settings{MaxIter: 2000, MonotoneTol: 1e-9, Hyper: mfa.DefaultSchedule(),
+				run := vb.Settings{MaxIterations: 2000, MonotoneTol: 1e-9, Hyper: mfa.DefaultSchedule(),
 					Converger: m.EpochConverger(mfa.DefaultAgitationTol, bc.dF, 2)}
-				res := vb.Search(m, vb.SearchSettings{MaxIterations: 3000, Run: run, Matched: bc.matched})
+				res := vb.Search(m, vb.SearchSettings{MaxTotalIterations: 3000, Run: run, Matched: bc.matched})
 				if res.Err != nil {
 					b.Fatal(res.Err)
 				}
 				sweeps += res.Iterations
 				if bc.final > 0 {
-					run.MaxIter, run.Converger = bc.final, m.EpochConverger(mfa.DefaultAgitationTol, 1e-6, 2)
+					run.MaxIterations, run.Converger = bc.final, m.EpochConverger(mfa.DefaultAgitationTol, 1e-6, 2)
 					r := vb.Run(m, run)
 					if err := r.Error(); err != nil {
 						b.Fatal(err)

@@ -42,7 +42,7 @@ func (m *Model) Agitation(dst []float64) []float64 {
 //     datum; dFPerDatum = 0 is the thesis's pure agitation criterion).
 //
 // The cap on the sweeps of an epoch (the targets' 2000) is
-// vb.Settings.MaxIter. The rule reads the model's responsibilities, so it
+// vb.Settings.MaxIterations. The rule reads the model's responsibilities, so it
 // must drive runs of m only, one at a time; Init resets it.
 func (m *Model) EpochConverger(tol, dFPerDatum float64, minSweeps int) vb.Converger {
 	return newAgitationRule(m, m.n, tol, dFPerDatum, minSweeps)

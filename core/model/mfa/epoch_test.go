@@ -148,7 +148,7 @@ func TestEpochConverger(t *testing.T) {
 					first = it.Iter
 				}
 			}
-			res := vb.Run(m, vb.Settings{MaxIter: 3000, Hyper: mfa.DefaultSchedule(), Recorder: rec,
+			res := vb.Run(m, vb.Settings{MaxIterations: 3000, Hyper: mfa.DefaultSchedule(), Recorder: rec,
 				Converger: m.EpochConverger(c.tol, c.dF, 2)})
 			if res.Status != vb.Converged {
 				t.Fatalf("status %v after %d iterations", res.Status, res.Iterations)
@@ -192,7 +192,7 @@ func TestEpochConvergerSearch(t *testing.T) {
 				t.Fatal(err)
 			}
 			m.Moves = mfa.MoveSettings{Rand: rand.New(rand.NewPCG(73, seed)), MaxTries: 3, Birth: birth, Children: mfa.PCALoadings}
-			res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 2000, Hyper: mfa.DefaultSchedule(),
+			res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 2000, Hyper: mfa.DefaultSchedule(),
 				Converger: m.EpochConverger(0, 1e-6, 2)}})
 			if res.Err != nil {
 				t.Fatalf("%v births, seed %d: %v", birth, seed, res.Err)

@@ -64,7 +64,7 @@ func TestExactGaussian(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := vb.Run(m, vb.Settings{MaxIter: 4, Converger: vb.FixedIterations{}})
+		r := vb.Run(m, vb.Settings{MaxIterations: 4, Converger: vb.FixedIterations{}})
 		if err := r.Error(); err != nil {
 			t.Fatal(err)
 		}

@@ -79,7 +79,7 @@ func TestSameSeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		m.Moves.Rand = rand.New(rand.NewPCG(67, 68))
-		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{Hyper: vb.Every(m.HyperGroups()...), MaxIter: 300}, MaxMoves: 6})
+		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{Hyper: vb.Every(m.HyperGroups()...), MaxIterations: 300}, MaxMoves: 6})
 		if res.Err != nil {
 			t.Fatal(res.Err)
 		}

@@ -84,7 +84,7 @@ func mixedModel(t testing.TB, n int) *mfa.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(m, vb.Settings{MaxIter: 20, Converger: vb.FixedIterations{}, Hyper: mfa.DefaultSchedule()})
+	r := vb.Run(m, vb.Settings{MaxIterations: 20, Converger: vb.FixedIterations{}, Hyper: mfa.DefaultSchedule()})
 	if err := r.Error(); err != nil && r.Status != vb.IterationLimit {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func isToyModel(t testing.TB) *mfa.Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(m, vb.Settings{MaxIter: 500, RelTol: 1e-10, Hyper: mfa.DefaultSchedule()})
+	r := vb.Run(m, vb.Settings{MaxIterations: 500, RelTol: 1e-10, Hyper: mfa.DefaultSchedule()})
 	if err := r.Error(); err != nil && r.Status != vb.IterationLimit {
 		t.Fatal(err)
 	}

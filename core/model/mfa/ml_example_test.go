@@ -38,7 +38,7 @@ func ExampleML() {
 	}
 	m.Objective = mfa.BICObjective
 	m.Moves = mfa.MLMoveSettings{Rand: rand.New(rand.NewPCG(2003, 6)), MaxTries: 3}
-	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 2000, Converger: m.EpochConverger(0, 1e-6, 2)}})
+	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 2000, Converger: m.EpochConverger(0, 1e-6, 2)}})
 	if res.Err != nil {
 		panic(res.Err)
 	}

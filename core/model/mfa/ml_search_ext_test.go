@@ -34,7 +34,7 @@ func TestMLSearchThreeClusters(t *testing.T) {
 		}
 		m.Objective = mfa.BICObjective
 		m.Moves = mfa.MLMoveSettings{Rand: rand.New(rand.NewPCG(36, seed)), MaxTries: 1}
-		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 2000, Converger: m.EpochConverger(0, 1e-6, 2)}})
+		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 2000, Converger: m.EpochConverger(0, 1e-6, 2)}})
 		if res.Err != nil {
 			t.Fatalf("seed %d: %v", seed, res.Err)
 		}

@@ -62,7 +62,7 @@ func TestMLBICObjective(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := vb.Run(m, vb.Settings{MaxIter: 5})
+		r := vb.Run(m, vb.Settings{MaxIterations: 5})
 		if r.Error() != nil {
 			t.Fatal(r.Error())
 		}
@@ -107,7 +107,7 @@ func TestMLBICMonotone(t *testing.T) {
 			}
 			m.Objective = BICObjective
 			for _, conv := range []vb.Converger{nil, m.EpochConverger(0, 0, 2)} {
-				r := vb.Run(m, vb.Settings{MaxIter: 300, RelTol: 1e-12, AbsTol: -1, MonotoneTol: 1e-12, Converger: conv})
+				r := vb.Run(m, vb.Settings{MaxIterations: 300, RelTol: 1e-12, AbsTol: -1, MonotoneTol: 1e-12, Converger: conv})
 				if err := r.Error(); err != nil {
 					t.Fatalf("S=%d k=%d: %v", S, k, err)
 				}
@@ -179,7 +179,7 @@ func TestMLStartOneAnalyser(t *testing.T) {
 			}
 		}
 		m.M()
-		r := vb.Run(m, vb.Settings{MaxIter: 200})
+		r := vb.Run(m, vb.Settings{MaxIterations: 200})
 		if r.Error() != nil {
 			t.Fatal(r.Error())
 		}
@@ -348,7 +348,7 @@ func TestMLSaveRestore(t *testing.T) {
 	}
 	m.Objective = BICObjective
 	m.Moves = MLMoveSettings{Rand: rand.New(rand.NewPCG(22, 1))}
-	r0 := vb.Run(m, vb.Settings{MaxIter: 50})
+	r0 := vb.Run(m, vb.Settings{MaxIterations: 50})
 	if r0.Error() != nil {
 		t.Fatal(r0.Error())
 	}
@@ -370,7 +370,7 @@ func TestMLSaveRestore(t *testing.T) {
 		if err := m.Apply(vb.Move{Kind: MoveBirth, Component: 0, Other: -1}); err != nil {
 			t.Fatal(err)
 		}
-		r := vb.Run(m, vb.Settings{MaxIter: 20})
+		r := vb.Run(m, vb.Settings{MaxIterations: 20})
 		if r.Error() != nil || m.Size() != 2 {
 			t.Fatalf("round %d: after the birth: %v, S = %d", round, r.Error(), m.Size())
 		}
@@ -532,7 +532,7 @@ func TestMLSingularities(t *testing.T) {
 	}
 	// One E step per run, so that the outliers' analyser stays small: the
 	// refused births are logged as failed tries and the search goes on.
-	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIter: 1}, MaxMoves: 10})
+	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 1}, MaxMoves: 10})
 	if res.Err != nil || math.IsNaN(res.F) || math.IsInf(res.F, 0) {
 		t.Fatalf("search: F = %v, %v", res.F, res.Err)
 	}
@@ -571,7 +571,7 @@ func TestMLKeptAnalyser(t *testing.T) {
 	}
 	m.Pi[2] = 1e-200
 	mu, lam := slices.Clone(m.Mu[2]), mat.DenseCopyOf(m.Lambda[2])
-	r := vb.Run(m, vb.Settings{MaxIter: 200, RelTol: 1e-12, AbsTol: -1, MonotoneTol: 1e-12})
+	r := vb.Run(m, vb.Settings{MaxIterations: 200, RelTol: 1e-12, AbsTol: -1, MonotoneTol: 1e-12})
 	if r.Error() != nil {
 		t.Fatal(r.Error())
 	}

@@ -38,7 +38,7 @@ func TestMLNeverDecreases(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := vb.Run(m, vb.Settings{MaxIter: 500, RelTol: 1e-10, AbsTol: -1, MonotoneTol: 1e-10})
+			r := vb.Run(m, vb.Settings{MaxIterations: 500, RelTol: 1e-10, AbsTol: -1, MonotoneTol: 1e-10})
 			if err := r.Error(); err != nil {
 				t.Fatalf("S=%d k=%d: %v", S, k, err)
 			}
@@ -56,7 +56,7 @@ func TestMLOneGaussian(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := vb.Run(m, vb.Settings{MaxIter: 5})
+	r := vb.Run(m, vb.Settings{MaxIterations: 5})
 	if err := r.Error(); err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestMLBIC(t *testing.T) {
 		best[S] = math.Inf(-1)
 		for seed := range uint64(4) {
 			mm, _ := NewML(y, S, 1, 1e-5, rand.New(rand.NewPCG(seed, 4)))
-			r := vb.Run(mm, vb.Settings{MaxIter: 1000, RelTol: 1e-9})
+			r := vb.Run(mm, vb.Settings{MaxIterations: 1000, RelTol: 1e-9})
 			if r.Error() != nil {
 				t.Fatal(r.Error())
 			}
