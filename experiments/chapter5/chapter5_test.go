@@ -105,6 +105,46 @@ func TestQuickSurrogate(t *testing.T) {
 	checkNetwork(t, dir)
 }
 
+// TestSeedChecksNameCriteria: every row of seed_checks.csv of every
+// shipped config's quick run names, in criterion_ids, criteria that the
+// summary judged (the per-seed table is described by the criteria table),
+// and every criterion judged as a fraction of units has its units there.
+func TestSeedChecksNameCriteria(t *testing.T) {
+	configs, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(configs) == 0 {
+		t.Fatalf("configs: %v %v", configs, err)
+	}
+	for _, cfg := range configs {
+		q := exptest.Quick(t, cfg)
+		tab, err := results.ReadCSV(filepath.Join(q.Dir, SeedChecksFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		idc, err := tab.Col("criterion_ids")
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := map[string]bool{}
+		for _, row := range tab.Rows {
+			labels[row[0]] = true
+			for _, id := range strings.Fields(row[idc]) {
+				if len(q.Summary.ChecksOf(results.BaseID(id))) == 0 {
+					t.Errorf("%s: %s row %q names %q, which the summary has no check of", filepath.Base(cfg), SeedChecksFile, row[0], id)
+				}
+			}
+		}
+		if len(tab.Rows) == 0 {
+			t.Errorf("%s: %s is empty", filepath.Base(cfg), SeedChecksFile)
+		}
+		for _, c := range q.Summary.Checks {
+			// A fraction of units is named "<criterion text> (fraction of n units)".
+			if i := strings.LastIndex(c.Name, " (fraction of "); i >= 0 && strings.HasSuffix(c.Name, " units)") && !labels[c.Name[:i]] {
+				t.Errorf("%s: check %s is a fraction of units, none of which is in %s", filepath.Base(cfg), c.ID, SeedChecksFile)
+			}
+		}
+	}
+}
+
 // checkNetwork compares network.csv with the entries of interactions.csv
 // whose |z| exceeds 3 (the shipped significance_sds).
 func checkNetwork(t *testing.T, dir string) {

@@ -12,10 +12,12 @@ import (
 
 // SeedChecksFile holds the per-seed (or per-unit) outcome of every
 // acceptance criterion that is judged seed by seed: criterion, unit,
-// pass, value. The criterion column is the text of the criterion whose
-// check is the fraction of units that pass (checkBook.fraction), or, for a
-// criterion judged on the medians over seeds, the same condition stated
-// for one seed (the medians criterion's text without its suffix).
+// pass, value, criterion_ids. The criterion column is the text of the
+// criterion whose check is the fraction of units that pass
+// (checkBook.fraction), or, for a criterion judged on the medians over
+// seeds, the same condition stated for one seed; criterion_ids are the IDs
+// of the criteria of the summary it stands for (space-separated: a seed
+// passes when it meets the targets of all of them).
 const SeedChecksFile = "seed_checks.csv"
 
 // outcome is one unit's result for one criterion.
@@ -33,13 +35,14 @@ type checkBook struct {
 	cr    results.Criteria
 	order []string
 	per   map[string][]outcome
+	ids   map[string]string // the criterion_ids of a label
 }
 
 // newCheckBook returns a book that judges the criteria cr into s; writing
 // the summary fails unless every one of them was judged.
 func newCheckBook(s *results.Summary, cr results.Criteria) *checkBook {
 	s.Criteria = cr
-	return &checkBook{s: s, cr: cr, per: map[string][]outcome{}}
+	return &checkBook{s: s, cr: cr, per: map[string][]outcome{}, ids: map[string]string{}}
 }
 
 // get returns the criterion with the given ID.
@@ -51,12 +54,32 @@ func (b *checkBook) judge(id string, v float64, detail ...string) { b.s.Judge(b.
 // na records that criterion id does not apply to this run, and why.
 func (b *checkBook) na(id, why string) { b.s.NotJudged(b.get(id), why) }
 
-// unit records one unit's outcome under the label (see SeedChecksFile).
-func (b *checkBook) unit(label, unit string, pass bool, value float64) {
+// unit records one unit's outcome under the label (see SeedChecksFile),
+// which stands for the criteria ids; without ids, for the criterion of
+// the table whose text is the label.
+func (b *checkBook) unit(label, unit string, pass bool, value float64, ids ...string) {
+	if len(ids) == 0 {
+		ids = []string{b.byText(label).ID}
+	}
+	for _, id := range ids {
+		b.get(results.BaseID(id)) // panics on an ID outside the table
+	}
 	if _, ok := b.per[label]; !ok {
 		b.order = append(b.order, label)
+		b.ids[label] = strings.Join(ids, " ")
 	}
 	b.per[label] = append(b.per[label], outcome{unit, pass, value})
+}
+
+// byText returns the criterion of the table with the given text; it
+// panics when there is none (a programming error).
+func (b *checkBook) byText(text string) results.Criterion {
+	for _, c := range b.cr {
+		if c.Text == text {
+			return c
+		}
+	}
+	panic(fmt.Sprintf("chapter5: no criterion with the text %q", text))
 }
 
 // fraction judges criterion c, whose units were recorded under its text,
@@ -76,10 +99,10 @@ func (b *checkBook) fraction(c results.Criterion) {
 
 // write writes SeedChecksFile into dir.
 func (b *checkBook) write(dir string) error {
-	t := results.NewTable("criterion", "unit", "pass", "value")
+	t := results.NewTable("criterion", "unit", "pass", "value", "criterion_ids")
 	for _, c := range b.order {
 		for _, o := range b.per[c] {
-			t.AddRow(c, o.unit, o.pass, o.value)
+			t.AddRow(c, o.unit, o.pass, o.value, b.ids[c])
 		}
 	}
 	return results.WriteCSV(filepath.Join(dir, SeedChecksFile), *t)

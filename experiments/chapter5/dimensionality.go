@@ -485,7 +485,7 @@ func (d *dimSummary) fig54Seed(seed int, runs []DimRun) {
 		n := len(th.aliveSet(eg))
 		book.unit(book.get("fig5.4-extended-run").Text, u, len(th.aliveSet(ea)) == kt && (n == kt || n == kt+1), float64(n))
 	}
-	dom := book.get("fig5.4-diagonal-dominance").Target
+	dom := book.get("fig5.4-diagonal-dominance")
 	for _, cr := range []string{c.Model.CrossInit, otherCross(c.Model.CrossInit)} {
 		r, ok := d.by[dimKey{seed, d.Tmax, cr}]
 		if !ok {
@@ -497,7 +497,7 @@ func (d *dimSummary) fig54Seed(seed int, runs []DimRun) {
 		} else {
 			d.ddOther = append(d.ddOther, dd)
 		}
-		book.unit("Fig 5.4 (4) diagonal dominance of the α-alive block of ⟨A⟩ at T_max ≥ 0.5 (cross_init = "+cr+")", u, dom.Met(dd), dd)
+		book.unit("Fig 5.4 (4) diagonal dominance of the α-alive block of ⟨A⟩ at T_max ≥ 0.5 (cross_init = "+cr+")", u, dom.Target.Met(dd), dd, dominanceFor(dom, cr).ID)
 	}
 	ok, bad := true, 0.0
 	for _, r := range runs {
@@ -545,7 +545,7 @@ func (d *dimSummary) fig55Seed(seed int) {
 		d.pooledAlphaFirst += first
 		d.pooledDims += n
 		f := float64(first) / float64(max(n, 1))
-		book.unit("Fig 5.5 (ii) doubly-extinct dimensions lose α before γ (fraction of the seed's)", u, n > 0 && book.get("fig5.5-alpha-before-gamma").Target.Met(f), f)
+		book.unit("Fig 5.5 (ii) doubly-extinct dimensions lose α before γ (fraction of the seed's)", u, n > 0 && book.get("fig5.5-alpha-before-gamma").Target.Met(f), f, "fig5.5-alpha-before-gamma")
 	}
 	surv := true
 	minG := math.Inf(1)

@@ -192,17 +192,19 @@ func (b *checkBook) recordSeed(rows []genRow, unit string) {
 rows:
 	for _, r := range rows {
 		pass := true
+		var ids []string
 		for _, p := range r.parts {
 			if p.na != "" {
 				continue rows
 			}
 			pass = pass && b.get(p.id).Target.Met(p.v)
+			ids = append(ids, p.id)
 		}
 		label := r.label
 		if label == "" {
 			label = strings.TrimSuffix(b.get(r.parts[0].id).Text, medianSuffix)
 		}
-		b.unit(label, unit, pass, r.parts[0].v)
+		b.unit(label, unit, pass, r.parts[0].v, ids...)
 	}
 }
 
@@ -429,13 +431,16 @@ func scoreValues(scores []interScore, f func(interScore) float64) []float64 {
 // medians.
 func (b *checkBook) interactionSeed(sc interScore, u string, surrogate bool) {
 	met := func(id string, v float64) bool { return b.get(id).Target.Met(v) }
-	b.unit("Fig 5.12 (1) |S| ≤ 5% of the entries (fraction significant)", u, met("fig5.12-sparse", sc.Fraction) && met("fig5.12-map-no-zeros", float64(sc.MAPZeros)), sc.Fraction)
-	b.unit("Fig 5.12 (2) corr(MAP D + CB, VB ⟨D⟩ + ⟨C⟩⟨B⟩) ≥ 0.5", u, met("fig5.12-map-vb-corr", sc.Corr), sc.Corr)
-	b.unit("Fig 5.12 (5) variance image rank one (σ₂/σ₁)", u, met("fig5.12-rank-one", sc.RankRatio), sc.RankRatio)
+	b.unit("Fig 5.12 (1) |S| ≤ 5% of the entries (fraction significant)", u, met("fig5.12-sparse", sc.Fraction) && met("fig5.12-map-no-zeros", float64(sc.MAPZeros)), sc.Fraction,
+		"fig5.12-sparse", "fig5.12-map-no-zeros")
+	b.unit("Fig 5.12 (2) corr(MAP D + CB, VB ⟨D⟩ + ⟨C⟩⟨B⟩) ≥ 0.5", u, met("fig5.12-map-vb-corr", sc.Corr), sc.Corr, "fig5.12-map-vb-corr")
+	b.unit("Fig 5.12 (5) variance image rank one (σ₂/σ₁)", u, met("fig5.12-rank-one", sc.RankRatio), sc.RankRatio, "fig5.12-rank-one")
 	if surrogate {
-		b.unit("Fig 5.12 (3) AUROC(VB |z|) ≥ 0.95 and ≥ AUROC(MAP |D + CB|) − 0.01", u, met("fig5.12-auroc", sc.AUCVB) && met("fig5.12-auroc-vs-map", sc.AUCVB-sc.AUCMAP), sc.AUCVB)
+		b.unit("Fig 5.12 (3) AUROC(VB |z|) ≥ 0.95 and ≥ AUROC(MAP |D + CB|) − 0.01", u, met("fig5.12-auroc", sc.AUCVB) && met("fig5.12-auroc-vs-map", sc.AUCVB-sc.AUCMAP), sc.AUCVB,
+			"fig5.12-auroc", "fig5.12-auroc-vs-map")
 		b.unit("Fig 5.12 (4) precision ≥ 0.85, recall ≥ 0.7, sign agreement ≥ 0.98, FP rate ≤ 0.5%", u,
-			met("fig5.12-precision", sc.Precision) && met("fig5.12-recall", sc.Recall) && met("fig5.12-sign-agreement", sc.SignAgree) && met("fig5.12-fp-rate", sc.FPRate), sc.Precision)
+			met("fig5.12-precision", sc.Precision) && met("fig5.12-recall", sc.Recall) && met("fig5.12-sign-agreement", sc.SignAgree) && met("fig5.12-fp-rate", sc.FPRate), sc.Precision,
+			"fig5.12-precision", "fig5.12-recall", "fig5.12-sign-agreement", "fig5.12-fp-rate")
 	}
 }
 
