@@ -1,7 +1,6 @@
 package chapter5
 
 import (
-	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -18,22 +17,6 @@ import (
 
 func configPath(name string) string { return filepath.Join("..", "..", "configs", "chapter5", name) }
 
-// runQuick runs a shipped config with its [quick] settings into a
-// temporary folder and returns the results folder and its summary.
-func runQuick(t *testing.T, name string) (string, results.Summary) {
-	t.Helper()
-	dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
-		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir, sum
-}
-
 // checkFiles fails for every file missing from dir.
 func checkFiles(t *testing.T, dir string, files ...string) {
 	t.Helper()
@@ -44,31 +27,13 @@ func checkFiles(t *testing.T, dir string, files ...string) {
 	}
 }
 
-// checkMonotone fails unless the summary has a passing check whose name
-// starts with prefix (the "F never decreases" criteria).
-func checkMonotone(t *testing.T, sum results.Summary, prefix string) {
-	t.Helper()
-	n := 0
-	for _, c := range sum.Checks {
-		if strings.HasPrefix(c.Name, prefix) {
-			n++
-			if !c.Pass || c.NotApplicable {
-				t.Errorf("check %q: %s (value %v)", c.Name, c.Verdict(), c.Value)
-			}
-		}
-	}
-	if n == 0 {
-		t.Errorf("no check named %q…", prefix)
-	}
-}
-
 // TestQuickDimensionality runs dimensionality.toml with its [quick]
 // settings end to end.
 func TestQuickDimensionality(t *testing.T) {
-	dir, sum := runQuick(t, "dimensionality.toml")
+	q := exptest.Quick(t, configPath("dimensionality.toml"))
+	dir := q.Dir
 	checkFiles(t, dir, "alive.csv", "params.csv", "hyper_trace.csv", "trace.csv", SeedChecksFile, "fig5_4.svg", "fig5_4.png", "fig5_5.svg", "fig5_5.png", "summary.json", "scorecard.md")
-	checkMonotone(t, sum, "Fig 5.4 (5) F never decreases")
-	checkMonotone(t, sum, "Fig 5.5 (i) trajectories start")
+	exptest.MustPass(t, q.Summary, "fig5.4-f-monotone", "fig5.5-start")
 	alive, err := results.ReadCSV(filepath.Join(dir, "alive.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -95,10 +60,10 @@ func TestQuickDimensionality(t *testing.T) {
 
 // TestQuickInputs runs inputs.toml with its [quick] settings.
 func TestQuickInputs(t *testing.T) {
-	dir, sum := runQuick(t, "inputs.toml")
+	q := exptest.Quick(t, configPath("inputs.toml"))
+	dir := q.Dir
 	checkFiles(t, dir, "fig5_6_data.csv", "hyper_trace.csv", "trace.csv", SeedChecksFile, "fig5_6.svg", "fig5_7.svg", "fig5_8.svg", "fig5_8.png", "scorecard.md")
-	checkMonotone(t, sum, "[U01] Fig 5.7 (i) F never decreases")
-	checkMonotone(t, sum, "[U-11] Fig 5.7 (i) F never decreases")
+	exptest.MustPass(t, q.Summary, "fig5.7-f-monotone.u01", "fig5.7-f-monotone.u-11")
 	d, err := results.ReadCSV(filepath.Join(dir, "fig5_6_data.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -113,15 +78,11 @@ func TestQuickInputs(t *testing.T) {
 // settings and checks that Figure 5.13's arcs are the significant entries
 // of interactions.csv.
 func TestQuickGenes(t *testing.T) {
-	dir, sum := runQuick(t, "genes.toml")
+	q := exptest.Quick(t, configPath("genes.toml"))
+	dir := q.Dir
 	checkFiles(t, dir, ExpressionFile, ErrorsFile, InteractionsFile, NetworkFile, "trace.csv", SeedChecksFile,
 		"fig5_9.svg", "fig5_11.svg", "fig5_12.svg", "fig5_12.png", "fig5_13.svg", "fig5_13.png", "scorecard.md")
-	checkMonotone(t, sum, "F (VB) and the MAP objective never decrease")
-	for _, c := range sum.Checks {
-		if strings.HasPrefix(c.Name, "Fig 5.9") && !c.Pass {
-			t.Errorf("data check %q failed (%v)", c.Name, c.Value)
-		}
-	}
+	exptest.MustPass(t, q.Summary, append(tcellCriteria.IDs(), geneMonotone.ID, fig513Arcs.ID)...)
 	checkNetwork(t, dir)
 	e, err := results.ReadCSV(filepath.Join(dir, ErrorsFile))
 	if err != nil {
@@ -136,15 +97,61 @@ func TestQuickGenes(t *testing.T) {
 
 // TestQuickSurrogate runs genes-surrogate.toml with its [quick] settings.
 func TestQuickSurrogate(t *testing.T) {
-	dir, sum := runQuick(t, "genes-surrogate.toml")
+	q := exptest.Quick(t, configPath("genes-surrogate.toml"))
+	dir := q.Dir
 	checkFiles(t, dir, ExpressionFile, ErrorsFile, InteractionsFile, NetworkFile, "fig5_9.svg", "fig5_11.svg", "fig5_12.svg", "fig5_13.svg", "scorecard.md")
-	checkMonotone(t, sum, "F (VB) and the MAP objective never decrease")
-	for _, c := range sum.Checks {
-		if strings.HasPrefix(c.Name, "Fig 5.9") && !c.Pass {
-			t.Errorf("data check %q failed (%v)", c.Name, c.Value)
+	c := DefaultSurrogateConfig()
+	exptest.MustPass(t, q.Summary, append(surrogateDataCriteria(&c).IDs(), geneMonotone.ID, fig513Arcs.ID)...)
+	checkNetwork(t, dir)
+}
+
+// TestSeedChecksNameCriteria: every row of seed_checks.csv of every
+// shipped config's quick run names, in criterion_ids, criteria that the
+// summary judged (the per-seed table is described by the criteria table),
+// and every criterion judged as a fraction of units has its units there.
+func TestSeedChecksNameCriteria(t *testing.T) {
+	configs, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(configs) == 0 {
+		t.Fatalf("configs: %v %v", configs, err)
+	}
+	for _, cfg := range configs {
+		q := exptest.Quick(t, cfg)
+		tab, err := results.ReadCSV(filepath.Join(q.Dir, SeedChecksFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		idc, err := tab.Col("criterion_ids")
+		if err != nil {
+			t.Fatal(err)
+		}
+		labels := map[string]bool{}
+		for _, row := range tab.Rows {
+			labels[row[0]] = true
+			for _, id := range strings.Fields(row[idc]) {
+				if len(q.Summary.ChecksOf(results.BaseID(id))) == 0 {
+					t.Errorf("%s: %s row %q names %q, which the summary has no check of", filepath.Base(cfg), SeedChecksFile, row[0], id)
+				}
+			}
+		}
+		if len(tab.Rows) == 0 {
+			t.Errorf("%s: %s is empty", filepath.Base(cfg), SeedChecksFile)
+		}
+		fractions := 0
+		for _, c := range q.Summary.Checks {
+			// A fraction of units is named "<criterion text> (fraction of n units)".
+			i := strings.LastIndex(c.Name, " (fraction of ")
+			if i < 0 || !strings.HasSuffix(c.Name, " units)") {
+				continue
+			}
+			fractions++
+			if !labels[c.Name[:i]] {
+				t.Errorf("%s: check %s is a fraction of units, none of which is in %s", filepath.Base(cfg), c.ID, SeedChecksFile)
+			}
+		}
+		if fractions == 0 {
+			t.Errorf("%s: no check is a fraction of units: the test checked nothing", filepath.Base(cfg))
 		}
 	}
-	checkNetwork(t, dir)
 }
 
 // checkNetwork compares network.csv with the entries of interactions.csv
@@ -376,15 +383,14 @@ func TestInterfaceMetrics(t *testing.T) {
 		{"genes.toml", []string{"vb_test_error.k1", "map_test_error.k1", "significant_interactions"}},
 		{"genes-surrogate.toml", []string{"interaction_precision", "interaction_recall", "significant_interactions"}},
 	} {
-		_, sum := runQuick(t, c.config)
+		sum := exptest.Quick(t, configPath(c.config)).Summary
 		for _, k := range c.keys {
 			if v, ok := sum.Metrics[k]; !ok || math.IsNaN(v) {
 				t.Errorf("%s: metric %s = %v (present %v)", c.config, k, v, ok)
 			}
 		}
 	}
-	_, sum := runQuick(t, "inputs.toml")
-	if sum.Metrics["F_monotone"] != 1 {
+	if sum := exptest.Quick(t, configPath("inputs.toml")).Summary; sum.Metrics["F_monotone"] != 1 {
 		t.Errorf("inputs: F_monotone = %v, want 1", sum.Metrics["F_monotone"])
 	}
 }

@@ -12,7 +12,12 @@ import (
 
 // SeedChecksFile holds the per-seed (or per-unit) outcome of every
 // acceptance criterion that is judged seed by seed: criterion, unit,
-// pass, value. The summary's checks are the fractions of units passing.
+// pass, value, criterion_ids. The criterion column is the text of the
+// criterion whose check is the fraction of units that pass
+// (checkBook.fraction), or, for a criterion judged on the medians over
+// seeds, the same condition stated for one seed; criterion_ids are the IDs
+// of the criteria of the summary it stands for (space-separated: a seed
+// passes when it meets the targets of all of them).
 const SeedChecksFile = "seed_checks.csv"
 
 // outcome is one unit's result for one criterion.
@@ -22,59 +27,82 @@ type outcome struct {
 	value float64
 }
 
-// checkBook collects per-unit outcomes and turns them into the summary's
-// checks, each the fraction of units that pass (targets §3: "report, for
-// every criterion, the per-seed outcome and the fraction of seeds that
-// pass").
+// checkBook collects per-unit outcomes and judges the experiment's
+// criteria table (targets §3: "report, for every criterion, the per-seed
+// outcome and the fraction of seeds that pass").
 type checkBook struct {
 	s     *results.Summary
+	cr    results.Criteria
 	order []string
 	per   map[string][]outcome
+	ids   map[string]string // the criterion_ids of a label
 }
 
-func newCheckBook(s *results.Summary) *checkBook {
-	return &checkBook{s: s, per: map[string][]outcome{}}
+// newCheckBook returns a book that judges the criteria cr into s; writing
+// the summary fails unless every one of them was judged.
+func newCheckBook(s *results.Summary, cr results.Criteria) *checkBook {
+	s.Criteria = cr
+	return &checkBook{s: s, cr: cr, per: map[string][]outcome{}, ids: map[string]string{}}
 }
 
-// unit records one unit's outcome of a criterion.
-func (b *checkBook) unit(criterion, unit string, pass bool, value float64) {
-	if _, ok := b.per[criterion]; !ok {
-		b.order = append(b.order, criterion)
+// get returns the criterion with the given ID.
+func (b *checkBook) get(id string) results.Criterion { return b.cr.Get(id) }
+
+// judge judges criterion id with the value v.
+func (b *checkBook) judge(id string, v float64, detail ...string) { b.s.Judge(b.get(id), v, detail...) }
+
+// na records that criterion id does not apply to this run, and why.
+func (b *checkBook) na(id, why string) { b.s.NotJudged(b.get(id), why) }
+
+// unit records one unit's outcome under the label (see SeedChecksFile),
+// which stands for the criteria ids; without ids, for the criterion of
+// the table whose text is the label.
+func (b *checkBook) unit(label, unit string, pass bool, value float64, ids ...string) {
+	if len(ids) == 0 {
+		ids = []string{b.byText(label).ID}
 	}
-	b.per[criterion] = append(b.per[criterion], outcome{unit, pass, value})
+	for _, id := range ids {
+		b.get(results.BaseID(id)) // panics on an ID outside the table
+	}
+	if _, ok := b.per[label]; !ok {
+		b.order = append(b.order, label)
+		b.ids[label] = strings.Join(ids, " ")
+	}
+	b.per[label] = append(b.per[label], outcome{unit, pass, value})
 }
 
-// passes returns the outcomes of a criterion.
-func (b *checkBook) passes(criterion string) []bool {
+// byText returns the criterion of the table with the given text; it
+// panics when there is none (a programming error).
+func (b *checkBook) byText(text string) results.Criterion {
+	for _, c := range b.cr {
+		if c.Text == text {
+			return c
+		}
+	}
+	panic(fmt.Sprintf("chapter5: no criterion with the text %q", text))
+}
+
+// fraction judges criterion c, whose units were recorded under its text,
+// with the fraction of units that pass; without units it is not judged.
+func (b *checkBook) fraction(c results.Criterion) {
 	var p []bool
-	for _, o := range b.per[criterion] {
+	for _, o := range b.per[c.Text] {
 		p = append(p, o.pass)
 	}
-	return p
-}
-
-// fraction adds the check "criterion (fraction of units)" that passes when
-// at least need of the units pass (need = 1: every unit).
-func (b *checkBook) fraction(criterion string, need float64) {
-	f := fraction(b.passes(criterion))
-	target := fmt.Sprintf(">= %.3g", need)
-	if need == 1 {
-		target = "= 1 (every unit)"
-	}
-	name := fmt.Sprintf("%s (fraction of %d units)", criterion, len(b.per[criterion]))
+	f := fraction(p)
 	if math.IsNaN(f) {
-		b.s.AddCheckNA(name, target, "no unit was computed")
+		b.s.NotJudged(c, "no unit was computed")
 		return
 	}
-	b.s.AddCheck(name, f >= need, f, target)
+	b.s.Judge(c, f, fmt.Sprintf("fraction of %d units", len(p)))
 }
 
 // write writes SeedChecksFile into dir.
 func (b *checkBook) write(dir string) error {
-	t := results.NewTable("criterion", "unit", "pass", "value")
+	t := results.NewTable("criterion", "unit", "pass", "value", "criterion_ids")
 	for _, c := range b.order {
 		for _, o := range b.per[c] {
-			t.AddRow(c, o.unit, o.pass, o.value)
+			t.AddRow(c, o.unit, o.pass, o.value, b.ids[c])
 		}
 	}
 	return results.WriteCSV(filepath.Join(dir, SeedChecksFile), *t)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -235,139 +236,199 @@ type inputStructure struct {
 	deltaOK, alphaOK, gammaOK, betaOK, sameSet, earlyOK bool
 }
 
+// inputBaseCriteria are the acceptance criteria of Figures 5.7 and 5.8
+// (targets ch5-lds.md §3.4, §3.5) for one noise input: the fractions of
+// seeds that pass, a pooled fraction and a yes/no criterion.
+func inputBaseCriteria(c *InputsConfig) (fig57, fig58 results.Criteria) {
+	return results.Criteria{
+			{ID: "fig5.7-f-monotone", Text: "Fig 5.7 (i) F never decreases", Target: results.Equal(1)},
+			{ID: "fig5.7-activation-jumps", Text: "Fig 5.7 (ii) ΔF jumps (ΔF_{s+1} > 2ΔF_s) at every stage start s of the schedule", Target: results.AtLeast(0.8)},
+			{ID: "fig5.7-pruning-peaks", Text: "Fig 5.7 (iii) at least one pruning-peak cluster after iteration 40", Target: results.AtLeast(2.0 / 3)},
+			{ID: "fig5.7-peaks-near-crossings", Text: "Fig 5.7 (iii) peak clusters within [c − 30, c + 10] of a pruning crossing c, pooled", Target: results.AtLeast(0.7)},
+		}, results.Criteria{
+			{ID: "fig5.8-delta3-pruned", Text: "Fig 5.8 exactly δ_3 pruned (δ_1, δ_2 alive)", Target: results.AtLeast(0.9)},
+			{ID: "fig5.8-two-alpha", Text: "Fig 5.8 exactly 2 α alive (the others extinct)", Target: results.AtLeast(0.9)},
+			{ID: "fig5.8-two-gamma", Text: "Fig 5.8 exactly 2 γ alive (the others extinct)", Target: results.AtLeast(0.7)},
+			{ID: "fig5.8-beta-pruned", Text: "Fig 5.8 every β pruned", Target: results.AtLeast(0.6)},
+			{ID: "fig5.8-alpha-set-eq-gamma-set", Text: "Fig 5.8 α-alive set = γ-alive set", Target: results.AtLeast(0.3)},
+			{ID: "fig5.8-early-extinction", Text: fmt.Sprintf("Fig 5.8 the α-extinct dimensions already have 1/α < extinct at iteration %d", c.Early), Target: results.AtLeast(0.7)},
+			{ID: "fig5.8-whole-structure", Text: "Fig 5.8 at least one of the first ten seeds has the whole true structure (δ, α, γ, β and α-set = γ-set)", Target: results.Holds},
+		}
+}
+
+// betaPrunedUm11 is the target of fig5.8-beta-pruned with U(−1, 1) noise
+// (targets §3.5).
+var betaPrunedUm11 = results.AtLeast(0.8)
+
+// forNoise returns the criteria of one noise input: the ID suffixed with
+// the input (".u01"), the text prefixed with it ("[U01] ").
+func forNoise(cs results.Criteria, noise string) results.Criteria {
+	out := make(results.Criteria, len(cs))
+	for i, c := range cs {
+		c.ID += "." + strings.ToLower(noise)
+		c.Text = "[" + noise + "] " + c.Text
+		if c.ID == "fig5.8-beta-pruned."+strings.ToLower(NoiseUm11) {
+			c.Target = betaPrunedUm11
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// inputsCriteria are the criteria of every noise input of c.
+func inputsCriteria(c *InputsConfig) results.Criteria {
+	fig57, fig58 := inputBaseCriteria(c)
+	var out results.Criteria
+	for _, noise := range c.NoiseInputs {
+		out = append(append(out, forNoise(fig57, noise)...), forNoise(fig58, noise)...)
+	}
+	return out
+}
+
+// inputStats are what the criteria of Figures 5.7 and 5.8 count over the
+// runs of one noise input.
+type inputStats struct {
+	pooledPeaks, pooledNear int
+	anyAll                  bool // some seed < 10 has the whole true structure
+}
+
 // inputsSummary computes the criteria of targets §3.4 and §3.5 per noise
 // input.
 func inputsSummary(c *InputsConfig, runs []InputRun) *checkBook {
 	s := &results.Summary{}
-	book := newCheckBook(s)
-	th := c.Thresholds
-	rule := DefaultPeakRule()
+	book := newCheckBook(s, inputsCriteria(c))
 	// Issue 10's interface: F_monotone over every run, and the alive
 	// counts per hyperparameter group at the readout (medians over runs).
 	allMonotone := true
 	alive := map[string][]float64{}
-	defer func() {
-		s.SetMetric("F_monotone", b2f(allMonotone))
-		for _, grp := range []string{"alpha", "beta", "gamma", "delta"} {
-			if len(alive[grp]) > 0 {
-				s.SetMetric("alive_"+grp, medianOf(alive[grp]))
-			}
-		}
-	}()
+	fig57, fig58 := inputBaseCriteria(c)
+	var ids57, ids58 []string
 	for _, noise := range c.NoiseInputs {
-		p := "[" + noise + "] "
-		var pooledPeaks, pooledNear int
-		anyAll := false
+		cr := func(id string) results.Criterion { return book.get(id + "." + strings.ToLower(noise)) }
+		var st inputStats
 		for _, r := range runs {
 			if r.Noise != noise {
 				continue
 			}
-			u := unitName(r.Seed)
-			f := experiments.Float64s(r.F)
-			ok := monotone(f, MonotoneCheckTol) && r.Error == ""
-			allMonotone = allMonotone && ok
-			book.unit(p+"Fig 5.7 (i) F never decreases", u, ok, b2f(ok))
-			// (ii) activation jumps: ΔF_{s+1} > 2ΔF_s at each stage s, with
-			// F_i = f[i−1].
-			jumps, minRatio := true, math.Inf(1)
-			for _, st := range r.Stages {
-				if st+1 > len(f) || st < 2 {
-					jumps = false
-					continue
-				}
-				d0, d1 := f[st-1]-f[st-2], f[st]-f[st-1]
-				jumps = jumps && d1 > 2*d0
-				minRatio = math.Min(minRatio, d1/d0)
-			}
-			book.unit(p+"Fig 5.7 (ii) ΔF jumps (ΔF_{s+1} > 2ΔF_s) at every stage start s of the schedule", u, jumps, minRatio)
-			// (iii) pruning peaks near crossings.
-			clusters := rule.PeakClusters(f)
-			var crossings []int
-			for _, g := range [][][]float64{r.Hyper.Alpha, r.Hyper.Beta, r.Hyper.Gamma, r.Hyper.Delta} {
-				for _, it := range firstBelow(g, th.Extinct) {
-					if it >= 0 {
-						crossings = append(crossings, it)
-					}
-				}
-			}
-			near := 0
-			for _, pk := range clusters {
-				for _, cr := range crossings {
-					if pk >= cr-30 && pk <= cr+10 {
-						near++
-						break
-					}
-				}
-			}
-			pooledPeaks += len(clusters)
-			pooledNear += near
-			book.unit(p+"Fig 5.7 (iii) at least one pruning-peak cluster after iteration 40", u, len(clusters) > 0, float64(len(clusters)))
-			// Figure 5.8 at the readout.
-			if r.Hyper.Len() <= c.Readout {
-				continue
-			}
-			at := func(tr [][]float64) []float64 { return inv(tr[c.Readout]) }
-			a, b, g, d := at(r.Hyper.Alpha), at(r.Hyper.Beta), at(r.Hyper.Gamma), at(r.Hyper.Delta)
-			for grp, v := range map[string][]float64{"alpha": a, "beta": b, "gamma": g, "delta": d} {
-				alive[grp] = append(alive[grp], float64(len(th.aliveSet(v))))
-			}
-			var st inputStructure
-			aliveD := th.aliveSet(d)
-			st.deltaOK = len(d) == 3 && slices.Equal(aliveD, []int{0, 1}) && 1/d[2] < th.Extinct
-			st.alphaOK = th.exactly(a, 2)
-			st.gammaOK = th.exactly(g, 2)
-			st.betaOK = th.extinctCount(b) == len(b)
-			st.sameSet = slices.Equal(th.aliveSet(a), th.aliveSet(g))
-			st.earlyOK = st.alphaOK
-			if st.alphaOK {
-				early := inv(r.Hyper.Alpha[c.Early])
-				for j := range a {
-					if 1/a[j] < th.Extinct && !(1/early[j] < th.Extinct) {
-						st.earlyOK = false
-					}
-				}
-			}
-			book.unit(p+"Fig 5.8 exactly δ_3 pruned (δ_1, δ_2 alive)", u, st.deltaOK, float64(len(aliveD)))
-			book.unit(p+"Fig 5.8 exactly 2 α alive (the others extinct)", u, st.alphaOK, float64(len(th.aliveSet(a))))
-			book.unit(p+"Fig 5.8 exactly 2 γ alive (the others extinct)", u, st.gammaOK, float64(len(th.aliveSet(g))))
-			book.unit(p+"Fig 5.8 every β pruned", u, st.betaOK, float64(th.extinctCount(b)))
-			book.unit(p+"Fig 5.8 α-alive set = γ-alive set", u, st.sameSet, b2f(st.sameSet))
-			book.unit(p+fmt.Sprintf("Fig 5.8 the α-extinct dimensions already have 1/α < extinct at iteration %d", c.Early), u, st.earlyOK, b2f(st.earlyOK))
-			all := st.deltaOK && st.alphaOK && st.gammaOK && st.betaOK && st.sameSet
-			if r.Seed < 10 && all {
-				anyAll = true
-			}
-			s.SetMetric(fmt.Sprintf("final_F.%s.s%d", noise, r.Seed), f[len(f)-1])
+			allMonotone = inputFig57Seed(book, cr, c, r, &st) && allMonotone
+			inputFig58Seed(book, cr, c, r, &st, alive)
 		}
-		book.fraction(p+"Fig 5.7 (i) F never decreases", 1)
-		book.fraction(p+"Fig 5.7 (ii) ΔF jumps (ΔF_{s+1} > 2ΔF_s) at every stage start s of the schedule", 0.8)
-		book.fraction(p+"Fig 5.7 (iii) at least one pruning-peak cluster after iteration 40", 2.0/3)
-		if pooledPeaks == 0 {
-			s.AddCheckNA(p+"Fig 5.7 (iii) peak clusters within [c − 30, c + 10] of a pruning crossing c, pooled", ">= 0.7", "no peak cluster was found")
+		for _, id := range []string{"fig5.7-f-monotone", "fig5.7-activation-jumps", "fig5.7-pruning-peaks"} {
+			book.fraction(cr(id))
+		}
+		if st.pooledPeaks == 0 {
+			s.NotJudged(cr("fig5.7-peaks-near-crossings"), "no peak cluster was found")
 		} else {
-			v := float64(pooledNear) / float64(pooledPeaks)
-			s.AddCheck(fmt.Sprintf("%sFig 5.7 (iii) peak clusters within [c − 30, c + 10] of a pruning crossing c, pooled (%d clusters)", p, pooledPeaks), v >= 0.7, v, ">= 0.7")
+			s.Judge(cr("fig5.7-peaks-near-crossings"), float64(st.pooledNear)/float64(st.pooledPeaks), fmt.Sprintf("%d clusters", st.pooledPeaks))
 		}
-		book.fraction(p+"Fig 5.8 exactly δ_3 pruned (δ_1, δ_2 alive)", 0.9)
-		book.fraction(p+"Fig 5.8 exactly 2 α alive (the others extinct)", 0.9)
-		book.fraction(p+"Fig 5.8 exactly 2 γ alive (the others extinct)", 0.7)
-		needBeta := 0.6
-		if noise == NoiseUm11 {
-			needBeta = 0.8
+		for _, id := range []string{"fig5.8-delta3-pruned", "fig5.8-two-alpha", "fig5.8-two-gamma", "fig5.8-beta-pruned", "fig5.8-alpha-set-eq-gamma-set", "fig5.8-early-extinction"} {
+			book.fraction(cr(id))
 		}
-		book.fraction(p+"Fig 5.8 every β pruned", needBeta)
-		book.fraction(p+"Fig 5.8 α-alive set = γ-alive set", 0.3)
-		book.fraction(p+fmt.Sprintf("Fig 5.8 the α-extinct dimensions already have 1/α < extinct at iteration %d", c.Early), 0.7)
-		s.AddCheck(p+"Fig 5.8 at least one of the first ten seeds has the whole true structure (δ, α, γ, β and α-set = γ-set)", anyAll, b2f(anyAll), "1")
+		s.JudgeBool(cr("fig5.8-whole-structure"), st.anyAll)
+		ids57, ids58 = append(ids57, forNoise(fig57, noise).IDs()...), append(ids58, forNoise(fig58, noise).IDs()...)
+	}
+	s.SetMetric("F_monotone", b2f(allMonotone))
+	for _, grp := range []string{"alpha", "beta", "gamma", "delta"} {
+		if len(alive[grp]) > 0 {
+			s.SetMetric("alive_"+grp, medianOf(alive[grp]))
+		}
 	}
 	s.Claims = []results.Claim{
-		{Artifact: "Figure 5.7", Figures: []string{"fig5_7"}, Checks: []string{"[U01] Fig 5.7", "[U-11] Fig 5.7"},
+		{Artifact: "Figure 5.7", Figures: []string{"fig5_7"}, Checks: ids57,
 			Statement: "F increases monotonically, with jumps when each group of hyperparameter updates starts (iterations 10, 20, 30) and peaks in ΔF as parameters are pruned (section 5.4.2, line 4109)."},
-		{Artifact: "Figure 5.8", Figures: []string{"fig5_8"}, Checks: []string{"[U01] Fig 5.8", "[U-11] Fig 5.8"},
+		{Artifact: "Figure 5.8", Figures: []string{"fig5_8"}, Checks: ids58,
 			Statement: "By 500 iterations ARD finds the two hidden dimensions of the dynamics, the same two in the output, no input driving the state, and only the two sinusoid inputs displacing the output (lines 4111, 4124)."},
 	}
 	s.AddFindingsFromChecks(map[string]string{
-		"[U01] Fig 5.8 every β": "With U(0, 1) noise the non-zero-mean noise input can survive in B as a state offset (targets §3.5 prototype: 2 of 6 seeds).",
+		"fig5.8-beta-pruned." + strings.ToLower(NoiseU01): "With U(0, 1) noise the non-zero-mean noise input can survive in B as a state offset (targets §3.5 prototype: 2 of 6 seeds).",
 	})
 	return book
+}
+
+// inputFig57Seed records one run's outcomes of Figure 5.7 (F, the jumps at
+// the stage starts, the pruning peaks) and adds its peaks to st; it
+// reports whether F never decreased.
+func inputFig57Seed(book *checkBook, cr func(string) results.Criterion, c *InputsConfig, r InputRun, st *inputStats) bool {
+	u := unitName(r.Seed)
+	f := experiments.Float64s(r.F)
+	ok := monotone(f, MonotoneCheckTol) && r.Error == ""
+	book.unit(cr("fig5.7-f-monotone").Text, u, ok, b2f(ok))
+	// (ii) activation jumps: ΔF_{s+1} > 2ΔF_s at each stage s, with
+	// F_i = f[i−1].
+	jumps, minRatio := true, math.Inf(1)
+	for _, s := range r.Stages {
+		if s+1 > len(f) || s < 2 {
+			jumps = false
+			continue
+		}
+		d0, d1 := f[s-1]-f[s-2], f[s]-f[s-1]
+		jumps = jumps && d1 > 2*d0
+		minRatio = math.Min(minRatio, d1/d0)
+	}
+	book.unit(cr("fig5.7-activation-jumps").Text, u, jumps, minRatio)
+	// (iii) pruning peaks near crossings.
+	clusters := DefaultPeakRule().PeakClusters(f)
+	var crossings []int
+	for _, g := range [][][]float64{r.Hyper.Alpha, r.Hyper.Beta, r.Hyper.Gamma, r.Hyper.Delta} {
+		for _, it := range firstBelow(g, c.Thresholds.Extinct) {
+			if it >= 0 {
+				crossings = append(crossings, it)
+			}
+		}
+	}
+	near := 0
+	for _, pk := range clusters {
+		for _, x := range crossings {
+			if pk >= x-30 && pk <= x+10 {
+				near++
+				break
+			}
+		}
+	}
+	st.pooledPeaks += len(clusters)
+	st.pooledNear += near
+	book.unit(cr("fig5.7-pruning-peaks").Text, u, len(clusters) > 0, float64(len(clusters)))
+	return ok
+}
+
+// inputFig58Seed records one run's outcomes of Figure 5.8, the structure
+// at the readout, and its alive counts per hyperparameter group.
+func inputFig58Seed(book *checkBook, cr func(string) results.Criterion, c *InputsConfig, r InputRun, st *inputStats, alive map[string][]float64) {
+	if r.Hyper.Len() <= c.Readout {
+		return
+	}
+	th := c.Thresholds
+	u := unitName(r.Seed)
+	at := func(tr [][]float64) []float64 { return inv(tr[c.Readout]) }
+	a, b, g, d := at(r.Hyper.Alpha), at(r.Hyper.Beta), at(r.Hyper.Gamma), at(r.Hyper.Delta)
+	for grp, v := range map[string][]float64{"alpha": a, "beta": b, "gamma": g, "delta": d} {
+		alive[grp] = append(alive[grp], float64(len(th.aliveSet(v))))
+	}
+	var is inputStructure
+	aliveD := th.aliveSet(d)
+	is.deltaOK = len(d) == 3 && slices.Equal(aliveD, []int{0, 1}) && 1/d[2] < th.Extinct
+	is.alphaOK = th.exactly(a, 2)
+	is.gammaOK = th.exactly(g, 2)
+	is.betaOK = th.extinctCount(b) == len(b)
+	is.sameSet = slices.Equal(th.aliveSet(a), th.aliveSet(g))
+	is.earlyOK = is.alphaOK
+	if is.alphaOK {
+		early := inv(r.Hyper.Alpha[c.Early])
+		for j := range a {
+			if 1/a[j] < th.Extinct && !(1/early[j] < th.Extinct) {
+				is.earlyOK = false
+			}
+		}
+	}
+	book.unit(cr("fig5.8-delta3-pruned").Text, u, is.deltaOK, float64(len(aliveD)))
+	book.unit(cr("fig5.8-two-alpha").Text, u, is.alphaOK, float64(len(th.aliveSet(a))))
+	book.unit(cr("fig5.8-two-gamma").Text, u, is.gammaOK, float64(len(th.aliveSet(g))))
+	book.unit(cr("fig5.8-beta-pruned").Text, u, is.betaOK, float64(th.extinctCount(b)))
+	book.unit(cr("fig5.8-alpha-set-eq-gamma-set").Text, u, is.sameSet, b2f(is.sameSet))
+	book.unit(cr("fig5.8-early-extinction").Text, u, is.earlyOK, b2f(is.earlyOK))
+	if r.Seed < 10 && is.deltaOK && is.alphaOK && is.gammaOK && is.betaOK && is.sameSet {
+		st.anyAll = true
+	}
+	f := experiments.Float64s(r.F)
+	book.s.SetMetric(fmt.Sprintf("final_F.%s.s%d", r.Noise, r.Seed), f[len(f)-1])
 }

@@ -258,6 +258,19 @@ func sum(x []float64) float64 {
 	return s
 }
 
+// granularityCriteria are the acceptance criteria of Figure 6.10 (targets
+// ch6-dag.md §3.6) for a config.
+func granularityCriteria(c *GranularityConfig) results.Criteria {
+	short := count(len(c.KGrid), func(i int) bool { return c.KGrid[i] <= 1024 })
+	return results.Criteria{
+		{ID: "fig6.10-short-runs-below-vb", Text: "Fig 6.10: every random-initialised run with K ≤ 256 below VB*", Target: results.Holds},
+		{ID: "fig6.10-median-k16384", Text: "Fig 6.10: median over random traces at K = 16384 minus VB* (nats)", Target: results.AtLeast(-2)},
+		{ID: "fig6.10-iqr-shrinks", Text: "Fig 6.10: IQR over traces at K = 16384 / at K = 1024", Target: results.Below(1.0 / 3)},
+		{ID: "fig6.10-true-init-above", Text: "Fig 6.10: K ≤ 1024 where the true-initialised run is above the random traces' median", Target: allOf(short)},
+		{ID: "fig6.10-bic-before-vb", Text: "Fig 6.10: the median of the random traces exceeds BIC at a smaller K than VB*", Target: results.Holds},
+	}
+}
+
 // granularitySummary computes the checks of targets §3.6.
 func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, ref *StructScore) (*results.Summary, string) {
 	s := &results.Summary{Lists: map[string][]float64{}}
@@ -282,49 +295,36 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 	s.Lists["iqr_log_w"] = iqr
 	s.SetMetric("vb_star", vbStar)
 	s.SetMetric("bic", bic)
-	below := true
-	nShort := 0
-	for j, k := range c.KGrid {
+	cr := granularityCriteria(c)
+	j := newJudge(s, cr)
+	below, nShort := true, 0
+	for i, k := range c.KGrid {
 		if k > 256 {
 			continue
 		}
 		nShort++
 		for _, t := range traces[first:] {
-			below = below && float64(t.LogW[j]) < vbStar
+			below = below && float64(t.LogW[i]) < vbStar
 		}
 	}
 	if nShort > 0 {
-		s.AddCheck("Fig 6.10: every random-initialised run with K ≤ 256 below VB*", below, b2f(below), "1")
+		j.yes("fig6.10-short-runs-below-vb", below)
 	} else {
-		s.AddCheckNA("Fig 6.10: every random-initialised run with K ≤ 256 below VB*", "1", "no K ≤ 256 in k_grid")
+		j.na("fig6.10-short-runs-below-vb", "no K ≤ 256 in k_grid")
 	}
-	if j := indexOf(c.KGrid, 16384); j >= 0 {
-		s.AddCheck("Fig 6.10: median over random traces at K = 16384 minus VB* (nats)", med[j] >= vbStar-2, med[j]-vbStar, ">= -2")
-		if i := indexOf(c.KGrid, 1024); i >= 0 {
-			r := iqr[j] / iqr[i]
-			s.AddCheck("Fig 6.10: IQR over traces at K = 16384 / at K = 1024", r < 1.0/3, r, "< 0.333")
+	long, mid := indexOf(c.KGrid, 16384), indexOf(c.KGrid, 1024)
+	j.when("fig6.10-median-k16384", long >= 0, "K = 16384 not in k_grid", func() float64 { return med[long] - vbStar })
+	j.when("fig6.10-iqr-shrinks", long >= 0 && mid >= 0, "K = 1024 or 16384 not in k_grid", func() float64 { return iqr[long] / iqr[mid] })
+	above := 0
+	for i, k := range c.KGrid {
+		if withTrue && k <= 1024 && float64(traces[0].LogW[i]) > med[i] {
+			above++
 		}
-	} else {
-		s.AddCheckNA("Fig 6.10: median over random traces at K = 16384 minus VB* (nats)", ">= -2", "K = 16384 not in k_grid")
 	}
-	if withTrue {
-		above := 0
-		n := 0
-		for j, k := range c.KGrid {
-			if k <= 1024 {
-				n++
-				if float64(traces[0].LogW[j]) > med[j] {
-					above++
-				}
-			}
-		}
-		s.AddCheck("Fig 6.10: K ≤ 1024 where the true-initialised run is above the random traces' median", above == n, float64(above), fmt.Sprintf("= %d", n))
-	} else {
-		s.AddCheckNA("Fig 6.10: K ≤ 1024 where the true-initialised run is above the random traces' median", "all", "true_trace is off")
-	}
+	j.when("fig6.10-true-init-above", withTrue, "true_trace is off", func() float64 { return float64(above) })
 	cross := func(level float64) float64 {
-		for j, k := range c.KGrid {
-			if med[j] > level {
+		for i, k := range c.KGrid {
+			if med[i] > level {
 				return float64(k)
 			}
 		}
@@ -333,7 +333,7 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 	kb, kv := cross(bic), cross(vbStar)
 	s.SetMetric("k_median_passes_bic", kb)
 	s.SetMetric("k_median_passes_vb_star", kv)
-	s.AddCheck("Fig 6.10: K where the median first exceeds BIC, minus K where it first exceeds VB* (0: never)", kb > 0 && (kv == 0 || kb < kv), kb-kv, "< 0 (BIC passed first)")
+	j.yes("fig6.10-bic-before-vb", kb > 0 && (kv == 0 || kb < kv), fmt.Sprintf("BIC at K = %g, VB* at K = %g; 0: never", kb, kv))
 	// Cost: VB (all restarts) against AIS at K = 2^13 (line 4870).
 	var aisT []float64
 	if j := indexOf(c.KGrid, 8192); j >= 0 {
@@ -351,7 +351,7 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 	}
 	s.SetMetric("seconds.vb", ref.VBSeconds)
 	intro += "."
-	s.Claims = []results.Claim{{Artifact: "Figure 6.10", Figures: []string{"fig6_10"}, Checks: []string{"Fig 6.10"},
+	s.Claims = []results.Claim{{Artifact: "Figure 6.10", Figures: []string{"fig6_10"}, Checks: cr.IDs(),
 		Statement: "Short schedules underestimate ln p(y|m) with high variance, and the run started at the true parameters overestimates; AIS passes BIC near K = 1000 and the VB bound near K = 5000, where VB is about 70 times cheaper (lines 4860-4872)."}}
 	s.AddFindingsFromChecks(nil)
 	return s, intro
@@ -499,11 +499,27 @@ type hystCell struct {
 	FwdAcc, RevAcc []float64
 }
 
+// schedulesCriteria are the acceptance criteria of Figure 6.13 and the
+// hysteresis diagnostic (targets ch6-dag.md §3.11, test T11) for a config.
+func schedulesCriteria(c *SchedulesConfig) (fig613, hysteresis results.Criteria) {
+	kv := c.Hysteresis.KValues
+	ne := len(c.ETauValues)
+	return results.Criteria{
+			{ID: "fig6.13-schedules-valid", Text: "Fig 6.13: every schedule runs from τ(0) = 0 to τ(K) = 1, strictly increasing (6.49), (6.74)", Target: results.Holds},
+			{ID: "fig6.13-tau-half", Text: "Fig 6.13: τ(K/2) for e_τ = 0.2, K = 16384 (0.1/0.7)", Target: results.Within(0.1/0.7-1e-12, 0.1/0.7+1e-12)},
+			{ID: "fig6.13-linear-large-etau", Text: "Fig 6.13: largest |τ(k) − k/K| for e_τ = 10 (visually linear)", Target: results.Below(0.05)},
+		}, results.Criteria{
+			{ID: "hysteresis-shrinks", Text: fmt.Sprintf("hysteresis: e_τ values whose mean |forward − reverse| is smaller at K = %d than at K = %d", kv[len(kv)-1], kv[0]), Target: allOf(ne)},
+		}
+}
+
 // RunSchedules writes fig6_13.csv (the schedules) and, with hysteresis,
 // hysteresis.csv and its checks.
 func RunSchedules(env *experiments.Env, c *SchedulesConfig) error {
 	st := results.NewTable("e_tau", "u", "tau")
 	s := &results.Summary{Lists: map[string][]float64{}}
+	fig613, hyst := schedulesCriteria(c)
+	j := newJudge(s, slices.Concat(fig613, hyst))
 	ok := true
 	linDev := math.NaN()
 	for _, e := range c.ETauValues {
@@ -524,88 +540,96 @@ func RunSchedules(env *experiments.Env, c *SchedulesConfig) error {
 	if err := results.WriteCSV(env.Path("fig6_13.csv"), *st); err != nil {
 		return err
 	}
-	s.AddCheck("Fig 6.13: every schedule runs from τ(0) = 0 to τ(K) = 1, strictly increasing (6.49), (6.74)", ok, b2f(ok), "1")
-	half := ais.Nonlinear(16384, 0.2)[8192]
-	s.AddCheck("Fig 6.13: τ(K/2) for e_τ = 0.2, K = 16384 (0.1/0.7)", math.Abs(half-0.1/0.7) < 1e-12, half, "0.142857 ± 1e-12")
-	if !math.IsNaN(linDev) {
-		s.AddCheck("Fig 6.13: largest |τ(k) − k/K| for e_τ = 10 (visually linear)", linDev < 0.05, linDev, "< 0.05")
-	}
+	j.yes("fig6.13-schedules-valid", ok)
+	j.val("fig6.13-tau-half", ais.Nonlinear(16384, 0.2)[8192])
+	j.when("fig6.13-linear-large-etau", !math.IsNaN(linDev), "e_τ = 10 not in e_tau_values", func() float64 { return linDev })
 	intro := "Checks of targets ch6-dag.md §3.11 (test T11 and the hysteresis diagnostic)."
-	if c.Hysteresis.Enabled {
-		h := c.Hysteresis
-		p, _, err := trueProblem(c.Model, c.Seed, h.DataSeed, h.N)
-		if err != nil {
+	h := c.Hysteresis
+	kLo, kHi := h.KValues[0], h.KValues[len(h.KValues)-1]
+	if !h.Enabled {
+		j.na("hysteresis-shrinks", "hysteresis is off")
+	} else {
+		meanDiff, err := runHysteresis(env, c)
+		if err != nil || meanDiff == nil {
 			return err
 		}
-		type key struct {
-			e float64
-			k int
-		}
-		var keys []key
-		var names []string
-		var cost []float64
-		for _, e := range c.ETauValues {
-			for _, k := range h.KValues {
-				keys = append(keys, key{e, k})
-				names = append(names, fmt.Sprintf("e%g-k%d", e, k))
-				cost = append(cost, float64(k))
-			}
-		}
-		cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (hystCell, error) {
-			start := time.Now()
-			smp := sampler(p, h.Alpha, ais.Nonlinear(keys[i].k, keys[i].e))
-			var cell hystCell
-			for g := 0; g < h.Passes; g++ {
-				fwd, rev := smp.ForwardReverse(rng.New(c.Seed, SchedulesID, names[i], strconv.Itoa(g)))
-				cell.Fwd, cell.Rev = append(cell.Fwd, experiments.Float(fwd.LogW)), append(cell.Rev, experiments.Float(rev.LogW))
-				cell.FwdQ, cell.RevQ = append(cell.FwdQ, fwd.LogRByPart(4)), append(cell.RevQ, rev.LogRByPart(4))
-				cell.FwdAcc, cell.RevAcc = append(cell.FwdAcc, fwd.Stats().Rate()), append(cell.RevAcc, rev.Stats().Rate())
-			}
-			cell.Seconds = time.Since(start).Seconds()
-			return cell, nil
-		})
-		if err != nil || env.Shard.Active() {
-			return err
-		}
-		ht := results.NewTable("e_tau", "k", "pass", "forward", "reverse", "abs_diff", "q1_diff", "q2_diff", "q3_diff", "q4_diff", "forward_acceptance", "reverse_acceptance")
-		meanDiff := map[key]float64{}
-		for i, cell := range cells {
-			if !done[i] {
-				return fmt.Errorf("cell %s did not finish", names[i])
-			}
-			env.AddRun(results.RunRecord{Name: names[i], Status: "ok", WallSeconds: cell.Seconds})
-			for g := range cell.Fwd {
-				d := math.Abs(float64(cell.Fwd[g] - cell.Rev[g]))
-				meanDiff[keys[i]] += d / float64(len(cell.Fwd))
-				row := []any{keys[i].e, keys[i].k, g + 1, float64(cell.Fwd[g]), float64(cell.Rev[g]), d}
-				for q := 0; q < 4; q++ {
-					row = append(row, cell.RevQ[g][q]-cell.FwdQ[g][q])
-				}
-				ht.AddRow(append(row, cell.FwdAcc[g], cell.RevAcc[g])...)
-			}
-		}
-		if err := results.WriteCSV(env.Path("hysteresis.csv"), *ht); err != nil {
-			return err
-		}
-		kLo, kHi := h.KValues[0], h.KValues[len(h.KValues)-1]
 		dec := 0
 		for _, e := range c.ETauValues {
-			lo, hi := meanDiff[key{e, kLo}], meanDiff[key{e, kHi}]
+			lo, hi := meanDiff[hystKey{e, kLo}], meanDiff[hystKey{e, kHi}]
 			s.SetMetric(fmt.Sprintf("hysteresis_mean_abs.e%g.k%d", e, kLo), lo)
 			s.SetMetric(fmt.Sprintf("hysteresis_mean_abs.e%g.k%d", e, kHi), hi)
 			if hi < lo {
 				dec++
 			}
 		}
-		if kHi > kLo {
-			s.AddCheck(fmt.Sprintf("hysteresis: e_τ values whose mean |forward − reverse| is smaller at K = %d than at K = %d", kHi, kLo), dec == len(c.ETauValues), float64(dec), fmt.Sprintf("= %d", len(c.ETauValues)))
-		}
+		j.when("hysteresis-shrinks", kHi > kLo, "hysteresis.k_values has one K", func() float64 { return float64(dec) })
 		intro += fmt.Sprintf(" Hysteresis: the true structure at n = %d, %d forward/reverse pairs per (e_τ, K).", h.N, h.Passes)
 	}
-	s.Claims = []results.Claim{{Artifact: "Figure 6.13", Figures: []string{"fig6_13"}, Checks: []string{"Fig 6.13", "hysteresis"},
+	s.Claims = []results.Claim{{Artifact: "Figure 6.13", Figures: []string{"fig6_13"}, Checks: ids(fig613, hyst),
 		Statement: "The schedule (6.73) is monotone from τ = 0 to 1 for every e_τ > 0, lingers at high temperature for small e_τ and becomes linear for large e_τ; forward and reverse passes disagree less as the schedule lengthens (lines 4931-4953)."}}
 	s.AddFindingsFromChecks(nil)
 	return env.WriteSummary(s, intro)
+}
+
+// hystKey is one (e_τ, K) of the hysteresis diagnostic.
+type hystKey struct {
+	e float64
+	k int
+}
+
+// runHysteresis runs the forward/reverse passes of every (e_τ, K) on the
+// true structure (lines 4942–4953), writes hysteresis.csv and returns the
+// mean |forward − reverse| of each; nil when this shard ran only part.
+func runHysteresis(env *experiments.Env, c *SchedulesConfig) (map[hystKey]float64, error) {
+	h := c.Hysteresis
+	p, _, err := trueProblem(c.Model, c.Seed, h.DataSeed, h.N)
+	if err != nil {
+		return nil, err
+	}
+	var keys []hystKey
+	var names []string
+	var cost []float64
+	for _, e := range c.ETauValues {
+		for _, k := range h.KValues {
+			keys = append(keys, hystKey{e, k})
+			names = append(names, fmt.Sprintf("e%g-k%d", e, k))
+			cost = append(cost, float64(k))
+		}
+	}
+	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (hystCell, error) {
+		start := time.Now()
+		smp := sampler(p, h.Alpha, ais.Nonlinear(keys[i].k, keys[i].e))
+		var cell hystCell
+		for g := 0; g < h.Passes; g++ {
+			fwd, rev := smp.ForwardReverse(rng.New(c.Seed, SchedulesID, names[i], strconv.Itoa(g)))
+			cell.Fwd, cell.Rev = append(cell.Fwd, experiments.Float(fwd.LogW)), append(cell.Rev, experiments.Float(rev.LogW))
+			cell.FwdQ, cell.RevQ = append(cell.FwdQ, fwd.LogRByPart(4)), append(cell.RevQ, rev.LogRByPart(4))
+			cell.FwdAcc, cell.RevAcc = append(cell.FwdAcc, fwd.Stats().Rate()), append(cell.RevAcc, rev.Stats().Rate())
+		}
+		cell.Seconds = time.Since(start).Seconds()
+		return cell, nil
+	})
+	if err != nil || env.Shard.Active() {
+		return nil, err
+	}
+	ht := results.NewTable("e_tau", "k", "pass", "forward", "reverse", "abs_diff", "q1_diff", "q2_diff", "q3_diff", "q4_diff", "forward_acceptance", "reverse_acceptance")
+	meanDiff := map[hystKey]float64{}
+	for i, cell := range cells {
+		if !done[i] {
+			return nil, fmt.Errorf("cell %s did not finish", names[i])
+		}
+		env.AddRun(results.RunRecord{Name: names[i], Status: "ok", WallSeconds: cell.Seconds})
+		for g := range cell.Fwd {
+			d := math.Abs(float64(cell.Fwd[g] - cell.Rev[g]))
+			meanDiff[keys[i]] += d / float64(len(cell.Fwd))
+			row := []any{keys[i].e, keys[i].k, g + 1, float64(cell.Fwd[g]), float64(cell.Rev[g]), d}
+			for q := 0; q < 4; q++ {
+				row = append(row, cell.RevQ[g][q]-cell.FwdQ[g][q])
+			}
+			ht.AddRow(append(row, cell.FwdAcc[g], cell.RevAcc[g])...)
+		}
+	}
+	return meanDiff, results.WriteCSV(env.Path("hysteresis.csv"), *ht)
 }
 
 // PlotSchedules draws Figure 6.13 from fig6_13.csv and, if present, the

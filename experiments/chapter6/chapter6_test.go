@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/vbworkbench/vbw/core/model/dag"
@@ -18,8 +17,9 @@ import (
 
 func configPath(name string) string { return filepath.Join("..", "..", "configs", "chapter6", name) }
 
-// runQuick runs a shipped config with its [quick] settings and returns the
-// results folder.
+// runQuick runs a shipped config with its [quick] settings into a folder
+// of its own (a test that compares worker counts); tests that only read
+// the results use the package's cached run, exptest.Quick.
 func runQuick(t *testing.T, name string, workers int) string {
 	t.Helper()
 	dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
@@ -28,35 +28,6 @@ func runQuick(t *testing.T, name string, workers int) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-func readSummary(t *testing.T, dir string) results.Summary {
-	t.Helper()
-	s, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// mustPass fails unless the checks whose names start with each prefix exist
-// and pass.
-func mustPass(t *testing.T, s results.Summary, prefixes ...string) {
-	t.Helper()
-	for _, p := range prefixes {
-		found := false
-		for _, c := range s.Checks {
-			if strings.HasPrefix(c.Name, p) {
-				found = true
-				if !c.Pass {
-					t.Errorf("check %q: %v (target %s)", c.Name, c.Value, c.Target)
-				}
-			}
-		}
-		if !found {
-			t.Errorf("no check starting %q", p)
-		}
-	}
 }
 
 func mustExist(t *testing.T, dir string, files ...string) {
@@ -75,12 +46,12 @@ func mustExist(t *testing.T, dir string, files ...string) {
 // corrections that never worsen a rank. The ranks in ranks.csv are those
 // of the scores in scores.csv.
 func TestSingleQuick(t *testing.T) {
-	dir := runQuick(t, "single-instance.toml", 2)
+	q := exptest.Quick(t, configPath("single-instance.toml"))
+	dir, s := q.Dir, q.Summary
 	mustExist(t, dir, "scores.csv", "ais.csv", "ranks.csv", "table6_1.csv", "table6_3.csv", "table6_4.csv", "acceptance.csv",
 		"exact.csv", "timing.csv", "fig6_1.svg", "fig6_2.svg", "fig6_3.svg", "fig6_4.svg", "fig6_11.svg", "fig6_12.svg", "fig_exact.svg", "scorecard.md")
-	s := readSummary(t, dir)
-	mustPass(t, s, "EM and VBEM objectives never decrease", "§3.14: structures with VB* > exact", "§3.14: structures with CS* > exact",
-		"§6.6: VB started from the CS point", "Table 6.1: (seed, n, method) where the alias correction")
+	exptest.MustPass(t, s, "objectives-monotone", "exact-vb-over", "exact-cs-over", "sec6.6-vb-from-cs-below-cs", "table6.1-alias-never-worsens",
+		"fig6.1-true-edges", "fig6.1-true-d", "fig6.1-candidates")
 	for _, k := range []string{"seconds_per_score.em", "seconds_per_score.vb", "seconds_per_score.ais_run", "seconds_per_score.exact"} {
 		if v, ok := s.Metrics[k]; !ok || !(v > 0) {
 			t.Errorf("metric %s = %v", k, v)
@@ -129,9 +100,12 @@ func TestSingleQuick(t *testing.T) {
 // Results depend on the streams, not on the number of workers.
 func TestSingleIndependentOfWorkers(t *testing.T) {
 	if testing.Short() {
-		t.Skip("two more quick runs")
+		t.Skip("one more quick run")
 	}
-	a, b := runQuick(t, "single-instance.toml", 1), runQuick(t, "single-instance.toml", 2)
+	a, b := runQuick(t, "single-instance.toml", 1), exptest.Quick(t, configPath("single-instance.toml")).Dir
+	if exptest.QuickWorkers == 1 {
+		t.Fatal("the cached quick run uses one worker: nothing to compare")
+	}
 	for _, f := range []string{"ranks.csv", "table6_1.csv", "table6_4.csv", "ais_pooled.csv"} {
 		x, err1 := os.ReadFile(filepath.Join(a, f))
 		y, err2 := os.ReadFile(filepath.Join(b, f))
@@ -144,11 +118,11 @@ func TestSingleIndependentOfWorkers(t *testing.T) {
 // The prior-averaged quick run writes its tables and figures; Table 6.2's
 // columns are percentages summing to 100.
 func TestPriorQuick(t *testing.T) {
-	dir := runQuick(t, "prior-average.toml", 2)
+	q := exptest.Quick(t, configPath("prior-average.toml"))
+	dir, s := q.Dir, q.Summary
 	mustExist(t, dir, "prior_ranks.csv", "prior_summary.csv", "table6_2.csv", "table6_5.csv", "timing.csv",
 		"fig6_5.svg", "fig6_6.svg", "fig6_7.svg", "fig6_8.svg", "fig6_9.svg", "scorecard.md")
-	s := readSummary(t, dir)
-	mustPass(t, s, "EM and VBEM objectives never decrease")
+	exptest.MustPass(t, s, "objectives-monotone")
 	tab, err := results.ReadCSV(filepath.Join(dir, "table6_2.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -171,15 +145,15 @@ func TestPriorQuick(t *testing.T) {
 // known answer (d = 4, d′ = 9, line 4959) and d ≤ d′ hold, and so do the
 // schedule identities of test T11.
 func TestAnalysesQuick(t *testing.T) {
-	g := runQuick(t, "ais-granularity.toml", 2)
-	mustExist(t, g, "fig6_10.csv", "reference.csv", "fig6_10.svg")
-	mustPass(t, readSummary(t, g), "Fig 6.10: every random-initialised run with K ≤ 256 below VB*")
-	sc := runQuick(t, "schedules.toml", 2)
-	mustExist(t, sc, "fig6_13.csv", "hysteresis.csv", "fig6_13.svg")
-	mustPass(t, readSummary(t, sc), "Fig 6.13")
-	d := runQuick(t, "dimensionality.toml", 2)
-	mustExist(t, d, "dimensions.csv", "alg6_2.svg")
-	mustPass(t, readSummary(t, d), "Alg 6.2 known answer", "Alg 6.2 (sampled data): structures with d > d′")
+	g := exptest.Quick(t, configPath("ais-granularity.toml"))
+	mustExist(t, g.Dir, "fig6_10.csv", "reference.csv", "fig6_10.svg")
+	exptest.MustPass(t, g.Summary, "fig6.10-short-runs-below-vb")
+	sc := exptest.Quick(t, configPath("schedules.toml"))
+	mustExist(t, sc.Dir, "fig6_13.csv", "hysteresis.csv", "fig6_13.svg")
+	exptest.MustPass(t, sc.Summary, "fig6.13-schedules-valid", "fig6.13-tau-half", "fig6.13-linear-large-etau")
+	d := exptest.Quick(t, configPath("dimensionality.toml"))
+	mustExist(t, d.Dir, "dimensions.csv", "alg6_2.svg")
+	exptest.MustPass(t, d.Summary, "alg6.2-known-d", "alg6.2-known-dprime", "alg6.2-d-le-dprime")
 }
 
 // Bad values name their keys, on one line.
@@ -316,7 +290,7 @@ func TestHelpers(t *testing.T) {
 // TestInterfaceMetrics: the metrics issue 11 names are in the quick runs'
 // summaries.
 func TestInterfaceMetrics(t *testing.T) {
-	single := readSummary(t, runQuick(t, "single-instance.toml", 2))
+	single := exptest.Quick(t, configPath("single-instance.toml")).Summary
 	sizes := single.Lists["sizes"]
 	if len(sizes) == 0 {
 		t.Fatal("single-instance: no sizes list")
@@ -332,7 +306,7 @@ func TestInterfaceMetrics(t *testing.T) {
 	if v, ok := single.Metrics["ais_below_vb_rate"]; !ok || !(v >= 0 && v <= 1) {
 		t.Errorf("single-instance: ais_below_vb_rate = %v (present %v)", v, ok)
 	}
-	prior := readSummary(t, runQuick(t, "prior-average-12.toml", 2))
+	prior := exptest.Quick(t, configPath("prior-average-12.toml")).Summary
 	for _, m := range []string{"map", "bic", "bicp", "cs", "vb"} {
 		k := m + "_success_rate"
 		if v, ok := prior.Metrics[k]; !ok || !(v >= 0 && v <= 1) {
