@@ -139,8 +139,9 @@ func (s *Summary) AddCheckNA(name, target, why string) {
 
 // AddFindingsFromChecks adds a finding for every failed check (one that
 // applies and did not pass): its name, value and target, followed by the
-// explanation explain[id] of its criterion, if any (the known reason it
-// can fail on the thesis's setting). For a check without an ID (a summary
+// explanation of its criterion, if any (the known reason it can fail on
+// the thesis's setting): explain[id] of the check's own ID (a case,
+// "id[case]") or else of its criterion's. For a check without an ID (a summary
 // of an older run) the key is a prefix of its name.
 func (s *Summary) AddFindingsFromChecks(explain map[string]string) {
 	for _, c := range s.Checks {
@@ -148,7 +149,9 @@ func (s *Summary) AddFindingsFromChecks(explain map[string]string) {
 			continue
 		}
 		f := fmt.Sprintf("%s: %.4g (target %s).", c.Name, c.Value, c.Target)
-		if why, ok := explain[BaseID(c.ID)]; ok && c.ID != "" {
+		if why, ok := explain[c.ID]; ok && c.ID != "" {
+			f += " " + why
+		} else if why, ok := explain[BaseID(c.ID)]; ok && c.ID != "" {
 			f += " " + why
 		} else if c.ID == "" {
 			for prefix, why := range explain {
