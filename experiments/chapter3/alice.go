@@ -390,14 +390,6 @@ func discriminate(fwdOnFwd, bwdOnFwd, fwdOnBwd, bwdOnBwd []float64, rel float64)
 	return out, sum / float64(len(out))
 }
 
-func sum(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s
-}
-
 // runAliceCell fits both directions and scores every method.
 func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, stop func() error) (AliceCellResult, error) {
 	start := time.Now()
@@ -430,7 +422,7 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, sto
 				bad++
 			}
 		}
-		return []named{{"lp_per_symbol", sum(ff) / T}, {"lp_per_symbol_bwd", sum(bb) / T}, {"disc", rate},
+		return []named{{"lp_per_symbol", results.Sum(ff) / T}, {"lp_per_symbol_bwd", results.Sum(bb) / T}, {"disc", rate},
 			{"iterations", float64(rf.Iterations + rb.Iterations)}, {"bad_runs", float64(bad)}, {"objective_fwd", rf.F}}, credits
 	}
 	emit := func(u0 float64, method string, vals []named) {
@@ -441,7 +433,7 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, sto
 	// ML does not depend on u0: score it once and repeat its rows at every
 	// u0 of the cell, so that each slice finds it.
 	mlScores, _ := pairScores(fwd.ml, bwd.ml, fwd.mlRun, bwd.mlRun)
-	mlScores = append(mlScores, named{"lp_per_symbol_floored", sum(logProbs(fwd.ml.Floored(c.Eval.MLFloor), d.testFwd)) / T})
+	mlScores = append(mlScores, named{"lp_per_symbol_floored", results.Sum(logProbs(fwd.ml.Floored(c.Eval.MLFloor), d.testFwd)) / T})
 	for i, u0 := range cell.U0s {
 		emit(u0, "ML", mlScores)
 		mapScores, _ := pairScores(fwd.maps[i], bwd.maps[i], fwd.mapRun[i], bwd.mapRun[i])

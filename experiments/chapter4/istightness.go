@@ -207,7 +207,7 @@ func majorityErrors(m *mfa.Model, d tightData, classes int) (train, test float64
 	class := MajorityClasses(w, d.trainLabels, classes)
 	pred := make([]int, n)
 	for i, row := range w {
-		pred[i] = class[argmax(row)]
+		pred[i] = class[results.Argmax(row)]
 	}
 	_, acc := Confusion(d.trainLabels, pred, classes)
 	pr := m.Predictor()
@@ -412,9 +412,9 @@ func tightnessSummary(sr TightSearch, runs [][]TightIS, n, nt, p int) *results.S
 			halfGap++
 		}
 	}
-	rho := spearman(comps, gapFull)
+	rho := results.Spearman(comps, gapFull)
 	slope := lsSlope(comps, gapFull)
-	rhoErr := spearman(lnp, testErr)
+	rhoErr := results.Spearman(lnp, testErr)
 	last := sr.Snapshots[ns-1]
 	proposals := sr.Accepted + sr.Rejected
 	rate := math.NaN()

@@ -171,7 +171,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	// Training points: their most responsible analyser.
 	pred := make([]int, n)
 	for i, row := range w {
-		pred[i] = r.Class[argmax(row)]
+		pred[i] = r.Class[results.Argmax(row)]
 	}
 	r.TrainConfusion, r.TrainAccuracy = Confusion(d.TrainLabels, pred, OptdigitsClasses)
 	// Test points: q(s′) by the two updates of §1.10.
@@ -219,17 +219,6 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	r.KMeansIterations = km.Iterations
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
-}
-
-// argmax returns the index of the largest entry (the first on ties).
-func argmax(v []float64) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // RunUnsupervised runs every seed and writes unsupervised_runs.csv,

@@ -300,7 +300,7 @@ func generalisation(ks []int, vbTrain, vbTest, mapTrain, mapTest, vbExtra, mapEx
 		fk[i] = float64(k)
 	}
 	var cs []criterion
-	rho := Spearman(fk, mapTrain)
+	rho := results.Spearman(fk, mapTrain)
 	cs = append(cs, criterion{name: "Fig 5.11 (1) MAP E_train decreases with k: Spearman(k, E_train)", target: "<= -0.9", pass: rho <= -0.9, value: rho})
 	_, vt := restrict(ks, vbTrain, 2)
 	above := true
@@ -334,7 +334,7 @@ func generalisation(ks []int, vbTrain, vbTest, mapTrain, mapTest, vbExtra, mapEx
 		cs = append(cs, c)
 	}
 	k4, m4 := restrict(ks, mapTest, 4)
-	rho4 := Spearman(k4, m4)
+	rho4 := results.Spearman(k4, m4)
 	switch {
 	case len(k4) < 2:
 		cs = append(cs, criterion{name: "Fig 5.11 (4) MAP E_test increases with k over k ≥ 4: Spearman", target: ">= 0.7", value: rho4, na: "the k grid has fewer than two k ≥ 4"})
@@ -477,7 +477,7 @@ func (g *genePipeline) generalisationChecks(book *checkBook, runs []GeneRun, rea
 	k4, p4 := restrict(ks, sub(pmTe), 4)
 	_, r4 := restrict(ks, sub(mpTe), 4)
 	if len(k4) >= 2 {
-		rp, rr := Spearman(k4, p4), Spearman(k4, r4)
+		rp, rr := results.Spearman(k4, p4), results.Spearman(k4, r4)
 		s.SetMetric("spearman_k_pred_test.MAP.k4plus", rp)
 		s.SetMetric("spearman_k_E_test.MAP.k4plus", rr)
 		s.Findings = append(s.Findings, fmt.Sprintf("Over 4 ≤ k ≤ 20 the Spearman correlation of k with MAP's test error is %.2f for the reconstruction of eq. 5.155 (smoothed state, which has seen y_t) and %.2f for the true one-step prediction (extension, targets §4 #22; median curves).", rr, rp))

@@ -230,7 +230,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 		for j, k := range c.KGrid {
 			tab.AddRow(t, from, k, float64(cells[t].LogW[j]), cells[t].Accept[j], cells[t].Seconds[j])
 		}
-		env.AddRun(results.RunRecord{Name: names[t], Status: "ok", WallSeconds: sum(cells[t].Seconds)})
+		env.AddRun(results.RunRecord{Name: names[t], Status: "ok", WallSeconds: results.Sum(cells[t].Seconds)})
 	}
 	rt := results.NewTable("score", "value", "seconds")
 	rt.AddRow("VB*", float64(ref.VB), ref.VBSeconds)
@@ -248,14 +248,6 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 	}
 	s, intro := granularitySummary(c, cells[:traces], traces > c.RandomTraces, ref)
 	return env.WriteSummary(s, intro)
-}
-
-func sum(x []float64) float64 {
-	var s float64
-	for _, v := range x {
-		s += v
-	}
-	return s
 }
 
 // granularitySummary computes the checks of targets §3.6.

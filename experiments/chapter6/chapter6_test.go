@@ -238,24 +238,6 @@ func TestRankAndDelta(t *testing.T) {
 	}
 }
 
-// Spearman's ρ with tied values: midranks, then Pearson.
-func TestSpearman(t *testing.T) {
-	if r := midranks([]float64{10, 20, 20, 5}); r[0] != 2 || r[1] != 3.5 || r[2] != 3.5 || r[3] != 1 {
-		t.Errorf("midranks = %v", r)
-	}
-	x := []float64{1, 2, 3, 4, 5}
-	if r := spearman(x, []float64{1, 4, 9, 16, 25}); math.Abs(r-1) > 1e-15 {
-		t.Errorf("ρ of a monotone map = %v", r)
-	}
-	if r := spearman(x, []float64{5, 4, 3, 2, 1}); math.Abs(r+1) > 1e-15 {
-		t.Errorf("ρ of a reversal = %v", r)
-	}
-	// Ranks (1,2,3,4,5) against (2,1,4,3,5): 1 − 6·4/(5·24) = 0.8.
-	if r := spearman(x, []float64{20, 10, 40, 30, 50}); math.Abs(r-0.8) > 1e-12 {
-		t.Errorf("ρ = %v, want 0.8", r)
-	}
-}
-
 // Target T14: the expected best rank of 106 uniformly random guesses among
 // 136 structures is 1.8353 (the thesis's "roughly 1.8", line 4835).
 func TestRandomBaseline(t *testing.T) {

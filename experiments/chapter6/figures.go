@@ -324,7 +324,7 @@ func plotFig62(dir string) error {
 				return err
 			}
 			if len(ys[k]) > 0 {
-				b := argmax(ys[k])
+				b := results.Argmax(ys[k])
 				if err := addPoints(p, []float64{xs[k][b]}, []float64{ys[k][b]}, draw.GlyphStyle{Shape: draw.CrossGlyph{}, Radius: vg.Points(4), Color: color.NRGBA{R: 0xD5, G: 0x5E, A: 0xFF}}); err != nil {
 					return err
 				}

@@ -340,17 +340,6 @@ func deltaOf(scores []float64, t int) float64 {
 	return scores[t] - best
 }
 
-// argmax returns the index of the highest score (the first on ties).
-func argmax(scores []float64) int {
-	b := 0
-	for i, v := range scores {
-		if v > scores[b] {
-			b = i
-		}
-	}
-	return b
-}
-
 // values returns method m's score of every structure.
 func values(ss []StructScore, m string) []float64 {
 	v := make([]float64, len(ss))

@@ -583,7 +583,7 @@ func (sd *singleData) summary() (*results.Summary, string) {
 		for i, code := range sd.cands {
 			d[i] = float64(c.Model.structure(code).NumParams())
 		}
-		a, b, v := spearman(d, values(sd.scores[0][j], "MAP")), spearman(d, values(sd.scores[0][j], "BIC")), spearman(d, values(sd.scores[0][j], "VB"))
+		a, b, v := results.Spearman(d, values(sd.scores[0][j], "MAP")), results.Spearman(d, values(sd.scores[0][j], "BIC")), results.Spearman(d, values(sd.scores[0][j], "VB"))
 		s.SetMetric(fmt.Sprintf("spearman_d.MAP.n%d", n), a)
 		s.SetMetric(fmt.Sprintf("spearman_d.BIC.n%d", n), b)
 		s.SetMetric(fmt.Sprintf("spearman_d.VB.n%d", n), v)
