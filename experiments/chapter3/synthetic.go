@@ -12,6 +12,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -185,7 +186,7 @@ func loadSyntheticData(env *experiments.Env, d SyntheticData, seed uint64, id st
 		if err != nil {
 			return nil, err
 		}
-		data, err := ParseSequences(d.File, raw, d.Alphabet)
+		data, err := datasets.ParseSequences(d.File, raw, d.Alphabet)
 		if err != nil {
 			return nil, err
 		}
