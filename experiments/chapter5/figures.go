@@ -14,9 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/plots"
@@ -701,100 +699,6 @@ func plotInteractions(dir string) error {
 	return experiments.SaveFigure(dir, "fig5_12", f)
 }
 
-// arc is one drawn interaction.
-type arc struct {
-	from, to int
-	sign     int
-	falsePos bool
-}
-
-// network is a plotter of a directed graph on a circle.
-type network struct {
-	names []string
-	arcs  []arc
-}
-
-// Plot draws the arcs (green solid: positive, red dotted: negative; grey
-// halo: a false positive of the surrogate), self-connections as small
-// circles outside the node, and the gene names.
-func (n *network) Plot(c draw.Canvas, plt *plot.Plot) {
-	trX, trY := plt.Transforms(&c)
-	N := len(n.names)
-	pos := func(i int) (float64, float64) {
-		a := math.Pi/2 - 2*math.Pi*float64(i)/float64(N)
-		return math.Cos(a), math.Sin(a)
-	}
-	green := color.RGBA{0x1B, 0x9E, 0x3A, 0xFF}
-	red := color.RGBA{0xD7, 0x26, 0x1E, 0xFF}
-	halo := color.RGBA{0xBB, 0xBB, 0xBB, 0xFF}
-	for _, a := range n.arcs {
-		ls := draw.LineStyle{Color: green, Width: vg.Points(0.8)}
-		if a.sign < 0 {
-			ls = draw.LineStyle{Color: red, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1.5), vg.Points(1.5)}}
-		}
-		x0, y0 := pos(a.from)
-		x1, y1 := pos(a.to)
-		if a.from == a.to {
-			// A self-connection: a small circle just outside the node.
-			cx, cy := 1.06*x0, 1.06*y0
-			var pts []vg.Point
-			for t := 0; t <= 24; t++ {
-				th := 2 * math.Pi * float64(t) / 24
-				pts = append(pts, vg.Point{X: trX(cx + 0.04*math.Cos(th)), Y: trY(cy + 0.04*math.Sin(th))})
-			}
-			if a.falsePos {
-				c.StrokeLines(draw.LineStyle{Color: halo, Width: vg.Points(3)}, pts)
-			}
-			c.StrokeLines(ls, pts)
-			continue
-		}
-		// Stop short of the target so the arrowhead sits at the node.
-		dx, dy := x1-x0, y1-y0
-		l := math.Hypot(dx, dy)
-		ex, ey := x1-0.03*dx/l, y1-0.03*dy/l
-		p0, p1 := vg.Point{X: trX(x0), Y: trY(y0)}, vg.Point{X: trX(ex), Y: trY(ey)}
-		if a.falsePos {
-			c.StrokeLines(draw.LineStyle{Color: halo, Width: vg.Points(3)}, []vg.Point{p0, p1})
-		}
-		c.StrokeLines(ls, []vg.Point{p0, p1})
-		// Arrowhead.
-		ux, uy := float64(p1.X-p0.X), float64(p1.Y-p0.Y)
-		ul := math.Hypot(ux, uy)
-		if ul == 0 {
-			continue
-		}
-		ux, uy = ux/ul, uy/ul
-		const h, w = 5.0, 2.2
-		var head vg.Path
-		head.Move(p1)
-		head.Line(vg.Point{X: p1.X - vg.Length(h*ux-w*uy), Y: p1.Y - vg.Length(h*uy+w*ux)})
-		head.Line(vg.Point{X: p1.X - vg.Length(h*ux+w*uy), Y: p1.Y - vg.Length(h*uy-w*ux)})
-		head.Close()
-		c.SetColor(ls.Color)
-		c.Fill(head)
-	}
-	sty := text.Style{Color: color.Black, Font: plot.DefaultFont, Handler: plot.DefaultTextHandler}
-	sty.Font.Size = vg.Points(5.5)
-	for i, name := range n.names {
-		x, y := pos(i)
-		pt := vg.Point{X: trX(x), Y: trY(y)}
-		c.SetColor(color.Black)
-		var dot vg.Path
-		dot.Arc(pt, vg.Points(1.3), 0, 2*math.Pi)
-		c.Fill(dot)
-		s := sty
-		s.XAlign, s.YAlign = draw.XLeft, draw.YCenter
-		if x < -1e-9 {
-			s.XAlign = draw.XRight
-		}
-		lx, ly := 1.13*x, 1.13*y
-		c.FillText(s, vg.Point{X: trX(lx), Y: trY(ly)}, name)
-	}
-}
-
-// DataRange makes room for the labels around the unit circle.
-func (n *network) DataRange() (xmin, xmax, ymin, ymax float64) { return -1.45, 1.45, -1.3, 1.3 }
-
 // plotNetwork draws Figure 5.13 from network.csv and interactions.csv (for
 // the gene names), the first seed's default variant.
 func plotNetwork(dir string) error {
@@ -830,28 +734,32 @@ func plotNetwork(dir string) error {
 	if err != nil {
 		return err
 	}
-	nw := &network{names: names}
+	var arcs []plots.Arc
 	pos, neg, self, fps := 0, 0, 0, 0
 	for i := range seeds {
 		if seeds[i] != "0" || variants[i] != "default" {
 			continue
 		}
-		a := arc{from: int(src[i]) - 1, to: int(tgt[i]) - 1, sign: int(sign[i]), falsePos: te[i] == "false"}
-		if a.from < 0 || a.from >= len(names) || a.to < 0 || a.to >= len(names) {
+		a := plots.Arc{From: int(src[i]) - 1, To: int(tgt[i]) - 1, Sign: int(sign[i]), Highlight: te[i] == "false"}
+		if a.From < 0 || a.From >= len(names) || a.To < 0 || a.To >= len(names) {
 			return fmt.Errorf("%s line %d: gene index out of range", NetworkFile, t.Line(i))
 		}
-		nw.arcs = append(nw.arcs, a)
+		arcs = append(arcs, a)
 		switch {
-		case a.from == a.to:
+		case a.From == a.To:
 			self++
-		case a.sign > 0:
+		case a.Sign > 0:
 			pos++
 		default:
 			neg++
 		}
-		if a.falsePos {
+		if a.Highlight {
 			fps++
 		}
+	}
+	nw, err := plots.NewNetwork(names, arcs)
+	if err != nil {
+		return err
 	}
 	p := newPanel(fmt.Sprintf("%d excitatory (green), %d inhibitory (red, dotted), %d self-connections (circles)", pos, neg, self))
 	if fps > 0 {
