@@ -23,18 +23,8 @@ const (
 )
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultAlice()
-		c.Experiment = id
-		if id == AliceGridID {
-			c.Mode = "grid"
-		}
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunAlice(env, cfg.(*AliceConfig))
-	}, PlotAlice,
-		experiments.Variant{ID: AliceID, Title: "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)"},
-		experiments.Variant{ID: AliceGridID, Title: "the same over the full grid n × k × u0 (3.86), 252 settings"})
+	experiments.Add(AliceID, "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)", DefaultAlice, RunAlice, PlotAlice)
+	experiments.Add(AliceGridID, "the same over the full grid n × k × u0 (3.86), 252 settings", defaultAliceGrid, RunAlice, PlotAlice)
 }
 
 // Point is a setting (n, k, u0) of the grid (3.86).
@@ -93,6 +83,14 @@ type AliceConfig struct {
 	MAP          EMSettings `toml:"map"`
 	VB           AliceVB    `toml:"vb"`
 	Eval         AliceEval  `toml:"eval"`
+}
+
+// defaultAliceGrid returns the defaults of chapter3/alice-grid: those of
+// chapter3/alice over the full grid.
+func defaultAliceGrid() AliceConfig {
+	c := DefaultAlice()
+	c.Mode = "grid"
+	return c
 }
 
 // DefaultAlice returns the thesis's settings (section 3.5.2; targets §E3.3).

@@ -24,14 +24,7 @@ import (
 const ModelOrderID = "chapter3/model-order"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultModelOrder()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunModelOrder(env, cfg.(*ModelOrderConfig))
-	}, PlotModelOrder,
-		experiments.Variant{ID: ModelOrderID, Title: "model order on the synthetic strings: F, BIC and Cheeseman-Stutz against k (extension E3-X1)"})
+	experiments.Add(ModelOrderID, "model order on the synthetic strings: F, BIC and Cheeseman-Stutz against k (extension E3-X1)", DefaultModelOrder, RunModelOrder, PlotModelOrder)
 }
 
 // ModelOrderConfig is the config of chapter3/model-order.

@@ -25,15 +25,8 @@ const (
 )
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSynthetic()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSynthetic(env, cfg.(*SyntheticConfig))
-	}, PlotSynthetic,
-		experiments.Variant{ID: SyntheticID, Title: "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)"},
-		experiments.Variant{ID: SyntheticGrammarID, Title: "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)"})
+	experiments.Add(SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
+	experiments.Add(SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
 }
 
 // SyntheticData says where the training sequences come from.

@@ -26,14 +26,7 @@ import (
 const TightnessID = "chapter3/tightness"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultTightness()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunTightness(env, cfg.(*TightnessConfig))
-	}, PlotTightness,
-		experiments.Variant{ID: TightnessID, Title: "how tight is F for a small VB HMM: F, CS, BIC and importance sampling against the exact ln p(y|m) (extension E3-X2)"})
+	experiments.Add(TightnessID, "how tight is F for a small VB HMM: F, CS, BIC and importance sampling against the exact ln p(y|m) (extension E3-X2)", DefaultTightness, RunTightness, PlotTightness)
 }
 
 // TightnessConfig is the config of chapter3/tightness.

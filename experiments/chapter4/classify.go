@@ -27,14 +27,7 @@ import (
 const ClassifyID = "chapter4/digits-classify"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultClassify()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunClassify(env, cfg.(*ClassifyConfig))
-	}, PlotClassify,
-		experiments.Variant{ID: ClassifyID, Title: "per-digit VBMFA against BIC-selected ML MFA as classifiers of optdigits, against training-set size (Table 4.2, Figure 4.11)"})
+	experiments.Add(ClassifyID, "per-digit VBMFA against BIC-selected ML MFA as classifiers of optdigits, against training-set size (Table 4.2, Figure 4.11)", DefaultClassify, RunClassify, PlotClassify)
 }
 
 // MLSettings are the [ml] keys of the BIC baseline (targets §2 item 1).

@@ -22,14 +22,7 @@ import (
 const DigitExamplesID = "chapter4/digit-examples"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultDigitExamples()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunDigitExamples(env, cfg.(*DigitExamplesConfig))
-	}, PlotDigitExamples,
-		experiments.Variant{ID: DigitExamplesID, Title: "examples of each digit from the optdigits training and test files (Figure 4.8)"})
+	experiments.Add(DigitExamplesID, "examples of each digit from the optdigits training and test files (Figure 4.8)", DefaultDigitExamples, RunDigitExamples, PlotDigitExamples)
 }
 
 // DigitFiles names the two optdigits files (in the data directory).

@@ -34,19 +34,8 @@ const (
 )
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultEmbedded()
-		c.Experiment = id
-		if id == EmbeddedFaithfulID {
-			c.Search = DefaultSearch()
-			c.Search.MaxTotalSweeps = 200
-		}
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunEmbedded(env, cfg.(*EmbeddedConfig))
-	}, PlotEmbedded,
-		experiments.Variant{ID: EmbeddedID, Title: "VBMFA on 6 embedded Gaussian clusters of dims (7,4,3,2,2,1) in 10-D: components and dimensionalities against data size (Table 4.1, Figure 4.4), 3000 sweeps"},
-		experiments.Variant{ID: EmbeddedFaithfulID, Title: "the same with the thesis's 200 sweeps in total (reported, not judged)"})
+	experiments.Add(EmbeddedID, "VBMFA on 6 embedded Gaussian clusters of dims (7,4,3,2,2,1) in 10-D: components and dimensionalities against data size (Table 4.1, Figure 4.4), 3000 sweeps", DefaultEmbedded, RunEmbedded, PlotEmbedded)
+	experiments.Add(EmbeddedFaithfulID, "the same with the thesis's 200 sweeps in total (reported, not judged)", defaultEmbeddedFaithful, RunEmbedded, PlotEmbedded)
 }
 
 // ModelSettings are the [model] keys of chapter 4 (targets §6).
@@ -143,6 +132,16 @@ type EmbeddedConfig struct {
 	// Tau is the ARD readout threshold: a factor column is active when its
 	// energy E‖Λ_·l‖² is at least Tau (targets §1.8). Default 0.1.
 	Tau float64 `toml:"tau"`
+}
+
+// defaultEmbeddedFaithful returns the defaults of
+// chapter4/embedded-faithful: those of chapter4/embedded with the thesis's
+// 200 sweeps in total.
+func defaultEmbeddedFaithful() EmbeddedConfig {
+	c := DefaultEmbedded()
+	c.Search = DefaultSearch()
+	c.Search.MaxTotalSweeps = 200
+	return c
 }
 
 // DefaultEmbedded returns the targets' settings (§3.2, §6).

@@ -26,14 +26,7 @@ import (
 const ISHazardID = "chapter4/is-hazard"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultISHazard()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunISHazard(env, cfg.(*ISHazardConfig))
-	}, PlotISHazard,
-		experiments.Variant{ID: ISHazardID, Title: "variance of Gaussian importance weights against the precision ratio, eq. (4.121) against Monte Carlo (extra figure)"})
+	experiments.Add(ISHazardID, "variance of Gaussian importance weights against the precision ratio, eq. (4.121) against Monte Carlo (extra figure)", DefaultISHazard, RunISHazard, PlotISHazard)
 }
 
 // HazardGrid are the [grid] keys: the ratios ρ = ν_q/ν_p.

@@ -32,14 +32,7 @@ import (
 const ISSamplersID = "chapter4/is-samplers"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultISSamplers()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunISSamplers(env, cfg.(*ISSamplersConfig))
-	}, PlotISSamplers,
-		experiments.Variant{ID: ISSamplersID, Title: "heavy-tailed and mixture importance samplers built from VBMFA posteriors on three 2-D data sets (Table 4.3, Figure 4.14)"})
+	experiments.Add(ISSamplersID, "heavy-tailed and mixture importance samplers built from VBMFA posteriors on three 2-D data sets (Table 4.3, Figure 4.14)", DefaultISSamplers, RunISSamplers, PlotISSamplers)
 }
 
 // SamplersData are the [data] keys: the FourClusters generator at each δ.

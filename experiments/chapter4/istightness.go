@@ -31,14 +31,7 @@ import (
 const ISTightnessID = "chapter4/is-tightness"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultISTightness()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunISTightness(env, cfg.(*ISTightnessConfig))
-	}, PlotISTightness,
-		experiments.Variant{ID: ISTightnessID, Title: "tightness of the VBMFA bound along a search on optdigits 0-2, by importance sampling from q(π)q(Λ̃) (Figures 4.12, 4.13)"})
+	experiments.Add(ISTightnessID, "tightness of the VBMFA bound along a search on optdigits 0-2, by importance sampling from q(π)q(Λ̃) (Figures 4.12, 4.13)", DefaultISTightness, RunISTightness, PlotISTightness)
 }
 
 // TightnessIS are the [is] keys of chapter4/is-tightness.

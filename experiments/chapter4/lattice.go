@@ -21,14 +21,7 @@ import (
 const LatticeID = "chapter4/lattice"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultLatticeConfig()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunLattice(env, cfg.(*LatticeConfig))
-	}, PlotLattice,
-		experiments.Variant{ID: LatticeID, Title: "VBMFA birth/death search on 18 Gaussians in 2-D: determining the number of components (Figure 4.3)"})
+	experiments.Add(LatticeID, "VBMFA birth/death search on 18 Gaussians in 2-D: determining the number of components (Figure 4.3)", DefaultLatticeConfig, RunLattice, PlotLattice)
 }
 
 // LatticeConfig is the config of chapter4/lattice.

@@ -24,14 +24,7 @@ import (
 const SpiralID = "chapter4/spiral"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSpiralConfig()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSpiral(env, cfg.(*SpiralConfig))
-	}, PlotSpiral,
-		experiments.Variant{ID: SpiralID, Title: "VBMFA birth/death search on the 3-D spiral (Figures 4.5-4.7)"})
+	experiments.Add(SpiralID, "VBMFA birth/death search on the 3-D spiral (Figures 4.5-4.7)", DefaultSpiralConfig, RunSpiral, PlotSpiral)
 }
 
 // SpiralConfig is the config of chapter4/spiral.

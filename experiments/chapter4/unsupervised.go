@@ -28,14 +28,7 @@ import (
 const UnsupervisedID = "chapter4/digits-unsupervised"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultUnsupervised()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunUnsupervised(env, cfg.(*UnsupervisedConfig))
-	}, PlotUnsupervised,
-		experiments.Variant{ID: UnsupervisedID, Title: "unsupervised VBMFA of the optdigits training file, its analysers as digit templates and classifiers, against K-means (Figures 4.9, 4.10)"})
+	experiments.Add(UnsupervisedID, "unsupervised VBMFA of the optdigits training file, its analysers as digit templates and classifiers, against K-means (Figures 4.9, 4.10)", DefaultUnsupervised, RunUnsupervised, PlotUnsupervised)
 }
 
 // UnsupervisedConfig is the config of chapter4/digits-unsupervised.

@@ -21,13 +21,7 @@ import (
 const DimensionalityID = "chapter5/dimensionality"
 
 func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultDimensionality()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunDimensionality(env, cfg.(*DimensionalityConfig))
-	}, PlotDimensionality,
-		experiments.Variant{ID: DimensionalityID, Title: "VB LDS without inputs (k = 10) on prefixes of one sequence from a 6-state LDS: ARD finds the dimensionality as T grows; α, γ trajectories (Figures 5.4, 5.5)"})
+	experiments.Add(DimensionalityID, "VB LDS without inputs (k = 10) on prefixes of one sequence from a 6-state LDS: ARD finds the dimensionality as T grows; α, γ trajectories (Figures 5.4, 5.5)", DefaultDimensionality, RunDimensionality, PlotDimensionality)
 }
 
 // DimModel are the [model] keys of chapter5/dimensionality.

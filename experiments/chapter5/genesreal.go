@@ -17,13 +17,7 @@ import (
 const GenesID = "chapter5/genes"
 
 func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultGenes()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunGenes(env, cfg.(*GenesConfig))
-	}, PlotGenes,
-		experiments.Variant{ID: GenesID, Title: "feedback VB LDS and MAP LDS on the T-cell data (58 genes): reconstruction error against k, interaction matrices, network (Figures 5.9, 5.11-5.13)"})
+	experiments.Add(GenesID, "feedback VB LDS and MAP LDS on the T-cell data (58 genes): reconstruction error against k, interaction matrices, network (Figures 5.9, 5.11-5.13)", DefaultGenes, RunGenes, PlotGenes)
 }
 
 // TCellData are the [data] keys of chapter5/genes (targets §3.6).

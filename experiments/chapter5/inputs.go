@@ -20,13 +20,7 @@ import (
 const InputsID = "chapter5/inputs"
 
 func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultInputs()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunInputs(env, cfg.(*InputsConfig))
-	}, PlotInputs,
-		experiments.Variant{ID: InputsID, Title: "input-driven VB LDS (k = 4) on a 2-state LDS with 3 inputs: F, ΔF and the ARD hyperparameters recovering the structure (Figures 5.6-5.8)"})
+	experiments.Add(InputsID, "input-driven VB LDS (k = 4) on a 2-state LDS with 3 inputs: F, ΔF and the ARD hyperparameters recovering the structure (Figures 5.6-5.8)", DefaultInputs, RunInputs, PlotInputs)
 }
 
 // InputsModel are the [model] keys of chapter5/inputs.

@@ -18,13 +18,7 @@ import (
 const SurrogateID = "chapter5/genes-surrogate"
 
 func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultSurrogateConfig()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSurrogate(env, cfg.(*SurrogateConfig))
-	}, PlotGenes,
-		experiments.Variant{ID: SurrogateID, Title: "the gene pipeline on a surrogate with a known sparse interaction matrix (88 genes): Figures 5.9, 5.11-5.13 with the recovery scored"})
+	experiments.Add(SurrogateID, "the gene pipeline on a surrogate with a known sparse interaction matrix (88 genes): Figures 5.9, 5.11-5.13 with the recovery scored", DefaultSurrogateConfig, RunSurrogate, PlotGenes)
 }
 
 // SurrogateConfig is the config of chapter5/genes-surrogate.

@@ -29,22 +29,8 @@ const (
 )
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultGranularity()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunGranularity(env, cfg.(*GranularityConfig))
-	}, PlotGranularity,
-		experiments.Variant{ID: GranularityID, Title: "AIS estimates of ln p(y|m) for the true structure at n = 480 against the number of annealing steps, from several initialisations (Figure 6.10)"})
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSchedules()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSchedules(env, cfg.(*SchedulesConfig))
-	}, PlotSchedules,
-		experiments.Variant{ID: SchedulesID, Title: "the non-linear annealing schedules (6.73) for six e_tau (Figure 6.13) and the forward/reverse hysteresis of AIS"})
+	experiments.Add(GranularityID, "AIS estimates of ln p(y|m) for the true structure at n = 480 against the number of annealing steps, from several initialisations (Figure 6.10)", DefaultGranularity, RunGranularity, PlotGranularity)
+	experiments.Add(SchedulesID, "the non-linear annealing schedules (6.73) for six e_tau (Figure 6.13) and the forward/reverse hysteresis of AIS", DefaultSchedules, RunSchedules, PlotSchedules)
 }
 
 // AnnealSettings are the [anneal] keys of the AIS analysis: the sampler of

@@ -20,14 +20,7 @@ import (
 const DimsID = "chapter6/dimensionality"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultDims()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunDims(env, cfg.(*DimsConfig))
-	}, PlotDims,
-		experiments.Variant{ID: DimsID, Title: "Algorithm 6.2: incomplete- and complete-data dimensionalities d, d' of every structure by perturbing the ML parameters (section 6.5.2)"})
+	experiments.Add(DimsID, "Algorithm 6.2: incomplete- and complete-data dimensionalities d, d' of every structure by perturbing the ML parameters (section 6.5.2)", DefaultDims, RunDims, PlotDims)
 }
 
 // DimsConfig is the config of chapter6/dimensionality.

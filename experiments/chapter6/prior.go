@@ -18,14 +18,7 @@ import (
 const PriorID = "chapter6/prior-average"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultPrior()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunPrior(env, cfg.(*PriorConfig))
-	}, PlotPrior,
-		experiments.Variant{ID: PriorID, Title: "all 136 DAGs scored by BIC, BICp, CS, CS† and VB for true models drawn from the prior (Figs 6.5-6.9, Tables 6.2, 6.5)"})
+	experiments.Add(PriorID, "all 136 DAGs scored by BIC, BICp, CS, CS† and VB for true models drawn from the prior (Figs 6.5-6.9, Tables 6.2, 6.5)", DefaultPrior, RunPrior, PlotPrior)
 }
 
 // PriorConfig is the config of chapter6/prior-average.

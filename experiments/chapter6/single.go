@@ -21,14 +21,7 @@ import (
 const SingleID = "chapter6/single-instance"
 
 func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSingle()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSingle(env, cfg.(*SingleConfig))
-	}, PlotSingle,
-		experiments.Variant{ID: SingleID, Title: "all 136 DAGs scored by MAP, BIC, BICp, CS, VB and AIS on nested data from the thesis's true model (Figs 6.1-6.4, 6.11-6.12, Tables 6.1, 6.3, 6.4; exact ln p(y|m) at n = 10)"})
+	experiments.Add(SingleID, "all 136 DAGs scored by MAP, BIC, BICp, CS, VB and AIS on nested data from the thesis's true model (Figs 6.1-6.4, 6.11-6.12, Tables 6.1, 6.3, 6.4; exact ln p(y|m) at n = 10)", DefaultSingle, RunSingle, PlotSingle)
 }
 
 // SingleConfig is the config of chapter6/single-instance.
