@@ -144,7 +144,7 @@ func TestSingleIndependentOfWorkers(t *testing.T) {
 // The prior-averaged quick run writes its tables and figures; Table 6.2's
 // columns are percentages summing to 100.
 func TestPriorQuick(t *testing.T) {
-	dir := runQuick(t, "prior-average.toml", 2)
+	dir := runQuick(t, "prior-average-full.toml", 2)
 	mustExist(t, dir, "prior_ranks.csv", "prior_summary.csv", "table6_2.csv", "table6_5.csv", "timing.csv",
 		"fig6_5.svg", "fig6_6.svg", "fig6_7.svg", "fig6_8.svg", "fig6_9.svg", "scorecard.md")
 	s := readSummary(t, dir)
@@ -201,8 +201,8 @@ func TestConfigErrors(t *testing.T) {
 		{"single-instance.toml", `vb_init       = "same_theta"`, `vb_init       = "ml"`, "scores.vb_init"},
 		{"single-instance.toml", "restarts      = 3", "restarts      = 0", "scores.restarts = 0"},
 		{"single-instance.toml", "tol_per_datum = 1e-6", "tol_per_datum = -1e-6", "scores.tol_per_datum"},
-		{"prior-average.toml", "instances  = 106", "instances  = 0", "instances = 0"},
-		{"prior-average.toml", "max_iter      = 1000", "max_iter      = 0", "scores.max_iter = 0"},
+		{"prior-average-full.toml", "instances  = 106", "instances  = 0", "instances = 0"},
+		{"prior-average-full.toml", "max_iter      = 1000", "max_iter      = 0", "scores.max_iter = 0"},
 		{"ais-granularity.toml", "k_grid        = [32,", "k_grid        = [0,", "k_grid"},
 		{"ais-granularity.toml", "random_traces = 8", "random_traces = 0", "random_traces = 0"},
 		{"ais-granularity.toml", "alpha    = 2500.0", "alpha    = 0.0", "anneal.alpha = 0"},
