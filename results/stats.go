@@ -88,16 +88,24 @@ func Argmax(xs []float64) int {
 	return best
 }
 
-// Ranks returns the ranks 1..n of xs in increasing order, tied values
-// sharing the mean of their ranks (mid-ranks), so that the ranks always
-// sum to n(n+1)/2. xs is not modified; NaN values keep their input order
-// among themselves and are ranked as the sort leaves them.
-func Ranks(xs []float64) []float64 {
+// Order returns the indices of xs in increasing order of their values,
+// equal values (and NaNs, which compare false) keeping their order: the
+// permutation that sorts xs stably.
+func Order(xs []float64) []int {
 	idx := make([]int, len(xs))
 	for i := range idx {
 		idx[i] = i
 	}
 	sort.SliceStable(idx, func(a, b int) bool { return xs[idx[a]] < xs[idx[b]] })
+	return idx
+}
+
+// Ranks returns the ranks 1..n of xs in increasing order, tied values
+// sharing the mean of their ranks (mid-ranks), so that the ranks always
+// sum to n(n+1)/2. xs is not modified; NaN values keep their input order
+// among themselves and are ranked as the sort leaves them.
+func Ranks(xs []float64) []float64 {
+	idx := Order(xs)
 	r := make([]float64, len(xs))
 	for i := 0; i < len(idx); {
 		j := i

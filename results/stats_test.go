@@ -93,6 +93,9 @@ func TestRanksSpearmanArgmax(t *testing.T) {
 	if got, want := Ranks([]float64{3, 3, 3}), []float64{2, 2, 2}; !slices.Equal(got, want) {
 		t.Errorf("Ranks of ties = %v, want %v", got, want)
 	}
+	if got, want := Order([]float64{3, 1, 2, 1}), []int{1, 3, 2, 0}; !slices.Equal(got, want) {
+		t.Errorf("Order = %v, want %v (ties in input order)", got, want)
+	}
 	if got := Ranks(nil); len(got) != 0 {
 		t.Errorf("Ranks(nil) = %v", got)
 	}

@@ -22,11 +22,6 @@ const (
 	AliceGridID = "chapter3/alice-grid"
 )
 
-func init() {
-	experiments.Add(AliceID, "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)", DefaultAlice, RunAlice, PlotAlice)
-	experiments.Add(AliceGridID, "the same over the full grid n × k × u0 (3.86), 252 settings", defaultAliceGrid, RunAlice, PlotAlice)
-}
-
 // Point is a setting (n, k, u0) of the grid (3.86).
 type Point struct {
 	N  int     `toml:"n"`
@@ -95,10 +90,7 @@ func defaultAliceGrid() AliceConfig {
 
 // DefaultAlice returns the thesis's settings (section 3.5.2; targets §E3.3).
 func DefaultAlice() AliceConfig {
-	var c AliceConfig
-	c.Experiment = AliceID
-	c.Figures = []string{"fig3.4"}
-	c.Seed = 3002
+	c := AliceConfig{Common: experiments.Common{Experiment: AliceID, Figures: []string{"fig3.4"}, Seed: 3002}}
 	c.Restarts = 10
 	c.Mode = "slices"
 	c.Canonical = Point{N: 2, K: 40, U0: 2}
@@ -550,4 +542,9 @@ func countTrue(b []bool) int {
 		}
 	}
 	return n
+}
+
+func init() {
+	experiments.Add(AliceID, "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)", DefaultAlice, RunAlice, PlotAlice)
+	experiments.Add(AliceGridID, "the same over the full grid n × k × u0 (3.86), 252 settings", defaultAliceGrid, RunAlice, PlotAlice)
 }

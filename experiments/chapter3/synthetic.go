@@ -24,11 +24,6 @@ const (
 	SyntheticGrammarID = "chapter3/synthetic-grammar"
 )
 
-func init() {
-	experiments.Add(SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
-	experiments.Add(SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
-}
-
 // SyntheticData says where the training sequences come from.
 type SyntheticData struct {
 	// File names a one-sequence-per-line file in the data directory (an
@@ -82,10 +77,7 @@ func (c *SyntheticConfig) runsML() bool { return c.VB.Init != "random" || c.ML.B
 
 // DefaultSynthetic returns the thesis's settings (section 3.5.1).
 func DefaultSynthetic() SyntheticConfig {
-	var c SyntheticConfig
-	c.Experiment = SyntheticID
-	c.Figures = []string{"fig3.2", "fig3.3"}
-	c.Seed = 3001
+	c := SyntheticConfig{Common: experiments.Common{Experiment: SyntheticID, Figures: []string{"fig3.2", "fig3.3"}, Seed: 3001}}
 	c.Restarts = 10
 	c.Data = SyntheticData{File: "abc21.txt", Alphabet: "abc", Datasets: 1, SequencesPerGrammar: 7,
 		MinLength: 10, MaxLength: 39, ABProb: 0.5, RandomPhase: true}
@@ -579,3 +571,8 @@ func inRange(x, lo, hi float64) bool { return x >= lo && x <= hi }
 
 // pOf returns the alphabet size.
 func (d SyntheticData) pOf() int { return utf8.RuneCountInString(d.Alphabet) }
+
+func init() {
+	experiments.Add(SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
+	experiments.Add(SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
+}

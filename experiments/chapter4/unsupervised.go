@@ -27,10 +27,6 @@ import (
 // (Beal 2003 section 4.6.1, L2828-L2865; targets ch4-mfa.md §3.6).
 const UnsupervisedID = "chapter4/digits-unsupervised"
 
-func init() {
-	experiments.Add(UnsupervisedID, "unsupervised VBMFA of the optdigits training file, its analysers as digit templates and classifiers, against K-means (Figures 4.9, 4.10)", DefaultUnsupervised, RunUnsupervised, PlotUnsupervised)
-}
-
 // UnsupervisedConfig is the config of chapter4/digits-unsupervised.
 type UnsupervisedConfig struct {
 	experiments.Common
@@ -53,10 +49,7 @@ type UnsupervisedConfig struct {
 
 // DefaultUnsupervised returns the targets' settings (§3.6).
 func DefaultUnsupervised() UnsupervisedConfig {
-	var c UnsupervisedConfig
-	c.Experiment = UnsupervisedID
-	c.Figures = []string{"fig4.9", "fig4.10"}
-	c.Seed = 4901
+	c := UnsupervisedConfig{Common: experiments.Common{Experiment: UnsupervisedID, Figures: []string{"fig4.9", "fig4.10"}, Seed: 4901}}
 	c.Restarts = 3
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	c.Model = ModelSettings{KMax: 6}
@@ -470,4 +463,8 @@ func confusionFromTable(t results.Table, seed, set string) (*mat.Dense, error) {
 		}
 	}
 	return m, nil
+}
+
+func init() {
+	experiments.Add(UnsupervisedID, "unsupervised VBMFA of the optdigits training file, its analysers as digit templates and classifiers, against K-means (Figures 4.9, 4.10)", DefaultUnsupervised, RunUnsupervised, PlotUnsupervised)
 }

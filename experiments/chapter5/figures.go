@@ -23,22 +23,6 @@ import (
 
 // Every Plot function here reads the result files alone.
 
-// column returns the values of a named column as strings.
-func column(t results.Table, name string) ([]string, error) {
-	c, err := t.Col(name)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(t.Rows))
-	for i, r := range t.Rows {
-		out[i] = r[c]
-	}
-	return out, nil
-}
-
-// floatColumn returns the values of a named column as numbers.
-func floatColumn(t results.Table, name string) ([]float64, error) { return t.Floats(name) }
-
 // newPanel returns an empty panel with the house's font sizes.
 func newPanel(title string) *plot.Plot {
 	p := plot.New()
@@ -59,20 +43,9 @@ func newPanel(title string) *plot.Plot {
 // alive.csv, and Figure 5.5 (the trajectories of (ln 1/α_j, ln 1/γ_j) on
 // the longest sequence) from hyper_trace.csv.
 func PlotDimensionality(dir string) error {
-	alive, err := results.ReadCSV(filepath.Join(dir, "alive.csv"))
-	if err != nil {
-		return err
-	}
-	seeds, err := column(alive, "seed")
-	if err != nil {
-		return err
-	}
-	Ts, err := column(alive, "T")
-	if err != nil {
-		return err
-	}
-	cross, err := column(alive, "cross_init")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, "alive.csv"))
+	seeds, Ts, cross := tab.Strings("seed"), tab.Strings("T"), tab.Strings("cross_init")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	// The main cross_init is the one of the seed's shortest sequence; its
@@ -138,19 +111,14 @@ func PlotDimensionality(dir string) error {
 // the [vb] iterations (phase 1), (b) a close-up of its survivors, and (c)
 // the continued run (both phases, the continuation thinned).
 func plotTrajectories(dir, run string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, "hyper_trace.csv"))
-	if err != nil {
-		return err
-	}
-	runs, err := column(t, "run")
-	if err != nil {
-		return err
-	}
+	tab := results.ReadColumns(filepath.Join(dir, "hyper_trace.csv"))
+	runs := tab.Strings("run")
 	cols := map[string][]float64{}
 	for _, c := range []string{"phase", "iter", "dim", "inv_alpha", "inv_gamma"} {
-		if cols[c], err = floatColumn(t, c); err != nil {
-			return err
-		}
+		cols[c] = tab.Floats(c)
+	}
+	if err := tab.Err(); err != nil {
+		return err
 	}
 	last := 0.0
 	series := func(phases ...float64) []plots.Series {
@@ -226,34 +194,15 @@ func plotTrajectories(dir, run string) error {
 // (1/α, 1/β, 1/γ, 1/δ against iteration) from hyper_trace.csv, for the
 // first run of each file.
 func PlotInputs(dir string) error {
-	dt, err := results.ReadCSV(filepath.Join(dir, "fig5_6_data.csv"))
-	if err != nil {
-		return err
-	}
-	runs, err := column(dt, "run")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, "fig5_6_data.csv"))
+	runs, kinds, ts, js, vs := tab.Strings("run"), tab.Strings("kind"), tab.Floats("t"), tab.Floats("j"), tab.Floats("value")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	if len(runs) == 0 {
 		return fmt.Errorf("fig5_6_data.csv: no rows")
 	}
 	run := runs[0]
-	kinds, err := column(dt, "kind")
-	if err != nil {
-		return err
-	}
-	ts, err := floatColumn(dt, "t")
-	if err != nil {
-		return err
-	}
-	js, err := floatColumn(dt, "j")
-	if err != nil {
-		return err
-	}
-	vs, err := floatColumn(dt, "value")
-	if err != nil {
-		return err
-	}
 	var panels []*plot.Plot
 	for _, k := range []struct{ kind, title, sym string }{{"input", "(a) inputs", "u"}, {"state", "(b) true hidden states", "x"}, {"output", "(c) observations", "y"}} {
 		by := map[int]*plots.Series{}
@@ -315,28 +264,9 @@ func PlotInputs(dir string) error {
 	if err := experiments.SaveFigure(dir, "fig5_7", f); err != nil {
 		return err
 	}
-	ht, err := results.ReadCSV(filepath.Join(dir, "hyper_trace.csv"))
-	if err != nil {
-		return err
-	}
-	hr, err := column(ht, "run")
-	if err != nil {
-		return err
-	}
-	hg, err := column(ht, "group")
-	if err != nil {
-		return err
-	}
-	hi, err := floatColumn(ht, "iter")
-	if err != nil {
-		return err
-	}
-	hj, err := floatColumn(ht, "j")
-	if err != nil {
-		return err
-	}
-	hv, err := floatColumn(ht, "inv_value")
-	if err != nil {
+	tab = results.ReadColumns(filepath.Join(dir, "hyper_trace.csv"))
+	hr, hg, hi, hj, hv := tab.Strings("run"), tab.Strings("group"), tab.Floats("iter"), tab.Floats("j"), tab.Floats("inv_value")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	panels = nil
@@ -387,28 +317,9 @@ func PlotGenes(dir string) error {
 
 // plotExpression draws one panel per gene with every normalised series.
 func plotExpression(dir string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, ExpressionFile))
-	if err != nil {
-		return err
-	}
-	sets, err := column(t, "set")
-	if err != nil {
-		return err
-	}
-	reps, err := column(t, "replicate")
-	if err != nil {
-		return err
-	}
-	genes, err := column(t, "gene")
-	if err != nil {
-		return err
-	}
-	ts, err := floatColumn(t, "t")
-	if err != nil {
-		return err
-	}
-	vs, err := floatColumn(t, "value")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, ExpressionFile))
+	sets, reps, genes, ts, vs := tab.Strings("set"), tab.Strings("replicate"), tab.Strings("gene"), tab.Floats("t"), tab.Floats("value")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	type key struct{ gene, set, rep string }
@@ -466,32 +377,9 @@ func plotExpression(dir string) error {
 // against k for VB and MAP (median over seeds, band: range over seeds) on
 // each set, and the one-step prediction error (extension) on the test set.
 func plotErrors(dir string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, ErrorsFile))
-	if err != nil {
-		return err
-	}
-	kinds, err := column(t, "kind")
-	if err != nil {
-		return err
-	}
-	methods, err := column(t, "method")
-	if err != nil {
-		return err
-	}
-	sets, err := column(t, "set")
-	if err != nil {
-		return err
-	}
-	ks, err := floatColumn(t, "k")
-	if err != nil {
-		return err
-	}
-	recon, err := floatColumn(t, "recon")
-	if err != nil {
-		return err
-	}
-	pred, err := floatColumn(t, "pred")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, ErrorsFile))
+	kinds, methods, sets, ks, recon, pred := tab.Strings("kind"), tab.Strings("method"), tab.Strings("set"), tab.Floats("k"), tab.Floats("recon"), tab.Floats("pred")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	// Training, test, then any extra test set.
@@ -551,28 +439,9 @@ func plotErrors(dir string) error {
 // interactionMatrices reads the first seed's default-variant matrices of
 // interactions.csv.
 func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, err error) {
-	t, err := results.ReadCSV(filepath.Join(dir, InteractionsFile))
-	if err != nil {
-		return nil, nil, err
-	}
-	seeds, err := column(t, "seed")
-	if err != nil {
-		return nil, nil, err
-	}
-	variants, err := column(t, "variant")
-	if err != nil {
-		return nil, nil, err
-	}
-	tg, err := column(t, "target_gene")
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, err := floatColumn(t, "target")
-	if err != nil {
-		return nil, nil, err
-	}
-	cols, err := floatColumn(t, "source")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, InteractionsFile))
+	seeds, variants, tg, rows, cols := tab.Strings("seed"), tab.Strings("variant"), tab.Strings("target_gene"), tab.Floats("target"), tab.Floats("source")
+	if err := tab.Err(); err != nil {
 		return nil, nil, err
 	}
 	p := 0
@@ -587,8 +456,8 @@ func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, e
 	names = make([]string, p)
 	m = map[string]*mat.Dense{}
 	for _, c := range []string{"map_total", "vb_d", "vb_var", "z", "significant", "truth"} {
-		v, err := floatColumn(t, c)
-		if err != nil {
+		v := tab.Floats(c)
+		if err := tab.Err(); err != nil {
 			return nil, nil, err
 		}
 		d := mat.NewDense(p, p, nil)
@@ -706,34 +575,12 @@ func plotNetwork(dir string) error {
 	if err != nil {
 		return err
 	}
-	t, err := results.ReadCSV(filepath.Join(dir, NetworkFile))
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, NetworkFile))
+	seeds, variants, src, tgt, sign, te := tab.Strings("seed"), tab.Strings("variant"), tab.Floats("source"), tab.Floats("target"), tab.Floats("sign"), tab.Strings("true_edge")
+	if err := tab.Err(); err != nil {
 		return err
 	}
-	seeds, err := column(t, "seed")
-	if err != nil {
-		return err
-	}
-	variants, err := column(t, "variant")
-	if err != nil {
-		return err
-	}
-	src, err := floatColumn(t, "source")
-	if err != nil {
-		return err
-	}
-	tgt, err := floatColumn(t, "target")
-	if err != nil {
-		return err
-	}
-	sign, err := floatColumn(t, "sign")
-	if err != nil {
-		return err
-	}
-	te, err := column(t, "true_edge")
-	if err != nil {
-		return err
-	}
+	t := *tab.Table()
 	var arcs []plots.Arc
 	pos, neg, self, fps := 0, 0, 0, 0
 	for i := range seeds {

@@ -16,10 +16,6 @@ import (
 // published T-cell data.
 const GenesID = "chapter5/genes"
 
-func init() {
-	experiments.Add(GenesID, "feedback VB LDS and MAP LDS on the T-cell data (58 genes): reconstruction error against k, interaction matrices, network (Figures 5.9, 5.11-5.13)", DefaultGenes, RunGenes, PlotGenes)
-}
-
 // TCellData are the [data] keys of chapter5/genes (targets §3.6).
 type TCellData struct {
 	// File is the data file in the data directory. Default "tcell.csv".
@@ -55,10 +51,7 @@ type GenesConfig struct {
 
 // DefaultGenes returns the settings of targets §3.6-§3.9 for tcell.csv.
 func DefaultGenes() GenesConfig {
-	var c GenesConfig
-	c.Experiment = GenesID
-	c.Figures = []string{"fig5.9", "fig5.11", "fig5.12", "fig5.13"}
-	c.Seed = 5501
+	c := GenesConfig{Common: experiments.Common{Experiment: GenesID, Figures: []string{"fig5.9", "fig5.11", "fig5.12", "fig5.13"}, Seed: 5501}}
 	c.Seeds = 3
 	c.Data = TCellData{File: "tcell.csv", TrainSet: "tcell34", TrainReplicates: [2]int{1, 30}, TestReplicates: [2]int{31, 34},
 		ExtraTestSet: "tcell10", LogBase: 2}
@@ -246,4 +239,8 @@ func geneClaims() []results.Claim {
 		{Artifact: "Figure 5.13", Figures: []string{"fig5_13"}, Checks: []string{"Fig 5.13"},
 			Statement: "The significant entries of ⟨D⟩ drawn as a network of excitatory (green) and inhibitory (red) influences (line 4210)."},
 	}
+}
+
+func init() {
+	experiments.Add(GenesID, "feedback VB LDS and MAP LDS on the T-cell data (58 genes): reconstruction error against k, interaction matrices, network (Figures 5.9, 5.11-5.13)", DefaultGenes, RunGenes, PlotGenes)
 }

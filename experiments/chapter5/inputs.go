@@ -19,10 +19,6 @@ import (
 // InputsID is the registry key of Figures 5.6-5.8.
 const InputsID = "chapter5/inputs"
 
-func init() {
-	experiments.Add(InputsID, "input-driven VB LDS (k = 4) on a 2-state LDS with 3 inputs: F, ΔF and the ARD hyperparameters recovering the structure (Figures 5.6-5.8)", DefaultInputs, RunInputs, PlotInputs)
-}
-
 // InputsModel are the [model] keys of chapter5/inputs.
 type InputsModel struct {
 	// K is the hidden dimension of the model. Default 4 (line 4101).
@@ -53,10 +49,7 @@ type InputsConfig struct {
 // DefaultInputs returns the thesis's settings (section 5.4.2; targets
 // §3.3-§3.5): 800 iterations, staged schedule.
 func DefaultInputs() InputsConfig {
-	var c InputsConfig
-	c.Experiment = InputsID
-	c.Figures = []string{"fig5.6", "fig5.7", "fig5.8"}
-	c.Seed = 5402
+	c := InputsConfig{Common: experiments.Common{Experiment: InputsID, Figures: []string{"fig5.6", "fig5.7", "fig5.8"}, Seed: 5402}}
 	c.Seeds = 10
 	c.NoiseInputs = []string{NoiseU01, NoiseUm11}
 	c.Data = DefaultInputLDS()
@@ -365,4 +358,8 @@ func inputsSummary(c *InputsConfig, runs []InputRun) *checkBook {
 		"[U01] Fig 5.8 every β": "With U(0, 1) noise the non-zero-mean noise input can survive in B as a state offset (targets §3.5 prototype: 2 of 6 seeds).",
 	})
 	return book
+}
+
+func init() {
+	experiments.Add(InputsID, "input-driven VB LDS (k = 4) on a 2-state LDS with 3 inputs: F, ΔF and the ARD hyperparameters recovering the structure (Figures 5.6-5.8)", DefaultInputs, RunInputs, PlotInputs)
 }

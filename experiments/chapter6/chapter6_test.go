@@ -111,7 +111,7 @@ func TestSingleQuick(t *testing.T) {
 	rs, _ := rk.Floats("seed")
 	rn, _ := rk.Floats("n")
 	rr, _ := rk.Floats("rank")
-	meth, _ := strCol(rk, "method")
+	meth, _ := rk.Strings("method")
 	found := false
 	for i := range rr {
 		if rs[i] == 1 && rn[i] == 160 && meth[i] == "VB" {

@@ -17,10 +17,6 @@ import (
 // (Figs 6.5–6.9, Tables 6.2 and 6.5; targets §3.5, §3.12, §3.13).
 const PriorID = "chapter6/prior-average"
 
-func init() {
-	experiments.Add(PriorID, "all 136 DAGs scored by BIC, BICp, CS, CS† and VB for true models drawn from the prior (Figs 6.5-6.9, Tables 6.2, 6.5)", DefaultPrior, RunPrior, PlotPrior)
-}
-
 // PriorConfig is the config of chapter6/prior-average.
 type PriorConfig struct {
 	experiments.Common
@@ -35,10 +31,7 @@ type PriorConfig struct {
 
 // DefaultPrior returns the settings of targets §3.5.
 func DefaultPrior() PriorConfig {
-	var c PriorConfig
-	c.Experiment = PriorID
-	c.Figures = []string{"fig6.5", "fig6.6", "fig6.7", "fig6.8", "fig6.9", "table6.2", "table6.5"}
-	c.Seed = 4242
+	c := PriorConfig{Common: experiments.Common{Experiment: PriorID, Figures: []string{"fig6.5", "fig6.6", "fig6.7", "fig6.8", "fig6.9", "table6.2", "table6.5"}, Seed: 4242}}
 	c.Model = defaultModel()
 	c.Sizes = slices.Clone(ThesisSizes)
 	c.Instances = 106
@@ -548,4 +541,8 @@ func (pd *priorData) summary() (*results.Summary, string) {
 	s.Findings = append(s.Findings, fmt.Sprintf("Timing: %.4f s per EM score and %.4f s per VB score (ratio %.2f; thesis 1.1 s and 1.9 s, ratio 1.7); %.2f%% of VBEM runs hit max_iter = %d.",
 		emPer, vbPer, vbPer/emPer, 100*float64(lim)/total, c.Scores.MaxIter))
 	return s, intro
+}
+
+func init() {
+	experiments.Add(PriorID, "all 136 DAGs scored by BIC, BICp, CS, CS† and VB for true models drawn from the prior (Figs 6.5-6.9, Tables 6.2, 6.5)", DefaultPrior, RunPrior, PlotPrior)
 }

@@ -13,14 +13,7 @@ import (
 // is not what the generator writes: an experiment package was added,
 // removed or moved without go generate.
 func TestGeneratedFileIsCurrent(t *testing.T) {
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := moduleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := checkoutRoot(t)
 	want, err := Generate(root)
 	if err != nil {
 		t.Fatal(err)
@@ -32,6 +25,20 @@ func TestGeneratedFileIsCurrent(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s is stale: run go generate ./experiments/... (or make build)\n--- on disk\n%s--- generated\n%s", Output, got, want)
 	}
+}
+
+// checkoutRoot returns the root of the module this test runs in.
+func checkoutRoot(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := moduleRoot(wd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
 }
 
 // writeFiles writes files (slash paths relative to root) under root.

@@ -101,14 +101,7 @@ func TestNewDocument(t *testing.T) {
 			t.Skipf("no %s command", tool)
 		}
 	}
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, err := moduleRoot(wd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root := checkoutRoot(t)
 	pkgs, err := Packages(root)
 	if err != nil {
 		t.Fatal(err)
