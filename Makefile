@@ -1,4 +1,4 @@
-# vbw: reproduce Beal (2003) from TOML configs.
+# vbw: reproduce Beal (2003) and the next documents from TOML configs.
 #   make chapter3   run chapter 3's experiments and draw its figures (output/chapter3/)
 #   make test       vet and run the fast test suite (what CI runs)
 GO      ?= go
@@ -6,82 +6,70 @@ VBW     := bin/vbw
 OUT     ?= output
 ARGS    ?=
 
-.PHONY: build chapter3 chapter4 chapter4-full chapter5 chapter5-full chapter6 chapter6-full chapter6-k16384 chapter3-grid quick figures report thesis test test-cluster test-long bench golden clean
-
-# The configs each chapter target runs (the optional long sweeps have their
-# own targets).
-CHAPTER3 := configs/chapter3/synthetic.toml configs/chapter3/synthetic-grammar.toml configs/chapter3/alice.toml \
-            configs/chapter3/model-order.toml configs/chapter3/tightness.toml
+.PHONY: build chapter3-grid chapter6-k16384 all-documents quick figures report thesis test test-cluster test-long bench golden clean
 
 build: $(VBW)
 
-# The binary is rebuilt whenever a Go file or go.mod changes.
+# The binary is rebuilt whenever a Go file or go.mod changes; go generate
+# first rewrites the list of experiment packages it links
+# (experiments/cmd/vbw/experiments_gen.go), so a new package needs no edit.
 $(VBW): go.mod $(shell find . -name '*.go' -not -path './$(OUT)/*' 2>/dev/null)
+	$(GO) generate ./experiments/...
 	$(GO) build -buildvcs=auto -o $(VBW) ./experiments/cmd/vbw
 
-chapter3: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER3)
+# Documents. Every folder of configs/ is one document's experiments
+# (chapter3 … chapter6 for the thesis): make DOC runs configs/DOC/*.toml
+# except the long variants, whose file names end in -full.toml (their
+# results folders are named by the config's name key), and make DOC-full
+# runs the long variants. A new folder configs/DOC/ gets both targets with
+# no edit here.
+DOCS           := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard configs/*/*.toml)))))
+configs_of      = $(sort $(filter-out %-full.toml,$(wildcard configs/$(1)/*.toml)))
+full_configs_of = $(sort $(wildcard configs/$(1)/*-full.toml))
+# vbw_run runs the configs $(1) into $(OUT), or says $(2) when there are none.
+vbw_run         = $(if $(strip $(1)),$(VBW) run -out $(OUT) $(ARGS) $(1),@echo "$(2)")
 
-# Chapter 4: Figures 4.3-4.11 and Tables 4.1-4.2 (the digits runs with a
-# reduced budget; chapter4-full has the long versions).
-CHAPTER4 := configs/chapter4/digit-examples.toml configs/chapter4/embedded.toml configs/chapter4/embedded-faithful.toml \
-            configs/chapter4/spiral.toml configs/chapter4/lattice.toml configs/chapter4/digits-unsupervised.toml \
-            configs/chapter4/digits-classify.toml configs/chapter4/is-tightness.toml configs/chapter4/is-samplers.toml \
-            configs/chapter4/is-hazard.toml
+define document
+.PHONY: $(1) $(1)-full
+$(1): $$(VBW)
+	$$(call vbw_run,$$(call configs_of,$(1)),configs/$(1)/ has only long variants: make $(1)-full)
+$(1)-full: $$(VBW)
+	$$(call vbw_run,$$(call full_configs_of,$(1)),configs/$(1)/ has no long variants (*-full.toml))
+endef
+$(foreach doc,$(DOCS),$(eval $(call document,$(doc))))
 
-chapter4: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER4)
-
-# Table 4.2 with its 10 repetitions and both floors of ψ, and the
-# unsupervised digits with 20000 sweeps per search.
-chapter4-full: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) configs/chapter4/digits-classify-full.toml configs/chapter4/digits-unsupervised-full.toml
-
-# Chapter 5: Figures 5.4-5.13 (VB linear dynamical systems); chapter5-full
-# runs more seeds and the larger k grid.
-CHAPTER5 := configs/chapter5/dimensionality.toml configs/chapter5/inputs.toml configs/chapter5/genes.toml \
-            configs/chapter5/genes-surrogate.toml
-
-chapter5: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER5)
-
-chapter5-full: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) configs/chapter5/dimensionality-full.toml configs/chapter5/inputs-full.toml \
-	    configs/chapter5/genes-full.toml configs/chapter5/genes-surrogate-full.toml
-
-# Chapter 6: Figures 6.2-6.13 and Tables 6.1-6.5 (discrete DAGs scored by
-# MAP, BIC, BICp, CS, CS†, VB and AIS), with the 12-instance prior-averaged
-# study; chapter6-full runs all 106 instances (the issue's 2-hour budget), and
-# chapter6-k16384 the single instance with the thesis's 16384 AIS steps.
-CHAPTER6 := configs/chapter6/single-instance.toml configs/chapter6/prior-average-12.toml \
-            configs/chapter6/ais-granularity.toml configs/chapter6/schedules.toml configs/chapter6/dimensionality.toml
-
-chapter6: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) $(CHAPTER6)
-
-chapter6-full: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) configs/chapter6/prior-average.toml
+# The thesis's long variants by name: the full 9 × 7 × 4 grid behind
+# Figure 3.4 (claim C7; about 15 minutes on 2 cores), and the single
+# instance of chapter 6 with the thesis's 16384 AIS steps. chapter3-full
+# and chapter6-full run them with the folders' other long variants
+# (chapter 6's 106-instance study).
+chapter3-grid: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/alice-grid-full.toml
 
 chapter6-k16384: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) configs/chapter6/single-instance-k16384.toml
-
-# The full 9 × 7 × 4 grid behind Figure 3.4 (claim C7); about 15 minutes on 2 cores.
-chapter3-grid: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/alice-grid.toml
+	$(VBW) run -out $(OUT) $(ARGS) configs/chapter6/single-instance-k16384-full.toml
 
 # The reproduction report from the stored results: $(OUT)/index.html (one
 # self-contained page) and $(OUT)/REPORT.md. Nothing is recomputed.
 report: $(VBW)
 	$(VBW) report -out $(OUT)
 
-# Every chapter's experiments, then the report (each chapter adds its own
-# target here).
-thesis: chapter3 chapter4 chapter5 chapter6
+# The thesis: chapters 3-6, then the report.
+THESIS := chapter3 chapter4 chapter5 chapter6
+thesis: $(THESIS)
 	$(MAKE) report
 
-# Every experiment with its [quick] settings, into output/quick.
+# Every document's experiments (every folder of configs/, long variants
+# left out), then the report.
+all-documents: $(DOCS)
+	$(MAKE) report
+
+# One quick run of every experiment (each config's [quick] settings), into
+# output/quick. The long variants are left out: their quick runs repeat
+# their base configs' (all but chapter 3's grid and the second ψ floor of
+# digits-classify-full, which the golden tests run).
 quick: $(VBW)
-	$(VBW) run -quick -out $(OUT)/quick $(ARGS) configs/*/*.toml
+	$(VBW) run -quick -out $(OUT)/quick $(ARGS) $(foreach doc,$(DOCS),$(call configs_of,$(doc)))
 
 # Redraw every figure from the stored results, without recomputing.
 figures: $(VBW)
@@ -106,6 +94,7 @@ test-long:
 	$(GO) test -count=1 -timeout 80m ./...
 	$(GO) test -run '^$$' -fuzz FuzzLoadConfig -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
 	$(GO) test -run '^$$' -fuzz FuzzPlotInputs -fuzztime 60s -fuzzminimizetime 5s ./experiments/chapter3
+	$(GO) test -run '^$$' -fuzz FuzzLoadMatrixCSV -fuzztime 60s -fuzzminimizetime 5s ./experiments/datasets
 
 # Rewrite the golden files of every experiment package (testdata/*.golden.json:
 # the numbers of each shipped config's [quick] run) after a change that is

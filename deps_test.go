@@ -130,8 +130,8 @@ func TestImportPolicy(t *testing.T) {
 }
 
 // experimentPackages returns the packages below experiments/ that register
-// experiments: a non-test file calls a function of the experiments package
-// whose name starts with "Register".
+// experiments: a non-test file calls experiments.Add (or a function of the
+// experiments package whose name starts with "Register").
 func experimentPackages(t *testing.T) map[string]bool {
 	t.Helper()
 	pkgs := map[string]bool{}
@@ -167,11 +167,11 @@ func experimentPackages(t *testing.T) map[string]bool {
 				return true
 			}
 			fun := call.Fun
-			if ix, ok := fun.(*ast.IndexExpr); ok { // a generic call, Register[T](...)
+			if ix, ok := fun.(*ast.IndexExpr); ok { // a generic call, Add[T](...)
 				fun = ix.X
 			}
 			if sel, ok := fun.(*ast.SelectorExpr); ok {
-				if x, ok := sel.X.(*ast.Ident); ok && x.Name == local && strings.HasPrefix(sel.Sel.Name, "Register") {
+				if x, ok := sel.X.(*ast.Ident); ok && x.Name == local && (sel.Sel.Name == "Add" || strings.HasPrefix(sel.Sel.Name, "Register")) {
 					pkgs[filepath.ToSlash(filepath.Dir(path))] = true
 				}
 			}

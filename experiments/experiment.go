@@ -1,7 +1,7 @@
 // Package experiments runs the thesis's experiments from TOML configs.
 //
 // Each chapter package (experiments/chapter3, …) registers its experiments
-// with Register in an init function. An experiment is a Spec: an ID such as
+// with Add in an init function, one statement each. An experiment is a Spec: an ID such as
 // "chapter3/synthetic", a constructor for its typed config with defaults, a
 // Run function that computes results into a directory, and a Plot function
 // that redraws its figures from those files alone. RunConfig loads a config
@@ -99,17 +99,34 @@ func Register(s Spec) {
 	registry[s.ID] = s
 }
 
-// Variant is one registry entry of an experiment family whose members share
-// code and differ in config (e.g. Figure 3.4's slices and its full grid).
-type Variant struct{ ID, Title string }
-
-// RegisterVariants registers one experiment per variant, all with the same
-// run and plot functions; newConfig returns the defaults of a variant's ID.
-func RegisterVariants(newConfig func(id string) Config, run func(*Env, Config) error, plot func(dir string) error, vs ...Variant) {
-	for _, v := range vs {
-		id := v.ID
-		Register(Spec{ID: id, Title: v.Title, NewConfig: func() Config { return newConfig(id) }, Run: run, Plot: plot})
-	}
+// Add registers the experiment id, titled title, in one statement:
+//
+//	func init() { experiments.Add(LatticeID, "…", DefaultLatticeConfig, RunLattice, PlotLattice) }
+//
+// defaults returns the experiment's config filled with its defaults (a
+// value of the config type C, whose pointer *C is the Config); Add sets its
+// Experiment key to id, so that an experiment family whose members share
+// code and differ in config registers each member with its own ID and
+// defaults function. run computes the results of a config (*C, no type
+// assertion needed) and plot redraws the figures of a results folder (nil
+// if there are none). Add panics on a duplicate ID.
+//
+// An experiment package only needs its own init: the vbw command links
+// every package that calls Add (experiments/cmd/vbw/experiments_gen.go,
+// written by go generate).
+func Add[C any, P interface {
+	*C
+	Config
+}](id, title string, defaults func() C, run func(*Env, P) error, plot func(dir string) error) {
+	Register(Spec{ID: id, Title: title,
+		NewConfig: func() Config {
+			c := defaults()
+			P(&c).Base().Experiment = id
+			return P(&c)
+		},
+		Run:  func(env *Env, cfg Config) error { return run(env, cfg.(P)) },
+		Plot: plot,
+	})
 }
 
 // Lookup returns the experiment with the given ID.

@@ -16,6 +16,10 @@
 //     grey), as used for the factor loadings and the ARD-pruned LDS
 //     matrices of Beal (2003) chapters 4 and 5; HintonPlot frames one with
 //     row 0 at the top.
+//   - Network is a plot.Plotter of a directed graph on a circle (signed
+//     arcs with arrowheads, self-connections, highlighted arcs, node
+//     names), as used for the gene-interaction network of Figure 5.13;
+//     NetworkPlot frames one with the axes hidden.
 //   - Figure and Render lay panels out on a grid with aligned data areas
 //     and encode them as SVG or PNG bytes; RenderPlot does one plot.
 //     Writing the bytes to disk (atomically) is the caller's job.

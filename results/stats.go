@@ -3,18 +3,24 @@ package results
 import (
 	"math"
 	"slices"
+	"sort"
 )
+
+// Sum returns the sum of xs, added in order (0 if xs is empty).
+func Sum(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s
+}
 
 // Mean returns the arithmetic mean of xs, or NaN if xs is empty.
 func Mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
+	return Sum(xs) / float64(len(xs))
 }
 
 // Quantile returns the q-quantile of xs by linear interpolation between
@@ -68,4 +74,79 @@ func DropNaN(xs []float64) (kept []float64, dropped int) {
 		kept = append(kept, x)
 	}
 	return kept, dropped
+}
+
+// Argmax returns the index of the first largest value of xs (0 if xs is
+// empty, or if xs[0] is NaN: a NaN is never larger).
+func Argmax(xs []float64) int {
+	best := 0
+	for i, x := range xs {
+		if x > xs[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+// Order returns the indices of xs in increasing order of their values,
+// equal values (and NaNs, which compare false) keeping their order: the
+// permutation that sorts xs stably.
+func Order(xs []float64) []int {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return xs[idx[a]] < xs[idx[b]] })
+	return idx
+}
+
+// Ranks returns the ranks 1..n of xs in increasing order, tied values
+// sharing the mean of their ranks (mid-ranks), so that the ranks always
+// sum to n(n+1)/2. xs is not modified; NaN values keep their input order
+// among themselves and are ranked as the sort leaves them.
+func Ranks(xs []float64) []float64 {
+	idx := Order(xs)
+	r := make([]float64, len(xs))
+	for i := 0; i < len(idx); {
+		j := i
+		for j+1 < len(idx) && xs[idx[j+1]] == xs[idx[i]] {
+			j++
+		}
+		mid := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			r[idx[k]] = mid
+		}
+		i = j + 1
+	}
+	return r
+}
+
+// Spearman returns Spearman's rank correlation of x and y: the Pearson
+// correlation of their mid-ranks (Ranks). It is NaN for fewer than two
+// pairs or when either variable is constant, and panics if x and y differ
+// in length.
+//
+// Ranks are half-integers whose mean is exactly (n+1)/2, so every sum
+// below is exact and the result does not depend on the order of
+// summation (it equals gonum's stat.Correlation of the ranks bit for bit).
+func Spearman(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("results: Spearman of slices of different lengths")
+	}
+	if len(x) < 2 {
+		return math.NaN()
+	}
+	rx, ry := Ranks(x), Ranks(y)
+	mx, my := Mean(rx), Mean(ry)
+	var sxx, syy, sxy float64
+	for i := range rx {
+		dx, dy := rx[i]-mx, ry[i]-my
+		sxx += dx * dx
+		syy += dy * dy
+		sxy += dx * dy
+	}
+	if sxx == 0 || syy == 0 {
+		return math.NaN()
+	}
+	return sxy / math.Sqrt(sxx*syy)
 }

@@ -2,7 +2,10 @@ package results
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/stat"
 )
 
 func TestQuantile(t *testing.T) {
@@ -81,4 +84,74 @@ func TestDir(t *testing.T) {
 	if got := ArtifactName("fig3.4"); got != "fig3_4" {
 		t.Errorf("ArtifactName = %q", got)
 	}
+}
+
+func TestRanksSpearmanArgmax(t *testing.T) {
+	if got, want := Ranks([]float64{10, 20, 20, 5}), []float64{2, 3.5, 3.5, 1}; !slices.Equal(got, want) {
+		t.Errorf("Ranks = %v, want %v", got, want)
+	}
+	if got, want := Ranks([]float64{3, 3, 3}), []float64{2, 2, 2}; !slices.Equal(got, want) {
+		t.Errorf("Ranks of ties = %v, want %v", got, want)
+	}
+	if got, want := Order([]float64{3, 1, 2, 1}), []int{1, 3, 2, 0}; !slices.Equal(got, want) {
+		t.Errorf("Order = %v, want %v (ties in input order)", got, want)
+	}
+	if got := Ranks(nil); len(got) != 0 {
+		t.Errorf("Ranks(nil) = %v", got)
+	}
+	x := []float64{1, 2, 3, 4, 5}
+	for _, c := range []struct {
+		y    []float64
+		want float64
+	}{
+		{[]float64{1, 4, 9, 16, 25}, 1},      // monotone, not linear
+		{[]float64{5, 4, 3, 2, 1}, -1},       // reversed
+		{[]float64{20, 10, 40, 30, 50}, 0.8}, // 1 − 6·Σd²/(n(n²−1)) = 1 − 6·4/120
+	} {
+		if got := Spearman(x, c.y); math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("Spearman(%v, %v) = %v, want %v", x, c.y, got, c.want)
+		}
+	}
+	// Ties: ranks (1, 2, 3, 4) and (1, 2.5, 2.5, 4); Pearson of those is
+	// 4.5/√(5·4.5) = 0.9486832980505138.
+	if got := Spearman([]float64{1, 2, 3, 4}, []float64{1, 5, 5, 9}); math.Abs(got-0.9486832980505138) > 1e-15 {
+		t.Errorf("Spearman with ties = %v", got)
+	}
+	// Equal to gonum's Correlation of the ranks, bit for bit, on a long
+	// series with ties.
+	a, b := make([]float64, 200), make([]float64, 200)
+	for i := range a {
+		a[i], b[i] = float64((i*37)%23), float64((i*11)%41)+0.5*float64(i%3)
+	}
+	if got, want := Spearman(a, b), stat.Correlation(Ranks(a), Ranks(b), nil); got != want {
+		t.Errorf("Spearman = %v, gonum's correlation of the ranks = %v", got, want)
+	}
+	for name, got := range map[string]float64{
+		"one pair":   Spearman([]float64{1}, []float64{2}),
+		"no pairs":   Spearman(nil, nil),
+		"constant x": Spearman([]float64{1, 1}, []float64{1, 2}),
+		"constant y": Spearman([]float64{1, 2, 3}, []float64{7, 7, 7}),
+	} {
+		if !math.IsNaN(got) {
+			t.Errorf("%s: Spearman = %v, want NaN", name, got)
+		}
+	}
+	if got := Argmax([]float64{1, 5, 3, 5}); got != 1 {
+		t.Errorf("Argmax = %d, want the first maximum 1", got)
+	}
+	if got := Argmax(nil); got != 0 {
+		t.Errorf("Argmax(nil) = %d", got)
+	}
+	if got := Argmax([]float64{math.NaN(), 2}); got != 0 {
+		t.Errorf("Argmax(NaN, 2) = %d, want 0 (NaN first is kept)", got)
+	}
+	if got := Sum([]float64{0.5, 1.5, -1}); got != 1 {
+		t.Errorf("Sum = %v", got)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("Spearman of different lengths did not panic")
+		}
+	}()
+	Spearman([]float64{1, 2}, []float64{1, 2, 3})
 }

@@ -22,21 +22,6 @@ const (
 	AliceGridID = "chapter3/alice-grid"
 )
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultAlice()
-		c.Experiment = id
-		if id == AliceGridID {
-			c.Mode = "grid"
-		}
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunAlice(env, cfg.(*AliceConfig))
-	}, PlotAlice,
-		experiments.Variant{ID: AliceID, Title: "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)"},
-		experiments.Variant{ID: AliceGridID, Title: "the same over the full grid n × k × u0 (3.86), 252 settings"})
-}
-
 // Point is a setting (n, k, u0) of the grid (3.86).
 type Point struct {
 	N  int     `toml:"n"`
@@ -97,12 +82,17 @@ type AliceConfig struct {
 	Eval         AliceEval  `toml:"eval"`
 }
 
+// defaultAliceGrid returns the defaults of chapter3/alice-grid: those of
+// chapter3/alice over the full grid.
+func defaultAliceGrid() AliceConfig {
+	c := DefaultAlice()
+	c.Mode = "grid"
+	return c
+}
+
 // DefaultAlice returns the thesis's settings (section 3.5.2; targets §E3.3).
 func DefaultAlice() AliceConfig {
-	var c AliceConfig
-	c.Experiment = AliceID
-	c.Figures = []string{"fig3.4"}
-	c.Seed = 3002
+	c := AliceConfig{Common: experiments.Common{Experiment: AliceID, Figures: []string{"fig3.4"}, Seed: 3002}}
 	c.Restarts = 10
 	c.Mode = "slices"
 	c.Canonical = Point{N: 2, K: 40, U0: 2}
@@ -392,14 +382,6 @@ func discriminate(fwdOnFwd, bwdOnFwd, fwdOnBwd, bwdOnBwd []float64, rel float64)
 	return out, sum / float64(len(out))
 }
 
-func sum(xs []float64) float64 {
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s
-}
-
 // runAliceCell fits both directions and scores every method.
 func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, stop func() error) (AliceCellResult, error) {
 	start := time.Now()
@@ -432,7 +414,7 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, sto
 				bad++
 			}
 		}
-		return []named{{"lp_per_symbol", sum(ff) / T}, {"lp_per_symbol_bwd", sum(bb) / T}, {"disc", rate},
+		return []named{{"lp_per_symbol", results.Sum(ff) / T}, {"lp_per_symbol_bwd", results.Sum(bb) / T}, {"disc", rate},
 			{"iterations", float64(rf.Iterations + rb.Iterations)}, {"bad_runs", float64(bad)}, {"objective_fwd", rf.F}}, credits
 	}
 	emit := func(u0 float64, method string, vals []named) {
@@ -443,7 +425,7 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, sto
 	// ML does not depend on u0: score it once and repeat its rows at every
 	// u0 of the cell, so that each slice finds it.
 	mlScores, _ := pairScores(fwd.ml, bwd.ml, fwd.mlRun, bwd.mlRun)
-	mlScores = append(mlScores, named{"lp_per_symbol_floored", sum(logProbs(fwd.ml.Floored(c.Eval.MLFloor), d.testFwd)) / T})
+	mlScores = append(mlScores, named{"lp_per_symbol_floored", results.Sum(logProbs(fwd.ml.Floored(c.Eval.MLFloor), d.testFwd)) / T})
 	for i, u0 := range cell.U0s {
 		emit(u0, "ML", mlScores)
 		mapScores, _ := pairScores(fwd.maps[i], bwd.maps[i], fwd.mapRun[i], bwd.mapRun[i])
@@ -562,4 +544,9 @@ func countTrue(b []bool) int {
 		}
 	}
 	return n
+}
+
+func init() {
+	experiments.Add(AliceID, "forwards/backwards English discrimination, slices around n=2, k=40, u0=2 (Figure 3.4)", DefaultAlice, RunAlice, PlotAlice)
+	experiments.Add(AliceGridID, "the same over the full grid n × k × u0 (3.86), 252 settings", defaultAliceGrid, RunAlice, PlotAlice)
 }

@@ -131,7 +131,7 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 		secs = append(secs, r.Seconds)
 	}
 	s.SetMetric("cell_seconds_median", results.Median(secs))
-	s.SetMetric("cell_seconds_total", sum(secs))
+	s.SetMetric("cell_seconds_total", results.Sum(secs))
 
 	// Tier A.
 	for _, dc := range dataChecks {
@@ -140,7 +140,7 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 	bad, nonFinite := 0.0, 0
 	for k, v := range a {
 		if k.Score == "bad_runs" {
-			bad += sum(v)
+			bad += results.Sum(v)
 		}
 		if (k.Method == "MAP" || k.Method == "VB" || k.Method == "VBbound") && strings.HasPrefix(k.Score, "lp_per_symbol") {
 			for _, x := range v {

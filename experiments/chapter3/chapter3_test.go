@@ -12,6 +12,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -21,7 +22,7 @@ func loadABC21(t testing.TB) hmm.Data {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := ParseSequences("abc21.txt", raw, "abc")
+	d, err := datasets.ParseSequences("abc21.txt", raw, "abc")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,28 +38,6 @@ func TestABC21Shape(t *testing.T) {
 	}
 	if len(d.Seqs) != 21 || d.Symbols() != 550 || longest != 39 {
 		t.Fatalf("abc21: %d sequences, %d symbols, longest %d; want 21, 550, 39", len(d.Seqs), d.Symbols(), longest)
-	}
-}
-
-func TestParseSequencesErrors(t *testing.T) {
-	_, err := ParseSequences("x.txt", []byte("abc\nabd\n"), "abc")
-	if err == nil || !strings.Contains(err.Error(), "x.txt:2:3") {
-		t.Fatalf("unknown character: got %v, want position x.txt:2:3", err)
-	}
-	if _, err := ParseSequences("x.txt", []byte("\n\n"), "abc"); err == nil {
-		t.Fatal("empty file accepted")
-	}
-	d, err := ParseSequences("x.txt", []byte("ab\r\n\nca\n"), "abc")
-	if err != nil || len(d.Seqs) != 2 || d.Seqs[1][0] != 2 {
-		t.Fatalf("CRLF and blank lines: %v %v", d, err)
-	}
-	// Non-ASCII alphabets are read as characters, not bytes.
-	d, err = ParseSequences("x.txt", []byte("abé\néé\n"), "abcé")
-	if err != nil || d.P != 4 || len(d.Seqs[0]) != 3 || d.Seqs[0][2] != 3 || len(d.Seqs[1]) != 2 {
-		t.Fatalf("alphabet abcé: %+v %v", d, err)
-	}
-	if _, err := ParseSequences("x.txt", []byte("abé\naéd\n"), "abcé"); err == nil || !strings.Contains(err.Error(), "x.txt:2:3") {
-		t.Fatalf("unknown character after a two-byte one: %v, want x.txt:2:3", err)
 	}
 }
 

@@ -23,17 +23,6 @@ import (
 // synthetic data, with the number of states VB keeps active.
 const ModelOrderID = "chapter3/model-order"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultModelOrder()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunModelOrder(env, cfg.(*ModelOrderConfig))
-	}, PlotModelOrder,
-		experiments.Variant{ID: ModelOrderID, Title: "model order on the synthetic strings: F, BIC and Cheeseman-Stutz against k (extension E3-X1)"})
-}
-
 // ModelOrderConfig is the config of chapter3/model-order.
 type ModelOrderConfig struct {
 	experiments.Common
@@ -55,10 +44,7 @@ type ModelOrderConfig struct {
 // started from the Cheeseman-Stutz point of each ML solution.
 func DefaultModelOrder() ModelOrderConfig {
 	s := DefaultSynthetic()
-	var c ModelOrderConfig
-	c.Experiment = ModelOrderID
-	c.Figures = []string{"model_order"}
-	c.Seed = 3003
+	c := ModelOrderConfig{Common: experiments.Common{Experiment: ModelOrderID, Figures: []string{"model_order"}, Seed: 3003}}
 	c.Restarts = 5
 	c.Data = s.Data
 	for k := 1; k <= 15; k++ {
@@ -321,4 +307,8 @@ func PlotModelOrder(dir string) error {
 	return experiments.SaveFigure(dir, "model_order", plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{pa, pb},
 		Width: 2 * plots.PanelWidth * 1.1, Height: plots.PanelHeight * 1.2,
 		Title: "Model order on the synthetic strings: VB's F against BIC and Cheeseman-Stutz"})
+}
+
+func init() {
+	experiments.Add(ModelOrderID, "model order on the synthetic strings: F, BIC and Cheeseman-Stutz against k (extension E3-X1)", DefaultModelOrder, RunModelOrder, PlotModelOrder)
 }

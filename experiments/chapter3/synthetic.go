@@ -12,6 +12,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -22,18 +23,6 @@ const (
 	SyntheticID        = "chapter3/synthetic"
 	SyntheticGrammarID = "chapter3/synthetic-grammar"
 )
-
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSynthetic()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSynthetic(env, cfg.(*SyntheticConfig))
-	}, PlotSynthetic,
-		experiments.Variant{ID: SyntheticID, Title: "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)"},
-		experiments.Variant{ID: SyntheticGrammarID, Title: "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)"})
-}
 
 // SyntheticData says where the training sequences come from.
 type SyntheticData struct {
@@ -88,10 +77,7 @@ func (c *SyntheticConfig) runsML() bool { return c.VB.Init != "random" || c.ML.B
 
 // DefaultSynthetic returns the thesis's settings (section 3.5.1).
 func DefaultSynthetic() SyntheticConfig {
-	var c SyntheticConfig
-	c.Experiment = SyntheticID
-	c.Figures = []string{"fig3.2", "fig3.3"}
-	c.Seed = 3001
+	c := SyntheticConfig{Common: experiments.Common{Experiment: SyntheticID, Figures: []string{"fig3.2", "fig3.3"}, Seed: 3001}}
 	c.Restarts = 10
 	c.Data = SyntheticData{File: "abc21.txt", Alphabet: "abc", Datasets: 1, SequencesPerGrammar: 7,
 		MinLength: 10, MaxLength: 39, ABProb: 0.5, RandomPhase: true}
@@ -185,7 +171,7 @@ func loadSyntheticData(env *experiments.Env, d SyntheticData, seed uint64, id st
 		if err != nil {
 			return nil, err
 		}
-		data, err := ParseSequences(d.File, raw, d.Alphabet)
+		data, err := datasets.ParseSequences(d.File, raw, d.Alphabet)
 		if err != nil {
 			return nil, err
 		}
@@ -585,3 +571,8 @@ func inRange(x, lo, hi float64) bool { return x >= lo && x <= hi }
 
 // pOf returns the alphabet size.
 func (d SyntheticData) pOf() int { return utf8.RuneCountInString(d.Alphabet) }
+
+func init() {
+	experiments.Add(SyntheticID, "VB HMM structure discovery on the thesis's 21 strings (Figures 3.2, 3.3)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
+	experiments.Add(SyntheticGrammarID, "the same on 10 generated (abc)*, (acb)*, (a*b*)* data sets (targets §E3.1-E3.2)", DefaultSynthetic, RunSynthetic, PlotSynthetic)
+}

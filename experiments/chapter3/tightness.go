@@ -25,17 +25,6 @@ import (
 // with the exact ln p(y|m).
 const TightnessID = "chapter3/tightness"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultTightness()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunTightness(env, cfg.(*TightnessConfig))
-	}, PlotTightness,
-		experiments.Variant{ID: TightnessID, Title: "how tight is F for a small VB HMM: F, CS, BIC and importance sampling against the exact ln p(y|m) (extension E3-X2)"})
-}
-
 // TightnessConfig is the config of chapter3/tightness.
 type TightnessConfig struct {
 	experiments.Common
@@ -72,10 +61,7 @@ type ISSettings struct {
 // runs of 20000 samples per sampler.
 func DefaultTightness() TightnessConfig {
 	s := DefaultSynthetic()
-	var c TightnessConfig
-	c.Experiment = TightnessID
-	c.Figures = []string{"tightness"}
-	c.Seed = 3005
+	c := TightnessConfig{Common: experiments.Common{Experiment: TightnessID, Figures: []string{"tightness"}, Seed: 3005}}
 	c.Restarts = 5
 	c.Data = SyntheticData{Alphabet: "abc", Generator: "grammar3", Datasets: 6, SequencesPerGrammar: 1,
 		MinLength: 3, MaxLength: 5, ABProb: 0.5, RandomPhase: true}
@@ -721,4 +707,8 @@ func tightnessSummary(env *experiments.Env, c *TightnessConfig, cells []TightCel
 	s.Claims = tightnessClaims
 	s.AddFindingsFromChecks(explain)
 	return s
+}
+
+func init() {
+	experiments.Add(TightnessID, "how tight is F for a small VB HMM: F, CS, BIC and importance sampling against the exact ln p(y|m) (extension E3-X2)", DefaultTightness, RunTightness, PlotTightness)
 }

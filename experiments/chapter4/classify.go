@@ -26,17 +26,6 @@ import (
 // L2867-L2909; targets ch4-mfa.md §3.7).
 const ClassifyID = "chapter4/digits-classify"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultClassify()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunClassify(env, cfg.(*ClassifyConfig))
-	}, PlotClassify,
-		experiments.Variant{ID: ClassifyID, Title: "per-digit VBMFA against BIC-selected ML MFA as classifiers of optdigits, against training-set size (Table 4.2, Figure 4.11)"})
-}
-
 // MLSettings are the [ml] keys of the BIC baseline (targets §2 item 1).
 type MLSettings struct {
 	// K is the number of factors of every ML analyser ("no mechanism to
@@ -78,10 +67,7 @@ type ClassifyConfig struct {
 
 // DefaultClassify returns the targets' settings (§3.7).
 func DefaultClassify() ClassifyConfig {
-	var c ClassifyConfig
-	c.Experiment = ClassifyID
-	c.Figures = []string{"table4.2", "fig4.11"}
-	c.Seed = 4201
+	c := ClassifyConfig{Common: experiments.Common{Experiment: ClassifyID, Figures: []string{"table4.2", "fig4.11"}, Seed: 4201}}
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	c.Sizes = []int{50, 100, 150, 200, 250, 300, 350}
 	c.Repetitions = 3
@@ -620,4 +606,8 @@ func searchML(y *mat.Dense, ml MLSettings, s experiments.SearchSettings, psiMin 
 		return nil, res, res.Err
 	}
 	return m, res, nil
+}
+
+func init() {
+	experiments.Add(ClassifyID, "per-digit VBMFA against BIC-selected ML MFA as classifiers of optdigits, against training-set size (Table 4.2, Figure 4.11)", DefaultClassify, RunClassify, PlotClassify)
 }

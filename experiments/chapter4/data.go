@@ -2,8 +2,8 @@
 // "Variational Bayesian Mixtures of Factor Analysers". This file holds its
 // data: the synthetic generators of sections 4.5.1-4.5.3 and 4.7.3, the
 // loader and pre-processing of the optdigits images that stand in for the
-// thesis's CEDAR digits (sections 4.6-4.7), and a loader for a user's own
-// numeric table. Line numbers "L2761" refer to the seed text of the thesis,
+// thesis's CEDAR digits (sections 4.6-4.7); a user's own numeric table is
+// read by datasets.LoadMatrixCSV. Line numbers "L2761" refer to the seed text of the thesis,
 // ../shared/seeds/000_055f6e591db3cc60.txt; "targets §3.2" to
 // ../shared/targets/ch4-mfa.md.
 //
@@ -14,7 +14,6 @@
 package chapter4
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -26,6 +25,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 )
 
 // maxPoints bounds the number of points a generator may be asked for, so
@@ -514,9 +514,9 @@ func OptdigitsPixelName(j int) string {
 // included), a pixel outside 0..16 or a label outside 0..9.
 func LoadOptdigits(name string, data []byte) (X *mat.Dense, labels []int, err error) {
 	const fields = OptdigitsPixels + 1
-	lines := splitLines(data)
+	lines := datasets.Lines(data)
 	last := len(lines) // lines[last:] are the trailing blank lines
-	for last > 0 && isBlank(lines[last-1]) {
+	for last > 0 && datasets.IsBlank(lines[last-1]) {
 		last--
 	}
 	if last == 0 {
@@ -526,10 +526,10 @@ func LoadOptdigits(name string, data []byte) (X *mat.Dense, labels []int, err er
 	labels = make([]int, 0, last)
 	for l, line := range lines[:last] {
 		lineNo := l + 1
-		if isBlank(line) {
+		if datasets.IsBlank(line) {
 			return nil, nil, fmt.Errorf("%s:%d: blank line inside the data (only the end of the file may have blank lines)", name, lineNo)
 		}
-		toks := splitComma(line)
+		toks := datasets.SplitComma(line)
 		if len(toks) != fields {
 			return nil, nil, fmt.Errorf("%s:%d: %d comma-separated fields, want %d (64 pixels and the class label)", name, lineNo, len(toks), fields)
 		}
@@ -538,16 +538,16 @@ func LoadOptdigits(name string, data []byte) (X *mat.Dense, labels []int, err er
 			if f == OptdigitsPixels {
 				what, hi = fmt.Sprintf("field %d (the class label)", f+1), OptdigitsClasses-1
 			}
-			v, err := strconv.Atoi(tok.text)
+			v, err := strconv.Atoi(tok.Text)
 			switch {
-			case tok.text == "":
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is empty", name, lineNo, tok.col, what)
+			case tok.Text == "":
+				return nil, nil, fmt.Errorf("%s:%d:%d: %s is empty", name, lineNo, tok.Col, what)
 			case errors.Is(err, strconv.ErrRange):
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s = %s: out of range 0..%d", name, lineNo, tok.col, what, quote(tok.text), hi)
+				return nil, nil, fmt.Errorf("%s:%d:%d: %s = %s: out of range 0..%d", name, lineNo, tok.Col, what, datasets.Quote(tok.Text), hi)
 			case err != nil:
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s: %s is not an integer", name, lineNo, tok.col, what, quote(tok.text))
+				return nil, nil, fmt.Errorf("%s:%d:%d: %s: %s is not an integer", name, lineNo, tok.Col, what, datasets.Quote(tok.Text))
 			case v < 0 || v > hi:
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s = %d: out of range 0..%d", name, lineNo, tok.col, what, v, hi)
+				return nil, nil, fmt.Errorf("%s:%d:%d: %s = %d: out of range 0..%d", name, lineNo, tok.Col, what, v, hi)
 			}
 			if f == OptdigitsPixels {
 				labels = append(labels, v)
@@ -557,173 +557,6 @@ func LoadOptdigits(name string, data []byte) (X *mat.Dense, labels []int, err er
 		}
 	}
 	return mat.NewDense(len(labels), OptdigitsPixels, vals), labels, nil
-}
-
-// ---------------------------------------------------------------------------
-// A user's numeric table.
-
-// LoadMatrixCSV parses a table of numbers, one data point a line, into an
-// n×p matrix. See LoadMatrixCSVHeader, which also returns the header.
-func LoadMatrixCSV(name string, data []byte) (*mat.Dense, error) {
-	X, _, err := LoadMatrixCSVHeader(name, data)
-	return X, err
-}
-
-// LoadMatrixCSVHeader parses a table of numbers, one data point a line,
-// into an n×p matrix, and returns its header (nil if it has none). The
-// fields are separated by commas if the first line holds a comma, and by
-// blanks and tabs otherwise; blanks around a field and double quotes
-// around it ("1.5") are ignored. The first line is a header if none of its
-// fields is a number. Blank lines, lines starting with '#' and a leading
-// UTF-8 byte-order mark are skipped; lines may end in "\r\n". Every row
-// must have as many fields as the first. Errors name the file, line and
-// column (in bytes, from 1): a field that is not a number, NaN or ±Inf, a
-// number beyond the float64 range, a row of the wrong length.
-func LoadMatrixCSVHeader(name string, data []byte) (*mat.Dense, []string, error) {
-	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
-	var (
-		header []string
-		vals   []float64
-		p      int // fields per row; 0 until the first line
-		first  int // line number of the first line
-		n      int
-		split  func([]byte) []token
-	)
-	for l, line := range splitLines(data) {
-		lineNo := l + 1
-		if isBlank(line) || bytes.HasPrefix(bytes.TrimLeft(line, " \t"), []byte("#")) {
-			continue
-		}
-		if split == nil {
-			split = splitBlanks
-			if bytes.IndexByte(line, ',') >= 0 {
-				split = splitComma
-			}
-		}
-		toks := split(line)
-		for i := range toks {
-			toks[i].text = unquote(toks[i].text)
-		}
-		if p == 0 {
-			p, first = len(toks), lineNo
-			numeric := false
-			for _, tok := range toks {
-				if _, err := strconv.ParseFloat(tok.text, 64); err == nil || errors.Is(err, strconv.ErrRange) {
-					numeric = true
-				}
-			}
-			if !numeric {
-				for _, tok := range toks {
-					header = append(header, tok.text)
-				}
-				continue
-			}
-		} else if len(toks) != p {
-			what := "row"
-			if header != nil {
-				what = "header"
-			}
-			return nil, nil, fmt.Errorf("%s:%d: %d fields, want %d (as the %s on line %d)", name, lineNo, len(toks), p, what, first)
-		}
-		for _, tok := range toks {
-			v, err := strconv.ParseFloat(tok.text, 64)
-			switch {
-			case tok.text == "":
-				return nil, nil, fmt.Errorf("%s:%d:%d: empty field (missing values must be removed or imputed first)", name, lineNo, tok.col)
-			case errors.Is(err, strconv.ErrRange):
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is beyond the float64 range", name, lineNo, tok.col, quote(tok.text))
-			case err != nil:
-				hint := ""
-				if lineNo == first {
-					hint = " (a header line has no numeric field)"
-				}
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is not a number%s", name, lineNo, tok.col, quote(tok.text), hint)
-			case math.IsNaN(v) || math.IsInf(v, 0):
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is not allowed: every value must be finite (remove or impute missing values first)", name, lineNo, tok.col, quote(tok.text))
-			}
-			vals = append(vals, v)
-		}
-		n++
-	}
-	if n == 0 {
-		return nil, nil, fmt.Errorf("%s: no data rows", name)
-	}
-	return mat.NewDense(n, p, vals), header, nil
-}
-
-// token is one field of a line and its byte column, counted from 1.
-type token struct {
-	text string
-	col  int
-}
-
-// splitLines splits data at '\n' and drops a '\r' before each; a final
-// newline does not start another line.
-func splitLines(data []byte) [][]byte {
-	lines := bytes.Split(data, []byte("\n"))
-	if len(lines) > 0 && len(lines[len(lines)-1]) == 0 {
-		lines = lines[:len(lines)-1]
-	}
-	for i, l := range lines {
-		lines[i] = bytes.TrimSuffix(l, []byte("\r"))
-	}
-	return lines
-}
-
-func isBlank(line []byte) bool { return len(bytes.Trim(line, " \t")) == 0 }
-
-// splitComma splits a line at commas and trims blanks and tabs around each
-// field; a field's column is that of its first character (of the comma's
-// successor if the field is empty).
-func splitComma(line []byte) []token {
-	var toks []token
-	start := 0
-	for i := 0; i <= len(line); i++ {
-		if i < len(line) && line[i] != ',' {
-			continue
-		}
-		f := line[start:i]
-		lead := len(f) - len(bytes.TrimLeft(f, " \t"))
-		toks = append(toks, token{text: string(bytes.Trim(f, " \t")), col: start + lead + 1})
-		start = i + 1
-	}
-	return toks
-}
-
-// splitBlanks splits a line at runs of blanks and tabs.
-func splitBlanks(line []byte) []token {
-	var toks []token
-	for i := 0; i < len(line); {
-		if line[i] == ' ' || line[i] == '\t' {
-			i++
-			continue
-		}
-		j := i
-		for j < len(line) && line[j] != ' ' && line[j] != '\t' {
-			j++
-		}
-		toks = append(toks, token{text: string(line[i:j]), col: i + 1})
-		i = j
-	}
-	return toks
-}
-
-// unquote removes one pair of double quotes around s.
-func unquote(s string) string {
-	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
-		return s[1 : len(s)-1]
-	}
-	return s
-}
-
-// quote quotes a field for an error message, shortened to 24 bytes, so
-// that the message stays on one line and short whatever the file holds.
-func quote(s string) string {
-	const most = 24
-	if len(s) > most {
-		return strconv.Quote(s[:most]) + "…"
-	}
-	return strconv.Quote(s)
 }
 
 // ---------------------------------------------------------------------------

@@ -21,17 +21,6 @@ import (
 // for the thesis's CEDAR digits (§3.4).
 const DigitExamplesID = "chapter4/digit-examples"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultDigitExamples()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunDigitExamples(env, cfg.(*DigitExamplesConfig))
-	}, PlotDigitExamples,
-		experiments.Variant{ID: DigitExamplesID, Title: "examples of each digit from the optdigits training and test files (Figure 4.8)"})
-}
-
 // DigitFiles names the two optdigits files (in the data directory).
 type DigitFiles struct {
 	Train string `toml:"train"`
@@ -49,10 +38,7 @@ type DigitExamplesConfig struct {
 
 // DefaultDigitExamples returns the defaults.
 func DefaultDigitExamples() DigitExamplesConfig {
-	var c DigitExamplesConfig
-	c.Experiment = DigitExamplesID
-	c.Figures = []string{"fig4.8"}
-	c.Seed = 4801
+	c := DigitExamplesConfig{Common: experiments.Common{Experiment: DigitExamplesID, Figures: []string{"fig4.8"}, Seed: 4801}}
 	c.PerClass = 6
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	return c
@@ -188,4 +174,8 @@ func PlotDigitExamples(dir string) error {
 		Width: vg.Length(cols) * 0.9 * vg.Inch, Height: OptdigitsClasses * 1.0 * vg.Inch,
 		Title: "Figure 4.8: examples of each digit (optdigits; left: training file, right: test file)"}
 	return experiments.SaveFigure(dir, "fig4_8", f)
+}
+
+func init() {
+	experiments.Add(DigitExamplesID, "examples of each digit from the optdigits training and test files (Figure 4.8)", DefaultDigitExamples, RunDigitExamples, PlotDigitExamples)
 }

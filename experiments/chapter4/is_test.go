@@ -193,22 +193,8 @@ func TestMFAProposalExact(t *testing.T) {
 	}
 }
 
-// TestSpearman checks the rank correlation on hand-worked cases, with ties.
-func TestSpearman(t *testing.T) {
-	if r := spearman([]float64{1, 2, 3, 4}, []float64{10, 20, 30, 40}); math.Abs(r-1) > 1e-15 {
-		t.Errorf("monotone: %v", r)
-	}
-	if r := spearman([]float64{1, 2, 3, 4}, []float64{4, 3, 2, 1}); math.Abs(r+1) > 1e-15 {
-		t.Errorf("reversed: %v", r)
-	}
-	// Ranks of y with a tie: 1, 2.5, 2.5, 4 against 1, 2, 3, 4:
-	// r = 4.5/√(5·4.5) = 0.9486832980505138.
-	if r := spearman([]float64{1, 2, 3, 4}, []float64{1, 5, 5, 9}); math.Abs(r-0.9486832980505138) > 1e-14 {
-		t.Errorf("tie: %v", r)
-	}
-	if r := spearman([]float64{1, 1}, []float64{1, 2}); !math.IsNaN(r) {
-		t.Errorf("constant: %v", r)
-	}
+// TestLSSlope checks the least-squares slope on a line.
+func TestLSSlope(t *testing.T) {
 	if s := lsSlope([]float64{0, 1, 2}, []float64{1, 3, 5}); math.Abs(s-2) > 1e-15 {
 		t.Errorf("slope %v", s)
 	}

@@ -25,17 +25,6 @@ import (
 // (Beal 2003 eqs. (4.117)-(4.121), L3070-L3087) against Monte Carlo.
 const ISHazardID = "chapter4/is-hazard"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultISHazard()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunISHazard(env, cfg.(*ISHazardConfig))
-	}, PlotISHazard,
-		experiments.Variant{ID: ISHazardID, Title: "variance of Gaussian importance weights against the precision ratio, eq. (4.121) against Monte Carlo (extra figure)"})
-}
-
 // HazardGrid are the [grid] keys: the ratios ρ = ν_q/ν_p.
 type HazardGrid struct {
 	// From, To and Steps give Steps equally spaced ratios in [From, To].
@@ -72,10 +61,7 @@ type ISHazardConfig struct {
 
 // DefaultISHazard returns the targets' settings (§3.10, §6).
 func DefaultISHazard() ISHazardConfig {
-	var c ISHazardConfig
-	c.Experiment = ISHazardID
-	c.Figures = []string{"is_hazard"}
-	c.Seed = 4703
+	c := ISHazardConfig{Common: experiments.Common{Experiment: ISHazardID, Figures: []string{"is_hazard"}, Seed: 4703}}
 	c.Grid = HazardGrid{From: 0.1, To: 3, Steps: 30}
 	c.MCSamples = 1000000
 	c.Repeats = 4
@@ -282,4 +268,8 @@ func PlotISHazard(dir string) error {
 	p.Legend.Top, p.Legend.Left = true, true
 	return experiments.SaveFigure(dir, "is_hazard", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 7 * vg.Inch, Height: 4.5 * vg.Inch,
 		Title: "Eq. (4.121): the weights' variance is infinite for ν_q ≥ 2ν_p"})
+}
+
+func init() {
+	experiments.Add(ISHazardID, "variance of Gaussian importance weights against the precision ratio, eq. (4.121) against Monte Carlo (extra figure)", DefaultISHazard, RunISHazard, PlotISHazard)
 }

@@ -3,7 +3,6 @@ package chapter4
 import (
 	"fmt"
 	"math"
-	"sort"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -68,52 +67,6 @@ func sharedCell[T any](env *experiments.Env, name string, run func() (T, error))
 		return v, fmt.Errorf("cell %s: %w", name, err)
 	}
 	return v, experiments.SaveCell(root, env.CellKey, name, time.Since(start).Seconds(), v)
-}
-
-// spearman returns Spearman's rank correlation of x and y (the Pearson
-// correlation of their ranks, ties given their mean rank); NaN for fewer
-// than two pairs or a constant variable.
-func spearman(x, y []float64) float64 {
-	if len(x) != len(y) {
-		panic("chapter4: spearman of different lengths")
-	}
-	if len(x) < 2 {
-		return math.NaN()
-	}
-	rx, ry := ranks(x), ranks(y)
-	return pearson(rx, ry)
-}
-
-// ranks returns the ranks 1..n of x, ties sharing their mean rank.
-func ranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		mean := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			r[idx[k]] = mean
-		}
-		i = j + 1
-	}
-	return r
-}
-
-// pearson returns the Pearson correlation of x and y (NaN if either is
-// constant).
-func pearson(x, y []float64) float64 {
-	sxx, syy, sxy := centredMoments(x, y)
-	if sxx == 0 || syy == 0 {
-		return math.NaN()
-	}
-	return sxy / math.Sqrt(sxx*syy)
 }
 
 // lsSlope returns the least-squares slope of y on x (NaN if x is

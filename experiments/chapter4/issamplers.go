@@ -31,17 +31,6 @@ import (
 // §4.7.3, L3098-L3149; targets ch4-mfa.md §1.11, §3.9).
 const ISSamplersID = "chapter4/is-samplers"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultISSamplers()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunISSamplers(env, cfg.(*ISSamplersConfig))
-	}, PlotISSamplers,
-		experiments.Variant{ID: ISSamplersID, Title: "heavy-tailed and mixture importance samplers built from VBMFA posteriors on three 2-D data sets (Table 4.3, Figure 4.14)"})
-}
-
 // SamplersData are the [data] keys: the FourClusters generator at each δ.
 type SamplersData struct {
 	// Deltas are the centres' offsets of the data sets (L3127: well
@@ -125,10 +114,7 @@ func DefaultSamplers() []SamplerSpec {
 
 // DefaultISSamplers returns the targets' settings (§3.9).
 func DefaultISSamplers() ISSamplersConfig {
-	var c ISSamplersConfig
-	c.Experiment = ISSamplersID
-	c.Figures = []string{"table4.3", "fig4.14"}
-	c.Seed = 4702
+	c := ISSamplersConfig{Common: experiments.Common{Experiment: ISSamplersID, Figures: []string{"table4.3", "fig4.14"}, Seed: 4702}}
 	c.Data = SamplersData{Deltas: []float64{4, 2, 1}, NTotal: 150}
 	c.Model = ModelSettings{KMax: 1}
 	c.Search = DefaultSearch()
@@ -809,4 +795,8 @@ func PlotISSamplers(dir string) error {
 	return experiments.SaveFigure(dir, "fig4_14", plots.Figure{Rows: len(deltas), Cols: 2, Panels: panels,
 		Width: 10 * vg.Inch, Height: vg.Length(len(deltas)) * 3.5 * vg.Inch,
 		Title: "Figure 4.14: importance samplers 1-6 of Table 4.3 (no ln S! correction)"})
+}
+
+func init() {
+	experiments.Add(ISSamplersID, "heavy-tailed and mixture importance samplers built from VBMFA posteriors on three 2-D data sets (Table 4.3, Figure 4.14)", DefaultISSamplers, RunISSamplers, PlotISSamplers)
 }

@@ -30,17 +30,6 @@ import (
 // proposal (Beal 2003 §4.7.2, L3027-L3064; targets ch4-mfa.md §1.11, §3.8).
 const ISTightnessID = "chapter4/is-tightness"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultISTightness()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunISTightness(env, cfg.(*ISTightnessConfig))
-	}, PlotISTightness,
-		experiments.Variant{ID: ISTightnessID, Title: "tightness of the VBMFA bound along a search on optdigits 0-2, by importance sampling from q(π)q(Λ̃) (Figures 4.12, 4.13)"})
-}
-
 // TightnessIS are the [is] keys of chapter4/is-tightness.
 type TightnessIS struct {
 	// Samples is M, the importance samples of one run (thesis: 100,
@@ -72,10 +61,7 @@ type ISTightnessConfig struct {
 // chapter4/digits-unsupervised (agitation epochs judged against a matched
 // reference); 6 runs of 100 samples per accepted epoch.
 func DefaultISTightness() ISTightnessConfig {
-	var c ISTightnessConfig
-	c.Experiment = ISTightnessID
-	c.Figures = []string{"fig4.12", "fig4.13"}
-	c.Seed = 4701
+	c := ISTightnessConfig{Common: experiments.Common{Experiment: ISTightnessID, Figures: []string{"fig4.12", "fig4.13"}, Seed: 4701}}
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	c.Classes = []int{0, 1, 2}
 	c.Model = ModelSettings{KMax: 6}
@@ -207,7 +193,7 @@ func majorityErrors(m *mfa.Model, d tightData, classes int) (train, test float64
 	class := MajorityClasses(w, d.trainLabels, classes)
 	pred := make([]int, n)
 	for i, row := range w {
-		pred[i] = class[argmax(row)]
+		pred[i] = class[results.Argmax(row)]
 	}
 	_, acc := Confusion(d.trainLabels, pred, classes)
 	pr := m.Predictor()
@@ -412,9 +398,9 @@ func tightnessSummary(sr TightSearch, runs [][]TightIS, n, nt, p int) *results.S
 			halfGap++
 		}
 	}
-	rho := spearman(comps, gapFull)
+	rho := results.Spearman(comps, gapFull)
 	slope := lsSlope(comps, gapFull)
-	rhoErr := spearman(lnp, testErr)
+	rhoErr := results.Spearman(lnp, testErr)
 	last := sr.Snapshots[ns-1]
 	proposals := sr.Accepted + sr.Rejected
 	rate := math.NaN()
@@ -622,4 +608,8 @@ func PlotISTightness(dir string) error {
 	return experiments.SaveFigure(dir, "fig4_13", plots.Figure{Rows: 3, Cols: 2, Panels: panels,
 		Width: 10 * vg.Inch, Height: 10 * vg.Inch,
 		Title: "Figure 4.13: the gaps to ln p̂ along the search and against the number of analysers"})
+}
+
+func init() {
+	experiments.Add(ISTightnessID, "tightness of the VBMFA bound along a search on optdigits 0-2, by importance sampling from q(π)q(Λ̃) (Figures 4.12, 4.13)", DefaultISTightness, RunISTightness, PlotISTightness)
 }

@@ -20,17 +20,6 @@ import (
 // L2753-L2777; targets ch4-mfa.md §3.1).
 const LatticeID = "chapter4/lattice"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultLatticeConfig()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunLattice(env, cfg.(*LatticeConfig))
-	}, PlotLattice,
-		experiments.Variant{ID: LatticeID, Title: "VBMFA birth/death search on 18 Gaussians in 2-D: determining the number of components (Figure 4.3)"})
-}
-
 // LatticeConfig is the config of chapter4/lattice.
 type LatticeConfig struct {
 	experiments.Common
@@ -43,11 +32,8 @@ type LatticeConfig struct {
 // DefaultLatticeConfig returns the targets' settings (§3.1): one analyser,
 // k_max = p − 1 = 1, spatial splits, max_tries = 1, 10 seeds.
 func DefaultLatticeConfig() LatticeConfig {
-	var c LatticeConfig
 	e := DefaultEmbedded()
-	c.Experiment = LatticeID
-	c.Figures = []string{"fig4.3"}
-	c.Seed = 4301
+	c := LatticeConfig{Common: experiments.Common{Experiment: LatticeID, Figures: []string{"fig4.3"}, Seed: 4301}}
 	c.Restarts = 10
 	c.Data = DefaultLattice18()
 	c.Model = ModelSettings{KMax: 1}
@@ -244,4 +230,8 @@ func PlotLattice(dir string) error {
 	cols := min(len(panels), 3)
 	return experiments.SaveFigure(dir, "fig4_3", plots.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels,
 		Title: "Figure 4.3: 18 Gaussians in 2-D, the model after accepted epochs (2-s.d. ellipses, seed 0)"})
+}
+
+func init() {
+	experiments.Add(LatticeID, "VBMFA birth/death search on 18 Gaussians in 2-D: determining the number of components (Figure 4.3)", DefaultLatticeConfig, RunLattice, PlotLattice)
 }

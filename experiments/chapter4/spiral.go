@@ -23,17 +23,6 @@ import (
 // 4.5.3, Figures 4.5-4.7; targets ch4-mfa.md §3.3).
 const SpiralID = "chapter4/spiral"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSpiralConfig()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSpiral(env, cfg.(*SpiralConfig))
-	}, PlotSpiral,
-		experiments.Variant{ID: SpiralID, Title: "VBMFA birth/death search on the 3-D spiral (Figures 4.5-4.7)"})
-}
-
 // SpiralConfig is the config of chapter4/spiral.
 type SpiralConfig struct {
 	experiments.Common
@@ -46,11 +35,8 @@ type SpiralConfig struct {
 // DefaultSpiralConfig returns the targets' settings (§3.3): one analyser
 // at the start, k_max = 2, spatial splits, max_tries = 1, 10 seeds.
 func DefaultSpiralConfig() SpiralConfig {
-	var c SpiralConfig
 	e := DefaultEmbedded()
-	c.Experiment = SpiralID
-	c.Figures = []string{"fig4.5", "fig4.6", "fig4.7"}
-	c.Seed = 4501
+	c := SpiralConfig{Common: experiments.Common{Experiment: SpiralID, Figures: []string{"fig4.5", "fig4.6", "fig4.7"}, Seed: 4501}}
 	c.Restarts = 10
 	c.Data = DefaultSpiral()
 	c.Model = ModelSettings{KMax: 2}
@@ -358,4 +344,8 @@ func PlotSpiral(dir string) error {
 	}
 	return experiments.SaveFigure(dir, "fig4_7", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p7},
 		Title: "Figure 4.7: the bound F through the search"})
+}
+
+func init() {
+	experiments.Add(SpiralID, "VBMFA birth/death search on the 3-D spiral (Figures 4.5-4.7)", DefaultSpiralConfig, RunSpiral, PlotSpiral)
 }

@@ -27,17 +27,6 @@ import (
 // (Beal 2003 section 4.6.1, L2828-L2865; targets ch4-mfa.md §3.6).
 const UnsupervisedID = "chapter4/digits-unsupervised"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultUnsupervised()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunUnsupervised(env, cfg.(*UnsupervisedConfig))
-	}, PlotUnsupervised,
-		experiments.Variant{ID: UnsupervisedID, Title: "unsupervised VBMFA of the optdigits training file, its analysers as digit templates and classifiers, against K-means (Figures 4.9, 4.10)"})
-}
-
 // UnsupervisedConfig is the config of chapter4/digits-unsupervised.
 type UnsupervisedConfig struct {
 	experiments.Common
@@ -61,10 +50,7 @@ type UnsupervisedConfig struct {
 
 // DefaultUnsupervised returns the targets' settings (§3.6).
 func DefaultUnsupervised() UnsupervisedConfig {
-	var c UnsupervisedConfig
-	c.Experiment = UnsupervisedID
-	c.Figures = []string{"fig4.9", "fig4.10"}
-	c.Seed = 4901
+	c := UnsupervisedConfig{Common: experiments.Common{Experiment: UnsupervisedID, Figures: []string{"fig4.9", "fig4.10"}, Seed: 4901}}
 	c.Restarts = 3
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	c.Model = ModelSettings{KMax: 6}
@@ -173,7 +159,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	// Training points: their most responsible analyser.
 	pred := make([]int, n)
 	for i, row := range w {
-		pred[i] = r.Class[argmax(row)]
+		pred[i] = r.Class[results.Argmax(row)]
 	}
 	r.TrainConfusion, r.TrainAccuracy = Confusion(d.TrainLabels, pred, OptdigitsClasses)
 	// Test points: q(s′) by the two updates of §1.10.
@@ -221,17 +207,6 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	r.KMeansIterations = km.Iterations
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
-}
-
-// argmax returns the index of the largest entry (the first on ties).
-func argmax(v []float64) int {
-	best := 0
-	for i, x := range v {
-		if x > v[best] {
-			best = i
-		}
-	}
-	return best
 }
 
 // RunUnsupervised runs every seed and writes unsupervised_runs.csv,
@@ -495,4 +470,8 @@ func confusionFromTable(t results.Table, seed, set string) (*mat.Dense, error) {
 		}
 	}
 	return m, nil
+}
+
+func init() {
+	experiments.Add(UnsupervisedID, "unsupervised VBMFA of the optdigits training file, its analysers as digit templates and classifiers, against K-means (Figures 4.9, 4.10)", DefaultUnsupervised, RunUnsupervised, PlotUnsupervised)
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strconv"
 	"time"
 
@@ -19,16 +18,6 @@ import (
 
 // DimensionalityID is the registry key of Figures 5.4 and 5.5.
 const DimensionalityID = "chapter5/dimensionality"
-
-func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultDimensionality()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunDimensionality(env, cfg.(*DimensionalityConfig))
-	}, PlotDimensionality,
-		experiments.Variant{ID: DimensionalityID, Title: "VB LDS without inputs (k = 10) on prefixes of one sequence from a 6-state LDS: ARD finds the dimensionality as T grows; α, γ trajectories (Figures 5.4, 5.5)"})
-}
 
 // DimModel are the [model] keys of chapter5/dimensionality.
 type DimModel struct {
@@ -74,10 +63,7 @@ type DimensionalityConfig struct {
 // DefaultDimensionality returns the thesis's settings (section 5.4.1;
 // targets §3.1-§3.2): 500 iterations of VBEM with the staged schedule.
 func DefaultDimensionality() DimensionalityConfig {
-	var c DimensionalityConfig
-	c.Experiment = DimensionalityID
-	c.Figures = []string{"fig5.4", "fig5.5"}
-	c.Seed = 5401
+	c := DimensionalityConfig{Common: experiments.Common{Experiment: DimensionalityID, Figures: []string{"fig5.4", "fig5.5"}, Seed: 5401}}
 	c.Seeds = 5
 	c.TGrid = []int{10, 20, 30, 50, 100, 150, 200, 250, 300}
 	c.Data = DefaultNoInputLDS()
@@ -276,7 +262,7 @@ func RunDimensionality(env *experiments.Env, c *DimensionalityConfig) error {
 	for i, r := range runs {
 		alive.AddRow(r.Seed, r.T, r.Cross, len(th.aliveSet(inv(r.InvAlpha))), len(th.aliveSet(inv(r.InvGamma))),
 			th.extinctCount(inv(r.InvAlpha)), th.extinctCount(inv(r.InvGamma)), r.Status)
-		perm := orderByIncreasing(inv(r.InvGamma))
+		perm := results.Order(inv(r.InvGamma)) // Figure 5.4: hidden dimensions by increasing γ_j
 		params.Add(names[i], "VB", "A", k, k, permute(r.A, k, k, perm, perm))
 		params.Add(names[i], "VB", "C", c.Data.P, k, permute(r.C, c.Data.P, k, nil, perm))
 		if r.TrueA != nil && r.Cross == c.Model.CrossInit {
@@ -333,18 +319,6 @@ func inv(xs []float64) []float64 {
 	return out
 }
 
-// orderByIncreasing returns the indices of xs in increasing order of
-// value (stable): the permutation of Figure 5.4, hidden dimensions by
-// increasing γ_j.
-func orderByIncreasing(xs []float64) []int {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return xs[idx[a]] < xs[idx[b]] })
-	return idx
-}
-
 // orderByColumnNorm returns the columns of the r×c row-major m in
 // decreasing order of their norm (the true C's, matching increasing γ).
 func orderByColumnNorm(m []float64, r, c int) []int {
@@ -354,7 +328,7 @@ func orderByColumnNorm(m []float64, r, c int) []int {
 			norm[j] -= m[i*c+j] * m[i*c+j]
 		}
 	}
-	return orderByIncreasing(norm)
+	return results.Order(norm)
 }
 
 // permute returns the r×c row-major m with rows in the order rows (nil:
@@ -630,4 +604,8 @@ func (d *dimSummary) judge() {
 	default:
 		book.judge("fig5.5-alpha-before-gamma", float64(d.pooledAlphaFirst)/float64(d.pooledDims), fmt.Sprintf("%d dimensions", d.pooledDims))
 	}
+}
+
+func init() {
+	experiments.Add(DimensionalityID, "VB LDS without inputs (k = 10) on prefixes of one sequence from a 6-state LDS: ARD finds the dimensionality as T grows; α, γ trajectories (Figures 5.4, 5.5)", DefaultDimensionality, RunDimensionality, PlotDimensionality)
 }

@@ -14,9 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/plots"
@@ -24,22 +22,6 @@ import (
 )
 
 // Every Plot function here reads the result files alone.
-
-// column returns the values of a named column as strings.
-func column(t results.Table, name string) ([]string, error) {
-	c, err := t.Col(name)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(t.Rows))
-	for i, r := range t.Rows {
-		out[i] = r[c]
-	}
-	return out, nil
-}
-
-// floatColumn returns the values of a named column as numbers.
-func floatColumn(t results.Table, name string) ([]float64, error) { return t.Floats(name) }
 
 // newPanel returns an empty panel with the house's font sizes.
 func newPanel(title string) *plot.Plot {
@@ -61,20 +43,9 @@ func newPanel(title string) *plot.Plot {
 // alive.csv, and Figure 5.5 (the trajectories of (ln 1/α_j, ln 1/γ_j) on
 // the longest sequence) from hyper_trace.csv.
 func PlotDimensionality(dir string) error {
-	alive, err := results.ReadCSV(filepath.Join(dir, "alive.csv"))
-	if err != nil {
-		return err
-	}
-	seeds, err := column(alive, "seed")
-	if err != nil {
-		return err
-	}
-	Ts, err := column(alive, "T")
-	if err != nil {
-		return err
-	}
-	cross, err := column(alive, "cross_init")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, "alive.csv"))
+	seeds, Ts, cross := tab.Strings("seed"), tab.Strings("T"), tab.Strings("cross_init")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	// The main cross_init is the one of the seed's shortest sequence; its
@@ -140,19 +111,14 @@ func PlotDimensionality(dir string) error {
 // the [vb] iterations (phase 1), (b) a close-up of its survivors, and (c)
 // the continued run (both phases, the continuation thinned).
 func plotTrajectories(dir, run string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, "hyper_trace.csv"))
-	if err != nil {
-		return err
-	}
-	runs, err := column(t, "run")
-	if err != nil {
-		return err
-	}
+	tab := results.ReadColumns(filepath.Join(dir, "hyper_trace.csv"))
+	runs := tab.Strings("run")
 	cols := map[string][]float64{}
 	for _, c := range []string{"phase", "iter", "dim", "inv_alpha", "inv_gamma"} {
-		if cols[c], err = floatColumn(t, c); err != nil {
-			return err
-		}
+		cols[c] = tab.Floats(c)
+	}
+	if err := tab.Err(); err != nil {
+		return err
 	}
 	last := 0.0
 	series := func(phases ...float64) []plots.Series {
@@ -228,34 +194,15 @@ func plotTrajectories(dir, run string) error {
 // (1/α, 1/β, 1/γ, 1/δ against iteration) from hyper_trace.csv, for the
 // first run of each file.
 func PlotInputs(dir string) error {
-	dt, err := results.ReadCSV(filepath.Join(dir, "fig5_6_data.csv"))
-	if err != nil {
-		return err
-	}
-	runs, err := column(dt, "run")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, "fig5_6_data.csv"))
+	runs, kinds, ts, js, vs := tab.Strings("run"), tab.Strings("kind"), tab.Floats("t"), tab.Floats("j"), tab.Floats("value")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	if len(runs) == 0 {
 		return fmt.Errorf("fig5_6_data.csv: no rows")
 	}
 	run := runs[0]
-	kinds, err := column(dt, "kind")
-	if err != nil {
-		return err
-	}
-	ts, err := floatColumn(dt, "t")
-	if err != nil {
-		return err
-	}
-	js, err := floatColumn(dt, "j")
-	if err != nil {
-		return err
-	}
-	vs, err := floatColumn(dt, "value")
-	if err != nil {
-		return err
-	}
 	var panels []*plot.Plot
 	for _, k := range []struct{ kind, title, sym string }{{"input", "(a) inputs", "u"}, {"state", "(b) true hidden states", "x"}, {"output", "(c) observations", "y"}} {
 		by := map[int]*plots.Series{}
@@ -317,28 +264,9 @@ func PlotInputs(dir string) error {
 	if err := experiments.SaveFigure(dir, "fig5_7", f); err != nil {
 		return err
 	}
-	ht, err := results.ReadCSV(filepath.Join(dir, "hyper_trace.csv"))
-	if err != nil {
-		return err
-	}
-	hr, err := column(ht, "run")
-	if err != nil {
-		return err
-	}
-	hg, err := column(ht, "group")
-	if err != nil {
-		return err
-	}
-	hi, err := floatColumn(ht, "iter")
-	if err != nil {
-		return err
-	}
-	hj, err := floatColumn(ht, "j")
-	if err != nil {
-		return err
-	}
-	hv, err := floatColumn(ht, "inv_value")
-	if err != nil {
+	tab = results.ReadColumns(filepath.Join(dir, "hyper_trace.csv"))
+	hr, hg, hi, hj, hv := tab.Strings("run"), tab.Strings("group"), tab.Floats("iter"), tab.Floats("j"), tab.Floats("inv_value")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	panels = nil
@@ -389,28 +317,9 @@ func PlotGenes(dir string) error {
 
 // plotExpression draws one panel per gene with every normalised series.
 func plotExpression(dir string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, ExpressionFile))
-	if err != nil {
-		return err
-	}
-	sets, err := column(t, "set")
-	if err != nil {
-		return err
-	}
-	reps, err := column(t, "replicate")
-	if err != nil {
-		return err
-	}
-	genes, err := column(t, "gene")
-	if err != nil {
-		return err
-	}
-	ts, err := floatColumn(t, "t")
-	if err != nil {
-		return err
-	}
-	vs, err := floatColumn(t, "value")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, ExpressionFile))
+	sets, reps, genes, ts, vs := tab.Strings("set"), tab.Strings("replicate"), tab.Strings("gene"), tab.Floats("t"), tab.Floats("value")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	type key struct{ gene, set, rep string }
@@ -468,32 +377,9 @@ func plotExpression(dir string) error {
 // against k for VB and MAP (median over seeds, band: range over seeds) on
 // each set, and the one-step prediction error (extension) on the test set.
 func plotErrors(dir string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, ErrorsFile))
-	if err != nil {
-		return err
-	}
-	kinds, err := column(t, "kind")
-	if err != nil {
-		return err
-	}
-	methods, err := column(t, "method")
-	if err != nil {
-		return err
-	}
-	sets, err := column(t, "set")
-	if err != nil {
-		return err
-	}
-	ks, err := floatColumn(t, "k")
-	if err != nil {
-		return err
-	}
-	recon, err := floatColumn(t, "recon")
-	if err != nil {
-		return err
-	}
-	pred, err := floatColumn(t, "pred")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, ErrorsFile))
+	kinds, methods, sets, ks, recon, pred := tab.Strings("kind"), tab.Strings("method"), tab.Strings("set"), tab.Floats("k"), tab.Floats("recon"), tab.Floats("pred")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	// Training, test, then any extra test set.
@@ -553,28 +439,9 @@ func plotErrors(dir string) error {
 // interactionMatrices reads the first seed's default-variant matrices of
 // interactions.csv.
 func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, err error) {
-	t, err := results.ReadCSV(filepath.Join(dir, InteractionsFile))
-	if err != nil {
-		return nil, nil, err
-	}
-	seeds, err := column(t, "seed")
-	if err != nil {
-		return nil, nil, err
-	}
-	variants, err := column(t, "variant")
-	if err != nil {
-		return nil, nil, err
-	}
-	tg, err := column(t, "target_gene")
-	if err != nil {
-		return nil, nil, err
-	}
-	rows, err := floatColumn(t, "target")
-	if err != nil {
-		return nil, nil, err
-	}
-	cols, err := floatColumn(t, "source")
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, InteractionsFile))
+	seeds, variants, tg, rows, cols := tab.Strings("seed"), tab.Strings("variant"), tab.Strings("target_gene"), tab.Floats("target"), tab.Floats("source")
+	if err := tab.Err(); err != nil {
 		return nil, nil, err
 	}
 	p := 0
@@ -589,8 +456,8 @@ func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, e
 	names = make([]string, p)
 	m = map[string]*mat.Dense{}
 	for _, c := range []string{"map_total", "vb_d", "vb_var", "z", "significant", "truth"} {
-		v, err := floatColumn(t, c)
-		if err != nil {
+		v := tab.Floats(c)
+		if err := tab.Err(); err != nil {
 			return nil, nil, err
 		}
 		d := mat.NewDense(p, p, nil)
@@ -701,100 +568,6 @@ func plotInteractions(dir string) error {
 	return experiments.SaveFigure(dir, "fig5_12", f)
 }
 
-// arc is one drawn interaction.
-type arc struct {
-	from, to int
-	sign     int
-	falsePos bool
-}
-
-// network is a plotter of a directed graph on a circle.
-type network struct {
-	names []string
-	arcs  []arc
-}
-
-// Plot draws the arcs (green solid: positive, red dotted: negative; grey
-// halo: a false positive of the surrogate), self-connections as small
-// circles outside the node, and the gene names.
-func (n *network) Plot(c draw.Canvas, plt *plot.Plot) {
-	trX, trY := plt.Transforms(&c)
-	N := len(n.names)
-	pos := func(i int) (float64, float64) {
-		a := math.Pi/2 - 2*math.Pi*float64(i)/float64(N)
-		return math.Cos(a), math.Sin(a)
-	}
-	green := color.RGBA{0x1B, 0x9E, 0x3A, 0xFF}
-	red := color.RGBA{0xD7, 0x26, 0x1E, 0xFF}
-	halo := color.RGBA{0xBB, 0xBB, 0xBB, 0xFF}
-	for _, a := range n.arcs {
-		ls := draw.LineStyle{Color: green, Width: vg.Points(0.8)}
-		if a.sign < 0 {
-			ls = draw.LineStyle{Color: red, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1.5), vg.Points(1.5)}}
-		}
-		x0, y0 := pos(a.from)
-		x1, y1 := pos(a.to)
-		if a.from == a.to {
-			// A self-connection: a small circle just outside the node.
-			cx, cy := 1.06*x0, 1.06*y0
-			var pts []vg.Point
-			for t := 0; t <= 24; t++ {
-				th := 2 * math.Pi * float64(t) / 24
-				pts = append(pts, vg.Point{X: trX(cx + 0.04*math.Cos(th)), Y: trY(cy + 0.04*math.Sin(th))})
-			}
-			if a.falsePos {
-				c.StrokeLines(draw.LineStyle{Color: halo, Width: vg.Points(3)}, pts)
-			}
-			c.StrokeLines(ls, pts)
-			continue
-		}
-		// Stop short of the target so the arrowhead sits at the node.
-		dx, dy := x1-x0, y1-y0
-		l := math.Hypot(dx, dy)
-		ex, ey := x1-0.03*dx/l, y1-0.03*dy/l
-		p0, p1 := vg.Point{X: trX(x0), Y: trY(y0)}, vg.Point{X: trX(ex), Y: trY(ey)}
-		if a.falsePos {
-			c.StrokeLines(draw.LineStyle{Color: halo, Width: vg.Points(3)}, []vg.Point{p0, p1})
-		}
-		c.StrokeLines(ls, []vg.Point{p0, p1})
-		// Arrowhead.
-		ux, uy := float64(p1.X-p0.X), float64(p1.Y-p0.Y)
-		ul := math.Hypot(ux, uy)
-		if ul == 0 {
-			continue
-		}
-		ux, uy = ux/ul, uy/ul
-		const h, w = 5.0, 2.2
-		var head vg.Path
-		head.Move(p1)
-		head.Line(vg.Point{X: p1.X - vg.Length(h*ux-w*uy), Y: p1.Y - vg.Length(h*uy+w*ux)})
-		head.Line(vg.Point{X: p1.X - vg.Length(h*ux+w*uy), Y: p1.Y - vg.Length(h*uy-w*ux)})
-		head.Close()
-		c.SetColor(ls.Color)
-		c.Fill(head)
-	}
-	sty := text.Style{Color: color.Black, Font: plot.DefaultFont, Handler: plot.DefaultTextHandler}
-	sty.Font.Size = vg.Points(5.5)
-	for i, name := range n.names {
-		x, y := pos(i)
-		pt := vg.Point{X: trX(x), Y: trY(y)}
-		c.SetColor(color.Black)
-		var dot vg.Path
-		dot.Arc(pt, vg.Points(1.3), 0, 2*math.Pi)
-		c.Fill(dot)
-		s := sty
-		s.XAlign, s.YAlign = draw.XLeft, draw.YCenter
-		if x < -1e-9 {
-			s.XAlign = draw.XRight
-		}
-		lx, ly := 1.13*x, 1.13*y
-		c.FillText(s, vg.Point{X: trX(lx), Y: trY(ly)}, name)
-	}
-}
-
-// DataRange makes room for the labels around the unit circle.
-func (n *network) DataRange() (xmin, xmax, ymin, ymax float64) { return -1.45, 1.45, -1.3, 1.3 }
-
 // plotNetwork draws Figure 5.13 from network.csv and interactions.csv (for
 // the gene names), the first seed's default variant.
 func plotNetwork(dir string) error {
@@ -802,56 +575,38 @@ func plotNetwork(dir string) error {
 	if err != nil {
 		return err
 	}
-	t, err := results.ReadCSV(filepath.Join(dir, NetworkFile))
-	if err != nil {
+	tab := results.ReadColumns(filepath.Join(dir, NetworkFile))
+	seeds, variants, src, tgt, sign, te := tab.Strings("seed"), tab.Strings("variant"), tab.Floats("source"), tab.Floats("target"), tab.Floats("sign"), tab.Strings("true_edge")
+	if err := tab.Err(); err != nil {
 		return err
 	}
-	seeds, err := column(t, "seed")
-	if err != nil {
-		return err
-	}
-	variants, err := column(t, "variant")
-	if err != nil {
-		return err
-	}
-	src, err := floatColumn(t, "source")
-	if err != nil {
-		return err
-	}
-	tgt, err := floatColumn(t, "target")
-	if err != nil {
-		return err
-	}
-	sign, err := floatColumn(t, "sign")
-	if err != nil {
-		return err
-	}
-	te, err := column(t, "true_edge")
-	if err != nil {
-		return err
-	}
-	nw := &network{names: names}
+	t := *tab.Table()
+	var arcs []plots.Arc
 	pos, neg, self, fps := 0, 0, 0, 0
 	for i := range seeds {
 		if seeds[i] != "0" || variants[i] != "default" {
 			continue
 		}
-		a := arc{from: int(src[i]) - 1, to: int(tgt[i]) - 1, sign: int(sign[i]), falsePos: te[i] == "false"}
-		if a.from < 0 || a.from >= len(names) || a.to < 0 || a.to >= len(names) {
+		a := plots.Arc{From: int(src[i]) - 1, To: int(tgt[i]) - 1, Sign: int(sign[i]), Highlight: te[i] == "false"}
+		if a.From < 0 || a.From >= len(names) || a.To < 0 || a.To >= len(names) {
 			return fmt.Errorf("%s line %d: gene index out of range", NetworkFile, t.Line(i))
 		}
-		nw.arcs = append(nw.arcs, a)
+		arcs = append(arcs, a)
 		switch {
-		case a.from == a.to:
+		case a.From == a.To:
 			self++
-		case a.sign > 0:
+		case a.Sign > 0:
 			pos++
 		default:
 			neg++
 		}
-		if a.falsePos {
+		if a.Highlight {
 			fps++
 		}
+	}
+	nw, err := plots.NewNetwork(names, arcs)
+	if err != nil {
+		return err
 	}
 	p := newPanel(fmt.Sprintf("%d excitatory (green), %d inhibitory (red, dotted), %d self-connections (circles)", pos, neg, self))
 	if fps > 0 {

@@ -30,7 +30,7 @@ var (
 // extra held-out set extra ("": none), or on the surrogate.
 func fig511Criteria(real bool, extra string) results.Criteria {
 	cs := results.Criteria{
-		{ID: "fig5.11-map-train-falls", Text: "Fig 5.11 (1) MAP E_train decreases with k: Spearman(k, E_train)" + medianSuffix, Target: results.AtMost(-0.9)},
+		{ID: "fig5.11-map-train-falls", Text: "Fig 5.11 (1) MAP E_train decreases with k: results.Spearman(k, E_train)" + medianSuffix, Target: results.AtMost(-0.9)},
 		{ID: "fig5.11-vb-train-flat", Text: "Fig 5.11 (2) VB E_train roughly constant for k ≥ 2 (max/min)" + medianSuffix, Target: results.AtMost(1.15)},
 		{ID: "fig5.11-vb-train-above-map", Text: "Fig 5.11 (2) VB E_train above MAP's at every k (smallest VB − MAP)" + medianSuffix, Target: results.Above(0)},
 	}
@@ -123,7 +123,7 @@ func generalisation(ks []int, vbTrain, vbTest, mapTrain, mapTest, vbExtra, mapEx
 		fk[i] = float64(k)
 	}
 	one := func(id string, v float64, na string) genRow { return genRow{parts: []genPart{{id, v, na}}} }
-	rows := []genRow{one("fig5.11-map-train-falls", Spearman(fk, mapTrain), "")}
+	rows := []genRow{one("fig5.11-map-train-falls", results.Spearman(fk, mapTrain), "")}
 	_, vt := restrict(ks, vbTrain, 2)
 	above := math.Inf(1)
 	for i := range ks {
@@ -140,7 +140,7 @@ func generalisation(ks []int, vbTrain, vbTest, mapTrain, mapTest, vbExtra, mapEx
 		}
 	}
 	k4, m4 := restrict(ks, mapTest, 4)
-	rho4, na4 := Spearman(k4, m4), ""
+	rho4, na4 := results.Spearman(k4, m4), ""
 	switch {
 	case len(k4) < 2:
 		na4 = "the k grid has fewer than two k ≥ 4"
@@ -343,7 +343,7 @@ func (g *genePipeline) predictionFindings(s *results.Summary, runs []GeneRun, c 
 	k4, p4 := restrict(c.ks, sub(pmTe), 4)
 	_, r4 := restrict(c.ks, sub(c.mpTe), 4)
 	if len(k4) >= 2 {
-		rp, rr := Spearman(k4, p4), Spearman(k4, r4)
+		rp, rr := results.Spearman(k4, p4), results.Spearman(k4, r4)
 		s.SetMetric("spearman_k_pred_test.MAP.k4plus", rp)
 		s.SetMetric("spearman_k_E_test.MAP.k4plus", rr)
 		s.Findings = append(s.Findings, fmt.Sprintf("Over 4 ≤ k ≤ 20 the Spearman correlation of k with MAP's test error is %.2f for the reconstruction of eq. 5.155 (smoothed state, which has seen y_t) and %.2f for the true one-step prediction (extension, targets §4 #22; median curves).", rr, rp))

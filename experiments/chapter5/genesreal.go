@@ -16,16 +16,6 @@ import (
 // published T-cell data.
 const GenesID = "chapter5/genes"
 
-func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultGenes()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunGenes(env, cfg.(*GenesConfig))
-	}, PlotGenes,
-		experiments.Variant{ID: GenesID, Title: "feedback VB LDS and MAP LDS on the T-cell data (58 genes): reconstruction error against k, interaction matrices, network (Figures 5.9, 5.11-5.13)"})
-}
-
 // TCellData are the [data] keys of chapter5/genes (targets §3.6).
 type TCellData struct {
 	// File is the data file in the data directory. Default "tcell.csv".
@@ -61,10 +51,7 @@ type GenesConfig struct {
 
 // DefaultGenes returns the settings of targets §3.6-§3.9 for tcell.csv.
 func DefaultGenes() GenesConfig {
-	var c GenesConfig
-	c.Experiment = GenesID
-	c.Figures = []string{"fig5.9", "fig5.11", "fig5.12", "fig5.13"}
-	c.Seed = 5501
+	c := GenesConfig{Common: experiments.Common{Experiment: GenesID, Figures: []string{"fig5.9", "fig5.11", "fig5.12", "fig5.13"}, Seed: 5501}}
 	c.Seeds = 3
 	c.Data = TCellData{File: "tcell.csv", TrainSet: "tcell34", TrainReplicates: [2]int{1, 30}, TestReplicates: [2]int{31, 34},
 		ExtraTestSet: "tcell10", LogBase: 2}
@@ -253,4 +240,8 @@ func RunGenes(env *experiments.Env, c *GenesConfig) error {
 	return book.writeSummary(env, "Acceptance criteria of targets ch5-lds.md §3.6-§3.9 for the real data (tcell.csv). "+
 		"Figure 5.11's criteria are judged on the medians over initialisation seeds (per-seed outcomes below); "+
 		"Figure 5.12's on medians over seeds.")
+}
+
+func init() {
+	experiments.Add(GenesID, "feedback VB LDS and MAP LDS on the T-cell data (58 genes): reconstruction error against k, interaction matrices, network (Figures 5.9, 5.11-5.13)", DefaultGenes, RunGenes, PlotGenes)
 }

@@ -20,16 +20,6 @@ import (
 // InputsID is the registry key of Figures 5.6-5.8.
 const InputsID = "chapter5/inputs"
 
-func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultInputs()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunInputs(env, cfg.(*InputsConfig))
-	}, PlotInputs,
-		experiments.Variant{ID: InputsID, Title: "input-driven VB LDS (k = 4) on a 2-state LDS with 3 inputs: F, ΔF and the ARD hyperparameters recovering the structure (Figures 5.6-5.8)"})
-}
-
 // InputsModel are the [model] keys of chapter5/inputs.
 type InputsModel struct {
 	// K is the hidden dimension of the model. Default 4 (line 4101).
@@ -60,10 +50,7 @@ type InputsConfig struct {
 // DefaultInputs returns the thesis's settings (section 5.4.2; targets
 // §3.3-§3.5): 800 iterations, staged schedule.
 func DefaultInputs() InputsConfig {
-	var c InputsConfig
-	c.Experiment = InputsID
-	c.Figures = []string{"fig5.6", "fig5.7", "fig5.8"}
-	c.Seed = 5402
+	c := InputsConfig{Common: experiments.Common{Experiment: InputsID, Figures: []string{"fig5.6", "fig5.7", "fig5.8"}, Seed: 5402}}
 	c.Seeds = 10
 	c.NoiseInputs = []string{NoiseU01, NoiseUm11}
 	c.Data = DefaultInputLDS()
@@ -431,4 +418,8 @@ func inputFig58Seed(book *checkBook, cr func(string) results.Criterion, c *Input
 	}
 	f := experiments.Float64s(r.F)
 	book.s.SetMetric(fmt.Sprintf("final_F.%s.s%d", r.Noise, r.Seed), f[len(f)-1])
+}
+
+func init() {
+	experiments.Add(InputsID, "input-driven VB LDS (k = 4) on a 2-state LDS with 3 inputs: F, ΔF and the ARD hyperparameters recovering the structure (Figures 5.6-5.8)", DefaultInputs, RunInputs, PlotInputs)
 }

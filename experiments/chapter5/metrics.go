@@ -3,10 +3,10 @@ package chapter5
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
+
+	"github.com/vbworkbench/vbw/results"
 )
 
 // Thresholds quantifies "alive" and "extinct" (targets §3, §4 #31): a
@@ -50,43 +50,12 @@ func (th Thresholds) exactly(prec []float64, n int) bool {
 	return len(th.aliveSet(prec)) == n && th.extinctCount(prec) == len(prec)-n
 }
 
-// ranks returns the ranks (1-based, ties averaged) of xs.
-func ranks(xs []float64) []float64 {
-	idx := make([]int, len(xs))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return xs[idx[a]] < xs[idx[b]] })
-	r := make([]float64, len(xs))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && xs[idx[j+1]] == xs[idx[i]] {
-			j++
-		}
-		for m := i; m <= j; m++ {
-			r[idx[m]] = float64(i+j)/2 + 1
-		}
-		i = j + 1
-	}
-	return r
-}
-
-// Spearman returns Spearman's rank correlation of x and y (the Pearson
-// correlation of their ranks, ties averaged); NaN for fewer than two
-// points or a constant series.
-func Spearman(x, y []float64) float64 {
-	if len(x) < 2 || len(x) != len(y) {
-		return math.NaN()
-	}
-	return stat.Correlation(ranks(x), ranks(y), nil)
-}
-
 // AUROC returns the area under the ROC curve of the scores for the binary
 // labels: the probability that a random positive scores above a random
 // negative, ties counting one half (the Mann-Whitney statistic). NaN when
 // either class is empty.
 func AUROC(score []float64, label []bool) float64 {
-	r := ranks(score)
+	r := results.Ranks(score)
 	var np, nn, sum float64
 	for i, l := range label {
 		if l {

@@ -18,16 +18,6 @@ import (
 // targets §3.6, whose known interaction matrix scores the recovery.
 const SurrogateID = "chapter5/genes-surrogate"
 
-func init() {
-	experiments.RegisterVariants(func(string) experiments.Config {
-		c := DefaultSurrogateConfig()
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSurrogate(env, cfg.(*SurrogateConfig))
-	}, PlotGenes,
-		experiments.Variant{ID: SurrogateID, Title: "the gene pipeline on a surrogate with a known sparse interaction matrix (88 genes): Figures 5.9, 5.11-5.13 with the recovery scored"})
-}
-
 // SurrogateConfig is the config of chapter5/genes-surrogate.
 type SurrogateConfig struct {
 	experiments.Common
@@ -47,10 +37,7 @@ type SurrogateConfig struct {
 
 // DefaultSurrogateConfig returns the settings of targets §3.6-§3.8.
 func DefaultSurrogateConfig() SurrogateConfig {
-	var c SurrogateConfig
-	c.Experiment = SurrogateID
-	c.Figures = []string{"fig5.9", "fig5.11", "fig5.12", "fig5.13"}
-	c.Seed = 5502
+	c := SurrogateConfig{Common: experiments.Common{Experiment: SurrogateID, Figures: []string{"fig5.9", "fig5.11", "fig5.12", "fig5.13"}, Seed: 5502}}
 	c.Seeds = 3
 	c.Data = DefaultSurrogate()
 	c.NoisyObsNoiseSD = 0.15
@@ -271,4 +258,8 @@ func countNonzero(m *mat.Dense) int {
 		}
 	}
 	return n
+}
+
+func init() {
+	experiments.Add(SurrogateID, "the gene pipeline on a surrogate with a known sparse interaction matrix (88 genes): Figures 5.9, 5.11-5.13 with the recovery scored", DefaultSurrogateConfig, RunSurrogate, PlotGenes)
 }

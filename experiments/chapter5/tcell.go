@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/model/lds"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 )
 
 // TCellHours are the sampling times of the T-cell series, in hours after
@@ -54,7 +55,7 @@ func ParseTCell(name string, data []byte, hours []float64) (*TCell, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: the file is empty", name)
 		}
-		return nil, csvError(name, err)
+		return nil, datasets.CSVError(name, err)
 	}
 	want := []string{"set", "time_h", "replicate"}
 	if len(header) < len(want)+1 || !slices.Equal(header[:len(want)], want) {
@@ -82,7 +83,7 @@ func ParseTCell(name string, data []byte, hours []float64) (*TCell, error) {
 			break
 		}
 		if err != nil {
-			return nil, csvError(name, err)
+			return nil, datasets.CSVError(name, err)
 		}
 		line, _ := r.FieldPos(0)
 		if len(rec) != len(header) {
@@ -134,15 +135,6 @@ func ParseTCell(name string, data []byte, hours []float64) (*TCell, error) {
 		}
 	}
 	return out, nil
-}
-
-// csvError turns an encoding/csv error into name:line: message.
-func csvError(name string, err error) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		return fmt.Errorf("%s:%d: %v", name, pe.StartLine, pe.Err)
-	}
-	return fmt.Errorf("%s: %v", name, err)
 }
 
 func truncate(s string, n int) string {

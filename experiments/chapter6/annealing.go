@@ -1,6 +1,7 @@
 package chapter6
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -27,25 +28,6 @@ const (
 	GranularityID = "chapter6/ais-granularity"
 	SchedulesID   = "chapter6/schedules"
 )
-
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultGranularity()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunGranularity(env, cfg.(*GranularityConfig))
-	}, PlotGranularity,
-		experiments.Variant{ID: GranularityID, Title: "AIS estimates of ln p(y|m) for the true structure at n = 480 against the number of annealing steps, from several initialisations (Figure 6.10)"})
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSchedules()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSchedules(env, cfg.(*SchedulesConfig))
-	}, PlotSchedules,
-		experiments.Variant{ID: SchedulesID, Title: "the non-linear annealing schedules (6.73) for six e_tau (Figure 6.13) and the forward/reverse hysteresis of AIS"})
-}
 
 // AnnealSettings are the [anneal] keys of the AIS analysis: the sampler of
 // Algorithm 6.1 without its length.
@@ -92,10 +74,7 @@ type GranularityConfig struct {
 
 // DefaultGranularity returns the settings of targets §3.6.
 func DefaultGranularity() GranularityConfig {
-	var c GranularityConfig
-	c.Experiment = GranularityID
-	c.Figures = []string{"fig6.10"}
-	c.Seed = 20030101
+	c := GranularityConfig{Common: experiments.Common{Experiment: GranularityID, Figures: []string{"fig6.10"}, Seed: 20030101}}
 	c.Model = defaultModel()
 	c.N = 480
 	c.DataSeed = 1
@@ -230,7 +209,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 		for j, k := range c.KGrid {
 			tab.AddRow(t, from, k, float64(cells[t].LogW[j]), cells[t].Accept[j], cells[t].Seconds[j])
 		}
-		env.AddRun(results.RunRecord{Name: names[t], Status: "ok", WallSeconds: sum(cells[t].Seconds)})
+		env.AddRun(results.RunRecord{Name: names[t], Status: "ok", WallSeconds: results.Sum(cells[t].Seconds)})
 	}
 	rt := results.NewTable("score", "value", "seconds")
 	rt.AddRow("VB*", float64(ref.VB), ref.VBSeconds)
@@ -248,14 +227,6 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 	}
 	s, intro := granularitySummary(c, cells[:traces], traces > c.RandomTraces, ref)
 	return env.WriteSummary(s, intro)
-}
-
-func sum(x []float64) float64 {
-	var s float64
-	for _, v := range x {
-		s += v
-	}
-	return s
 }
 
 // granularityCriteria are the acceptance criteria of Figure 6.10 (targets
@@ -359,28 +330,10 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 
 // PlotGranularity draws Figure 6.10 from fig6_10.csv and reference.csv.
 func PlotGranularity(dir string) error {
-	t, err := csvTable(dir, "fig6_10.csv")
-	if err != nil {
-		return err
-	}
-	f, err := floatCols(t, "trace", "k", "log_w")
-	if err != nil {
-		return err
-	}
-	from, err := strCol(t, "init")
-	if err != nil {
-		return err
-	}
-	rt, err := csvTable(dir, "reference.csv")
-	if err != nil {
-		return err
-	}
-	names, err := strCol(rt, "score")
-	if err != nil {
-		return err
-	}
-	vals, err := rt.Floats("value")
-	if err != nil {
+	t, rt := csvTable(dir, "fig6_10.csv"), csvTable(dir, "reference.csv")
+	f, from := floatCols(t, "trace", "k", "log_w"), t.Strings("init")
+	names, vals := rt.Strings("score"), rt.Floats("value")
+	if err := cmp.Or(t.Err(), rt.Err()); err != nil {
 		return err
 	}
 	ref := map[string]float64{}
@@ -454,10 +407,7 @@ type HysteresisSection struct {
 
 // DefaultSchedules returns the settings of targets §3.11.
 func DefaultSchedules() SchedulesConfig {
-	var c SchedulesConfig
-	c.Experiment = SchedulesID
-	c.Figures = []string{"fig6.13"}
-	c.Seed = 20030101
+	c := SchedulesConfig{Common: experiments.Common{Experiment: SchedulesID, Figures: []string{"fig6.13"}, Seed: 20030101}}
 	c.ETauValues = []float64{0.01, 0.05, 0.1, 0.2, 1, 10}
 	c.Points = 400
 	c.Hysteresis = HysteresisSection{Enabled: true, N: 480, DataSeed: 1, KValues: []int{1024, 4096, 16384}, Passes: 5, Alpha: 2500}
@@ -635,12 +585,9 @@ func runHysteresis(env *experiments.Env, c *SchedulesConfig) (map[hystKey]float6
 // PlotSchedules draws Figure 6.13 from fig6_13.csv and, if present, the
 // hysteresis profile from hysteresis.csv.
 func PlotSchedules(dir string) error {
-	t, err := csvTable(dir, "fig6_13.csv")
-	if err != nil {
-		return err
-	}
-	f, err := floatCols(t, "e_tau", "u", "tau")
-	if err != nil {
+	t := csvTable(dir, "fig6_13.csv")
+	f := floatCols(t, "e_tau", "u", "tau")
+	if err := t.Err(); err != nil {
 		return err
 	}
 	var ser []plots.Series
@@ -661,9 +608,9 @@ func PlotSchedules(dir string) error {
 	}
 	p.Legend.Top, p.Legend.Left = true, true
 	panels := []*plot.Plot{p}
-	if ht, err := csvTable(dir, "hysteresis.csv"); err == nil {
-		hf, err := floatCols(ht, "e_tau", "k", "abs_diff")
-		if err != nil {
+	if ht := csvTable(dir, "hysteresis.csv"); ht.Err() == nil {
+		hf := floatCols(ht, "e_tau", "k", "abs_diff")
+		if err := ht.Err(); err != nil {
 			return err
 		}
 		type key struct{ e, k float64 }
@@ -696,4 +643,9 @@ func PlotSchedules(dir string) error {
 	}
 	return experiments.SaveFigure(dir, "fig6_13", plots.Figure{Rows: 1, Cols: len(panels), Panels: panels,
 		Title: "Figure 6.13: non-linear annealing schedules (6.73)"})
+}
+
+func init() {
+	experiments.Add(GranularityID, "AIS estimates of ln p(y|m) for the true structure at n = 480 against the number of annealing steps, from several initialisations (Figure 6.10)", DefaultGranularity, RunGranularity, PlotGranularity)
+	experiments.Add(SchedulesID, "the non-linear annealing schedules (6.73) for six e_tau (Figure 6.13) and the forward/reverse hysteresis of AIS", DefaultSchedules, RunSchedules, PlotSchedules)
 }

@@ -82,7 +82,7 @@ func TestSingleQuick(t *testing.T) {
 	rs, _ := rk.Floats("seed")
 	rn, _ := rk.Floats("n")
 	rr, _ := rk.Floats("rank")
-	meth, _ := strCol(rk, "method")
+	meth, _ := rk.Strings("method")
 	found := false
 	for i := range rr {
 		if rs[i] == 1 && rn[i] == 160 && meth[i] == "VB" {
@@ -118,7 +118,7 @@ func TestSingleIndependentOfWorkers(t *testing.T) {
 // The prior-averaged quick run writes its tables and figures; Table 6.2's
 // columns are percentages summing to 100.
 func TestPriorQuick(t *testing.T) {
-	q := exptest.Quick(t, configPath("prior-average.toml"))
+	q := exptest.Quick(t, configPath("prior-average-full.toml"))
 	dir, s := q.Dir, q.Summary
 	mustExist(t, dir, "prior_ranks.csv", "prior_summary.csv", "table6_2.csv", "table6_5.csv", "timing.csv",
 		"fig6_5.svg", "fig6_6.svg", "fig6_7.svg", "fig6_8.svg", "fig6_9.svg", "scorecard.md")
@@ -175,9 +175,9 @@ func TestConfigErrors(t *testing.T) {
 		{"single-instance.toml", `vb_init       = "same_theta"`, `vb_init       = "ml"`, "scores.vb_init"},
 		{"single-instance.toml", "restarts      = 3", "restarts      = 0", "scores.restarts = 0"},
 		{"single-instance.toml", "tol_per_datum = 1e-6", "tol_per_datum = -1e-6", "scores.tol_per_datum"},
-		{"prior-average.toml", "instances  = 106", "instances  = 0", "instances = 0"},
-		{"prior-average.toml", "max_iterations = 1000", "max_iterations = 0", "scores.max_iterations = 0"},
-		{"prior-average.toml", "max_iterations = 1000", "max_iter = 1000", `unknown key "scores.max_iter": renamed to "scores.max_iterations"`},
+		{"prior-average-full.toml", "instances  = 106", "instances  = 0", "instances = 0"},
+		{"prior-average-full.toml", "max_iterations = 1000", "max_iterations = 0", "scores.max_iterations = 0"},
+		{"prior-average-full.toml", "max_iterations = 1000", "max_iter = 1000", `unknown key "scores.max_iter": renamed to "scores.max_iterations"`},
 		{"ais-granularity.toml", "k_grid        = [32,", "k_grid        = [0,", "k_grid"},
 		{"ais-granularity.toml", "random_traces = 8", "random_traces = 0", "random_traces = 0"},
 		{"ais-granularity.toml", "alpha    = 2500.0", "alpha    = 0.0", "anneal.alpha = 0"},
@@ -210,24 +210,6 @@ func TestRankAndDelta(t *testing.T) {
 	}
 	if r := rankOf(s, 4); !math.IsNaN(r) {
 		t.Errorf("rank of a NaN score = %v", r)
-	}
-}
-
-// Spearman's ρ with tied values: midranks, then Pearson.
-func TestSpearman(t *testing.T) {
-	if r := midranks([]float64{10, 20, 20, 5}); r[0] != 2 || r[1] != 3.5 || r[2] != 3.5 || r[3] != 1 {
-		t.Errorf("midranks = %v", r)
-	}
-	x := []float64{1, 2, 3, 4, 5}
-	if r := spearman(x, []float64{1, 4, 9, 16, 25}); math.Abs(r-1) > 1e-15 {
-		t.Errorf("ρ of a monotone map = %v", r)
-	}
-	if r := spearman(x, []float64{5, 4, 3, 2, 1}); math.Abs(r+1) > 1e-15 {
-		t.Errorf("ρ of a reversal = %v", r)
-	}
-	// Ranks (1,2,3,4,5) against (2,1,4,3,5): 1 − 6·4/(5·24) = 0.8.
-	if r := spearman(x, []float64{20, 10, 40, 30, 50}); math.Abs(r-0.8) > 1e-12 {
-		t.Errorf("ρ = %v, want 0.8", r)
 	}
 }
 

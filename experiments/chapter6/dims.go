@@ -19,17 +19,6 @@ import (
 // dimensionalities d and d′ of every structure, behind the CS† score.
 const DimsID = "chapter6/dimensionality"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultDims()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunDims(env, cfg.(*DimsConfig))
-	}, PlotDims,
-		experiments.Variant{ID: DimsID, Title: "Algorithm 6.2: incomplete- and complete-data dimensionalities d, d' of every structure by perturbing the ML parameters (section 6.5.2)"})
-}
-
 // DimsConfig is the config of chapter6/dimensionality.
 type DimsConfig struct {
 	experiments.Common
@@ -52,10 +41,7 @@ type DimsConfig struct {
 
 // DefaultDims returns the settings of targets §2.9 and §6.
 func DefaultDims() DimsConfig {
-	var c DimsConfig
-	c.Experiment = DimsID
-	c.Figures = []string{"alg6.2"}
-	c.Seed = 6262
+	c := DimsConfig{Common: experiments.Common{Experiment: DimsID, Figures: []string{"alg6.2"}, Seed: 6262}}
 	c.Model = defaultModel()
 	c.NData = 1000
 	c.DataModes = []string{"sampled", "all625"}
@@ -271,16 +257,9 @@ func knownAnswer(c *DimsConfig, set dag.Settings) (dimsCell, error) {
 // PlotDims draws the histogram of d′ − d per data mode from
 // dimensions.csv.
 func PlotDims(dir string) error {
-	t, err := csvTable(dir, "dimensions.csv")
-	if err != nil {
-		return err
-	}
-	modes, err := strCol(t, "data")
-	if err != nil {
-		return err
-	}
-	diff, err := t.Floats("dprime_minus_d")
-	if err != nil {
+	t := csvTable(dir, "dimensions.csv")
+	modes, diff := t.Strings("data"), t.Floats("dprime_minus_d")
+	if err := t.Err(); err != nil {
 		return err
 	}
 	var panels []*plot.Plot
@@ -317,4 +296,8 @@ func PlotDims(dir string) error {
 	}
 	return experiments.SaveFigure(dir, "alg6_2", plots.Figure{Rows: 1, Cols: len(panels), Panels: panels,
 		Title: "Algorithm 6.2: complete minus incomplete dimensionality over the 136 structures"})
+}
+
+func init() {
+	experiments.Add(DimsID, "Algorithm 6.2: incomplete- and complete-data dimensionalities d, d' of every structure by perturbing the ML parameters (section 6.5.2)", DefaultDims, RunDims, PlotDims)
 }

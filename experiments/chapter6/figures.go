@@ -1,6 +1,7 @@
 package chapter6
 
 import (
+	"cmp"
 	"fmt"
 	"image/color"
 	"math"
@@ -27,35 +28,19 @@ func onePanel(p *plot.Plot, title string) plots.Figure {
 	return plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 6.5 * vg.Inch, Height: 4.5 * vg.Inch, Title: title}
 }
 
-// csvTable reads dir/name.
-func csvTable(dir, name string) (results.Table, error) {
-	return results.ReadCSV(filepath.Join(dir, name))
+// csvTable reads dir/name for its columns; the first error sticks (see
+// results.Columns).
+func csvTable(dir, name string) *results.Columns {
+	return results.ReadColumns(filepath.Join(dir, name))
 }
 
-// floatCols reads several float columns of t.
-func floatCols(t results.Table, names ...string) ([][]float64, error) {
+// floatCols reads several float columns of tab.
+func floatCols(tab *results.Columns, names ...string) [][]float64 {
 	out := make([][]float64, len(names))
 	for i, n := range names {
-		v, err := t.Floats(n)
-		if err != nil {
-			return nil, err
-		}
-		out[i] = v
+		out[i] = tab.Floats(n)
 	}
-	return out, nil
-}
-
-// strCol reads a string column of t.
-func strCol(t results.Table, name string) ([]string, error) {
-	c, err := t.Col(name)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]string, len(t.Rows))
-	for i, r := range t.Rows {
-		out[i] = r[c]
-	}
-	return out, nil
+	return out
 }
 
 // emptyPlot returns a plot with the house style and no data.
@@ -157,16 +142,9 @@ func PlotSingle(dir string) error {
 
 // plotFig61 draws the true structure (Figure 6.1) from structures.csv.
 func plotFig61(dir string) error {
-	t, err := csvTable(dir, "structures.csv")
-	if err != nil {
-		return err
-	}
-	codes, err := strCol(t, "code")
-	if err != nil {
-		return err
-	}
-	flags, err := t.Floats("is_true")
-	if err != nil {
+	t := csvTable(dir, "structures.csv")
+	codes, flags := t.Strings("code"), t.Floats("is_true")
+	if err := t.Err(); err != nil {
 		return err
 	}
 	i := slices.Index(flags, 1)
@@ -217,56 +195,22 @@ func plotFig61(dir string) error {
 		Title: "Figure 6.1: the true structure"})
 }
 
-// mainSeed returns the first seed of scores.csv, the main data set.
-func mainSeed(t results.Table) (float64, error) {
-	s, err := t.Floats("seed")
-	if err != nil {
-		return 0, err
-	}
-	if len(s) == 0 {
-		return 0, fmt.Errorf("scores.csv: no rows")
-	}
-	return s[0], nil
-}
-
 // plotFig62 draws Figure 6.2: the score of every structure against its
 // number of parameters, one row per size of fig62_rows.csv, one column per
 // score.
 func plotFig62(dir string) error {
-	t, err := csvTable(dir, "scores.csv")
-	if err != nil {
-		return err
-	}
-	pt, err := csvTable(dir, "ais_pooled.csv")
-	if err != nil {
-		return err
-	}
-	rowsN, err := fig62Rows(dir)
-	if err != nil {
-		return err
-	}
-	seed, err := mainSeed(t)
-	if err != nil {
-		return err
-	}
 	cols := []string{"map", "bic", "bicp", "cs", "vb"}
 	titles := []string{"MAP", "BIC", "BICp", "CS", "VB", "AIS(G)"}
-	f, err := floatCols(t, append([]string{"seed", "n", "structure", "d"}, cols...)...)
-	if err != nil {
+	t, pt, st, rt := csvTable(dir, "scores.csv"), csvTable(dir, "ais_pooled.csv"), csvTable(dir, "structures.csv"), csvTable(dir, "fig62_rows.csv")
+	f, pf := floatCols(t, append([]string{"seed", "n", "structure", "d"}, cols...)...), floatCols(pt, "n", "structure", "d", "ais5")
+	flags, rowsN := st.Floats("is_true"), rt.Floats("n")
+	if err := cmp.Or(t.Err(), pt.Err(), st.Err(), rt.Err()); err != nil {
 		return err
 	}
-	pf, err := floatCols(pt, "n", "structure", "d", "ais5")
-	if err != nil {
-		return err
+	if len(f[0]) == 0 {
+		return fmt.Errorf("scores.csv: no rows")
 	}
-	st, err := csvTable(dir, "structures.csv")
-	if err != nil {
-		return err
-	}
-	flags, err := st.Floats("is_true")
-	if err != nil {
-		return err
-	}
+	seed := f[0][0] // the main data set
 	truth := float64(slices.Index(flags, 1))
 	var panels []*plot.Plot
 	for _, n := range rowsN {
@@ -324,7 +268,7 @@ func plotFig62(dir string) error {
 				return err
 			}
 			if len(ys[k]) > 0 {
-				b := argmax(ys[k])
+				b := results.Argmax(ys[k])
 				if err := addPoints(p, []float64{xs[k][b]}, []float64{ys[k][b]}, draw.GlyphStyle{Shape: draw.CrossGlyph{}, Radius: vg.Points(4), Color: color.NRGBA{R: 0xD5, G: 0x5E, A: 0xFF}}); err != nil {
 					return err
 				}
@@ -371,29 +315,12 @@ func (every40) Ticks(min, max float64) []plot.Tick {
 	return t
 }
 
-// fig62Rows reads the sizes of Figure 6.2 (the config's fig62_rows) from
-// fig62_rows.csv.
-func fig62Rows(dir string) ([]float64, error) {
-	t, err := csvTable(dir, "fig62_rows.csv")
-	if err != nil {
-		return nil, err
-	}
-	return t.Floats("n")
-}
-
 // rankSeries reads ranks.csv and returns, for the main seed, the rank and
 // the score difference of the true structure against n for each method.
 func rankSeries(dir string) (ns []float64, rank, delta map[string][]float64, err error) {
-	t, err := csvTable(dir, "ranks.csv")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	f, err := floatCols(t, "seed", "n", "rank", "delta")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	meth, err := strCol(t, "method")
-	if err != nil {
+	t := csvTable(dir, "ranks.csv")
+	f, meth := floatCols(t, "seed", "n", "rank", "delta"), t.Strings("method")
+	if err := t.Err(); err != nil {
 		return nil, nil, nil, err
 	}
 	if len(meth) == 0 {
@@ -426,6 +353,20 @@ func label(m string) string {
 	return m
 }
 
+// methodPanel draws, against ns, one series of by per method of
+// rankMethods, and returns the panel with the smallest and the largest
+// value drawn.
+func methodPanel(ax plots.Axes, ns []float64, by map[string][]float64) (p *plot.Plot, lo, hi float64, err error) {
+	var ser []plots.Series
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, m := range rankMethods {
+		ser = append(ser, plots.Series{Name: label(m), X: ns, Y: by[m], Points: true})
+		lo, hi = math.Min(lo, slices.Min(by[m])), math.Max(hi, slices.Max(by[m]))
+	}
+	p, _, err = plots.Lines(ax, ser...)
+	return p, lo, hi, err
+}
+
 // plotRanks draws Figure 6.3 (main seed) and the medians over the data
 // seeds (table6_1_median.csv).
 func plotRanks(dir string) error {
@@ -433,23 +374,15 @@ func plotRanks(dir string) error {
 	if err != nil {
 		return err
 	}
-	var ser []plots.Series
-	worst := 1.0
-	for _, m := range rankMethods {
-		ser = append(ser, plots.Series{Name: label(m), X: ns, Y: rank[m], Points: true})
-		worst = math.Max(worst, slices.Max(rank[m]))
-	}
-	p, _, err := plots.Lines(plots.Axes{Title: "main data set", XLabel: "n", YLabel: "rank of the true structure", LogX: true}, ser...)
+	p, _, hi, err := methodPanel(plots.Axes{Title: "main data set", XLabel: "n", YLabel: "rank of the true structure", LogX: true}, ns, rank)
 	if err != nil {
 		return err
 	}
+	worst := math.Max(1, hi)
 	p.Legend.Top, p.Legend.Left = false, false
-	mt, err := csvTable(dir, "table6_1_median.csv")
-	if err != nil {
-		return err
-	}
-	mf, err := floatCols(mt, "n", "bic", "bicp", "cs", "vb")
-	if err != nil {
+	mt := csvTable(dir, "table6_1_median.csv")
+	mf := floatCols(mt, "n", "bic", "bicp", "cs", "vb")
+	if err := mt.Err(); err != nil {
 		return err
 	}
 	var ms []plots.Series
@@ -475,17 +408,11 @@ func plotDeltas(dir string) error {
 	if err != nil {
 		return err
 	}
-	var ser []plots.Series
-	lo := 0.0
-	for _, m := range rankMethods {
-		ser = append(ser, plots.Series{Name: label(m), X: ns, Y: delta[m], Points: true})
-		lo = math.Min(lo, slices.Min(delta[m]))
-	}
-	p, _, err := plots.Lines(plots.Axes{Title: "", XLabel: "n", YLabel: "score(true) − max score (nats, symlog)", LogX: true}, ser...)
+	p, lo, _, err := methodPanel(plots.Axes{Title: "", XLabel: "n", YLabel: "score(true) − max score (nats, symlog)", LogX: true}, ns, delta)
 	if err != nil {
 		return err
 	}
-	useSymlog(p, lo*1.2)
+	useSymlog(p, math.Min(0, lo)*1.2)
 	p.Legend.Top = false
 	return experiments.SaveFigure(dir, "fig6_4", onePanel(p,
 		"Figure 6.4: score difference between the true and the top-ranked structure"))
@@ -493,12 +420,9 @@ func plotDeltas(dir string) error {
 
 // plotAcceptance draws Figures 6.11 and 6.12 from acceptance.csv.
 func plotAcceptance(dir string) error {
-	t, err := csvTable(dir, "acceptance.csv")
-	if err != nil {
-		return err
-	}
-	f, err := floatCols(t, "n", "mean", "sd", "sem", "q1", "q2", "q3", "q4", "q1_sem", "q2_sem", "q3_sem", "q4_sem")
-	if err != nil {
+	t := csvTable(dir, "acceptance.csv")
+	f := floatCols(t, "n", "mean", "sd", "sem", "q1", "q2", "q3", "q4", "q1_sem", "q2_sem", "q3_sem", "q4_sem")
+	if err := t.Err(); err != nil {
 		return err
 	}
 	band := func(m, w []float64, k float64) (lo, hi []float64) {
@@ -543,13 +467,13 @@ func plotAcceptance(dir string) error {
 // plotExact draws, when exact.csv exists, every score minus the exact
 // ln p(y|m) against d (targets §3.14, beyond the thesis).
 func plotExact(dir string) error {
-	t, err := csvTable(dir, "exact.csv")
-	if err != nil {
+	t := csvTable(dir, "exact.csv")
+	if t.Err() != nil {
 		return nil // exact_n = 0: no figure
 	}
 	cols := []string{"vb_star", "cs_star", "bic_star", "ais1_1", "ais5"}
-	f, err := floatCols(t, append([]string{"d", "exact"}, cols...)...)
-	if err != nil {
+	f := floatCols(t, append([]string{"d", "exact"}, cols...)...)
+	if err := t.Err(); err != nil {
 		return err
 	}
 	p := emptyPlot(plots.Axes{XLabel: "parameters d", YLabel: "score − exact ln p(y|m) (nats)"})
@@ -585,16 +509,9 @@ func plotExact(dir string) error {
 // priorSeries reads prior_summary.csv: for each method of rankFigMethods,
 // the named column against n.
 func priorSeries(dir string, col ...string) (ns []float64, by map[string][][]float64, instances int, err error) {
-	t, err := csvTable(dir, "prior_summary.csv")
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	meth, err := strCol(t, "method")
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	f, err := floatCols(t, append([]string{"n", "instances"}, col...)...)
-	if err != nil {
+	t := csvTable(dir, "prior_summary.csv")
+	meth, f := t.Strings("method"), floatCols(t, append([]string{"n", "instances"}, col...)...)
+	if err := t.Err(); err != nil {
 		return nil, nil, 0, err
 	}
 	if len(meth) == 0 {

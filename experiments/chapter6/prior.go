@@ -17,17 +17,6 @@ import (
 // (Figs 6.5–6.9, Tables 6.2 and 6.5; targets §3.5, §3.12, §3.13).
 const PriorID = "chapter6/prior-average"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultPrior()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunPrior(env, cfg.(*PriorConfig))
-	}, PlotPrior,
-		experiments.Variant{ID: PriorID, Title: "all 136 DAGs scored by BIC, BICp, CS, CS† and VB for true models drawn from the prior (Figs 6.5-6.9, Tables 6.2, 6.5)"})
-}
-
 // PriorConfig is the config of chapter6/prior-average.
 type PriorConfig struct {
 	experiments.Common
@@ -42,10 +31,7 @@ type PriorConfig struct {
 
 // DefaultPrior returns the settings of targets §3.5.
 func DefaultPrior() PriorConfig {
-	var c PriorConfig
-	c.Experiment = PriorID
-	c.Figures = []string{"fig6.5", "fig6.6", "fig6.7", "fig6.8", "fig6.9", "table6.2", "table6.5"}
-	c.Seed = 4242
+	c := PriorConfig{Common: experiments.Common{Experiment: PriorID, Figures: []string{"fig6.5", "fig6.6", "fig6.7", "fig6.8", "fig6.9", "table6.2", "table6.5"}, Seed: 4242}}
 	c.Model = defaultModel()
 	c.Sizes = slices.Clone(ThesisSizes)
 	c.Instances = 106
@@ -337,4 +323,8 @@ func colNames(ms []string) []string {
 		out[i] = column(m)
 	}
 	return out
+}
+
+func init() {
+	experiments.Add(PriorID, "all 136 DAGs scored by BIC, BICp, CS, CS† and VB for true models drawn from the prior (Figs 6.5-6.9, Tables 6.2, 6.5)", DefaultPrior, RunPrior, PlotPrior)
 }

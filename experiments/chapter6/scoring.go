@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/vbworkbench/vbw/core/dist"
@@ -70,32 +71,30 @@ type StructScore struct {
 
 // Value returns the score of method m (one of Methods).
 func (s StructScore) Value(m string) float64 {
-	ls := s.LogS
-	switch m {
-	case "MAP":
+	if m == "MAP" {
 		return float64(s.LogLik)
-	case "BIC*":
-		return float64(s.BIC)
-	case "BIC":
-		return float64(s.BIC) + ls
-	case "BICp*":
-		return float64(s.BICp)
-	case "BICp":
-		return float64(s.BICp) + ls
-	case "CS*":
-		return float64(s.CS)
-	case "CS":
-		return float64(s.CS) + ls
-	case "CSdagger*":
-		return float64(s.CSDagger)
-	case "CSdagger":
-		return float64(s.CSDagger) + ls
-	case "VB*":
-		return float64(s.VB)
-	case "VB":
-		return float64(s.VB) + ls
 	}
-	panic("chapter6: unknown method " + m)
+	// "X*" is the score without the alias correction, "X" with it.
+	base, raw := strings.CutSuffix(m, "*")
+	var v float64
+	switch base {
+	case "BIC":
+		v = float64(s.BIC)
+	case "BICp":
+		v = float64(s.BICp)
+	case "CS":
+		v = float64(s.CS)
+	case "CSdagger":
+		v = float64(s.CSDagger)
+	case "VB":
+		v = float64(s.VB)
+	default:
+		panic("chapter6: unknown method " + m)
+	}
+	if raw {
+		return v
+	}
+	return v + s.LogS
 }
 
 // scorer scores every candidate structure on a data set.
@@ -338,17 +337,6 @@ func deltaOf(scores []float64, t int) float64 {
 		}
 	}
 	return scores[t] - best
-}
-
-// argmax returns the index of the highest score (the first on ties).
-func argmax(scores []float64) int {
-	b := 0
-	for i, v := range scores {
-		if v > scores[b] {
-			b = i
-		}
-	}
-	return b
 }
 
 // values returns method m's score of every structure.

@@ -20,17 +20,6 @@ import (
 // 3.13, 3.14).
 const SingleID = "chapter6/single-instance"
 
-func init() {
-	experiments.RegisterVariants(func(id string) experiments.Config {
-		c := DefaultSingle()
-		c.Experiment = id
-		return &c
-	}, func(env *experiments.Env, cfg experiments.Config) error {
-		return RunSingle(env, cfg.(*SingleConfig))
-	}, PlotSingle,
-		experiments.Variant{ID: SingleID, Title: "all 136 DAGs scored by MAP, BIC, BICp, CS, VB and AIS on nested data from the thesis's true model (Figs 6.1-6.4, 6.11-6.12, Tables 6.1, 6.3, 6.4; exact ln p(y|m) at n = 10)"})
-}
-
 // SingleConfig is the config of chapter6/single-instance.
 type SingleConfig struct {
 	experiments.Common
@@ -57,10 +46,7 @@ type SingleConfig struct {
 
 // DefaultSingle returns the settings of targets §3.0–3.4 and §6.
 func DefaultSingle() SingleConfig {
-	var c SingleConfig
-	c.Experiment = SingleID
-	c.Figures = []string{"fig6.1", "fig6.2", "fig6.3", "fig6.4", "fig6.11", "fig6.12", "table6.1", "table6.3", "table6.4"}
-	c.Seed = 20030101
+	c := SingleConfig{Common: experiments.Common{Experiment: SingleID, Figures: []string{"fig6.1", "fig6.2", "fig6.3", "fig6.4", "fig6.11", "fig6.12", "table6.1", "table6.3", "table6.4"}, Seed: 20030101}}
 	c.Model = defaultModel()
 	c.Sizes = slices.Clone(ThesisSizes)
 	c.DataSeeds = []int{1, 2, 3, 4, 5}
@@ -538,4 +524,8 @@ func interfaceName(meth string) (string, bool) {
 		return "ais", true
 	}
 	return strings.ToLower(meth), true
+}
+
+func init() {
+	experiments.Add(SingleID, "all 136 DAGs scored by MAP, BIC, BICp, CS, VB and AIS on nested data from the thesis's true model (Figs 6.1-6.4, 6.11-6.12, Tables 6.1, 6.3, 6.4; exact ln p(y|m) at n = 10)", DefaultSingle, RunSingle, PlotSingle)
 }

@@ -235,7 +235,7 @@ func (ss *singleSummary) fig62() {
 	}
 	for _, n := range c.Fig62Rows {
 		sc := ss.scores[0][ss.at(n)]
-		a, b, v := spearman(d, values(sc, "MAP")), spearman(d, values(sc, "BIC")), spearman(d, values(sc, "VB"))
+		a, b, v := results.Spearman(d, values(sc, "MAP")), results.Spearman(d, values(sc, "BIC")), results.Spearman(d, values(sc, "VB"))
 		s.SetMetric(fmt.Sprintf("spearman_d.MAP.n%d", n), a)
 		s.SetMetric(fmt.Sprintf("spearman_d.BIC.n%d", n), b)
 		s.SetMetric(fmt.Sprintf("spearman_d.VB.n%d", n), v)

@@ -3,39 +3,9 @@ package chapter6
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"gonum.org/v1/gonum/stat"
 )
-
-// spearman returns Spearman's rank correlation of x and y: the Pearson
-// correlation of their ranks, tied values getting the mean of their ranks.
-func spearman(x, y []float64) float64 {
-	return stat.Correlation(midranks(x), midranks(y), nil)
-}
-
-// midranks returns the 1-based ranks of x in increasing order, ties
-// sharing the mean of their ranks.
-func midranks(x []float64) []float64 {
-	idx := make([]int, len(x))
-	for i := range idx {
-		idx[i] = i
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] < x[idx[b]] })
-	r := make([]float64, len(x))
-	for i := 0; i < len(idx); {
-		j := i
-		for j+1 < len(idx) && x[idx[j+1]] == x[idx[i]] {
-			j++
-		}
-		mid := float64(i+j)/2 + 1
-		for k := i; k <= j; k++ {
-			r[idx[k]] = mid
-		}
-		i = j + 1
-	}
-	return r
-}
 
 // need scales a count "k of 20 sizes" of the targets to m sizes, rounding
 // up.

@@ -7,7 +7,7 @@
 #  2. Starts munged, slurmctld and slurmd under a temporary directory, with a
 #     generated slurm.conf (one node of two CPUs, one partition, free ports,
 #     its own munge socket and key), so nothing clashes with a system Slurm.
-#  3. Submits the -quick sweep of configs/chapter3/alice-grid.toml with
+#  3. Submits the -quick sweep of configs/chapter3/alice-grid-full.toml with
 #     scripts/slurm/submit.sh (a job array of 3 shards, then a dependent
 #     merge job), waits for both, and compares the merged results with a
 #     single-machine run: every cell, table and figure identical, summary
@@ -278,7 +278,7 @@ same_results() {
 }
 
 # 3. A sweep and its merge.
-cfg=configs/chapter3/alice-grid.toml
+cfg=configs/chapter3/alice-grid-full.toml
 "$vbw" run -quick -out "$T/single-quick" "$cfg" >"$T/log/single.out" 2>&1 ||
   fail "single-machine run of $cfg failed: $(tail -n1 "$T/log/single.out")"
 sl "$submit" -shards 3 -quick -out "$T/sweep" "$cfg" >"$T/submit1.out" 2>&1 ||

@@ -13,7 +13,14 @@
 // figures from the result files alone. merge joins the cells computed by
 // sharded runs (-shard i/N) into the results a single run gives. list
 // prints the registered experiments.
+//
+// vbw links every experiment package of the module: the list is
+// experiments_gen.go, which go generate writes from the packages that call
+// experiments.Add (see experiments/internal/genexperiments); make build
+// regenerates it, so that a new experiment package needs no edit here.
 package main
+
+//go:generate go run ../../internal/genexperiments -o experiments_gen.go
 
 import (
 	"context"
@@ -30,10 +37,6 @@ import (
 	"time"
 
 	"github.com/vbworkbench/vbw/experiments"
-	_ "github.com/vbworkbench/vbw/experiments/chapter3"
-	_ "github.com/vbworkbench/vbw/experiments/chapter4"
-	_ "github.com/vbworkbench/vbw/experiments/chapter5"
-	_ "github.com/vbworkbench/vbw/experiments/chapter6"
 	"github.com/vbworkbench/vbw/experiments/report"
 )
 

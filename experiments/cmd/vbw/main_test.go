@@ -239,7 +239,7 @@ func TestFlagsAfterConfig(t *testing.T) {
 // fails naming the shard to run again, and writes no results.
 func TestMergeRefusesMissingShard(t *testing.T) {
 	out, data := t.TempDir(), experiments.TestDataDir()
-	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "alice-grid.toml")
+	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "alice-grid-full.toml")
 	dir := filepath.Join(out, "chapter3", "alice-grid")
 	if _, _, err := vbw("run", "-quick", "-out", out, "-data", data, "-shard", "1/2", cfg); err != nil {
 		t.Fatal(err)
