@@ -1,25 +1,22 @@
 package chapter3
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 )
 
 // FuzzPlotInputs feeds damaged result files to the figure code of every
 // chapter 3 experiment: vbw plot reads only these files, so whatever they
 // hold it must return an error, never panic.
 func FuzzPlotInputs(f *testing.F) {
-	seedDir := f.TempDir()
+	// The seeds are the files of the shared quick runs, by experiment.
+	srcs := map[string]string{}
 	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml", "tightness.toml"} {
-		dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
-			Out: seedDir, Quick: true, DataDir: experiments.TestDataDir(), NoPlot: true})
-		if err != nil {
-			f.Fatal(err)
-		}
+		dir := exptest.Quick(f, configPath(name)).Dir
+		srcs[filepath.Base(dir)] = dir
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
 			if !e.Type().IsRegular() || filepath.Ext(e.Name()) == ".svg" || filepath.Ext(e.Name()) == ".png" {
@@ -35,8 +32,8 @@ func FuzzPlotInputs(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, exp, file, text string) {
-		src := filepath.Join(seedDir, "chapter3", exp)
-		if _, err := os.Stat(filepath.Join(src, "summary.json")); err != nil || filepath.Base(file) != file || file == "" {
+		src, ok := srcs[exp]
+		if !ok || filepath.Base(file) != file || file == "" {
 			return
 		}
 		dir := t.TempDir()
