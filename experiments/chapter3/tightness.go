@@ -737,7 +737,7 @@ func judgeTightness(s *results.Summary, c *TightnessConfig, cells int, v tightCo
 	s.Judge(crit("tightness-f-le-ftheta"), float64(v.fAboveTheta))
 	explain := map[string]string{}
 	for _, prop := range tightProposals {
-		id := "tightness-is-z-" + prop
+		id := isZ(prop).ID
 		s.Judge(crit(id), v.maxZ[prop])
 		if n := v.infinite[prop]; n > 0 {
 			explain[id] = fmt.Sprintf("Its weights have provably infinite variance in %d of the %d cells (a pseudo-count of the proposal at least twice the prior's at a face where the exact posterior keeps the prior's tail; the Dirichlet form of eq. 4.121), so the spread of the runs understates the error and the standard error is not a valid error bar.", n, cells)
