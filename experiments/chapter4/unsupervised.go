@@ -283,8 +283,14 @@ func RunUnsupervised(env *experiments.Env, c *UnsupervisedConfig) error {
 			at.AddRow(r.Seed, s, r.Class[j], r.Dims[j])
 			params.Add(run, fmt.Sprintf("analyser%03d", s), "template", 8, 8, r.Templates[j])
 		}
-		for set, m := range map[string][][]int{"train": r.TrainConfusion, "test": r.TestConfusion} {
-			for t, row := range m {
+		// The sets in a fixed order (a map's order is random: the rows of
+		// confusion.csv moved between runs).
+		for _, sm := range []struct {
+			set string
+			m   [][]int
+		}{{"train", r.TrainConfusion}, {"test", r.TestConfusion}} {
+			set := sm.set
+			for t, row := range sm.m {
 				for a, v := range row {
 					ct.AddRow(r.Seed, set, t, a, v)
 				}
