@@ -246,7 +246,7 @@ func writeOrderSummary(env *experiments.Env, c *ModelOrderConfig, runs []OrderRu
 	if err := results.WriteCSV(env.Path("order_best.csv"), *t); err != nil {
 		return err
 	}
-	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick}
+	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick, Criteria: modelOrderCriteria}
 	s.SetMetric("k_best_F", float64(argmaxK(bs, func(b orderBest) float64 { return b.F })))
 	s.SetMetric("k_best_BIC", float64(argmaxK(bs, func(b orderBest) float64 { return b.BIC })))
 	s.SetMetric("k_best_CS", float64(argmaxK(bs, func(b orderBest) float64 { return b.CS })))
@@ -262,7 +262,6 @@ func writeOrderSummary(env *experiments.Env, c *ModelOrderConfig, runs []OrderRu
 		}
 	}
 	crit := modelOrderCriteria.Get
-	s.Criteria = modelOrderCriteria
 	s.Judge(crit("order-monotone"), float64(bad))
 	if c.VB.Init == "from-cs" {
 		s.Judge(crit("order-cs-le-f"), float64(csAbove))

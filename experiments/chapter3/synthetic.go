@@ -418,7 +418,7 @@ func b2i(b bool) int {
 // each" are computed over every (data set, restart) run, each of which is
 // one random initialisation.
 func syntheticSummary(env *experiments.Env, c *SyntheticConfig, runs []Run, best []int) *results.Summary {
-	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick}
+	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick, Criteria: syntheticCriteria}
 	thr := c.Analysis.ActiveThreshold
 	u := c.VB.prior(c.Model.K, c.Data.pOf())
 
@@ -508,7 +508,6 @@ func syntheticSummary(env *experiments.Env, c *SyntheticConfig, runs []Run, best
 	// what the thesis's setting should give (targets §E3.1-E3.2) and do not
 	// apply to a user's data, another k, or (the ML ones) a run without ML.
 	crit := syntheticCriteria.Get
-	s.Criteria = syntheticCriteria
 	s.Judge(crit("fig3.2-monotone"), float64(nonMono))
 	na := thesisSettingMismatch(env, c)
 	noML := na
