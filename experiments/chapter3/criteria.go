@@ -51,7 +51,8 @@ func aliceCriteria(c *AliceConfig, d *aliceData) results.Criteria {
 		lens = append(lens, float64(len(s)))
 	}
 	return results.Criteria{
-		// Tier A.
+		// Tier A. The checksums are judged per part (all, train, test) by
+		// the sentences whose SHA-256 matched; a mismatch stops the run.
 		{ID: "fig3.4-data-sha256", Text: "A data checksum", Target: results.AtLeast(1)},
 		{ID: "fig3.4-monotone", Text: "A every ML, MAP and VB run ends without a decrease of its objective (runs violating)", Target: results.Equal(0)},
 		{ID: "fig3.4-finite", Text: "A MAP, VB and VB-bound test log probabilities are finite (non-finite values)", Target: results.Equal(0)},
