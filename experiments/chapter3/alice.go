@@ -273,7 +273,8 @@ type aliceData struct {
 	trainFwd, trainBwd hmm.Data // the whole training pool
 	testFwd, testBwd   hmm.Data
 	testSymbols        int
-	sentences          []string // test sentence texts
+	sentences          []string           // test sentence texts
+	checksums          []sentenceChecksum // the checks of data.sha256_*
 }
 
 func (d *aliceData) train(n int, backward bool) hmm.Data {
@@ -451,7 +452,7 @@ func runAliceCell(c *AliceConfig, d *aliceData, cell aliceCell, workers int, sto
 // RunAlice runs every cell (in parallel, resumably, optionally one shard),
 // then writes cells.csv and summary.json.
 func RunAlice(env *experiments.Env, c *AliceConfig) error {
-	d, dataChecks, err := loadAlice(env, c)
+	d, err := loadAlice(env, c)
 	if err != nil {
 		return err
 	}
@@ -529,7 +530,7 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 	if err := experiments.WriteTraces(env.Dir, traces); err != nil {
 		return err
 	}
-	sum, err := aliceSummary(env, c, d, out, dataChecks)
+	sum, err := aliceSummary(env, c, d, out)
 	if err != nil {
 		return err
 	}

@@ -136,11 +136,11 @@ func (d AliceData) recipe() string {
 // checked when all three sentence checksums are set and match, unchecked
 // (so that the summary warns) otherwise. Notes of RecipeText's fallbacks
 // become warnings.
-func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, []results.Check, error) {
+func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, error) {
 	d := c.Data
 	raw, err := env.ReadData(d.File)
 	if err != nil {
-		return nil, nil, experiments.FieldError("data.file", d.File, err.Error())
+		return nil, experiments.FieldError("data.file", d.File, err.Error())
 	}
 	fileKnown := false
 	for _, r := range env.DataRecords() {
@@ -159,27 +159,28 @@ func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, []results.Chec
 			(ve.Key == "data.body_start" || ve.Key == "data.body_end" || ve.Key == "data.test_start_chapter") {
 			ve.Why += ` (the sentence checksums data.sha256_* are set, so recipe "auto" applies the thesis's recipe strictly; for another text set them to "")`
 		}
-		return nil, nil, fmt.Errorf("%s: %w", d.File, err)
+		return nil, fmt.Errorf("%s: %w", d.File, err)
 	}
 	for _, n := range corpus.Notes {
 		env.Warnf("%s: data.%s", d.File, n)
 	}
 
-	var checks []results.Check
+	var checks []sentenceChecksum
 	var matched, unset []string
 	for _, s := range d.checksums() {
 		if s.want == "" {
 			unset = append(unset, s.key)
+			checks = append(checks, sentenceChecksum{part: s.name, key: s.key, off: true})
 			continue
 		}
 		ss := s.pick(corpus)
 		got := SentencesSHA256(ss)
-		checks = append(checks, results.Check{Name: "A data checksum (" + s.name + ")", Pass: got == s.want, Value: float64(len(ss)), Target: "sha256 " + s.want[:12] + "…"})
 		if got != s.want {
-			return nil, nil, fmt.Errorf("%s: SHA-256 of the %s is %s, want %s (%s): the extraction or the file differs from the targets' recipe; for another text set data.sha256_all, data.sha256_train and data.sha256_test to \"\"",
+			return nil, fmt.Errorf("%s: SHA-256 of the %s is %s, want %s (%s): the extraction or the file differs from the targets' recipe; for another text set data.sha256_all, data.sha256_train and data.sha256_test to \"\"",
 				d.File, s.what, got, s.want, s.key)
 		}
 		matched = append(matched, s.key)
+		checks = append(checks, sentenceChecksum{part: s.name, key: s.key, sentences: len(ss)})
 	}
 	sum := sha256.Sum256(raw)
 	rec := results.DataRecord{File: d.File, SHA256: hex.EncodeToString(sum[:]), Checked: len(unset) == 0}
@@ -204,12 +205,22 @@ func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, []results.Chec
 	env.RecordData(rec)
 
 	ad := &aliceData{trainFwd: EncodeSentences(corpus.Train, false), trainBwd: EncodeSentences(corpus.Train, true),
-		testFwd: EncodeSentences(corpus.Test, false), testBwd: EncodeSentences(corpus.Test, true)}
+		testFwd: EncodeSentences(corpus.Test, false), testBwd: EncodeSentences(corpus.Test, true), checksums: checks}
 	ad.testSymbols = ad.testFwd.Symbols()
 	for _, s := range corpus.Test {
 		ad.sentences = append(ad.sentences, s.Text)
 	}
-	return ad, checks, nil
+	return ad, nil
+}
+
+// sentenceChecksum is the outcome of one sentence checksum of the data
+// (data.sha256_all, _train, _test): the sentences whose SHA-256 matched, or
+// off when the key is "". A mismatch is an error, so it has no outcome.
+type sentenceChecksum struct {
+	part      string // "all", "train" or "test"
+	key       string // the config key
+	sentences int
+	off       bool
 }
 
 // noteKeys returns the keys that ExtractSentences's notes begin with.

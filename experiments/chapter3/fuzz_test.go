@@ -1,28 +1,29 @@
 package chapter3
 
 import (
-	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 )
 
 // FuzzPlotInputs feeds damaged result files to the figure code of every
 // chapter 3 experiment: vbw plot reads only these files, so whatever they
 // hold it must return an error, never panic.
 func FuzzPlotInputs(f *testing.F) {
-	seedDir := f.TempDir()
+	// The seeds are the files of the shared quick runs, by experiment,
+	// without the figures.
+	srcs := map[string]string{}
+	input := func(e os.DirEntry) bool {
+		return e.Type().IsRegular() && filepath.Ext(e.Name()) != ".svg" && filepath.Ext(e.Name()) != ".png"
+	}
 	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml", "tightness.toml"} {
-		dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
-			Out: seedDir, Quick: true, DataDir: experiments.TestDataDir(), NoPlot: true})
-		if err != nil {
-			f.Fatal(err)
-		}
+		dir := exptest.Quick(f, configPath(name)).Dir
+		srcs[filepath.Base(dir)] = dir
 		entries, _ := os.ReadDir(dir)
 		for _, e := range entries {
-			if !e.Type().IsRegular() || filepath.Ext(e.Name()) == ".svg" || filepath.Ext(e.Name()) == ".png" {
+			if !input(e) {
 				continue
 			}
 			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
@@ -35,14 +36,14 @@ func FuzzPlotInputs(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, exp, file, text string) {
-		src := filepath.Join(seedDir, "chapter3", exp)
-		if _, err := os.Stat(filepath.Join(src, "summary.json")); err != nil || filepath.Base(file) != file || file == "" {
+		src, ok := srcs[exp]
+		if !ok || filepath.Base(file) != file || file == "" {
 			return
 		}
 		dir := t.TempDir()
 		entries, _ := os.ReadDir(src)
 		for _, e := range entries {
-			if e.Type().IsRegular() {
+			if input(e) {
 				b, _ := os.ReadFile(filepath.Join(src, e.Name()))
 				os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644)
 			}

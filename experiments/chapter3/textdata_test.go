@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -448,7 +449,7 @@ func TestAliceDataKeyErrors(t *testing.T) {
 			continue
 		}
 		env := &experiments.Env{ID: AliceID, DataDir: experiments.TestDataDir(), Log: io.Discard}
-		_, _, err = loadAlice(env, cfg.(*AliceConfig))
+		_, err = loadAlice(env, cfg.(*AliceConfig))
 		if err == nil {
 			t.Errorf("%q: no error", tc.lines)
 		} else if !strings.Contains(err.Error(), want) {
@@ -527,28 +528,19 @@ func TestAliceOnAnotherText(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning about the unchecked data in %q", sum.Warnings)
 	}
-	na, applied := 0, 0
-	for _, c := range sum.Checks {
-		if strings.HasPrefix(c.Name, "A data checksum") {
-			t.Errorf("check %q without checksums", c.Name)
-		}
-		// The thesis's claims (Tier B) and its data's trends do not apply to
-		// another text; the data-independent checks still do.
-		switch {
-		case strings.HasPrefix(c.Name, "B ") && !c.NotApplicable:
-			t.Errorf("thesis claim %q applied to another text", c.Name)
-		case strings.HasPrefix(c.Name, "A every") || strings.HasPrefix(c.Name, "A MAP, VB") || strings.HasPrefix(c.Name, "A k=1"):
-			if c.NotApplicable {
-				t.Errorf("data-independent check %q marked n/a", c.Name)
-			}
-			applied++
-		}
-		if c.NotApplicable {
-			na++
+	// The data checksums are off, so not judged; the thesis's claims (tier
+	// B) and its data's trends do not apply to another text; the
+	// data-independent checks still do.
+	for _, c := range exptest.Checks(t, sum, "fig3.4-data-sha256") {
+		if !c.NotApplicable {
+			t.Errorf("check %s %q judged without checksums", c.ID, c.Name)
 		}
 	}
-	if na == 0 || applied < 2 {
-		t.Errorf("%d checks n/a, %d data-independent ones applied", na, applied)
+	exptest.MustPass(t, sum, "fig3.4-monotone", "fig3.4-finite", "fig3.4-k1-chance")
+	for _, c := range sum.Checks {
+		if !slices.Contains(aliceDataIndependent, results.BaseID(c.ID)) && !c.NotApplicable {
+			t.Errorf("check %s %q of the thesis's data applied to another text", c.ID, c.Name)
+		}
 	}
 	if sum.Metrics["test_symbols"] <= 0 {
 		t.Errorf("test_symbols = %v", sum.Metrics["test_symbols"])
@@ -597,7 +589,7 @@ func TestAliceDataRecordChecked(t *testing.T) {
 			c.Data.InitialsAndNumerals = false // keeps the thesis's sentences under the text recipe
 		}
 		env := &experiments.Env{ID: AliceID, DataDir: experiments.TestDataDir(), Log: io.Discard}
-		d, checks, err := loadAlice(env, &c)
+		d, err := loadAlice(env, &c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -605,8 +597,14 @@ func TestAliceDataRecordChecked(t *testing.T) {
 		if len(recs) != 1 || recs[0].Checked != tc.pinned || !strings.Contains(recs[0].Note, tc.note) {
 			t.Errorf("pinned %v: records %+v", tc.pinned, recs)
 		}
-		if tc.pinned != (len(checks) == 3) {
-			t.Errorf("pinned %v: %d checks", tc.pinned, len(checks))
+		checked := 0
+		for _, sc := range d.checksums {
+			if !sc.off && sc.sentences > 0 {
+				checked++
+			}
+		}
+		if len(d.checksums) != 3 || tc.pinned != (checked == 3) || !tc.pinned && checked != 0 {
+			t.Errorf("pinned %v: checksums %+v", tc.pinned, d.checksums)
 		}
 		if len(d.sentences) != 200 || d.testSymbols != 16870 {
 			t.Errorf("pinned %v: %d test sentences, %d symbols", tc.pinned, len(d.sentences), d.testSymbols)

@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -178,21 +179,14 @@ func TestBroadenedAndWeightVariance(t *testing.T) {
 	}
 }
 
+// TestTightnessQuickRun: the shared quick run passes the checks that hold
+// by theorem whatever the draws, writes every file and has one row per
+// cell and method; a run with one worker gives the same numbers, resuming
+// it the same tables, and vbw plot redraws from the files alone.
 func TestTightnessQuickRun(t *testing.T) {
-	out := quickEnv(t)
-	dir := runQuick(t, out, configPath("tightness.toml"), 2)
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range sum.Checks {
-		// The checks that hold by theorem, whatever the draws.
-		for _, prefix := range []string{"no run's objective", "F <= exact", "CS <= exact", "CS <= F", "F <= F_theta"} {
-			if strings.HasPrefix(c.Name, prefix) && !c.Pass {
-				t.Errorf("check %q failed: %v", c.Name, c.Value)
-			}
-		}
-	}
+	q := exptest.Quick(t, configPath("tightness.toml"))
+	dir, sum := q.Dir, q.Summary
+	exptest.MustPass(t, sum, "tightness-monotone", "tightness-f-le-exact", "tightness-cs-le-exact", "tightness-cs-le-f", "tightness-f-le-ftheta")
 	for _, f := range []string{"datasets.csv", "restarts.csv", "is_runs.csv", "tightness.csv", "tightness.svg", "tightness.png", "scorecard.md"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s missing or empty: %v", f, err)
@@ -229,24 +223,24 @@ func TestTightnessQuickRun(t *testing.T) {
 		}
 		seen[s] = true
 	}
-	// Resuming gives the same tables; one worker gives the same numbers.
-	before, _ := os.ReadFile(filepath.Join(dir, "tightness.csv"))
-	runQuick(t, out, configPath("tightness.toml"), 2)
-	after, _ := os.ReadFile(filepath.Join(dir, "tightness.csv"))
-	if string(before) != string(after) {
-		t.Fatal("tightness.csv changed on a resumed run")
-	}
-	dir1 := runQuick(t, quickEnv(t), configPath("tightness.toml"), 1)
-	one, _ := os.ReadFile(filepath.Join(dir1, "tightness.csv"))
-	if string(one) != string(before) {
+	// One worker gives the same numbers as two (the shared run); resuming
+	// gives the same tables.
+	out := quickEnv(t)
+	dir1 := runQuick(t, out, configPath("tightness.toml"), 1)
+	want := read(t, filepath.Join(dir, "tightness.csv"))
+	if read(t, filepath.Join(dir1, "tightness.csv")) != want {
 		t.Fatal("tightness.csv depends on the number of workers")
 	}
+	runQuick(t, out, configPath("tightness.toml"), 2)
+	if read(t, filepath.Join(dir1, "tightness.csv")) != want {
+		t.Fatal("tightness.csv changed on a resumed run")
+	}
 	// vbw plot redraws from the files alone.
-	os.Remove(filepath.Join(dir, "tightness.png"))
-	if err := experiments.PlotDir(dir, TightnessID); err != nil {
+	os.Remove(filepath.Join(dir1, "tightness.png"))
+	if err := experiments.PlotDir(dir1, TightnessID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "tightness.png")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir1, "tightness.png")); err != nil {
 		t.Fatal("tightness.png not redrawn")
 	}
 }

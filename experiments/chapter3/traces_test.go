@@ -1,12 +1,12 @@
 package chapter3
 
 import (
-	"context"
 	"errors"
 	"math"
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -16,11 +16,7 @@ import (
 // 1e-9·max(1, |objective|).
 func TestTracesAndTermsAgree(t *testing.T) {
 	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml"} {
-		dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
-			Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir(), NoPlot: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		dir := exptest.Quick(t, configPath(name)).Dir
 		tr, err := results.ReadCSV(dir + "/" + experiments.TraceFile)
 		if err != nil {
 			t.Fatal(err)

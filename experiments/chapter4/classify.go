@@ -320,11 +320,28 @@ func worstStatus(st []string) string {
 	return st[0]
 }
 
+// classifyCriteria are the criteria of Table 4.2 and Figure 4.11 (targets
+// §3.7), judged at the first floor ψ_min: a count over the sizes must
+// reach 5/7 of the config's sizes.
+func classifyCriteria(c *ClassifyConfig) results.Criteria {
+	m := len(c.Sizes)
+	most := results.AtLeast(math.Ceil(5.0 / 7 * float64(m))).OutOf(m)
+	return results.Criteria{
+		{ID: "table4.2-accuracy-monotone", Text: "VB and BIC mean accuracy non-decreasing in n (largest dip, points)", Target: results.AtMost(0.5)},
+		{ID: "table4.2-vb-ge-bic", Text: fmt.Sprintf("sizes with VB mean >= BIC mean (of %d)", m), Target: most},
+		{ID: "table4.2-sign-test", Text: "paired sign test VB > BIC over the (size, repetition) pairs (one-sided p)", Target: results.Below(0.05)},
+		{ID: "table4.2-gap-small-sizes", Text: "mean VB-BIC gap over the three smallest sizes minus over the two largest (points)", Target: results.AtLeast(0)},
+		{ID: "table4.2-vb-largest", Text: fmt.Sprintf("VB accuracy at the largest size (n = %d)", c.Sizes[m-1]), Target: results.AtLeast(90)},
+		{ID: "fig4.11-bic-components-ge-vb", Text: fmt.Sprintf("sizes with median total BIC components >= VB (of %d)", m), Target: most},
+		{ID: "fig4.11-components-grow", Text: "median total components increase with n (both methods; sizes where one fell)", Target: results.Equal(0)},
+	}
+}
+
 // classifySummary builds Table 4.2 (mean ± standard error over the
 // repetitions of the test accuracy, per floor and size) and the checks of
 // §3.7 at the first floor.
 func classifySummary(c *ClassifyConfig, cells []ClassifyCell) (*results.Table, *results.Summary) {
-	s := &results.Summary{Lists: map[string][]float64{}}
+	s := &results.Summary{Lists: map[string][]float64{}, Criteria: classifyCriteria(c)}
 	table := results.NewTable("psi_min", "size", "bic_mean", "bic_se", "vb_mean", "vb_se", "bic_components_median", "vb_components_median", "repetitions")
 	type stats struct{ vb, bic, vbS, bicS []float64 }
 	by := map[[2]float64]*stats{}
@@ -393,27 +410,25 @@ func classifySummary(c *ClassifyConfig, cells []ClassifyCell) (*results.Table, *
 			compWins++
 		}
 	}
+	crit := s.Criteria.Get
 	m := len(sizes)
-	need := int(math.Ceil(5.0 / 7 * float64(m)))
-	s.AddCheck("VB and BIC mean accuracy non-decreasing in n (largest dip, points)", maxDip(vbMean) <= 0.5 && maxDip(bicMean) <= 0.5,
-		math.Max(maxDip(vbMean), maxDip(bicMean)), "<= 0.5")
-	s.AddCheck(fmt.Sprintf("sizes with VB mean >= BIC mean (of %d)", m), vbWins >= need, float64(vbWins), fmt.Sprintf(">= %d", need))
-	s.AddCheck(fmt.Sprintf("paired sign test VB > BIC over %d (size, repetition) pairs (one-sided p)", wins+losses), pSign < 0.05, pSign, "< 0.05")
+	s.Judge(crit("table4.2-accuracy-monotone"), math.Max(maxDip(vbMean), maxDip(bicMean)))
+	s.Judge(crit("table4.2-vb-ge-bic"), float64(vbWins))
+	s.Judge(as(crit("table4.2-sign-test"), fmt.Sprintf("paired sign test VB > BIC over %d (size, repetition) pairs (one-sided p)", wins+losses)), pSign)
 	if m >= 5 {
 		small := (vbMean[0] - bicMean[0] + vbMean[1] - bicMean[1] + vbMean[2] - bicMean[2]) / 3
 		large := (vbMean[m-2] - bicMean[m-2] + vbMean[m-1] - bicMean[m-1]) / 2
-		s.AddCheck("mean VB-BIC gap over the three smallest sizes minus over the two largest (points)", small >= large, small-large, ">= 0")
+		s.Judge(crit("table4.2-gap-small-sizes"), small-large)
 	} else {
-		s.AddCheckNA("mean VB-BIC gap over the three smallest sizes minus over the two largest (points)", ">= 0", "needs at least 5 sizes")
+		s.NotJudged(crit("table4.2-gap-small-sizes"), "needs at least 5 sizes")
 	}
-	s.AddCheck(fmt.Sprintf("VB accuracy at the largest size (n = %g)", sizes[m-1]), vbMean[m-1] >= 90, vbMean[m-1], ">= 90")
-	s.AddCheck(fmt.Sprintf("sizes with median total BIC components >= VB (of %d)", m), compWins >= need, float64(compWins), fmt.Sprintf(">= %d", need))
-	s.AddCheck("median total components increase with n (both methods; sizes where one fell)", falls(vbComp)+falls(bicComp) == 0,
-		float64(falls(vbComp)+falls(bicComp)), "= 0")
+	s.Judge(crit("table4.2-vb-largest"), vbMean[m-1])
+	s.Judge(crit("fig4.11-bic-components-ge-vb"), float64(compWins))
+	s.Judge(crit("fig4.11-components-grow"), float64(falls(vbComp)+falls(bicComp)))
 	s.Claims = []results.Claim{
-		{Artifact: "Table 4.2", Figures: []string{"table4_2"}, Checks: []string{"VB mean >= BIC", "sign test", "gap", "non-decreasing", "largest size"},
+		{Artifact: "Table 4.2", Figures: []string{"table4_2"}, Checks: []string{"table4.2-vb-ge-bic", "table4.2-sign-test", "table4.2-gap-small-sizes", "table4.2-accuracy-monotone", "table4.2-vb-largest"},
 			Statement: "Per-digit VBMFA classifiers beat BIC-selected ML MFAs at every training-set size (89.3-93.4% against 88.8-93.2% correct), the gap largest at small and middle sizes (section 4.6.2, L2867-L2909)."},
-		{Artifact: "Figure 4.11", Figures: []string{"fig4_11"}, Checks: []string{"components"},
+		{Artifact: "Figure 4.11", Figures: []string{"fig4_11"}, Checks: []string{"fig4.11-bic-components-ge-vb", "fig4.11-components-grow"},
 			Statement: "BIC uses slightly more analysers than VB on average, and gives the digit 1 a disproportionate number of them; both grow with the training set."},
 	}
 	s.AddFindingsFromChecks(nil)

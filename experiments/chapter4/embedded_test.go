@@ -1,52 +1,43 @@
 package chapter4
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
 
 func configPath(name string) string { return filepath.Join("..", "..", "configs", "chapter4", name) }
 
-// runQuick runs a shipped chapter 4 config with its [quick] settings into
-// a temporary folder and returns the results folder.
-func runQuick(t *testing.T, name string) string {
+// quickRun returns the shared [quick] run of a shipped chapter 4 config
+// (exptest.Quick), failing the test for every file missing from its
+// results folder: files, summary.json, scorecard.md and manifest.json.
+func quickRun(t *testing.T, name string, files ...string) exptest.QuickRun {
 	t.Helper()
-	dir, err := experiments.RunConfig(context.Background(), configPath(name), experiments.RunOptions{
-		Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// TestEmbeddedQuick runs the shipped config with its [quick] settings end
-// to end: tables, moves, the figure, and a summary with the interface's
-// metrics (components and the dims list at the largest size).
-func TestEmbeddedQuick(t *testing.T) {
-	dir := runQuick(t, "embedded.toml")
-	for _, f := range []string{"table4_1.csv", "moves.csv", "params.csv", "fig4_4.svg", "fig4_4.png", "summary.json", "scorecard.md"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+	q := exptest.Quick(t, configPath(name))
+	for _, f := range append(files, "summary.json", "scorecard.md", "manifest.json") {
+		if _, err := os.Stat(filepath.Join(q.Dir, f)); err != nil {
 			t.Error(err)
 		}
 	}
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	return q
+}
+
+// TestEmbeddedQuick: the shipped config's [quick] run end to end: tables,
+// moves, the figure, and a summary with the interface's metrics
+// (components and the dims list at the largest size).
+func TestEmbeddedQuick(t *testing.T) {
+	q := quickRun(t, "embedded.toml", "table4_1.csv", "moves.csv", "params.csv", "fig4_4.svg", "fig4_4.png")
+	sum := q.Summary
 	if c := sum.Metrics["components"]; !(c >= 1) {
 		t.Errorf("components = %v", c)
 	}
 	if d := sum.Lists["dims"]; len(d) == 0 {
 		t.Errorf("dims = %v", d)
 	}
-	tab, err := results.ReadCSV(filepath.Join(dir, "table4_1.csv"))
+	tab, err := results.ReadCSV(filepath.Join(q.Dir, "table4_1.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,11 +45,8 @@ func TestEmbeddedQuick(t *testing.T) {
 	if len(tab.Rows) != 6 {
 		t.Errorf("%d rows in table4_1.csv, want 6", len(tab.Rows))
 	}
-	for _, c := range sum.Checks {
-		if strings.HasPrefix(c.Name, "F never decreases") && !c.Pass {
-			t.Errorf("check %q failed", c.Name)
-		}
-	}
+	exptest.MustPass(t, sum, "f-monotone")
+	exptest.Checks(t, sum, embeddedCriteria.IDs()...)
 }
 
 // TestEmbeddedConfigErrors: bad values name their keys.
@@ -92,18 +80,9 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 // TestDigitExamples: Figure 4.8 is drawn from the two real files, whose
 // class counts are the published ones.
 func TestDigitExamples(t *testing.T) {
-	dir := runQuick(t, "digit-examples.toml")
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if f := sum.Failed(); len(f) > 0 || len(sum.Checks) != 2 {
-		t.Fatalf("checks %+v", sum.Checks)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "fig4_8.svg")); err != nil {
-		t.Fatal(err)
-	}
-	tab, err := results.ReadCSV(filepath.Join(dir, "params.csv"))
+	q := quickRun(t, "digit-examples.toml", "fig4_8.svg")
+	exptest.MustPass(t, q.Summary, "fig4.8-train-counts", "fig4.8-test-counts")
+	tab, err := results.ReadCSV(filepath.Join(q.Dir, "params.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,24 +96,11 @@ func TestDigitExamples(t *testing.T) {
 // three figures and the runs table are written and F never decreases
 // within a VBEM run.
 func TestSpiralQuick(t *testing.T) {
-	dir := runQuick(t, "spiral.toml")
-	for _, f := range []string{"fig4_5.svg", "fig4_6.svg", "fig4_7.svg", "spiral_runs.csv", "moves.csv", "fig4_7.csv", "summary.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := sum.Metrics["components"]; !(c >= 1) {
+	q := quickRun(t, "spiral.toml", "fig4_5.svg", "fig4_6.svg", "fig4_7.svg", "spiral_runs.csv", "moves.csv", "fig4_7.csv")
+	if c := q.Summary.Metrics["components"]; !(c >= 1) {
 		t.Errorf("components = %v", c)
 	}
-	for _, c := range sum.Checks {
-		if strings.HasPrefix(c.Name, "F never decreases") && !c.Pass {
-			t.Errorf("check %q failed", c.Name)
-		}
-	}
+	exptest.MustPass(t, q.Summary, "f-monotone")
 }
 
 // TestWeightedRange: weighted quantiles of t.
@@ -150,12 +116,9 @@ func TestWeightedRange(t *testing.T) {
 	}
 }
 
-// TestLatticeQuick runs the Figure 4.3 config with its [quick] settings.
+// TestLatticeQuick: the Figure 4.3 config's [quick] run: the figure, the
+// runs table, and F never decreases within a VBEM run.
 func TestLatticeQuick(t *testing.T) {
-	dir := runQuick(t, "lattice.toml")
-	for _, f := range []string{"fig4_3.svg", "lattice_runs.csv", "summary.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Error(err)
-		}
-	}
+	q := quickRun(t, "lattice.toml", "fig4_3.svg", "lattice_runs.csv")
+	exptest.MustPass(t, q.Summary, "f-monotone")
 }

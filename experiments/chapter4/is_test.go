@@ -2,10 +2,8 @@ package chapter4
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -21,16 +19,8 @@ import (
 // settings: the tables, figures and the interface's metrics, KL̂ ≥ 0 (it is
 // deterministic) and one row per (snapshot, run).
 func TestISTightnessQuick(t *testing.T) {
-	dir := runQuick(t, "is-tightness.toml")
-	for _, f := range []string{"is_tightness.csv", "snapshots.csv", "moves.csv", "fig4_12.svg", "fig4_12.png", "fig4_13.svg", "fig4_13.png", "summary.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := quickRun(t, "is-tightness.toml", "is_tightness.csv", "snapshots.csv", "moves.csv", "fig4_12.svg", "fig4_12.png", "fig4_13.svg", "fig4_13.png")
+	dir, sum := q.Dir, q.Summary
 	if kl, ok := sum.Metrics["kl_min"]; !ok || !(kl >= 0) {
 		t.Errorf("kl_min = %v (present %v), want ≥ 0", kl, ok)
 	}
@@ -52,25 +42,16 @@ func TestISTightnessQuick(t *testing.T) {
 			t.Errorf("row %d: ln p̂ = %v < F̂ = %v", i, lnp[i], fh[i])
 		}
 	}
-	if len(sum.Checks) < 7 {
-		t.Errorf("%d checks, want the 7 of §3.8 and more", len(sum.Checks))
-	}
+	exptest.Checks(t, sum, isTightnessCriteria.IDs()...)
+	exptest.MustPass(t, sum, "fig4.13-kl-nonneg", "f-monotone")
 }
 
 // TestISSamplersQuick runs the Table 4.3/Figure 4.14 config with its
 // [quick] settings: per data set F, F′ and every sampler's mean ln p̂ with
 // its standard error.
 func TestISSamplersQuick(t *testing.T) {
-	dir := runQuick(t, "is-samplers.toml")
-	for _, f := range []string{"table4_3.csv", "is_runs.csv", "vb_runs.csv", "data.csv", "analysers.csv", "fig4_14.svg", "fig4_14.png", "summary.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	q := quickRun(t, "is-samplers.toml", "table4_3.csv", "is_runs.csv", "vb_runs.csv", "data.csv", "analysers.csv", "fig4_14.svg", "fig4_14.png")
+	dir, sum := q.Dir, q.Summary
 	for _, d := range []string{"delta4", "delta2", "delta1"} {
 		f, fp := sum.Metrics[d+".F"], sum.Metrics[d+".F_prime"]
 		if !(fp >= f) {
@@ -95,21 +76,8 @@ func TestISSamplersQuick(t *testing.T) {
 // TestISHazardQuick runs the extra figure's config with its [quick]
 // settings; at these sample sizes the agreement checks must hold too.
 func TestISHazardQuick(t *testing.T) {
-	dir := runQuick(t, "is-hazard.toml")
-	for _, f := range []string{"is_hazard.csv", "is_hazard_runs.csv", "is_hazard.svg", "is_hazard.png", "summary.json"} {
-		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
-			t.Error(err)
-		}
-	}
-	sum, err := results.ReadSummary(filepath.Join(dir, "summary.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range sum.Checks {
-		if strings.HasPrefix(c.Name, "Monte Carlo within") && !c.Pass {
-			t.Errorf("check %q failed: %v", c.Name, c.Value)
-		}
-	}
+	q := quickRun(t, "is-hazard.toml", "is_hazard.csv", "is_hazard_runs.csv", "is_hazard.svg", "is_hazard.png")
+	exptest.MustPass(t, q.Summary, "eq4.121-mc-rel-error", "eq4.121-mc-z")
 }
 
 // TestISConfigErrors: bad values of the three configs name their keys.
