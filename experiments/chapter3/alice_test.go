@@ -130,7 +130,7 @@ func TestAliceQuickDeterministicAndShardable(t *testing.T) {
 func TestAliceGridContainsSlices(t *testing.T) {
 	// The same setting gives the same numbers under the slices and the grid
 	// configs (seeds are named by the setting, not by the config): the
-	// shared quick runs of alice.toml and alice-grid.toml, which differ in
+	// shared quick runs of alice.toml and alice-grid-full.toml, which differ in
 	// the experiment's name and the mode.
 	rows := func(dir string) map[string]string {
 		m := map[string]string{}
@@ -141,7 +141,7 @@ func TestAliceGridContainsSlices(t *testing.T) {
 		}
 		return m
 	}
-	slices, full := rows(exptest.Quick(t, configPath("alice.toml")).Dir), rows(exptest.Quick(t, configPath("alice-grid.toml")).Dir)
+	slices, full := rows(exptest.Quick(t, configPath("alice.toml")).Dir), rows(exptest.Quick(t, configPath("alice-grid-full.toml")).Dir)
 	if len(full) <= len(slices) {
 		t.Fatalf("grid has %d rows, slices %d", len(full), len(slices))
 	}

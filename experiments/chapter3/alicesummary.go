@@ -125,7 +125,7 @@ func aliceSummary(env *experiments.Env, c *AliceConfig, d *aliceData, out []Alic
 	if c.Mode == "grid" {
 		tierBGrid(ck, a, c)
 	} else {
-		ck.s.NotJudged(ck.crit("fig3.4-c7-map-onset"), `needs every (n, u0) of the grid (mode = "grid", alice-grid.toml)`)
+		ck.s.NotJudged(ck.crit("fig3.4-c7-map-onset"), `needs every (n, u0) of the grid (mode = "grid", alice-grid-full.toml)`)
 	}
 	c8(ck, s, out, c, d)
 
