@@ -189,12 +189,16 @@ type Env struct {
 // for each one that was not verified) and writes summary.json and scorecard.md. intro is the
 // scorecard's explanation of its checks (see results.Scorecard).
 //
-// A summary with a criteria table (results.Summary.Criteria) must judge
-// every criterion of it, and its claims must name criteria of it; a summary
-// that does not is a bug of the experiment, and WriteSummary returns an
-// error instead of writing it.
+// The summary must have a criteria table (results.Summary.Criteria; an
+// empty one for an experiment without criteria), judge every criterion of
+// it, and its claims must name criteria of it; a summary that does not is a
+// bug of the experiment, and WriteSummary returns an error instead of
+// writing it.
 func (e *Env) WriteSummary(s *results.Summary, intro string) error {
 	s.Experiment, s.ConfigHash, s.Quick = e.ID, e.Hash, e.Quick
+	if s.Criteria == nil {
+		return fmt.Errorf("summary of %s has no criteria table (results.Summary.Criteria): every experiment states its acceptance criteria", e.ID)
+	}
 	if err := s.Validate(); err != nil {
 		return err
 	}

@@ -127,16 +127,6 @@ func (s *Summary) SetMetric(name string, x float64) {
 	s.Metrics[name] = x
 }
 
-// AddCheck records an acceptance check.
-func (s *Summary) AddCheck(name string, pass bool, value float64, target string) {
-	s.Checks = append(s.Checks, Check{Name: name, Pass: pass, Value: value, Target: target})
-}
-
-// AddCheckNA records a check that does not apply to this run, saying why.
-func (s *Summary) AddCheckNA(name, target, why string) {
-	s.Checks = append(s.Checks, Check{Name: name, Value: math.NaN(), Target: target, NotApplicable: true, Why: why})
-}
-
 // AddFindingsFromChecks adds a finding for every failed check (one that
 // applies and did not pass): its name, value and target, followed by the
 // explanation of its criterion, if any (the known reason it can fail on

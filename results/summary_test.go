@@ -28,8 +28,8 @@ func TestSummaryNaNRoundTrip(t *testing.T) {
 	s.SetMetric("F.best", -1234.5678901234567)
 	s.SetMetric("bad", math.NaN())
 	s.SetMetric("worse", math.Inf(1))
-	s.AddCheck("k recovered", true, 3, "== 3")
-	s.AddCheck("undefined", false, math.NaN(), "< 0.1")
+	s.Judge(Criterion{ID: "k", Text: "k recovered", Target: Equal(3)}, 3)
+	s.Judge(Criterion{ID: "undefined", Text: "undefined", Target: Below(0.1)}, math.NaN())
 	if err := WriteJSON(path, s); err != nil {
 		t.Fatal(err)
 	}

@@ -69,12 +69,12 @@ func fixtures(t *testing.T) string {
 	syn := results.Summary{Experiment: "chapter3/synthetic", ConfigHash: "abc123",
 		Claims:   []results.Claim{{Artifact: "Figure 3.2", Statement: "VB converges " + hostile, Figures: []string{"fig3_2"}}},
 		Findings: []string{"one check fails " + hostile}}
-	syn.AddCheck("a passing check", true, 1, ">= 0")
-	syn.AddCheck("a failing check "+hostile, false, 2, "< 1")
-	syn.AddCheckNA("a check that does not apply", "= 0", "not the thesis's data")
+	syn.Judge(results.Criterion{ID: "passing", Text: "a passing check", Target: results.AtLeast(0)}, 1)
+	syn.Judge(results.Criterion{ID: "failing", Text: "a failing check " + hostile, Target: results.Below(1)}, 2)
+	syn.NotJudged(results.Criterion{ID: "na", Text: "a check that does not apply", Target: results.Equal(0)}, "not the thesis's data")
 	fixture(t, root, "chapter3/synthetic", syn, false, "fig3_2", "fig3_3")
 	alice := results.Summary{Experiment: "chapter3/alice", ConfigHash: "def456"}
-	alice.AddCheck("A fine", true, 0.9, ">= 0.85")
+	alice.Judge(results.Criterion{ID: "fine", Text: "A fine", Target: results.AtLeast(0.85)}, 0.9)
 	fixture(t, root, "quick/chapter3/alice", alice, true, "fig3_4")
 	return root
 }

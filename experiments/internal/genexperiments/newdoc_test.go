@@ -40,10 +40,20 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// criteria are the experiment's acceptance criteria.
+var criteria = results.Criteria{
+	{ID: "gauss", Text: "the loop's sum equals Gauss's n(n+1)/2 (difference)", Target: results.Equal(0)},
+}
+
 // Run writes the sum 1 + … + n.
 func Run(env *experiments.Env, c *Config) error {
-	var s results.Summary
-	s.SetMetric("sum", float64(c.N*(c.N+1)/2))
+	s := results.Summary{Criteria: criteria}
+	sum := 0
+	for i := 1; i <= c.N; i++ {
+		sum += i
+	}
+	s.SetMetric("sum", float64(sum))
+	s.Judge(criteria.Get("gauss"), float64(sum-c.N*(c.N+1)/2))
 	return env.WriteSummary(&s, "")
 }
 
@@ -168,6 +178,9 @@ func TestNewDocument(t *testing.T) {
 		}
 		if got := s.Metrics["sum"]; got != want {
 			t.Errorf("%s: sum = %v, want %v", dir, got, want)
+		}
+		if c, ok := s.CheckByID("gauss"); !ok || !c.Pass {
+			t.Errorf("%s: check gauss %+v", dir, c)
 		}
 	}
 }
