@@ -133,6 +133,10 @@ func TestGoldenEqual(t *testing.T) {
 		{f(1), nil, false},
 		{nil, f(1), false},
 		{f(math.Copysign(0, -1)), f(0), true},
+		{f(2.17e-16), f(1.75e-16), true}, // round-off of a zero
+		{f(-3e-13), f(1.75e-16), true},
+		{f(2e-12), f(1.75e-16), false},
+		{f(1.75e-16), f(0), false}, // an exact 0 stays exact
 	} {
 		if GoldenEqual(c.got, c.want) != c.eq {
 			t.Errorf("GoldenEqual(%v, %v) = %v", show(c.got), show(c.want), !c.eq)

@@ -29,8 +29,15 @@ var Update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // integer: loose enough for a machine that fuses multiply-adds (arm64), tight
 // enough that any change of a result shows. A golden number that is an
 // integer (a count, an iteration number, a rank, a pass flag, and also a
-// float that came out exactly 0) must match exactly.
+// float that came out exactly 0) must match exactly. A golden number below
+// GoldenRoundOff in magnitude is round-off (a quantity that is zero in exact
+// arithmetic, such as the second singular value of a rank-one matrix) and
+// matches any number below GoldenRoundOff.
 const GoldenRelTol = 1e-7
+
+// GoldenRoundOff is the magnitude below which a non-integer golden number
+// is taken as round-off (see GoldenRelTol).
+const GoldenRoundOff = 1e-12
 
 // Golden is the content of a golden file, testdata/<config>.golden.json: the
 // machine-independent numbers of a shipped config's [quick] run.
@@ -212,13 +219,16 @@ func finite(x float64) *float64 {
 }
 
 // GoldenEqual reports whether got matches the golden number want: null only
-// matches null, an integer exactly, anything else within GoldenRelTol.
+// matches null, an integer exactly, round-off (below GoldenRoundOff) any
+// round-off, anything else within GoldenRelTol.
 func GoldenEqual(got, want *float64) bool {
 	switch {
 	case want == nil || got == nil:
 		return want == nil && got == nil
 	case *want == math.Trunc(*want):
 		return *got == *want
+	case math.Abs(*want) < GoldenRoundOff:
+		return math.Abs(*got) < GoldenRoundOff
 	}
 	return math.Abs(*got-*want) <= GoldenRelTol*math.Max(math.Abs(*got), math.Abs(*want))
 }
