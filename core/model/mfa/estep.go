@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -171,11 +172,11 @@ func (m *Model) updateSigma(c *component) error {
 			c.chol[a*k+b] = v
 		}
 	}
-	if !cholLower(c.chol, k) {
+	if !numeric.CholFactor(c.chol, k) {
 		return ErrNotPositiveDefinite
 	}
-	c.logDetSigma = -logDetLower(c.chol, k)
-	invFromLower(c.sigma, c.chol, k, c.scratch)
+	c.logDetSigma = -numeric.CholLogDet(c.chol, k)
+	numeric.CholInverse(c.sigma, c.chol, k, c.scratch)
 	c.traceSigma = 0
 	for l := 0; l < k; l++ {
 		c.traceSigma += c.sigma[l*k+l]
