@@ -316,13 +316,7 @@ func (d Dirichlet) FromNatural(eta []float64) ExpFam {
 }
 
 // KL returns KLDirichlet(d, p); p must be a Dirichlet.
-func (d Dirichlet) KL(p ExpFam) float64 {
-	pd, ok := p.(Dirichlet)
-	if !ok {
-		panic(badFamily)
-	}
-	return KLDirichlet(d, pd)
-}
+func (d Dirichlet) KL(p ExpFam) float64 { return expFamKL(d, p, KLDirichlet) }
 
 // SampleLen returns K.
 func (d Dirichlet) SampleLen() int { return len(d.Alpha) }

@@ -121,6 +121,28 @@ func packSymNatural(dst []float64, p mat.Symmetric) {
 	}
 }
 
+// expFamKL is the ExpFam.KL method of every family: kl(q, p) when p is of
+// q's family T, a panic otherwise.
+func expFamKL[T ExpFam](q T, p ExpFam, kl func(q, p T) float64) float64 {
+	pt, ok := p.(T)
+	if !ok {
+		panic(badFamily)
+	}
+	return kl(q, pt)
+}
+
+// inverseFromNatural returns P⁻¹ for the P of the packed coordinates eta of
+// −½ xᵀPx (unpackSymNatural), the covariance of a Gaussian or the scale of a
+// Wishart from its natural parameters; it panics if P is not positive
+// definite.
+func inverseFromNatural(eta []float64, d int) *mat.SymDense {
+	_, _, inv, _, ok := factor(unpackSymNatural(eta, d))
+	if !ok {
+		panic(badNatural)
+	}
+	return inv
+}
+
 // unpackSymNatural inverts packSymNatural: it returns P from the packed
 // coordinates of −½ xᵀPx.
 func unpackSymNatural(eta []float64, d int) *mat.SymDense {

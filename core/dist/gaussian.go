@@ -228,11 +228,7 @@ func (g *Gaussian) FromNatural(eta []float64) ExpFam {
 	if len(eta) != g.NumParams() {
 		panic(badDim)
 	}
-	prec := unpackSymNatural(eta[d:], d)
-	_, _, sigma, _, ok := factor(prec)
-	if !ok {
-		panic(badNatural)
-	}
+	sigma := inverseFromNatural(eta[d:], d)
 	mu := make([]float64, d)
 	for i := 0; i < d; i++ {
 		for j := 0; j < d; j++ {
@@ -247,13 +243,7 @@ func (g *Gaussian) FromNatural(eta []float64) ExpFam {
 }
 
 // KL returns KLGaussian(g, p); p must be a *Gaussian.
-func (g *Gaussian) KL(p ExpFam) float64 {
-	pg, ok := p.(*Gaussian)
-	if !ok {
-		panic(badFamily)
-	}
-	return KLGaussian(g, pg)
-}
+func (g *Gaussian) KL(p ExpFam) float64 { return expFamKL(g, p, KLGaussian) }
 
 // SampleLen returns d.
 func (g *Gaussian) SampleLen() int { return len(g.mu) }

@@ -210,12 +210,7 @@ func (w *Wishart) FromNatural(eta []float64) ExpFam {
 	if !(nu > float64(k-1)) || math.IsInf(nu, 1) {
 		panic(badNatural)
 	}
-	sInv := unpackSymNatural(eta[1:], k)
-	_, _, s, _, ok := factor(sInv)
-	if !ok {
-		panic(badNatural)
-	}
-	r, ok := NewWishart(nu, s)
+	r, ok := NewWishart(nu, inverseFromNatural(eta[1:], k))
 	if !ok {
 		panic(badNatural)
 	}
@@ -223,13 +218,7 @@ func (w *Wishart) FromNatural(eta []float64) ExpFam {
 }
 
 // KL returns KLWishart(w, p); p must be a *Wishart.
-func (w *Wishart) KL(p ExpFam) float64 {
-	pw, ok := p.(*Wishart)
-	if !ok {
-		panic(badFamily)
-	}
-	return KLWishart(w, pw)
-}
+func (w *Wishart) KL(p ExpFam) float64 { return expFamKL(w, p, KLWishart) }
 
 // SampleLen returns k².
 func (w *Wishart) SampleLen() int { k := w.Dim(); return k * k }

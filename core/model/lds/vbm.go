@@ -67,25 +67,18 @@ func (m *Model) updateAB() error {
 	k, d, n1 := m.k, m.d, m.n1
 	st, phi := m.stats, m.phi
 	s, r := m.scales()
-	P := m.cholAB
-	m.fillPrecision(P, st.WA, st.GA, m.Hyper.Alpha, m.Hyper.Beta, s, r)
-	// The right-hand sides [S_A; M̃] (n1×k); M̃ = G_Cᵀ.
-	X := m.meanAB
-	for i := 0; i < k; i++ {
-		for j := 0; j < k; j++ {
-			X[i*k+j] = s * st.SA[i*k+j]
-		}
+	// The right-hand sides X = [S_A; M̃] (n1×k), M̃ = G_Cᵀ.
+	P, X := m.cholAB, m.meanAB
+	var err error
+	m.logDetA, m.logDetB, err = m.factorPrecision(P, st.WA, st.GA, m.Hyper.Alpha, m.Hyper.Beta, s, r, "q(A, B)", X, st.SA[:k*k])
+	if err != nil {
+		return err
 	}
 	for c := 0; c < d; c++ {
 		for j := 0; j < k; j++ {
 			X[(k+c)*k+j] = s * st.GC[j*d+c]
 		}
 	}
-	if !numeric.CholFactor(P, n1) {
-		return fmt.Errorf("lds: VBM: the precision of q(A, B) is not positive definite: %w", numeric.ErrNotPositiveDefinite)
-	}
-	m.logDetA = -numeric.CholLogDetBlock(P, n1, 0, k)
-	m.logDetB = -numeric.CholLogDetBlock(P, n1, k, n1)
 	numeric.CholSolve(P, n1, X, k)
 	numeric.CholSolveT(P, n1, X, k)
 	numeric.CholInverse(m.covAB, P, n1, m.momAB) // momAB is set from covAB below
@@ -119,9 +112,27 @@ func (m *Model) updateAB() error {
 	return nil
 }
 
-// fillPrecision sets the (k+d)×(k+d) precision P = s·[[W, G], [Gᵀ, Ü]] +
+// factorPrecision sets the (k+d)×(k+d) precision P = s·[[W, G], [Gᵀ, Ü]] +
 // r·diag(a, b) of q(A, B) (W_A, G_A, α, β) or of q(C, D | ρ) (W_C, G_C, γ,
-// δ), eqs. 5.37 and 5.44.
+// δ), eqs. 5.37 and 5.44, overwrites it with its Cholesky factor and
+// returns ln|Σ_A|, ln|Σ_B| (or ln|Σ_C|, ln|Σ_D|): minus the log-determinants
+// of P's leading k×k block and of its Schur complement. name names q in
+// the error of a failed factorisation. It also sets the first len(top)
+// entries of the right-hand sides X to s·top (the k rows S_A or S_C).
+func (m *Model) factorPrecision(P, W, G, a, b []float64, s, r float64, name string, X, top []float64) (ld1, ld2 float64, err error) {
+	for i, v := range top {
+		X[i] = s * v
+	}
+	m.fillPrecision(P, W, G, a, b, s, r)
+	k, n1 := m.k, m.n1
+	if !numeric.CholFactor(P, n1) {
+		return 0, 0, fmt.Errorf("lds: VBM: the precision of %s is not positive definite: %w", name, numeric.ErrNotPositiveDefinite)
+	}
+	return -numeric.CholLogDetBlock(P, n1, 0, k), -numeric.CholLogDetBlock(P, n1, k, n1), nil
+}
+
+// fillPrecision sets P = s·[[W, G], [Gᵀ, Ü]] + r·diag(a, b) (see
+// factorPrecision).
 func (m *Model) fillPrecision(P, W, G, a, b []float64, s, r float64) {
 	k, n1 := m.k, m.n1
 	fillJoint(P, W, G, m.data.uu, k, m.d)
@@ -141,25 +152,16 @@ func (m *Model) updateCD() error {
 	k, p, d, n1 := m.k, m.p, m.d, m.n1
 	st, ds, phi := m.stats, m.data, m.phi
 	s, r := m.scales()
-	P := m.cholCD
-	m.fillPrecision(P, st.WC, st.GC, m.Hyper.Gamma, m.Hyper.Delta, s, r)
-	// The right-hand sides [S_C; U_Y] (n1×p).
-	X := m.meanCD
-	for i := 0; i < k; i++ {
-		for j := 0; j < p; j++ {
-			X[i*p+j] = s * st.SC[i*p+j]
-		}
+	// The right-hand sides X = [S_C; U_Y] (n1×p).
+	P, X := m.cholCD, m.meanCD
+	var err error
+	m.logDetC, m.logDetD, err = m.factorPrecision(P, st.WC, st.GC, m.Hyper.Gamma, m.Hyper.Delta, s, r, "q(C, D | ρ)", X, st.SC[:k*p])
+	if err != nil {
+		return err
 	}
-	for c := 0; c < d; c++ {
-		for j := 0; j < p; j++ {
-			X[(k+c)*p+j] = s * ds.uy[c*p+j]
-		}
+	for i, v := range ds.uy[:d*p] {
+		X[k*p+i] = s * v
 	}
-	if !numeric.CholFactor(P, n1) {
-		return fmt.Errorf("lds: VBM: the precision of q(C, D | ρ) is not positive definite: %w", numeric.ErrNotPositiveDefinite)
-	}
-	m.logDetC = -numeric.CholLogDetBlock(P, n1, 0, k)
-	m.logDetD = -numeric.CholLogDetBlock(P, n1, k, n1)
 
 	// With V = L⁻¹[s_C,(s); u_Y,(s)], G_ss = Ÿ_ss − ‖V_s‖² (5.47), the
 	// last pivot of the Cholesky factorisation of the augmented matrix

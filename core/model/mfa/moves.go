@@ -70,13 +70,16 @@ const (
 )
 
 func (b BirthMode) String() string {
-	switch b {
-	case ResponsibilitySplit:
-		return "responsibility"
-	case SpatialSplit:
-		return "spatial"
+	return enumString("BirthMode", int(b), "responsibility", "spatial")
+}
+
+// enumString returns names[v], the name of the value v of an enum whose
+// constants count from 0 (iota), or "typ(v)" for a value outside it.
+func enumString(typ string, v int, names ...string) string {
+	if v >= 0 && v < len(names) {
+		return names[v]
 	}
-	return fmt.Sprintf("BirthMode(%d)", int(b))
+	return fmt.Sprintf("%s(%d)", typ, v)
 }
 
 // ChildInit says how the children of a birth get q(Λ̃) and q(ν).
