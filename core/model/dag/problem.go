@@ -176,10 +176,18 @@ func (pr *Problem) HiddenConfigs() int { return pr.pl.h }
 // adds the expected counts Σ_p w_p Σ_s q_p(s)·[entry used by s] to n
 // (eqs. (6.22), (6.40)). phi is scratch of length h.
 func (pl *plan) estep(th, n, phi []float64) float64 {
-	h, jv := pl.h, pl.jv
+	h, jc, jv := pl.h, pl.jc, pl.jv
 	var total float64
 	for p, w := range pl.w {
-		ci, vi, cst, z := pl.pattern(p, th, phi)
+		ci := pl.cidx[p*jc : (p+1)*jc]
+		vi := pl.vidx[p*h*jv : (p+1)*h*jv]
+		cst := prodAt(th, ci)
+		var z float64
+		for c := 0; c < h; c++ {
+			f := prodAt(th, vi[c*jv:(c+1)*jv])
+			phi[c] = f
+			z += f
+		}
 		var lnz float64
 		if t := z * cst; t >= tiny {
 			lnz = math.Log(t)
@@ -213,16 +221,21 @@ func (pl *plan) estep(th, n, phi []float64) float64 {
 	return total
 }
 
-// loglik returns Σ_p w_p ln Z_p at th without scratch space.
+// loglik returns Σ_p w_p ln Z_p at th without scratch space (estep's
+// sum, with Z_p = Π_{fixed} θ · Σ_c Π_{config c} θ of eq. (6.22)).
 func (pl *plan) loglik(th []float64) float64 {
-	h, jv := pl.h, pl.jv
+	h, jc, jv := pl.h, pl.jc, pl.jv
 	var total float64
 	for p, w := range pl.w {
-		ci, vi, cst, z := pl.pattern(p, th, nil)
-		var lnz float64
-		if t := z * cst; t >= tiny {
-			lnz = math.Log(t)
-		} else {
+		vi := pl.vidx[p*h*jv : (p+1)*h*jv]
+		var z float64
+		for c := 0; c < h; c++ {
+			z += prodAt(th, vi[c*jv:(c+1)*jv])
+		}
+		ci := pl.cidx[p*jc : (p+1)*jc]
+		t := z * prodAt(th, ci)
+		lnz := math.Log(t)
+		if !(t >= tiny) {
 			lnz = logPattern(th, ci, vi, h, jv, nil)
 		}
 		total += w * lnz
@@ -230,30 +243,14 @@ func (pl *plan) loglik(th []float64) float64 {
 	return total
 }
 
-// pattern returns the index lists ci (the entries of θ fixed by pattern p's
-// observed values) and vi (those of each of its h hidden configurations),
-// the product cst of the fixed entries and Z̃ = Σ_c Π_{i∈vi_c} θ_i, so that
-// Z_p = cst·Z̃ (eq. (6.22)); it writes each configuration's product into phi
-// unless phi is nil.
-func (pl *plan) pattern(p int, th, phi []float64) (ci, vi []int32, cst, z float64) {
-	h, jc, jv := pl.h, pl.jc, pl.jv
-	ci = pl.cidx[p*jc : (p+1)*jc]
-	vi = pl.vidx[p*h*jv : (p+1)*h*jv]
-	cst = 1.0
-	for _, i := range ci {
-		cst *= th[i]
+// prodAt returns Π_{i∈idx} th_i, the product of the parameter entries one
+// configuration uses (eq. (6.22)), left to right.
+func prodAt(th []float64, idx []int32) float64 {
+	f := 1.0
+	for _, i := range idx {
+		f *= th[i]
 	}
-	for c := 0; c < h; c++ {
-		f := 1.0
-		for _, i := range vi[c*jv : (c+1)*jv] {
-			f *= th[i]
-		}
-		if phi != nil {
-			phi[c] = f
-		}
-		z += f
-	}
-	return ci, vi, cst, z
+	return f
 }
 
 // logPattern returns ln Z_p computed in the log domain and, if q is not nil,
