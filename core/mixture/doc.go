@@ -28,8 +28,6 @@
 //	               the first term of F (eq. (4.29); PRML (10.72), (10.74))
 //	Entropy        H[q(s)] = −Σ_i Σ_s q_is ln q_is with 0 ln 0 = 0, the entropy
 //	               term of F (eq. (4.29); PRML (10.75) with the sign of F)
-//	EntropyLog     the same from ln q_is = ℓ_si − ln Z_i, without a logarithm
-//	               per term
 //	Add, Remove    a birth (a new, empty component S, eqs. (4.73)–(4.76)) and a
 //	               death (component s removed, each point's q renormalised over
 //	               the others), returning new slices

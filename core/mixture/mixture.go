@@ -53,21 +53,30 @@ func NormalizeLog(r []float64, n int, lnZ []float64) error {
 		for i := range mx {
 			mx[i] = math.Inf(-1)
 		}
-		bad := false
+		// chk is NaN if a term is NaN (or +Inf meets −Inf, or finite terms
+		// overflow and meet −Inf; badLogTerms then looks term by term):
+		// one addition per term instead of a test.
+		var chk float64
 		for s := 0; s < S; s++ {
-			for i, v := range r[s*n+i0 : s*n+i1] {
+			l := r[s*n+i0 : s*n+i1]
+			l = l[:len(mx)]
+			for i, v := range l {
 				if v > mx[i] {
 					mx[i] = v
 				}
-				bad = bad || v != v
+				chk += v
 			}
 		}
-		for i, v := range mx {
-			if bad || math.IsInf(v, 0) {
-				return badLogTerms(r, n, i0, i1)
-			}
-			z[i] = 0
+		bad := chk != chk
+		for _, v := range mx {
+			bad = bad || math.IsInf(v, 0)
 		}
+		if bad {
+			if err := badLogTerms(r, n, i0, i1); err != nil {
+				return err
+			}
+		}
+		clear(z)
 		for s := 0; s < S; s++ {
 			l := r[s*n+i0 : s*n+i1]
 			for i, v := range l {
@@ -104,7 +113,8 @@ func NormalizeLog(r []float64, n int, lnZ []float64) error {
 }
 
 // badLogTerms returns the error of NormalizeLog for the first point in
-// i0 ≤ i < i1 whose log-terms have a NaN or no finite maximum.
+// i0 ≤ i < i1 whose log-terms have a NaN or no finite maximum, or nil if
+// there is none.
 func badLogTerms(r []float64, n, i0, i1 int) error {
 	S := len(r) / n
 	for i := i0; i < i1; i++ {
@@ -122,7 +132,7 @@ func badLogTerms(r []float64, n, i0, i1 int) error {
 			return fmt.Errorf("q(s) of point %d: log-normaliser %v", i, mx)
 		}
 	}
-	return fmt.Errorf("q(s) of points %d–%d: log-normaliser not finite", i0, i1-1)
+	return nil
 }
 
 // Counts sets dst[s] = N_s = Σ_i q_is (numeric.Sum, a fixed order) for the
@@ -190,31 +200,11 @@ func KLWeights(omega []float64, alpha float64) float64 {
 //	H[q(s)] = −Σ_s Σ_i q_is ln q_is,  0 ln 0 = 0,
 //
 // the entropy term of F (eq. (4.29); −E[ln q(Z)], PRML (10.75)), for the
-// responsibilities r in any layout (the sum runs over r in order).
+// responsibilities r in any layout (the sum runs over r in order). Right
+// after NormalizeLog a model may instead use ln q_is = ℓ_si − ln Z_i, which
+// needs no logarithm per term and can share a pass with the model's other
+// sums over q_is (mfa's bound does).
 func Entropy(r []float64) float64 { return numeric.Entropy(r) }
-
-// EntropyLog returns H[q(s)] as Entropy does, but with ln q_is = ℓ_si − ln Z_i
-// from the log-terms ℓ of the NormalizeLog that made r (S×n) and its lnZ, so
-// that no logarithm is taken per term:
-//
-//	H[q(s)] = −Σ_s Σ_i q_is (ℓ_si − ln Z_i),  terms with q_is = 0 skipped.
-//
-// logTerms(s, dst) must write ℓ_si, i < n, into dst (the n-vector buf).
-func EntropyLog(r []float64, n int, lnZ []float64, logTerms func(s int, dst []float64), buf []float64) float64 {
-	S := len(r) / n
-	buf, lnZ = buf[:n], lnZ[:n]
-	var h float64
-	for s := 0; s < S; s++ {
-		logTerms(s, buf)
-		for i, v := range r[s*n : (s+1)*n] {
-			if v == 0 {
-				continue
-			}
-			h -= v * (buf[i] - lnZ[i])
-		}
-	}
-	return h
-}
 
 // Add returns the responsibilities r (S×n) of a birth: a new slice with a
 // component S appended whose q_iS are 0. The caller moves mass to it (for

@@ -607,8 +607,9 @@ func (m *Model) updateS() error {
 func (m *Model) logTerms(s int, dst []float64) {
 	n := m.n
 	e := m.elnpi[s]
-	tx, ty := m.tx[s*n:(s+1)*n], m.ty[s*n:(s+1)*n]
-	for i := range dst[:n] {
+	dst = dst[:n]
+	tx, ty := m.tx[s*n:s*n+len(dst)], m.ty[s*n:s*n+len(dst)]
+	for i := range dst {
 		dst[i] = e + tx[i] + ty[i]
 	}
 }
@@ -628,6 +629,20 @@ func (m *Model) bound(fromS bool) vb.Bound {
 		r := m.resp[s*n : (s+1)*n]
 		lnPiS += numeric.Sum(r) * m.elnpi[s]
 		tx, ty := m.tx[s*n:(s+1)*n], m.ty[s*n:(s+1)*n]
+		if fromS {
+			// H[q(s)] with ln q_is = ψ(ω_s) − ψ(ω_0) + T_x + T_y − ln Z_i
+			// from mixture.NormalizeLog: no logarithm, in the one pass.
+			e, lnZ := m.elnpi[s], m.lnZ[:len(r)]
+			for i, v := range r {
+				if v == 0 {
+					continue
+				}
+				hS -= v * (e + tx[i] + ty[i] - lnZ[i])
+				klx += v * tx[i]
+				lik += v * ty[i]
+			}
+			continue
+		}
 		for i, v := range r {
 			if v == 0 {
 				continue
@@ -636,10 +651,7 @@ func (m *Model) bound(fromS bool) vb.Bound {
 			lik += v * ty[i]
 		}
 	}
-	if fromS {
-		// ln q_is = ψ(ω_s) − ψ(ω_0) + T_x + T_y − ln Z_i: no logarithm.
-		hS = mixture.EntropyLog(m.resp, n, m.lnZ, m.logTerms, m.lbuf)
-	} else {
+	if !fromS {
 		hS = mixture.Entropy(m.resp)
 	}
 	klPi := mixture.KLWeights(m.omega, m.Hyper.Alpha)

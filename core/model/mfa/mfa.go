@@ -116,7 +116,6 @@ type Model struct {
 	lnPsiSum float64   // Σ_q ln ψ_q
 	yPy      []float64 // y_iᵀΨ⁻¹y_i, n
 	lnZ      []float64 // the normalisers of the last updateS, n
-	lbuf     []float64 // the log-terms of q(s_i = s) of one analyser, n
 	elnpi    []float64 // ψ(ω_s) − ψ(ω_0), S
 	tx, ty   []float64 // T_x(i,s), T_y(i,s) of targets §1.4, S×n
 	ell      []float64 // S
@@ -490,7 +489,6 @@ func (m *Model) resize() {
 		m.ipsi = make([]float64, m.p)
 		m.yPy = make([]float64, m.n)
 		m.lnZ = make([]float64, m.n)
-		m.lbuf = make([]float64, m.n)
 	}
 }
 
