@@ -261,6 +261,9 @@ func (d Dirichlet) Entropy() float64 {
 }
 
 // KLDirichlet returns KL(q ‖ p) = DirichletKL(q.Alpha, p.Alpha).
+//
+// Test oracle: models call the slice form DirichletKL, which does not
+// allocate; the tests check the ExpFam method KL against this.
 func KLDirichlet(q, p Dirichlet) float64 { return DirichletKL(q.Alpha, p.Alpha) }
 
 // NumParams returns K.

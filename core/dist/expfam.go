@@ -35,6 +35,10 @@ const (
 // family documents its layout. Methods with a dst argument write to dst and
 // return it, allocating a new slice if dst is nil; they panic if a non-nil
 // dst has the wrong length.
+//
+// Test oracle: no model calls ExpFam or its methods (models use the closed
+// forms, see the package doc); the tests check every family against these
+// generic identities.
 type ExpFam interface {
 	// NumParams returns the length of η and of u(x).
 	NumParams() int
@@ -74,6 +78,9 @@ type ExpFam interface {
 // Posterior batch by batch, each result serving as the next prior, is the
 // online VBM step (2.114)–(2.117). Posterior panics if len(t) ≠
 // prior.NumParams() or if the result is outside the family's domain.
+//
+// Test oracle: no model calls it; the tests check the families' conjugate
+// updates and the batch, online and annealed forms with it.
 func Posterior(prior ExpFam, t []float64, beta float64) ExpFam {
 	if len(t) != prior.NumParams() {
 		panic(badDim)
