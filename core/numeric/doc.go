@@ -59,6 +59,11 @@
 //	CholInverse         A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
 //	Sum                 Σ x_i in a fixed order with four partial sums
 //
+// # z-scoring
+//
+//	MeanSD              mean and standard deviation with divisor n, vbw's one
+//	                    z-scoring convention (mfa.Standardize, chapter 4's data)
+//
 // Errors follow gonum: shape mismatches and invalid arguments panic with a
 // "numeric: " prefix; numerical failures (a matrix that is not positive
 // definite) are returned as errors.
