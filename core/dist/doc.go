@@ -19,9 +19,11 @@
 //	GaussianRows Π_r N(λ_r | μ_r, c_rΣ_r), a matrix of independent Gaussian
 //	             rows with an ARD prior over its columns; eqs. (4.43)–(4.50),
 //	             (5.35)–(5.50)
-//	Categorical  probabilities from log-weights (responsibilities)
 //
-// Each family except Categorical and GaussianRows implements ExpFam, the
+// (Responsibilities, a categorical q(s) from log-weights, are package
+// mixture's NormalizeLog, and numeric.NormalizeLogTo for one point.)
+//
+// Each family except GaussianRows implements ExpFam, the
 // common interface of natural parameters η, expected statistics E[u] =
 // ∇A(η), log normaliser A, entropy, closed-form KL, flat log density and
 // sampling, so that generic code (and the generic tests) treat all families
@@ -54,6 +56,38 @@
 //	GaussianRows.ARDPrecisionTo             α_j = R/Σ_r E[λ_rj²], eqs. (5.133)–(5.136)
 //	GaussianRows.ARDGammaTo                 q(ν_l), eqs. (4.38)–(4.40); section 5.3.9
 //	Posterior                               eqs. (2.97)–(2.99), (2.114)–(2.119)
+//
+// # Building blocks and test oracles
+//
+// The models call only the allocation-free building blocks: the Dirichlet
+// slice functions DirichletMeanLogTo, DirichletKL, DirichletLogMarginalCounts
+// and FitSymmetricStrength (hmm, mfa, dag, score), Dirichlet.Rand and
+// LogNormalizer (samplers), Gamma with MeanLog, FitFromMoments and KLGamma
+// (mfa, lds), ARDPrecision (lds), GaussianRows with its To methods,
+// SetDistinctPrecision and KLRowDiag (mfa), and NormalGamma with
+// KLNormalGamma (vbtest's Gaussian mixture). The rest is exported for the
+// tests and is labelled so in its doc comment; it stays because the tests
+// check the building blocks against it:
+//
+//	ExpFam, its methods (NaturalParams, Stats, ExpectedStats, FromNatural,
+//	  NumParams, LogProbVec, RandVec, SampleLen, KL) and Posterior: generic
+//	  exponential-family identities (E[u] = ∇A, the generic KL, conjugate
+//	  updates) that every family's closed forms are tested against
+//	Gaussian, KLGaussian, ExpectedCondKL: the reference for GaussianRows,
+//	  KLRowDiag, KLARD and KLNormalGamma (the models hold their Gaussians as
+//	  GaussianRows or flat arrays)
+//	KLARD, ExpectedKLARD, ARDPrecisionTo, NewGaussianRows(Precision): lds
+//	  computes these on its flat joint matrices, with the kernels of numeric
+//	ARDGammaTo: the oracle of mfa's q(ν) update (TestARDUpdateMatchesOracle)
+//	KLDirichlet and the Dirichlet methods BayesPoint, Mean, Mode, Entropy,
+//	  Posterior (and DirichletPosteriorTo): the value-type forms of what hmm
+//	  and dag compute with the slice functions
+//	Wishart, KLWishart: not yet used; the Normal-Wishart piece of the
+//	  multivariate Gaussian mixture (PRML section 10.2), the next model
+//
+// Making lds or mfa call the oracles instead would change their order of
+// summation (and so the last bits of F) or allocate in an inner loop, for no
+// simplification of the model code.
 //
 // # Conventions
 //

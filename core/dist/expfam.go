@@ -35,6 +35,10 @@ const (
 // family documents its layout. Methods with a dst argument write to dst and
 // return it, allocating a new slice if dst is nil; they panic if a non-nil
 // dst has the wrong length.
+//
+// Test oracle: no model calls ExpFam or its methods (models use the closed
+// forms, see the package doc); the tests check every family against these
+// generic identities.
 type ExpFam interface {
 	// NumParams returns the length of η and of u(x).
 	NumParams() int
@@ -74,6 +78,9 @@ type ExpFam interface {
 // Posterior batch by batch, each result serving as the next prior, is the
 // online VBM step (2.114)–(2.117). Posterior panics if len(t) ≠
 // prior.NumParams() or if the result is outside the family's domain.
+//
+// Test oracle: no model calls it; the tests check the families' conjugate
+// updates and the batch, online and annealed forms with it.
 func Posterior(prior ExpFam, t []float64, beta float64) ExpFam {
 	if len(t) != prior.NumParams() {
 		panic(badDim)
@@ -119,6 +126,28 @@ func packSymNatural(dst []float64, p mat.Symmetric) {
 			k++
 		}
 	}
+}
+
+// expFamKL is the ExpFam.KL method of every family: kl(q, p) when p is of
+// q's family T, a panic otherwise.
+func expFamKL[T ExpFam](q T, p ExpFam, kl func(q, p T) float64) float64 {
+	pt, ok := p.(T)
+	if !ok {
+		panic(badFamily)
+	}
+	return kl(q, pt)
+}
+
+// inverseFromNatural returns P⁻¹ for the P of the packed coordinates eta of
+// −½ xᵀPx (unpackSymNatural), the covariance of a Gaussian or the scale of a
+// Wishart from its natural parameters; it panics if P is not positive
+// definite.
+func inverseFromNatural(eta []float64, d int) *mat.SymDense {
+	_, _, inv, _, ok := factor(unpackSymNatural(eta, d))
+	if !ok {
+		panic(badNatural)
+	}
+	return inv
 }
 
 // unpackSymNatural inverts packSymNatural: it returns P from the packed

@@ -200,13 +200,7 @@ func (g Gamma) FromNatural(eta []float64) ExpFam {
 }
 
 // KL returns KLGamma(g, p); p must be a Gamma.
-func (g Gamma) KL(p ExpFam) float64 {
-	pg, ok := p.(Gamma)
-	if !ok {
-		panic(badFamily)
-	}
-	return KLGamma(g, pg)
-}
+func (g Gamma) KL(p ExpFam) float64 { return expFamKL(g, p, KLGamma) }
 
 // SampleLen returns 1.
 func (g Gamma) SampleLen() int { return 1 }

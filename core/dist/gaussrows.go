@@ -838,6 +838,9 @@ const badARDPrecision = "dist: ARD precision not positive"
 // ρ_s of prior and posterior cancel in the log-determinants and leave ρ̄_s
 // on the Mahalanobis term (Appendix C.3, lines 5325–5335). It panics if
 // len(alpha) ≠ D or an α_j is not positive, and does not allocate.
+//
+// Test oracle: lds computes this KL on its flat joint matrices; the tests
+// check it against per-row KLGaussian and Monte Carlo.
 func KLARD(q *GaussianRows, alpha []float64) float64 {
 	var kl float64
 	for r := 0; r < q.r; r++ {
@@ -859,6 +862,8 @@ func KLARD(q *GaussianRows, alpha []float64) float64 {
 // column (eq. (4.29), lines 2405–2419; q(ν) of (4.40), line 2468) and the
 // ⟨KL(A | B)⟩ of the hierarchical LDS (section 5.3.9, lines 4050–4058). It
 // panics if len(alpha) ≠ D.
+//
+// Test oracle (see KLARD).
 func ExpectedKLARD(q *GaussianRows, alpha []Gamma) float64 {
 	if len(alpha) != q.d {
 		panic(badDim)
@@ -918,6 +923,9 @@ func ARDPrecision(n, m float64) float64 {
 // 1/n; targets ch5-lds.md §1.7). Each α_j is clamped to
 // [ARDPrecisionFloor, ARDPrecisionCeil]. dst is allocated if nil; otherwise
 // it does not allocate.
+//
+// Test oracle: lds updates α, γ on its flat matrices (eqs. (5.133)–(5.136));
+// the tests check that this is the maximiser.
 func (g *GaussianRows) ARDPrecisionTo(dst []float64) []float64 {
 	dst = g.ColumnSecondMomentsTo(dst)
 	n := float64(g.r)
@@ -937,6 +945,9 @@ func (g *GaussianRows) ARDPrecisionTo(dst []float64) []float64 {
 // q(γ_j) of the hierarchical LDS (section 5.3.9, lines 4050–4058). It
 // maximises −ExpectedKLARD(q, ·) − Σ_j KLGamma(·, prior) with q fixed. dst
 // is allocated if nil; otherwise it does not allocate.
+//
+// Test oracle: mfa's M step computes q(ν) itself in its own order of
+// summation; its test TestARDUpdateMatchesOracle checks it against this.
 func (g *GaussianRows) ARDGammaTo(dst []Gamma, prior Gamma) []Gamma {
 	prior.check()
 	if dst == nil {

@@ -240,13 +240,7 @@ func (ng *NormalGamma) FromNatural(eta []float64) ExpFam {
 }
 
 // KL returns KLNormalGamma(ng, p); p must be a *NormalGamma.
-func (ng *NormalGamma) KL(p ExpFam) float64 {
-	pn, ok := p.(*NormalGamma)
-	if !ok {
-		panic(badFamily)
-	}
-	return KLNormalGamma(ng, pn)
-}
+func (ng *NormalGamma) KL(p ExpFam) float64 { return expFamKL(ng, p, KLNormalGamma) }
 
 // SampleLen returns d + 1.
 func (ng *NormalGamma) SampleLen() int { return ng.Dim() + 1 }

@@ -22,6 +22,10 @@ import (
 // As an ExpFam, a sample is W flattened row-major (length k²), u(W) =
 // (ln|W|, W_ij for i ≤ j in row-major upper-triangle order), η =
 // ((ν−k−1)/2, −½(S⁻¹)_ii for i = j and −(S⁻¹)_ij for i < j), and A(η) = ln Z_νS.
+//
+// Not yet used by a model: it is tested against gonum (LogProb) and the
+// ExpFam identities, and is the Normal-Wishart piece of the multivariate
+// Gaussian mixture (Bishop (2006) PRML section 10.2, the next model).
 type Wishart struct {
 	nu      float64
 	s       *mat.SymDense
@@ -152,6 +156,8 @@ func (w *Wishart) Rand(dst *mat.SymDense, rnd *rand.Rand) {
 //
 // in nats (Beal (2003) Appendix A, where "ln Z_νS/Z_νS" means ln Z_p − ln Z_q).
 // It panics if the dimensions differ.
+//
+// Not yet used by a model (see Wishart).
 func KLWishart(q, p *Wishart) float64 {
 	k := q.Dim()
 	if p.Dim() != k {
@@ -210,12 +216,7 @@ func (w *Wishart) FromNatural(eta []float64) ExpFam {
 	if !(nu > float64(k-1)) || math.IsInf(nu, 1) {
 		panic(badNatural)
 	}
-	sInv := unpackSymNatural(eta[1:], k)
-	_, _, s, _, ok := factor(sInv)
-	if !ok {
-		panic(badNatural)
-	}
-	r, ok := NewWishart(nu, s)
+	r, ok := NewWishart(nu, inverseFromNatural(eta[1:], k))
 	if !ok {
 		panic(badNatural)
 	}
@@ -223,13 +224,7 @@ func (w *Wishart) FromNatural(eta []float64) ExpFam {
 }
 
 // KL returns KLWishart(w, p); p must be a *Wishart.
-func (w *Wishart) KL(p ExpFam) float64 {
-	pw, ok := p.(*Wishart)
-	if !ok {
-		panic(badFamily)
-	}
-	return KLWishart(w, pw)
-}
+func (w *Wishart) KL(p ExpFam) float64 { return expFamKL(w, p, KLWishart) }
 
 // SampleLen returns k².
 func (w *Wishart) SampleLen() int { k := w.Dim(); return k * k }

@@ -12,6 +12,8 @@ package infer
 import (
 	"fmt"
 	"math"
+
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // LDSNatural holds the expected natural parameters φ̄ = ⟨φ(θ)⟩ of the
@@ -417,10 +419,10 @@ func (ks *KalmanSmoother) forward(phi *LDSNatural, y, u []float64, T int) (float
 	clear(h0)
 	kalmanMulVec(h0, lam0, k, k, phi.Mu0)
 	copy(ks.sm, lam0)
-	if !kalmanCholesky(ks.sm, k) {
+	if !numeric.CholFactor(ks.sm, k) {
 		return 0, kalmanErr("the prior precision Σ_0⁻¹", 0)
 	}
-	lnZ := kalmanLogDiag(ks.sm, k) - 0.5*kalmanDot(phi.Mu0, h0)
+	lnZ := 0.5*numeric.CholLogDet(ks.sm, k) - 0.5*kalmanDot(phi.Mu0, h0)
 
 	var logDetStar float64 // ½ ln|Σ*_{t−1}⁻¹|
 	for t := 1; t <= T; t++ {
@@ -436,13 +438,13 @@ func (ks *KalmanSmoother) forward(phi *LDSNatural, y, u []float64, T int) (float
 			for i := range ls {
 				ls[i] = lamPrev[i] + ks.ata[i]
 			}
-			if !kalmanCholesky(ls, k) {
+			if !numeric.CholFactor(ls, k) {
 				return 0, kalmanErr("Σ*⁻¹ = Σ_{t−1}⁻¹ + ⟨AᵀA⟩", t)
 			}
-			logDetStar = kalmanLogDiag(ls, k)
+			logDetStar = 0.5 * numeric.CholLogDet(ls, k)
 			// X = L*⁻¹⟨A⟩ᵀ, so ⟨A⟩Σ*⟨A⟩ᵀ = XᵀX and Λ_t = I + ⟨CᵀR⁻¹C⟩ − XᵀX.
 			copy(x, ks.at)
-			kalmanSolveLower(ls, k, x, k)
+			numeric.CholSolve(ls, k, x, k)
 			copy(lamCur, ks.icrc)
 			kalmanSubGram(lamCur, k, x, k)
 			kalmanMirror(lamCur, k)
@@ -469,7 +471,7 @@ func (ks *KalmanSmoother) forward(phi *LDSNatural, y, u []float64, T int) (float
 		for i := range w {
 			w[i] = hPrev[i] - e[i]
 		}
-		kalmanSolveVec(ls, k, w)
+		numeric.CholSolveVec(ls, k, w)
 		lnZ += 0.5 * kalmanDot(w, w)
 		copy(hCur, a)
 		kalmanMulTVec(hCur, x, k, k, w)
@@ -557,21 +559,21 @@ func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float
 			for i := range sm {
 				sm[i] = lamT[i] + pc[i]
 			}
-			if !kalmanCholesky(sm, k) {
+			if !numeric.CholFactor(sm, k) {
 				return lnZ, kalmanErr("Υ_{t,t}⁻¹ = Σ_t⁻¹ + Ψ_t⁻¹", t)
 			}
-			kalmanInverse(vt, sm, k, ks.z)
+			numeric.CholInverse(vt, sm, k, ks.z)
 		}
 		ht := ks.h[t*k : (t+1)*k]
 		for i := range om {
 			om[i] = ht[i] + gc[i]
 		}
-		kalmanSolveVec(sm, k, om)
+		numeric.CholSolveVec(sm, k, om)
 		if t == T {
 			// P_T = 0, so sm = Λ_T: add ½ ln|Σ_T| + ½ h_TᵀΛ_T⁻¹h_T.
-			lnZ += 0.5*kalmanDot(om, om) - kalmanLogDiag(sm, k)
+			lnZ += 0.5*kalmanDot(om, om) - 0.5*numeric.CholLogDet(sm, k)
 		}
-		kalmanSolveVecT(sm, k, om)
+		numeric.CholSolveVecT(sm, k, om)
 
 		// Υ_{t,t+1} = Σ*_t⟨A⟩ᵀΥ_{t+1,t+1} = L*_t⁻ᵀ(X_t Υ_{t+1,t+1}).
 		if t < T {
@@ -579,7 +581,7 @@ func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float
 				copy(wt, dst.W[t*kk:(t+1)*kk])
 			} else {
 				kalmanMul(wt, ks.xsAt(t), k, k, dst.V[t*kk:(t+1)*kk], k)
-				kalmanSolveLowerT(ks.starAt(t), k, wt, k)
+				numeric.CholSolveT(ks.starAt(t), k, wt, k)
 			}
 		}
 		vSameNext = vSame
@@ -594,11 +596,11 @@ func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float
 			for i := range sp {
 				sp[i] = ks.icrc[i] + pc[i]
 			}
-			if !kalmanCholesky(sp, k) {
+			if !numeric.CholFactor(sp, k) {
 				return lnZ, kalmanErr("Ψ*⁻¹ = I + ⟨CᵀR⁻¹C⟩ + Ψ_t⁻¹", t)
 			}
 			copy(yy, phi.A)
-			kalmanSolveLower(sp, k, yy, k)
+			numeric.CholSolve(sp, k, yy, k)
 			copy(pn, ks.ata)
 			kalmanSubGram(pn, k, yy, k)
 			kalmanMirror(pn, k)
@@ -614,7 +616,7 @@ func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float
 		for i := range v {
 			v[i] = a[i] + gc[i]
 		}
-		kalmanSolveVec(sp, k, v)
+		numeric.CholSolveVec(sp, k, v)
 		e := ks.back[(t-1)*k : t*k]
 		for i := range gn {
 			gn[i] = -e[i]

@@ -44,6 +44,26 @@
 // CholeskySPD is used for the Gaussian and Wishart posteriors of chapters 4
 // and 5; the jitter it added is returned so callers can record it.
 //
+// # Small dense matrices
+//
+// The models' inner loops factorise many small matrices (k×k posterior
+// covariances, k ≲ 20) held as flat row-major []float64; for them gonum's
+// types cost more than the arithmetic. One allocation-free kernel set
+// serves them all (lds, mfa, the Kalman smoother of infer):
+//
+//	CholFactor          A = LLᵀ in place (lower triangle), false if not positive definite
+//	CholLogDet          ln|A| = 2 Σ ln L_ii (the one convention: never ln|L|)
+//	CholLogDetBlock     the same over a diagonal range: ln|A₁₁| and ln|A/A₁₁|
+//	CholSolve(T)        L⁻¹B and L⁻ᵀB for an n×m B, in place
+//	CholSolveVec(T)     L⁻¹v and L⁻ᵀv
+//	CholInverse         A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
+//	Sum                 Σ x_i in a fixed order with four partial sums
+//
+// # z-scoring
+//
+//	MeanSD              mean and standard deviation with divisor n, vbw's one
+//	                    z-scoring convention (mfa.Standardize, chapter 4's data)
+//
 // Errors follow gonum: shape mismatches and invalid arguments panic with a
 // "numeric: " prefix; numerical failures (a matrix that is not positive
 // definite) are returned as errors.

@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/mixture"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
@@ -76,8 +77,8 @@ func (p MixturePrior) check() {
 //	E[ln π_k] = ψ(Alpha_k) − ψ(Σ Alpha),  E[ln τ_k] = ψ(A_k) − ln B_k,  E[τ_k] = A_k/B_k
 //
 // (PRML (10.46), (10.64)–(10.66) for D = 1) the responsibilities are
-// r_nk = ρ_nk/Σ_j ρ_nj (10.49), and the bound, valid right after the VBE
-// step, is
+// r_nk = ρ_nk/Σ_j ρ_nj (10.49) (mixture.NormalizeLog), and the bound, valid
+// right after the VBE step, is
 //
 //	F = Σ_n ln Σ_k ρ_nk − KL(q(π) ‖ p(π)) − Σ_k KL(q(μ_k, τ_k) ‖ p(μ_k, τ_k))
 //
@@ -110,13 +111,14 @@ type GaussianMixture struct {
 	// q(μ_k, τ_k) = Ga(τ_k | A_k, B_k) N(μ_k | Mu_k, (Beta_k τ_k)⁻¹)
 	// (A shape, B rate).
 	Mu, Beta, A, B []float64
-	// Resp[n*K+k] = q(z_n = k): from the last E step, or the initialisation
+	// Resp[k*N+n] = q(z_n = k), component-major as package mixture lays
+	// it out (N = len(X)): from the last E step, or the initialisation
 	// before the first one.
 	Resp []float64
 
-	// scratch: E[ln π], the prior's Dirichlet parameters, the x-independent
-	// part of ln ρ_nk and E[τ]
-	elnpi, u, c, et []float64
+	// scratch: E[ln π], the x-independent part of ln ρ_nk, E[τ], and
+	// ln Σ_k ρ_nk (N)
+	elnpi, c, et, lnZ []float64
 }
 
 var (
@@ -143,7 +145,7 @@ func NewGaussianMixture(x []float64, k int, prior MixturePrior, rnd *rand.Rand) 
 		X: x, K: k, Prior: prior,
 		Alpha: make([]float64, k), Mu: make([]float64, k), Beta: make([]float64, k),
 		A: make([]float64, k), B: make([]float64, k), Resp: make([]float64, len(x)*k),
-		elnpi: make([]float64, k), u: make([]float64, k), c: make([]float64, k), et: make([]float64, k),
+		elnpi: make([]float64, k), c: make([]float64, k), et: make([]float64, k), lnZ: make([]float64, len(x)),
 	}
 	randomResp(m.Resp, k, rnd)
 	m.M()
@@ -158,9 +160,9 @@ func checkData(x []float64) {
 	}
 }
 
-// randomResp fills each row of resp (k columns) with a draw from the flat
-// Dirichlet Dir(1, …, 1): normalised standard exponentials. With rnd nil
-// every entry is 1/k.
+// randomResp fills q(z_n) of every point n of resp (k components,
+// component-major) with a draw from the flat Dirichlet Dir(1, …, 1):
+// normalised standard exponentials. With rnd nil every entry is 1/k.
 func randomResp(resp []float64, k int, rnd *rand.Rand) {
 	if k == 1 || rnd == nil {
 		for i := range resp {
@@ -168,15 +170,28 @@ func randomResp(resp []float64, k int, rnd *rand.Rand) {
 		}
 		return
 	}
-	for n := 0; n < len(resp)/k; n++ {
-		row := resp[n*k : (n+1)*k]
+	N := len(resp) / k
+	for n := 0; n < N; n++ {
 		var s float64
-		for j := range row {
-			row[j] = rnd.ExpFloat64()
-			s += row[j]
+		for j := 0; j < k; j++ {
+			resp[j*N+n] = rnd.ExpFloat64()
+			s += resp[j*N+n]
 		}
-		for j := range row {
-			row[j] /= s
+		for j := 0; j < k; j++ {
+			resp[j*N+n] /= s
+		}
+	}
+}
+
+// logTerms writes ln ρ_nk = c_k − ½E[τ_k](x_n − Mu_k)² into column k of resp
+// (component-major) for every component and point.
+func logTerms(resp, x, c, et, mu []float64) {
+	N := len(x)
+	for j, cj := range c {
+		row := resp[j*N : (j+1)*N]
+		for n, xn := range x {
+			d := xn - mu[j]
+			row[n] = cj - 0.5*et[j]*d*d
 		}
 	}
 }
@@ -192,15 +207,11 @@ func (m *GaussianMixture) E() (vb.Bound, error) {
 		elnt := numeric.Digamma(m.A[j]) - math.Log(m.B[j])
 		c[j] = m.elnpi[j] + 0.5*elnt - 0.5*ln2Pi - 0.5/m.Beta[j]
 	}
-	var lnZ float64
-	for n, x := range m.X {
-		row := m.Resp[n*k : (n+1)*k]
-		for j := range row {
-			d := x - m.Mu[j]
-			row[j] = c[j] - 0.5*et[j]*d*d
-		}
-		lnZ += numeric.NormalizeLogTo(row, row)
+	logTerms(m.Resp, m.X, c, et, m.Mu)
+	if err := mixture.NormalizeLog(m.Resp, len(m.X), m.lnZ); err != nil {
+		return vb.Bound{F: math.NaN()}, fmt.Errorf("vbtest: %w", err)
 	}
+	lnZ := numeric.Sum(m.lnZ)
 	klPi, klTheta := m.KL()
 	return vb.Bound{F: lnZ - klPi - klTheta, Terms: []vb.Term{
 		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: -klPi}, {Name: TermKLTheta, Value: -klTheta},
@@ -212,20 +223,12 @@ func (m *GaussianMixture) E() (vb.Bound, error) {
 // Appendix C.3, eqs. (C.18)–(C.23)) for the current q(θ) and Prior.
 func (m *GaussianMixture) KL() (pi, theta float64) {
 	p := m.Prior
-	m.priorAlpha()
-	pi = dist.DirichletKL(m.Alpha, m.u)
+	pi = mixture.KLWeights(m.Alpha, p.Alpha0)
 	pr := normalGamma(p.A0, p.B0, p.M0, p.Beta0)
 	for j := 0; j < m.K; j++ {
 		theta += dist.KLNormalGamma(normalGamma(m.A[j], m.B[j], m.Mu[j], m.Beta[j]), pr)
 	}
 	return pi, theta
-}
-
-// priorAlpha sets m.u to the prior's Dirichlet parameters Alpha0/K.
-func (m *GaussianMixture) priorAlpha() {
-	for j := range m.u {
-		m.u[j] = m.Prior.Alpha0 / float64(m.K)
-	}
 }
 
 // normalGamma returns Ga(τ | a, b) N(μ | m, (βτ)⁻¹) as a one-dimensional
@@ -243,10 +246,10 @@ func normalGamma(a, b, m, beta float64) *dist.NormalGamma {
 // accumulated about x̄_k, which avoids the cancellation of Σr x² − N x̄².
 func (m *GaussianMixture) M() {
 	k, p := m.K, m.Prior
+	mixture.UpdateWeights(m.Alpha, m.Resp, len(m.X), p.Alpha0)
 	for j := 0; j < k; j++ {
-		nk, xbar, ss := weightedMoments(m.X, m.Resp, k, j, p.M0)
+		nk, xbar, ss := weightedMoments(m.X, m.Resp, j, p.M0)
 		dm := xbar - p.M0
-		m.Alpha[j] = p.Alpha0/float64(k) + nk
 		m.Beta[j] = p.Beta0 + nk
 		m.Mu[j] = (p.Beta0*p.M0 + nk*xbar) / m.Beta[j]
 		m.A[j] = p.A0 + nk/2
@@ -317,8 +320,8 @@ type GaussianMixtureEM struct {
 	Mu []float64 // component means
 	// Tau holds the component precisions.
 	Tau []float64
-	// Resp[n*K+k] = p(z_n = k | x_n, θ) from the last E step or the
-	// initialisation.
+	// Resp[k*N+n] = p(z_n = k | x_n, θ), component-major (N = len(X)), from
+	// the last E step or the initialisation.
 	Resp []float64
 	// VarFloor ≥ 0 is the smallest variance the M step may choose (0: none).
 	VarFloor float64
@@ -349,15 +352,12 @@ func (m *GaussianMixtureEM) E() (vb.Bound, error) {
 	for j := 0; j < k; j++ {
 		c[j] = math.Log(m.Pi[j]) + 0.5*math.Log(m.Tau[j]) - 0.5*ln2Pi
 	}
-	var ll float64
-	for n, x := range m.X {
-		row := m.Resp[n*k : (n+1)*k]
-		for j := range row {
-			d := x - m.Mu[j]
-			row[j] = c[j] - 0.5*m.Tau[j]*d*d
-		}
-		ll += numeric.NormalizeLogTo(row, row)
+	logTerms(m.Resp, m.X, c, m.Tau, m.Mu)
+	lnZ := make([]float64, len(m.X))
+	if err := mixture.NormalizeLog(m.Resp, len(m.X), lnZ); err != nil {
+		return vb.Bound{F: math.NaN()}, fmt.Errorf("vbtest: %w", err)
 	}
+	ll := numeric.Sum(lnZ)
 	return vb.Bound{F: ll, Terms: []vb.Term{{Name: TermLogLik, Value: ll}}}, nil
 }
 
@@ -365,7 +365,7 @@ func (m *GaussianMixtureEM) E() (vb.Bound, error) {
 func (m *GaussianMixtureEM) M() {
 	k := m.K
 	for j := 0; j < k; j++ {
-		nk, mu, ss := weightedMoments(m.X, m.Resp, k, j, 0)
+		nk, mu, ss := weightedMoments(m.X, m.Resp, j, 0)
 		m.Pi[j] = nk / float64(len(m.X))
 		if !(nk > 0) {
 			continue
@@ -532,10 +532,11 @@ func MixtureLogEvidence(x []float64, k int, p MixturePrior) float64 {
 // N_j = Σ_n r_nj, mean x̄_j (empty when N_j = 0: then x̄_j is the given
 // fallback) and scatter S_j = Σ_n r_nj (x_n − x̄_j)², accumulated about x̄_j
 // to avoid the cancellation of Σ r x² − N x̄².
-func weightedMoments(x, resp []float64, k, j int, empty float64) (nk, mean, ss float64) {
+func weightedMoments(x, resp []float64, j int, empty float64) (nk, mean, ss float64) {
 	var s1 float64
+	r := resp[j*len(x) : (j+1)*len(x)]
 	for n, v := range x {
-		r := resp[n*k+j]
+		r := r[n]
 		nk += r
 		s1 += r * v
 	}
@@ -545,7 +546,7 @@ func weightedMoments(x, resp []float64, k, j int, empty float64) (nk, mean, ss f
 	}
 	for n, v := range x {
 		d := v - mean
-		ss += resp[n*k+j] * d * d
+		ss += r[n] * d * d
 	}
 	return nk, mean, ss
 }

@@ -63,7 +63,7 @@ func longForm(x []float64, p vbtest.MixturePrior, r, alpha, mu, beta, a, b []flo
 		f -= 0.5*(math.Log(beta[j])-l2p+elt) - 0.5
 		// E[ln p(x | z, μ, τ)] + E[ln p(z | π)] + H[q(z)]
 		for n, xn := range x {
-			rn := r[n*k+j]
+			rn := r[j*len(x)+n]
 			if rn == 0 {
 				continue
 			}
@@ -169,7 +169,7 @@ func TestBoundMatchesMonteCarlo(t *testing.T) {
 		for n, xn := range x {
 			for j := 0; j < k; j++ {
 				d := xn - mu[j]
-				v += m.Resp[n*k+j] * (math.Log(pi[j]) + 0.5*(math.Log(tau[j])-l2p) - 0.5*tau[j]*d*d)
+				v += m.Resp[j*len(x)+n] * (math.Log(pi[j]) + 0.5*(math.Log(tau[j])-l2p) - 0.5*tau[j]*d*d)
 			}
 		}
 		sum += v
@@ -326,7 +326,7 @@ func TestFBelowExactEvidence(t *testing.T) {
 		if x[n] > 0 {
 			j = 1
 		}
-		init.Resp[2*n], init.Resp[2*n+1] = float64(1-j), float64(j)
+		init.Resp[n], init.Resp[len(x)+n] = float64(1-j), float64(j)
 	}
 	init.M()
 	r := vb.Run(init, vb.Settings{MaxIterations: 5000, RelTol: 1e-13})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/vbworkbench/vbw/core/mixture"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -62,11 +63,10 @@ func (m *GaussianMixture) Apply(mv vb.Move) error {
 	k, n := m.K, len(m.X)
 	switch mv.Kind {
 	case MoveBirth:
-		resp := make([]float64, n*(k+1))
+		resp := mixture.Add(m.Resp, n)
 		for i, x := range m.X {
-			copy(resp[i*(k+1):], m.Resp[i*k:(i+1)*k])
 			if x >= m.Mu[j] {
-				resp[i*(k+1)+k], resp[i*(k+1)+j] = m.Resp[i*k+j], 0
+				resp[k*n+i], resp[j*n+i] = resp[j*n+i], 0
 			}
 		}
 		m.resize(k + 1)
@@ -75,24 +75,8 @@ func (m *GaussianMixture) Apply(mv vb.Move) error {
 		if k < 2 {
 			return fmt.Errorf("vbtest: death of the only component")
 		}
-		resp := make([]float64, 0, n*(k-1))
-		for i := range m.X {
-			row := slices.Delete(slices.Clone(m.Resp[i*k:(i+1)*k]), j, j+1)
-			var s float64
-			for _, v := range row {
-				s += v
-			}
-			for l := range row {
-				if s > 0 {
-					row[l] /= s
-				} else {
-					row[l] = 1 / float64(k-1)
-				}
-			}
-			resp = append(resp, row...)
-		}
 		m.resize(k - 1)
-		m.Resp = resp
+		m.Resp = mixture.Remove(m.Resp, n, j)
 	default:
 		return fmt.Errorf("vbtest: unknown move %q", mv.Kind)
 	}
@@ -103,7 +87,7 @@ func (m *GaussianMixture) Apply(mv vb.Move) error {
 // resize sets K and gives every per-component slice the new length.
 func (m *GaussianMixture) resize(k int) {
 	m.K = k
-	for _, s := range []*[]float64{&m.Alpha, &m.Mu, &m.Beta, &m.A, &m.B, &m.elnpi, &m.u, &m.c, &m.et} {
+	for _, s := range []*[]float64{&m.Alpha, &m.Mu, &m.Beta, &m.A, &m.B, &m.elnpi, &m.c, &m.et} {
 		*s = make([]float64, k)
 	}
 }

@@ -24,6 +24,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/datasets"
 )
@@ -573,7 +574,8 @@ func LoadOptdigits(name string, data []byte) (X *mat.Dense, labels []int, err er
 // "Global conventions").
 type Standardisation struct {
 	// Mean and SD are the training mean and standard deviation of every
-	// original column. SD divides by n, so the standardised training data
+	// original column (numeric.MeanSD, vbw's one z-scoring convention, as
+	// mfa.Standardize). SD divides by n, so the standardised training data
 	// has mean 0 and mean square 1 in each kept column exactly.
 	Mean, SD []float64
 	// Kept lists the original columns that are kept, in order: column j of
@@ -603,15 +605,7 @@ func FitStandardisation(train *mat.Dense) (Standardisation, error) {
 			}
 			lo, hi = min(lo, v), max(hi, v)
 		}
-		var mean float64
-		for i, v := range col {
-			mean += (v - mean) / float64(i+1)
-		}
-		var ss float64
-		for _, v := range col {
-			ss += (v - mean) * (v - mean)
-		}
-		sd := math.Sqrt(ss / float64(n))
+		mean, sd := numeric.MeanSD(col)
 		if math.IsInf(mean, 0) || math.IsNaN(mean) || math.IsInf(sd, 0) || math.IsNaN(sd) {
 			return Standardisation{}, fmt.Errorf("chapter4: standardise: training column %d is too large to standardise (range %g to %g)", q, lo, hi)
 		}

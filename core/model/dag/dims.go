@@ -1,6 +1,7 @@
 package dag
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 
@@ -18,16 +19,12 @@ type DimSettings struct {
 	RelTol float64
 }
 
+// withDefaults replaces every field ≤ 0 by its default (cmp.Or of the
+// field clamped at 0).
 func (s DimSettings) withDefaults() DimSettings {
-	if s.R <= 0 {
-		s.R = 100
-	}
-	if s.Epsilon <= 0 {
-		s.Epsilon = 1e-5
-	}
-	if s.RelTol <= 0 {
-		s.RelTol = 1e-6
-	}
+	s.R = cmp.Or(max(s.R, 0), 100)
+	s.Epsilon = cmp.Or(max(s.Epsilon, 0), 1e-5)
+	s.RelTol = cmp.Or(max(s.RelTol, 0), 1e-6)
 	return s
 }
 

@@ -181,16 +181,10 @@ func (pl *plan) estep(th, n, phi []float64) float64 {
 	for p, w := range pl.w {
 		ci := pl.cidx[p*jc : (p+1)*jc]
 		vi := pl.vidx[p*h*jv : (p+1)*h*jv]
-		cst := 1.0
-		for _, i := range ci {
-			cst *= th[i]
-		}
+		cst := prodAt(th, ci)
 		var z float64
 		for c := 0; c < h; c++ {
-			f := 1.0
-			for _, i := range vi[c*jv : (c+1)*jv] {
-				f *= th[i]
-			}
+			f := prodAt(th, vi[c*jv:(c+1)*jv])
 			phi[c] = f
 			z += f
 		}
@@ -227,34 +221,36 @@ func (pl *plan) estep(th, n, phi []float64) float64 {
 	return total
 }
 
-// loglik returns Σ_p w_p ln Z_p at th without scratch space.
+// loglik returns Σ_p w_p ln Z_p at th without scratch space (estep's
+// sum, with Z_p = Π_{fixed} θ · Σ_c Π_{config c} θ of eq. (6.22)).
 func (pl *plan) loglik(th []float64) float64 {
 	h, jc, jv := pl.h, pl.jc, pl.jv
 	var total float64
 	for p, w := range pl.w {
-		ci := pl.cidx[p*jc : (p+1)*jc]
 		vi := pl.vidx[p*h*jv : (p+1)*h*jv]
-		cst := 1.0
-		for _, i := range ci {
-			cst *= th[i]
-		}
 		var z float64
 		for c := 0; c < h; c++ {
-			f := 1.0
-			for _, i := range vi[c*jv : (c+1)*jv] {
-				f *= th[i]
-			}
-			z += f
+			z += prodAt(th, vi[c*jv:(c+1)*jv])
 		}
-		var lnz float64
-		if t := z * cst; t >= tiny {
-			lnz = math.Log(t)
-		} else {
+		ci := pl.cidx[p*jc : (p+1)*jc]
+		t := z * prodAt(th, ci)
+		lnz := math.Log(t)
+		if !(t >= tiny) {
 			lnz = logPattern(th, ci, vi, h, jv, nil)
 		}
 		total += w * lnz
 	}
 	return total
+}
+
+// prodAt returns Π_{i∈idx} th_i, the product of the parameter entries one
+// configuration uses (eq. (6.22)), left to right.
+func prodAt(th []float64, idx []int32) float64 {
+	f := 1.0
+	for _, i := range idx {
+		f *= th[i]
+	}
+	return f
 }
 
 // logPattern returns ln Z_p computed in the log domain and, if q is not nil,

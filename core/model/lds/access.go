@@ -87,12 +87,10 @@ func (m *Model) CovCD() *mat.SymDense {
 // Sigma0 returns Σ_0, the prior covariance of x_0 (the inverse of
 // Hyper.Lambda0).
 func (m *Model) Sigma0() *mat.SymDense {
-	l := slices.Clone(m.Hyper.Lambda0)
 	s := make([]float64, m.k*m.k)
-	if !cholesky(l, m.k) {
+	if !inverseSPD(s, m.Hyper.Lambda0, m.k) {
 		panic("lds: Hyper.Lambda0 is not positive definite")
 	}
-	invertChol(s, l, m.k)
 	return mat.NewSymDense(m.k, s)
 }
 

@@ -84,7 +84,7 @@ func NewEM(data []Sequence, start *Params, set EMSettings) (*EM, error) {
 		phi:   phi,
 		a:     a, b: b, c: c, dd: dd, rho: slices.Clone(start.Rho),
 		mu0: slices.Clone(phi.Mu0), lambda0: slices.Clone(phi.Lambda0),
-		chol: make([]float64, n1*n1), rhs: make([]float64, n1*max(k, p)), x0: make([]float64, k*k),
+		chol: make([]float64, n1*n1), rhs: make([]float64, n1*max(k, p)), x0: make([]float64, 2*k*k),
 	}
 	if e.b == nil {
 		e.b, e.dd = []float64{}, []float64{}
@@ -133,12 +133,12 @@ func (e *EM) M() {
 			X[(k+c)*k+j] = st.GC[j*d+c]
 		}
 	}
-	if !cholesky(P, n1) {
+	if !numeric.CholFactor(P, n1) {
 		e.err = fmt.Errorf("lds: EM M step: the dynamics regression is singular: %w", numeric.ErrNotPositiveDefinite)
 		return
 	}
-	solveLower(P, n1, X, k)
-	solveLowerT(P, n1, X, k)
+	numeric.CholSolve(P, n1, X, k)
+	numeric.CholSolveT(P, n1, X, k)
 	for j := 0; j < k; j++ {
 		for i := 0; i < k; i++ {
 			e.a[j*k+i] = X[i*k+j]
@@ -152,11 +152,11 @@ func (e *EM) M() {
 	fillJoint(P, st.WC, st.GC, ds.uu, k, d)
 	copy(X[:k*p], st.SC)
 	copy(X[k*p:], ds.uy)
-	if !cholesky(P, n1) {
+	if !numeric.CholFactor(P, n1) {
 		e.err = fmt.Errorf("lds: EM M step: the output regression is singular: %w", numeric.ErrNotPositiveDefinite)
 		return
 	}
-	solveLower(P, n1, X, p)
+	numeric.CholSolve(P, n1, X, p)
 	for s := 0; s < p; s++ {
 		g := ds.yy[s]
 		for i := 0; i < n1; i++ {
@@ -168,7 +168,7 @@ func (e *EM) M() {
 		}
 		e.rho[s] = float64(ds.nobs) / g
 	}
-	solveLowerT(P, n1, X, p)
+	numeric.CholSolveT(P, n1, X, p)
 	for s := 0; s < p; s++ {
 		for j := 0; j < k; j++ {
 			e.c[s*k+j] = X[j*p+s]
@@ -208,11 +208,8 @@ func (e *EM) Params() *Params {
 	if d > 0 {
 		par.B, par.D = mat.NewDense(k, d, slices.Clone(e.b)), mat.NewDense(p, d, slices.Clone(e.dd))
 	}
-	l := slices.Clone(e.lambda0)
 	s := make([]float64, k*k)
-	if cholesky(l, k) {
-		invertChol(s, l, k)
-	}
+	inverseSPD(s, e.lambda0, k)
 	par.Sigma0 = mat.NewSymDense(k, s)
 	return par
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -131,7 +132,7 @@ func (m *Model) updateX0() {
 
 // updateX0 sets μ_0 (mu) and Λ_0 = Σ_0⁻¹ (lam) to the maximisers of
 // Σ_i ⟨ln N(x_{i,0} | μ_0, Σ_0)⟩ over Σ_0 of the given form, from the x_0
-// statistics of st (eqs. 5.137, 5.150-5.151), using the k×k scratch S. In
+// statistics of st (eqs. 5.137, 5.150-5.151), using the 2k² scratch S. In
 // Sigma0Full mode, a Σ_0 that fails its Cholesky factorisation (it is
 // positive definite in exact arithmetic) leaves Λ_0 unchanged. Nothing
 // changes if st holds no sequence.
@@ -141,6 +142,7 @@ func updateX0(st *infer.LDSStats, mode Sigma0Mode, mu, lam, S []float64) {
 		return
 	}
 	n := float64(st.N)
+	S, work := S[:k*k], S[k*k:2*k*k]
 	for j := range mu {
 		mu[j] = st.X0Sum[j] / n
 	}
@@ -167,9 +169,9 @@ func updateX0(st *infer.LDSStats, mode Sigma0Mode, mu, lam, S []float64) {
 		}
 	case Sigma0Full:
 		symmetrize(S, k)
-		if !cholesky(S, k) {
+		if !numeric.CholFactor(S, k) {
 			return
 		}
-		invertChol(lam, S, k)
+		numeric.CholInverse(lam, S, k, work)
 	}
 }

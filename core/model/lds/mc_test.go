@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // mvn is a multivariate normal N(mean, cov) for the Monte Carlo tests, held
@@ -27,10 +28,10 @@ func newMVN(mean []float64, cov *mat.SymDense) mvn {
 			l[i*n+j] = cov.At(i, j)
 		}
 	}
-	if !cholesky(l, n) {
+	if !numeric.CholFactor(l, n) {
 		panic("covariance not positive definite")
 	}
-	return mvn{n: n, mean: append([]float64(nil), mean...), l: l, logDet: 2 * logDiag(l, n, 0, n)}
+	return mvn{n: n, mean: append([]float64(nil), mean...), l: l, logDet: numeric.CholLogDet(l, n)}
 }
 
 // draw sets x = mean + scale·Lz with z standard normal.
@@ -52,7 +53,7 @@ func (g mvn) logProb(x []float64, scale float64, z []float64) float64 {
 	for i := 0; i < g.n; i++ {
 		z[i] = (x[i] - g.mean[i]) / scale
 	}
-	solveLower(g.l, g.n, z[:g.n], 1)
+	numeric.CholSolveVec(g.l, g.n, z)
 	var q float64
 	for _, v := range z[:g.n] {
 		q += v * v

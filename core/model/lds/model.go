@@ -9,6 +9,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Hyper holds the hyperparameters of the VB LDS (Beal 2003 eqs. 5.6-5.16,
@@ -173,7 +174,7 @@ type Model struct {
 	rho                   []dist.Gamma
 	// Scratch: the second moments ⟨[A B]ᵀ[A B]⟩ and ⟨[C D]ᵀR⁻¹[C D]⟩.
 	momAB, momCD []float64
-	x0           []float64 // k×k scratch of the x_0 update
+	x0           []float64 // 2k² scratch of the x_0 update
 
 	err error // of the last M step, returned by the next E
 }
@@ -296,7 +297,7 @@ func newModel(ds *dataset, k int, set Settings) (*Model, error) {
 		cholCD: make([]float64, n1*n1), covCD: make([]float64, n1*n1), meanCD: make([]float64, n1*p),
 		rho:   make([]dist.Gamma, p),
 		momAB: make([]float64, n1*n1), momCD: make([]float64, n1*n1),
-		x0: make([]float64, k*k),
+		x0: make([]float64, 2*k*k),
 	}
 	return m, nil
 }
@@ -364,7 +365,7 @@ func (h Hyper) withDefaults(k, d int) (Hyper, error) {
 	default:
 		out.Lambda0 = slices.Clone(h.Lambda0)
 		l := slices.Clone(h.Lambda0)
-		if !cholesky(l, k) {
+		if !numeric.CholFactor(l, k) {
 			return out, errors.New("lds: Hyper.Lambda0 is not positive definite")
 		}
 	}

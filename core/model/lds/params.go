@@ -194,16 +194,15 @@ func (par *Params) natural() (*infer.LDSNatural, error) {
 	if par.Mu0 != nil {
 		copy(phi.Mu0, par.Mu0)
 	}
-	l := make([]float64, k*k)
+	s0 := make([]float64, k*k)
 	for i := 0; i < k; i++ {
 		for j := 0; j <= i; j++ {
-			l[i*k+j] = par.Sigma0.At(i, j)
+			s0[i*k+j] = par.Sigma0.At(i, j)
 		}
 	}
-	if !cholesky(l, k) {
+	if !inverseSPD(phi.Lambda0, s0, k) {
 		return nil, errors.New("lds: Params.Sigma0 is not positive definite")
 	}
-	invertChol(phi.Lambda0, l, k)
 	return phi, nil
 }
 

@@ -65,45 +65,23 @@ func (m *Model) M() {
 // updateAB sets q(A, B) and its part of φ̄.
 func (m *Model) updateAB() error {
 	k, d, n1 := m.k, m.d, m.n1
-	st, ds, phi := m.stats, m.data, m.phi
+	st, phi := m.stats, m.phi
 	s, r := m.scales()
-	P := m.cholAB
-	for i := 0; i < k; i++ {
-		for j := 0; j < k; j++ {
-			P[i*n1+j] = s * st.WA[i*k+j]
-		}
-		for c := 0; c < d; c++ {
-			P[i*n1+k+c] = s * st.GA[i*d+c]
-			P[(k+c)*n1+i] = s * st.GA[i*d+c]
-		}
-		P[i*n1+i] += r * m.Hyper.Alpha[i]
-	}
-	for c := 0; c < d; c++ {
-		for e := 0; e < d; e++ {
-			P[(k+c)*n1+k+e] = s * ds.uu[c*d+e]
-		}
-		P[(k+c)*n1+k+c] += r * m.Hyper.Beta[c]
-	}
-	// The right-hand sides [S_A; M̃] (n1×k); M̃ = G_Cᵀ.
-	X := m.meanAB
-	for i := 0; i < k; i++ {
-		for j := 0; j < k; j++ {
-			X[i*k+j] = s * st.SA[i*k+j]
-		}
+	// The right-hand sides X = [S_A; M̃] (n1×k), M̃ = G_Cᵀ.
+	P, X := m.cholAB, m.meanAB
+	var err error
+	m.logDetA, m.logDetB, err = m.factorPrecision(P, st.WA, st.GA, m.Hyper.Alpha, m.Hyper.Beta, s, r, "q(A, B)", X, st.SA[:k*k])
+	if err != nil {
+		return err
 	}
 	for c := 0; c < d; c++ {
 		for j := 0; j < k; j++ {
 			X[(k+c)*k+j] = s * st.GC[j*d+c]
 		}
 	}
-	if !cholesky(P, n1) {
-		return fmt.Errorf("lds: VBM: the precision of q(A, B) is not positive definite: %w", numeric.ErrNotPositiveDefinite)
-	}
-	m.logDetA = -2 * logDiag(P, n1, 0, k)
-	m.logDetB = -2 * logDiag(P, n1, k, n1)
-	solveLower(P, n1, X, k)
-	solveLowerT(P, n1, X, k)
-	invertChol(m.covAB, P, n1)
+	numeric.CholSolve(P, n1, X, k)
+	numeric.CholSolveT(P, n1, X, k)
+	numeric.CholInverse(m.covAB, P, n1, m.momAB) // momAB is set from covAB below
 
 	// ⟨[A B]ᵀ[A B]⟩ = k Σ_AB + X Xᵀ, and the means: row j of ⟨A⟩ is
 	// column j of X's first k rows.
@@ -134,52 +112,63 @@ func (m *Model) updateAB() error {
 	return nil
 }
 
+// factorPrecision sets the (k+d)×(k+d) precision P = s·[[W, G], [Gᵀ, Ü]] +
+// r·diag(a, b) of q(A, B) (W_A, G_A, α, β) or of q(C, D | ρ) (W_C, G_C, γ,
+// δ), eqs. 5.37 and 5.44, overwrites it with its Cholesky factor and
+// returns ln|Σ_A|, ln|Σ_B| (or ln|Σ_C|, ln|Σ_D|): minus the log-determinants
+// of P's leading k×k block and of its Schur complement. name names q in
+// the error of a failed factorisation. It also sets the first len(top)
+// entries of the right-hand sides X to s·top (the k rows S_A or S_C).
+func (m *Model) factorPrecision(P, W, G, a, b []float64, s, r float64, name string, X, top []float64) (ld1, ld2 float64, err error) {
+	for i, v := range top {
+		X[i] = s * v
+	}
+	m.fillPrecision(P, W, G, a, b, s, r)
+	k, n1 := m.k, m.n1
+	if !numeric.CholFactor(P, n1) {
+		return 0, 0, fmt.Errorf("lds: VBM: the precision of %s is not positive definite: %w", name, numeric.ErrNotPositiveDefinite)
+	}
+	return -numeric.CholLogDetBlock(P, n1, 0, k), -numeric.CholLogDetBlock(P, n1, k, n1), nil
+}
+
+// fillPrecision sets P = s·[[W, G], [Gᵀ, Ü]] + r·diag(a, b) (see
+// factorPrecision).
+func (m *Model) fillPrecision(P, W, G, a, b []float64, s, r float64) {
+	k, n1 := m.k, m.n1
+	fillJoint(P, W, G, m.data.uu, k, m.d)
+	for i := range P[:n1*n1] {
+		P[i] *= s
+	}
+	for i, ai := range a {
+		P[i*n1+i] += r * ai
+	}
+	for c, bc := range b {
+		P[(k+c)*n1+k+c] += r * bc
+	}
+}
+
 // updateCD sets q(C, D | ρ), q(ρ) and their part of φ̄.
 func (m *Model) updateCD() error {
 	k, p, d, n1 := m.k, m.p, m.d, m.n1
 	st, ds, phi := m.stats, m.data, m.phi
 	s, r := m.scales()
-	P := m.cholCD
-	for i := 0; i < k; i++ {
-		for j := 0; j < k; j++ {
-			P[i*n1+j] = s * st.WC[i*k+j]
-		}
-		for c := 0; c < d; c++ {
-			P[i*n1+k+c] = s * st.GC[i*d+c]
-			P[(k+c)*n1+i] = s * st.GC[i*d+c]
-		}
-		P[i*n1+i] += r * m.Hyper.Gamma[i]
+	// The right-hand sides X = [S_C; U_Y] (n1×p).
+	P, X := m.cholCD, m.meanCD
+	var err error
+	m.logDetC, m.logDetD, err = m.factorPrecision(P, st.WC, st.GC, m.Hyper.Gamma, m.Hyper.Delta, s, r, "q(C, D | ρ)", X, st.SC[:k*p])
+	if err != nil {
+		return err
 	}
-	for c := 0; c < d; c++ {
-		for e := 0; e < d; e++ {
-			P[(k+c)*n1+k+e] = s * ds.uu[c*d+e]
-		}
-		P[(k+c)*n1+k+c] += r * m.Hyper.Delta[c]
+	for i, v := range ds.uy[:d*p] {
+		X[k*p+i] = s * v
 	}
-	// The right-hand sides [S_C; U_Y] (n1×p).
-	X := m.meanCD
-	for i := 0; i < k; i++ {
-		for j := 0; j < p; j++ {
-			X[i*p+j] = s * st.SC[i*p+j]
-		}
-	}
-	for c := 0; c < d; c++ {
-		for j := 0; j < p; j++ {
-			X[(k+c)*p+j] = s * ds.uy[c*p+j]
-		}
-	}
-	if !cholesky(P, n1) {
-		return fmt.Errorf("lds: VBM: the precision of q(C, D | ρ) is not positive definite: %w", numeric.ErrNotPositiveDefinite)
-	}
-	m.logDetC = -2 * logDiag(P, n1, 0, k)
-	m.logDetD = -2 * logDiag(P, n1, k, n1)
 
 	// With V = L⁻¹[s_C,(s); u_Y,(s)], G_ss = Ÿ_ss − ‖V_s‖² (5.47), the
 	// last pivot of the Cholesky factorisation of the augmented matrix
 	// (targets §1.12, pitfall 3). It is > 0 in exact arithmetic; a
 	// near-perfect fit can round it below 0, and it is clamped at 0 (the
 	// rate b + G_ss/2 stays positive).
-	solveLower(P, n1, X, p)
+	numeric.CholSolve(P, n1, X, p)
 	prior := m.noisePrior()
 	shape := prior.Alpha + 0.5*s*float64(ds.nobs)
 	phi.LogDetRho = 0
@@ -194,8 +183,8 @@ func (m *Model) updateCD() error {
 		phi.Rho[j] = q.Mean()
 		phi.LogDetRho += q.MeanLog()
 	}
-	solveLowerT(P, n1, X, p)
-	invertChol(m.covCD, P, n1)
+	numeric.CholSolveT(P, n1, X, p)
+	numeric.CholInverse(m.covCD, P, n1, m.momCD) // momCD is set from covCD below
 
 	// ⟨[C D]ᵀR⁻¹[C D]⟩ = p Σ_CD + X diag(ρ̄) Xᵀ.
 	mom := m.momCD

@@ -1,6 +1,7 @@
 package mfa_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -8,6 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/model/mfa"
 	"github.com/vbworkbench/vbw/core/vb"
 )
@@ -109,5 +111,35 @@ func TestEmbeddedARD(t *testing.T) {
 	}
 	if !(fs[1] > fs[0]) {
 		t.Errorf("F = %.2f with a*, b* optimised, %.2f with them fixed", fs[1], fs[0])
+	}
+}
+
+// TestARDUpdateMatchesOracle checks the M step's q(ν^s_l) (eq. (4.40))
+// against dist.GaussianRows.ARDGammaTo, the generic optimal gamma posterior
+// of the column precisions of a Gaussian-rows matrix, on the loadings'
+// columns l < k (its last column is the analyser mean, which has no ARD).
+func TestARDUpdateMatchesOracle(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(83, 84))
+	y, labels := embedded(rnd, 60)
+	z, _ := mfa.Standardize(y)
+	m, err := mfa.New(z, labelResp(labels, 6, 0.9), mfa.Settings{K: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := m.E(); err != nil {
+			t.Fatal(err)
+		}
+		m.M()
+	}
+	prior := dist.Gamma{Alpha: m.Hyper.A, Beta: m.Hyper.B}
+	for s := 0; s < m.Size(); s++ {
+		want := m.Loadings(s).ARDGammaTo(nil, prior)
+		for l, g := range m.ARD(s) {
+			w := want[l]
+			if g.Alpha != w.Alpha || math.Abs(g.Beta-w.Beta) > 1e-12*w.Beta {
+				t.Errorf("analyser %d column %d: q(ν) = Ga(%v, %v), oracle Ga(%v, %v)", s, l, g.Alpha, g.Beta, w.Alpha, w.Beta)
+			}
+		}
 	}
 }

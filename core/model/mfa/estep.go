@@ -8,6 +8,8 @@ import (
 	"gonum.org/v1/gonum/floats"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/mixture"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -171,11 +173,11 @@ func (m *Model) updateSigma(c *component) error {
 			c.chol[a*k+b] = v
 		}
 	}
-	if !cholLower(c.chol, k) {
+	if !numeric.CholFactor(c.chol, k) {
 		return ErrNotPositiveDefinite
 	}
-	c.logDetSigma = -logDetLower(c.chol, k)
-	invFromLower(c.sigma, c.chol, k, c.scratch)
+	c.logDetSigma = -numeric.CholLogDet(c.chol, k)
+	numeric.CholInverse(c.sigma, c.chol, k, c.scratch)
 	c.traceSigma = 0
 	for l := 0; l < k; l++ {
 		c.traceSigma += c.sigma[l*k+l]
@@ -293,7 +295,7 @@ func (m *Model) statsPoints(s int, c *component) {
 		}
 		i0 = i1
 	}
-	ns := sum(r)
+	ns := numeric.Sum(r)
 	for a := 0; a < d; a++ {
 		for b := a; b < d; b++ {
 			if a < k && b < k {
@@ -324,7 +326,7 @@ func (m *Model) scatter(s int, c *component) {
 		c.scD = make([]float64, p*p)
 		c.wd = make([]float64, c.k*p)
 	}
-	ns := sum(r)
+	ns := numeric.Sum(r)
 	for q := range c.scMean {
 		c.scMean[q] = 0
 		if ns > 0 {
@@ -584,108 +586,32 @@ func quad2(q, xx, x0, x1, h0, h1 []float64) {
 	}
 }
 
-// respFloor is the responsibility below which q_is is set to 0. Smaller
-// values (down to subnormal numbers, for points far from an analyser) make
-// every product with them subnormal and the arithmetic of the statistics
-// many times slower; dropping them changes F by less than 1e-190 nats.
-const respFloor = 1e-200
-
-// expZero is an argument below which math.Exp returns exactly 0 (it
-// underflows below −745.13), so that the exponential need not be taken.
-const expZero = -746
-
 // updateS is the corrected update of q(s_i) (eq. (4.57), lines 2540–2549;
 // targets §1.5): q_is ∝ exp(ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s)),
-// normalised in the log domain with the largest term subtracted (as
-// numeric.NormalizeLogTo, but over a chunk of points at a time, skipping
-// the exponentials that underflow to 0 and multiplying by the reciprocal
-// of the sum); values below respFloor become 0. It keeps the normalisers
+// normalised in the log domain by mixture.NormalizeLog (responsibilities
+// below mixture.Floor become 0), which keeps the normalisers
 // ln Z_i = ln Σ_s exp(ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s)) for bound.
 func (m *Model) updateS() error {
-	n := m.n
 	dist.DirichletMeanLogTo(m.elnpi, m.omega)
-	for i0 := 0; i0 < n; i0 += chunk {
-		i1 := min(i0+chunk, n)
-		mx, z := m.rowMax[:i1-i0], m.rowSum[:i1-i0]
-		for i := range mx {
-			mx[i] = math.Inf(-1)
-		}
-		// The log-responsibilities, in place of q(s).
-		bad := false
-		for s, e := range m.elnpi {
-			l := m.resp[s*n+i0 : s*n+i1]
-			tx, ty := m.tx[s*n+i0:s*n+i1], m.ty[s*n+i0:s*n+i1]
-			for i := range l {
-				v := e + tx[i] + ty[i]
-				l[i] = v
-				if v > mx[i] {
-					mx[i] = v
-				}
-				bad = bad || v != v
-			}
-		}
-		for i, v := range mx {
-			if bad || math.IsInf(v, 0) {
-				return m.badLogResp(i0, i1)
-			}
-			z[i] = 0
-		}
-		for s := range m.elnpi {
-			l := m.resp[s*n+i0 : s*n+i1]
-			for i, v := range l {
-				var e float64
-				switch v -= mx[i]; {
-				case v == 0:
-					e = 1 // the largest term: exp(0) exactly
-				case v >= expZero:
-					e = math.Exp(v)
-				}
-				l[i] = e
-				z[i] += e
-			}
-		}
-		for i, v := range z {
-			m.lnZ[i0+i] = mx[i]
-			if v != 1 { // v = 1 when every other term underflowed
-				m.lnZ[i0+i] += math.Log(v)
-			}
-			z[i] = 1 / v
-		}
-		for s := range m.elnpi {
-			l := m.resp[s*n+i0 : s*n+i1]
-			for i, v := range l {
-				v *= z[i]
-				if v < respFloor {
-					v = 0
-				}
-				l[i] = v
-			}
-		}
+	for s := range m.elnpi {
+		m.logTerms(s, m.resp[s*m.n:(s+1)*m.n])
+	}
+	if err := mixture.NormalizeLog(m.resp, m.n, m.lnZ); err != nil {
+		return fmt.Errorf("mfa: %w", err)
 	}
 	return nil
 }
 
-// badLogResp returns the error of updateS for the first point in i0 ≤ i <
-// i1 whose log-responsibilities (held in m.resp) have a NaN or no finite
-// maximum.
-func (m *Model) badLogResp(i0, i1 int) error {
+// logTerms writes the log-terms ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s) of
+// q(s_i = s), i < n, into dst, from m.elnpi and the last computeT.
+func (m *Model) logTerms(s int, dst []float64) {
 	n := m.n
-	for i := i0; i < i1; i++ {
-		mx := math.Inf(-1)
-		for s := range m.elnpi {
-			v := m.resp[s*n+i]
-			if v > mx || math.IsNaN(v) {
-				mx = v
-			}
-			if math.IsNaN(v) {
-				break
-			}
-		}
-		if math.IsNaN(mx) || math.IsInf(mx, 0) {
-			return fmt.Errorf("mfa: q(s) of point %d: log-normaliser %v", i, mx)
-		}
+	e := m.elnpi[s]
+	dst = dst[:n]
+	tx, ty := m.tx[s*n:s*n+len(dst)], m.ty[s*n:s*n+len(dst)]
+	for i := range dst {
+		dst[i] = e + tx[i] + ty[i]
 	}
-	return fmt.Errorf("mfa: q(s) of points %d–%d: log-normaliser not finite", i0, i1-1)
 }
 
 // bound returns F (eq. (4.29), lines 2405–2419; targets §1.4) from the
@@ -701,10 +627,11 @@ func (m *Model) bound(fromS bool) vb.Bound {
 	var lnPiS, hS, klx, lik float64
 	for s := 0; s < S; s++ {
 		r := m.resp[s*n : (s+1)*n]
-		lnPiS += sum(r) * m.elnpi[s]
+		lnPiS += numeric.Sum(r) * m.elnpi[s]
 		tx, ty := m.tx[s*n:(s+1)*n], m.ty[s*n:(s+1)*n]
 		if fromS {
-			// ln q_is = ψ(ω_s) − ψ(ω_0) + T_x + T_y − ln Z_i: no logarithm.
+			// H[q(s)] with ln q_is = ψ(ω_s) − ψ(ω_0) + T_x + T_y − ln Z_i
+			// from mixture.NormalizeLog: no logarithm, in the one pass.
 			e, lnZ := m.elnpi[s], m.lnZ[:len(r)]
 			for i, v := range r {
 				if v == 0 {
@@ -720,15 +647,14 @@ func (m *Model) bound(fromS bool) vb.Bound {
 			if v == 0 {
 				continue
 			}
-			hS -= v * math.Log(v)
 			klx += v * tx[i]
 			lik += v * ty[i]
 		}
 	}
-	for s := range m.piPrior {
-		m.piPrior[s] = m.Hyper.Alpha / float64(S)
+	if !fromS {
+		hS = mixture.Entropy(m.resp)
 	}
-	klPi := dist.DirichletKL(m.omega, m.piPrior)
+	klPi := mixture.KLWeights(m.omega, m.Hyper.Alpha)
 	var klNu, klLam float64
 	for _, c := range m.comps {
 		m.componentKL(c)

@@ -58,5 +58,5 @@ func Example() {
 	// analyser holding 50 points: 0 active factor(s)
 	// analyser holding 50 points: 1 active factor(s)
 	// analyser holding 50 points: 0 active factor(s)
-	// F = -68.2 nats
+	// F = -69.7 nats
 }

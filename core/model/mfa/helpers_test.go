@@ -29,9 +29,9 @@ func TestMaxFactors(t *testing.T) {
 	}
 }
 
-// TestStandardize checks the z-scoring helper: columns of mean 0 and sample
-// standard deviation 1, a constant column only centred, and Apply and
-// Invert consistent with it.
+// TestStandardize checks the z-scoring helper: columns of mean 0 and
+// standard deviation 1 with divisor n (numeric.MeanSD), a constant column
+// only centred, and Apply and Invert consistent with it.
 func TestStandardize(t *testing.T) {
 	y := mat.NewDense(4, 3, []float64{
 		1, 10, 5,
@@ -50,7 +50,7 @@ func TestStandardize(t *testing.T) {
 		for i := 0; i < n; i++ {
 			ss += (z.At(i, q) - mean) * (z.At(i, q) - mean)
 		}
-		sd := math.Sqrt(ss / float64(n-1))
+		sd := math.Sqrt(ss / float64(n))
 		wantSD := 1.0
 		if q == 2 {
 			wantSD = 0
@@ -59,7 +59,7 @@ func TestStandardize(t *testing.T) {
 			t.Errorf("column %d: mean %v, s.d. %v after Standardize", q, mean, sd)
 		}
 	}
-	if sc.Scale[2] != 1 || sc.Mean[2] != 5 || sc.Mean[0] != 3 || math.Abs(sc.Scale[0]-math.Sqrt(14.0/3)) > 1e-15 {
+	if sc.Scale[2] != 1 || sc.Mean[2] != 5 || sc.Mean[0] != 3 || math.Abs(sc.Scale[0]-math.Sqrt(14.0/4)) > 1e-15 {
 		t.Errorf("Scaling = %+v", sc)
 	}
 	if !mat.EqualApprox(sc.Apply(y), z, 1e-15) || !mat.EqualApprox(sc.Invert(z), y, 1e-13) {

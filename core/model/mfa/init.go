@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Constants of the PCA initialisation (targets ch4-mfa.md §1.14).
@@ -167,53 +168,51 @@ type Scaling struct {
 }
 
 // Standardize returns the data y (n×p) z-scored per coordinate, with the
-// Scaling used: Mean the column means and Scale the sample standard
-// deviations (divisor n−1); a constant column (or n = 1) gets Scale 1, so it
-// is only centred. Fit the model to z; apply the same Scaling to test data
-// (Scaling.Apply) and map results back with Scaling.Invert.
+// Scaling used: Mean the column means and Scale the standard deviations of
+// numeric.MeanSD (vbw's one convention, divisor n, so each column of z has
+// mean 0 and mean square 1); a constant column gets Scale 1, so it is only
+// centred. Fit the model to z; apply the same Scaling to test data
+// (Scaling.Apply) and map results back with Scaling.Invert. It panics if y
+// is empty.
 func Standardize(y mat.Matrix) (*mat.Dense, Scaling) {
-	yd := mat.DenseCopyOf(y)
-	mean, vr := columnMoments(yd)
-	sc := Scaling{Mean: mean, Scale: make([]float64, len(vr))}
-	for q, v := range vr {
-		sc.Scale[q] = 1
-		if v > 0 {
-			sc.Scale[q] = math.Sqrt(v)
+	n, p := y.Dims()
+	sc := Scaling{Mean: make([]float64, p), Scale: make([]float64, p)}
+	col := make([]float64, n)
+	for q := 0; q < p; q++ {
+		mat.Col(col, q, y)
+		mean, sd := numeric.MeanSD(col)
+		sc.Mean[q], sc.Scale[q] = mean, 1
+		if sd > 0 {
+			sc.Scale[q] = sd
 		}
 	}
-	return sc.Apply(yd), sc
+	return sc.Apply(y), sc
 }
 
 // Apply returns (y − Mean)/Scale, row by row, as a new matrix. It panics if
 // y has another number of columns.
 func (sc Scaling) Apply(y mat.Matrix) *mat.Dense {
-	n, p := y.Dims()
-	if p != len(sc.Mean) || p != len(sc.Scale) {
-		panic("mfa: Scaling dimension mismatch")
-	}
-	z := mat.NewDense(n, p, nil)
-	for i := 0; i < n; i++ {
-		row := z.RawRowView(i)
-		for q := range row {
-			row[q] = (y.At(i, q) - sc.Mean[q]) / sc.Scale[q]
-		}
-	}
-	return z
+	return sc.mapRows(y, func(v, mean, scale float64) float64 { return (v - mean) / scale })
 }
 
 // Invert returns Mean + Scale·z, row by row, as a new matrix. It panics if
 // z has another number of columns.
 func (sc Scaling) Invert(z mat.Matrix) *mat.Dense {
-	n, p := z.Dims()
+	return sc.mapRows(z, func(v, mean, scale float64) float64 { return mean + scale*v })
+}
+
+// mapRows returns the matrix f(a_iq, Mean[q], Scale[q]) of the size of a.
+func (sc Scaling) mapRows(a mat.Matrix, f func(v, mean, scale float64) float64) *mat.Dense {
+	n, p := a.Dims()
 	if p != len(sc.Mean) || p != len(sc.Scale) {
 		panic("mfa: Scaling dimension mismatch")
 	}
-	y := mat.NewDense(n, p, nil)
+	out := mat.NewDense(n, p, nil)
 	for i := 0; i < n; i++ {
-		row := y.RawRowView(i)
+		row := out.RawRowView(i)
 		for q := range row {
-			row[q] = sc.Mean[q] + sc.Scale[q]*z.At(i, q)
+			row[q] = f(a.At(i, q), sc.Mean[q], sc.Scale[q])
 		}
 	}
-	return y
+	return out
 }

@@ -459,7 +459,7 @@ func (t *ISTarget) prepare(s int, theta []float64) bool {
 	for a := 0; a < k; a++ {
 		mm[a*k+a]++
 	}
-	if !cholLower(mm, k) {
+	if !numeric.CholFactor(mm, k) {
 		return false
 	}
 	var muPsiMu float64
@@ -485,6 +485,6 @@ func (t *ISTarget) prepare(s int, theta []float64) bool {
 		}
 		wmu[a] = v
 	}
-	t.cst[s] = math.Log(theta[s]) + t.lnNorm - 0.5*logDetLower(mm, k) - 0.5*muPsiMu
+	t.cst[s] = math.Log(theta[s]) + t.lnNorm - 0.5*numeric.CholLogDet(mm, k) - 0.5*muPsiMu
 	return true
 }

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/mixture"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -119,17 +120,16 @@ type Model struct {
 	tx, ty   []float64 // T_x(i,s), T_y(i,s) of targets §1.4, S×n
 	ell      []float64 // S
 	terms    []vb.Term // the Terms of the last bound
-	piPrior  []float64 // α*/S, S
 	kvec     []float64 // dmax, for the prior of a loading row
 	kprec    []float64
 	klprec   []float64
 
 	// Chunk buffers of the loops of E: the gathered or centred data gy
 	// (p×chunk), gathered means gx, weighted means gz and the h_a of
-	// computeT hk (dmax×chunk); weights gr, row maxima and sums of updateS
-	// and point indices idx (chunk); um holds −2Ψ⁻¹E[Λ̃] by column (dmax×p).
+	// computeT hk (dmax×chunk); weights gr and point indices idx (chunk);
+	// um holds −2Ψ⁻¹E[Λ̃] by column (dmax×p).
 	gy, gx, gz, hk, um []float64
-	gr, rowMax, rowSum []float64
+	gr                 []float64
 	idx                []int
 }
 
@@ -472,7 +472,6 @@ func (m *Model) resize() {
 		dmax = max(dmax, c.d)
 	}
 	m.elnpi = make([]float64, S)
-	m.piPrior = make([]float64, S)
 	m.tx = make([]float64, S*m.n)
 	m.ty = make([]float64, S*m.n)
 	m.gy = make([]float64, m.p*chunk)
@@ -481,8 +480,6 @@ func (m *Model) resize() {
 	m.hk = make([]float64, dmax*chunk)
 	m.um = make([]float64, dmax*m.p)
 	m.gr = make([]float64, chunk)
-	m.rowMax = make([]float64, chunk)
-	m.rowSum = make([]float64, chunk)
 	m.idx = make([]int, chunk)
 	m.ell = make([]float64, S)
 	m.kvec = make([]float64, dmax)
@@ -542,11 +539,7 @@ func (m *Model) Resp() *mat.Dense {
 
 // Counts returns N_s = Σ_i q(s_i = s) for every analyser, as a new slice.
 func (m *Model) Counts() []float64 {
-	ns := make([]float64, len(m.comps))
-	for s := range ns {
-		ns[s] = sum(m.resp[s*m.n : (s+1)*m.n])
-	}
-	return ns
+	return mixture.Counts(nil, m.resp, m.n)
 }
 
 // Factors returns q(x_i | s) = N(x̄^s_i, Σ^s) of analyser s (eqs.

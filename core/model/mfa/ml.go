@@ -81,13 +81,7 @@ const (
 )
 
 func (o MLObjective) String() string {
-	switch o {
-	case LogLikelihood:
-		return "log-likelihood"
-	case BICObjective:
-		return "BIC"
-	}
-	return fmt.Sprintf("MLObjective(%d)", int(o))
+	return enumString("MLObjective", int(o), "log-likelihood", "BIC")
 }
 
 // NewML returns ML EM for S analysers of k factors on the rows of y

@@ -66,6 +66,6 @@ func ExampleML() {
 	// analyser 0: π = 0.333
 	// analyser 1: π = 0.333
 	// analyser 2: π = 0.333
-	// BIC = -78.7, ln p(y|θ) = -18.9
-	// ln p at the centre of the second cluster (z-scored): 1.71
+	// BIC = -80.2, ln p(y|θ) = -20.4
+	// ln p at the centre of the second cluster (z-scored): 1.70
 }

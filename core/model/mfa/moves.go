@@ -11,6 +11,8 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/mixture"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -68,13 +70,16 @@ const (
 )
 
 func (b BirthMode) String() string {
-	switch b {
-	case ResponsibilitySplit:
-		return "responsibility"
-	case SpatialSplit:
-		return "spatial"
+	return enumString("BirthMode", int(b), "responsibility", "spatial")
+}
+
+// enumString returns names[v], the name of the value v of an enum whose
+// constants count from 0 (iota), or "typ(v)" for a value outside it.
+func enumString(typ string, v int, names ...string) string {
+	if v >= 0 && v < len(names) {
+		return names[v]
 	}
-	return fmt.Sprintf("BirthMode(%d)", int(b))
+	return fmt.Sprintf("%s(%d)", typ, v)
 }
 
 // ChildInit says how the children of a birth get q(Λ̃) and q(ν).
@@ -282,8 +287,7 @@ func (m *Model) birth(sp int, rnd *rand.Rand) error {
 	k := parent.k
 	dir := m.birthDirection(parent, rnd)
 	mean := parent.mean.RawMatrix()
-	resp := make([]float64, (S+1)*n)
-	copy(resp, m.resp)
+	resp := mixture.Add(m.resp, n)
 	for i := 0; i < n; i++ {
 		var proj float64
 		for q, yq := range m.y.RawRowView(i) {
@@ -295,9 +299,7 @@ func (m *Model) birth(sp int, rnd *rand.Rand) error {
 	}
 	child := parent.clone(n, p)
 	m.comps = append(m.comps, child)
-	half := m.omega[sp] / 2
-	m.omega[sp] = half
-	m.omega = append(m.omega, half)
+	m.omega = mixture.SplitWeight(m.omega, sp)
 	m.resp = resp
 	m.resize()
 	m.prepPsi()
@@ -362,11 +364,8 @@ func (m *Model) birthSpatial(sp int, rnd *rand.Rand) error {
 		sh.c.rows, sh.c.ownRows = rows, true
 	}
 	m.comps = append(m.comps, child)
-	half := m.omega[sp] / 2
-	m.omega[sp] = half
-	m.omega = append(m.omega, half)
-	resp := make([]float64, (S+1)*n)
-	copy(resp, m.resp)
+	m.omega = mixture.SplitWeight(m.omega, sp)
+	resp := mixture.Add(m.resp, n)
 	m.resp = resp
 	m.resize()
 	m.prepPsi()
@@ -398,9 +397,9 @@ func (m *Model) birthSpatial(sp int, rnd *rand.Rand) error {
 			wp = e / (1 + e)
 		}
 		rp, rc := r*wp, r*(1-wp)
-		if rp < respFloor {
+		if rp < mixture.Floor {
 			rp, rc = 0, r
-		} else if rc < respFloor {
+		} else if rc < mixture.Floor {
 			rp, rc = r, 0
 		}
 		resp[sp*n+i], resp[S*n+i] = rp, rc
@@ -430,7 +429,7 @@ func (m *Model) pcaLoadings(s int) error {
 	n, p := m.n, m.p
 	c := m.comps[s]
 	w := m.resp[s*n : (s+1)*n]
-	if sum(w) < minCount {
+	if numeric.Sum(w) < minCount {
 		return nil
 	}
 	mu, lambda, _ := weightedPCA(m.y, w, c.k)
@@ -458,29 +457,11 @@ func (m *Model) pcaLoadings(s int) error {
 
 // death removes analyser s (see Apply).
 func (m *Model) death(s int) {
-	n, S := m.n, len(m.comps)
-	resp := slices.Delete(slices.Clone(m.resp), s*n, (s+1)*n)
-	S--
-	for i := 0; i < n; i++ {
-		var tot float64
-		for t := 0; t < S; t++ {
-			tot += resp[t*n+i]
-		}
-		for t := 0; t < S; t++ {
-			if tot > 0 {
-				resp[t*n+i] /= tot
-			} else {
-				resp[t*n+i] = 1 / float64(S)
-			}
-		}
-	}
-	m.resp = resp
+	m.resp = mixture.Remove(m.resp, m.n, s)
 	m.comps = slices.Delete(m.comps, s, s+1)
 	m.omega = slices.Delete(m.omega, s, s+1)
 	m.resize()
-	for t := range m.omega {
-		m.omega[t] = m.Hyper.Alpha/float64(S) + sum(m.resp[t*n:(t+1)*n])
-	}
+	mixture.UpdateWeights(m.omega, m.resp, m.n, m.Hyper.Alpha)
 }
 
 // componentState is the state of one analyser in a snapshot.

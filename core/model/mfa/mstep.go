@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/mixture"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
@@ -18,10 +19,7 @@ import (
 // the second with the square of the second moment that the print lost
 // (targets §1.5). Both are exact maximisers of F. M does not allocate.
 func (m *Model) M() {
-	S := len(m.comps)
-	for s := range m.omega {
-		m.omega[s] = m.Hyper.Alpha/float64(S) + sum(m.resp[s*m.n:(s+1)*m.n])
-	}
+	mixture.UpdateWeights(m.omega, m.resp, m.n, m.Hyper.Alpha)
 	shape := m.Hyper.A + 0.5*float64(m.p)
 	for _, c := range m.comps {
 		c.rows.ColumnSecondMomentsTo(c.colm)

@@ -1,0 +1,179 @@
+package numeric
+
+import "math"
+
+// Small dense Cholesky kernels. A matrix is a flat row-major []float64 with n
+// columns; a Cholesky factor L of the symmetric positive-definite n×n matrix
+// A = LLᵀ overwrites the lower triangle of A's slice, and its strict upper
+// triangle is never read. These are the kernels of the models' inner loops:
+// the k×k posterior covariances of the factors (Beal (2003) eq. (4.46)), the
+// (k+d)×(k+d) VBM step of the LDS (eqs. (5.37)–(5.44)) and the k×k
+// covariances of the Kalman smoother (eqs. (5.80)–(5.104)), with k and d at
+// most a few tens. They are plain serial loops with a fixed order of
+// summation, so results do not depend on the machine's thread count; none of
+// them allocates. For large or one-off matrices use CholeskySPD.
+//
+// The log-determinant convention is ln|A| = 2 Σ_i ln L_ii (as LogDetChol),
+// never ln|L|: callers that want ½ ln|A| halve it, which is exact.
+
+// CholFactor overwrites the lower triangle of the symmetric n×n matrix a
+// (only its lower triangle is read) with its Cholesky factor L, a = LLᵀ, by
+// the column-oriented (Cholesky–Crout) order:
+//
+//	L_jj = √(a_jj − Σ_{m<j} L_jm²),  L_ij = (a_ij − Σ_{m<j} L_im L_jm) / L_jj  (i > j),
+//
+// each sum taken over m in increasing order. It returns false, leaving a
+// partly overwritten, if a pivot is not positive and finite (a is not
+// positive definite to working precision, or holds a NaN or an infinity).
+// It panics if len(a) < n².
+func CholFactor(a []float64, n int) bool {
+	if len(a) < n*n {
+		panic("numeric: CholFactor: short matrix")
+	}
+	for j := 0; j < n; j++ {
+		rj := a[j*n : j*n+j+1]
+		d := rj[j]
+		for _, v := range rj[:j] {
+			d -= v * v
+		}
+		if !(d > 0) || math.IsInf(d, 1) {
+			return false
+		}
+		d = math.Sqrt(d)
+		rj[j] = d
+		lj := rj[:j]
+		for i := j + 1; i < n; i++ {
+			ri := a[i*n : i*n+j+1]
+			s := ri[j]
+			for m, v := range ri[:len(lj)] {
+				s -= v * lj[m]
+			}
+			ri[j] = s / d
+		}
+	}
+	return true
+}
+
+// CholLogDet returns ln|A| = 2 Σ_i ln L_ii for the n×n factor l of A = LLᵀ.
+func CholLogDet(l []float64, n int) float64 {
+	return CholLogDetBlock(l, n, 0, n)
+}
+
+// CholLogDetBlock returns 2 Σ_{lo ≤ i < hi} ln L_ii for the n×n factor l of
+// A = LLᵀ. With lo = 0 it is ln|A₁₁| of the leading hi×hi block of A; with
+// hi = n it is ln|A/A₁₁|, the log-determinant of the Schur complement of the
+// leading lo×lo block A₁₁ (so ln|A| = ln|A₁₁| + ln|A/A₁₁|). It panics unless
+// 0 ≤ lo ≤ hi ≤ n.
+func CholLogDetBlock(l []float64, n, lo, hi int) float64 {
+	if lo < 0 || lo > hi || hi > n {
+		panic("numeric: CholLogDetBlock: bad range")
+	}
+	var s float64
+	for i := lo; i < hi; i++ {
+		s += math.Log(l[i*n+i])
+	}
+	return 2 * s
+}
+
+// CholSolve overwrites the n×m matrix b with L⁻¹b (forward substitution, one
+// row of b at a time; each row is scaled by the reciprocal 1/L_ii).
+func CholSolve(l []float64, n int, b []float64, m int) {
+	for i := 0; i < n; i++ {
+		bi := b[i*m : (i+1)*m]
+		for r, lir := range l[i*n : i*n+i] {
+			br := b[r*m : (r+1)*m]
+			br = br[:len(bi)]
+			for c := range bi {
+				bi[c] -= lir * br[c]
+			}
+		}
+		inv := 1 / l[i*n+i]
+		for c := range bi {
+			bi[c] *= inv
+		}
+	}
+}
+
+// CholSolveT overwrites the n×m matrix b with L⁻ᵀb (back substitution; each
+// row is scaled by the reciprocal 1/L_ii).
+func CholSolveT(l []float64, n int, b []float64, m int) {
+	for i := n - 1; i >= 0; i-- {
+		bi := b[i*m : (i+1)*m]
+		inv := 1 / l[i*n+i]
+		for c := range bi {
+			bi[c] *= inv
+		}
+		// Row i of the solution feeds every earlier row r < i through L_ir.
+		for r, lir := range l[i*n : i*n+i] {
+			br := b[r*m : (r+1)*m]
+			br = br[:len(bi)]
+			for c := range br {
+				br[c] -= lir * bi[c]
+			}
+		}
+	}
+}
+
+// CholSolveVec overwrites the n-vector v with L⁻¹v (forward substitution,
+// dividing by L_ii).
+func CholSolveVec(l []float64, n int, v []float64) {
+	v = v[:n]
+	for i := range v {
+		li := l[i*n : i*n+i+1]
+		vi := v[:len(li)-1]
+		s := v[i]
+		for r, lir := range li[:len(vi)] {
+			s -= lir * vi[r]
+		}
+		v[i] = s / li[i]
+	}
+}
+
+// CholSolveVecT overwrites the n-vector v with L⁻ᵀv (back substitution,
+// dividing by L_ii).
+func CholSolveVecT(l []float64, n int, v []float64) {
+	v = v[:n]
+	for i := n - 1; i >= 0; i-- {
+		vi := v[i] / l[i*n+i]
+		v[i] = vi
+		vr := v[:i]
+		for r, lir := range l[i*n : i*n+len(vr)] {
+			vr[r] -= lir * vi
+		}
+	}
+}
+
+// CholInverse writes A⁻¹ = (LLᵀ)⁻¹ = L⁻ᵀL⁻¹ into the n×n matrix dst, exactly
+// symmetric, using the n×n scratch work for L⁻¹; dst, l and work must not
+// overlap. L⁻¹ is lower triangular, found column by column,
+//
+//	(L⁻¹)_jj = 1/L_jj,  (L⁻¹)_ij = −(Σ_{j≤c<i} L_ic (L⁻¹)_cj) / L_ii  (i > j),
+//
+// and A⁻¹_ab = Σ_{c ≥ max(a,b)} (L⁻¹)_ca (L⁻¹)_cb, each sum in increasing c.
+// It costs about 2n³/3 multiply-adds.
+func CholInverse(dst, l []float64, n int, work []float64) {
+	w := work[:n*n]
+	clear(w)
+	for j := 0; j < n; j++ {
+		w[j*n+j] = 1 / l[j*n+j]
+		for i := j + 1; i < n; i++ {
+			li := l[i*n+j : i*n+i]
+			var s float64
+			for c, v := range li {
+				s += v * w[(j+c)*n+j]
+			}
+			w[i*n+j] = -s / l[i*n+i]
+		}
+	}
+	dst = dst[:n*n]
+	for a := 0; a < n; a++ {
+		for b := a; b < n; b++ {
+			var s float64
+			for c := b; c < n; c++ {
+				s += w[c*n+a] * w[c*n+b]
+			}
+			dst[a*n+b] = s
+			dst[b*n+a] = s
+		}
+	}
+}

@@ -1,0 +1,212 @@
+package numeric
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomSPD returns a random n×n symmetric positive-definite matrix, row-major:
+// GGᵀ/n + 0.1·I with G standard normal, so its condition number stays modest.
+func randomSPD(rnd *rand.Rand, n int) []float64 {
+	g := make([]float64, n*n)
+	for i := range g {
+		g[i] = rnd.NormFloat64()
+	}
+	a := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			var s float64
+			for c := 0; c < n; c++ {
+				s += g[i*n+c] * g[j*n+c]
+			}
+			a[i*n+j] = s / float64(n)
+		}
+		a[i*n+i] += 0.1
+	}
+	return a
+}
+
+func closeRel(got, want, tol float64) bool {
+	return math.Abs(got-want) <= tol*math.Max(1, math.Abs(want))
+}
+
+// TestCholSmallAgainstGonum checks every kernel against mat.Cholesky on
+// random SPD matrices of sizes 1-12.
+func TestCholSmallAgainstGonum(t *testing.T) {
+	const tol = 1e-10
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for n := 1; n <= 12; n++ {
+		for rep := 0; rep < 5; rep++ {
+			a := randomSPD(rnd, n)
+			var ref mat.Cholesky
+			if !ref.Factorize(mat.NewSymDense(n, append([]float64(nil), a...))) {
+				t.Fatalf("n=%d: gonum could not factorise a test matrix", n)
+			}
+			l := append([]float64(nil), a...)
+			// Poison the strict upper triangle: it must be neither read nor needed.
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					l[i*n+j] = math.NaN()
+				}
+			}
+			if !CholFactor(l, n) {
+				t.Fatalf("n=%d: CholFactor failed on an SPD matrix", n)
+			}
+			var refL mat.TriDense
+			ref.LTo(&refL)
+			for i := 0; i < n; i++ {
+				for j := 0; j <= i; j++ {
+					if !closeRel(l[i*n+j], refL.At(i, j), tol) {
+						t.Fatalf("n=%d: L[%d,%d] = %v, gonum %v", n, i, j, l[i*n+j], refL.At(i, j))
+					}
+				}
+			}
+			if got, want := CholLogDet(l, n), ref.LogDet(); !closeRel(got, want, tol) {
+				t.Errorf("n=%d: CholLogDet = %v, gonum LogDet %v", n, got, want)
+			}
+			// The block log-determinants add up, and the leading one is
+			// ln|A₁₁| of the leading block.
+			for lo := 0; lo <= n; lo++ {
+				sum := CholLogDetBlock(l, n, 0, lo) + CholLogDetBlock(l, n, lo, n)
+				if !closeRel(sum, ref.LogDet(), tol) {
+					t.Errorf("n=%d lo=%d: block log-dets sum to %v, want %v", n, lo, sum, ref.LogDet())
+				}
+				if lo == 0 {
+					continue
+				}
+				var lead mat.Cholesky
+				sub := mat.NewSymDense(lo, nil)
+				for i := 0; i < lo; i++ {
+					for j := 0; j < lo; j++ {
+						sub.SetSym(i, j, a[i*n+j])
+					}
+				}
+				lead.Factorize(sub)
+				if got := CholLogDetBlock(l, n, 0, lo); !closeRel(got, lead.LogDet(), tol) {
+					t.Errorf("n=%d lo=%d: leading block log-det %v, want %v", n, lo, got, lead.LogDet())
+				}
+			}
+
+			var refInv mat.SymDense
+			if err := ref.InverseTo(&refInv); err != nil {
+				t.Fatalf("n=%d: gonum inverse: %v", n, err)
+			}
+			inv := make([]float64, n*n)
+			CholInverse(inv, l, n, make([]float64, n*n))
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					if inv[i*n+j] != inv[j*n+i] {
+						t.Fatalf("n=%d: CholInverse not exactly symmetric at (%d,%d)", n, i, j)
+					}
+					if !closeRel(inv[i*n+j], refInv.At(i, j), 1e-8) {
+						t.Fatalf("n=%d: inverse[%d,%d] = %v, gonum %v", n, i, j, inv[i*n+j], refInv.At(i, j))
+					}
+				}
+			}
+
+			// Solves: A⁻¹B = L⁻ᵀL⁻¹B for a random n×m B, and for a vector.
+			const m = 3
+			b := make([]float64, n*m)
+			for i := range b {
+				b[i] = rnd.NormFloat64()
+			}
+			var want mat.Dense
+			if err := ref.SolveTo(&want, mat.NewDense(n, m, append([]float64(nil), b...))); err != nil {
+				t.Fatalf("n=%d: gonum solve: %v", n, err)
+			}
+			x := append([]float64(nil), b...)
+			CholSolve(l, n, x, m)
+			CholSolveT(l, n, x, m)
+			for i := 0; i < n; i++ {
+				for c := 0; c < m; c++ {
+					if !closeRel(x[i*m+c], want.At(i, c), 1e-8) {
+						t.Fatalf("n=%d: solve[%d,%d] = %v, gonum %v", n, i, c, x[i*m+c], want.At(i, c))
+					}
+				}
+			}
+			v := make([]float64, n)
+			for i := range v {
+				v[i] = b[i*m+1]
+			}
+			CholSolveVec(l, n, v)
+			CholSolveVecT(l, n, v)
+			for i := range v {
+				if !closeRel(v[i], want.At(i, 1), 1e-8) {
+					t.Fatalf("n=%d: vector solve[%d] = %v, gonum %v", n, i, v[i], want.At(i, 1))
+				}
+			}
+			// The half solve alone: ‖L⁻¹b‖² = bᵀA⁻¹b.
+			h := make([]float64, n)
+			for i := range h {
+				h[i] = b[i*m]
+			}
+			var quad float64
+			for i := range h {
+				quad += h[i] * want.At(i, 0)
+			}
+			CholSolveVec(l, n, h)
+			var hh float64
+			for _, e := range h {
+				hh += e * e
+			}
+			if !closeRel(hh, quad, 1e-8) {
+				t.Errorf("n=%d: ‖L⁻¹b‖² = %v, bᵀA⁻¹b = %v", n, hh, quad)
+			}
+		}
+	}
+}
+
+func TestCholFactorRejects(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		n    int
+		a    []float64
+	}{
+		// [[1,2],[2,1]] has eigenvalues 3 and −1.
+		{"indefinite", 2, []float64{1, 0, 2, 1}},
+		{"singular", 2, []float64{1, 0, 1, 1}},
+		{"negative", 1, []float64{-1}},
+		{"zero", 1, []float64{0}},
+		{"nan", 2, []float64{1, 0, math.NaN(), 1}},
+		{"inf", 2, []float64{math.Inf(1), 0, 0, 1}},
+	} {
+		if CholFactor(append([]float64(nil), tc.a...), tc.n) {
+			t.Errorf("%s: CholFactor(%v) = true, want false", tc.name, tc.a)
+		}
+	}
+	// A zero-size matrix is (vacuously) factorised.
+	if !CholFactor(nil, 0) || CholLogDet(nil, 0) != 0 {
+		t.Error("0×0: want ok and ln|A| = 0")
+	}
+}
+
+func TestCholSmallAllocs(t *testing.T) {
+	const n, m = 8, 4
+	rnd := rand.New(rand.NewPCG(3, 4))
+	a := randomSPD(rnd, n)
+	l := make([]float64, n*n)
+	inv := make([]float64, n*n)
+	work := make([]float64, n*n)
+	b := make([]float64, n*m)
+	v := make([]float64, n)
+	var sink float64
+	allocs := testing.AllocsPerRun(100, func() {
+		copy(l, a)
+		if !CholFactor(l, n) {
+			t.Fatal("CholFactor failed")
+		}
+		sink += CholLogDet(l, n) + CholLogDetBlock(l, n, 2, 5)
+		CholSolve(l, n, b, m)
+		CholSolveT(l, n, b, m)
+		CholSolveVec(l, n, v)
+		CholSolveVecT(l, n, v)
+		CholInverse(inv, l, n, work)
+	})
+	if allocs != 0 {
+		t.Errorf("small Cholesky kernels allocate %v times per run, want 0", allocs)
+	}
+	_ = sink
+}
