@@ -1,6 +1,7 @@
 package chapter3
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,14 +19,21 @@ func FuzzPlotInputs(f *testing.F) {
 	input := func(e os.DirEntry) bool {
 		return e.Type().IsRegular() && filepath.Ext(e.Name()) != ".svg" && filepath.Ext(e.Name()) != ".png"
 	}
+	// Without -fuzz the seeds are run as they are, so each one redraws its
+	// experiment's figures from unchanged files: under -short one seed per
+	// experiment is that test, and the others repeat it.
+	fuzzing := flag.Lookup("test.fuzz") != nil && flag.Lookup("test.fuzz").Value.String() != ""
+	onePerExperiment := testing.Short() && !fuzzing
 	for _, name := range []string{"synthetic.toml", "alice.toml", "model-order.toml", "tightness.toml"} {
 		dir := exptest.Quick(f, configPath(name)).Dir
 		srcs[filepath.Base(dir)] = dir
 		entries, _ := os.ReadDir(dir)
+		added := false
 		for _, e := range entries {
-			if !input(e) {
+			if !input(e) || (onePerExperiment && added) {
 				continue
 			}
+			added = true
 			b, err := os.ReadFile(filepath.Join(dir, e.Name()))
 			if err != nil {
 				f.Fatal(err)
