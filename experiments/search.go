@@ -97,8 +97,8 @@ func (s SearchSettings) Validate() error {
 }
 
 // EpochModel is a model whose epochs can end by the agitation rule of
-// section 4.3 (eq. (4.72); mfa.Model.EpochConverger and
-// mfa.ML.EpochConverger): every component's agitation below tol after at
+// section 4.3 (eq. (4.72); mfa.VB.EpochConverger and
+// mfa.EM.EpochConverger): every component's agitation below tol after at
 // least minIterations iterations, and, if dFPerDatum > 0, |ΔF|/n below it.
 type EpochModel interface {
 	EpochConverger(tol, dFPerDatum float64, minIterations int) vb.Converger

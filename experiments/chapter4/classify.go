@@ -607,13 +607,13 @@ func PlotClassify(dir string) error {
 // (PCA start) on y: responsibility births ordered by the local KL,
 // accepted when BIC rises, no deaths, epochs ended by the same agitation
 // rule and judged against the same reference as the VB search of s.
-func searchML(y *mat.Dense, ml MLSettings, s experiments.SearchSettings, psiMin float64, rnd *rand.Rand, stop func() error) (*mfa.ML, vb.SearchResult, error) {
-	m, err := mfa.NewML(y, 1, ml.K, psiMin, rnd)
+func searchML(y *mat.Dense, ml MLSettings, s experiments.SearchSettings, psiMin float64, rnd *rand.Rand, stop func() error) (*mfa.EM, vb.SearchResult, error) {
+	m, err := mfa.NewEM(y, 1, ml.K, psiMin, rnd)
 	if err != nil {
 		return nil, vb.SearchResult{}, err
 	}
 	m.Objective = mfa.BICObjective
-	m.Moves = mfa.MLMoveSettings{Rand: rnd, MaxTries: ml.MaxTries}
+	m.Moves = mfa.EMMoveSettings{Rand: rnd, MaxTries: ml.MaxTries}
 	// The VB search's epoch rule and reference, ML's budget, no final run.
 	s.MaxTotalIterations, s.MaxFinalIterations = ml.MaxTotalIterations, 0
 	res := s.Search(m, ml.EM.Settings(stop, m), nil)

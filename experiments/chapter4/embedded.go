@@ -54,8 +54,8 @@ func DefaultSearch() experiments.SearchSettings {
 		DeathThreshold: 1, Reference: experiments.ReferenceConverged, MaxTotalIterations: 3000}
 }
 
-// mfaGroups are the VBMFA's hyperparameter groups (mfa.Model.HyperGroups).
-func mfaGroups() []string { return new(mfa.Model).HyperGroups() }
+// mfaGroups are the VBMFA's hyperparameter groups (mfa.VB.HyperGroups).
+func mfaGroups() []string { return new(mfa.VB).HyperGroups() }
 
 // vbFit returns the [vb] settings of the VBMFA's epochs: at most
 // maxIterations iterations, ΔF < 1e-6·|F| (search.epoch = "dF" only), and
@@ -228,13 +228,13 @@ func (r EmbeddedRun) totalDim() int {
 // for every move, the active dimensionalities of the analysers with at
 // least one point after it (MoveDims, for moves.csv).
 func searchMFA(z *mat.Dense, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error,
-	onMove func(vb.MoveRecord, *mfa.Model)) (*mfa.Model, vb.SearchResult, []string, error) {
+	onMove func(vb.MoveRecord, *mfa.VB)) (*mfa.VB, vb.SearchResult, []string, error) {
 	n, _ := z.Dims()
 	ones := mat.NewDense(n, 1, nil)
 	for i := 0; i < n; i++ {
 		ones.Set(i, 0, 1)
 	}
-	model, err := mfa.New(z, ones, mfa.Settings{K: m.KMax, PsiMin: m.PsiMin})
+	model, err := mfa.NewVB(z, ones, mfa.Settings{K: m.KMax, PsiMin: m.PsiMin})
 	if err != nil {
 		return nil, vb.SearchResult{}, nil, err
 	}
@@ -276,7 +276,7 @@ const MoveDimsTau = 0.1
 // MoveDims returns the active dimensionalities (at MoveDimsTau) of m's
 // analysers with at least one point of responsibility, in model order,
 // space-separated.
-func MoveDims(m *mfa.Model) string {
+func MoveDims(m *mfa.VB) string {
 	var b strings.Builder
 	for s, n := range m.Counts() {
 		if n < 1 {
@@ -292,7 +292,7 @@ func MoveDims(m *mfa.Model) string {
 
 // readout returns the analysers with at least one point of responsibility,
 // with their active dimensionalities and the true clusters they serve.
-func readout(model *mfa.Model, labels []int, clusters int, tau float64, withLoadings bool) []Analyser {
+func readout(model *mfa.VB, labels []int, clusters int, tau float64, withLoadings bool) []Analyser {
 	resp := model.Resp()
 	n, S := resp.Dims()
 	counts := model.Counts()

@@ -118,7 +118,7 @@ func TestMFAProposalExact(t *testing.T) {
 		y.Set(i, 1, -2+0.5*rnd.NormFloat64())
 	}
 	h := mfa.Hyper{Alpha: 1, A: 1, B: 0.01, Mu: []float64{0, 0}, Nu: []float64{0.5, 2}, Psi: []float64{0.9, 0.3}}
-	m, err := mfa.NewRandom(y, 1, mfa.Settings{K: 0, Hyper: h}, rnd)
+	m, err := mfa.NewVBRandom(y, 1, mfa.Settings{K: 0, Hyper: h}, rnd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func BenchmarkISSampleDigits(b *testing.B) {
 			y.Set(i, q, centres[i%S][q]+rnd.NormFloat64())
 		}
 	}
-	m, err := mfa.NewRandom(y, S, mfa.Settings{K: k}, rnd)
+	m, err := mfa.NewVBRandom(y, S, mfa.Settings{K: k}, rnd)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -248,8 +248,8 @@ func (c *ISSamplersConfig) initResp(z *mat.Dense, rnd *rand.Rand) *mat.Dense {
 // deathRun runs one VBMFA optimisation from the responsibilities resp: VBEM
 // to convergence with deaths of analysers below the death threshold and no
 // births (targets §3.9).
-func (c *ISSamplersConfig) deathRun(z, resp *mat.Dense, stop func() error) (*mfa.Model, vb.SearchResult, error) {
-	model, err := mfa.New(z, resp, mfa.Settings{K: c.Model.KMax, PsiMin: c.Model.PsiMin})
+func (c *ISSamplersConfig) deathRun(z, resp *mat.Dense, stop func() error) (*mfa.VB, vb.SearchResult, error) {
+	model, err := mfa.NewVB(z, resp, mfa.Settings{K: c.Model.KMax, PsiMin: c.Model.PsiMin})
 	if err != nil {
 		return nil, vb.SearchResult{}, err
 	}

@@ -173,7 +173,7 @@ type TightIS struct {
 // majorityErrors returns the training and test error fractions of the
 // model's analysers (with at least one point) mapped to classes by soft
 // majority (targets §3.6).
-func majorityErrors(m *mfa.Model, d tightData, classes int) (train, test float64) {
+func majorityErrors(m *mfa.VB, d tightData, classes int) (train, test float64) {
 	counts := m.Counts()
 	resp := m.Resp()
 	n, S := resp.Dims()
@@ -222,7 +222,7 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 	var pending *TightSnapshot
 	moves := 0
 	beat := heartbeat(env.Log, ISTightnessID, c.Search.MaxTotalIterations, 30*time.Second)
-	onMove := func(mv vb.MoveRecord, m *mfa.Model) {
+	onMove := func(mv vb.MoveRecord, m *mfa.VB) {
 		if beat != nil {
 			beat(mv, m)
 		}

@@ -76,7 +76,7 @@ func moveRows(res vb.SearchResult, dims []string) []MoveRow {
 // runSeed z-scores x and runs the search of one seed, with the births'
 // directions from the stream (id, "births", seed); it returns the outcome
 // and the final model and search result for the experiment's own readout.
-func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, stop func() error) (SearchOutcome, *mfa.Model, vb.SearchResult, error) {
+func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, stop func() error) (SearchOutcome, *mfa.VB, vb.SearchResult, error) {
 	start := time.Now()
 	o := SearchOutcome{Seed: seed}
 	z, st, err := ZScore(x)
@@ -161,13 +161,13 @@ func writeSeedOutputs(env *experiments.Env, outs []SearchOutcome, p int, pathFil
 // accepted and tried moves, the analysers and the sweeps used of the
 // budget. The long digit searches run for minutes inside one cell, where
 // the cell runner's own progress is silent.
-func heartbeat(w io.Writer, label string, budget int, interval time.Duration) func(vb.MoveRecord, *mfa.Model) {
+func heartbeat(w io.Writer, label string, budget int, interval time.Duration) func(vb.MoveRecord, *mfa.VB) {
 	if w == nil {
 		return nil
 	}
 	start := time.Now()
 	last, accepted, tried := start, 0, 0
-	return func(mv vb.MoveRecord, m *mfa.Model) {
+	return func(mv vb.MoveRecord, m *mfa.VB) {
 		tried++
 		if mv.Accepted {
 			accepted++

@@ -21,7 +21,7 @@ type Snapshot struct {
 
 // TakeSnapshot reads the analysers of m holding at least minPoints of
 // responsibility.
-func TakeSnapshot(m *mfa.Model, epoch, iter int, minPoints float64) Snapshot {
+func TakeSnapshot(m *mfa.VB, epoch, iter int, minPoints float64) Snapshot {
 	sn := Snapshot{Epoch: epoch, Iter: iter}
 	p := m.P()
 	counts := m.Counts()

@@ -34,7 +34,7 @@ func TestSnapshotOneGaussian(t *testing.T) {
 		sample[1] += a * b / float64(n)
 		sample[3] += b * b / float64(n)
 	}
-	m, err := mfa.New(y, ones, mfa.Settings{K: 1})
+	m, err := mfa.NewVB(y, ones, mfa.Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

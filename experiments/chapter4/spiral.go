@@ -141,14 +141,14 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 // the accepted epochs listed in snapshots, and F after every sweep with
 // the epoch it belongs to.
 func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings,
-	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.Model, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
+	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.VB, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
 	want := map[int]bool{}
 	for _, e := range snapshots {
 		want[e] = true
 	}
 	var snaps []Snapshot
 	accepted := 0
-	onMove := func(mv vb.MoveRecord, mm *mfa.Model) {
+	onMove := func(mv vb.MoveRecord, mm *mfa.VB) {
 		if !mv.Accepted {
 			return
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // BenchmarkBayesPyLDS anchors the comparison with BayesPy's linear
-// state-space model demo: 1000 VBEM iterations, from lds.New to the last
+// state-space model demo: 1000 VBEM iterations, from lds.NewVB to the last
 // E step, of a VB LDS with p = 30 outputs, T = 400 steps and k = 10 hidden
 // dimensions, on data from a 4-state LDS, with F computed every iteration
 // and every hyperparameter group updated on the default schedule. BayesPy
@@ -34,7 +34,7 @@ func BenchmarkBayesPyLDS(b *testing.B) {
 	seq, _ := lds.Simulate(rnd, truth, T, nil)
 	b.ReportAllocs()
 	for b.Loop() {
-		m, err := lds.New([]lds.Sequence{seq}, lds.Settings{K: k}, rng.New(1, "bench", "bayespy", "init"))
+		m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: k}, rng.New(1, "bench", "bayespy", "init"))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -68,7 +68,7 @@ func DefaultDimensionality() DimensionalityConfig {
 	c.TGrid = []int{10, 20, 30, 50, 100, 150, 200, 250, 300}
 	c.Data = DefaultNoInputLDS()
 	c.Model = DimModel{K: 10, CrossInit: CrossIdentity, CompareCrossInit: true}
-	c.VB = ldsFit(500, lds.VB, false)
+	c.VB = ldsFit(500, lds.Variational, false)
 	c.Extended = Extension{MaxTotalIterations: 3000, RelTol: 1e-6}
 	c.Thresholds = DefaultThresholds()
 	return c
@@ -91,7 +91,7 @@ func (c *DimensionalityConfig) Validate() error {
 		experiments.AtLeast("seeds", c.Seeds, 1),
 		experiments.AtLeast("model.k", c.Model.K, 1),
 		checkCrossInit("model.cross_init", c.Model.CrossInit),
-		c.VB.Validate("vb", lds.HyperGroupsOf(lds.VB, false)),
+		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, false)),
 		experiments.AtLeast("extended.max_total_iterations", c.Extended.MaxTotalIterations, 0),
 		experiments.NonNegative("extended.rel_tol", c.Extended.RelTol),
 		c.Thresholds.validate())
@@ -156,7 +156,7 @@ func runDimCell(c *DimensionalityConfig, seed, T int, cross string, stop func() 
 	seq := lds.Sequence{Y: mat.DenseCopyOf(y.Slice(0, T, 0, c.Data.P))}
 	// The initial states depend on (seed, T) only, so that the two
 	// cross_init runs differ in Υ_{t−1,t} alone.
-	m, err := lds.New([]lds.Sequence{seq}, lds.Settings{K: c.Model.K, CrossInit: crossInit(cross)},
+	m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: c.Model.K, CrossInit: crossInit(cross)},
 		rng.New(c.Seed, DimensionalityID, "init", strconv.Itoa(seed), strconv.Itoa(T)))
 	if err != nil {
 		return r, err

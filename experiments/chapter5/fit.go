@@ -47,7 +47,7 @@ type HyperTrace struct {
 }
 
 // record appends the model's current hyperparameters.
-func (h *HyperTrace) record(m *lds.Model) {
+func (h *HyperTrace) record(m *lds.VB) {
 	inv := func(xs []float64) []float64 {
 		out := make([]float64, len(xs))
 		for i, x := range xs {
@@ -83,7 +83,7 @@ func firstBelow(tr [][]float64, thr float64) []int {
 	return out
 }
 
-// ldsFit returns the [vb] (or [map]) settings of a VB LDS (mode lds.VB)
+// ldsFit returns the [vb] (or [map]) settings of a VB LDS (mode lds.Variational)
 // or MAP LDS with or without inputs: maxIterations iterations exactly
 // (the thesis's runs have no stop rule) and the staged hyperparameter
 // schedule of section 5.4.2, lds.StagedSchedule ("hypit = [10, 20, 30]").
@@ -109,7 +109,7 @@ func (c extendConverger) Converged(_ int, f, delta float64) bool {
 // until ΔF < rel·|F|. onE is called after every E step of both phases. It
 // returns both results; the second, which holds the whole run, is zero
 // when there is no continuation. The bound trace of the whole run is f.
-func phases(m *lds.Model, first vb.Settings, total int, rel float64, onE func(), snap func()) (r1, r2 vb.Result, f []float64, extended bool) {
+func phases(m *lds.VB, first vb.Settings, total int, rel float64, onE func(), snap func()) (r1, r2 vb.Result, f []float64, extended bool) {
 	rec := first.Recorder
 	first.Recorder = func(it vb.Iteration) {
 		if rec != nil {

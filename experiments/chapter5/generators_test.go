@@ -313,14 +313,14 @@ func TestPhasesContinue(t *testing.T) {
 	g := DefaultNoInputLDS()
 	_, y, _ := g.Generate(rng.New(5, "test", "phases"))
 	seq := lds.Sequence{Y: mat.DenseCopyOf(y.Slice(0, 80, 0, g.P))}
-	newModel := func() *lds.Model {
-		m, err := lds.New([]lds.Sequence{seq}, lds.Settings{K: 4}, rng.New(5, "test", "phases", "init"))
+	newModel := func() *lds.VB {
+		m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: 4}, rng.New(5, "test", "phases", "init"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return m
 	}
-	fit := ldsFit(25, lds.VB, false)
+	fit := ldsFit(25, lds.Variational, false)
 	a := newModel()
 	var trA HyperTrace
 	_, _, fa, ext := phases(a, fit.Settings(nil, a), 60, 0, func() { trA.record(a) }, func() {})
@@ -360,9 +360,9 @@ func TestDefaultHyperSchedule(t *testing.T) {
 		mode   lds.Mode
 		inputs bool
 	}{
-		{"dimensionality", DefaultDimensionality().VB, lds.VB, false},
-		{"inputs", DefaultInputs().VB, lds.VB, true},
-		{"genes vb", genesVB, lds.VB, true},
+		{"dimensionality", DefaultDimensionality().VB, lds.Variational, false},
+		{"inputs", DefaultInputs().VB, lds.Variational, true},
+		{"genes vb", genesVB, lds.Variational, true},
 		{"genes map", genesMAP.FitSettings, lds.MAPBoost, true},
 	} {
 		groups := lds.HyperGroupsOf(c.mode, c.inputs)

@@ -75,7 +75,7 @@ func DefaultGeneSettings() (GeneModel, experiments.FitSettings, MAPSettings, Int
 	for k := 1; k <= 20; k++ {
 		grid = append(grid, k)
 	}
-	return GeneModel{KGrid: grid, CrossInit: CrossIdentity}, ldsFit(300, lds.VB, true),
+	return GeneModel{KGrid: grid, CrossInit: CrossIdentity}, ldsFit(300, lds.Variational, true),
 		MAPSettings{FitSettings: ldsFit(300, lds.MAPBoost, true), Mode: MAPBoost, Kappa: lds.DefaultKappa},
 		InteractionSettings{K: 2, BetaFixed: 1e6, SignificanceSDs: 3}
 }
@@ -98,7 +98,7 @@ func validateGene(m GeneModel, v experiments.FitSettings, mp MAPSettings, in Int
 	}
 	return experiments.FirstError(
 		checkCrossInit("model.cross_init", m.CrossInit),
-		v.Validate("vb", lds.HyperGroupsOf(lds.VB, true)),
+		v.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
 		mp.FitSettings.Validate("map", lds.HyperGroupsOf(lds.MAPBoost, true)),
 		experiments.AtLeast("interactions.k", in.K, 1),
 		experiments.Positive("interactions.beta_fixed_gene_inputs", in.BetaFixed),
@@ -190,7 +190,7 @@ func geneCellName(seed int, kind string, k int, method string) string {
 // fit runs VB or MAP on the training sequences with k hidden dimensions,
 // β of the gene inputs fixed at betaFixed if positive, from the initial
 // states of (seed, k).
-func (g *genePipeline) fit(train []lds.Sequence, seed, k int, method string, betaFixed float64, stop func() error) (*lds.Model, vb.Result, error) {
+func (g *genePipeline) fit(train []lds.Sequence, seed, k int, method string, betaFixed float64, stop func() error) (*lds.VB, vb.Result, error) {
 	set := lds.Settings{K: k, CrossInit: crossInit(g.model.CrossInit)}
 	run := g.vb
 	if method == MethodMAP {
@@ -208,7 +208,7 @@ func (g *genePipeline) fit(train []lds.Sequence, seed, k int, method string, bet
 			set.Hyper.Beta[c], set.Fixed.Beta[c] = betaFixed, true
 		}
 	}
-	m, err := lds.New(train, set, rng.New(g.seed, g.id, "init", strconv.Itoa(seed), strconv.Itoa(k)))
+	m, err := lds.NewVB(train, set, rng.New(g.seed, g.id, "init", strconv.Itoa(seed), strconv.Itoa(k)))
 	if err != nil {
 		return nil, vb.Result{}, err
 	}
@@ -218,7 +218,7 @@ func (g *genePipeline) fit(train []lds.Sequence, seed, k int, method string, bet
 // reconError returns the per-sequence total squared reconstruction error
 // of eqs. 5.155-5.158, ŷ_t = ⟨C⟩⟨x_t⟩ + ⟨D⟩u_t with ⟨x_t⟩ the smoothed
 // mean given the whole sequence, averaged over the sequences.
-func reconError(m *lds.Model, seqs []lds.Sequence, post func(i int) (*infer.LDSPosterior, error)) (float64, error) {
+func reconError(m *lds.VB, seqs []lds.Sequence, post func(i int) (*infer.LDSPosterior, error)) (float64, error) {
 	C, D := m.C(), m.D()
 	k, p, _ := m.Dims()
 	var total float64
@@ -248,7 +248,7 @@ func reconError(m *lds.Model, seqs []lds.Sequence, post func(i int) (*infer.LDSP
 // x̂_{t−1} the mean of x_{t−1} given y_1..y_{t−1} (the filtered mean: the
 // last smoothed mean of the prefix; μ_0 for t = 1). An extension, not in
 // the thesis (targets §4 #22, §3.10 item 4).
-func predError(m *lds.Model, seqs []lds.Sequence) (float64, error) {
+func predError(m *lds.VB, seqs []lds.Sequence) (float64, error) {
 	A, B, C, D := m.A(), m.B(), m.C(), m.D()
 	k, p, _ := m.Dims()
 	var total float64
@@ -282,7 +282,7 @@ func predError(m *lds.Model, seqs []lds.Sequence) (float64, error) {
 
 // interaction reads the interaction matrices of a fitted model (the bias,
 // input 0, removed).
-func interaction(m *lds.Model, withVar bool) *Interaction {
+func interaction(m *lds.VB, withVar bool) *Interaction {
 	k, p, d := m.Dims()
 	D, C, B := m.D(), m.C(), m.B()
 	var CB mat.Dense

@@ -55,7 +55,7 @@ func DefaultInputs() InputsConfig {
 	c.NoiseInputs = []string{NoiseU01, NoiseUm11}
 	c.Data = DefaultInputLDS()
 	c.Model = InputsModel{K: 4, CrossInit: CrossIdentity}
-	c.VB = ldsFit(800, lds.VB, true)
+	c.VB = ldsFit(800, lds.Variational, true)
 	c.Readout, c.Early = 500, 150
 	c.Thresholds = DefaultThresholds()
 	return c
@@ -81,7 +81,7 @@ func (c *InputsConfig) Validate() error {
 		experiments.AtLeast("seeds", c.Seeds, 1),
 		experiments.AtLeast("model.k", c.Model.K, 1),
 		checkCrossInit("model.cross_init", c.Model.CrossInit),
-		c.VB.Validate("vb", lds.HyperGroupsOf(lds.VB, true)),
+		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
 		experiments.AtLeast("readout_iteration", c.Readout, 1),
 		experiments.AtLeast("early_iteration", c.Early, 1),
 		c.Thresholds.validate())
@@ -115,7 +115,7 @@ func runInputCell(c *InputsConfig, noise string, seed int, stop func() error) (I
 	start := time.Now()
 	r := InputRun{Noise: noise, Seed: seed}
 	_, seq, _ := c.inputData(noise, seed)
-	m, err := lds.New([]lds.Sequence{seq}, lds.Settings{K: c.Model.K, CrossInit: crossInit(c.Model.CrossInit)},
+	m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: c.Model.K, CrossInit: crossInit(c.Model.CrossInit)},
 		rng.New(c.Seed, InputsID, "init", noise, strconv.Itoa(seed)))
 	if err != nil {
 		return r, err

@@ -134,7 +134,7 @@ func (s ScoreSettings) validate() error {
 
 // settings returns the dag.Settings of the [scores] keys.
 func (s ScoreSettings) settings() dag.Settings {
-	set := dag.Settings{Restarts: s.Restarts, MaxIter: s.MaxIterations, TolPerDatum: s.TolPerDatum}
+	set := dag.Settings{Restarts: s.Restarts, MaxIterations: s.MaxIterations, TolPerDatum: s.TolPerDatum}
 	switch s.AliasRule {
 	case "strict":
 		set.Alias = dag.AliasStrict

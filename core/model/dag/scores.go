@@ -230,8 +230,8 @@ type Settings struct {
 	// Restarts is the number of random initialisations, shared by EM and
 	// VBEM. Default 3 (line 4718).
 	Restarts int
-	// MaxIter is the maximum number of E steps per run. Default 1000.
-	MaxIter int
+	// MaxIterations is the maximum number of E steps per run. Default 1000.
+	MaxIterations int
 	// TolPerDatum stops a run when its objective rises by less than
 	// TolPerDatum·n in one iteration (targets §4 item 10). Default 1e-6.
 	TolPerDatum float64
@@ -247,8 +247,8 @@ func (s Settings) withDefaults() Settings {
 	if s.Restarts <= 0 {
 		s.Restarts = 3
 	}
-	if s.MaxIter <= 0 {
-		s.MaxIter = 1000
+	if s.MaxIterations <= 0 {
+		s.MaxIterations = 1000
 	}
 	if s.TolPerDatum <= 0 {
 		s.TolPerDatum = 1e-6
@@ -264,7 +264,7 @@ func (increaseBelow) Init()                                    {}
 func (c increaseBelow) Converged(_ int, _, delta float64) bool { return delta < c.tol }
 
 func (pr *Problem) runSettings(set Settings) vb.Settings {
-	return vb.Settings{MaxIterations: set.MaxIter, Converger: increaseBelow{set.TolPerDatum * float64(pr.N())}}
+	return vb.Settings{MaxIterations: set.MaxIterations, Converger: increaseBelow{set.TolPerDatum * float64(pr.N())}}
 }
 
 // Inits draws restarts random initial parameter sets, every row from Dir(1)

@@ -15,19 +15,19 @@ import (
 
 // Dims returns the hidden dimension k, the output dimension p and the input
 // dimension d (0 without inputs).
-func (m *Model) Dims() (k, p, d int) { return m.k, m.p, m.d }
+func (m *VB) Dims() (k, p, d int) { return m.k, m.p, m.d }
 
 // Mode returns the algorithm the model runs.
-func (m *Model) Mode() Mode { return m.mode }
+func (m *VB) Mode() Mode { return m.mode }
 
 // Kappa returns κ of the MAP modes (1 in VB mode).
-func (m *Model) Kappa() float64 { return m.kappa }
+func (m *VB) Kappa() float64 { return m.kappa }
 
 // A returns ⟨A⟩ (k×k), the posterior mean of the dynamics matrix (eq. 5.52).
-func (m *Model) A() *mat.Dense { return mat.NewDense(m.k, m.k, slices.Clone(m.phi.A)) }
+func (m *VB) A() *mat.Dense { return mat.NewDense(m.k, m.k, slices.Clone(m.phi.A)) }
 
 // B returns ⟨B⟩ (k×d, eq. 5.54), or nil without inputs.
-func (m *Model) B() *mat.Dense {
+func (m *VB) B() *mat.Dense {
 	if m.d == 0 {
 		return nil
 	}
@@ -35,7 +35,7 @@ func (m *Model) B() *mat.Dense {
 }
 
 // C returns ⟨C⟩ (p×k), the posterior mean of the output matrix (eq. 5.61).
-func (m *Model) C() *mat.Dense {
+func (m *VB) C() *mat.Dense {
 	c := mat.NewDense(m.p, m.k, nil)
 	for s := 0; s < m.p; s++ {
 		for j := 0; j < m.k; j++ {
@@ -46,7 +46,7 @@ func (m *Model) C() *mat.Dense {
 }
 
 // D returns ⟨D⟩ (p×d, eq. 5.62), or nil without inputs.
-func (m *Model) D() *mat.Dense {
+func (m *VB) D() *mat.Dense {
 	if m.d == 0 {
 		return nil
 	}
@@ -61,18 +61,18 @@ func (m *Model) D() *mat.Dense {
 
 // Rho returns ρ̄_s = ⟨ρ_s⟩, the posterior means of the output-noise
 // precisions (eq. 5.57).
-func (m *Model) Rho() []float64 { return slices.Clone(m.phi.Rho) }
+func (m *VB) Rho() []float64 { return slices.Clone(m.phi.Rho) }
 
 // NoisePosterior returns q(ρ_s) = Ga(a + T/2, b + G_ss/2) for each output
 // (eq. 5.42). E[ρ_s⁻¹] = b_s/(a_s − 1) for the returned shape a_s > 1 and
 // rate b_s is the factor of the variance of row s of C and D (targets
 // §1.11).
-func (m *Model) NoisePosterior() []dist.Gamma { return slices.Clone(m.rho) }
+func (m *VB) NoisePosterior() []dist.Gamma { return slices.Clone(m.rho) }
 
 // CovAB returns Σ_AB, the (k+d)×(k+d) covariance of every row [a_(j); b_(j)]
 // of [A B] under q: its blocks are Σ̂_A (eq. 5.41), Σ_B (eq. 5.38) and
 // their cross-covariance −Σ_A G_A Σ_B.
-func (m *Model) CovAB() *mat.SymDense {
+func (m *VB) CovAB() *mat.SymDense {
 	return mat.NewSymDense(m.n1, slices.Clone(m.covAB))
 }
 
@@ -80,13 +80,13 @@ func (m *Model) CovAB() *mat.SymDense {
 // the covariance ρ_s⁻¹Σ_CD given ρ_s: its blocks are Σ̂_C (eq. 5.50), Σ_D
 // (eq. 5.46) and −Σ_C G_C Σ_D. The marginal over ρ_s is a Student-t whose
 // covariance is E[ρ_s⁻¹]Σ_CD (targets §1.5, §1.11).
-func (m *Model) CovCD() *mat.SymDense {
+func (m *VB) CovCD() *mat.SymDense {
 	return mat.NewSymDense(m.n1, slices.Clone(m.covCD))
 }
 
 // Sigma0 returns Σ_0, the prior covariance of x_0 (the inverse of
 // Hyper.Lambda0).
-func (m *Model) Sigma0() *mat.SymDense {
+func (m *VB) Sigma0() *mat.SymDense {
 	s := make([]float64, m.k*m.k)
 	if !inverseSPD(s, m.Hyper.Lambda0, m.k) {
 		panic("lds: Hyper.Lambda0 is not positive definite")
@@ -97,7 +97,7 @@ func (m *Model) Sigma0() *mat.SymDense {
 // Natural returns a copy of φ̄, the expected natural parameters of the
 // current q(θ) with the current x_0 prior (eq. 5.51), as the VBE step
 // reads them.
-func (m *Model) Natural() *infer.LDSNatural {
+func (m *VB) Natural() *infer.LDSNatural {
 	n := infer.NewLDSNatural(m.k, m.p, m.d)
 	phi := m.phi
 	copy(n.A, phi.A)
@@ -121,7 +121,7 @@ func (m *Model) Natural() *infer.LDSNatural {
 // current μ_0, Σ_0: the MAP estimate in the MAP modes (targets §2.1), and in
 // VB mode the parameters at which the ordinary Kalman smoother approaches
 // the variational one as the data grow (targets §1.13 item 4).
-func (m *Model) MeanParams() *Params {
+func (m *VB) MeanParams() *Params {
 	return &Params{
 		A: m.A(), B: m.B(), C: m.C(), D: m.D(), Rho: m.Rho(),
 		Mu0: slices.Clone(m.Hyper.Mu0), Sigma0: m.Sigma0(),
@@ -129,18 +129,18 @@ func (m *Model) MeanParams() *Params {
 }
 
 // NumSequences returns the number of training sequences.
-func (m *Model) NumSequences() int { return len(m.data.y) }
+func (m *VB) NumSequences() int { return len(m.data.y) }
 
 // Posterior returns q(x_{0:T}) of training sequence i from the last VBE
 // step: the smoothed means ω_t, covariances Υ_{t,t} and cross-covariances
 // Υ_{t,t+1}, with x_0 apart, and ln Z'_i (package infer's layouts). The
 // result belongs to the model and is overwritten by the next E; do not
 // modify it.
-func (m *Model) Posterior(i int) *infer.LDSPosterior { return &m.post[i] }
+func (m *VB) Posterior(i int) *infer.LDSPosterior { return &m.post[i] }
 
 // States returns the smoothed means ⟨x_t⟩ = ω_t, t = 1..T_i, of training
 // sequence i from the last VBE step (T_i×k).
-func (m *Model) States(i int) *mat.Dense {
+func (m *VB) States(i int) *mat.Dense {
 	return mat.NewDense(m.post[i].T, m.k, slices.Clone(m.post[i].X))
 }
 
@@ -148,7 +148,7 @@ func (m *Model) States(i int) *mat.Dense {
 // training data (a test sequence) under the current q(θ) and x_0 prior
 // (targets §4 #23) and returns its q(x_{0:T}) with ln Z'. It does not
 // change the model's statistics.
-func (m *Model) Infer(seq Sequence) (*infer.LDSPosterior, error) {
+func (m *VB) Infer(seq Sequence) (*infer.LDSPosterior, error) {
 	ds, err := newDataset([]Sequence{seq})
 	if err != nil {
 		return nil, err

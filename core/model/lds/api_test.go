@@ -11,7 +11,7 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// TestNewRejects checks that New reports invalid data and settings as
+// TestNewRejects checks that NewVB reports invalid data and settings as
 // errors.
 func TestNewRejects(t *testing.T) {
 	data, _ := sequences(rand.New(rand.NewPCG(101, 0)), 3, 1, 20, 10)
@@ -35,7 +35,7 @@ func TestNewRejects(t *testing.T) {
 		{"tempered shape", data, lds.Settings{K: 2, Mode: lds.MAPTempered, Kappa: 10, Hyper: lds.Hyper{NoiseShape: 0.5}}},
 	}
 	for _, c := range cases {
-		if _, err := lds.New(c.data, c.set, rand.New(rand.NewPCG(1, 1))); err == nil {
+		if _, err := lds.NewVB(c.data, c.set, rand.New(rand.NewPCG(1, 1))); err == nil {
 			t.Errorf("%s: New returned no error", c.name)
 		}
 	}
@@ -47,7 +47,7 @@ func TestNewRejects(t *testing.T) {
 // diag(ρ̄)⟨C⟩ (eq. 5.64).
 func TestAccessors(t *testing.T) {
 	data, _ := sequences(rand.New(rand.NewPCG(102, 0)), 3, 2, 30, 12)
-	m, err := lds.New(data, lds.Settings{K: 4}, rand.New(rand.NewPCG(103, 0)))
+	m, err := lds.NewVB(data, lds.Settings{K: 4}, rand.New(rand.NewPCG(103, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}

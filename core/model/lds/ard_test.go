@@ -40,7 +40,7 @@ func classify(prec []float64) (alive, extinct int) {
 // decreased (vb.Run checks it).
 func TestARDRecoversDimension(t *testing.T) {
 	data, _ := sequences(rand.New(rand.NewPCG(71, 0)), 6, 0, 200)
-	m, err := lds.New(data, lds.Settings{K: 5}, rand.New(rand.NewPCG(72, 0)))
+	m, err := lds.NewVB(data, lds.Settings{K: 5}, rand.New(rand.NewPCG(72, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestARDInputs(t *testing.T) {
 		}
 	}
 	seq, _ := lds.Simulate(rnd, par, T, u)
-	m, err := lds.New([]lds.Sequence{seq}, lds.Settings{K: 4}, rand.New(rand.NewPCG(74, 0)))
+	m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: 4}, rand.New(rand.NewPCG(74, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}

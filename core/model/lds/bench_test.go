@@ -21,7 +21,7 @@ func BenchmarkIteration(b *testing.B) {
 	const k, p, T = 10, 30, 400
 	rnd := rand.New(rand.NewPCG(91, 0))
 	data, _ := sequences(rnd, p, 0, T)
-	m, err := lds.New(data, lds.Settings{K: k}, rand.New(rand.NewPCG(92, 0)))
+	m, err := lds.NewVB(data, lds.Settings{K: k}, rand.New(rand.NewPCG(92, 0)))
 	if err != nil {
 		b.Fatal(err)
 	}

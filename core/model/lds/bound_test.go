@@ -18,7 +18,7 @@ import (
 // and φ̄, and the entropy of each Gauss-Markov chain q(x_{0:T}) as
 // H(x_0) + Σ_t H(x_t | x_{t−1}). Unlike E's collapsed form (eq. 5.147) it is
 // valid for any q_x, so it can be evaluated after M and UpdateHyper too.
-func fullBound(m *Model) float64 {
+func fullBound(m *VB) float64 {
 	k, p, d := m.k, m.p, m.d
 	phi := m.phi
 	A := mat.NewDense(k, k, phi.A)

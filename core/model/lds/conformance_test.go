@@ -85,7 +85,7 @@ func TestModelConformance(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			data, _ := sequences(rand.New(rand.NewPCG(31, uint64(ci))), c.p, c.d, c.lens...)
 			vbtest.CheckModel(t, func() vb.Model {
-				m, err := lds.New(data, c.set, rand.New(rand.NewPCG(32, uint64(ci))))
+				m, err := lds.NewVB(data, c.set, rand.New(rand.NewPCG(32, uint64(ci))))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,14 +109,14 @@ func TestModelConformance(t *testing.T) {
 }
 
 // TestRunMonotone runs vb.Run for 300 iterations with the staged schedule
-// of Model.DefaultSchedule and, separately, with every group updated at
+// of VB.DefaultSchedule and, separately, with every group updated at
 // every iteration, and checks that the run ends normally (vb.Run stops with
 // BoundDecreased on a decrease beyond 1e-9·|F|) and that the recorded F
 // never decreased beyond 1e-12·|F| (targets §1.13 item 5).
 func TestRunMonotone(t *testing.T) {
 	data, _ := sequences(rand.New(rand.NewPCG(34, 0)), 5, 2, 80, 50, 120)
 	for _, staged := range []bool{true, false} {
-		m, err := lds.New(data, lds.Settings{K: 4}, rand.New(rand.NewPCG(35, 0)))
+		m, err := lds.NewVB(data, lds.Settings{K: 4}, rand.New(rand.NewPCG(35, 0)))
 		if err != nil {
 			t.Fatal(err)
 		}

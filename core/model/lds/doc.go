@@ -22,18 +22,18 @@
 // for the rows a_(j)ᵀ of A, …, so that α_j → ∞ switches hidden dimension j
 // off in the dynamics and γ_j → ∞ in the output (lines 3278-3282). The
 // variational posterior q(A, B) q(C, D, ρ) Π_i q(x_{i,0:T}) (eq. 5.27) is
-// found by VBEM (Algorithm 5.3): the VBM step of section 5.3.1 (Model.M),
+// found by VBEM (Algorithm 5.3): the VBM step of section 5.3.1 (VB.M),
 // the VBE step of sections 5.3.2-5.3.5, the variational Kalman smoother of
-// package infer (Model.E), and the hyperparameter updates of section 5.3.6
-// (Model.UpdateHyper) on the staged schedule Model.DefaultSchedule. E
+// package infer (VB.E), and the hyperparameter updates of section 5.3.6
+// (VB.UpdateHyper) on the staged schedule VB.DefaultSchedule. E
 // returns the bound F of eq. 5.147, complete with every constant, as six
 // named terms (four without inputs) that sum to it.
 //
 // # Use
 //
-// Build a Model with New and run it with vb.Run:
+// Build a VB with NewVB and run it with vb.Run:
 //
-//	m, err := lds.New(seqs, lds.Settings{K: 5}, rand.New(rand.NewPCG(1, 2)))
+//	m, err := lds.NewVB(seqs, lds.Settings{K: 5}, rand.New(rand.NewPCG(1, 2)))
 //	res := vb.Run(m, vb.Settings{MaxIterations: 500, Converger: vb.FixedIterations{}, Hyper: m.DefaultSchedule()})
 //
 // then read the posterior means A, B, C, D, the noise precisions Rho, the

@@ -26,7 +26,7 @@ func Example() {
 	seq, _ := lds.Simulate(rnd, truth, 300, nil)
 
 	// The fit.
-	m, err := lds.New([]lds.Sequence{seq}, lds.Settings{K: 5}, rand.New(rand.NewPCG(2003, 2)))
+	m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: 5}, rand.New(rand.NewPCG(2003, 2)))
 	if err != nil {
 		panic(err)
 	}

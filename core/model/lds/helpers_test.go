@@ -80,9 +80,9 @@ func simulateAll(rnd *rand.Rand, par *Params, lens []int) []Sequence {
 }
 
 // mustNew builds a model or fails the test.
-func mustNew(t testing.TB, data []Sequence, set Settings, seed uint64) *Model {
+func mustNew(t testing.TB, data []Sequence, set Settings, seed uint64) *VB {
 	t.Helper()
-	m, err := New(data, set, rand.New(rand.NewPCG(seed, 99)))
+	m, err := NewVB(data, set, rand.New(rand.NewPCG(seed, 99)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func mustE(t testing.TB, m vb.Model) vb.Bound {
 }
 
 // iterate runs n rounds of E, M and every hyperparameter update.
-func iterate(t testing.TB, m *Model, n int) {
+func iterate(t testing.TB, m *VB, n int) {
 	t.Helper()
 	for range n {
 		mustE(t, m)

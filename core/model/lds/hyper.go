@@ -9,7 +9,7 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// Hyperparameter groups of Model (Beal 2003 section 5.3.6, lines
+// Hyperparameter groups of VB (Beal 2003 section 5.3.6, lines
 // 3879-3907).
 const (
 	HyperAlpha = "alpha" // α, the ARD precisions of the columns of A
@@ -25,13 +25,13 @@ const (
 // (without the β and δ groups when d = 0); in the MAP modes only HyperX0,
 // since the thesis's MAP LDS keeps every other hyperparameter at its
 // initial value (section 5.5.1, lines 4160-4161; targets §2.1).
-func (m *Model) HyperGroups() []string { return HyperGroupsOf(m.mode, m.d > 0) }
+func (m *VB) HyperGroups() []string { return HyperGroupsOf(m.mode, m.d > 0) }
 
-// HyperGroupsOf returns the groups of Model.HyperGroups for a model in
+// HyperGroupsOf returns the groups of VB.HyperGroups for a model in
 // mode with (inputs) or without inputs, before any model is built (a
 // config's schedule is checked against them).
 func HyperGroupsOf(mode Mode, inputs bool) []string {
-	if mode != VB {
+	if mode != Variational {
 		return []string{HyperX0}
 	}
 	if !inputs {
@@ -41,7 +41,7 @@ func HyperGroupsOf(mode Mode, inputs bool) []string {
 }
 
 // DefaultSchedule returns StagedSchedule(m.HyperGroups()).
-func (m *Model) DefaultSchedule() []vb.Stage { return StagedSchedule(m.HyperGroups()) }
+func (m *VB) DefaultSchedule() []vb.Stage { return StagedSchedule(m.HyperGroups()) }
 
 // StagedSchedule returns the staged schedule of section 5.4.2 and the
 // author's toolbox ("hypit = [10, 20, 30]", targets §1.7, §4 #9) for the
@@ -81,7 +81,7 @@ func StagedSchedule(groups []string) []vb.Stage {
 // dist.ARDPrecisionCeil] (targets §1.12, pitfalls 7 and 12) and skip the
 // entries that Fixed marks. Each update is the maximiser of F in its group,
 // so it cannot lower F. UpdateHyper panics on an unknown group.
-func (m *Model) UpdateHyper(group string) {
+func (m *VB) UpdateHyper(group string) {
 	k, p, d := m.k, m.p, m.d
 	phi := m.phi
 	ard := func(prec []float64, fixed []bool, n int, mom []float64) {
@@ -96,7 +96,7 @@ func (m *Model) UpdateHyper(group string) {
 	switch {
 	case group == HyperX0:
 		m.updateX0()
-	case m.mode != VB:
+	case m.mode != Variational:
 		panic(fmt.Sprintf("lds: the MAP modes have no hyperparameter group %q", group))
 	case group == HyperAlpha:
 		ard(m.Hyper.Alpha, m.Fixed.Alpha, k, phi.AtA)
@@ -126,7 +126,7 @@ func (m *Model) UpdateHyper(group string) {
 }
 
 // updateX0 is the HyperX0 update (see UpdateHyper).
-func (m *Model) updateX0() {
+func (m *VB) updateX0() {
 	updateX0(m.stats, m.Sigma0Update, m.Hyper.Mu0, m.Hyper.Lambda0, m.x0)
 }
 

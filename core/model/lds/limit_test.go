@@ -15,7 +15,7 @@ import (
 // cross-covariances Υ_{t,t+1} (x_0 included), of ln Z', and the largest
 // element of ⟨AᵀA⟩ − ⟨A⟩ᵀ⟨A⟩ = kΣ̂_A, the parameter uncertainty that the
 // variational smoother sees and the Kalman smoother does not.
-func smootherGap(t *testing.T, m *Model, seq Sequence) (dx, dv, dw, dz, excess float64) {
+func smootherGap(t *testing.T, m *VB, seq Sequence) (dx, dv, dw, dz, excess float64) {
 	t.Helper()
 	vbp, err := m.Infer(seq)
 	if err != nil {

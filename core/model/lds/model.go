@@ -61,7 +61,7 @@ const (
 	Sigma0Isotropic
 )
 
-// CrossInit says how New initialises the cross-covariances Υ_{t−1,t} of
+// CrossInit says how NewVB initialises the cross-covariances Υ_{t−1,t} of
 // the hidden states (targets §1.10, §4 #7).
 type CrossInit int
 
@@ -73,12 +73,12 @@ const (
 	CrossZero
 )
 
-// Mode selects the algorithm that a Model runs.
+// Mode selects the algorithm that a VB runs.
 type Mode int
 
 const (
-	// VB is variational Bayesian EM (section 5.3, Algorithm 5.3).
-	VB Mode = iota
+	// Variational is variational Bayesian EM (section 5.3, Algorithm 5.3).
+	Variational Mode = iota
 	// MAPBoost is the thesis's "MAP" LDS (section 5.5.1, lines 4160-4161):
 	// the VB code with every data and hidden-state statistic, and the count
 	// T, multiplied by κ before each VBM step, so that q(θ) collapses to a
@@ -97,7 +97,7 @@ const (
 // §2.1, §4 #19; the thesis gives no value).
 const DefaultKappa = 1e4
 
-// Settings configure New. The zero value of every field means its
+// Settings configure NewVB. The zero value of every field means its
 // documented default, except K, which must be set.
 type Settings struct {
 	// K is the dimension k of the hidden state.
@@ -119,10 +119,10 @@ type Settings struct {
 	Kappa float64
 }
 
-// Model is the variational Bayesian linear dynamical system of Beal (2003)
+// VB is the variational Bayesian linear dynamical system of Beal (2003)
 // chapter 5 on a fixed set of sequences: q(θ) = q(A, B) q(C, D, ρ) and
 // q(x_{0:T}) per sequence. It implements vb.Model and vb.HyperUpdater; run
-// it with vb.Run and m.DefaultSchedule(). Build it with New. A Model is not
+// it with vb.Run and m.DefaultSchedule(). Build it with NewVB. A VB is not
 // safe for concurrent use.
 //
 // The parameter posteriors are held as the joint Gaussians of the rows
@@ -141,7 +141,7 @@ type Settings struct {
 // (5.42), (5.47). One Cholesky factorisation of each joint precision gives
 // both blocks' log-determinants and avoids the cancellation in the Schur
 // complements (targets §1.12, pitfall 3).
-type Model struct {
+type VB struct {
 	// Hyper holds the current hyperparameters. UpdateHyper changes them;
 	// a caller may also set them between steps (keeping the lengths).
 	Hyper Hyper
@@ -191,14 +191,14 @@ const (
 	TermMAP   = "kappa*lnZ'"   // κ Σ_i ln Z'_i, the first term in the MAP modes
 )
 
-// New returns a model with k = set.K hidden dimensions for the sequences
+// NewVB returns a model with k = set.K hidden dimensions for the sequences
 // data, initialised as the author's toolbox does (targets §1.10, §4 #7): the
 // hidden-state statistics are those of ω_0 = 0, ω_t ~ N(0, I) drawn from
 // rnd for t ≥ 1, Υ_{t,t} = I and Υ_{t−1,t} = I (or 0, set.CrossInit), and a
 // first VBM step is taken from them, so that vb.Run can begin with the VBE
 // step (Algorithm 5.3, lines 3967-4016). All sequences must have the same
 // number of outputs p and of inputs d (d = 0: no Sequence has U).
-func New(data []Sequence, set Settings, rnd *rand.Rand) (*Model, error) {
+func NewVB(data []Sequence, set Settings, rnd *rand.Rand) (*VB, error) {
 	ds, err := newDataset(data)
 	if err != nil {
 		return nil, err
@@ -250,7 +250,7 @@ func New(data []Sequence, set Settings, rnd *rand.Rand) (*Model, error) {
 }
 
 // newModel allocates a model and checks the settings.
-func newModel(ds *dataset, k int, set Settings) (*Model, error) {
+func newModel(ds *dataset, k int, set Settings) (*VB, error) {
 	p, d := ds.p, ds.d
 	h, err := set.Hyper.withDefaults(k, d)
 	if err != nil {
@@ -265,14 +265,14 @@ func newModel(ds *dataset, k int, set Settings) (*Model, error) {
 			return nil, fmt.Errorf("lds: Fixed.%s has length %d, want %d", f.name, len(f.mask), f.n)
 		}
 	}
-	if set.Mode < VB || set.Mode > MAPTempered {
+	if set.Mode < Variational || set.Mode > MAPTempered {
 		return nil, fmt.Errorf("lds: unknown mode %d", set.Mode)
 	}
 	if set.Sigma0Update < Sigma0Diagonal || set.Sigma0Update > Sigma0Isotropic {
 		return nil, fmt.Errorf("lds: unknown Σ_0 mode %d", set.Sigma0Update)
 	}
 	kappa := 1.0
-	if set.Mode != VB {
+	if set.Mode != Variational {
 		kappa = set.Kappa
 		if kappa == 0 {
 			kappa = DefaultKappa
@@ -286,7 +286,7 @@ func newModel(ds *dataset, k int, set Settings) (*Model, error) {
 		}
 	}
 	n1 := k + d
-	m := &Model{
+	m := &VB{
 		Hyper: h, Fixed: set.Fixed, Sigma0Update: set.Sigma0Update,
 		k: k, p: p, d: d, n1: n1, data: ds, mode: set.Mode, kappa: kappa,
 		ks:     infer.NewKalmanSmoother(k, p, d, ds.tmax),

@@ -19,7 +19,7 @@ import (
 //
 // for t = 1, …, T, with w_t ~ N(0, I) (Q = I, line 3203) and v_t ~ N(0, R),
 // R = diag(ρ)⁻¹. They are what Simulate draws from, what EM fits and what
-// Model.MeanParams returns.
+// VB.MeanParams returns.
 type Params struct {
 	A *mat.Dense // k×k dynamics
 	B *mat.Dense // k×d input-to-state; nil without inputs

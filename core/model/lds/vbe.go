@@ -40,7 +40,7 @@ import (
 // κ(⟨ln p(x, y | θ)⟩ + H[q(x)]) over q(x), so G never decreases either.
 //
 // E allocates only the returned Bound.Terms, which the caller may keep.
-func (m *Model) E() (vb.Bound, error) {
+func (m *VB) E() (vb.Bound, error) {
 	if m.err != nil {
 		return vb.Bound{F: math.NaN()}, m.err
 	}
@@ -59,12 +59,12 @@ func (m *Model) E() (vb.Bound, error) {
 
 // bound assembles F from the last VBE step's ln Z' and the KL divergences
 // of q(θ) under the current hyperparameters (see E).
-func (m *Model) bound() vb.Bound {
+func (m *VB) bound() vb.Bound {
 	kla, klb, klr, kld, klc := m.kls()
 	s, _ := m.scales()
 	lz := s * m.stats.LogZ
 	name := TermLogZ
-	if m.mode != VB {
+	if m.mode != Variational {
 		name = TermMAP
 	}
 	terms := make([]vb.Term, 0, 6)
@@ -86,7 +86,7 @@ func (m *Model) bound() vb.Bound {
 
 // kls returns ⟨KL(A|B)⟩, KL(B), KL(ρ), ⟨KL(D|ρ)⟩ and ⟨KL(C|ρ,D)⟩ (see E);
 // the B and D terms are 0 without inputs.
-func (m *Model) kls() (kla, klb, klr, kld, klc float64) {
+func (m *VB) kls() (kla, klb, klr, kld, klc float64) {
 	k, p, d := m.k, m.p, m.d
 	_, r := m.scales()
 	phi, h := m.phi, m.Hyper

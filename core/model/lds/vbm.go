@@ -10,7 +10,7 @@ import (
 // scales returns the multiplier s of the statistics and the multiplier r
 // of the ARD precisions and of (a − 1, b) in the VBM step: (1, 1) for VB,
 // (κ, 1) for MAPBoost and (κ, κ) for MAPTempered (targets §2.1).
-func (m *Model) scales() (s, r float64) {
+func (m *VB) scales() (s, r float64) {
 	switch m.mode {
 	case MAPBoost:
 		return m.kappa, 1
@@ -22,7 +22,7 @@ func (m *Model) scales() (s, r float64) {
 
 // noisePrior returns the gamma prior of each ρ_s that the VBM step and the
 // bound use: Ga(a, b), or Ga(κ(a − 1) + 1, κb) in MAPTempered mode.
-func (m *Model) noisePrior() dist.Gamma {
+func (m *VB) noisePrior() dist.Gamma {
 	a, b := m.Hyper.NoiseShape, m.Hyper.NoiseRate
 	if m.mode == MAPTempered {
 		return dist.Gamma{Alpha: m.kappa*(a-1) + 1, Beta: m.kappa * b}
@@ -44,14 +44,14 @@ func (m *Model) noisePrior() dist.Gamma {
 // with M̃ = G_Cᵀ (5.128), and the rest of φ̄ (5.51): ⟨R⁻¹C⟩ = diag(ρ̄)⟨C⟩,
 // ⟨R⁻¹D⟩ = diag(ρ̄)⟨D⟩ (5.64, 5.66), ⟨ln|R⁻¹|⟩ = Σ_s ⟨ln ρ_s⟩. These are
 // the thesis's expressions, which integrate out b_(j) and d_(s) of
-// q(A|B) and q(C|ρ,D) in closed form (see Model). In the MAP modes the
+// q(A|B) and q(C|ρ,D) in closed form (see VB). In the MAP modes the
 // statistics (and in MAPTempered the prior) are multiplied by κ first.
 //
 // M is the exact maximiser of F over q(θ) with q(x) and the
 // hyperparameters fixed, so it cannot lower F. It does not allocate. If a
 // precision fails its Cholesky factorisation (not finite), M leaves q(θ)
 // partly updated and the next E returns the error.
-func (m *Model) M() {
+func (m *VB) M() {
 	m.err = nil
 	if err := m.updateAB(); err != nil {
 		m.err = err
@@ -63,7 +63,7 @@ func (m *Model) M() {
 }
 
 // updateAB sets q(A, B) and its part of φ̄.
-func (m *Model) updateAB() error {
+func (m *VB) updateAB() error {
 	k, d, n1 := m.k, m.d, m.n1
 	st, phi := m.stats, m.phi
 	s, r := m.scales()
@@ -119,7 +119,7 @@ func (m *Model) updateAB() error {
 // of P's leading k×k block and of its Schur complement. name names q in
 // the error of a failed factorisation. It also sets the first len(top)
 // entries of the right-hand sides X to s·top (the k rows S_A or S_C).
-func (m *Model) factorPrecision(P, W, G, a, b []float64, s, r float64, name string, X, top []float64) (ld1, ld2 float64, err error) {
+func (m *VB) factorPrecision(P, W, G, a, b []float64, s, r float64, name string, X, top []float64) (ld1, ld2 float64, err error) {
 	for i, v := range top {
 		X[i] = s * v
 	}
@@ -133,7 +133,7 @@ func (m *Model) factorPrecision(P, W, G, a, b []float64, s, r float64, name stri
 
 // fillPrecision sets P = s·[[W, G], [Gᵀ, Ü]] + r·diag(a, b) (see
 // factorPrecision).
-func (m *Model) fillPrecision(P, W, G, a, b []float64, s, r float64) {
+func (m *VB) fillPrecision(P, W, G, a, b []float64, s, r float64) {
 	k, n1 := m.k, m.n1
 	fillJoint(P, W, G, m.data.uu, k, m.d)
 	for i := range P[:n1*n1] {
@@ -148,7 +148,7 @@ func (m *Model) fillPrecision(P, W, G, a, b []float64, s, r float64) {
 }
 
 // updateCD sets q(C, D | ρ), q(ρ) and their part of φ̄.
-func (m *Model) updateCD() error {
+func (m *VB) updateCD() error {
 	k, p, d, n1 := m.k, m.p, m.d, m.n1
 	st, ds, phi := m.stats, m.data, m.phi
 	s, r := m.scales()

@@ -16,8 +16,8 @@ import (
 // if nil or of another length). If valid is false or the lengths of cur and
 // prev differ, every ag(s) is 1 ("if S changed in the sweep, agitation = 1",
 // targets ch4-mfa.md §1.9). A component without responsibility before and
-// after has agitation 0; one that lost all of it, +Inf. Model.Agitation and
-// ML.Agitation share it.
+// after has agitation 0; one that lost all of it, +Inf. VB.Agitation and
+// EM.Agitation share it.
 func agitationTo(dst, cur, prev []float64, n, S, iStride, sStride int, valid bool) []float64 {
 	if len(dst) != S {
 		dst = make([]float64, S)
@@ -55,28 +55,28 @@ type agitator interface {
 
 // agitationRule is the vb.Converger that ends an epoch of a model search
 // (targets ch4-mfa.md §1.9): after an E step, the run has converged when
-// at least minSweeps E steps have run, every component's agitation is below
-// tol and, if dF > 0, |ΔF|/n < dF. Model.EpochConverger and
-// ML.EpochConverger document it; both use it, so that VB and ML end their
+// at least minIterations E steps have run, every component's agitation is below
+// tol and, if dF > 0, |ΔF|/n < dF. VB.EpochConverger and
+// EM.EpochConverger document it; both use it, so that VB and ML end their
 // epochs by the same rule ("the criterion for ending any particular epoch
 // was again based on the rate of change of component posterior
 // responsibilities", line 2873; targets §3.7 "both sides use the same
 // agitation tolerance").
 type agitationRule struct {
-	a         agitator
-	n         int
-	tol, dF   float64
-	minSweeps int
-	ag        []float64
+	a             agitator
+	n             int
+	tol, dF       float64
+	minIterations int
+	ag            []float64
 }
 
 // newAgitationRule returns the rule for the model a of n points; tol ≤ 0
-// means DefaultAgitationTol and minSweeps below 2 means 2.
-func newAgitationRule(a agitator, n int, tol, dFPerDatum float64, minSweeps int) *agitationRule {
+// means DefaultAgitationTol and minIterations below 2 means 2.
+func newAgitationRule(a agitator, n int, tol, dFPerDatum float64, minIterations int) *agitationRule {
 	if !(tol > 0) {
 		tol = DefaultAgitationTol
 	}
-	return &agitationRule{a: a, n: n, tol: tol, dF: dFPerDatum, minSweeps: max(minSweeps, 2)}
+	return &agitationRule{a: a, n: n, tol: tol, dF: dFPerDatum, minIterations: max(minIterations, 2)}
 }
 
 // Init does nothing: the rule keeps no history of its own (the model keeps
@@ -85,7 +85,7 @@ func (c *agitationRule) Init() {}
 
 // Converged applies the tests of the rule after E step it (counted from 0).
 func (c *agitationRule) Converged(it int, _, delta float64) bool {
-	if it+1 < c.minSweeps {
+	if it+1 < c.minIterations {
 		return false
 	}
 	if c.dF > 0 && !(math.Abs(delta)/float64(c.n) < c.dF) {

@@ -16,7 +16,7 @@ import (
 
 // sortedDims returns the number of active columns (ColumnEnergies ≥ tau)
 // of every analyser, sorted.
-func sortedDims(m *mfa.Model, tau float64) []int {
+func sortedDims(m *mfa.VB, tau float64) []int {
 	var d []int
 	for s := 0; s < m.Size(); s++ {
 		d = append(d, m.ActiveDims(s, tau))
@@ -56,7 +56,7 @@ func TestARDPrunes(t *testing.T) {
 		}
 	}
 	z, _ := mfa.Standardize(y)
-	m, err := mfa.New(z, labelResp(labels, 2, 0.95), mfa.Settings{K: 4})
+	m, err := mfa.NewVB(z, labelResp(labels, 2, 0.95), mfa.Settings{K: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestEmbeddedARD(t *testing.T) {
 	z, _ := mfa.Standardize(y)
 	var fs []float64
 	for _, ab := range []bool{false, true} {
-		m, err := mfa.New(z, labelResp(labels, 6, 0.98), mfa.Settings{K: 7})
+		m, err := mfa.NewVB(z, labelResp(labels, 6, 0.98), mfa.Settings{K: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func TestARDUpdateMatchesOracle(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(83, 84))
 	y, labels := embedded(rnd, 60)
 	z, _ := mfa.Standardize(y)
-	m, err := mfa.New(z, labelResp(labels, 6, 0.9), mfa.Settings{K: 3})
+	m, err := mfa.NewVB(z, labelResp(labels, 6, 0.9), mfa.Settings{K: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

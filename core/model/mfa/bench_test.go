@@ -13,11 +13,11 @@ import (
 // benchModel returns the model of the thesis's embedded-clusters size
 // (section 4.5.2, line 2761: 6 clusters × 300 points in 10-D, k_max = 7),
 // z-scored, S = 6 started from the true labels, after 20 iterations.
-func benchModel(b *testing.B) *mfa.Model {
+func benchModel(b *testing.B) *mfa.VB {
 	b.Helper()
 	y, labels := embedded(rand.New(rand.NewPCG(11, 12)), 300)
 	z, _ := mfa.Standardize(y)
-	m, err := mfa.New(z, labelResp(labels, 6, 0.98), mfa.Settings{K: 7})
+	m, err := mfa.NewVB(z, labelResp(labels, 6, 0.98), mfa.Settings{K: 7})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -32,11 +32,11 @@ func benchModel(b *testing.B) *mfa.Model {
 // dropping constant pixels, k_max = 6) with S = 20 analysers, on synthetic
 // data (10 clusters of 6-D factor structure, z-scored), started from
 // random responsibilities, after 5 iterations.
-func digitsModel(b *testing.B) *mfa.Model {
+func digitsModel(b *testing.B) *mfa.VB {
 	b.Helper()
 	y := factorClusters(rand.New(rand.NewPCG(21, 22)), 62, 6, 10, 3823)
 	z, _ := mfa.Standardize(y)
-	m, err := mfa.NewRandom(z, 20, mfa.Settings{K: 6}, rand.New(rand.NewPCG(23, 24)))
+	m, err := mfa.NewVBRandom(z, 20, mfa.Settings{K: 6}, rand.New(rand.NewPCG(23, 24)))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -48,7 +48,7 @@ func digitsModel(b *testing.B) *mfa.Model {
 
 // iterate runs one iteration of vb.Run with the default schedule: E, M,
 // UpdateHyper(psi), UpdateHyper(mu_nu).
-func iterate(b testing.TB, m *mfa.Model) {
+func iterate(b testing.TB, m *mfa.VB) {
 	if _, err := m.E(); err != nil {
 		b.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func BenchmarkSearchEmbedded(b *testing.B) {
 			b.ReportAllocs()
 			var sweeps, size int
 			for range b.N {
-				m, err := mfa.New(z, ones, mfa.Settings{K: 7})
+				m, err := mfa.NewVB(z, ones, mfa.Settings{K: 7})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -23,7 +23,7 @@ import (
 //
 // the KL divergences by the closed forms of targets §1.4 with gonum's
 // digamma and log-determinants.
-func longForm(m *mfa.Model) map[string]float64 {
+func longForm(m *mfa.VB) map[string]float64 {
 	y := m.Data()
 	n, p, S := m.N(), m.P(), m.Size()
 	h := m.Hyper
@@ -141,10 +141,10 @@ func dotN(a, b []float64) float64 {
 // toyModel returns a model of the toy problem of targets §1.13 items 5–6
 // (S = 2, k = 1, p = 2) on n points from two clusters, after iters
 // iterations of E, M and every hyperparameter group.
-func toyModel(t *testing.T, n, iters int) *mfa.Model {
+func toyModel(t *testing.T, n, iters int) *mfa.VB {
 	t.Helper()
 	y, labels := clusters(rand.New(rand.NewPCG(5, 6)), [][]float64{{-2, 0}, {2, 1}}, 1, n/2)
-	m, err := mfa.New(y, labelResp(labels, 2, 0.7), mfa.Settings{K: 1})
+	m, err := mfa.NewVB(y, labelResp(labels, 2, 0.7), mfa.Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func toyModel(t *testing.T, n, iters int) *mfa.Model {
 // and with analysers of different k_s. A missing constant, a sign, the k_s/2
 // or the tr Σ of the factors, or a wrong weighting of a term shows up here.
 func TestBoundLongForm(t *testing.T) {
-	check := func(t *testing.T, name string, m *mfa.Model, b vb.Bound) {
+	check := func(t *testing.T, name string, m *mfa.VB, b vb.Bound) {
 		t.Helper()
 		want := longForm(m)
 		var sum float64
@@ -202,7 +202,7 @@ func TestBoundLongForm(t *testing.T) {
 	}
 
 	y, labels := clusters(rand.New(rand.NewPCG(8, 9)), [][]float64{{0, 0, 0}, {5, 0, 0}, {0, 5, 0}}, 1, 10)
-	m2, err := mfa.New(y, labelResp(labels, 3, 0.6), mfa.Settings{Ks: []int{2, 0, 1}})
+	m2, err := mfa.NewVB(y, labelResp(labels, 3, 0.6), mfa.Settings{Ks: []int{2, 0, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,11 +60,11 @@ func TestModelConformance(t *testing.T) {
 			y, labels := clusters(rand.New(rand.NewPCG(7, uint64(c.S))), centres, sd, c.per)
 			n, _ := y.Dims()
 			vbtest.CheckModel(t, func() vb.Model {
-				var m *mfa.Model
+				var m *mfa.VB
 				var err error
 				set := mfa.Settings{Ks: c.ks}
 				if c.S == 1 {
-					m, err = mfa.NewRandom(y, 1, set, rand.New(rand.NewPCG(1, 2)))
+					m, err = mfa.NewVBRandom(y, 1, set, rand.New(rand.NewPCG(1, 2)))
 				} else {
 					r := labelResp(labels, c.S, 0.8)
 					if c.starve {
@@ -72,7 +72,7 @@ func TestModelConformance(t *testing.T) {
 							r.Set(i, c.S-1, 1e-3)
 						}
 					}
-					m, err = mfa.New(y, r, set)
+					m, err = mfa.NewVB(y, r, set)
 				}
 				if err != nil {
 					t.Fatal(err)

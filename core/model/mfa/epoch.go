@@ -24,7 +24,7 @@ var DefaultAgitationTol = math.Exp(-6)
 // second E step that follows it: the first compares q(s) with that of
 // another model ("if S changed in the sweep, agitation = 1", targets
 // §1.9).
-func (m *Model) Agitation(dst []float64) []float64 {
+func (m *VB) Agitation(dst []float64) []float64 {
 	return agitationTo(dst, m.resp, m.prevResp, m.n, len(m.comps), 1, m.n, m.agValid)
 }
 
@@ -32,7 +32,7 @@ func (m *Model) Agitation(dst []float64) []float64 {
 // search (targets ch4-mfa.md §1.9; vb.SearchSettings.Run.Converger): after
 // an E step, the run has converged when
 //
-//   - at least minSweeps E steps have run (values below 2 mean 2: for S = 1
+//   - at least minIterations E steps have run (values below 2 mean 2: for S = 1
 //     the agitation is identically 0, and the reference code would stop
 //     after one sweep);
 //   - every analyser's agitation (Agitation, eq. (4.72)) is below tol
@@ -44,6 +44,6 @@ func (m *Model) Agitation(dst []float64) []float64 {
 // The cap on the sweeps of an epoch (the targets' 2000) is
 // vb.Settings.MaxIterations. The rule reads the model's responsibilities, so it
 // must drive runs of m only, one at a time; Init resets it.
-func (m *Model) EpochConverger(tol, dFPerDatum float64, minSweeps int) vb.Converger {
-	return newAgitationRule(m, m.n, tol, dFPerDatum, minSweeps)
+func (m *VB) EpochConverger(tol, dFPerDatum float64, minIterations int) vb.Converger {
+	return newAgitationRule(m, m.n, tol, dFPerDatum, minIterations)
 }

@@ -30,11 +30,11 @@ func TestAgitationDuplicated(t *testing.T) {
 			r0.Set(i, s, rnd.Float64())
 		}
 	}
-	m1, err := New(y, r0, Settings{K: 1})
+	m1, err := NewVB(y, r0, Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := New(y2, mat.NewDense(2*n, S, append(append([]float64(nil), r0.RawMatrix().Data...), r0.RawMatrix().Data...)), Settings{K: 1})
+	m2, err := NewVB(y2, mat.NewDense(2*n, S, append(append([]float64(nil), r0.RawMatrix().Data...), r0.RawMatrix().Data...)), Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,13 +36,13 @@ func allOnes(x []float64) bool {
 	return len(x) > 0
 }
 
-// TestAgitation checks Model.Agitation against eq. (4.72) computed from
+// TestAgitation checks VB.Agitation against eq. (4.72) computed from
 // the responsibilities before and after each E step, and that it is 1 for
 // every analyser before the first E step and in the first E step after a
 // birth, a death or a Restore (S changed in that sweep; targets §1.9).
 func TestAgitation(t *testing.T) {
 	y, labels := clusters(rand.New(rand.NewPCG(81, 82)), [][]float64{{0, 0, 0}, {5, 0, 1}, {0, 5, -1}}, 1.5, 20)
-	m, err := mfa.New(y, labelResp(labels, 3, 0.6), mfa.Settings{K: 1})
+	m, err := mfa.NewVB(y, labelResp(labels, 3, 0.6), mfa.Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestAgitation(t *testing.T) {
 	}
 }
 
-// TestEpochConverger runs vb.Run with Model.EpochConverger and checks that
+// TestEpochConverger runs vb.Run with VB.EpochConverger and checks that
 // each run stops at the first E step at which all the tests of targets
 // §1.9 hold (recomputed here from F and eq. (4.72)): at least two sweeps,
 // every agitation below tol and, unless switched off, |ΔF|/n < 1e-6.
@@ -126,7 +126,7 @@ func TestEpochConverger(t *testing.T) {
 					resp.Set(i, 0, 1)
 				}
 			}
-			m, err := mfa.New(y, resp, mfa.Settings{K: 1})
+			m, err := mfa.NewVB(y, resp, mfa.Settings{K: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +187,7 @@ func TestEpochConvergerSearch(t *testing.T) {
 		for seed := range uint64(seeds) {
 			y, labels := clusters(rand.New(rand.NewPCG(71, seed)), centres, 1, 40)
 			z, _ := mfa.Standardize(y)
-			m, err := mfa.NewRandom(z, 1, mfa.Settings{K: 2}, rand.New(rand.NewPCG(72, seed)))
+			m, err := mfa.NewVBRandom(z, 1, mfa.Settings{K: 2}, rand.New(rand.NewPCG(72, seed)))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -58,7 +58,7 @@ const ln2Pi = 1.83787706640934548356065947281123527972279494727556
 // E returns an error if a posterior precision cannot be factorised (a
 // numerical breakdown) or a responsibility is not finite; the model must
 // then be restored (Restore) or dropped.
-func (m *Model) E() (vb.Bound, error) {
+func (m *VB) E() (vb.Bound, error) {
 	m.agValid, m.moved = !m.moved, false
 	m.prevResp = append(m.prevResp[:0], m.resp...)
 	m.prepPsi()
@@ -87,14 +87,14 @@ func failedBound() vb.Bound { return vb.Bound{F: math.NaN()} }
 // q(Λ̃), q(s), q(π), q(ν) and Θ as they are (E returns it after its
 // updates). After M or UpdateHyper it is the F that those steps raised.
 // Its Terms are valid until the next E or Bound, as E's.
-func (m *Model) Bound() vb.Bound {
+func (m *VB) Bound() vb.Bound {
 	m.prepPsi()
 	m.computeT()
 	return m.bound(false)
 }
 
 // prepPsi refreshes the quantities of E that depend on Ψ only.
-func (m *Model) prepPsi() {
+func (m *VB) prepPsi() {
 	m.lnPsiSum = 0
 	for q, v := range m.Hyper.Psi {
 		m.ipsi[q] = 1 / v
@@ -110,7 +110,7 @@ func (m *Model) prepPsi() {
 
 // fullA sets c.afull to ⟨Λ̃ᵀΨ⁻¹Λ̃⟩ = Σ_q ψ_q⁻¹(m_q m_qᵀ + Γ_q) of the current
 // q(Λ̃^s) (d×d, both triangles), the matrix A_s of targets §1.12.
-func (m *Model) fullA(c *component) {
+func (m *VB) fullA(c *component) {
 	c.rows.SecondMomentTo(c.a, m.ipsi)
 	raw := c.a.RawSymmetric()
 	d := c.d
@@ -134,7 +134,7 @@ func (m *Model) fullA(c *component) {
 // Σ is factorised once; ln|Σ| = −ln|Σ⁻¹| from the factor. The means of all
 // points are one product X̄ᵀ = W Yᵀ − cv 1ᵀ with W = ΣE[Λ]ᵀΨ⁻¹ (k×p), taken
 // over chunks of points with vectorised axpy kernels.
-func (m *Model) updateX(c *component) error {
+func (m *VB) updateX(c *component) error {
 	if err := m.updateSigma(c); err != nil {
 		c.xFresh = false
 		return err
@@ -157,7 +157,7 @@ func (m *Model) updateX(c *component) error {
 
 // updateSigma sets Σ, ln|Σ|, tr Σ of q(x|s) and the maps wt = ΣE[Λ]ᵀΨ⁻¹ and
 // cv = ΣA[:k,k], so that x̄_i = wt y_i − cv (see updateX).
-func (m *Model) updateSigma(c *component) error {
+func (m *VB) updateSigma(c *component) error {
 	k, d, p := c.k, c.d, m.p
 	if k == 0 {
 		c.logDetSigma, c.traceSigma = 0, 0
@@ -202,7 +202,7 @@ func (m *Model) updateSigma(c *component) error {
 // r_i ≠ 0, in order, and returns their number and i1. A point of zero
 // responsibility adds exactly nothing to a statistic of its analyser, so
 // the sums below skip it.
-func (m *Model) nonzero(r []float64, i0 int) (w, i1 int) {
+func (m *VB) nonzero(r []float64, i0 int) (w, i1 int) {
 	i1 = min(i0+chunk, len(r))
 	idx := m.idx[:i1-i0]
 	for t, v := range r[i0:i1] {
@@ -223,7 +223,7 @@ func (m *Model) nonzero(r []float64, i0 int) (w, i1 int) {
 // from the scatter of the data (statsScatter) when the means x̄_i are those
 // of the last updateX and that is cheaper, else point by point
 // (statsPoints).
-func (m *Model) stats(s int, c *component) {
+func (m *VB) stats(s int, c *component) {
 	p, d := m.p, c.d
 	if c.xFresh && p*(p+1)/2+2*p < 2*(p*d+d*(d+1)/2+p+d) {
 		m.statsScatter(s, c)
@@ -234,7 +234,7 @@ func (m *Model) stats(s int, c *component) {
 
 // statsPoints computes the statistics of stats as dot products over the
 // points of nonzero responsibility, a chunk at a time.
-func (m *Model) statsPoints(s int, c *component) {
+func (m *VB) statsPoints(s int, c *component) {
 	n, p, d, k := m.n, m.p, c.d, c.k
 	r := m.resp[s*n : (s+1)*n]
 	clear(c.g)
@@ -314,7 +314,7 @@ func (m *Model) statsPoints(s int, c *component) {
 // (ȳ_s = 0 when N_s = 0) unless they are already there for the current
 // q(·|s): they change only with q(s), once per sweep, and serve both
 // statistics of the sweep (the Ψ update's and the next q(Λ̃)'s).
-func (m *Model) scatter(s int, c *component) {
+func (m *VB) scatter(s int, c *component) {
 	n, p := m.n, m.p
 	r := m.resp[s*n : (s+1)*n]
 	if c.scValid && slices.Equal(c.scR, r) {
@@ -374,7 +374,7 @@ func (m *Model) scatter(s int, c *component) {
 //	Σ_i q_is y_i x̄_iᵀ = D Wᵀ + N ȳ x̄₀ᵀ,     Σ_i q_is y_i = N ȳ,
 //
 // since Σ_i q_is (y_i − ȳ) = 0. It needs c.xFresh (the x̄_i are W y_i − cv).
-func (m *Model) statsScatter(s int, c *component) {
+func (m *VB) statsScatter(s int, c *component) {
 	m.scatter(s, c)
 	p, d, k := m.p, c.d, c.k
 	ns, ybar := c.scN, c.scMean
@@ -417,7 +417,7 @@ func (m *Model) statsScatter(s int, c *component) {
 //
 // Each precision is factorised once by dist.NewGaussianRowsDistinctPrecision
 // (ln|Γ_q| from the factor, no explicit inverse twice; targets §1.12).
-func (m *Model) updateLoadings(s int, c *component) error {
+func (m *VB) updateLoadings(s int, c *component) error {
 	m.stats(s, c)
 	k, d := c.k, c.d
 	h := &m.Hyper
@@ -477,7 +477,7 @@ func (m *Model) updateLoadings(s int, c *component) error {
 //
 // every inner sum an axpy over the chunk. (gonum's floats.AddConst is
 // avoided: its kernel is several times slower than an axpy.)
-func (m *Model) computeT() {
+func (m *VB) computeT() {
 	n, p := m.n, m.p
 	c0 := -0.5 * (float64(p)*ln2Pi + m.lnPsiSum)
 	for s, c := range m.comps {
@@ -591,7 +591,7 @@ func quad2(q, xx, x0, x1, h0, h1 []float64) {
 // normalised in the log domain by mixture.NormalizeLog (responsibilities
 // below mixture.Floor become 0), which keeps the normalisers
 // ln Z_i = ln Σ_s exp(ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s)) for bound.
-func (m *Model) updateS() error {
+func (m *VB) updateS() error {
 	dist.DirichletMeanLogTo(m.elnpi, m.omega)
 	for s := range m.elnpi {
 		m.logTerms(s, m.resp[s*m.n:(s+1)*m.n])
@@ -604,7 +604,7 @@ func (m *Model) updateS() error {
 
 // logTerms writes the log-terms ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s) of
 // q(s_i = s), i < n, into dst, from m.elnpi and the last computeT.
-func (m *Model) logTerms(s int, dst []float64) {
+func (m *VB) logTerms(s int, dst []float64) {
 	n := m.n
 	e := m.elnpi[s]
 	dst = dst[:n]
@@ -621,7 +621,7 @@ func (m *Model) logTerms(s int, dst []float64) {
 //
 //	F = −KL(q(π)‖p(π)) − Σ_s Σ_l KL(q(ν^s_l)‖p(ν^s_l)) − Σ_s Σ_q ⟨KL(q(Λ̃^s_q)‖p(Λ̃^s_q|ν^s))⟩
 //	    + Σ_i Σ_s q_is [ψ(ω_s) − ψ(ω_0) − ln q_is + T_x(i,s) + T_y(i,s)].
-func (m *Model) bound(fromS bool) vb.Bound {
+func (m *VB) bound(fromS bool) vb.Bound {
 	S, n := len(m.comps), m.n
 	dist.DirichletMeanLogTo(m.elnpi, m.omega)
 	var lnPiS, hS, klx, lik float64
@@ -677,7 +677,7 @@ func (m *Model) bound(fromS bool) vb.Bound {
 // Σ_q ⟨KL(N(m_q, Γ_q) ‖ N((0, …, 0, μ*_q), diag(ν_1, …, ν_k, ν*_q)⁻¹))⟩_q(ν),
 // which under the factorisation q(ν)q(Λ̃) (eq. (4.28), line 2397) replaces
 // ν_l and ln ν_l by their means (targets §1.4 items 2–3).
-func (m *Model) componentKL(c *component) {
+func (m *VB) componentKL(c *component) {
 	h := &m.Hyper
 	prior := dist.Gamma{Alpha: h.A, Beta: h.B}
 	k, d := c.k, c.d

@@ -60,7 +60,7 @@ func TestExactGaussian(t *testing.T) {
 			h.Psi[q] = 0.7 + 0.5*float64(q)
 		}
 		want := gaussianEvidence(y, h.Mu, h.Nu, h.Psi)
-		m, err := mfa.NewRandom(y, 1, mfa.Settings{K: 0, Hyper: h}, rnd)
+		m, err := mfa.NewVBRandom(y, 1, mfa.Settings{K: 0, Hyper: h}, rnd)
 		if err != nil {
 			t.Fatal(err)
 		}

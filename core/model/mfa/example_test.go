@@ -32,7 +32,7 @@ func Example() {
 
 	// One analyser with up to k = 2 factors; births draw their split
 	// directions from their own stream.
-	m, err := mfa.NewRandom(z, 1, mfa.Settings{K: 2}, rand.New(rand.NewPCG(2003, 2)))
+	m, err := mfa.NewVBRandom(z, 1, mfa.Settings{K: 2}, rand.New(rand.NewPCG(2003, 2)))
 	if err != nil {
 		panic(err)
 	}

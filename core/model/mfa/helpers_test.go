@@ -67,13 +67,13 @@ func TestStandardize(t *testing.T) {
 	}
 }
 
-// TestNewErrors checks that New refuses inconsistent input with an error.
+// TestNewErrors checks that NewVB refuses inconsistent input with an error.
 func TestNewErrors(t *testing.T) {
 	y := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})
 	r := mat.NewDense(3, 2, []float64{1, 0, 0, 1, 0.5, 0.5})
 	bad := func(name string, y, r mat.Matrix, set mfa.Settings) {
 		t.Helper()
-		if _, err := mfa.New(y, r, set); err == nil {
+		if _, err := mfa.NewVB(y, r, set); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
@@ -87,7 +87,7 @@ func TestNewErrors(t *testing.T) {
 	bad("ν* length", y, r, mfa.Settings{Hyper: mfa.Hyper{Nu: []float64{1}}})
 	bad("b* negative", y, r, mfa.Settings{Hyper: mfa.Hyper{B: -1}})
 	bad("ψ zero", y, r, mfa.Settings{Hyper: mfa.Hyper{Psi: []float64{1, 0}}})
-	if _, err := mfa.New(y, r, mfa.Settings{K: 2}); err != nil {
+	if _, err := mfa.NewVB(y, r, mfa.Settings{K: 2}); err != nil {
 		t.Errorf("valid input: %v", err)
 	}
 }

@@ -25,8 +25,8 @@ const (
 )
 
 // initPCA builds q(Λ̃^s) of every analyser from a PCA of its weighted data,
-// then Ψ (if setPsi), q(ν) and q(π); see New.
-func (m *Model) initPCA(ks []int, setPsi bool) error {
+// then Ψ (if setPsi), q(ν) and q(π); see NewVB.
+func (m *VB) initPCA(ks []int, setPsi bool) error {
 	n, p := m.n, m.p
 	S := len(ks)
 	m.comps = make([]*component, S)
@@ -58,7 +58,7 @@ func (m *Model) initPCA(ks []int, setPsi bool) error {
 			row[k] = mean[q]
 		}
 		// Cov(Λ̃_q) = σ²/N_s I, the posterior covariance of the mean of N_s
-		// points with noise σ² (targets §1.14 has I; see New).
+		// points with noise σ² (targets §1.14 has I; see NewVB).
 		cov := mat.NewSymDense(d, nil)
 		for j := 0; j < d; j++ {
 			cov.SetSym(j, j, sigma2/math.Max(ns, 1))

@@ -30,11 +30,11 @@ func TestLabelPermutation(t *testing.T) {
 			resp2.Set(i, s, resp.At(i, src))
 		}
 	}
-	m1, err := mfa.New(y, resp, mfa.Settings{Ks: ks})
+	m1, err := mfa.NewVB(y, resp, mfa.Settings{Ks: ks})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m2, err := mfa.New(y, resp2, mfa.Settings{Ks: ks2})
+	m2, err := mfa.NewVB(y, resp2, mfa.Settings{Ks: ks2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestLabelPermutation(t *testing.T) {
 				t.Errorf("iteration %d: term %s = %.15g and %.15g", it, b1.Terms[j].Name, b1.Terms[j].Value, b2.Terms[j].Value)
 			}
 		}
-		for _, m := range []*mfa.Model{m1, m2} {
+		for _, m := range []*mfa.VB{m1, m2} {
 			m.M()
 			for _, g := range m.HyperGroups() {
 				m.UpdateHyper(g)
@@ -74,7 +74,7 @@ func TestLabelPermutation(t *testing.T) {
 func TestSameSeed(t *testing.T) {
 	y, _ := clusters(rand.New(rand.NewPCG(63, 64)), [][]float64{{0, 0}, {5, 0}, {0, 5}}, 1, 20)
 	run := func() ([]float64, int) {
-		m, err := mfa.NewRandom(y, 2, mfa.Settings{K: 1}, rand.New(rand.NewPCG(65, 66)))
+		m, err := mfa.NewVBRandom(y, 2, mfa.Settings{K: 1}, rand.New(rand.NewPCG(65, 66)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 //
 // the S mixing proportions first, then every analyser's p rows
 // Λ̃^s_q = [Λ^s_q·, μ^s_q] of length k_s+1 (the mean last, as in
-// Model.Loadings), analyser by analyser. Ψ and the other hyperparameters
+// VB.Loadings), analyser by analyser. Ψ and the other hyperparameters
 // are not part of θ (line 3029: "Ψ is treated as a hyperparameter").
 type ISLayout struct {
 	// P is the data dimension p.
@@ -133,7 +133,7 @@ func (q ISPosterior) Validate() error {
 
 // ISPosterior returns the model's current q(π), q(Λ̃) and hyperparameters as
 // plain data (a deep copy; the model is not changed).
-func (m *Model) ISPosterior() ISPosterior {
+func (m *VB) ISPosterior() ISPosterior {
 	post := ISPosterior{Omega: slices.Clone(m.omega), Hyper: m.Hyper.clone(), Rows: make([]ISRows, len(m.comps))}
 	for s, c := range m.comps {
 		d := c.d
@@ -214,7 +214,7 @@ type ISTarget struct {
 
 // ISTarget returns the target of the model's data, structure and current
 // hyperparameters (see NewISTarget).
-func (m *Model) ISTarget() (*ISTarget, error) {
+func (m *VB) ISTarget() (*ISTarget, error) {
 	lay := ISLayout{P: m.p, Ks: make([]int, len(m.comps))}
 	for s, c := range m.comps {
 		lay.Ks[s] = c.k
@@ -224,7 +224,7 @@ func (m *Model) ISTarget() (*ISTarget, error) {
 
 // NewISTarget returns ln p(θ, y) for the data y (n×p, one observation per
 // row), the layout lay and the fixed hyperparameters h, all of whose
-// fields must be set (as in Model.Hyper or ISPosterior.Hyper). It copies y
+// fields must be set (as in VB.Hyper or ISPosterior.Hyper). It copies y
 // and h. It returns an error if the sizes disagree or a hyperparameter is
 // not positive and finite (μ* finite).
 func NewISTarget(y mat.Matrix, lay ISLayout, h Hyper) (*ISTarget, error) {

@@ -76,11 +76,11 @@ func (qs *qSampler) draw(theta []float64, rnd *rand.Rand) float64 {
 
 // mixedModel returns a VBMFA on n points in p = 4 dimensions with three
 // analysers of k = 2, 0 and 1 factors, after a few iterations.
-func mixedModel(t testing.TB, n int) *mfa.Model {
+func mixedModel(t testing.TB, n int) *mfa.VB {
 	t.Helper()
 	rnd := rng.New(1, "mfa", "istarget", "mixed")
 	y, labels := clusters(rnd, [][]float64{{0, 0, 0, 0}, {3, 1, -1, 2}, {-2, 3, 1, 0}}, 0.8, n/3)
-	m, err := mfa.New(y, labelResp(labels, 3, 0.9), mfa.Settings{Ks: []int{2, 0, 1}})
+	m, err := mfa.NewVB(y, labelResp(labels, 3, 0.9), mfa.Settings{Ks: []int{2, 0, 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func TestISTargetExact(t *testing.T) {
 		}
 	}
 	h := mfa.Hyper{Alpha: 2, A: 1, B: 0.01, Mu: []float64{0, 0.5, 1}, Nu: []float64{0.2, 0.5, 1}, Psi: []float64{0.8, 1.1, 1.5}}
-	m, err := mfa.NewRandom(y, 1, mfa.Settings{K: 0, Hyper: h}, rnd)
+	m, err := mfa.NewVBRandom(y, 1, mfa.Settings{K: 0, Hyper: h}, rnd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,12 +318,12 @@ func TestISTargetExact(t *testing.T) {
 // isToyModel is the toy problem of targets §1.13 item 5: n = 30 points in
 // p = 2 from two clusters, S = 2 analysers of k = 1, fitted by VBEM with
 // the default hyperparameter schedule.
-func isToyModel(t testing.TB) *mfa.Model {
+func isToyModel(t testing.TB) *mfa.VB {
 	t.Helper()
 	rnd := rng.New(5, "mfa", "istarget", "toy")
 	y, labels := clusters(rnd, [][]float64{{0, 0}, {3, 2}}, 0.7, 15)
 	z, _ := mfa.Standardize(y)
-	m, err := mfa.New(z, labelResp(labels, 2, 0.9), mfa.Settings{K: 1})
+	m, err := mfa.NewVB(z, labelResp(labels, 2, 0.9), mfa.Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -431,7 +431,7 @@ func TestNewISTargetErrors(t *testing.T) {
 func BenchmarkISTargetDigits(b *testing.B) {
 	y := factorClusters(rand.New(rand.NewPCG(41, 42)), 62, 6, 25, 1145)
 	z, _ := mfa.Standardize(y)
-	m, err := mfa.NewRandom(z, 25, mfa.Settings{K: 6}, rng.New(43, "bench"))
+	m, err := mfa.NewVBRandom(z, 25, mfa.Settings{K: 6}, rng.New(43, "bench"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -34,7 +34,7 @@ type Hyper struct {
 	Mu, Nu []float64
 	// Psi is the diagonal of Ψ, the sensor-noise covariance shared by all
 	// analysers; it has no prior and is optimised (line 2291). Default: from
-	// the PCA initialisation (see New).
+	// the PCA initialisation (see NewVB).
 	Psi []float64
 }
 
@@ -43,7 +43,7 @@ func (h Hyper) clone() Hyper {
 	return h
 }
 
-// Settings configure New and NewRandom. The zero value of every field means
+// Settings configure NewVB and NewVBRandom. The zero value of every field means
 // its documented default.
 type Settings struct {
 	// K is k_max, the number of factor columns of every analyser (0 ≤ K ≤ p).
@@ -76,11 +76,11 @@ const (
 	DefaultABMax  = 1e3
 )
 
-// Model is the VBMFA of Beal (2003) section 4.2 on a fixed data set. It
-// implements vb.Model, vb.HyperUpdater and vb.Mover. Build it with New or
-// NewRandom; the fields below may be changed between steps. A Model is not
+// VB is the VBMFA of Beal (2003) section 4.2 on a fixed data set. It
+// implements vb.Model, vb.HyperUpdater and vb.Mover. Build it with NewVB or
+// NewVBRandom; the fields below may be changed between steps. A VB is not
 // safe for concurrent use.
-type Model struct {
+type VB struct {
 	// Hyper holds the current hyperparameters Θ. UpdateHyper changes them;
 	// a caller may set them between steps (the slices have length p).
 	Hyper Hyper
@@ -239,7 +239,7 @@ func (c *component) clone(n, p int) *component {
 // precision (a numerical breakdown, e.g. a NaN from the data).
 var ErrNotPositiveDefinite = errors.New("mfa: posterior precision not positive definite")
 
-// New returns the VBMFA for the data y (n×p, one observation per row) with
+// NewVB returns the VBMFA for the data y (n×p, one observation per row) with
 // S analysers, started from the responsibilities resp (n×S, q(s_i = s);
 // each row is normalised to sum to 1). S is the number of columns of resp.
 //
@@ -261,10 +261,10 @@ var ErrNotPositiveDefinite = errors.New("mfa: posterior precision not positive d
 // optimal updates given q(Λ̃) and q(s) (eqs. (4.37), (4.40)); q(x) is set by
 // the first E step.
 //
-// New returns an error if the data or the responsibilities are not finite,
+// NewVB returns an error if the data or the responsibilities are not finite,
 // a responsibility is negative or a row sums to 0, a hyperparameter is out
 // of range, or a dimension is inconsistent.
-func New(y mat.Matrix, resp mat.Matrix, set Settings) (*Model, error) {
+func NewVB(y mat.Matrix, resp mat.Matrix, set Settings) (*VB, error) {
 	n, p := y.Dims()
 	if n < 1 || p < 1 {
 		return nil, fmt.Errorf("mfa: empty data (%d×%d)", n, p)
@@ -277,7 +277,7 @@ func New(y mat.Matrix, resp mat.Matrix, set Settings) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{y: mat.DenseCopyOf(y), n: n, p: p}
+	m := &VB{y: mat.DenseCopyOf(y), n: n, p: p}
 	for _, v := range m.y.RawMatrix().Data {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, errors.New("mfa: data not finite")
@@ -321,10 +321,10 @@ func New(y mat.Matrix, resp mat.Matrix, set Settings) (*Model, error) {
 	return m, nil
 }
 
-// NewRandom returns New(y, resp, set) with random responsibilities: each row
+// NewVBRandom returns NewVB(y, resp, set) with random responsibilities: each row
 // of resp drawn from the flat Dirichlet Dir(1, …, 1) with rnd (the "soft
 // random q(s)" start of targets §3.9).
-func NewRandom(y mat.Matrix, S int, set Settings, rnd *rand.Rand) (*Model, error) {
+func NewVBRandom(y mat.Matrix, S int, set Settings, rnd *rand.Rand) (*VB, error) {
 	n, _ := y.Dims()
 	if S < 1 || n < 1 {
 		return nil, fmt.Errorf("mfa: S = %d, n = %d", S, n)
@@ -338,7 +338,7 @@ func NewRandom(y mat.Matrix, S int, set Settings, rnd *rand.Rand) (*Model, error
 	for i := 0; i < n; i++ {
 		d.Rand(resp.RawRowView(i), rnd)
 	}
-	return New(y, resp, set)
+	return NewVB(y, resp, set)
 }
 
 // componentDims returns k_s for every analyser.
@@ -364,7 +364,7 @@ func componentDims(set Settings, S, p int) ([]int, error) {
 
 // setSettings fills the hyperparameters (defaults from the data) and the
 // scalar settings, and checks them.
-func (m *Model) setSettings(set Settings) error {
+func (m *VB) setSettings(set Settings) error {
 	h := set.Hyper.clone()
 	p := m.p
 	if h.Alpha == 0 {
@@ -465,7 +465,7 @@ func columnMoments(y *mat.Dense) (mean, vr []float64) {
 
 // resize gives the per-analyser workspace of the model the size for S
 // analysers.
-func (m *Model) resize() {
+func (m *VB) resize() {
 	S := len(m.comps)
 	dmax := 1
 	for _, c := range m.comps {
@@ -493,26 +493,26 @@ func (m *Model) resize() {
 }
 
 // N returns the number of observations n.
-func (m *Model) N() int { return m.n }
+func (m *VB) N() int { return m.n }
 
 // P returns the data dimension p.
-func (m *Model) P() int { return m.p }
+func (m *VB) P() int { return m.p }
 
 // Size returns the number of analysers S.
-func (m *Model) Size() int { return len(m.comps) }
+func (m *VB) Size() int { return len(m.comps) }
 
 // Data returns the data (n×p). It must not be modified.
-func (m *Model) Data() mat.Matrix { return m.y }
+func (m *VB) Data() mat.Matrix { return m.y }
 
 // Dim returns k_s, the number of factor columns of analyser s (active or
 // not; see ColumnEnergies).
-func (m *Model) Dim(s int) int { return m.comps[s].k }
+func (m *VB) Dim(s int) int { return m.comps[s].k }
 
 // Loadings returns q(Λ̃^s), the Gaussian rows Λ̃^s_q = [Λ^s_q·, μ^s_q] of the
 // augmented factor loadings of analyser s (p rows of dimension k_s+1, the
 // mean last; eqs. (4.43)–(4.50), lines 2486–2511). It is immutable; the next
 // E step replaces it.
-func (m *Model) Loadings(s int) *dist.GaussianRows {
+func (m *VB) Loadings(s int) *dist.GaussianRows {
 	c := m.comps[s]
 	c.ownRows = false
 	return c.rows
@@ -520,13 +520,13 @@ func (m *Model) Loadings(s int) *dist.GaussianRows {
 
 // ARD returns q(ν^s_l) = Ga(a*+p/2, b^s_l), l < k_s, the posteriors of the ARD
 // precisions of the columns of Λ^s (eq. (4.40), line 2468), as a new slice.
-func (m *Model) ARD(s int) []dist.Gamma { return slices.Clone(m.comps[s].nu) }
+func (m *VB) ARD(s int) []dist.Gamma { return slices.Clone(m.comps[s].nu) }
 
 // Pi returns q(π) = Dir(ω) (eq. (4.37), line 2456).
-func (m *Model) Pi() dist.Dirichlet { return dist.Dirichlet{Alpha: slices.Clone(m.omega)} }
+func (m *VB) Pi() dist.Dirichlet { return dist.Dirichlet{Alpha: slices.Clone(m.omega)} }
 
 // Resp returns the responsibilities q(s_i = s) as a new n×S matrix.
-func (m *Model) Resp() *mat.Dense {
+func (m *VB) Resp() *mat.Dense {
 	S := len(m.comps)
 	r := mat.NewDense(m.n, S, nil)
 	for s := 0; s < S; s++ {
@@ -538,14 +538,14 @@ func (m *Model) Resp() *mat.Dense {
 }
 
 // Counts returns N_s = Σ_i q(s_i = s) for every analyser, as a new slice.
-func (m *Model) Counts() []float64 {
+func (m *VB) Counts() []float64 {
 	return mixture.Counts(nil, m.resp, m.n)
 }
 
 // Factors returns q(x_i | s) = N(x̄^s_i, Σ^s) of analyser s (eqs.
 // (4.53)–(4.55), lines 2527–2534): the means x̄^s_i as the rows of an n×k_s
 // matrix and the shared covariance Σ^s. Both are nil when k_s = 0.
-func (m *Model) Factors(s int) (mean *mat.Dense, cov *mat.SymDense) {
+func (m *VB) Factors(s int) (mean *mat.Dense, cov *mat.SymDense) {
 	c := m.comps[s]
 	if c.k == 0 {
 		return nil, nil
@@ -563,7 +563,7 @@ func (m *Model) Factors(s int) (mean *mat.Dense, cov *mat.SymDense) {
 // column l < k_s of analyser s, the readout statistic of targets §1.8: a
 // column is active when its energy is at least a threshold τ (0.1 in
 // z-scored units by default there). ActiveDims counts them.
-func (m *Model) ColumnEnergies(s int) []float64 {
+func (m *VB) ColumnEnergies(s int) []float64 {
 	c := m.comps[s]
 	e := c.rows.ColumnSecondMomentsTo(nil)
 	return e[:c.k]
@@ -571,7 +571,7 @@ func (m *Model) ColumnEnergies(s int) []float64 {
 
 // ActiveDims returns the number of columns of analyser s whose energy
 // (ColumnEnergies) is at least tau.
-func (m *Model) ActiveDims(s int, tau float64) int {
+func (m *VB) ActiveDims(s int, tau float64) int {
 	var a int
 	for _, e := range m.ColumnEnergies(s) {
 		if e >= tau {
@@ -598,4 +598,4 @@ var _ interface {
 	vb.Model
 	vb.HyperUpdater
 	vb.Mover
-} = (*Model)(nil)
+} = (*VB)(nil)

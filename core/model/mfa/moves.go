@@ -16,13 +16,13 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// Kinds of the moves of Model (Beal (2003) section 4.3, lines 2615–2704).
+// Kinds of the moves of VB (Beal (2003) section 4.3, lines 2615–2704).
 const (
 	MoveBirth = "birth"
 	MoveDeath = "death"
 )
 
-// MoveSettings control the structural moves that Model proposes to
+// MoveSettings control the structural moves that VB proposes to
 // vb.Search (targets ch4-mfa.md §1.9). The zero value of every field means
 // its documented default.
 type MoveSettings struct {
@@ -97,7 +97,7 @@ const (
 	// rejected whatever the direction of the split.
 	InheritLoadings ChildInit = iota
 	// PCALoadings: each child's q(Λ̃) means are re-initialised from a PCA of
-	// the data weighted by its share of the split responsibilities, as New
+	// the data weighted by its share of the split responsibilities, as NewVB
 	// initialises an analyser (targets §1.14), with the parent's row
 	// covariances; q(ν) is updated to match, and the first updates are q(x)
 	// and q(Λ̃), twice. (A departure from the thesis; the semi-supervised
@@ -118,7 +118,7 @@ const (
 //
 // ok is false when both are exhausted (births are proposed only when
 // MoveSettings.Rand is set).
-func (m *Model) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
+func (m *VB) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
 	since := sinceAccepted(log)
 	S := len(m.comps)
 	thr := m.Moves.DeathThreshold
@@ -176,7 +176,7 @@ func nextBirth(since []vb.MoveRecord, S, maxTries int, order func() []int) (vb.M
 
 // ParentOrder returns the analysers in order of ascending F_s (ties by
 // index), the order in which Propose tries them as parents of a birth.
-func (m *Model) ParentOrder() []int {
+func (m *VB) ParentOrder() []int {
 	fs := m.ComponentF()
 	order := make([]int, len(fs))
 	for s := range order {
@@ -193,7 +193,7 @@ func (m *Model) ParentOrder() []int {
 //
 // the data part normalised by the analyser's responsibility mass N_s (it is
 // omitted when N_s = 0), at the current state.
-func (m *Model) ComponentF() []float64 {
+func (m *VB) ComponentF() []float64 {
 	m.prepPsi()
 	m.computeT()
 	S, n := len(m.comps), m.n
@@ -248,7 +248,7 @@ func (m *Model) ComponentF() []float64 {
 //
 // An error (an unknown move, a death of the only analyser, a birth without
 // MoveSettings.Rand, a numerical failure) leaves the model as it was.
-func (m *Model) Apply(mv vb.Move) error {
+func (m *VB) Apply(mv vb.Move) error {
 	s := mv.Component
 	if s < 0 || s >= len(m.comps) {
 		return fmt.Errorf("mfa: move %v: analyser %d of %d", mv, s, len(m.comps))
@@ -281,7 +281,7 @@ func (m *Model) Apply(mv vb.Move) error {
 }
 
 // birth splits analyser sp (see Apply).
-func (m *Model) birth(sp int, rnd *rand.Rand) error {
+func (m *VB) birth(sp int, rnd *rand.Rand) error {
 	n, p, S := m.n, m.p, len(m.comps)
 	parent := m.comps[sp]
 	k := parent.k
@@ -330,7 +330,7 @@ func (m *Model) birth(sp int, rnd *rand.Rand) error {
 // birthDirection draws d ~ N(0, E[Λ]E[Λ]ᵀ + Ψ) for the parent c: d =
 // E[Λ]z + Ψ^{1/2}u with z, u standard normal (targets §1.9 step 1). It
 // leaves E[Λ̃] of c in c.mean.
-func (m *Model) birthDirection(c *component, rnd *rand.Rand) []float64 {
+func (m *VB) birthDirection(c *component, rnd *rand.Rand) []float64 {
 	k := c.k
 	c.rows.MeanTo(c.mean)
 	mean := c.mean.RawMatrix()
@@ -347,7 +347,7 @@ func (m *Model) birthDirection(c *component, rnd *rand.Rand) []float64 {
 }
 
 // birthSpatial splits analyser sp spatially (see Apply).
-func (m *Model) birthSpatial(sp int, rnd *rand.Rand) error {
+func (m *VB) birthSpatial(sp int, rnd *rand.Rand) error {
 	n, p, S := m.n, m.p, len(m.comps)
 	parent := m.comps[sp]
 	dir := m.birthDirection(parent, rnd)
@@ -422,10 +422,10 @@ func shiftMean(g *dist.GaussianRows, dir []float64, sign float64) (*dist.Gaussia
 }
 
 // pcaLoadings replaces the means of q(Λ̃^s) by those of a PCA of the data
-// weighted by q(s_i = s) (weightedPCA; New's initialisation), keeping the
+// weighted by q(s_i = s) (weightedPCA; NewVB's initialisation), keeping the
 // row covariances, and sets q(ν^s) to its update given them. An analyser
 // without responsibility is left as it is.
-func (m *Model) pcaLoadings(s int) error {
+func (m *VB) pcaLoadings(s int) error {
 	n, p := m.n, m.p
 	c := m.comps[s]
 	w := m.resp[s*n : (s+1)*n]
@@ -456,7 +456,7 @@ func (m *Model) pcaLoadings(s int) error {
 }
 
 // death removes analyser s (see Apply).
-func (m *Model) death(s int) {
+func (m *VB) death(s int) {
 	m.resp = mixture.Remove(m.resp, m.n, s)
 	m.comps = slices.Delete(m.comps, s, s+1)
 	m.omega = slices.Delete(m.omega, s, s+1)
@@ -483,7 +483,7 @@ type snapshot struct {
 
 // Save returns a deep copy of the state: every q (q(Λ̃) is immutable and
 // shared), Θ and the ABFrozen count. The birth stream is not saved.
-func (m *Model) Save() any {
+func (m *VB) Save() any {
 	sn := &snapshot{hyper: m.Hyper.clone(), abFrozen: m.ABFrozen,
 		omega: slices.Clone(m.omega), resp: slices.Clone(m.resp)}
 	for _, c := range m.comps {
@@ -501,7 +501,7 @@ func (m *Model) Save() any {
 
 // Restore puts back a snapshot made by Save (it may be restored more than
 // once).
-func (m *Model) Restore(x any) {
+func (m *VB) Restore(x any) {
 	sn := x.(*snapshot)
 	m.moved, m.agValid = true, false
 	m.Hyper = sn.hyper.clone()

@@ -49,7 +49,7 @@ func TestSearchThreeClusters(t *testing.T) {
 		for seed := range uint64(seeds) {
 			y, labels := clusters(rand.New(rand.NewPCG(71, seed)), centres, 1, 40)
 			z, _ := mfa.Standardize(y)
-			m, err := mfa.NewRandom(z, 1, mfa.Settings{K: 2}, rand.New(rand.NewPCG(72, seed)))
+			m, err := mfa.NewVBRandom(z, 1, mfa.Settings{K: 2}, rand.New(rand.NewPCG(72, seed)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -94,7 +94,7 @@ func TestSearchThreeClusters(t *testing.T) {
 
 // oneClusterEach reports whether each analyser holds (almost) all the
 // points of one cluster, a different one for each.
-func oneClusterEach(m *mfa.Model, labels []int, clusters int) bool {
+func oneClusterEach(m *mfa.VB, labels []int, clusters int) bool {
 	resp := m.Resp()
 	size := make([]float64, clusters)
 	for _, l := range labels {
@@ -126,7 +126,7 @@ func oneClusterEach(m *mfa.Model, labels []int, clusters int) bool {
 func TestDeathMove(t *testing.T) {
 	y, labels := clusters(rand.New(rand.NewPCG(74, 75)), [][]float64{{0, 0}, {8, 0}}, 1, 30)
 	resp := labelResp(labels, 3, 0.998)
-	m, err := mfa.New(y, resp, mfa.Settings{K: 1})
+	m, err := mfa.NewVB(y, resp, mfa.Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestDeathMove(t *testing.T) {
 // covariance E[Λ]E[Λ]ᵀ + Ψ (step 1), checked within 5 standard errors.
 func TestSpatialBirth(t *testing.T) {
 	y, labels := clusters(rand.New(rand.NewPCG(91, 92)), [][]float64{{0, 0, 0}, {6, 0, 1}, {0, 6, -1}}, 1.5, 20)
-	m, err := mfa.New(y, labelResp(labels, 2, 0.9), mfa.Settings{K: 2})
+	m, err := mfa.NewVB(y, labelResp(labels, 2, 0.9), mfa.Settings{K: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

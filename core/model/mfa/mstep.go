@@ -18,7 +18,7 @@ import (
 //
 // the second with the square of the second moment that the print lost
 // (targets §1.5). Both are exact maximisers of F. M does not allocate.
-func (m *Model) M() {
+func (m *VB) M() {
 	mixture.UpdateWeights(m.omega, m.resp, m.n, m.Hyper.Alpha)
 	shape := m.Hyper.A + 0.5*float64(m.p)
 	for _, c := range m.comps {
@@ -29,7 +29,7 @@ func (m *Model) M() {
 	}
 }
 
-// Hyperparameter groups of Model (targets ch4-mfa.md §1.7).
+// Hyperparameter groups of VB (targets ch4-mfa.md §1.7).
 const (
 	HyperPsi   = "psi"   // Ψ
 	HyperMuNu  = "mu_nu" // μ*, ν* (skipped when S = 1)
@@ -38,7 +38,7 @@ const (
 )
 
 // HyperGroups returns HyperPsi, HyperMuNu, HyperAB and HyperAlpha.
-func (m *Model) HyperGroups() []string {
+func (m *VB) HyperGroups() []string {
 	return []string{HyperPsi, HyperMuNu, HyperAB, HyperAlpha}
 }
 
@@ -72,7 +72,7 @@ func DefaultSchedule() []vb.Stage { return vb.Every(HyperPsi, HyperMuNu) }
 // Each is the exact maximiser of F in its group, so F cannot decrease.
 // UpdateHyper panics on an unknown group. Only HyperPsi needs the
 // statistics of q(s) and q(x), which it recomputes; none allocates.
-func (m *Model) UpdateHyper(group string) {
+func (m *VB) UpdateHyper(group string) {
 	switch group {
 	case HyperPsi:
 		m.updatePsi()
@@ -90,7 +90,7 @@ func (m *Model) UpdateHyper(group string) {
 // updatePsi is the Ψ update: with G_s, Syx_s the statistics of analyser s,
 //
 //	Σ_i q_is R^s_iq = Σ_i q_is y_iq² − 2 m_q·Syx_s[q,:] + tr(⟨Λ̃_qΛ̃_qᵀ⟩ G_s).
-func (m *Model) updatePsi() {
+func (m *VB) updatePsi() {
 	p := m.p
 	psi := m.Hyper.Psi
 	copy(psi, m.yy) // Σ_s Σ_i q_is y_iq² = Σ_i y_iq²
@@ -117,7 +117,7 @@ func (m *Model) updatePsi() {
 }
 
 // updateMuNu is the μ*, ν* update (see UpdateHyper).
-func (m *Model) updateMuNu() {
+func (m *VB) updateMuNu() {
 	S := len(m.comps)
 	if S < 2 {
 		return
@@ -140,7 +140,7 @@ func (m *Model) updateMuNu() {
 }
 
 // updateAB is the a*, b* update (see UpdateHyper).
-func (m *Model) updateAB() {
+func (m *VB) updateAB() {
 	h := &m.Hyper
 	if h.A > m.ABMax {
 		m.ABFrozen++
@@ -178,7 +178,7 @@ const (
 // S > 1), positive as α → 0 and tends to ln S + c̄ < 0 (Jensen) as α → ∞,
 // so its root is bracketed by halving and doubling and then found by
 // bisection in ln α.
-func (m *Model) updateAlpha() {
+func (m *VB) updateAlpha() {
 	S := len(m.comps)
 	if S < 2 {
 		return

@@ -10,7 +10,7 @@ import (
 // Predictor evaluates the lower bound on the log predictive density of the
 // fitted model at test points (Beal (2003) eq. (4.85), lines 2730–2747).
 // It holds the quantities of q(π), q(Λ̃) and Ψ that the bound needs, as they
-// were when Model.Predictor was called. A Predictor is not safe for
+// were when VB.Predictor was called. A Predictor is not safe for
 // concurrent use (it reuses its buffers); make one per goroutine.
 type Predictor struct {
 	p     int
@@ -36,7 +36,7 @@ type predComp struct {
 // q(Λ̃) and Ψ. For each test point y′ it performs the two updates of line
 // 2747: q(x′|s) (eqs. (4.53)–(4.55), which do not depend on q(s′)), then
 // q(s′) (eq. (4.57), corrected as in E).
-func (m *Model) Predictor() *Predictor {
+func (m *VB) Predictor() *Predictor {
 	m.prepPsi()
 	S := len(m.comps)
 	pr := &Predictor{p: m.p, elnpi: dist.DirichletMeanLogTo(nil, m.omega),

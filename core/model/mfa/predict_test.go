@@ -28,7 +28,7 @@ func TestPredictiveBound(t *testing.T) {
 		draws = 10000
 	}
 	y, _ := clusters(rand.New(rand.NewPCG(51, 52)), [][]float64{{-2, 0}, {2, 1}}, 1, 15)
-	m, err := mfa.NewRandom(y, 2, mfa.Settings{K: 1}, rand.New(rand.NewPCG(53, 54)))
+	m, err := mfa.NewVBRandom(y, 2, mfa.Settings{K: 1}, rand.New(rand.NewPCG(53, 54)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 
 // testModel returns a model on 3 overlapping clusters in 3-D with analysers
 // of different k, after a few iterations of every step.
-func testModel(t *testing.T) *Model {
+func testModel(t *testing.T) *VB {
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(41, 42))
 	const per, p = 12, 3
@@ -33,7 +33,7 @@ func testModel(t *testing.T) *Model {
 			resp.Set(i, c, 0.6)
 		}
 	}
-	m, err := New(y, resp, Settings{Ks: []int{2, 1, 0}})
+	m, err := NewVB(y, resp, Settings{Ks: []int{2, 1, 0}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func testModel(t *testing.T) *Model {
 // update, with a gradient of that size, fails), or below the rounding noise
 // of the central difference, 20ε|F|/h, whichever is larger; the shifted
 // gradient must stand well above that noise, or the check has no power.
-func stationary(t *testing.T, m *Model, name string, x []float64, set func([]float64), h float64) {
+func stationary(t *testing.T, m *VB, name string, x []float64, set func([]float64), h float64) {
 	t.Helper()
 	f := func(v []float64) float64 {
 		set(v)

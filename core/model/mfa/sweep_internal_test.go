@@ -14,7 +14,7 @@ import (
 // sweepModel returns a model on four well-separated clusters in 6-D with
 // analysers of k = 3, 0, 2, 5 after a few sweeps, so that many
 // responsibilities are exactly 0.
-func sweepModel(t *testing.T) *Model {
+func sweepModel(t *testing.T) *VB {
 	t.Helper()
 	rnd := rand.New(rand.NewPCG(91, 92))
 	const per, p = 40, 6
@@ -36,7 +36,7 @@ func sweepModel(t *testing.T) *Model {
 			resp.Set(i, c, 0.85)
 		}
 	}
-	m, err := New(y, resp, Settings{Ks: []int{3, 0, 2, 5}})
+	m, err := NewVB(y, resp, Settings{Ks: []int{3, 0, 2, 5}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,12 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// MLMoveSettings control the births that ML proposes to vb.Search, the
+// EMMoveSettings control the births that EM proposes to vb.Search, the
 // model search of the BIC baseline (Beal (2003) line 2873; targets
 // ch4-mfa.md §2 item 1: "the same as VB (responsibility split, α_h = 1,
 // agitation epochs, max_tries = 3)"). The zero value of every field means
 // its documented default.
-type MLMoveSettings struct {
+type EMMoveSettings struct {
 	// Rand is the stream of the birth directions. nil means that no moves
 	// are proposed. It is not part of Save's snapshot: a birth tried again
 	// after a rejection draws a new direction.
@@ -37,15 +37,15 @@ type MLMoveSettings struct {
 }
 
 // Propose returns the next birth to try, given the log of the moves that
-// vb.Search has tried so far, with the bookkeeping of Model.Propose
+// vb.Search has tried so far, with the bookkeeping of VB.Propose
 // (targets §1.9 "parent choice"): since the last accepted move the model is
 // in the same state (rejections are restored), every analyser is tried as
 // a parent in the order of ParentOrder (descending empirical local KL,
 // targets §2 item 1), and after MaxTries rounds without an acceptance ok
 // is false. ML proposes no deaths (line 2909: "there is no mechanism for
 // component death in the ML MFA model"). ok is false without
-// MLMoveSettings.Rand.
-func (m *ML) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
+// EMMoveSettings.Rand.
+func (m *EM) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
 	if m.Moves.Rand == nil {
 		return vb.Move{}, false
 	}
@@ -56,7 +56,7 @@ func (m *ML) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
 // index), the order in which Propose tries them as parents: the analyser
 // whose local data its density fits worst first (Ueda et al. 2000; Beal
 // (2003) line 2873).
-func (m *ML) ParentOrder() []int {
+func (m *EM) ParentOrder() []int {
 	js := m.LocalKL()
 	order := make([]int, len(js))
 	for s := range order {
@@ -77,7 +77,7 @@ func (m *ML) ParentOrder() []int {
 // current responsibilities and parameters. An analyser without
 // responsibility (N_s = 0) gets −Inf (it comes last), and every J_s is NaN
 // if the parameters are not valid.
-func (m *ML) LocalKL() []float64 {
+func (m *EM) LocalKL() []float64 {
 	S, n := len(m.Pi), m.n
 	js := make([]float64, S)
 	comps, ipsi, err := newMLComps(m.Mu, m.Lambda, m.Psi, m.k)
@@ -124,7 +124,7 @@ func (m *ML) LocalKL() []float64 {
 //
 // Apply needs the state that an E step leaves (as vb.Search's runs end).
 // It fails, leaving the model as it was, for another kind of move, an
-// analyser out of range, a missing MLMoveSettings.Rand, a child with less
+// analyser out of range, a missing EMMoveSettings.Rand, a child with less
 // than MinChildCount of responsibility, or parameters that are not finite
 // after the M step. The children's check is the handling of ML's
 // singularities (line 2909: "the ML model may be concentrating analysers on
@@ -134,7 +134,7 @@ func (m *ML) LocalKL() []float64 {
 // that nevertheless meets non-finite parameters fails, which ends
 // vb.Search with the error (the state before the birth restored), never
 // with a NaN or −Inf F.
-func (m *ML) Apply(mv vb.Move) error {
+func (m *EM) Apply(mv vb.Move) error {
 	if mv.Kind != MoveBirth {
 		return fmt.Errorf("mfa: ML has no move %q", mv.Kind)
 	}
@@ -143,7 +143,7 @@ func (m *ML) Apply(mv vb.Move) error {
 		return fmt.Errorf("mfa: move %v: analyser %d of %d", mv, sp, S)
 	}
 	if m.Moves.Rand == nil {
-		return errors.New("mfa: ML birth without MLMoveSettings.Rand")
+		return errors.New("mfa: ML birth without EMMoveSettings.Rand")
 	}
 	if !m.eFresh {
 		return errors.New("mfa: ML birth needs the state of an E step (run E after M)")
@@ -206,7 +206,7 @@ func (m *ML) Apply(mv vb.Move) error {
 }
 
 // checkFinite reports the first parameter that is not finite.
-func (m *ML) checkFinite() error {
+func (m *EM) checkFinite() error {
 	for s := range m.Pi {
 		if math.IsNaN(m.Pi[s]) {
 			return fmt.Errorf("π_%d = %v", s, m.Pi[s])
@@ -232,7 +232,7 @@ func (m *ML) checkFinite() error {
 	return nil
 }
 
-// mlSnapshot is the state saved by ML.Save.
+// mlSnapshot is the state saved by EM.Save.
 type mlSnapshot struct {
 	pi, psi []float64
 	mu, ex  [][]float64
@@ -247,7 +247,7 @@ type mlSnapshot struct {
 // Λ, Ψ, the responsibilities, the factor moments and the log-likelihood of
 // the last E step. The settings (PsiMin, Objective, Moves) and the birth
 // stream are not part of it.
-func (m *ML) Save() any {
+func (m *EM) Save() any {
 	sn := &mlSnapshot{pi: slices.Clone(m.Pi), psi: slices.Clone(m.Psi), resp: mat.DenseCopyOf(m.resp),
 		lnp: m.lnp, eFresh: m.eFresh}
 	for s := range m.Pi {
@@ -262,7 +262,7 @@ func (m *ML) Save() any {
 // Restore puts back a snapshot made by Save (it may be restored more than
 // once). The agitation is 1 until the second E step that follows, as after
 // a birth.
-func (m *ML) Restore(x any) {
+func (m *EM) Restore(x any) {
 	sn := x.(*mlSnapshot)
 	m.Pi, m.Psi, m.resp = slices.Clone(sn.pi), slices.Clone(sn.psi), mat.DenseCopyOf(sn.resp)
 	m.lnp, m.eFresh = sn.lnp, sn.eFresh
@@ -286,23 +286,23 @@ func copyDense(a *mat.Dense) *mat.Dense {
 
 // Agitation sets dst[s] to the agitation (eq. (4.72), line 2645) of
 // analyser s over the last E step, on ML's responsibilities r_is, with the
-// conventions of Model.Agitation (1 before the first E step and after a
+// conventions of VB.Agitation (1 before the first E step and after a
 // birth or a Restore until the second E step that follows it).
-func (m *ML) Agitation(dst []float64) []float64 {
+func (m *EM) Agitation(dst []float64) []float64 {
 	S := len(m.Pi)
 	return agitationTo(dst, m.resp.RawMatrix().Data, m.prevResp, m.n, S, m.resp.RawMatrix().Stride, 1, m.agValid)
 }
 
 // EpochConverger returns the rule that ends an epoch of ML's search
-// (vb.SearchSettings.Run.Converger), the same as Model.EpochConverger's
+// (vb.SearchSettings.Run.Converger), the same as VB.EpochConverger's
 // (targets ch4-mfa.md §1.9 and §3.7, "both sides use the same agitation
-// tolerance"): the run has converged when at least max(minSweeps, 2) E
+// tolerance"): the run has converged when at least max(minIterations, 2) E
 // steps have run, every analyser's Agitation is below tol (≤ 0 means
 // DefaultAgitationTol, e⁻⁶) and, if dFPerDatum > 0, |ΔF|/n < dFPerDatum.
 // The rule reads the model's responsibilities, so it must drive runs of m
 // only, one at a time.
-func (m *ML) EpochConverger(tol, dFPerDatum float64, minSweeps int) vb.Converger {
-	return newAgitationRule(m, m.n, tol, dFPerDatum, minSweeps)
+func (m *EM) EpochConverger(tol, dFPerDatum float64, minIterations int) vb.Converger {
+	return newAgitationRule(m, m.n, tol, dFPerDatum, minIterations)
 }
 
-var _ vb.Mover = (*ML)(nil)
+var _ vb.Mover = (*EM)(nil)

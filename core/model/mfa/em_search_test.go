@@ -17,7 +17,7 @@ import (
 
 // mlDenseLogPdf returns ln N(y | μ^s, Λ^sΛ^sᵀ + Ψ) of m from a dense
 // covariance (gonum's distmv), the reference for the Woodbury form.
-func mlDenseLogPdf(t *testing.T, m *ML, s int, y []float64) float64 {
+func mlDenseLogPdf(t *testing.T, m *EM, s int, y []float64) float64 {
 	t.Helper()
 	p := len(y)
 	c := mat.NewSymDense(p, nil)
@@ -35,7 +35,7 @@ func mlDenseLogPdf(t *testing.T, m *ML, s int, y []float64) float64 {
 }
 
 // mlDenseLogDensity is ln Σ_s π_s N(y | μ^s, C_s) by distmv.
-func mlDenseLogDensity(t *testing.T, m *ML, y []float64) float64 {
+func mlDenseLogDensity(t *testing.T, m *EM, y []float64) float64 {
 	t.Helper()
 	mx, terms := math.Inf(-1), make([]float64, len(m.Pi))
 	for s := range m.Pi {
@@ -49,16 +49,16 @@ func mlDenseLogDensity(t *testing.T, m *ML, y []float64) float64 {
 	return mx + math.Log(sum)
 }
 
-// TestMLBICObjective: with Objective = BICObjective, E returns F =
+// TestEMBICObjective: with Objective = BICObjective, E returns F =
 // ln p(y|θ) − (D/2) ln n (eq. 4.88) as the two named terms, D of eq. 4.89;
 // the log-likelihood objective is F = ln p(y|θ) alone, at the same
 // parameters.
-func TestMLBICObjective(t *testing.T) {
+func TestEMBICObjective(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(11, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0, 0}, {8, 6, 0, 2}}, 50)
 	n, p := y.Dims()
 	for _, c := range []struct{ S, k int }{{1, 0}, {2, 1}, {3, 2}} {
-		m, err := NewML(y, c.S, c.k, 1e-5, rand.New(rand.NewPCG(12, uint64(c.S))))
+		m, err := NewEM(y, c.S, c.k, 1e-5, rand.New(rand.NewPCG(12, uint64(c.S))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,16 +92,16 @@ func TestMLBICObjective(t *testing.T) {
 	}
 }
 
-// TestMLBICMonotone: EM with the BIC objective under vb.Run (its terms
+// TestEMBICMonotone: EM with the BIC objective under vb.Run (its terms
 // checked at every step by the driver) never lowers F, and F − ln p(y|θ)
 // stays the constant penalty, with the default stop rule and with the
 // epoch rule.
-func TestMLBICMonotone(t *testing.T) {
+func TestEMBICMonotone(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(13, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0, 0}, {8, 6, 0, 2}, {0, 7, 7, 0}}, 60)
 	for _, S := range []int{1, 2, 4} {
 		for _, k := range []int{0, 1, 2} {
-			m, err := NewML(y, S, k, 1e-5, rand.New(rand.NewPCG(uint64(S), uint64(k))))
+			m, err := NewEM(y, S, k, 1e-5, rand.New(rand.NewPCG(uint64(S), uint64(k))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -123,12 +123,12 @@ func TestMLBICMonotone(t *testing.T) {
 	}
 }
 
-// TestMLStartOneAnalyser: NewML with S = 1 starts at the probabilistic PCA
+// TestEMStartOneAnalyser: NewEM with S = 1 starts at the probabilistic PCA
 // solution of all the data (mean, top-k eigenvectors, σ² the mean trailing
 // eigenvalue), so the first E step gives its closed-form log-likelihood
 // −(n/2)[p ln 2π + Σ_{l≤k} ln e_l + (p−k) ln σ² + p], and EM then raises it
 // (the factor analyser's ML is at least PPCA's).
-func TestMLStartOneAnalyser(t *testing.T) {
+func TestEMStartOneAnalyser(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(14, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0, 0, 0}, {5, 3, 0, 2, 1}}, 80)
 	n, p := y.Dims()
@@ -154,7 +154,7 @@ func TestMLStartOneAnalyser(t *testing.T) {
 	slices.Sort(vals)
 	slices.Reverse(vals)
 	for _, k := range []int{1, 2} {
-		m, err := NewML(y, 1, k, 1e-5, rand.New(rand.NewPCG(15, uint64(k))))
+		m, err := NewEM(y, 1, k, 1e-5, rand.New(rand.NewPCG(15, uint64(k))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,15 +189,15 @@ func TestMLStartOneAnalyser(t *testing.T) {
 	}
 }
 
-// TestMLDensity checks the Woodbury/determinant-lemma density against a
+// TestEMDensity checks the Woodbury/determinant-lemma density against a
 // dense multivariate normal (distmv) on random parameters, the sum of
 // LogDensity over the data against E's log-likelihood, and that
 // Density.LogDensity does not allocate.
-func TestMLDensity(t *testing.T) {
+func TestEMDensity(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(16, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0, 0}, {3, 1, 0, 2}}, 20)
 	for _, k := range []int{0, 1, 3} {
-		m, err := NewML(y, 3, k, 1e-5, rand.New(rand.NewPCG(17, uint64(k))))
+		m, err := NewEM(y, 3, k, 1e-5, rand.New(rand.NewPCG(17, uint64(k))))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -254,14 +254,14 @@ func TestMLDensity(t *testing.T) {
 	}
 }
 
-// TestMLLocalKL checks J_s (targets §2 item 1) against a direct computation
+// TestEMLocalKL checks J_s (targets §2 item 1) against a direct computation
 // with distmv, and the parent order on a constructed case: analysers of
 // covariances diag(0.02, 0.01) (100 points), diag(9.01, 0.01) (100 points)
 // and diag(1.01, 0.01) (20 points), each holding the points drawn from its
 // own density, so that J_s ≈ −ln N_s + (differential entropy of the
 // analyser) ≈ −6.0, −3.0 and −2.5: the order [2 1 0], which neither
 // ascending N_s ([2 0 1]) nor the worst mean log-density ([1 2 0]) gives.
-func TestMLLocalKL(t *testing.T) {
+func TestEMLocalKL(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(18, 1))
 	sizes := []int{100, 100, 20}
 	sd := []float64{0.1, 3, 1}
@@ -277,7 +277,7 @@ func TestMLLocalKL(t *testing.T) {
 			labels = append(labels, s)
 		}
 	}
-	m, err := NewML(y, 3, 1, 1e-5, rand.New(rand.NewPCG(19, 1)))
+	m, err := NewEM(y, 3, 1, 1e-5, rand.New(rand.NewPCG(19, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,19 +335,19 @@ func TestMLLocalKL(t *testing.T) {
 	}
 }
 
-// TestMLSaveRestore: Restore puts back the state exactly: after a birth and
+// TestEMSaveRestore: Restore puts back the state exactly: after a birth and
 // an epoch, the restored model's next E step gives bit for bit the F of the
 // run that ended before the Save, and the same parameters; a snapshot can
 // be restored twice and does not share memory with the model.
-func TestMLSaveRestore(t *testing.T) {
+func TestEMSaveRestore(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(20, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0, 0}, {8, 6, 0, 2}}, 60)
-	m, err := NewML(y, 1, 2, 1e-5, rand.New(rand.NewPCG(21, 1)))
+	m, err := NewEM(y, 1, 2, 1e-5, rand.New(rand.NewPCG(21, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Objective = BICObjective
-	m.Moves = MLMoveSettings{Rand: rand.New(rand.NewPCG(22, 1))}
+	m.Moves = EMMoveSettings{Rand: rand.New(rand.NewPCG(22, 1))}
 	r0 := vb.Run(m, vb.Settings{MaxIterations: 50})
 	if r0.Error() != nil {
 		t.Fatal(r0.Error())
@@ -390,17 +390,17 @@ func TestMLSaveRestore(t *testing.T) {
 	}
 }
 
-// TestMLAgitation checks the conventions of ML.Agitation: 1 before the
+// TestEMAgitation checks the conventions of EM.Agitation: 1 before the
 // first E step, eq. (4.72) between two E steps, 1 again after a birth or a
 // Restore until the second E step that follows it.
-func TestMLAgitation(t *testing.T) {
+func TestEMAgitation(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(23, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0}, {3, 3, 0}}, 30)
-	m, err := NewML(y, 2, 1, 1e-5, rand.New(rand.NewPCG(24, 1)))
+	m, err := NewEM(y, 2, 1, 1e-5, rand.New(rand.NewPCG(24, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Moves = MLMoveSettings{Rand: rand.New(rand.NewPCG(25, 1))}
+	m.Moves = EMMoveSettings{Rand: rand.New(rand.NewPCG(25, 1))}
 	allOnes := func(ag []float64) bool {
 		return !slices.ContainsFunc(ag, func(v float64) bool { return v != 1 })
 	}
@@ -446,13 +446,13 @@ func TestMLAgitation(t *testing.T) {
 	}
 }
 
-// TestMLPropose checks the max_tries bookkeeping (targets §1.9): births
+// TestEMPropose checks the max_tries bookkeeping (targets §1.9): births
 // from every analyser in ParentOrder, round after round, MaxTries rounds
-// after the last acceptance, none without MLMoveSettings.Rand.
-func TestMLPropose(t *testing.T) {
+// after the last acceptance, none without EMMoveSettings.Rand.
+func TestEMPropose(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(26, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0}, {3, 3, 0}, {0, 4, 4}}, 30)
-	m, err := NewML(y, 3, 1, 1e-5, rand.New(rand.NewPCG(27, 1)))
+	m, err := NewEM(y, 3, 1, 1e-5, rand.New(rand.NewPCG(27, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,9 +460,9 @@ func TestMLPropose(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, ok := m.Propose(nil); ok {
-		t.Fatal("a move without MLMoveSettings.Rand")
+		t.Fatal("a move without EMMoveSettings.Rand")
 	}
-	m.Moves = MLMoveSettings{Rand: rand.New(rand.NewPCG(28, 1)), MaxTries: 2}
+	m.Moves = EMMoveSettings{Rand: rand.New(rand.NewPCG(28, 1)), MaxTries: 2}
 	order := m.ParentOrder()
 	log := []vb.MoveRecord{{Move: vb.Move{Kind: MoveBirth, Component: 2, Other: -1}, Accepted: true}}
 	for try := 0; try < 6; try++ {
@@ -481,15 +481,15 @@ func TestMLPropose(t *testing.T) {
 	}
 }
 
-// TestMLSingularities: NewML refuses a Ψ floor that is not positive; a
+// TestEMSingularities: NewML refuses a Ψ floor that is not positive; a
 // birth whose child would hold fewer than k+1 points is refused (the model
 // unchanged), and vb.Search logs it as a failed try and goes on; an E step
 // on parameters that are not finite is an error, not a NaN F.
-func TestMLSingularities(t *testing.T) {
+func TestEMSingularities(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(29, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0}}, 40)
 	for _, psiMin := range []float64{0, -1, math.NaN()} {
-		if _, err := NewML(y, 1, 1, psiMin, rnd); err == nil {
+		if _, err := NewEM(y, 1, 1, psiMin, rnd); err == nil {
 			t.Errorf("NewML accepted psiMin = %v", psiMin)
 		}
 	}
@@ -499,7 +499,7 @@ func TestMLSingularities(t *testing.T) {
 	for i := 0; i < 3; i++ {
 		y.SetRow(i, []float64{30 + rnd.NormFloat64(), 30 + rnd.NormFloat64(), 30 + rnd.NormFloat64()})
 	}
-	m, err := NewML(y, 2, 1, 1e-5, rand.New(rand.NewPCG(30, 1)))
+	m, err := NewEM(y, 2, 1, 1e-5, rand.New(rand.NewPCG(30, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -513,7 +513,7 @@ func TestMLSingularities(t *testing.T) {
 	}
 	m.M()
 	m.Objective = BICObjective
-	m.Moves = MLMoveSettings{Rand: rand.New(rand.NewPCG(31, 1))}
+	m.Moves = EMMoveSettings{Rand: rand.New(rand.NewPCG(31, 1))}
 	if _, err := m.E(); err != nil {
 		t.Fatal(err)
 	}
@@ -559,13 +559,13 @@ func TestMLSingularities(t *testing.T) {
 	}
 }
 
-// TestMLKeptAnalyser: an analyser with almost no responsibility (π = 1e-200,
+// TestEMKeptAnalyser: an analyser with almost no responsibility (π = 1e-200,
 // so N_s < 1e-10) keeps its mean and loadings in M, and EM, with Ψ then a
 // conditional maximisation, still never lowers the likelihood.
-func TestMLKeptAnalyser(t *testing.T) {
+func TestEMKeptAnalyser(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(32, 1))
 	y := mlData(rnd, [][]float64{{0, 0, 0}, {6, 2, 0}}, 40)
-	m, err := NewML(y, 3, 1, 1e-5, rand.New(rand.NewPCG(33, 1)))
+	m, err := NewEM(y, 3, 1, 1e-5, rand.New(rand.NewPCG(33, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -581,10 +581,10 @@ func TestMLKeptAnalyser(t *testing.T) {
 	}
 }
 
-// TestMLResidualSq: the expected squared residual of a kept analyser is, at
+// TestEMResidualSq: the expected squared residual of a kept analyser is, at
 // the M step's Λ̃ = BA⁻¹, the short form Σ r y² − (Λ̃Bᵀ)_qq, and larger at
 // any other Λ̃ (it is a quadratic minimised there).
-func TestMLResidualSq(t *testing.T) {
+func TestEMResidualSq(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(37, 1))
 	const p, K, n = 4, 3, 30
 	A, B := mat.NewDense(K, K, nil), mat.NewDense(p, K, nil)

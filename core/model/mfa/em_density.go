@@ -169,7 +169,7 @@ type Density struct {
 // analyser costs O(p k² + k³) once here and O(p k) per test point (see
 // mlComp); an analyser with π_s = 0 contributes nothing. It fails if Ψ or a
 // loading matrix is not finite and positive as it must be.
-func (m *ML) Density() (*Density, error) {
+func (m *EM) Density() (*Density, error) {
 	comps, ipsi, err := newMLComps(m.Mu, m.Lambda, m.Psi, m.k)
 	if err != nil {
 		return nil, err
@@ -212,7 +212,7 @@ func (d *Density) LogDensity(y []float64) float64 {
 // parameters for one point y (see Density.LogDensity); NaN if the
 // parameters are not valid. It builds a Density on every call: for many
 // points, call Density once.
-func (m *ML) LogDensity(y []float64) float64 {
+func (m *EM) LogDensity(y []float64) float64 {
 	d, err := m.Density()
 	if err != nil {
 		return math.NaN()

@@ -29,12 +29,12 @@ func mlData(rnd *rand.Rand, centres [][]float64, n int) *mat.Dense {
 	return y
 }
 
-func TestMLNeverDecreases(t *testing.T) {
+func TestEMNeverDecreases(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 9))
 	y := mlData(rnd, [][]float64{{0, 0, 0, 0}, {8, 6, 0, 2}, {0, 7, 7, 0}}, 60)
 	for _, S := range []int{1, 2, 3, 4} {
 		for _, k := range []int{0, 1, 2} {
-			m, err := NewML(y, S, k, 1e-5, rand.New(rand.NewPCG(uint64(S), uint64(k))))
+			m, err := NewEM(y, S, k, 1e-5, rand.New(rand.NewPCG(uint64(S), uint64(k))))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,12 +47,12 @@ func TestMLNeverDecreases(t *testing.T) {
 	}
 }
 
-// TestMLOneGaussian: one analyser without factors is the diagonal Gaussian
+// TestEMOneGaussian: one analyser without factors is the diagonal Gaussian
 // of the sample mean and variance; its log-likelihood has a closed form.
-func TestMLOneGaussian(t *testing.T) {
+func TestEMOneGaussian(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(2, 9))
 	y := mlData(rnd, [][]float64{{1, -2, 3}}, 200)
-	m, err := NewML(y, 1, 0, 1e-5, rnd)
+	m, err := NewEM(y, 1, 0, 1e-5, rnd)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,12 +83,12 @@ func TestMLOneGaussian(t *testing.T) {
 	}
 }
 
-// TestMLBIC: the parameter count of eq. 4.89, and BIC preferring the true
+// TestEMBIC: the parameter count of eq. 4.89, and BIC preferring the true
 // number of well-separated clusters.
-func TestMLBIC(t *testing.T) {
+func TestEMBIC(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 9))
 	y := mlData(rnd, [][]float64{{0, 0, 0}, {10, 8, 0}}, 100)
-	m, _ := NewML(y, 2, 1, 1e-5, rnd)
+	m, _ := NewEM(y, 2, 1, 1e-5, rnd)
 	if d := m.NumFree(); d != 2-1+3+2*(3+3-0) {
 		t.Fatalf("NumFree = %d, want 16", d)
 	}
@@ -96,7 +96,7 @@ func TestMLBIC(t *testing.T) {
 	for _, S := range []int{1, 2, 3} {
 		best[S] = math.Inf(-1)
 		for seed := range uint64(4) {
-			mm, _ := NewML(y, S, 1, 1e-5, rand.New(rand.NewPCG(seed, 4)))
+			mm, _ := NewEM(y, S, 1, 1e-5, rand.New(rand.NewPCG(seed, 4)))
 			r := vb.Run(mm, vb.Settings{MaxIterations: 1000, RelTol: 1e-9})
 			if r.Error() != nil {
 				t.Fatal(r.Error())

@@ -13,7 +13,7 @@ import (
 	"github.com/vbworkbench/vbw/core/vbtest"
 )
 
-// TestMLSearchThreeClusters: the BIC-penalised ML search (births only,
+// TestEMSearchThreeClusters: the BIC-penalised ML search (births only,
 // responsibility splits, agitation epochs, MaxTries = 1) from one analyser
 // (k = 1) on three well-separated spherical Gaussian clusters in 5-D, 200
 // points each. Every run must be monotone in BIC, every accepted birth
@@ -23,17 +23,17 @@ import (
 // 9 ended so, each after two accepted births and three rejected ones (seeds
 // 0-4 are run here); seed 6 stopped at two analysers, one of them holding
 // two clusters, when both of its tries at S = 2 were rejected.
-func TestMLSearchThreeClusters(t *testing.T) {
+func TestEMSearchThreeClusters(t *testing.T) {
 	centres := [][]float64{{0, 0, 0, 0, 0}, {6, 0, 0, 3, 0}, {0, 6, -3, 0, 0}}
 	found := 0
 	for seed := range uint64(5) {
 		y, labels := clusters(rand.New(rand.NewPCG(34, seed)), centres, 1, 200)
-		m, err := mfa.NewML(y, 1, 1, 1e-5, rand.New(rand.NewPCG(35, seed)))
+		m, err := mfa.NewEM(y, 1, 1, 1e-5, rand.New(rand.NewPCG(35, seed)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		m.Objective = mfa.BICObjective
-		m.Moves = mfa.MLMoveSettings{Rand: rand.New(rand.NewPCG(36, seed)), MaxTries: 1}
+		m.Moves = mfa.EMMoveSettings{Rand: rand.New(rand.NewPCG(36, seed)), MaxTries: 1}
 		res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 2000, Converger: m.EpochConverger(0, 1e-6, 2)}})
 		if res.Err != nil {
 			t.Fatalf("seed %d: %v", seed, res.Err)

@@ -15,7 +15,7 @@ import (
 // starting from one analyser and adding analysers by responsibility-split
 // births while BIC rises, with epochs ended by the agitation rule of the
 // VB search. Then evaluate the fitted density at a test point.
-func ExampleML() {
+func ExampleEM() {
 	rnd := rand.New(rand.NewPCG(2003, 4)) // the data
 	y := mat.NewDense(180, 3, nil)
 	for i := 0; i < 180; i++ {
@@ -32,12 +32,12 @@ func ExampleML() {
 
 	// One analyser of k = 1 factor (a PCA of all the data), Ψ ≥ 1e-5, BIC as
 	// the objective, births from their own stream, three rounds of tries.
-	m, err := mfa.NewML(z, 1, 1, 1e-5, rand.New(rand.NewPCG(2003, 5)))
+	m, err := mfa.NewEM(z, 1, 1, 1e-5, rand.New(rand.NewPCG(2003, 5)))
 	if err != nil {
 		panic(err)
 	}
 	m.Objective = mfa.BICObjective
-	m.Moves = mfa.MLMoveSettings{Rand: rand.New(rand.NewPCG(2003, 6)), MaxTries: 3}
+	m.Moves = mfa.EMMoveSettings{Rand: rand.New(rand.NewPCG(2003, 6)), MaxTries: 3}
 	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{MaxIterations: 2000, Converger: m.EpochConverger(0, 1e-6, 2)}})
 	if res.Err != nil {
 		panic(res.Err)

@@ -12,7 +12,7 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// ML is maximum-likelihood EM for the mixture of factor analysers with a
+// EM is maximum-likelihood EM for the mixture of factor analysers with a
 // shared diagonal Ψ (Ghahramani and Hinton 1996), the BIC baseline of Beal
 // (2003) section 4.6.2 (lines 2869-2898; targets ch4-mfa.md §2 item 1):
 //
@@ -31,7 +31,7 @@ import (
 // vb.Mover: with Objective = BICObjective and Moves.Rand set, vb.Search
 // runs the BIC-penalised search of targets §2 item 1 (births only, by
 // responsibility splits; see Propose, Apply and EpochConverger).
-type ML struct {
+type EM struct {
 	// Pi, Mu[s] (p), Lambda[s] (p×k) and Psi (p) are the parameters.
 	Pi     []float64
 	Mu     [][]float64
@@ -44,10 +44,10 @@ type ML struct {
 	PsiMin float64
 	// Objective is what E reports as F: the log-likelihood (the default)
 	// or the BIC score (eq. 4.88), the criterion of ML's model search.
-	Objective MLObjective
-	// Moves controls the births that ML proposes to vb.Search (see
+	Objective Objective
+	// Moves controls the births that EM proposes to vb.Search (see
 	// Propose).
-	Moves MLMoveSettings
+	Moves EMMoveSettings
 
 	y    *mat.Dense
 	n, p int
@@ -60,17 +60,17 @@ type ML struct {
 	// current parameters), as a birth needs.
 	eFresh bool
 	// The responsibilities before the last E step, for the agitation
-	// (eq. 4.72); agValid and moved as in Model.
+	// (eq. 4.72); agValid and moved as in VB.
 	prevResp       []float64
 	agValid, moved bool
 }
 
-// MLObjective says which objective ML's E step reports.
-type MLObjective int
+// Objective says which objective ML's E step reports.
+type Objective int
 
 const (
 	// LogLikelihood: F = ln p(y|θ) with the single term TermLogLik.
-	LogLikelihood MLObjective = iota
+	LogLikelihood Objective = iota
 	// BICObjective: F = ln p(y|θ) − (D/2) ln n (eq. 4.88, line 2892), with
 	// D of eq. 4.89 (NumFree), as the terms TermLogLik and
 	// TermBICPenalty. Within one vb.Run the number of analysers is fixed,
@@ -80,11 +80,11 @@ const (
 	BICObjective
 )
 
-func (o MLObjective) String() string {
-	return enumString("MLObjective", int(o), "log-likelihood", "BIC")
+func (o Objective) String() string {
+	return enumString("Objective", int(o), "log-likelihood", "BIC")
 }
 
-// NewML returns ML EM for S analysers of k factors on the rows of y
+// NewEM returns ML EM for S analysers of k factors on the rows of y
 // (copied), started from a hard assignment of every point to the nearest
 // of S data points drawn with rnd; a PCA of each group gives its first
 // mean, loadings and noise. With S = 1, the start of the model search
@@ -92,7 +92,7 @@ func (o MLObjective) String() string {
 // this is the probabilistic-PCA fit of all the data (Ψ = σ²I; exactly so
 // when σ² and every e_l − σ² exceed the floor 1e-3 of weightedPCA), the
 // same for every rnd. psiMin (PsiMin) must be positive.
-func NewML(y mat.Matrix, S, k int, psiMin float64, rnd *rand.Rand) (*ML, error) {
+func NewEM(y mat.Matrix, S, k int, psiMin float64, rnd *rand.Rand) (*EM, error) {
 	n, p := y.Dims()
 	if n < 2 || p < 1 || S < 1 || k < 0 || k >= p {
 		return nil, fmt.Errorf("mfa: ML needs n ≥ 2 rows, S ≥ 1, 0 ≤ k < p (n=%d p=%d S=%d k=%d)", n, p, S, k)
@@ -100,7 +100,7 @@ func NewML(y mat.Matrix, S, k int, psiMin float64, rnd *rand.Rand) (*ML, error) 
 	if !(psiMin > 0) || math.IsInf(psiMin, 1) {
 		return nil, fmt.Errorf("mfa: ML needs a positive, finite floor on Ψ (psiMin = %v)", psiMin)
 	}
-	m := &ML{PsiMin: psiMin, y: mat.DenseCopyOf(y), n: n, p: p, k: k, resp: mat.NewDense(n, S, nil)}
+	m := &EM{PsiMin: psiMin, y: mat.DenseCopyOf(y), n: n, p: p, k: k, resp: mat.NewDense(n, S, nil)}
 	// Hard start: S distinct data points drawn with rnd as centres, every
 	// point assigned to its nearest (soft random responsibilities would
 	// give every analyser the same weighted PCA, a symmetric point EM
@@ -159,25 +159,25 @@ func NewML(y mat.Matrix, S, k int, psiMin float64, rnd *rand.Rand) (*ML, error) 
 }
 
 // Size returns S.
-func (m *ML) Size() int { return len(m.Pi) }
+func (m *EM) Size() int { return len(m.Pi) }
 
 // Resp returns the responsibilities of the last E step (n×S); it must not
 // be modified.
-func (m *ML) Resp() *mat.Dense { return m.resp }
+func (m *EM) Resp() *mat.Dense { return m.resp }
 
 // LogLik returns the log-likelihood of the last E step.
-func (m *ML) LogLik() float64 { return m.lnp }
+func (m *EM) LogLik() float64 { return m.lnp }
 
 // NumFree returns D = S − 1 + p + Σ_s [p + p k − k(k−1)/2], the number of
 // free parameters of eq. 4.89 (the means, the loadings up to rotation, Ψ
 // and the mixing proportions).
-func (m *ML) NumFree() int {
+func (m *EM) NumFree() int {
 	S, p, k := len(m.Pi), m.p, m.k
 	return S - 1 + p + S*(p+p*k-k*(k-1)/2)
 }
 
 // BIC returns ln p(y|θ) − (D/2) ln n of the last E step (eq. 4.88).
-func (m *ML) BIC() float64 { return m.lnp + m.BICPenalty() }
+func (m *EM) BIC() float64 { return m.lnp + m.BICPenalty() }
 
 // Names of the terms of ML's objective.
 const (
@@ -189,14 +189,14 @@ const (
 )
 
 // BICPenalty returns −(D/2) ln n (eq. 4.88) for the current S.
-func (m *ML) BICPenalty() float64 { return -float64(m.NumFree()) / 2 * math.Log(float64(m.n)) }
+func (m *EM) BICPenalty() float64 { return -float64(m.NumFree()) / 2 * math.Log(float64(m.n)) }
 
 // E is the expectation step. It computes ln N(y_i | μ^s, C_s) and the
 // factor means through the Woodbury form of mlComp (O(n S p k) per step)
 // and returns the objective chosen by Objective. A non-finite ψ or loading,
 // or a log-likelihood that is not finite, is an error (never a silent NaN
 // or −Inf F): with PsiMin > 0 neither can arise from EM itself.
-func (m *ML) E() (vb.Bound, error) {
+func (m *EM) E() (vb.Bound, error) {
 	n, k, S := m.n, m.k, len(m.Pi)
 	m.agValid, m.moved = !m.moved, false
 	m.prevResp = append(m.prevResp[:0], m.resp.RawMatrix().Data...)
@@ -250,7 +250,7 @@ func (m *ML) E() (vb.Bound, error) {
 // (ψ_q = (1/n) Σ_{i,s} r_is E[(y_iq − (Λ̃^s x̃)_q)²], which for an updated
 // analyser reduces to the form above), a conditional maximisation, so EM
 // still never lowers the likelihood.
-func (m *ML) M() {
+func (m *EM) M() {
 	m.eFresh = false
 	n, p, k, S := m.n, m.p, m.k, len(m.Pi)
 	K := k + 1
