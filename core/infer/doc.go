@@ -84,4 +84,29 @@
 //
 // The statistics (LDSStats, eqs. 5.126-5.132) are WA, SA, WC k×k, GA, GC
 // k×d and SC k×p (Σ_t ω_t y_tᵀ, as eq. 5.132 writes it).
+//
+// # Map to the thesis
+//
+// Equation numbers are Beal (2003)'s (../shared/seeds/000_055f6e591db3cc60.txt,
+// chapter 3 at lines 1696-2196, chapter 5 at lines 3165-4226); § sections of
+// ../shared/targets/ch3-hmm.md and ch5-lds.md.
+//
+//	Chain                              weights π, A, E; θ̃ = exp⟨ln θ⟩ in VBE  eqs. 3.3-3.9; 3.66-3.71
+//	ForwardBackward.LogProb            ln Z = Σ_t ln ζ_t: ln p(y|θ), or ln Z̃  eqs. 3.21-3.23; 3.72-3.74
+//	ForwardBackward.AddExpectedCounts  scaled forward-backward, counts        eqs. 3.19-3.35; counts of 3.16-3.18,
+//	                                                                          3.55-3.59
+//	Counts                             N^π, N^A, N^C (Occupancy: Σ_t γ_t)     eqs. 3.16-3.18, 3.55-3.59
+//	ChainMarginals                     γ_t, ξ_t and ln Z of one sequence      eqs. 3.30-3.35
+//	ChainEntropy                       H(q(s)) of a Markov chain              eqs. 3.75-3.76
+//	LDSNatural                         φ̄ = ⟨φ(θ)⟩ and the x_0 prior           eq. 5.51 (values 5.52-5.67); 5.13
+//	LDSNatural.SetPoint                φ̄ of point parameters                  the point-parameter limit: eqs.
+//	                                                                          5.71-5.86, 5.106-5.115
+//	KalmanSmoother.Smooth              forward pass, ln Z'                    Algorithm 5.1, eqs. 5.89-5.93; ln ζ'_t
+//	                                                                          of 5.1(c) as corrected in ch5-lds.md §1.6
+//	                                   backward pass                          Algorithm 5.2 (eqs. 5.106-5.112 at φ̄),
+//	                                                                          information form (ch5-lds.md §1.6, §1.12)
+//	                                   marginals ω_t, Υ_{t,t}, Υ_{t,t+1}      eqs. 5.116-5.120, 5.125
+//	LDSPosterior                       q(x_{0:T}) of one sequence, ln Z'      eqs. 5.116-5.125; 5.70
+//	LDSStats.AddSequence               W_A, G_A, S_A, W_C, G_C, S_C; x_0      eqs. 5.126-5.132 summed as 5.148-5.149;
+//	                                   statistics; ln Z'                      x_0 for 5.150-5.151
 package infer

@@ -1,7 +1,7 @@
 package infer
 
 // The scaled forward-backward recursion of the discrete hidden Markov model
-// (Beal 2003 section 3.1, eqs. 3.19-3.35): Chain (the weights), Counts (the
+// (Beal 2003 section 3.2, eqs. 3.19-3.35): Chain (the weights), Counts (the
 // expected sufficient statistics), ForwardBackward (the recursion and its
 // buffers), ChainMarginals and ChainEntropy (full marginals and the entropy
 // of q(s), for tests and diagnostics). Layouts: see the package comment.

@@ -17,21 +17,25 @@
 // component) run over contiguous memory. Every per-component array of a
 // model (q(π)'s ω, the components themselves) is indexed by the same s.
 //
-// # The pieces
+// # Map to the thesis
+//
+// PRML equations are marked PRML; the others are the thesis's.
 //
 //	NormalizeLog   q_is = exp(ℓ_si − ln Z_i), ln Z_i = ln Σ_s exp ℓ_si, from the
 //	               log-terms ℓ_si = ⟨ln π_s⟩ + ⟨ln p(y_i, x_i | s)⟩ of the
 //	               update of q(s_i) (eq. (4.57); PRML (10.46), (10.49))
-//	Counts         N_s = Σ_i q_is
+//	Counts         N_s = Σ_i q_is (PRML (10.51))
 //	UpdateWeights  q(π) = Dir(ω), ω_s = α*/S + N_s (eq. (4.37); PRML (10.58))
 //	KLWeights      KL(q(π) ‖ p(π)) against the symmetric prior Dir(α*/S, …),
-//	               the first term of F (eq. (4.29); PRML (10.72), (10.74))
+//	               the first term of F (eq. (4.29); KL = PRML (10.76) − (10.73))
 //	Entropy        H[q(s)] = −Σ_i Σ_s q_is ln q_is with 0 ln 0 = 0, the entropy
 //	               term of F (eq. (4.29); PRML (10.75) with the sign of F)
 //	Add, Remove    a birth (a new, empty component S, eqs. (4.73)–(4.76)) and a
 //	               death (component s removed, each point's q renormalised over
-//	               the others), returning new slices
+//	               the others; section 4.3.1, lines 2631–2637), returning new
+//	               slices
 //	SplitWeight    the weight of a birth: ω_s shared equally with the child
+//	               (targets ch4-mfa.md §1.9)
 //
 // Components are removed with slices.Delete on every per-component array,
 // in the same order as Remove; a component is added by appending to each

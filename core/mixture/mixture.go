@@ -135,8 +135,9 @@ func badLogTerms(r []float64, n, i0, i1 int) error {
 	return nil
 }
 
-// Counts sets dst[s] = N_s = Σ_i q_is (numeric.Sum, a fixed order) for the
-// responsibilities r (S×n) and returns dst; a nil dst is allocated.
+// Counts sets dst[s] = N_s = Σ_i q_is (PRML (10.51); numeric.Sum, a fixed
+// order) for the responsibilities r (S×n) and returns dst; a nil dst is
+// allocated.
 func Counts(dst, r []float64, n int) []float64 {
 	S := len(r) / n
 	if dst == nil {
@@ -163,7 +164,8 @@ func UpdateWeights(omega, r []float64, n int, alpha float64) {
 
 // KLWeights returns KL(Dir(ω) ‖ Dir(α/S, …, α/S)), S = len(omega), the
 // Dirichlet KL of Beal (2003) Appendix A (dist.DirichletKL) against the
-// symmetric prior of the mixing weights (eqs. (4.15), (4.29)):
+// symmetric prior of the mixing weights (eqs. (4.15), (4.29); it is
+// PRML (10.76) − (10.73)):
 //
 //	ln Γ(ω_0) − ln Γ(α) + Σ_s [ln Γ(α/S) − ln Γ(ω_s) + (ω_s − α/S)(ψ(ω_s) − ψ(ω_0))],
 //
@@ -218,8 +220,9 @@ func Add(r []float64, n int) []float64 {
 
 // Remove returns the responsibilities r (S×n) after the death of component
 // s: a new slice without it, each point's q renormalised over the other S−1
-// components, and a point whose mass was all on s made uniform. It panics
-// unless 0 ≤ s < S and S ≥ 2.
+// components, and a point whose mass was all on s made uniform (a death,
+// Beal (2003) section 4.3.1, lines 2631–2637). It panics unless 0 ≤ s < S
+// and S ≥ 2.
 func Remove(r []float64, n, s int) []float64 {
 	S := len(r) / n
 	if s < 0 || s >= S || S < 2 {
@@ -244,8 +247,9 @@ func Remove(r []float64, n, s int) []float64 {
 }
 
 // SplitWeight returns ω after the birth of a child of component s: ω_s is
-// shared equally between s and the child, appended as component S. The
-// result may share omega's array (as append does).
+// shared equally between s and the child, appended as component S (targets
+// ch4-mfa.md §1.9: the parent's Dirichlet count is halved). The result may
+// share omega's array (as append does).
 func SplitWeight(omega []float64, s int) []float64 {
 	half := omega[s] / 2
 	omega[s] = half

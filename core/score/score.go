@@ -1,9 +1,3 @@
-// Package score assembles the non-variational model-selection scores the
-// thesis compares VB against: BIC (Beal 2003 eq. 1.49 and its large-data
-// link to F, eqs. 2.128-2.132) and the Cheeseman-Stutz approximation
-// (eq. 1.54; Theorem 2.3, eqs. 2.133-2.151, shows it is a lower bound on the
-// marginal likelihood, and Corollary 2.5 that VB started from the CS point
-// is at least as tight).
 package score
 
 import (

@@ -14,17 +14,43 @@
 // and Data the observed vectors compressed into distinct patterns with
 // multiplicities. A Problem binds the three.
 //
-// # Scores
+// # Map to the thesis
 //
-//	LogLik            ln p(y|θ), eq. (6.11), hidden variables summed out
-//	EM (NewEM)        ML / MAP EM, eqs. (6.13)–(6.23), a vb.Model
-//	VB (NewVB)        VBEM, eqs. (6.35)–(6.48), a vb.Model; F complete
-//	EMScoresAt        MAP (6.64), BIC (6.26), BICp (line 4718), CS (6.31), CS† (§6.5.2)
-//	Structure.LogAliases  ln S, the alias correction (lines 4383–4386)
-//	Score             the protocol of the experiments: restarts, EM, VBEM, all scores
-//	Structure.LogMarginalCounts  complete-data ln p(z|m), eq. (6.9)
-//	Exact             ln p(y|m) of eq. (6.12) by enumerating hidden completions
-//	Dimensions        d and d′ by Algorithm 6.2
+// Equation numbers are Beal (2003)'s, "line n" a line of
+// ../shared/seeds/000_055f6e591db3cc60.txt, § a section of
+// ../shared/targets/ch6-dag.md.
+//
+//	Problem.NewEM, EM            EM with Estimator ML or MAP            eqs. (6.13)–(6.23), lines 4312–4366
+//	EM.E                         exact E step; ln p(y|θ) [+ ln p(θ|m)]  eqs. (6.16), (6.22), (6.13); (6.4) for MAP
+//	EM.M                         θ ∝ N (ML), ∝ λ − 1 + N (MAP)          eqs. (6.21), (6.23); §1.7 item 4
+//	Problem.NewVB, VB            VBEM, a vb.Model                       eqs. (6.35)–(6.48), lines 4440–4508
+//	VB.E                         θ̃ = exp⟨ln θ⟩, E step, then F          eqs. (6.44)–(6.46) ((6.45) corrected), (6.43);
+//	                                                                    F (6.36)–(6.37) as Σ ln Z̃ − KL (§1.5, §5)
+//	VB.M                         α = λ + N                              eqs. (6.40)–(6.41)
+//	VB.Entropy                   Σ_i H[q_i(s_i)]                        eqs. (6.36)–(6.37)
+//	Problem.NewVBPosterior,      VBEM from the CS point                 Corollary 2.5, lines 1641–1676; §3.13
+//	Problem.CSPosterior
+//	Problem.LogLik               ln p(y|θ); MAP score at θ̂              eqs. (6.11), (6.64); AIS (6.50)
+//	Problem.LogPrior             ln p(θ|m)                              eq. (6.4)
+//	Problem.SamplePrior          θ ∼ p(θ|m)                             Algorithm 6.1 step 1; §1.7 item 8
+//	Problem.ExpectedCounts       exact E step: ln p(y|θ), N̂             eqs. (6.16), (6.22)
+//	Problem.CheesemanStutz       CS* at θ̂                               eqs. (6.27)–(6.34), lines 4390–4438; §2
+//	Problem.EMScoresAt           MAP, BIC*, BICp*, CS*, CS†*            eqs. (6.64), (6.26) with d of (6.24), line
+//	                                                                    4718, (6.31), section 6.5.2 (lines 4985–4986)
+//	Problem.Score, ScoreEM,      the protocol: restarts, EM,            §3.0
+//	ScoreVB, ScoreVBFrom         VBEM, every score
+//	Problem.Exact,               ln p(y|m), every completion            eq. (6.12) as a sum of (6.9), line 4302;
+//	ExactTerms                                                          §1.2
+//	Problem.Dimensions,          d and d′ from ranks                    Algorithm 6.2, lines 4965–4979; §2.9
+//	LargestGap
+//	Structure.LogMarginalCounts  complete-data ln p(z|m)                eqs. (6.9)–(6.10); (6.32) at fractional N̂
+//	Structure.NumParams          d(m)                                   eqs. (6.24)–(6.25); §1.6
+//	Structure.LogAliases         ln S, aliases                          lines 4383–4386; (6.26); §2.6
+//	Structure.ExtraDims          d′ − d of CS†                          section 6.5.2, lines 4985–4986; §4 item 6
+//	Structure.SymmetricPrior     λ_jlk = λ                              eqs. (6.4)–(6.6); line 4694
+//	DirichletProposal.Propose    θ′_jl ∼ Dir(α θ_jl); Hastings          eqs. (6.59)–(6.60), Algorithm 6.1; §2.7
+//	Sample                       ancestral sampling                     eq. (6.1); §3.0
+//	TrueParams                   the generating parameters              lines 4696–4704; §4 item 2
 //
 // # Annealed importance sampling
 //

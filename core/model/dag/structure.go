@@ -334,10 +334,10 @@ func logDirMultinomial(u, n []float64) float64 {
 
 // Sample draws n complete data points from the DAG with parameters theta by
 // ancestral sampling (each node from its row θ_jl given its parents, in
-// topological order; targets §3.0) and returns the observed values, one row
-// per datum in the order of Observed, and the hidden values in the order of
-// Hidden (to be discarded for learning). It panics if theta fails
-// CheckParams.
+// topological order, eq. (6.1); targets §3.0) and returns the observed
+// values, one row per datum in the order of Observed, and the hidden values
+// in the order of Hidden (to be discarded for learning). It panics if theta
+// fails CheckParams.
 func Sample(s *Structure, theta Params, n int, rnd *rand.Rand) (observed, hidden [][]int) {
 	if err := s.CheckParams(theta); err != nil {
 		panic(err.Error())

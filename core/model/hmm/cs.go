@@ -8,7 +8,8 @@ import (
 )
 
 // ExpectedCounts runs an exact E step at θ (forward-backward with the
-// parameters themselves) and returns ln p(y|θ) and the expected counts N̂.
+// parameters themselves, Beal 2003 eqs. 3.19-3.35) and returns ln p(y|θ)
+// and the expected counts N̂.
 func ExpectedCounts(d Data, θ Params) (float64, *infer.Counts) {
 	var ws infer.ForwardBackward
 	c := θ.Chain()
@@ -48,17 +49,18 @@ func CheesemanStutz(d Data, θ Params, u Prior) float64 {
 	return cs
 }
 
-// BIC returns ln p(y|θ̂) − (d/2) ln N with d = (k−1) + k(k−1) + k(p−1) free
-// parameters (L1867) and N the total number of symbols (targets §4 item 18:
-// the symbols are not i.i.d.; N = Σ_i T_i is one choice).
+// BIC returns ln p(y|θ̂) − (d/2) ln N (eq. 1.49) with d = (k−1) + k(k−1) +
+// k(p−1) free parameters (L1867) and N the total number of symbols
+// (targets §4 item 18: the symbols are not i.i.d.; N = Σ_i T_i is one
+// choice).
 func BIC(d Data, θ Params) float64 {
 	return score.BIC(θ.LogLik(d), θ.NumFree(), float64(d.Symbols()))
 }
 
-// PosteriorFromCounts returns the VBM update w = u + N̂ for expected
-// counts N̂ (in package infer's layout). With N̂ from ExpectedCounts at θ̂
-// it is the Cheeseman-Stutz point from which VBEM can only improve on
-// ln p_CS (Corollary 2.5).
+// PosteriorFromCounts returns the VBM update w = u + N̂ (eqs. 3.55, 3.57,
+// 3.59) for expected counts N̂ (in package infer's layout). With N̂ from
+// ExpectedCounts at θ̂ it is the Cheeseman-Stutz point from which VBEM can
+// only improve on ln p_CS (Corollary 2.5).
 func PosteriorFromCounts(u Prior, n *infer.Counts) Posterior {
 	k, p := n.K, n.P
 	w := Posterior{K: k, P: p, Pi: make([]float64, k), A: make([]float64, k*k), C: make([]float64, k*p)}

@@ -48,9 +48,10 @@ func NewEM(d Data, init Params, prior *Prior) *EM {
 // under the current parameters.
 var ErrImpossible = errors.New("hmm: a training sequence has zero probability")
 
-// E runs forward-backward on every sequence with the current parameters
-// (over Workers goroutines), pooling the expected counts (L1857), and
-// returns the objective with terms "lnp(y|theta)" and, for MAP, "lnprior".
+// E runs forward-backward (eqs. 3.19-3.35) on every sequence with the
+// current parameters (over Workers goroutines), pooling the expected counts
+// (L1857), and returns the objective with terms "lnp(y|theta)" and, for
+// MAP, "lnprior".
 func (m *EM) E() (vb.Bound, error) {
 	θ := m.Params
 	setChain(&m.chain, θ.K, θ.P, θ.Pi, θ.A, θ.C)
@@ -85,8 +86,9 @@ func (m *EM) logPrior() float64 {
 	return s
 }
 
-// M sets the parameters to the normalised expected counts (plus prior
-// pseudo-counts for MAP). A row with no expected counts under ML keeps its
+// M sets the parameters to the normalised expected counts (eqs. 3.16-3.18),
+// plus the prior pseudo-counts for MAP (eq. 3.42 in the softmax basis,
+// without the −1; L1901). A row with no expected counts under ML keeps its
 // previous values (targets §1.4: never divide 0 by 0).
 func (m *EM) M() {
 	θ, c := m.Params, m.est.counts

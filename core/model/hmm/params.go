@@ -161,7 +161,8 @@ func NewScorer(θ Params) *Scorer {
 // is impossible under θ.
 func (s *Scorer) LogProb(y []int) float64 { return s.ws.LogProb(&s.chain, y) }
 
-// LogLik returns Σ_i ln p(y_i|θ).
+// LogLik returns Σ_i ln p(y_i|θ), each term by the scaled forward pass
+// (eq. 3.23).
 func (θ Params) LogLik(d Data) float64 {
 	s := NewScorer(θ)
 	var l float64

@@ -120,9 +120,9 @@ const (
 )
 
 // E is the VBE step: forward-backward with θ̃ = exp E[ln θ] on every
-// sequence (over Workers goroutines), then F. A sequence impossible under θ̃
-// (an underflowed exp(ψ(w)), targets §1.4) gives F = −Inf and
-// ErrImpossible.
+// sequence (over Workers goroutines; eqs. 3.66-3.74), then F (eq. 3.79). A
+// sequence impossible under θ̃ (an underflowed exp(ψ(w)), targets §1.4)
+// gives F = −Inf and ErrImpossible.
 func (m *VB) E() (vb.Bound, error) {
 	w := m.W
 	k, p := w.K, w.P
@@ -144,7 +144,8 @@ func (m *VB) E() (vb.Bound, error) {
 }
 
 // KL returns the three KL divergences of q(θ) from the prior: of q(π), and
-// summed over the rows of q(A) and of q(C).
+// summed over the rows of q(A) and of q(C) (the KL terms of eq. 3.79,
+// Appendix A).
 func (m *VB) KL() (pi, a, c float64) {
 	w, u := m.W, m.Prior
 	k, p := w.K, w.P
@@ -156,7 +157,8 @@ func (m *VB) KL() (pi, a, c float64) {
 	return pi, a, c
 }
 
-// M is the VBM step: w = u + the expected counts of the last E step.
+// M is the VBM step: w = u + the expected counts of the last E step (eqs.
+// 3.55, 3.57, 3.59).
 func (m *VB) M() { m.W.setFromCounts(m.Prior, m.est.counts) }
 
 // Counts returns the expected counts of the last E step (package infer's

@@ -20,7 +20,7 @@ func (m *VB) Dims() (k, p, d int) { return m.k, m.p, m.d }
 // Mode returns the algorithm the model runs.
 func (m *VB) Mode() Mode { return m.mode }
 
-// Kappa returns κ of the MAP modes (1 in VB mode).
+// Kappa returns κ of the MAP modes (1 in Variational mode).
 func (m *VB) Kappa() float64 { return m.kappa }
 
 // A returns ⟨A⟩ (k×k), the posterior mean of the dynamics matrix (eq. 5.52).
@@ -118,9 +118,9 @@ func (m *VB) Natural() *infer.LDSNatural {
 }
 
 // MeanParams returns the point parameters ⟨A⟩, ⟨B⟩, ⟨C⟩, ⟨D⟩, ρ̄ and the
-// current μ_0, Σ_0: the MAP estimate in the MAP modes (targets §2.1), and in
-// VB mode the parameters at which the ordinary Kalman smoother approaches
-// the variational one as the data grow (targets §1.13 item 4).
+// current μ_0, Σ_0: the MAP estimate in the MAP modes (targets §2.1), and
+// in Variational mode the parameters at which the ordinary Kalman smoother
+// approaches the variational one as the data grow (targets §1.13 item 4).
 func (m *VB) MeanParams() *Params {
 	return &Params{
 		A: m.A(), B: m.B(), C: m.C(), D: m.D(), Rho: m.Rho(),
@@ -144,10 +144,10 @@ func (m *VB) States(i int) *mat.Dense {
 	return mat.NewDense(m.post[i].T, m.k, slices.Clone(m.post[i].X))
 }
 
-// Infer runs the VBE step of one sequence that is not part of the
-// training data (a test sequence) under the current q(θ) and x_0 prior
-// (targets §4 #23) and returns its q(x_{0:T}) with ln Z'. It does not
-// change the model's statistics.
+// Infer runs the VBE step (Algorithms 5.1 and 5.2) of one sequence that is
+// not part of the training data (a test sequence) under the current q(θ)
+// and x_0 prior (targets §4 #23) and returns its q(x_{0:T}) with ln Z'. It
+// does not change the model's statistics.
 func (m *VB) Infer(seq Sequence) (*infer.LDSPosterior, error) {
 	ds, err := newDataset([]Sequence{seq})
 	if err != nil {

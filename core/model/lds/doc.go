@@ -59,4 +59,38 @@
 // factorised once, which gives the Schur complements Σ_B⁻¹ and Σ_D⁻¹ of
 // eqs. 5.38 and 5.46 without cancellation (targets §1.12). The M step does
 // not allocate and the E step allocates only the returned terms.
+//
+// # Map to the thesis
+//
+// Equation numbers are Beal (2003)'s, "line n" a line of
+// ../shared/seeds/000_055f6e591db3cc60.txt, § a section of
+// ../shared/targets/ch5-lds.md.
+//
+//	VB.M                  q(A, B), q(C, D | ρ), q(ρ); φ̄      eqs. (5.33)-(5.67), lines 3400-3532; rows
+//	                                                         of [A B], [C D] joint (§1.5, §1.12 pitfall 3)
+//	VB.E                  variational Kalman smoother,       Algorithms 5.1-5.2, eqs. (5.68)-(5.132),
+//	                      statistics, then F                 (5.148)-(5.149); F eq. (5.147), summed over
+//	                                                         sequences (lines 4042-4048); ln Z' as
+//	                                                         corrected in §1.6, the KLs of §1.8 (App. C.3)
+//	VB.UpdateHyper        α, β, γ, δ; a, b; μ_0, Σ_0         eqs. (5.133)-(5.136) (γ's 1/n is 1/p, §1.7);
+//	                                                         (5.138) by App. C.2; (5.137), (5.150)-(5.151)
+//	VB.DefaultSchedule    the staged schedule                section 5.4.2 (line 4099); §1.7, §4 #9
+//	Mode (MAPBoost)       the thesis's "MAP" LDS             section 5.5.1, lines 4160-4161; §2.1
+//	Mode (MAPTempered)    the exact MAP                      §2.1
+//	VB.A, VB.B            ⟨A⟩, ⟨B⟩                           eqs. (5.52), (5.54)
+//	VB.C, VB.D            ⟨C⟩, ⟨D⟩                           eqs. (5.61), (5.62)
+//	VB.Rho                ρ̄_s                                eq. (5.57)
+//	VB.NoisePosterior     q(ρ_s)                             eq. (5.42)
+//	VB.CovAB              Σ_AB: Σ̂_A, Σ_B                     eqs. (5.41), (5.38)
+//	VB.CovCD              Σ_CD: Σ̂_C, Σ_D                     eqs. (5.50), (5.46); §1.11
+//	VB.Natural            φ̄                                  eq. (5.51)
+//	VB.Infer              VBE of a held-out sequence         Algorithms 5.1-5.2; §4 #23
+//	VB.MeanParams         ⟨A⟩, …, ρ̄, μ_0, Σ_0                §2.1, §1.13 item 4
+//	NewVB                 toolbox start, one VBM step        Algorithm 5.3, lines 3967-4016; §1.10
+//	EM.E                  Kalman smoother at θ; ln p(y | θ)  eqs. (5.71)-(5.86), (5.106)-(5.115); (5.83)
+//	EM.M                  ML [A B], [C D], ρ                 limits of (5.35)-(5.62) as the prior
+//	                                                         vanishes; §2.2
+//	Params.Smooth         Kalman filter and smoother at θ    eqs. (5.77)-(5.86), (5.106)-(5.115)
+//	Params.LogLikelihood  ln p(y | θ, μ_0, Σ_0)              eq. (5.83)
+//	Simulate              x_0, x_{1:T}, y_{1:T}              eqs. (5.2)-(5.5), (5.13)
 package lds

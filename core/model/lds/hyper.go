@@ -20,8 +20,8 @@ const (
 	HyperX0    = "x0"    // μ_0, Σ_0 of the prior of x_0
 )
 
-// HyperGroups returns the groups that UpdateHyper accepts: in VB mode
-// HyperAlpha, HyperBeta, HyperGamma, HyperDelta, HyperNoise and HyperX0
+// HyperGroups returns the groups that UpdateHyper accepts: in Variational
+// mode HyperAlpha, HyperBeta, HyperGamma, HyperDelta, HyperNoise and HyperX0
 // (without the β and δ groups when d = 0); in the MAP modes only HyperX0,
 // since the thesis's MAP LDS keeps every other hyperparameter at its
 // initial value (section 5.5.1, lines 4160-4161; targets §2.1).

@@ -111,7 +111,7 @@ type Settings struct {
 	Sigma0Update Sigma0Mode
 	// CrossInit is the initial Υ_{t−1,t}. Default CrossIdentity.
 	CrossInit CrossInit
-	// Mode is the algorithm. Default VB.
+	// Mode is the algorithm. Default Variational.
 	Mode Mode
 	// Kappa is κ of the MAP modes. Default DefaultKappa. Keep κ ≤ 10⁶:
 	// beyond, the prior is lost to round-off in the boosted precisions

@@ -8,8 +8,8 @@ import (
 )
 
 // scales returns the multiplier s of the statistics and the multiplier r
-// of the ARD precisions and of (a − 1, b) in the VBM step: (1, 1) for VB,
-// (κ, 1) for MAPBoost and (κ, κ) for MAPTempered (targets §2.1).
+// of the ARD precisions and of (a − 1, b) in the VBM step: (1, 1) for
+// Variational, (κ, 1) for MAPBoost and (κ, κ) for MAPTempered (targets §2.1).
 func (m *VB) scales() (s, r float64) {
 	switch m.mode {
 	case MAPBoost:

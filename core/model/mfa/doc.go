@@ -36,8 +36,9 @@
 //
 // # The algorithm
 //
-// A Model is a vb.Model, a vb.HyperUpdater and a vb.Mover; run it with vb.Run
-// (fixed S) or vb.Search (births and deaths). The updates are the exact
+// A VB (built by NewVB from responsibilities, or NewVBRandom) is a vb.Model,
+// a vb.HyperUpdater and a vb.Mover; run it with vb.Run (fixed S) or
+// vb.Search (births and deaths). The updates are the exact
 // coordinate-ascent maximisers of F, with the corrections of targets §1.5 to
 // the printed equations, so every step can only raise F. Their order is that
 // of the reference code (targets §1.6):
@@ -59,4 +60,56 @@
 // the flat layout ISLayout, and ISPosterior holds q(π)q(Λ̃) with Θ as plain
 // data from which a sampler builds its proposal (this package does not
 // import the samplers).
+//
+// # The EM baseline
+//
+// EM (built by NewEM) is maximum-likelihood EM for the same mixture with
+// every analyser at k factors and no prior, the BIC-penalised baseline of
+// section 4.6.2 (lines 2869–2898): a vb.Model and a vb.Mover whose E step
+// reports ln p(y|θ) or, with Objective = BICObjective, the BIC score, so
+// that vb.Search runs the BIC model search with births only.
+//
+// # Map to the thesis
+//
+// Equation numbers are Beal (2003)'s, "line n" a line of
+// ../shared/seeds/000_055f6e591db3cc60.txt, § a section of
+// ../shared/targets/ch4-mfa.md.
+//
+//	VB.E                q(x|s), q(Λ̃^s), q(s_i), then F        eqs. (4.53)–(4.55), (4.43)–(4.50), (4.57), all
+//	                                                          as corrected in §1.5; F eq. (4.29), §1.4
+//	VB.M                q(π), q(ν)                            eqs. (4.37), (4.40) (the square restored, §1.5)
+//	VB.UpdateHyper      Ψ; μ*, ν*; a*, b*; α*                 eqs. (4.58)–(4.59); (4.70)–(4.71) with 1/ν* (§1.7);
+//	                                                          (4.60)–(4.63) by App. C.2; (4.64)–(4.67)
+//	VB.Bound            F at the current state                eq. (4.29), lines 2405–2419
+//	VB.ComponentF       F_s, the order of birth parents       eq. (4.77), lines 2680–2690
+//	VB.Agitation        ag(s)                                 eq. (4.72), line 2645
+//	VB.EpochConverger   end of an epoch                       line 2641, eq. (4.72); §1.9
+//	VB.Propose          deaths, then births by ascending F_s  section 4.3, lines 2631–2690; §1.9
+//	VB.Apply            spatial birth; responsibility birth;  line 2652; eqs. (4.73)–(4.76), α_h = 1;
+//	                    death                                 section 4.3.1 with eq. (4.37)
+//	VB.Predictor,       q(x′|s), q(s′), then the bound on     eqs. (4.53)–(4.57) at y′, (4.85); lines 2743–2747
+//	Predictor.LogBound  the log predictive density
+//	VB.ARD, VB.Pi       q(ν^s_l), q(π)                        eqs. (4.40), (4.37)
+//	VB.Loadings         q(Λ̃^s), Gaussian rows                 eqs. (4.43)–(4.50)
+//	VB.Factors          q(x_i|s) = N(x̄^s_i, Σ^s)              eqs. (4.53)–(4.55)
+//	VB.ColumnEnergies   E‖Λ^s_{·l}‖², the ARD readout         lines 2763, 2780; §1.8
+//	NewVB, NewVBRandom  PCA start, then q(ν), q(π)            §1.14; eqs. (4.37), (4.40)
+//	VB.ISPosterior      q(π)q(Λ̃), the proposal                eqs. (4.37), (4.43); lines 3029, 3144
+//	VB.ISTarget,        ln p(π, Λ̃, y), ν, x, s integrated     eqs. (4.113)–(4.116); column Student-t §1.2
+//	NewISTarget         out (LogProb, LogPrior, LogLik)
+//	FactorDOF           d(k)                                  eq. (4.5)
+//	MaxFactors          k_max                                 eqs. (4.9)–(4.10) (a ceiling, §1.1)
+//	Standardize         z-scoring, divisor n                  §1.7 (the reference code's preprocess)
+//	EM.E                r_is, E[x|i,s], E[xxᵀ|i,s];           eq. (4.11) by Ghahramani and Hinton (1996),
+//	                    ln p(y|θ) or BIC                      §2 item 1; BIC eq. (4.88)
+//	EM.M                Λ̃^s, ψ, π                             §2 item 1 (the thesis prints no ML update);
+//	                                                          ψ floor line 2873
+//	EM.NumFree, EM.BIC  D and ln p(y|θ) − (D/2) ln n          eqs. (4.89), (4.88)
+//	EM.LocalKL,         empirical local KL, parent order      line 2873 (Ueda et al. 2000); §2 item 1
+//	EM.ParentOrder
+//	EM.Apply            responsibility birth                  eqs. (4.73)–(4.76); §2 item 1
+//	EM.Agitation,       ag(s), end of an epoch                eq. (4.72); §1.9, §3.7
+//	EM.EpochConverger
+//	EM.Density,         ln Σ_s π_s N(y | μ^s, Λ^sΛ^sᵀ + Ψ)    eq. (4.11), lines 2867–2869; §3.7
+//	Density.LogDensity
 package mfa

@@ -65,7 +65,7 @@ type EM struct {
 	agValid, moved bool
 }
 
-// Objective says which objective ML's E step reports.
+// Objective says which objective EM's E step reports.
 type Objective int
 
 const (

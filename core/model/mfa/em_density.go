@@ -155,7 +155,7 @@ func (c *mlComp) covTo(g *mat.Dense) {
 
 // Density is the predictive density of a fitted ML model (the classifier
 // of targets ch4-mfa.md §3.7, "ML: argmax_c ln Σ_s π_s N(y′|μ^s,
-// Λ^sΛ^sᵀ+Ψ)"), with the parameters as they were when (*ML).Density was
+// Λ^sΛ^sᵀ+Ψ)"), with the parameters as they were when (*EM).Density was
 // called. Its methods do not allocate and do not write to it, so one
 // Density may serve concurrent goroutines.
 type Density struct {

@@ -83,10 +83,10 @@ func (m *VB) E() (vb.Bound, error) {
 
 func failedBound() vb.Bound { return vb.Bound{F: math.NaN()} }
 
-// Bound returns F at the current state without updating anything: q(x),
-// q(Λ̃), q(s), q(π), q(ν) and Θ as they are (E returns it after its
-// updates). After M or UpdateHyper it is the F that those steps raised.
-// Its Terms are valid until the next E or Bound, as E's.
+// Bound returns F (eq. (4.29)) at the current state without updating
+// anything: q(x), q(Λ̃), q(s), q(π), q(ν) and Θ as they are (E returns it
+// after its updates). After M or UpdateHyper it is the F that those steps
+// raised. Its Terms are valid until the next E or Bound, as E's.
 func (m *VB) Bound() vb.Bound {
 	m.prepPsi()
 	m.computeT()
