@@ -149,3 +149,31 @@ func BenchmarkSearchEmbedded(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEMIterationDigits times one iteration (E, then M) of the ML
+// baseline at the shape of one digit class of chapter 4's digits-classify
+// (section 4.6.2; the largest training size, n = 350, p = 62, k = 5) with
+// S = 5 analysers, on synthetic data (10 clusters of 5-D factor structure,
+// z-scored), after 5 iterations from the hard start of NewEM.
+func BenchmarkEMIterationDigits(b *testing.B) {
+	y := factorClusters(rand.New(rand.NewPCG(31, 32)), 62, 5, 10, 350)
+	z, _ := mfa.Standardize(y)
+	m, err := mfa.NewEM(z, 5, 5, 1e-5, rand.New(rand.NewPCG(33, 34)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	step := func() {
+		if _, err := m.E(); err != nil {
+			b.Fatal(err)
+		}
+		m.M()
+	}
+	for range 5 {
+		step()
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		step()
+	}
+}

@@ -63,6 +63,57 @@ type EM struct {
 	// (eq. 4.72); agValid and moved as in VB.
 	prevResp       []float64
 	agValid, moved bool
+	work           emWork
+}
+
+// emWork is the workspace of EM's E and M steps, so that neither allocates
+// in the steady state. It is made by NewEM; the per-analyser part (comps,
+// lnPi, row) is resized by E when the number of analysers has changed (a
+// birth, a Restore).
+type emWork struct {
+	// E: the analysers' precomputation (see mlComp), ln π_s and one row of
+	// the log-responsibilities (S), and the Terms of the returned bound.
+	comps     *mlComps
+	lnPi, row []float64
+	terms     []vb.Term
+	// M (K = k+1): Σ_{i,s} r_is (y_iq − (Λ̃^s E[x̃_is])_q) y_iq and
+	// Σ_i r_is y_iq² (p); r_is E[x̃_is] (K); A = Σ_i r_is E[x̃x̃ᵀ] (K×K),
+	// B = Σ_i r_is y_i E[x̃]ᵀ (p×K), the new Λ̃^s (p×K) and the Cholesky
+	// factor of A (K×K).
+	psiAcc, yy []float64
+	xw         []float64
+	a, b, lt   *mat.Dense
+	chol       []float64
+}
+
+// newEMWork returns the workspace of EM for S analysers of k factors in p
+// dimensions.
+func newEMWork(S, p, k int) emWork {
+	K := k + 1
+	return emWork{
+		comps:  newMLComps(S, p, k),
+		lnPi:   make([]float64, S),
+		row:    make([]float64, S),
+		terms:  make([]vb.Term, 0, 2),
+		psiAcc: make([]float64, p),
+		yy:     make([]float64, p),
+		xw:     make([]float64, K),
+		a:      mat.NewDense(K, K, nil),
+		b:      mat.NewDense(p, K, nil),
+		lt:     mat.NewDense(p, K, nil),
+		chol:   make([]float64, K*K),
+	}
+}
+
+// precompute sets the workspace's analysers (resized if S has changed)
+// for the current parameters; see mlComps.set.
+func (m *EM) precompute() error {
+	w := &m.work
+	if S := len(m.Pi); len(w.comps.comps) != S {
+		w.comps.resize(S)
+		w.lnPi, w.row = make([]float64, S), make([]float64, S)
+	}
+	return w.comps.set(m.Mu, m.Lambda, m.Psi)
 }
 
 // Objective says which objective EM's E step reports.
@@ -135,6 +186,7 @@ func NewEM(y mat.Matrix, S, k int, psiMin float64, rnd *rand.Rand) (*EM, error) 
 		m.ex[s] = make([]float64, n*k)
 	}
 	m.Psi = make([]float64, p)
+	m.work = newEMWork(S, p, k)
 	// Start: weighted means, PCA loadings, Ψ from the residual variance.
 	for s := 0; s < S; s++ {
 		w := make([]float64, n)
@@ -195,30 +247,29 @@ func (m *EM) BICPenalty() float64 { return -float64(m.NumFree()) / 2 * math.Log(
 // factor means through the Woodbury form of mlComp (O(n S p k) per step)
 // and returns the objective chosen by Objective. A non-finite ψ or loading,
 // or a log-likelihood that is not finite, is an error (never a silent NaN
-// or −Inf F): with PsiMin > 0 neither can arise from EM itself.
+// or −Inf F): with PsiMin > 0 neither can arise from EM itself. E does not
+// allocate in the steady state; the returned Terms are EM's own slice,
+// overwritten by the next E step (vb.Run copies it).
 func (m *EM) E() (vb.Bound, error) {
-	n, k, S := m.n, m.k, len(m.Pi)
+	n, k := m.n, m.k
 	m.agValid, m.moved = !m.moved, false
 	m.prevResp = append(m.prevResp[:0], m.resp.RawMatrix().Data...)
 	m.eFresh = false
-	comps, ipsi, err := newMLComps(m.Mu, m.Lambda, m.Psi, k)
-	if err != nil {
+	if err := m.precompute(); err != nil {
 		return vb.Bound{F: math.NaN()}, err
 	}
-	lnPi := make([]float64, S)
+	w := &m.work
+	comps, ipsi, lnPi, row := w.comps.comps, w.comps.ipsi, w.lnPi, w.row
 	for s, v := range m.Pi {
 		lnPi[s] = math.Log(v)
 	}
-	z := make([]float64, k)
-	row := make([]float64, S)
 	var lnp float64
 	for i := 0; i < n; i++ {
 		yi := m.y.RawRowView(i)
 		for s := range comps {
-			row[s] = lnPi[s] + comps[s].logPdf(yi, ipsi, z)
-			if k > 0 {
-				comps[s].factorMean(m.ex[s][i*k:(i+1)*k], z)
-			}
+			ex := m.ex[s][i*k : (i+1)*k]
+			row[s] = lnPi[s] + comps[s].logPdf(yi, ipsi, ex)
+			comps[s].factorMean(ex)
 		}
 		l := numeric.NormalizeLogTo(m.resp.RawRowView(i), row)
 		if math.IsNaN(l) || math.IsInf(l, 0) {
@@ -226,91 +277,103 @@ func (m *EM) E() (vb.Bound, error) {
 		}
 		lnp += l
 	}
-	for s := range comps {
-		if k == 0 {
-			continue
+	if k > 0 {
+		for s := range comps {
+			w.comps.covTo(m.g[s], s)
 		}
-		comps[s].covTo(m.g[s])
 	}
 	m.lnp = lnp
 	m.eFresh = true
-	terms := []vb.Term{{Name: TermLogLik, Value: lnp}}
+	w.terms = append(w.terms[:0], vb.Term{Name: TermLogLik, Value: lnp})
 	f := lnp
 	if m.Objective == BICObjective {
 		pen := m.BICPenalty()
-		terms = append(terms, vb.Term{Name: TermBICPenalty, Value: pen})
+		w.terms = append(w.terms, vb.Term{Name: TermBICPenalty, Value: pen})
 		f += pen
 	}
-	return vb.Bound{F: f, Terms: terms}, nil
+	return vb.Bound{F: f, Terms: w.terms}, nil
 }
 
 // M is the maximisation step (augmented form; targets ch4-mfa.md §2 item
-// 1). An analyser with N_s < 1e-10, or whose Σ_i r_is E[x̃x̃ᵀ] cannot be
-// inverted, keeps its loadings and mean; Ψ is then updated with those
-// (ψ_q = (1/n) Σ_{i,s} r_is E[(y_iq − (Λ̃^s x̃)_q)²], which for an updated
-// analyser reduces to the form above), a conditional maximisation, so EM
-// still never lowers the likelihood.
+// 1): with A = Σ_i r_is E[x̃x̃ᵀ] = L Lᵀ and B = Σ_i r_is y_i E[x̃]ᵀ, each row
+// of Λ̃^s = BA⁻¹ is found by two triangular solves. An analyser with
+// N_s < 1e-10, or whose A is not positive definite to working precision
+// (its Cholesky factorisation fails), keeps its loadings and mean; Ψ is
+// then updated with those (ψ_q = (1/n) Σ_{i,s} r_is E[(y_iq − (Λ̃^s x̃)_q)²],
+// which for an updated analyser reduces to the form above), a conditional
+// maximisation, so EM still never lowers the likelihood. M does not
+// allocate.
 func (m *EM) M() {
 	m.eFresh = false
-	n, p, k, S := m.n, m.p, m.k, len(m.Pi)
+	n, p, k := m.n, m.p, m.k
 	K := k + 1
-	psiAcc := make([]float64, p)
-	yy := make([]float64, p)
-	lt := mat.NewDense(p, K, nil)
-	xt := mat.NewDense(n, K, nil)  // rows E[x̃_is]ᵀ
-	xtw := mat.NewDense(n, K, nil) // rows r_is E[x̃_is]ᵀ
-	A := mat.NewDense(K, K, nil)   // Σ_i r E[x̃x̃ᵀ]
-	B := mat.NewDense(p, K, nil)   // Σ_i r y E[x̃]ᵀ
-	for s := 0; s < S; s++ {
+	w := &m.work
+	psiAcc, yy, xw := w.psiAcc, w.yy, w.xw
+	A, B, lt := w.a.RawMatrix().Data, w.b.RawMatrix().Data, w.lt.RawMatrix().Data
+	clear(psiAcc)
+	for s := range m.Pi {
 		var ns float64
-		for q := range yy {
-			yy[q] = 0
-		}
+		clear(yy)
+		clear(A)
+		clear(B)
 		for i := 0; i < n; i++ {
 			r := m.resp.At(i, s)
-			row, roww := xt.RawRowView(i), xtw.RawRowView(i)
-			copy(row, m.ex[s][i*k:(i+1)*k])
-			row[k] = 1
-			for a, v := range row {
-				roww[a] = r * v
-			}
 			if r == 0 {
 				continue
 			}
 			ns += r
+			// x̃ = (E[x_is], 1); A += x̃ (r x̃)ᵀ, B += y_i (r x̃)ᵀ.
+			x := m.ex[s][i*k : (i+1)*k]
+			for a, v := range x {
+				xw[a] = r * v
+			}
+			xw[k] = r
+			for a := 0; a < K; a++ {
+				va := 1.0
+				if a < k {
+					va = x[a]
+				}
+				axpy(A[a*K:(a+1)*K], va, xw)
+			}
 			for q, v := range m.y.RawRowView(i) {
 				yy[q] += r * v * v
+				axpy(B[q*K:(q+1)*K], v, xw)
 			}
 		}
-		A.Mul(xt.T(), xtw)
+		g := m.g[s]
 		for a := 0; a < k; a++ {
-			for b := 0; b < k; b++ {
-				A.Set(a, b, A.At(a, b)+ns*m.g[s].At(a, b))
+			for b, v := range g.RawRowView(a) {
+				A[a*K+b] += ns * v
 			}
 		}
-		B.Mul(m.y.T(), xtw)
 		m.Pi[s] = ns / float64(n)
-		var Ainv mat.Dense
-		if ns >= 1e-10 && Ainv.Inverse(A) == nil {
-			lt.Mul(B, &Ainv)
-			for q := 0; q < p; q++ {
-				for l := 0; l < k; l++ {
-					m.Lambda[s].Set(q, l, lt.At(q, l))
+		if ns >= 1e-10 {
+			copy(w.chol, A)
+			if numeric.CholFactor(w.chol, K) {
+				for q := 0; q < p; q++ {
+					row := lt[q*K : (q+1)*K]
+					copy(row, B[q*K:(q+1)*K])
+					numeric.CholSolveVec(w.chol, K, row)
+					numeric.CholSolveVecT(w.chol, K, row)
+					if k > 0 {
+						copy(m.Lambda[s].RawRowView(q), row[:k])
+					}
+					m.Mu[s][q] = row[k]
+					// Σ_i r (y − Λ̃ E[x̃])_q y_q = Σ_i r y_q² − (Λ̃ Bᵀ)_qq.
+					psiAcc[q] += yy[q] - floats.Dot(row, B[q*K:(q+1)*K])
 				}
-				m.Mu[s][q] = lt.At(q, k)
-				// Σ_i r (y − Λ̃ E[x̃])_q y_q = Σ_i r y_q² − (Λ̃ Bᵀ)_qq.
-				psiAcc[q] += yy[q] - floats.Dot(lt.RawRowView(q), B.RawRowView(q))
+				continue
 			}
-			continue
 		}
 		// A kept analyser.
 		for q := 0; q < p; q++ {
-			for l := 0; l < k; l++ {
-				lt.Set(q, l, m.Lambda[s].At(q, l))
+			row := lt[q*K : (q+1)*K]
+			if k > 0 {
+				copy(row, m.Lambda[s].RawRowView(q))
 			}
-			lt.Set(q, k, m.Mu[s][q])
+			row[k] = m.Mu[s][q]
 		}
-		addResidualSq(psiAcc, yy, lt, A, B)
+		addResidualSq(psiAcc, yy, w.lt, w.a, w.b)
 	}
 	for q := range m.Psi {
 		m.Psi[q] = math.Max(m.PsiMin, psiAcc[q]/float64(n))

@@ -5,87 +5,104 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // mlComp holds what ln N(y | μ^s, C_s), C_s = Λ^sΛ^sᵀ + Ψ, needs for one
-// analyser of ML, by the Woodbury identity and the matrix determinant lemma
+// analyser of EM, by the Woodbury identity and the matrix determinant lemma
 // (no p×p matrix is formed):
 //
 //	M_s = I + Λ^sᵀΨ⁻¹Λ^s = L Lᵀ,   |C_s| = |M_s| Π_q ψ_q,
 //	(y−μ)ᵀC_s⁻¹(y−μ) = Σ_q (y_q−μ_q)²/ψ_q − ‖z‖²,   z = W(y−μ),  W = L⁻¹Λ^sᵀΨ⁻¹.
 //
 // The same z gives the posterior factor mean of the E step (targets
-// ch4-mfa.md §2 item 1), E[x|y,s] = G_s Λ^sᵀΨ⁻¹(y−μ) = L⁻ᵀz, since
-// G_s = M_s⁻¹.
+// ch4-mfa.md §2 item 1), E[x|y,s] = G_s Λ^sᵀΨ⁻¹(y−μ) = L⁻ᵀz, and the
+// factor covariance G_s = M_s⁻¹ = L⁻ᵀL⁻¹.
 type mlComp struct {
 	k      int
 	mu     []float64 // μ^s (p)
 	w      []float64 // W (k×p, row-major)
-	l      []float64 // L (k×k, row-major, lower)
+	l      []float64 // L (k×k, row-major; the lower triangle is read)
 	lnNorm float64   // −½(p ln 2π + ln|C_s|)
 }
 
-// newMLComps returns the precomputations of mlComp for the analysers with
-// means mu and loadings lambda (p×k, nil when k = 0) under the noise psi,
-// and 1/ψ_q. It fails if a ψ_q is not positive and finite or a matrix M_s
-// cannot be factorised (a loading that is not finite).
-func newMLComps(mu [][]float64, lambda []*mat.Dense, psi []float64, k int) ([]mlComp, []float64, error) {
-	p := len(psi)
-	ipsi := make([]float64, p)
+// mlComps is the precomputation of mlComp for every analyser, with 1/ψ_q:
+// the workspace of EM's E step (see EM.E) and the content of a Density.
+type mlComps struct {
+	p, k  int
+	ipsi  []float64 // 1/ψ_q (p)
+	comps []mlComp
+	work  []float64 // k×k scratch of covTo
+}
+
+// newMLComps returns the space of mlComps for S analysers of k factors in
+// p dimensions.
+func newMLComps(S, p, k int) *mlComps {
+	c := &mlComps{p: p, k: k, ipsi: make([]float64, p), work: make([]float64, k*k)}
+	c.resize(S)
+	return c
+}
+
+// resize gives c the space for S analysers, keeping that of the first
+// min(S, len(c.comps)); it allocates only when S grows.
+func (c *mlComps) resize(S int) {
+	for len(c.comps) < S {
+		c.comps = append(c.comps, mlComp{k: c.k, mu: make([]float64, c.p), w: make([]float64, c.k*c.p), l: make([]float64, c.k*c.k)})
+	}
+	c.comps = c.comps[:S]
+}
+
+// set computes the precomputations of the analysers with means mu and
+// loadings lambda (p×k, nil when k = 0) under the noise psi; len(mu) must
+// be the size given to resize. It does not allocate. It fails if a ψ_q is
+// not positive and finite or a matrix M_s is not positive definite (a
+// loading that is not finite).
+func (c *mlComps) set(mu [][]float64, lambda []*mat.Dense, psi []float64) error {
+	p, k := c.p, c.k
 	var lnPsi float64
 	for q, v := range psi {
 		if !(v > 0) || math.IsInf(v, 1) {
-			return nil, nil, fmt.Errorf("mfa: ML noise ψ_%d = %v", q, v)
+			return fmt.Errorf("mfa: ML noise ψ_%d = %v", q, v)
 		}
-		ipsi[q] = 1 / v
+		c.ipsi[q] = 1 / v
 		lnPsi += math.Log(v)
 	}
-	comps := make([]mlComp, len(mu))
-	for s := range comps {
-		c := mlComp{k: k, mu: append([]float64(nil), mu[s]...), lnNorm: -0.5 * (float64(p)*ln2Pi + lnPsi)}
-		if k > 0 {
-			lam := lambda[s]
-			m := mat.NewSymDense(k, nil) // M = I + ΛᵀΨ⁻¹Λ
-			for a := 0; a < k; a++ {
-				for b := a; b < k; b++ {
-					var v float64
-					for q := 0; q < p; q++ {
-						v += lam.At(q, a) * lam.At(q, b) * ipsi[q]
-					}
-					if a == b {
-						v++
-					}
-					m.SetSym(a, b, v)
+	for s := range c.comps {
+		cs := &c.comps[s]
+		copy(cs.mu, mu[s])
+		cs.lnNorm = -0.5 * (float64(p)*ln2Pi + lnPsi)
+		if k == 0 {
+			continue
+		}
+		lam := lambda[s]
+		// M = I + ΛᵀΨ⁻¹Λ (lower triangle), factorised in place.
+		for a := 0; a < k; a++ {
+			for b := 0; b <= a; b++ {
+				var v float64
+				for q := 0; q < p; q++ {
+					row := lam.RawRowView(q)
+					v += row[b] * row[a] * c.ipsi[q]
 				}
-			}
-			var chol mat.Cholesky
-			if !chol.Factorize(m) {
-				return nil, nil, fmt.Errorf("mfa: ML analyser %d: I + ΛᵀΨ⁻¹Λ is not positive definite (loadings not finite?)", s)
-			}
-			c.lnNorm -= 0.5 * chol.LogDet()
-			var lt mat.TriDense
-			chol.LTo(&lt)
-			c.l = make([]float64, k*k)
-			for a := 0; a < k; a++ {
-				for b := 0; b <= a; b++ {
-					c.l[a*k+b] = lt.At(a, b)
+				if a == b {
+					v++
 				}
-			}
-			// W = L⁻¹ΛᵀΨ⁻¹ by forward substitution, column q at a time.
-			c.w = make([]float64, k*p)
-			for q := 0; q < p; q++ {
-				for a := 0; a < k; a++ {
-					v := lam.At(q, a) * ipsi[q]
-					for b := 0; b < a; b++ {
-						v -= c.l[a*k+b] * c.w[b*p+q]
-					}
-					c.w[a*p+q] = v / c.l[a*k+a]
-				}
+				cs.l[a*k+b] = v
 			}
 		}
-		comps[s] = c
+		if !numeric.CholFactor(cs.l, k) {
+			return fmt.Errorf("mfa: ML analyser %d: I + ΛᵀΨ⁻¹Λ is not positive definite (loadings not finite?)", s)
+		}
+		cs.lnNorm -= 0.5 * numeric.CholLogDet(cs.l, k)
+		// W = L⁻¹ΛᵀΨ⁻¹ by forward substitution.
+		for q := 0; q < p; q++ {
+			for a, v := range lam.RawRowView(q) {
+				cs.w[a*p+q] = v * c.ipsi[q]
+			}
+		}
+		numeric.CholSolve(cs.l, k, cs.w, p)
 	}
-	return comps, ipsi, nil
+	return nil
 }
 
 // logPdf returns ln N(y | μ^s, C_s) and, if z is not nil (length k), sets
@@ -111,46 +128,15 @@ func (c *mlComp) logPdf(y, ipsi, z []float64) float64 {
 	return c.lnNorm - 0.5*quad
 }
 
-// factorMean sets x = L⁻ᵀz, the posterior factor mean G_s Λ^sᵀΨ⁻¹(y−μ)
-// (targets §2 item 1), by back substitution.
-func (c *mlComp) factorMean(x, z []float64) {
-	k := c.k
-	for a := k - 1; a >= 0; a-- {
-		v := z[a]
-		for b := a + 1; b < k; b++ {
-			v -= c.l[b*k+a] * x[b]
-		}
-		x[a] = v / c.l[a*k+a]
-	}
-}
+// factorMean overwrites z = W(y−μ) (from logPdf) with L⁻ᵀz, the posterior
+// factor mean G_s Λ^sᵀΨ⁻¹(y−μ) (targets §2 item 1), by back substitution.
+func (c *mlComp) factorMean(z []float64) { numeric.CholSolveVecT(c.l, c.k, z) }
 
-// covTo sets g = M_s⁻¹ = L⁻ᵀL⁻¹, the posterior covariance G_s of the
-// factors (targets §2 item 1).
-func (c *mlComp) covTo(g *mat.Dense) {
-	k := c.k
-	li := make([]float64, k*k) // L⁻¹, lower
-	for b := 0; b < k; b++ {
-		for a := b; a < k; a++ {
-			var v float64
-			if a == b {
-				v = 1
-			}
-			for j := b; j < a; j++ {
-				v -= c.l[a*k+j] * li[j*k+b]
-			}
-			li[a*k+b] = v / c.l[a*k+a]
-		}
-	}
-	for a := 0; a < k; a++ {
-		for b := 0; b <= a; b++ {
-			var v float64
-			for j := a; j < k; j++ {
-				v += li[j*k+a] * li[j*k+b]
-			}
-			g.Set(a, b, v)
-			g.Set(b, a, v)
-		}
-	}
+// covTo sets g (k×k, contiguous rows) to M_s⁻¹ = L⁻ᵀL⁻¹, the posterior
+// covariance G_s of the factors of analyser s (targets §2 item 1). It does
+// not allocate.
+func (c *mlComps) covTo(g *mat.Dense, s int) {
+	numeric.CholInverse(g.RawMatrix().Data, c.comps[s].l, c.k, c.work)
 }
 
 // Density is the predictive density of a fitted ML model (the classifier
@@ -159,10 +145,8 @@ func (c *mlComp) covTo(g *mat.Dense) {
 // called. Its methods do not allocate and do not write to it, so one
 // Density may serve concurrent goroutines.
 type Density struct {
-	p     int
-	lnPi  []float64
-	ipsi  []float64
-	comps []mlComp
+	lnPi []float64
+	c    *mlComps
 }
 
 // Density returns the predictive density of the current parameters. Each
@@ -170,11 +154,11 @@ type Density struct {
 // mlComp); an analyser with π_s = 0 contributes nothing. It fails if Ψ or a
 // loading matrix is not finite and positive as it must be.
 func (m *EM) Density() (*Density, error) {
-	comps, ipsi, err := newMLComps(m.Mu, m.Lambda, m.Psi, m.k)
-	if err != nil {
+	c := newMLComps(len(m.Pi), m.p, m.k)
+	if err := c.set(m.Mu, m.Lambda, m.Psi); err != nil {
 		return nil, err
 	}
-	d := &Density{p: m.p, lnPi: make([]float64, len(m.Pi)), ipsi: ipsi, comps: comps}
+	d := &Density{lnPi: make([]float64, len(m.Pi)), c: c}
 	for s, v := range m.Pi {
 		d.lnPi[s] = math.Log(v)
 	}
@@ -186,15 +170,15 @@ func (m *EM) Density() (*Density, error) {
 // p, by a running log-sum-exp. It panics if the length differs and does not
 // allocate.
 func (d *Density) LogDensity(y []float64) float64 {
-	if len(y) != d.p {
+	if len(y) != d.c.p {
 		panic("mfa: Density dimension mismatch")
 	}
 	mx, sum := math.Inf(-1), 0.0
-	for s := range d.comps {
+	for s := range d.c.comps {
 		if math.IsInf(d.lnPi[s], -1) {
 			continue
 		}
-		v := d.lnPi[s] + d.comps[s].logPdf(y, d.ipsi, nil)
+		v := d.lnPi[s] + d.c.comps[s].logPdf(y, d.c.ipsi, nil)
 		switch {
 		case math.IsNaN(v):
 			return math.NaN()

@@ -76,17 +76,18 @@ func (m *EM) ParentOrder() []int {
 // weighted empirical distribution on the data points (0 ln 0 = 0), at the
 // current responsibilities and parameters. An analyser without
 // responsibility (N_s = 0) gets −Inf (it comes last), and every J_s is NaN
-// if the parameters are not valid.
+// if the parameters are not valid. It computes the densities in E's
+// workspace (which the next E step sets again).
 func (m *EM) LocalKL() []float64 {
 	S, n := len(m.Pi), m.n
 	js := make([]float64, S)
-	comps, ipsi, err := newMLComps(m.Mu, m.Lambda, m.Psi, m.k)
-	if err != nil {
+	if err := m.precompute(); err != nil {
 		for s := range js {
 			js[s] = math.NaN()
 		}
 		return js
 	}
+	comps, ipsi := m.work.comps.comps, m.work.comps.ipsi
 	for s := range js {
 		var ns float64
 		for i := 0; i < n; i++ {

@@ -24,3 +24,11 @@ func dot(a, b []float64) float64 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// axpy sets dst[j] += a·x[j] (len(x) ≥ len(dst)).
+func axpy(dst []float64, a float64, x []float64) {
+	x = x[:len(dst)]
+	for j, v := range x {
+		dst[j] += a * v
+	}
+}
