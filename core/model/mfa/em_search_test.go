@@ -234,7 +234,7 @@ func TestEMDensity(t *testing.T) {
 				t.Errorf("k=%d: LogDensity %v, dense %v", k, got, want)
 			}
 			if m.LogDensity(pt) != got {
-				t.Errorf("k=%d: (*ML).LogDensity %v, Density.LogDensity %v", k, m.LogDensity(pt), got)
+				t.Errorf("k=%d: (*EM).LogDensity %v, Density.LogDensity %v", k, m.LogDensity(pt), got)
 			}
 		}
 		b, err := m.E()
@@ -481,7 +481,7 @@ func TestEMPropose(t *testing.T) {
 	}
 }
 
-// TestEMSingularities: NewML refuses a Ψ floor that is not positive; a
+// TestEMSingularities: NewEM refuses a Ψ floor that is not positive; a
 // birth whose child would hold fewer than k+1 points is refused (the model
 // unchanged), and vb.Search logs it as a failed try and goes on; an E step
 // on parameters that are not finite is an error, not a NaN F.
@@ -490,7 +490,7 @@ func TestEMSingularities(t *testing.T) {
 	y := mlData(rnd, [][]float64{{0, 0, 0}}, 40)
 	for _, psiMin := range []float64{0, -1, math.NaN()} {
 		if _, err := NewEM(y, 1, 1, psiMin, rnd); err == nil {
-			t.Errorf("NewML accepted psiMin = %v", psiMin)
+			t.Errorf("NewEM accepted psiMin = %v", psiMin)
 		}
 	}
 	// Three points far from the rest: analyser 1 holds only them, so any
