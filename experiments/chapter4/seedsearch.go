@@ -3,6 +3,7 @@ package chapter4
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -29,6 +30,17 @@ type SeedSearch struct {
 	Snapshots []int `toml:"snapshots"`
 }
 
+// defaultSeedSearch returns the targets' search of Figures 4.3 and
+// 4.5-4.7 (§3.1, §3.3): 10 seeds, analysers of at most kMax factors, the
+// default search (spatial splits, max_tries = 1) of at most maxTotal
+// iterations, chapter4/embedded's [vb], and snapshots after the given
+// accepted epochs.
+func defaultSeedSearch(kMax, maxTotal int, snapshots ...int) SeedSearch {
+	s := SeedSearch{Restarts: 10, Model: ModelSettings{KMax: kMax}, Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
+	s.Search.MaxTotalIterations = maxTotal
+	return s
+}
+
 func (s SeedSearch) validate() error {
 	for _, e := range s.Snapshots {
 		if e < 1 {
@@ -37,6 +49,21 @@ func (s SeedSearch) validate() error {
 	}
 	return experiments.FirstError(experiments.AtLeast("restarts", s.Restarts, 1),
 		s.Model.validate(), s.Search.Validate(), s.VB.Validate("vb", mfaGroups()))
+}
+
+// SeedSearchConfig is the config of an experiment that draws a data set
+// from the generator D ([data]) for every seed and runs one search on it:
+// chapter4/lattice (LatticeConfig) and chapter4/spiral (SpiralConfig).
+type SeedSearchConfig[D interface{ Validate() error }] struct {
+	experiments.Common
+	// SeedSearch: restarts, [model], [search], [vb] and snapshots.
+	SeedSearch
+	Data D `toml:"data"`
+}
+
+// Validate checks every key.
+func (c *SeedSearchConfig[D]) Validate() error {
+	return experiments.FirstError(c.Data.Validate(), c.SeedSearch.validate())
 }
 
 // SearchOutcome is what every seed's search records.
@@ -55,6 +82,14 @@ type SearchOutcome struct {
 	Snapshots []Snapshot  `json:",omitempty"`
 	Path      []PathPoint `json:",omitempty"`
 	Seconds   float64
+}
+
+// PathPoint is one sweep of a search's F trajectory.
+type PathPoint struct {
+	Sweep    int
+	F        experiments.Float
+	Epoch    int
+	Accepted bool
 }
 
 // moveRows returns the log of a search's moves.
@@ -102,6 +137,60 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 	}
 	o.Seconds = time.Since(start).Seconds()
 	return o, model, res, nil
+}
+
+// tracedSearch runs searchMFA on the z-scored data z and, when keep is
+// set, returns snapshots of the model (in the original units of st) after
+// the accepted epochs listed in snapshots, and F after every sweep with
+// the epoch it belongs to.
+func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings,
+	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.VB, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
+	want := map[int]bool{}
+	for _, e := range snapshots {
+		want[e] = true
+	}
+	var snaps []Snapshot
+	accepted := 0
+	onMove := func(mv vb.MoveRecord, mm *mfa.VB) {
+		if !mv.Accepted {
+			return
+		}
+		accepted++
+		if keep && want[accepted] {
+			sn := TakeSnapshot(mm, accepted, mv.Iter, 1)
+			toOriginal(&sn, st)
+			snaps = append(snaps, sn)
+		}
+	}
+	model, res, dims, err := searchMFA(z, m, s, fit, births, stop, onMove)
+	if err != nil || !keep {
+		return model, res, snaps, nil, dims, err
+	}
+	var path []PathPoint
+	sweep := 0
+	for k, run := range res.Runs {
+		// Runs[0] is the first run, Runs[k] the epoch of Moves[k−1], and a
+		// run beyond the moves the final sweeps of the accepted model.
+		acc := k == 0 || k > len(res.Moves) || res.Moves[k-1].Accepted
+		for _, f := range run.Trace.F {
+			path = append(path, PathPoint{Sweep: sweep, F: experiments.Float(f), Epoch: k, Accepted: acc})
+			sweep++
+		}
+	}
+	return model, res, snaps, path, dims, nil
+}
+
+// toOriginal maps a snapshot of z-scored data back to the original units.
+func toOriginal(sn *Snapshot, st Standardisation) {
+	p := len(st.Mean)
+	for s := range sn.Means {
+		for q := 0; q < p; q++ {
+			sn.Means[s][q] = sn.Means[s][q]*st.SD[q] + st.Mean[q]
+			for r := 0; r < p; r++ {
+				sn.Covs[s][q*p+r] *= st.SD[q] * st.SD[r]
+			}
+		}
+	}
 }
 
 // runSeeds runs fn for every seed as resumable cells, records the runs for
@@ -196,5 +285,20 @@ func addMoves(t *results.Table, moves []MoveRow, keys ...any) {
 	for _, m := range moves {
 		t.AddRow(append(keys, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), float64(m.FReference),
 			m.RefIterations, b2i(m.Accepted), m.SizeAfter, m.Dims)...)
+	}
+}
+
+// addSnapshots stores snapshots in params (means S×p, covariances S×p²).
+func addSnapshots(params *experiments.Params, run string, snaps []Snapshot, p int) {
+	for _, sn := range snaps {
+		means := make([]float64, 0, len(sn.Means)*p)
+		covs := make([]float64, 0, len(sn.Covs)*p*p)
+		for s := range sn.Means {
+			means = append(means, sn.Means[s]...)
+			covs = append(covs, sn.Covs[s]...)
+		}
+		src := fmt.Sprintf("epoch%02d", sn.Epoch)
+		params.Add(run, src, "means", len(sn.Means), p, means)
+		params.Add(run, src, "covs", len(sn.Covs), p*p, covs)
 	}
 }
