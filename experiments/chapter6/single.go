@@ -79,7 +79,7 @@ func (c *SingleConfig) Validate() error {
 	if c.ExactN != 0 && (!slices.Contains(c.Sizes, c.ExactN) || c.ExactN > 12) {
 		return experiments.FieldError("exact_n", c.ExactN, "must be 0 or one of sizes, at most 12 (the sum has 4^n terms)")
 	}
-	if err := experiments.FirstError(c.Model.validate(), c.Scores.validate(), c.AIS.validate(true)); err != nil {
+	if err := experiments.FirstError(c.Model.validate(), c.Scores.validate(), c.AIS.validate()); err != nil {
 		return err
 	}
 	if _, err := thesisParams(c.Model); err != nil {
