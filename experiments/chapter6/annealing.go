@@ -32,7 +32,8 @@ const (
 // GranularityConfig is the config of chapter6/ais-granularity.
 type GranularityConfig struct {
 	experiments.Common
-	Model ModelSettings `toml:"model"`
+	// Scoring: [scores] gives the VB and BIC references of the figure.
+	Scoring
 	// MainData: n, the data size (thesis 480), and data_seed.
 	MainData
 	// KGrid are the annealing lengths; every point of a trace is an
@@ -43,20 +44,17 @@ type GranularityConfig struct {
 	RandomTraces int            `toml:"random_traces"`
 	TrueTrace    bool           `toml:"true_trace"`
 	Anneal       AnnealSettings `toml:"anneal"`
-	// Scores give the VB and BIC references of the figure.
-	Scores ScoreSettings `toml:"scores"`
 }
 
 // DefaultGranularity returns the settings of targets §3.6.
 func DefaultGranularity() GranularityConfig {
 	c := GranularityConfig{Common: experiments.Common{Experiment: GranularityID, Figures: []string{"fig6.10"}, Seed: 20030101}}
-	c.Model = defaultModel()
+	c.Scoring = defaultScoring()
 	c.MainData = MainData{N: 480, DataSeed: 1}
 	c.KGrid = []int{32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768}
 	c.RandomTraces = 8
 	c.TrueTrace = true
 	c.Anneal = defaultAnneal()
-	c.Scores = defaultScores()
 	return c
 }
 
@@ -66,7 +64,7 @@ func (c *GranularityConfig) Validate() error {
 		return err
 	}
 	if err := experiments.FirstError(c.MainData.validate(""),
-		experiments.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("anneal"), c.Model.validate(), c.Scores.validate()); err != nil {
+		experiments.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("anneal"), c.Scoring.validate()); err != nil {
 		return err
 	}
 	_, err := thesisParams(c.Model)
@@ -106,7 +104,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 	}
 	names = append(names, "reference")
 	cost = append(cost, 1)
-	sc := newScorer(c.Model, c.Scores, c.Seed)
+	sc := c.scorer(c.Seed)
 	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (granCell, error) {
 		if i == traces {
 			start := time.Now()

@@ -149,6 +149,21 @@ func (s ScoreSettings) settings() dag.Settings {
 	return set
 }
 
+// Scoring are the keys of the experiments that score structures
+// (single-instance, prior-average, ais-granularity, dimensionality): the
+// [model] table, which fixes the candidates and their priors, and the
+// [scores] table, the EM/VBEM protocol.
+type Scoring struct {
+	Model  ModelSettings `toml:"model"`
+	Scores ScoreSettings `toml:"scores"`
+}
+
+func defaultScoring() Scoring { return Scoring{Model: defaultModel(), Scores: defaultScores()} }
+
+func (s Scoring) validate() error {
+	return experiments.FirstError(s.Model.validate(), s.Scores.validate())
+}
+
 // AnnealSettings are the keys of the sampler of Algorithm 6.1 (lines
 // 4578–4608; targets §2.7) apart from its length: the schedule and the
 // proposal. They are the [anneal] table of chapter6/ais-granularity and,
