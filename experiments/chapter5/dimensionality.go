@@ -48,26 +48,22 @@ type DimensionalityConfig struct {
 	Seeds int `toml:"seeds"`
 	// TGrid are the prefix lengths T (targets §4 #11). Default
 	// [10, 20, 30, 50, 100, 150, 200, 250, 300].
-	TGrid []int                   `toml:"t_grid"`
-	Data  NoInputLDS              `toml:"data"`
-	Model DimModel                `toml:"model"`
-	VB    experiments.FitSettings `toml:"vb"`
+	TGrid []int      `toml:"t_grid"`
+	Data  NoInputLDS `toml:"data"`
+	ARDSettings[DimModel]
 	// Extended continues the run on the longest prefix.
-	Extended   Extension  `toml:"extended"`
-	Thresholds Thresholds `toml:"thresholds"`
+	Extended Extension `toml:"extended"`
 }
 
 // DefaultDimensionality returns the thesis's settings (section 5.4.1;
 // targets §3.1-§3.2): 500 iterations of VBEM with the staged schedule.
 func DefaultDimensionality() DimensionalityConfig {
-	c := DimensionalityConfig{Common: experiments.Common{Experiment: DimensionalityID, Figures: []string{"fig5.4", "fig5.5"}, Seed: 5401}}
+	c := DimensionalityConfig{Common: experiments.Common{Experiment: DimensionalityID, Figures: []string{"fig5.4", "fig5.5"}, Seed: 5401},
+		ARDSettings: defaultARD(DimModel{LDSModel: LDSModel{K: 10, CrossInit: CrossIdentity}, CompareCrossInit: true}, 500, false)}
 	c.Seeds = 5
 	c.TGrid = []int{10, 20, 30, 50, 100, 150, 200, 250, 300}
 	c.Data = DefaultNoInputLDS()
-	c.Model = DimModel{LDSModel: LDSModel{K: 10, CrossInit: CrossIdentity}, CompareCrossInit: true}
-	c.VB = ldsFit(500, lds.Variational, false)
 	c.Extended = Extension{MaxTotalIterations: 3000, RelTol: 1e-6}
-	c.Thresholds = DefaultThresholds()
 	return c
 }
 

@@ -59,6 +59,24 @@ func (m LDSModel) settings(cross string) lds.Settings {
 	return lds.Settings{K: m.K, CrossInit: crossInit(cross)}
 }
 
+// ARDSettings are the keys of the experiments that fit a VB LDS to each
+// sequence and read the hidden dimensions it keeps off its ARD
+// hyperparameters (chapter5/dimensionality with M = DimModel,
+// chapter5/inputs with M = LDSModel): the [model], its VBEM run ([vb])
+// and the [thresholds] of the readout.
+type ARDSettings[M any] struct {
+	Model      M                       `toml:"model"`
+	VB         experiments.FitSettings `toml:"vb"`
+	Thresholds Thresholds              `toml:"thresholds"`
+}
+
+// defaultARD returns the thesis's settings for model: maxIterations of
+// VBEM with the staged schedule (ldsFit; inputs says whether the model has
+// inputs) and the default thresholds.
+func defaultARD[M any](model M, maxIterations int, inputs bool) ARDSettings[M] {
+	return ARDSettings[M]{Model: model, VB: ldsFit(maxIterations, lds.Variational, inputs), Thresholds: DefaultThresholds()}
+}
+
 // FitOutcome is how the fit of a cell ended, as every chapter 5 cell
 // records it: the run's status and, if it ended abnormally, the error;
 // the bound F after every E step; the wall time of the cell.

@@ -30,27 +30,23 @@ type InputsConfig struct {
 	// show the first seed of the first variant.
 	NoiseInputs []string `toml:"noise_inputs"`
 	Data        InputLDS `toml:"data"`
-	// Model: k (default 4, line 4101) and cross_init.
-	Model LDSModel                `toml:"model"`
-	VB    experiments.FitSettings `toml:"vb"`
+	// ARDSettings: [model] k is 4 by default (line 4101).
+	ARDSettings[LDSModel]
 	// Readout is the iteration at which the structure is read (targets
 	// §3.5: 500); Early the one of "after 150 iterations".
-	Readout    int        `toml:"readout_iteration"`
-	Early      int        `toml:"early_iteration"`
-	Thresholds Thresholds `toml:"thresholds"`
+	Readout int `toml:"readout_iteration"`
+	Early   int `toml:"early_iteration"`
 }
 
 // DefaultInputs returns the thesis's settings (section 5.4.2; targets
 // §3.3-§3.5): 800 iterations, staged schedule.
 func DefaultInputs() InputsConfig {
-	c := InputsConfig{Common: experiments.Common{Experiment: InputsID, Figures: []string{"fig5.6", "fig5.7", "fig5.8"}, Seed: 5402}}
+	c := InputsConfig{Common: experiments.Common{Experiment: InputsID, Figures: []string{"fig5.6", "fig5.7", "fig5.8"}, Seed: 5402},
+		ARDSettings: defaultARD(LDSModel{K: 4, CrossInit: CrossIdentity}, 800, true)}
 	c.Seeds = 10
 	c.NoiseInputs = []string{NoiseU01, NoiseUm11}
 	c.Data = DefaultInputLDS()
-	c.Model = LDSModel{K: 4, CrossInit: CrossIdentity}
-	c.VB = ldsFit(800, lds.Variational, true)
 	c.Readout, c.Early = 500, 150
-	c.Thresholds = DefaultThresholds()
 	return c
 }
 
