@@ -2,7 +2,6 @@ package chapter4
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strconv"
 	"time"
@@ -68,14 +67,9 @@ func (c *SeedSearchConfig[D]) Validate() error {
 
 // SearchOutcome is what every seed's search records.
 type SearchOutcome struct {
-	Seed       int
-	Status     string
-	F          experiments.Float
-	Iterations int
-	Accepted   int
-	Rejected   int
+	Seed int
+	SearchRecord
 	Components int // analysers with at least one point of responsibility
-	Moves      []MoveRow
 	// For seed 0 only: the data (original units), the snapshots and F
 	// after every sweep.
 	Data      []float64   `json:",omitempty"`
@@ -90,22 +84,6 @@ type PathPoint struct {
 	F        experiments.Float
 	Epoch    int
 	Accepted bool
-}
-
-// moveRows returns the log of a search's moves.
-// with dims[i] the dimensionalities after move i (MoveDims).
-func moveRows(res vb.SearchResult, dims []string) []MoveRow {
-	rows := make([]MoveRow, len(res.Moves))
-	for i, mv := range res.Moves {
-		rows[i] = MoveRow{Epoch: i + 1, Iter: mv.Iter, Kind: mv.Kind, Component: mv.Component,
-			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter),
-			FReference: experiments.Float(mv.FReference), RefIterations: mv.RefIterations,
-			Accepted: mv.Accepted, SizeAfter: mv.SizeAfter}
-		if i < len(dims) {
-			rows[i].Dims = dims[i]
-		}
-	}
-	return rows
 }
 
 // runSeed z-scores x and runs the search of one seed, with the births'
@@ -124,9 +102,7 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 		return o, nil, res, err
 	}
 	o.Snapshots, o.Path = snaps, path
-	o.Status, o.F, o.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	o.Moves = moveRows(res, dims)
-	o.Accepted, o.Rejected = res.MoveCounts()
+	o.record(res, dims)
 	for _, v := range model.Counts() {
 		if v >= 1 {
 			o.Components++
@@ -243,49 +219,6 @@ func writeSeedOutputs(env *experiments.Env, outs []SearchOutcome, p int, pathFil
 		}
 	}
 	return params.Write(env.Dir)
-}
-
-// heartbeat returns an onMove hook for searchMFA that prints, at most every
-// interval, one line on the search's progress to w (the run's log): the
-// accepted and tried moves, the analysers and the sweeps used of the
-// budget. The long digit searches run for minutes inside one cell, where
-// the cell runner's own progress is silent.
-func heartbeat(w io.Writer, label string, budget int, interval time.Duration) func(vb.MoveRecord, *mfa.VB) {
-	if w == nil {
-		return nil
-	}
-	start := time.Now()
-	last, accepted, tried := start, 0, 0
-	return func(mv vb.MoveRecord, m *mfa.VB) {
-		tried++
-		if mv.Accepted {
-			accepted++
-		}
-		if now := time.Now(); now.Sub(last) >= interval {
-			last = now
-			of := ""
-			if budget > 0 {
-				of = fmt.Sprintf(" of %d", budget)
-			}
-			fmt.Fprintf(w, "%s: %d analysers, %d of %d moves accepted, %d sweeps%s, %s\n",
-				label, mv.SizeAfter, accepted, tried, mv.Iter, of, now.Sub(start).Round(time.Second))
-		}
-	}
-}
-
-// newMovesTable returns the table of moves.csv: the key columns, then one
-// row per judged move (addMoves).
-func newMovesTable(keys ...string) *results.Table {
-	return results.NewTable(append(keys, "epoch", "iter", "move", "component", "F_before", "F_after", "F_reference",
-		"reference_sweeps", "accepted", "components", "dims")...)
-}
-
-// addMoves adds one row per move to t, prefixed by the key values.
-func addMoves(t *results.Table, moves []MoveRow, keys ...any) {
-	for _, m := range moves {
-		t.AddRow(append(keys, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), float64(m.FReference),
-			m.RefIterations, b2i(m.Accepted), m.SizeAfter, m.Dims)...)
-	}
 }
 
 // addSnapshots stores snapshots in params (means S×p, covariances S×p²).
