@@ -113,6 +113,34 @@ type Analysis struct {
 	ActiveThreshold float64 `toml:"active_threshold"`
 }
 
+// KSweep are the keys of the studies that fit every number of hidden
+// states k of a list to the synthetic data (chapter3/model-order,
+// chapter3/tightness): for each data set and k, Restarts random
+// Baum-Welch initialisations, each followed by VBEM.
+type KSweep struct {
+	// Restarts is the number of random ML initialisations per (data set,
+	// k); each score is reported at its best restart.
+	Restarts int           `toml:"restarts"`
+	Data     SyntheticData `toml:"data"`
+	Model    struct {
+		// K lists the numbers of hidden states to compare.
+		K []int `toml:"k"`
+	} `toml:"model"`
+	ML MLSettings `toml:"ml"`
+	VB VBSettings `toml:"vb"`
+}
+
+// defaultKSweep returns the k sweep over ks on data with the synthetic
+// experiment's ML and VB settings (its priors of strength 4) and VB
+// started from the Cheeseman-Stutz point of each of 5 ML restarts.
+func defaultKSweep(data SyntheticData, ks []int) KSweep {
+	s := DefaultSynthetic()
+	w := KSweep{Restarts: 5, Data: data, ML: s.ML.MLSettings, VB: s.VB}
+	w.Model.K = ks
+	w.VB.Init = "from-cs"
+	return w
+}
+
 // validateFit checks the keys the synthetic-data experiments share.
 func validateFit(d SyntheticData, ml MLSettings, v VBSettings, a Analysis) error {
 	if err := d.validate(); err != nil {

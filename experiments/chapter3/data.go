@@ -1,10 +1,20 @@
 package chapter3
 
 import (
+	"fmt"
 	"math/rand/v2"
+	"unicode/utf8"
 
 	"github.com/vbworkbench/vbw/core/model/hmm"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 )
+
+// This file is the data of the synthetic-data experiments
+// (chapter3/synthetic, chapter3/synthetic-grammar, chapter3/model-order,
+// chapter3/tightness): the [data] keys, the three-grammar generator and
+// the loader.
 
 // GrammarSpec describes the three-grammar generator reconstructed in the
 // targets (§E3.1): the thesis's own list of example strings is missing from
@@ -51,3 +61,92 @@ func (g GrammarSpec) Generate(rnd *rand.Rand) hmm.Data {
 	}
 	return d
 }
+
+// SyntheticData says where the training sequences come from.
+type SyntheticData struct {
+	// File names a one-sequence-per-line file in the data directory (an
+	// absolute path is used as is). Default "abc21.txt", the thesis's own 21
+	// strings. Ignored when Generator is set.
+	File string `toml:"file"`
+	// Alphabet maps characters to symbols 0..p−1. Default "abc".
+	Alphabet string `toml:"alphabet"`
+	// Generator, if "grammar3", draws the data from the reconstructed
+	// three-grammar generator instead of reading File (targets §E3.1).
+	Generator string `toml:"generator"`
+	// Datasets is the number of independent generated data sets (data
+	// seeds). It must be 1 when the data come from a file.
+	Datasets int `toml:"datasets"`
+	// SequencesPerGrammar, MinLength, MaxLength, ABProb and RandomPhase set
+	// up the generator: 7 per grammar, lengths uniform on 10..39, P(a) = ½.
+	SequencesPerGrammar int     `toml:"sequences_per_grammar"`
+	MinLength           int     `toml:"min_length"`
+	MaxLength           int     `toml:"max_length"`
+	ABProb              float64 `toml:"ab_prob"`
+	RandomPhase         bool    `toml:"random_phase"`
+}
+
+// validate checks the data keys.
+func (d SyntheticData) validate() error {
+	switch d.Generator {
+	case "":
+		if d.File == "" {
+			return experiments.FieldError("data.file", d.File, "must name a file when data.generator is not set")
+		}
+		if d.Datasets != 1 {
+			return experiments.FieldError("data.datasets", d.Datasets, "must be 1 when the data come from a file")
+		}
+		if len(d.Alphabet) < 1 {
+			return experiments.FieldError("data.alphabet", d.Alphabet, "must not be empty")
+		}
+	case "grammar3":
+		if d.Alphabet != "abc" {
+			return experiments.FieldError("data.alphabet", d.Alphabet, `must be "abc" for generator "grammar3"`)
+		}
+		if d.Datasets < 1 {
+			return experiments.FieldError("data.datasets", d.Datasets, "must be at least 1")
+		}
+		if d.SequencesPerGrammar < 1 {
+			return experiments.FieldError("data.sequences_per_grammar", d.SequencesPerGrammar, "must be at least 1")
+		}
+		if d.MinLength < 1 || d.MaxLength < d.MinLength {
+			return experiments.FieldError("data.max_length", d.MaxLength, fmt.Sprintf("must be ≥ min_length = %d ≥ 1", d.MinLength))
+		}
+		if !(d.ABProb > 0 && d.ABProb < 1) {
+			return experiments.FieldError("data.ab_prob", d.ABProb, "must be in (0, 1)")
+		}
+	default:
+		return experiments.FieldError("data.generator", d.Generator, `must be "" (read data.file) or "grammar3"`)
+	}
+	return nil
+}
+
+// loadSyntheticData returns the data sets described by d; generated sets
+// draw from streams named by the experiment ID and the data set's index.
+func loadSyntheticData(env *experiments.Env, d SyntheticData, seed uint64, id string) ([]hmm.Data, error) {
+	if d.Generator == "" {
+		raw, err := env.ReadData(d.File)
+		if err != nil {
+			return nil, err
+		}
+		data, err := datasets.ParseSequences(d.File, raw, d.Alphabet)
+		if err != nil {
+			return nil, err
+		}
+		return []hmm.Data{data}, nil
+	}
+	g := GrammarSpec{PerGrammar: d.SequencesPerGrammar, MinLength: d.MinLength, MaxLength: d.MaxLength,
+		ABProb: d.ABProb, RandomPhase: d.RandomPhase}
+	sets := make([]hmm.Data, d.Datasets)
+	for i := range sets {
+		sets[i] = g.Generate(rng.New(seed, id, "data", fmt.Sprint(i)))
+	}
+	for i, s := range sets {
+		if err := s.Validate(); err != nil {
+			return nil, fmt.Errorf("data set %d: %w", i, err)
+		}
+	}
+	return sets, nil
+}
+
+// pOf returns the alphabet size.
+func (d SyntheticData) pOf() int { return utf8.RuneCountInString(d.Alphabet) }

@@ -26,17 +26,8 @@ const ModelOrderID = "chapter3/model-order"
 // ModelOrderConfig is the config of chapter3/model-order.
 type ModelOrderConfig struct {
 	experiments.Common
-	// Restarts is the number of random ML initialisations per k; each score
-	// is reported at its best restart.
-	Restarts int           `toml:"restarts"`
-	Data     SyntheticData `toml:"data"`
-	Model    struct {
-		// K lists the numbers of hidden states to compare.
-		K []int `toml:"k"`
-	} `toml:"model"`
-	ML       MLSettings `toml:"ml"`
-	VB       VBSettings `toml:"vb"`
-	Analysis Analysis   `toml:"analysis"`
+	KSweep
+	Analysis Analysis `toml:"analysis"`
 }
 
 // DefaultModelOrder returns the settings of targets E3-X1: k = 1..15, 5
@@ -44,17 +35,12 @@ type ModelOrderConfig struct {
 // started from the Cheeseman-Stutz point of each ML solution.
 func DefaultModelOrder() ModelOrderConfig {
 	s := DefaultSynthetic()
-	c := ModelOrderConfig{Common: experiments.Common{Experiment: ModelOrderID, Figures: []string{"model_order"}, Seed: 3003}}
-	c.Restarts = 5
-	c.Data = s.Data
+	var ks []int
 	for k := 1; k <= 15; k++ {
-		c.Model.K = append(c.Model.K, k)
+		ks = append(ks, k)
 	}
-	c.ML = s.ML.MLSettings
-	c.VB = s.VB
-	c.VB.Init = "from-cs"
-	c.Analysis.ActiveThreshold = s.Analysis.ActiveThreshold
-	return c
+	return ModelOrderConfig{Common: experiments.Common{Experiment: ModelOrderID, Figures: []string{"model_order"}, Seed: 3003},
+		KSweep: defaultKSweep(s.Data, ks), Analysis: s.Analysis}
 }
 
 // Validate checks every field.

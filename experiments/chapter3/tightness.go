@@ -28,18 +28,11 @@ const TightnessID = "chapter3/tightness"
 // TightnessConfig is the config of chapter3/tightness.
 type TightnessConfig struct {
 	experiments.Common
-	// Restarts is the number of random ML initialisations per (data set,
-	// k); F, CS and BIC are each reported at their best restart, and the
-	// samplers use the q(θ) of the restart with the highest F.
-	Restarts int           `toml:"restarts"`
-	Data     SyntheticData `toml:"data"`
-	Model    struct {
-		// K lists the numbers of hidden states (1 to 8; k^T paths must be
-		// enumerable, see hmm.MaxEvidencePaths).
-		K []int `toml:"k"`
-	} `toml:"model"`
-	ML MLSettings `toml:"ml"`
-	VB VBSettings `toml:"vb"`
+	// KSweep: model.k lists 1 to 8 (k^T paths must be enumerable, see
+	// hmm.MaxEvidencePaths); F, CS and BIC are each reported at their best
+	// restart, and the samplers use the q(θ) of the restart with the
+	// highest F.
+	KSweep
 	IS ISSettings `toml:"is"`
 }
 
@@ -60,17 +53,10 @@ type ISSettings struct {
 // VB started from the Cheeseman-Stutz point of each of 5 ML restarts; 20
 // runs of 20000 samples per sampler.
 func DefaultTightness() TightnessConfig {
-	s := DefaultSynthetic()
-	c := TightnessConfig{Common: experiments.Common{Experiment: TightnessID, Figures: []string{"tightness"}, Seed: 3005}}
-	c.Restarts = 5
-	c.Data = SyntheticData{Alphabet: "abc", Generator: "grammar3", Datasets: 6, SequencesPerGrammar: 1,
+	data := SyntheticData{Alphabet: "abc", Generator: "grammar3", Datasets: 6, SequencesPerGrammar: 1,
 		MinLength: 3, MaxLength: 5, ABProb: 0.5, RandomPhase: true}
-	c.Model.K = []int{2, 3}
-	c.ML = s.ML.MLSettings
-	c.VB = s.VB
-	c.VB.Init = "from-cs"
-	c.IS = ISSettings{Runs: 20, Samples: 20000}
-	return c
+	return TightnessConfig{Common: experiments.Common{Experiment: TightnessID, Figures: []string{"tightness"}, Seed: 3005},
+		KSweep: defaultKSweep(data, []int{2, 3}), IS: ISSettings{Runs: 20, Samples: 20000}}
 }
 
 // Validate checks every field.

@@ -3,7 +3,6 @@ package chapter4
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -73,10 +72,7 @@ func DefaultClassify() ClassifyConfig {
 	c.Repetitions = 3
 	c.PsiMins = []float64{mfa.DefaultPsiMin}
 	c.Model = ModelSettings{KMax: 5}
-	c.Search = DefaultSearch()
-	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, experiments.BirthResponsibility, experiments.ChildrenInherit
-	c.Search.Epoch, c.Search.Reference = experiments.EpochAgitation, experiments.ReferenceMatched
-	c.Search.MaxFinalIterations, c.Search.MaxTotalIterations = 500, 4000
+	c.Search = digitsSearch()
 	c.VB = vbFit(500)
 	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
 	c.Tau = 0.1
@@ -601,26 +597,6 @@ func PlotClassify(dir string) error {
 	}
 	return experiments.SaveFigure(dir, "table4_2", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p},
 		Title: "Table 4.2: per-digit classifiers on the optdigits test file"})
-}
-
-// searchML runs the BIC-ML search of targets §2 item 1 from one analyser
-// (PCA start) on y: responsibility births ordered by the local KL,
-// accepted when BIC rises, no deaths, epochs ended by the same agitation
-// rule and judged against the same reference as the VB search of s.
-func searchML(y *mat.Dense, ml MLSettings, s experiments.SearchSettings, psiMin float64, rnd *rand.Rand, stop func() error) (*mfa.EM, vb.SearchResult, error) {
-	m, err := mfa.NewEM(y, 1, ml.K, psiMin, rnd)
-	if err != nil {
-		return nil, vb.SearchResult{}, err
-	}
-	m.Objective = mfa.BICObjective
-	m.Moves = mfa.EMMoveSettings{Rand: rnd, MaxTries: ml.MaxTries}
-	// The VB search's epoch rule and reference, ML's budget, no final run.
-	s.MaxTotalIterations, s.MaxFinalIterations = ml.MaxTotalIterations, 0
-	res := s.Search(m, ml.EM.Settings(stop, m), nil)
-	if res.Status == vb.Canceled {
-		return nil, res, res.Err
-	}
-	return m, res, nil
 }
 
 func init() {

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -32,40 +31,6 @@ const (
 	EmbeddedID         = "chapter4/embedded"
 	EmbeddedFaithfulID = "chapter4/embedded-faithful"
 )
-
-// ModelSettings are the [model] keys of chapter 4 (targets §6).
-type ModelSettings struct {
-	// KMax is the number of factor columns each analyser starts with; ARD
-	// switches off the unneeded ones. At least 1 (issue 8: a mixture of
-	// Gaussians, k = 0, is mfa.Settings.K = 0 in the library). Default 7.
-	KMax int `toml:"k_max"`
-	// PsiMin floors every ψ_q (normalised units). Default 0: the model's
-	// 1e-5 (the reference code's and the thesis's, L2873).
-	PsiMin float64 `toml:"psi_min"`
-}
-
-// DefaultSearch returns the [search] settings of targets §6 for the
-// synthetic experiments (§1.9): spatial births, max_tries = 1,
-// agitation+dF epochs judged against the converged F, 3000 iterations in
-// all.
-func DefaultSearch() experiments.SearchSettings {
-	return experiments.SearchSettings{MaxTries: 1, Birth: experiments.BirthSpatial, Children: experiments.ChildrenPCA,
-		Epoch: experiments.EpochAgitationDF, AgitationTol: mfa.DefaultAgitationTol, DFTolPerDatum: 1e-6, MinEpochIterations: 2,
-		DeathThreshold: 1, Reference: experiments.ReferenceConverged, MaxTotalIterations: 3000}
-}
-
-// mfaGroups are the VBMFA's hyperparameter groups (mfa.VB.HyperGroups).
-func mfaGroups() []string { return new(mfa.VB).HyperGroups() }
-
-// vbFit returns the [vb] settings of the VBMFA's epochs: at most
-// maxIterations iterations, ΔF < 1e-6·|F| (search.epoch = "dF" only), and
-// the reference code's hyperparameter schedule, Ψ and μ*, ν* at every
-// iteration, a*, b* and α* fixed (mfa.DefaultSchedule; targets §1.7,
-// §1.14).
-func vbFit(maxIterations int) experiments.FitSettings {
-	return experiments.FitSettings{MaxIterations: maxIterations, RelTol: 1e-6, MonotoneTol: 1e-9,
-		Hyper: experiments.ScheduleOf(mfaGroups(), mfa.DefaultSchedule())}
-}
 
 // EmbeddedConfig is the config of chapter4/embedded.
 type EmbeddedConfig struct {
@@ -144,11 +109,6 @@ func (c *EmbeddedConfig) Validate() error {
 		c.VB.Validate("vb", mfaGroups()))
 }
 
-// validate checks the [model] keys.
-func (m ModelSettings) validate() error {
-	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 1), experiments.NonNegative("model.psi_min", m.PsiMin))
-}
-
 // sizes returns every points-per-cluster value run, ascending.
 func (c *EmbeddedConfig) sizes() []int {
 	s := append(slices.Clone(c.TableSizes), c.Data.PointsPerCluster)
@@ -172,32 +132,11 @@ type Analyser struct {
 
 // EmbeddedRun is one (size, seed) cell.
 type EmbeddedRun struct {
-	Size, Seed  int
-	Status      string
-	F           experiments.Float
-	Iterations  int
-	Accepted    int
-	Rejected    int
+	Size, Seed int
+	SearchRecord
 	Analysers   []Analyser // with at least one point of responsibility
-	Moves       []MoveRow
 	Seconds     float64
 	WithFigures bool
-}
-
-// MoveRow is one logged move of a search.
-type MoveRow struct {
-	Epoch           int
-	Iter            int
-	Kind            string
-	Component       int
-	FBefore, FAfter experiments.Float
-	// FReference is what the move was judged against (FBefore, or the
-	// matched reference's F after RefIterations sweeps).
-	FReference    experiments.Float
-	RefIterations int
-	Accepted      bool
-	SizeAfter     int
-	Dims          string // active dimensionalities after the move (MoveDims)
 }
 
 // dims returns the active dimensionalities of a run's analysers, largest
@@ -217,77 +156,6 @@ func (r EmbeddedRun) totalDim() int {
 		t += d
 	}
 	return t
-}
-
-// searchMFA runs the birth/death search of §1.9 from one analyser on the
-// z-scored data z, with the births' directions from rnd. It is chapter 4's
-// fitting pipeline: every search of the chapter goes through it.
-//
-// onMove, if not nil, is called after every judged move with the model in
-// its accepted state (the figures' snapshots). The search also returns,
-// for every move, the active dimensionalities of the analysers with at
-// least one point after it (MoveDims, for moves.csv).
-func searchMFA(z *mat.Dense, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error,
-	onMove func(vb.MoveRecord, *mfa.VB)) (*mfa.VB, vb.SearchResult, []string, error) {
-	n, _ := z.Dims()
-	ones := mat.NewDense(n, 1, nil)
-	for i := 0; i < n; i++ {
-		ones.Set(i, 0, 1)
-	}
-	model, err := mfa.NewVB(z, ones, mfa.Settings{K: m.KMax, PsiMin: m.PsiMin})
-	if err != nil {
-		return nil, vb.SearchResult{}, nil, err
-	}
-	model.Moves = mfa.MoveSettings{Rand: rnd, MaxTries: s.MaxTries, DeathThreshold: s.DeathThreshold, Birth: birthSplit(s.Birth), Children: children(s.Children)}
-	var dims []string
-	res := s.Search(model, fit.Settings(stop, model), func(r vb.MoveRecord) {
-		dims = append(dims, MoveDims(model))
-		if onMove != nil {
-			onMove(r, model)
-		}
-	})
-	if res.Status == vb.Canceled {
-		return nil, res, dims, res.Err
-	}
-	return model, res, dims, nil
-}
-
-// birthSplit is the VBMFA's birth of the [search] birth key.
-func birthSplit(b experiments.Birth) mfa.BirthMode {
-	if b == experiments.BirthResponsibility {
-		return mfa.ResponsibilitySplit
-	}
-	return mfa.SpatialSplit
-}
-
-// children is the VBMFA's initialisation of the children's loadings of
-// the [search] children key.
-func children(c experiments.Children) mfa.ChildInit {
-	if c == experiments.ChildrenInherit {
-		return mfa.InheritLoadings
-	}
-	return mfa.PCALoadings
-}
-
-// MoveDimsTau is the ARD threshold of the dimensionalities in moves.csv
-// (targets §1.8's default τ_dim).
-const MoveDimsTau = 0.1
-
-// MoveDims returns the active dimensionalities (at MoveDimsTau) of m's
-// analysers with at least one point of responsibility, in model order,
-// space-separated.
-func MoveDims(m *mfa.VB) string {
-	var b strings.Builder
-	for s, n := range m.Counts() {
-		if n < 1 {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(strconv.Itoa(m.ActiveDims(s, MoveDimsTau)))
-	}
-	return b.String()
 }
 
 // readout returns the analysers with at least one point of responsibility,
@@ -345,9 +213,7 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 	if err != nil {
 		return r, err
 	}
-	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	r.Accepted, r.Rejected = res.MoveCounts()
-	r.Moves = moveRows(res, dims)
+	r.record(res, dims)
 	r.Analysers = readout(model, labels, len(c.Data.Dims), c.Tau, r.WithFigures)
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil

@@ -1,20 +1,13 @@
 package chapter4
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
-
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -232,69 +225,6 @@ func RunISHazard(env *experiments.Env, c *ISHazardConfig) error {
 		Statement: "The importance weights of a Gaussian proposal for a Gaussian target have variance ν_p ν_q^(-1/2) (2ν_p - ν_q)^(-1/2) - 1, infinite once the proposal is twice as precise as the target: a proposal narrower than the posterior, as VB posteriors typically are, is hazardous (L3070-L3092)."}}
 	s.AddFindingsFromChecks(nil)
 	return env.WriteSummary(s, "Checks of targets ch4-mfa.md §3.10 (the agreement is judged only where the Monte Carlo estimate has a finite standard error, see check_max_ratio).")
-}
-
-// minDrawn is the smallest variance drawn on the log axis (near ν_q = ν_p
-// the variance goes to 0).
-const minDrawn = 1e-5
-
-// PlotISHazard draws is_hazard.svg/png from is_hazard_runs.csv: eq. (4.121) (finite below ν_q/ν_p = 2) and every
-// Monte Carlo estimate, on a log scale.
-func PlotISHazard(dir string) error {
-	rt, err := results.ReadCSV(filepath.Join(dir, "is_hazard_runs.csv"))
-	if err != nil {
-		return err
-	}
-	rr, e3 := rt.Floats("ratio")
-	rn, e4 := rt.Floats("samples")
-	rv, e5 := rt.Floats("mc")
-	if err := errors.Join(e3, e4, e5); err != nil {
-		return err
-	}
-	if len(rn) == 0 {
-		return fmt.Errorf("%s: no rows", filepath.Join(dir, "is_hazard_runs.csv"))
-	}
-	big, small := slices.Max(rn), slices.Min(rn)
-	// The closed form on a fine grid below 2 (above it is infinite).
-	fine := plots.Series{Name: "eq. (4.121)"}
-	for i := 1; i < 200; i++ {
-		r := 0.01 * float64(i)
-		if v := is.GaussianWeightVariance(1, r); v > minDrawn {
-			fine.X, fine.Y = append(fine.X, r), append(fine.Y, v)
-		}
-	}
-	p, _, err := plots.Lines(plots.Axes{Title: "variance of the weights, p = N(0, 1/ν_p), q = N(0, 1/ν_q)", XLabel: "ν_q / ν_p", YLabel: "var(ω)", LogY: true},
-		fine, plots.Series{Name: fmt.Sprintf("Monte Carlo, %g samples", big), Points: true}, plots.Series{Name: fmt.Sprintf("Monte Carlo, %g samples", small), Points: true})
-	if err != nil {
-		return err
-	}
-	for k, want := range []func(n float64) bool{func(n float64) bool { return n == big }, func(n float64) bool { return n != big }} {
-		var pts plotter.XYs
-		for i := range rr {
-			if want(rn[i]) && rv[i] > minDrawn && !math.IsInf(rv[i], 0) {
-				pts = append(pts, plotter.XY{X: rr[i], Y: rv[i]})
-			}
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle = plots.GlyphStyle(k + 1)
-		p.Add(sc)
-	}
-	// Widen the y range to the estimates (Lines saw only the curve).
-	for i := range rv {
-		if rv[i] > minDrawn && !math.IsInf(rv[i], 0) {
-			p.Y.Min, p.Y.Max = math.Min(p.Y.Min, rv[i]), math.Max(p.Y.Max, rv[i])
-		}
-	}
-	p.X.Min, p.X.Max = 0, slices.Max(rr)*1.02
-	p.Legend.Top, p.Legend.Left = true, true
-	return experiments.SaveFigure(dir, "is_hazard", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 7 * vg.Inch, Height: 4.5 * vg.Inch,
-		Title: "Eq. (4.121): the weights' variance is infinite for ν_q ≥ 2ν_p"})
 }
 
 func init() {

@@ -1,19 +1,14 @@
 package chapter4
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/model/mfa"
@@ -700,127 +695,6 @@ func samplersSetMetrics(s *results.Summary, cell SamplersVBCell, name string, F,
 	s.SetMetric(name+".attempts", float64(cell.Attempts))
 	s.SetMetric(name+".S", float64(cell.S))
 	s.Lists[name+".F_runs"] = fs
-}
-
-// PlotISSamplers draws Figure 4.14 from data.csv, analysers.csv and
-// table4_3.csv: per data set, the data with the best model's analysers (2
-// s.d.), and ln p̂ of every sampler (mean ± s.e.) against F and F′.
-func PlotISSamplers(dir string) error {
-	dt, err := results.ReadCSV(filepath.Join(dir, "data.csv"))
-	if err != nil {
-		return err
-	}
-	at, err := results.ReadCSV(filepath.Join(dir, "analysers.csv"))
-	if err != nil {
-		return err
-	}
-	tt, err := results.ReadCSV(filepath.Join(dir, "table4_3.csv"))
-	if err != nil {
-		return err
-	}
-	get := func(t results.Table, names ...string) ([][]float64, error) {
-		var out [][]float64
-		var errs []error
-		for _, nm := range names {
-			v, err := t.Floats(nm)
-			out, errs = append(out, v), append(errs, err)
-		}
-		return out, errors.Join(errs...)
-	}
-	d, err := get(dt, "delta", "x", "y")
-	if err != nil {
-		return err
-	}
-	a, err := get(at, "delta", "x", "y", "xx", "xy", "yy")
-	if err != nil {
-		return err
-	}
-	am, err := at.Col("model")
-	if err != nil {
-		return err
-	}
-	tv, err := get(tt, "delta", "sampler", "ln_p_mean", "ln_p_se", "F", "F_prime")
-	if err != nil {
-		return err
-	}
-	var deltas []float64
-	for _, v := range tv[0] {
-		if !slices.Contains(deltas, v) {
-			deltas = append(deltas, v)
-		}
-	}
-	if len(deltas) == 0 {
-		return fmt.Errorf("%s: no rows", filepath.Join(dir, "table4_3.csv"))
-	}
-	var panels []*plot.Plot
-	for _, delta := range deltas {
-		var xs, ys []float64
-		for i, v := range d[0] {
-			if v == delta {
-				xs, ys = append(xs, d[1][i]), append(ys, d[2][i])
-			}
-		}
-		var ells []plots.Ellipse
-		for i, v := range a[0] {
-			if v == delta && at.Rows[i][am] == "best" {
-				ells = append(ells, plots.Ellipse{X: a[1][i], Y: a[2][i], XX: a[3][i], XY: a[4][i], YY: a[5][i], SD: 2})
-			}
-		}
-		left, err := plots.ScatterEllipses(plots.Axes{Title: fmt.Sprintf("δ = %g: data (z-scored), best model (2 s.d.)", delta), XLabel: "y1", YLabel: "y2"}, xs, ys, ells)
-		if err != nil {
-			return err
-		}
-		var keys, mean, se []float64
-		var F, Fp float64
-		for i, v := range tv[0] {
-			if v == delta {
-				keys, mean, se = append(keys, tv[1][i]), append(mean, tv[2][i]), append(se, tv[3][i])
-				F, Fp = tv[4][i], tv[5][i]
-			}
-		}
-		lo, hi := slices.Min(keys)-0.5, slices.Max(keys)+0.5
-		right, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("δ = %g: ln p̂ (mean ± s.e. of the runs)", delta), XLabel: "sampler (Table 4.3)", YLabel: "nats"},
-			plots.Series{Name: "ln p̂", X: keys, Y: mean, Points: true},
-			plots.Series{Name: "F (single model)", X: []float64{lo, hi}, Y: []float64{F, F}},
-			plots.Series{Name: "F′ (best of the runs)", X: []float64{lo, hi}, Y: []float64{Fp, Fp}})
-		if err != nil {
-			return err
-		}
-		errPts := make(plotter.XYs, 0, len(keys))
-		var errs plotter.YErrors
-		for i := range keys {
-			e := se[i]
-			if math.IsNaN(e) || math.IsInf(e, 0) {
-				e = 0
-			}
-			errPts = append(errPts, plotter.XY{X: keys[i], Y: mean[i]})
-			errs = append(errs, struct{ Low, High float64 }{e, e})
-		}
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{errPts, errs})
-		if err != nil {
-			return err
-		}
-		eb.LineStyle = plots.LineStyle(0)
-		eb.LineStyle.Dashes = nil
-		right.Add(eb)
-		// Make room for the error bars and both bounds.
-		ymin, ymax := math.Min(F, Fp), math.Max(F, Fp)
-		for i := range mean {
-			ymin, ymax = math.Min(ymin, mean[i]-se[i]), math.Max(ymax, mean[i]+se[i])
-		}
-		if !math.IsNaN(ymin) && !math.IsNaN(ymax) {
-			pad := 0.05 * math.Max(ymax-ymin, 1e-9)
-			right.Y.Min, right.Y.Max = math.Min(right.Y.Min, ymin-pad), math.Max(right.Y.Max, ymax+pad)
-		}
-		right.Legend.Top, right.Legend.Left = false, false
-		panels = append(panels, left, right)
-	}
-	return experiments.SaveFigure(dir, "fig4_14", plots.Figure{Rows: len(deltas), Cols: 2, Panels: panels,
-		Width: 10 * vg.Inch, Height: vg.Length(len(deltas)) * 3.5 * vg.Inch,
-		Title: "Figure 4.14: importance samplers 1-6 of Table 4.3 (no ln S! correction)"})
 }
 
 func init() {

@@ -1,25 +1,19 @@
 package chapter4
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-	"gonum.org/v1/plot/vg"
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -151,14 +145,9 @@ type TightSnapshot struct {
 
 // TightSearch is the search cell's result.
 type TightSearch struct {
-	Status     string
-	F          experiments.Float
-	Iterations int
-	Accepted   int
-	Rejected   int
-	Moves      []MoveRow
-	Snapshots  []TightSnapshot
-	Seconds    float64
+	SearchRecord
+	Snapshots []TightSnapshot
+	Seconds   float64
 }
 
 // TightIS is one importance-sampling run of one snapshot.
@@ -220,7 +209,7 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 	start := time.Now()
 	var out TightSearch
 	var pending *TightSnapshot
-	moves := 0
+	moves, accepted := 0, 0
 	beat := heartbeat(env.Log, ISTightnessID, c.Search.MaxTotalIterations, 30*time.Second)
 	onMove := func(mv vb.MoveRecord, m *mfa.VB) {
 		if beat != nil {
@@ -230,10 +219,10 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 		if !mv.Accepted {
 			return
 		}
-		out.Accepted++
-		sn := TightSnapshot{Epoch: out.Accepted, Move: moves - 1, S: m.Size(), F: experiments.Float(mv.FAfter), Post: m.ISPosterior()}
+		accepted++
+		sn := TightSnapshot{Epoch: accepted, Move: moves - 1, S: m.Size(), F: experiments.Float(mv.FAfter), Post: m.ISPosterior()}
 		sn.TrainError, sn.TestError = majorityErrors(m, d, len(c.Classes))
-		if out.Accepted%c.IS.SnapshotEvery == 0 {
+		if accepted%c.IS.SnapshotEvery == 0 {
 			out.Snapshots, pending = append(out.Snapshots, sn), nil
 		} else {
 			pending = &sn
@@ -254,9 +243,7 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 			sn.Sweep = res.Moves[sn.Move+1].Iter
 		}
 	}
-	out.Status, out.F, out.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	out.Moves = moveRows(res, dims)
-	out.Rejected = len(res.Moves) - out.Accepted
+	out.record(res, dims)
 	out.Seconds = time.Since(start).Seconds()
 	return out, nil
 }
@@ -476,160 +463,6 @@ func tightnessSummary(sr TightSearch, runs [][]TightIS, n, nt, p int) *results.S
 	s.AddFindingsFromChecks(nil)
 	s.Warnings = append(s.Warnings, "no ln S! aliasing correction is applied to ln p̂ (targets §1.11, L3096)")
 	return s
-}
-
-// PlotISTightness draws Figures 4.12 and 4.13 from snapshots.csv and
-// is_tightness.csv.
-func PlotISTightness(dir string) error {
-	st, err := results.ReadCSV(filepath.Join(dir, "snapshots.csv"))
-	if err != nil {
-		return err
-	}
-	col := func(t results.Table, names ...string) ([][]float64, error) {
-		out := make([][]float64, len(names))
-		for i, nm := range names {
-			v, err := t.Floats(nm)
-			if err != nil {
-				return nil, err
-			}
-			out[i] = v
-		}
-		return out, nil
-	}
-	cs, err := col(st, "sweep", "components", "F_VB", "ln_p_mean", "ln_p_se", "F_hat_mean", "train_error", "test_error")
-	if err != nil {
-		return err
-	}
-	sweep, comps, fvb, lnp, lnpSE, fhat, trErr, teErr := cs[0], cs[1], cs[2], cs[3], cs[4], cs[5], cs[6], cs[7]
-	if len(sweep) == 0 {
-		return fmt.Errorf("%s: no snapshots", filepath.Join(dir, "snapshots.csv"))
-	}
-	band := func(y, e []float64) (lo, hi []float64) {
-		for i := range y {
-			w := e[i]
-			if math.IsNaN(w) {
-				w = 0
-			}
-			lo, hi = append(lo, y[i]-w), append(hi, y[i]+w)
-		}
-		return lo, hi
-	}
-	lo, hi := band(lnp, lnpSE)
-	pa, _, err := plots.Lines(plots.Axes{Title: "(a) bounds and ln p̂ (mean ± s.e. of the IS runs)", XLabel: "VBEM sweeps", YLabel: "nats"},
-		plots.Series{Name: "ln p̂(y)", X: sweep, Y: lnp, Lo: lo, Hi: hi, Points: true},
-		plots.Series{Name: "F̂(π,Λ̃)", X: sweep, Y: fhat, Points: true},
-		plots.Series{Name: "F(π,ν,Λ̃,x,s)", X: sweep, Y: fvb, Points: true})
-	if err != nil {
-		return err
-	}
-	pa.Legend.Top, pa.Legend.Left = false, false
-	pe, _, err := plots.Lines(plots.Axes{Title: "(a, right axis) classification error (majority mapping)", XLabel: "VBEM sweeps", YLabel: "error fraction"},
-		plots.Series{Name: "train", X: sweep, Y: trErr, Points: true},
-		plots.Series{Name: "test", X: sweep, Y: teErr, Points: true})
-	if err != nil {
-		return err
-	}
-	diffPL := make([]float64, len(sweep))
-	for i := range sweep {
-		diffPL[i] = lnp[i] - fhat[i]
-	}
-	pb, _, err := plots.Lines(plots.Axes{Title: "(b) ln p̂ - F̂(π,Λ̃) (rescaled axis of (a))", XLabel: "VBEM sweeps", YLabel: "nats"},
-		plots.Series{Name: "ln p̂ - F̂(π,Λ̃)", X: sweep, Y: diffPL, Points: true})
-	if err != nil {
-		return err
-	}
-	if err := experiments.SaveFigure(dir, "fig4_12", plots.Figure{Rows: 3, Cols: 1, Panels: []*plot.Plot{pa, pe, pb},
-		Width: 6.5 * vg.Inch, Height: 9 * vg.Inch,
-		Title: "Figure 4.12: ln p̂(y) by IS from q(π)q(Λ̃) against the bounds (optdigits 0-2)"}); err != nil {
-		return err
-	}
-	rt, err := results.ReadCSV(filepath.Join(dir, "is_tightness.csv"))
-	if err != nil {
-		return err
-	}
-	rs, err := col(rt, "epoch", "sweep", "components", "gap_full", "kl_hat")
-	if err != nil {
-		return err
-	}
-	epoch, rsweep, rcomps := rs[0], rs[1], rs[2]
-	// Per snapshot (the consecutive rows of one epoch): the median over the
-	// runs, drawn as a line, and every run's estimate as a dot.
-	type agg struct{ sweep, s, med []float64 }
-	collect := func(v []float64) agg {
-		var a agg
-		for i := 0; i < len(v); {
-			j := i
-			for j < len(v) && epoch[j] == epoch[i] {
-				j++
-			}
-			a.sweep, a.s = append(a.sweep, rsweep[i]), append(a.s, rcomps[i])
-			a.med = append(a.med, results.Median(slices.Clone(v[i:j])))
-			i = j
-		}
-		return a
-	}
-	ga, gb := collect(rs[3]), collect(rs[4])
-	panel := func(title, xlabel string, x, y, allX, allY []float64) (*plot.Plot, error) {
-		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: xlabel, YLabel: "nats"},
-			plots.Series{Name: "median of the runs", X: x, Y: y}, plots.Series{Name: "each run", Points: true})
-		if err != nil {
-			return nil, err
-		}
-		dots := make(plotter.XYs, 0, len(allX))
-		for i := range allX {
-			if !math.IsNaN(allY[i]) && !math.IsInf(allY[i], 0) {
-				dots = append(dots, plotter.XY{X: allX[i], Y: allY[i]})
-			}
-		}
-		sc, err := plotter.NewScatter(dots)
-		if err != nil {
-			return nil, err
-		}
-		sc.GlyphStyle = plots.GlyphStyle(1)
-		p.Add(sc)
-		return p, nil
-	}
-	// bySize orders a snapshot aggregate by S (then by sweep) for the
-	// panels against S.
-	bySize := func(a agg) (x, y []float64) {
-		idx := make([]int, len(a.s))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(a.s[i], a.s[j]) })
-		for _, i := range idx {
-			x, y = append(x, a.s[i]), append(y, a.med[i])
-		}
-		return x, y
-	}
-	var panels []*plot.Plot
-	pa13, err := panel("(a) ln p̂ - F(π,ν,Λ̃,x,s)", "VBEM sweeps", ga.sweep, ga.med, rsweep, rs[3])
-	if err != nil {
-		return err
-	}
-	pb13, err := panel("(b) ln p̂ - F̂(π,Λ̃)", "VBEM sweeps", gb.sweep, gb.med, rsweep, rs[4])
-	if err != nil {
-		return err
-	}
-	pcS, _, err := plots.Lines(plots.Axes{Title: "(c) analysers S", XLabel: "VBEM sweeps", YLabel: "S"},
-		plots.Series{X: sweep, Y: comps, Points: true})
-	if err != nil {
-		return err
-	}
-	xd, yd := bySize(ga)
-	pd, err := panel("(d) ln p̂ - F(π,ν,Λ̃,x,s) against S", "analysers S", xd, yd, rcomps, rs[3])
-	if err != nil {
-		return err
-	}
-	xe, ye := bySize(gb)
-	pe13, err := panel("(e) ln p̂ - F̂(π,Λ̃) against S", "analysers S", xe, ye, rcomps, rs[4])
-	if err != nil {
-		return err
-	}
-	panels = append(panels, pa13, pb13, pcS, pd, pe13, nil)
-	return experiments.SaveFigure(dir, "fig4_13", plots.Figure{Rows: 3, Cols: 2, Panels: panels,
-		Width: 10 * vg.Inch, Height: 10 * vg.Inch,
-		Title: "Figure 4.13: the gaps to ln p̂ along the search and against the number of analysers"})
 }
 
 func init() {

@@ -1,17 +1,11 @@
 package chapter4
 
 import (
-	"fmt"
-	"path/filepath"
-	"sort"
 	"strconv"
-
-	"gonum.org/v1/plot"
 
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -20,33 +14,16 @@ import (
 // L2753-L2777; targets ch4-mfa.md §3.1).
 const LatticeID = "chapter4/lattice"
 
-// LatticeConfig is the config of chapter4/lattice.
-type LatticeConfig struct {
-	experiments.Common
-	// SeedSearch: restarts, [model], [search], [vb] and the snapshots of
-	// panels (b)-(e) (default [7, 14, 16, 22]).
-	SeedSearch
-	Data Lattice18 `toml:"data"`
-}
+// LatticeConfig is the config of chapter4/lattice; its snapshots are the
+// model of panels (b)-(e).
+type LatticeConfig = SeedSearchConfig[Lattice18]
 
 // DefaultLatticeConfig returns the targets' settings (§3.1): one analyser,
-// k_max = p − 1 = 1, spatial splits, max_tries = 1, 10 seeds.
+// k_max = p − 1 = 1, spatial splits, max_tries = 1, 10 seeds, at most 40000
+// iterations, snapshots after 7, 14, 16 and 22 accepted epochs.
 func DefaultLatticeConfig() LatticeConfig {
-	e := DefaultEmbedded()
-	c := LatticeConfig{Common: experiments.Common{Experiment: LatticeID, Figures: []string{"fig4.3"}, Seed: 4301}}
-	c.Restarts = 10
-	c.Data = DefaultLattice18()
-	c.Model = ModelSettings{KMax: 1}
-	c.Search = DefaultSearch()
-	c.Search.MaxTotalIterations = 40000
-	c.VB = e.VB
-	c.Snapshots = []int{7, 14, 16, 22}
-	return c
-}
-
-// Validate checks every key.
-func (c *LatticeConfig) Validate() error {
-	return experiments.FirstError(c.Data.Validate(), c.SeedSearch.validate())
+	return LatticeConfig{Common: experiments.Common{Experiment: LatticeID, Figures: []string{"fig4.3"}, Seed: 4301},
+		SeedSearch: defaultSeedSearch(1, 40000, 7, 14, 16, 22), Data: DefaultLattice18()}
 }
 
 // LatticeRun is one seed's search.
@@ -141,105 +118,6 @@ func RunLattice(env *experiments.Env, c *LatticeConfig) error {
 		s.Findings = append(s.Findings, "The search stops early: after two accepted births (3 analysers, each a row of the lattice modelled by its one factor) every further birth lowers F by 2-10 nats once its epoch converges, with spatial or responsibility splits and either epoch rule, so max_tries = 1 ends the search (seed 0 examined). The thesis found 18; the shared diagonal Ψ and k_max = 1 may make a row-wide analyser a strong local optimum here.")
 	}
 	return env.WriteSummary(s, "Checks of targets ch4-mfa.md §3.1.")
-}
-
-// addSnapshots stores snapshots in params (means S×p, covariances S×p²).
-func addSnapshots(params *experiments.Params, run string, snaps []Snapshot, p int) {
-	for _, sn := range snaps {
-		means := make([]float64, 0, len(sn.Means)*p)
-		covs := make([]float64, 0, len(sn.Covs)*p*p)
-		for s := range sn.Means {
-			means = append(means, sn.Means[s]...)
-			covs = append(covs, sn.Covs[s]...)
-		}
-		src := fmt.Sprintf("epoch%02d", sn.Epoch)
-		params.Add(run, src, "means", len(sn.Means), p, means)
-		params.Add(run, src, "covs", len(sn.Covs), p*p, covs)
-	}
-}
-
-// snapshotPanels draws every stored snapshot of run over the points (x, y)
-// as ellipses of sd standard deviations in the plane of coordinates 0 and
-// 1 (p is the data dimension).
-func snapshotPanels(t results.Table, run string, x, y []float64, p int, sd float64) ([]*plot.Plot, error) {
-	cs, err := t.Col("source")
-	if err != nil {
-		return nil, err
-	}
-	var epochs []string
-	seen := map[string]bool{}
-	for _, row := range t.Rows {
-		if src := row[cs]; len(src) > 5 && src[:5] == "epoch" && !seen[src] {
-			seen[src] = true
-			epochs = append(epochs, src)
-		}
-	}
-	sort.Strings(epochs)
-	var panels []*plot.Plot
-	for _, e := range epochs {
-		means, err1 := experiments.ReadMatrix(t, run, e, "means")
-		covs, err2 := experiments.ReadMatrix(t, run, e, "covs")
-		if err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%s: snapshot %s: %v %v", experiments.ParamsFile, e, err1, err2)
-		}
-		S, _ := means.Dims()
-		ells := make([]plots.Ellipse, S)
-		for s := 0; s < S; s++ {
-			ells[s] = plots.Ellipse{X: means.At(s, 0), Y: means.At(s, 1), XX: covs.At(s, 0), XY: covs.At(s, 1), YY: covs.At(s, p+1), SD: sd}
-		}
-		ep, _ := strconv.Atoi(e[5:])
-		pl, err := plots.ScatterEllipses(plots.Axes{Title: fmt.Sprintf("after %d accepted epochs (%d analysers)", ep, S), XLabel: "x", YLabel: "y"}, x, y, ells)
-		if err != nil {
-			return nil, err
-		}
-		panels = append(panels, pl)
-	}
-	return panels, nil
-}
-
-// readPoints returns the first two coordinates of seed 0's stored data.
-func readPoints(t results.Table, run string) (x, y, z []float64, err error) {
-	data, err := experiments.ReadMatrix(t, run, "data", "points")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	n, p := data.Dims()
-	x, y = make([]float64, n), make([]float64, n)
-	if p > 2 {
-		z = make([]float64, n)
-	}
-	for i := 0; i < n; i++ {
-		x[i], y[i] = data.At(i, 0), data.At(i, 1)
-		if p > 2 {
-			z[i] = data.At(i, 2)
-		}
-	}
-	return x, y, z, nil
-}
-
-// PlotLattice draws Figure 4.3: (a) the data, then the model after the
-// snapshot epochs (2-s.d. ellipses).
-func PlotLattice(dir string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, experiments.ParamsFile))
-	if err != nil {
-		return err
-	}
-	x, y, _, err := readPoints(t, "s00")
-	if err != nil {
-		return err
-	}
-	pa, err := plots.ScatterEllipses(plots.Axes{Title: "(a) the data", XLabel: "x", YLabel: "y"}, x, y, nil)
-	if err != nil {
-		return err
-	}
-	rest, err := snapshotPanels(t, "s00", x, y, 2, 2)
-	if err != nil {
-		return err
-	}
-	panels := append([]*plot.Plot{pa}, rest...)
-	cols := min(len(panels), 3)
-	return experiments.SaveFigure(dir, "fig4_3", plots.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels,
-		Title: "Figure 4.3: 18 Gaussians in 2-D, the model after accepted epochs (2-s.d. ellipses, seed 0)"})
 }
 
 func init() {

@@ -2,7 +2,7 @@ package chapter4
 
 import (
 	"fmt"
-	"io"
+	"math/rand/v2"
 	"strconv"
 	"time"
 
@@ -29,6 +29,17 @@ type SeedSearch struct {
 	Snapshots []int `toml:"snapshots"`
 }
 
+// defaultSeedSearch returns the targets' search of Figures 4.3 and
+// 4.5-4.7 (§3.1, §3.3): 10 seeds, analysers of at most kMax factors, the
+// default search (spatial splits, max_tries = 1) of at most maxTotal
+// iterations, chapter4/embedded's [vb], and snapshots after the given
+// accepted epochs.
+func defaultSeedSearch(kMax, maxTotal int, snapshots ...int) SeedSearch {
+	s := SeedSearch{Restarts: 10, Model: ModelSettings{KMax: kMax}, Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
+	s.Search.MaxTotalIterations = maxTotal
+	return s
+}
+
 func (s SeedSearch) validate() error {
 	for _, e := range s.Snapshots {
 		if e < 1 {
@@ -39,16 +50,26 @@ func (s SeedSearch) validate() error {
 		s.Model.validate(), s.Search.Validate(), s.VB.Validate("vb", mfaGroups()))
 }
 
+// SeedSearchConfig is the config of an experiment that draws a data set
+// from the generator D ([data]) for every seed and runs one search on it:
+// chapter4/lattice (LatticeConfig) and chapter4/spiral (SpiralConfig).
+type SeedSearchConfig[D interface{ Validate() error }] struct {
+	experiments.Common
+	// SeedSearch: restarts, [model], [search], [vb] and snapshots.
+	SeedSearch
+	Data D `toml:"data"`
+}
+
+// Validate checks every key.
+func (c *SeedSearchConfig[D]) Validate() error {
+	return experiments.FirstError(c.Data.Validate(), c.SeedSearch.validate())
+}
+
 // SearchOutcome is what every seed's search records.
 type SearchOutcome struct {
-	Seed       int
-	Status     string
-	F          experiments.Float
-	Iterations int
-	Accepted   int
-	Rejected   int
+	Seed int
+	SearchRecord
 	Components int // analysers with at least one point of responsibility
-	Moves      []MoveRow
 	// For seed 0 only: the data (original units), the snapshots and F
 	// after every sweep.
 	Data      []float64   `json:",omitempty"`
@@ -57,20 +78,12 @@ type SearchOutcome struct {
 	Seconds   float64
 }
 
-// moveRows returns the log of a search's moves.
-// with dims[i] the dimensionalities after move i (MoveDims).
-func moveRows(res vb.SearchResult, dims []string) []MoveRow {
-	rows := make([]MoveRow, len(res.Moves))
-	for i, mv := range res.Moves {
-		rows[i] = MoveRow{Epoch: i + 1, Iter: mv.Iter, Kind: mv.Kind, Component: mv.Component,
-			FBefore: experiments.Float(mv.FBefore), FAfter: experiments.Float(mv.FAfter),
-			FReference: experiments.Float(mv.FReference), RefIterations: mv.RefIterations,
-			Accepted: mv.Accepted, SizeAfter: mv.SizeAfter}
-		if i < len(dims) {
-			rows[i].Dims = dims[i]
-		}
-	}
-	return rows
+// PathPoint is one sweep of a search's F trajectory.
+type PathPoint struct {
+	Sweep    int
+	F        experiments.Float
+	Epoch    int
+	Accepted bool
 }
 
 // runSeed z-scores x and runs the search of one seed, with the births'
@@ -89,9 +102,7 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 		return o, nil, res, err
 	}
 	o.Snapshots, o.Path = snaps, path
-	o.Status, o.F, o.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	o.Moves = moveRows(res, dims)
-	o.Accepted, o.Rejected = res.MoveCounts()
+	o.record(res, dims)
 	for _, v := range model.Counts() {
 		if v >= 1 {
 			o.Components++
@@ -102,6 +113,60 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 	}
 	o.Seconds = time.Since(start).Seconds()
 	return o, model, res, nil
+}
+
+// tracedSearch runs searchMFA on the z-scored data z and, when keep is
+// set, returns snapshots of the model (in the original units of st) after
+// the accepted epochs listed in snapshots, and F after every sweep with
+// the epoch it belongs to.
+func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings,
+	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.VB, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
+	want := map[int]bool{}
+	for _, e := range snapshots {
+		want[e] = true
+	}
+	var snaps []Snapshot
+	accepted := 0
+	onMove := func(mv vb.MoveRecord, mm *mfa.VB) {
+		if !mv.Accepted {
+			return
+		}
+		accepted++
+		if keep && want[accepted] {
+			sn := TakeSnapshot(mm, accepted, mv.Iter, 1)
+			toOriginal(&sn, st)
+			snaps = append(snaps, sn)
+		}
+	}
+	model, res, dims, err := searchMFA(z, m, s, fit, births, stop, onMove)
+	if err != nil || !keep {
+		return model, res, snaps, nil, dims, err
+	}
+	var path []PathPoint
+	sweep := 0
+	for k, run := range res.Runs {
+		// Runs[0] is the first run, Runs[k] the epoch of Moves[k−1], and a
+		// run beyond the moves the final sweeps of the accepted model.
+		acc := k == 0 || k > len(res.Moves) || res.Moves[k-1].Accepted
+		for _, f := range run.Trace.F {
+			path = append(path, PathPoint{Sweep: sweep, F: experiments.Float(f), Epoch: k, Accepted: acc})
+			sweep++
+		}
+	}
+	return model, res, snaps, path, dims, nil
+}
+
+// toOriginal maps a snapshot of z-scored data back to the original units.
+func toOriginal(sn *Snapshot, st Standardisation) {
+	p := len(st.Mean)
+	for s := range sn.Means {
+		for q := 0; q < p; q++ {
+			sn.Means[s][q] = sn.Means[s][q]*st.SD[q] + st.Mean[q]
+			for r := 0; r < p; r++ {
+				sn.Covs[s][q*p+r] *= st.SD[q] * st.SD[r]
+			}
+		}
+	}
 }
 
 // runSeeds runs fn for every seed as resumable cells, records the runs for
@@ -156,45 +221,17 @@ func writeSeedOutputs(env *experiments.Env, outs []SearchOutcome, p int, pathFil
 	return params.Write(env.Dir)
 }
 
-// heartbeat returns an onMove hook for searchMFA that prints, at most every
-// interval, one line on the search's progress to w (the run's log): the
-// accepted and tried moves, the analysers and the sweeps used of the
-// budget. The long digit searches run for minutes inside one cell, where
-// the cell runner's own progress is silent.
-func heartbeat(w io.Writer, label string, budget int, interval time.Duration) func(vb.MoveRecord, *mfa.VB) {
-	if w == nil {
-		return nil
-	}
-	start := time.Now()
-	last, accepted, tried := start, 0, 0
-	return func(mv vb.MoveRecord, m *mfa.VB) {
-		tried++
-		if mv.Accepted {
-			accepted++
+// addSnapshots stores snapshots in params (means S×p, covariances S×p²).
+func addSnapshots(params *experiments.Params, run string, snaps []Snapshot, p int) {
+	for _, sn := range snaps {
+		means := make([]float64, 0, len(sn.Means)*p)
+		covs := make([]float64, 0, len(sn.Covs)*p*p)
+		for s := range sn.Means {
+			means = append(means, sn.Means[s]...)
+			covs = append(covs, sn.Covs[s]...)
 		}
-		if now := time.Now(); now.Sub(last) >= interval {
-			last = now
-			of := ""
-			if budget > 0 {
-				of = fmt.Sprintf(" of %d", budget)
-			}
-			fmt.Fprintf(w, "%s: %d analysers, %d of %d moves accepted, %d sweeps%s, %s\n",
-				label, mv.SizeAfter, accepted, tried, mv.Iter, of, now.Sub(start).Round(time.Second))
-		}
-	}
-}
-
-// newMovesTable returns the table of moves.csv: the key columns, then one
-// row per judged move (addMoves).
-func newMovesTable(keys ...string) *results.Table {
-	return results.NewTable(append(keys, "epoch", "iter", "move", "component", "F_before", "F_after", "F_reference",
-		"reference_sweeps", "accepted", "components", "dims")...)
-}
-
-// addMoves adds one row per move to t, prefixed by the key values.
-func addMoves(t *results.Table, moves []MoveRow, keys ...any) {
-	for _, m := range moves {
-		t.AddRow(append(keys, m.Epoch, m.Iter, m.Kind, m.Component, float64(m.FBefore), float64(m.FAfter), float64(m.FReference),
-			m.RefIterations, b2i(m.Accepted), m.SizeAfter, m.Dims)...)
+		src := fmt.Sprintf("epoch%02d", sn.Epoch)
+		params.Add(run, src, "means", len(sn.Means), p, means)
+		params.Add(run, src, "covs", len(sn.Covs), p*p, covs)
 	}
 }

@@ -1,21 +1,13 @@
 package chapter4
 
 import (
-	"fmt"
 	"math"
-	"math/rand/v2"
-	"path/filepath"
 	"sort"
 	"strconv"
 
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/plot"
-
-	"github.com/vbworkbench/vbw/core/model/mfa"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -23,33 +15,16 @@ import (
 // 4.5.3, Figures 4.5-4.7; targets ch4-mfa.md §3.3).
 const SpiralID = "chapter4/spiral"
 
-// SpiralConfig is the config of chapter4/spiral.
-type SpiralConfig struct {
-	experiments.Common
-	// SeedSearch: restarts, [model], [search], [vb] and the snapshots of
-	// Figure 4.6 (default [6, 9, 12, 17]).
-	SeedSearch
-	Data Spiral `toml:"data"`
-}
+// SpiralConfig is the config of chapter4/spiral; its snapshots are the
+// model of Figure 4.6.
+type SpiralConfig = SeedSearchConfig[Spiral]
 
 // DefaultSpiralConfig returns the targets' settings (§3.3): one analyser
-// at the start, k_max = 2, spatial splits, max_tries = 1, 10 seeds.
+// at the start, k_max = 2, spatial splits, max_tries = 1, 10 seeds, at
+// most 20000 iterations, snapshots after 6, 9, 12 and 17 accepted epochs.
 func DefaultSpiralConfig() SpiralConfig {
-	e := DefaultEmbedded()
-	c := SpiralConfig{Common: experiments.Common{Experiment: SpiralID, Figures: []string{"fig4.5", "fig4.6", "fig4.7"}, Seed: 4501}}
-	c.Restarts = 10
-	c.Data = DefaultSpiral()
-	c.Model = ModelSettings{KMax: 2}
-	c.Search = DefaultSearch()
-	c.Search.MaxTotalIterations = 20000
-	c.VB = e.VB
-	c.Snapshots = []int{6, 9, 12, 17}
-	return c
-}
-
-// Validate checks every key.
-func (c *SpiralConfig) Validate() error {
-	return experiments.FirstError(c.Data.Validate(), c.SeedSearch.validate())
+	return SpiralConfig{Common: experiments.Common{Experiment: SpiralID, Figures: []string{"fig4.5", "fig4.6", "fig4.7"}, Seed: 4501},
+		SeedSearch: defaultSeedSearch(2, 20000, 6, 9, 12, 17), Data: DefaultSpiral()}
 }
 
 // SpiralRun is one seed's search.
@@ -61,14 +36,6 @@ type SpiralRun struct {
 	// LateRejected is the fraction of the moves proposed in the last third
 	// of the sweeps that were rejected.
 	LateRejected float64
-}
-
-// PathPoint is one sweep of a search's F trajectory.
-type PathPoint struct {
-	Sweep    int
-	F        experiments.Float
-	Epoch    int
-	Accepted bool
 }
 
 // weightedRange returns the w-weighted q-quantiles lo and hi of t.
@@ -134,60 +101,6 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 		}
 	}
 	return r, nil
-}
-
-// tracedSearch runs searchMFA on the z-scored data z and, when keep is
-// set, returns snapshots of the model (in the original units of st) after
-// the accepted epochs listed in snapshots, and F after every sweep with
-// the epoch it belongs to.
-func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings,
-	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.VB, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
-	want := map[int]bool{}
-	for _, e := range snapshots {
-		want[e] = true
-	}
-	var snaps []Snapshot
-	accepted := 0
-	onMove := func(mv vb.MoveRecord, mm *mfa.VB) {
-		if !mv.Accepted {
-			return
-		}
-		accepted++
-		if keep && want[accepted] {
-			sn := TakeSnapshot(mm, accepted, mv.Iter, 1)
-			toOriginal(&sn, st)
-			snaps = append(snaps, sn)
-		}
-	}
-	model, res, dims, err := searchMFA(z, m, s, fit, births, stop, onMove)
-	if err != nil || !keep {
-		return model, res, snaps, nil, dims, err
-	}
-	var path []PathPoint
-	sweep := 0
-	for k, run := range res.Runs {
-		// Runs[0] is the first run, Runs[k] the epoch of Moves[k−1], and a
-		// run beyond the moves the final sweeps of the accepted model.
-		acc := k == 0 || k > len(res.Moves) || res.Moves[k-1].Accepted
-		for _, f := range run.Trace.F {
-			path = append(path, PathPoint{Sweep: sweep, F: experiments.Float(f), Epoch: k, Accepted: acc})
-			sweep++
-		}
-	}
-	return model, res, snaps, path, dims, nil
-}
-
-// toOriginal maps a snapshot of z-scored data back to the original units.
-func toOriginal(sn *Snapshot, st Standardisation) {
-	p := len(st.Mean)
-	for s := range sn.Means {
-		for q := 0; q < p; q++ {
-			sn.Means[s][q] = sn.Means[s][q]*st.SD[q] + st.Mean[q]
-			for r := 0; r < p; r++ {
-				sn.Covs[s][q*p+r] *= st.SD[q] * st.SD[r]
-			}
-		}
-	}
 }
 
 // RunSpiral runs every seed and writes spiral_runs.csv, moves.csv,
@@ -266,94 +179,6 @@ func spiralSummary(c *SpiralConfig, runs []SpiralRun) *results.Summary {
 	}
 	s.AddFindingsFromChecks(nil)
 	return s
-}
-
-// PlotSpiral draws Figures 4.5-4.7 from params.csv and fig4_7.csv.
-func PlotSpiral(dir string) error {
-	t, err := results.ReadCSV(filepath.Join(dir, experiments.ParamsFile))
-	if err != nil {
-		return err
-	}
-	x, y, z, err := readPoints(t, "s00")
-	if err != nil {
-		return err
-	}
-	pa, err := plots.ScatterEllipses(plots.Axes{Title: "(a) x-y", XLabel: "x", YLabel: "y"}, x, y, nil)
-	if err != nil {
-		return err
-	}
-	pb, err := plots.ScatterEllipses(plots.Axes{Title: "(b) x-z", XLabel: "x", YLabel: "z"}, x, z, nil)
-	if err != nil {
-		return err
-	}
-	if err := experiments.SaveFigure(dir, "fig4_5", plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{pa, pb},
-		Title: "Figure 4.5: the spiral data (seed 0)"}); err != nil {
-		return err
-	}
-	// Figure 4.6: the analysers after the snapshot epochs, x-y projection.
-	panels, err := snapshotPanels(t, "s00", x, y, 3, 1)
-	if err != nil {
-		return err
-	}
-	if len(panels) > 0 {
-		cols := min(len(panels), 2)
-		if err := experiments.SaveFigure(dir, "fig4_6", plots.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels,
-			Title: "Figure 4.6: the analysers (1-s.d. ellipses of E[ΛΛᵀ] + Ψ, x-y projection), seed 0"}); err != nil {
-			return err
-		}
-	}
-	// Figure 4.7: F against sweeps, accepted and rejected epochs.
-	pt, err := results.ReadCSV(filepath.Join(dir, "fig4_7.csv"))
-	if err != nil {
-		return err
-	}
-	// The accepted path as one series; each rejected epoch as its own
-	// (unnamed) series so that no line joins two of them. The first
-	// sweep, the bound of the hand-built start, is left out: it is
-	// thousands of nats below the rest.
-	acc := plots.Series{Name: "accepted epochs"}
-	var rejected []plots.Series
-	cSeed, e1 := pt.Col("seed")
-	cSweep, e2 := pt.Col("sweep")
-	cF, e3 := pt.Col("F")
-	cAcc, e4 := pt.Col("accepted")
-	cEp, e5 := pt.Col("epoch")
-	for _, e := range []error{e1, e2, e3, e4, e5} {
-		if e != nil {
-			return e
-		}
-	}
-	lastEpoch := ""
-	for i, row := range pt.Rows {
-		if row[cSeed] != "0" || row[cSweep] == "0" {
-			continue
-		}
-		sw, err1 := pt.Float(i, cSweep)
-		f, err2 := pt.Float(i, cF)
-		if err1 != nil || err2 != nil {
-			return fmt.Errorf("fig4_7.csv: %v %v", err1, err2)
-		}
-		if row[cAcc] == "1" {
-			acc.X, acc.Y = append(acc.X, sw), append(acc.Y, f)
-			continue
-		}
-		if row[cEp] != lastEpoch {
-			rejected = append(rejected, plots.Series{})
-			lastEpoch = row[cEp]
-		}
-		r := &rejected[len(rejected)-1]
-		r.X, r.Y = append(r.X, sw), append(r.Y, f)
-	}
-	if len(rejected) > 0 {
-		rejected[0].Name = "rejected epochs"
-	}
-	series := append([]plots.Series{acc}, rejected...)
-	p7, _, err := plots.Lines(plots.Axes{Title: "F against sweeps (seed 0)", XLabel: "sweep", YLabel: "F (nats)"}, series...)
-	if err != nil {
-		return err
-	}
-	return experiments.SaveFigure(dir, "fig4_7", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p7},
-		Title: "Figure 4.7: the bound F through the search"})
 }
 
 func init() {

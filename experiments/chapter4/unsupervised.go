@@ -56,10 +56,7 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	c.Model = ModelSettings{KMax: 6}
 	// Agitation epochs (the thesis's) judged against a matched reference,
 	// as in chapter4/embedded.
-	c.Search = DefaultSearch()
-	c.Search.MaxTries, c.Search.Birth, c.Search.Children = 3, experiments.BirthResponsibility, experiments.ChildrenInherit
-	c.Search.Epoch, c.Search.Reference = experiments.EpochAgitation, experiments.ReferenceMatched
-	c.Search.MaxFinalIterations, c.Search.MaxTotalIterations = 500, 4000
+	c.Search = digitsSearch()
 	c.VB = vbFit(500)
 	c.Tau = 0.1
 	c.MaxKMeansIterations = 300
@@ -135,9 +132,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	if err != nil {
 		return r, err
 	}
-	r.Status, r.F, r.Iterations = res.Status.String(), experiments.Float(res.F), res.Iterations
-	r.Moves = moveRows(res, dims)
-	r.Accepted, r.Rejected = res.MoveCounts()
+	r.record(res, dims)
 	counts := model.Counts()
 	resp := model.Resp()
 	n, S := resp.Dims()

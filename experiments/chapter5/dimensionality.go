@@ -19,13 +19,10 @@ import (
 // DimensionalityID is the registry key of Figures 5.4 and 5.5.
 const DimensionalityID = "chapter5/dimensionality"
 
-// DimModel are the [model] keys of chapter5/dimensionality.
+// DimModel are the [model] keys of chapter5/dimensionality: k (default 10,
+// line 4076), cross_init and compare_cross_init.
 type DimModel struct {
-	// K is the hidden dimension of the model. Default 10 (line 4076).
-	K int `toml:"k"`
-	// CrossInit is the initial Υ_{t−1,t}: "identity" (the toolbox's,
-	// default) or "zero" (targets §4 #7).
-	CrossInit string `toml:"cross_init"`
+	LDSModel
 	// CompareCrossInit also runs the longest sequence with the other
 	// cross_init, to report diagonal dominance under both (targets §3.1
 	// criterion 4). Default true.
@@ -51,26 +48,22 @@ type DimensionalityConfig struct {
 	Seeds int `toml:"seeds"`
 	// TGrid are the prefix lengths T (targets §4 #11). Default
 	// [10, 20, 30, 50, 100, 150, 200, 250, 300].
-	TGrid []int                   `toml:"t_grid"`
-	Data  NoInputLDS              `toml:"data"`
-	Model DimModel                `toml:"model"`
-	VB    experiments.FitSettings `toml:"vb"`
+	TGrid []int      `toml:"t_grid"`
+	Data  NoInputLDS `toml:"data"`
+	ARDSettings[DimModel]
 	// Extended continues the run on the longest prefix.
-	Extended   Extension  `toml:"extended"`
-	Thresholds Thresholds `toml:"thresholds"`
+	Extended Extension `toml:"extended"`
 }
 
 // DefaultDimensionality returns the thesis's settings (section 5.4.1;
 // targets §3.1-§3.2): 500 iterations of VBEM with the staged schedule.
 func DefaultDimensionality() DimensionalityConfig {
-	c := DimensionalityConfig{Common: experiments.Common{Experiment: DimensionalityID, Figures: []string{"fig5.4", "fig5.5"}, Seed: 5401}}
+	c := DimensionalityConfig{Common: experiments.Common{Experiment: DimensionalityID, Figures: []string{"fig5.4", "fig5.5"}, Seed: 5401},
+		ARDSettings: defaultARD(DimModel{LDSModel: LDSModel{K: 10, CrossInit: CrossIdentity}, CompareCrossInit: true}, 500, false)}
 	c.Seeds = 5
 	c.TGrid = []int{10, 20, 30, 50, 100, 150, 200, 250, 300}
 	c.Data = DefaultNoInputLDS()
-	c.Model = DimModel{K: 10, CrossInit: CrossIdentity, CompareCrossInit: true}
-	c.VB = ldsFit(500, lds.Variational, false)
 	c.Extended = Extension{MaxTotalIterations: 3000, RelTol: 1e-6}
-	c.Thresholds = DefaultThresholds()
 	return c
 }
 
@@ -89,8 +82,7 @@ func (c *DimensionalityConfig) Validate() error {
 	}
 	return experiments.FirstError(
 		experiments.AtLeast("seeds", c.Seeds, 1),
-		experiments.AtLeast("model.k", c.Model.K, 1),
-		checkCrossInit("model.cross_init", c.Model.CrossInit),
+		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, false)),
 		experiments.AtLeast("extended.max_total_iterations", c.Extended.MaxTotalIterations, 0),
 		experiments.NonNegative("extended.rel_tol", c.Extended.RelTol),
@@ -109,15 +101,13 @@ func (th Thresholds) validate() error {
 	return nil
 }
 
-// DimRun is one (seed, T, cross_init) cell.
+// DimRun is one (seed, T, cross_init) cell. Its F holds the bound after
+// every E step, the continuation included.
 type DimRun struct {
-	Seed, T    int
-	Cross      string
-	Status     string
-	Error      string `json:",omitempty"`
-	Iterations int    // of the [vb] phase
-	// F is the bound after every E step, the continuation included.
-	F []experiments.Float
+	Seed, T int
+	Cross   string
+	FitOutcome
+	Iterations int // of the [vb] phase
 	// InvAlpha, InvGamma (k) are 1/α, 1/γ, and A (k×k), C (p×k) the
 	// posterior means ⟨A⟩, ⟨C⟩, at the end of the [vb] phase.
 	InvAlpha, InvGamma []float64
@@ -130,7 +120,6 @@ type DimRun struct {
 	// TrueA (k_true×k_true) and TrueC (p×k_true): the generator's (longest
 	// prefix only).
 	TrueA, TrueC []float64 `json:",omitempty"`
-	Seconds      float64
 }
 
 // DimExtended is the end of the continued run.
@@ -156,7 +145,7 @@ func runDimCell(c *DimensionalityConfig, seed, T int, cross string, stop func() 
 	seq := lds.Sequence{Y: mat.DenseCopyOf(y.Slice(0, T, 0, c.Data.P))}
 	// The initial states depend on (seed, T) only, so that the two
 	// cross_init runs differ in Υ_{t−1,t} alone.
-	m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: c.Model.K, CrossInit: crossInit(cross)},
+	m, err := lds.NewVB([]lds.Sequence{seq}, c.Model.settings(cross),
 		rng.New(c.Seed, DimensionalityID, "init", strconv.Itoa(seed), strconv.Itoa(T)))
 	if err != nil {
 		return r, err
@@ -238,20 +227,11 @@ func RunDimensionality(env *experiments.Env, c *DimensionalityConfig) error {
 	for _, cl := range cells {
 		names = append(names, dimCellName(cl.seed, cl.T, cl.cross))
 	}
-	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (DimRun, error) {
+	runs, err := runFits(env, names, cost, func(i int) (DimRun, error) {
 		return runDimCell(c, cells[i].seed, cells[i].T, cells[i].cross, env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || runs == nil {
 		return err
-	}
-	for i, r := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
-		env.AddRun(results.RunRecord{Name: names[i], Status: r.Status, WallSeconds: r.Seconds, Iterations: len(r.F)})
-		if r.Error != "" {
-			env.Warnf("run %s: %s", names[i], r.Error)
-		}
 	}
 	th := c.Thresholds
 	k := c.Model.K

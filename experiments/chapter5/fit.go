@@ -8,6 +8,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/lds"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // MonotoneCheckTol is the tolerance of the "F never decreases" criteria:
@@ -35,6 +36,87 @@ func checkCrossInit(key, s string) error {
 		return experiments.FieldError(key, s, `must be "identity" or "zero"`)
 	}
 	return nil
+}
+
+// LDSModel are the [model] keys of the experiments that fit a VB LDS of
+// one hidden dimension (chapter5/dimensionality, chapter5/inputs).
+type LDSModel struct {
+	// K is the hidden dimension of the model.
+	K int `toml:"k"`
+	// CrossInit is the initial Υ_{t−1,t}: "identity" (the toolbox's,
+	// default) or "zero" (targets §4 #7).
+	CrossInit string `toml:"cross_init"`
+}
+
+func (m LDSModel) validate() error {
+	return experiments.FirstError(experiments.AtLeast("model.k", m.K, 1), checkCrossInit("model.cross_init", m.CrossInit))
+}
+
+// settings returns the model's lds.Settings with the initial Υ_{t−1,t}
+// of cross (a cross_init value: the configured one, or the other for a
+// comparison run).
+func (m LDSModel) settings(cross string) lds.Settings {
+	return lds.Settings{K: m.K, CrossInit: crossInit(cross)}
+}
+
+// ARDSettings are the keys of the experiments that fit a VB LDS to each
+// sequence and read the hidden dimensions it keeps off its ARD
+// hyperparameters (chapter5/dimensionality with M = DimModel,
+// chapter5/inputs with M = LDSModel): the [model], its VBEM run ([vb])
+// and the [thresholds] of the readout.
+type ARDSettings[M any] struct {
+	Model      M                       `toml:"model"`
+	VB         experiments.FitSettings `toml:"vb"`
+	Thresholds Thresholds              `toml:"thresholds"`
+}
+
+// defaultARD returns the thesis's settings for model: maxIterations of
+// VBEM with the staged schedule (ldsFit; inputs says whether the model has
+// inputs) and the default thresholds.
+func defaultARD[M any](model M, maxIterations int, inputs bool) ARDSettings[M] {
+	return ARDSettings[M]{Model: model, VB: ldsFit(maxIterations, lds.Variational, inputs), Thresholds: DefaultThresholds()}
+}
+
+// FitOutcome is how the fit of a cell ended, as every chapter 5 cell
+// records it: the run's status and, if it ended abnormally, the error;
+// the bound F after every E step; the wall time of the cell.
+type FitOutcome struct {
+	Status  string
+	Error   string `json:",omitempty"`
+	F       []experiments.Float
+	Seconds float64
+}
+
+func (o FitOutcome) outcome() FitOutcome { return o }
+
+// end records the end of the run res.
+func (o *FitOutcome) end(res vb.Result) {
+	o.Status = res.Status.String()
+	if err := res.Error(); err != nil {
+		o.Error = err.Error()
+	}
+	o.F = floats(res.Trace.F)
+}
+
+// runFits computes the named cells (experiments.RunCellsOrdered, cost as
+// there) and records each in the manifest, warning of a fit that ended
+// abnormally; in a shard it returns no runs.
+func runFits[T interface{ outcome() FitOutcome }](env *experiments.Env, names []string, cost []float64, run func(i int) (T, error)) ([]T, error) {
+	runs, done, err := experiments.RunCellsOrdered(env, names, cost, run)
+	if err != nil || env.Shard.Active() {
+		return nil, err
+	}
+	for i, r := range runs {
+		if !done[i] {
+			return nil, fmt.Errorf("cell %s did not finish", names[i])
+		}
+		o := r.outcome()
+		env.AddRun(results.RunRecord{Name: names[i], Status: o.Status, WallSeconds: o.Seconds, Iterations: len(o.F)})
+		if o.Error != "" {
+			env.Warnf("run %s: %s", names[i], o.Error)
+		}
+	}
+	return runs, nil
 }
 
 // HyperTrace holds the reciprocal ARD hyperparameters (prior variances)

@@ -227,7 +227,7 @@ func (b *checkBook) judgeMedians(rows []genRow) {
 func (g *genePipeline) generalisationChecks(book *checkBook, runs []GeneRun, real bool, extra string) {
 	c := g.generalisationCurves(book.s, runs, extra)
 	var idx []int
-	for i, k := range g.model.KGrid {
+	for i, k := range g.Model.KGrid {
 		if k <= 20 {
 			c.ks, idx = append(c.ks, k), append(idx, i)
 		}
@@ -286,11 +286,11 @@ func (g *genePipeline) generalisationCurves(s *results.Summary, runs []GeneRun, 
 	// γ-alive per seed and k.
 	c.ga = make([][]float64, g.seeds)
 	for i := range c.ga {
-		c.ga[i] = make([]float64, len(g.model.KGrid))
+		c.ga[i] = make([]float64, len(g.Model.KGrid))
 	}
 	for _, r := range runs {
 		if r.Kind == kindSweep && r.Method == MethodVB {
-			c.ga[r.Seed][slices.Index(g.model.KGrid, r.K)] = float64(r.GammaAlive)
+			c.ga[r.Seed][slices.Index(g.Model.KGrid, r.K)] = float64(r.GammaAlive)
 			if r.K >= 2 && r.K <= 20 {
 				c.pairs++
 				if math.Abs(float64(r.GammaAlive)-2) <= 1 {
@@ -299,7 +299,7 @@ func (g *genePipeline) generalisationCurves(s *results.Summary, runs []GeneRun, 
 			}
 		}
 	}
-	c.gaMed = make([]float64, len(g.model.KGrid))
+	c.gaMed = make([]float64, len(g.Model.KGrid))
 	for i := range c.gaMed {
 		var xs []float64
 		for s := range c.ga {
@@ -307,8 +307,8 @@ func (g *genePipeline) generalisationCurves(s *results.Summary, runs []GeneRun, 
 		}
 		c.gaMed[i] = medianOf(xs)
 	}
-	fk := make([]float64, len(g.model.KGrid))
-	for i, k := range g.model.KGrid {
+	fk := make([]float64, len(g.Model.KGrid))
+	for i, k := range g.Model.KGrid {
 		fk[i] = float64(k)
 	}
 	if s.Lists == nil {
@@ -320,7 +320,7 @@ func (g *genePipeline) generalisationCurves(s *results.Summary, runs []GeneRun, 
 	if extra != "" {
 		s.Lists["E_"+extra+".VB"], s.Lists["E_"+extra+".MAP"] = c.vbEx, c.mpEx
 	}
-	for i, k := range g.model.KGrid {
+	for i, k := range g.Model.KGrid {
 		s.SetMetric(fmt.Sprintf("E_test.VB.k%d", k), c.vbTe[i])
 		s.SetMetric(fmt.Sprintf("E_test.MAP.k%d", k), c.mpTe[i])
 		s.SetMetric(fmt.Sprintf("E_train.VB.k%d", k), c.vbTr[i])
@@ -348,7 +348,7 @@ func (g *genePipeline) predictionFindings(s *results.Summary, runs []GeneRun, c 
 		s.SetMetric("spearman_k_E_test.MAP.k4plus", rr)
 		s.Findings = append(s.Findings, fmt.Sprintf("Over 4 ≤ k ≤ 20 the Spearman correlation of k with MAP's test error is %.2f for the reconstruction of eq. 5.155 (smoothed state, which has seen y_t) and %.2f for the true one-step prediction (extension, targets §4 #22; median curves).", rr, rp))
 	}
-	for i, k := range g.model.KGrid {
+	for i, k := range g.Model.KGrid {
 		if k > 20 && c.mpTe[i] < c.vbTe[i] {
 			s.Findings = append(s.Findings, fmt.Sprintf("At k = %d (beyond the criteria's k ≤ 20) MAP's test reconstruction error %.3g is below VB's %.3g, while its one-step prediction error is %.3g against VB's %.3g: with k near p the smoothed state reconstructs y_t itself.", k, c.mpTe[i], c.vbTe[i], pmTe[i], pvTe[i]))
 		}
@@ -379,7 +379,7 @@ func (g *genePipeline) interactionChecks(book *checkBook, pairs []interPair, dir
 		if ip.vb == nil {
 			continue
 		}
-		sc := ip.score(g.inter.SignificanceSDs)
+		sc := ip.score(g.Interactions.SignificanceSDs)
 		pre := fmt.Sprintf("interactions.%s.s%d.", ip.variant, ip.seed)
 		for name, v := range map[string]float64{"significant": float64(sc.Significant), "self": float64(sc.Self), "positive": float64(sc.Positive),
 			"negative": float64(sc.Negative), "fraction": sc.Fraction, "corr_map_vb": sc.Corr, "rank_ratio": sc.RankRatio,
@@ -535,7 +535,7 @@ func (g *genePipeline) networkCheck(book *checkBook, pairs []interPair, dir stri
 		for a := 0; a < p; a++ {
 			for c := 0; c < p; c++ {
 				i := a*p + c
-				if math.Abs(z[i]) <= g.inter.SignificanceSDs {
+				if math.Abs(z[i]) <= g.Interactions.SignificanceSDs {
 					continue
 				}
 				want++

@@ -240,10 +240,10 @@ func TestSignificanceRecovers(t *testing.T) {
 	for _, s := range d.Series {
 		train = append(train, Feedback(s))
 	}
-	model, fit, mp, in := DefaultGeneSettings()
-	fit.MaxIterations = 100
-	pl := &genePipeline{id: "test", seed: 4, seeds: 1, model: model, vb: fit, mapS: mp, inter: in, th: DefaultThresholds()}
-	m, res, err := pl.fit(train, 0, 2, MethodVB, in.BetaFixed, nil)
+	gs := DefaultGeneSettings()
+	gs.VB.MaxIterations = 100
+	pl := &genePipeline{id: "test", seed: 4, seeds: 1, GeneSettings: gs}
+	m, res, err := pl.fit(train, 0, 2, MethodVB, gs.Interactions.BetaFixed, nil)
 	if err != nil || res.Error() != nil {
 		t.Fatal(err, res.Error())
 	}
@@ -353,7 +353,8 @@ func TestPhasesContinue(t *testing.T) {
 // DefaultSchedule orders them.
 func TestDefaultHyperSchedule(t *testing.T) {
 	thesis := experiments.HyperSchedule{lds.HyperAlpha: 10, lds.HyperBeta: 10, lds.HyperGamma: 20, lds.HyperDelta: 20, lds.HyperNoise: 30, lds.HyperX0: 30}
-	_, genesVB, genesMAP, _ := DefaultGeneSettings()
+	gs := DefaultGeneSettings()
+	genesVB, genesMAP := gs.VB, gs.MAP
 	for _, c := range []struct {
 		name   string
 		fit    experiments.FitSettings

@@ -13,7 +13,6 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/results"
 )
 
 // This file is the pipeline of section 5.5 shared by chapter5/genes (the
@@ -67,21 +66,39 @@ type InteractionSettings struct {
 	SignificanceSDs float64 `toml:"significance_sds"`
 }
 
+// GeneSettings are the keys of the gene pipeline that chapter5/genes and
+// chapter5/genes-surrogate share (targets §3.7-§3.9): the tables [model],
+// [vb], [map], [interactions] and [thresholds]. The configs embed it, so
+// the tables stay at the top level of their files.
+type GeneSettings struct {
+	Model        GeneModel               `toml:"model"`
+	VB           experiments.FitSettings `toml:"vb"`
+	MAP          MAPSettings             `toml:"map"`
+	Interactions InteractionSettings     `toml:"interactions"`
+	Thresholds   Thresholds              `toml:"thresholds"`
+}
+
 // DefaultGeneSettings returns the shared defaults of targets §3.7-§3.8:
 // 300 iterations of VB and of MAP (κ = 1e4, boost) with the staged
-// schedule, k = 1..20, and k = 2 with β_c = 1e6 for the interactions.
-func DefaultGeneSettings() (GeneModel, experiments.FitSettings, MAPSettings, InteractionSettings) {
+// schedule, k = 1..20, k = 2 with β_c = 1e6 for the interactions, and the
+// default thresholds.
+func DefaultGeneSettings() GeneSettings {
 	var grid []int
 	for k := 1; k <= 20; k++ {
 		grid = append(grid, k)
 	}
-	return GeneModel{KGrid: grid, CrossInit: CrossIdentity}, ldsFit(300, lds.Variational, true),
-		MAPSettings{FitSettings: ldsFit(300, lds.MAPBoost, true), Mode: MAPBoost, Kappa: lds.DefaultKappa},
-		InteractionSettings{K: 2, BetaFixed: 1e6, SignificanceSDs: 3}
+	return GeneSettings{
+		Model:        GeneModel{KGrid: grid, CrossInit: CrossIdentity},
+		VB:           ldsFit(300, lds.Variational, true),
+		MAP:          MAPSettings{FitSettings: ldsFit(300, lds.MAPBoost, true), Mode: MAPBoost, Kappa: lds.DefaultKappa},
+		Interactions: InteractionSettings{K: 2, BetaFixed: 1e6, SignificanceSDs: 3},
+		Thresholds:   DefaultThresholds(),
+	}
 }
 
-// validateGene checks the shared tables.
-func validateGene(m GeneModel, v experiments.FitSettings, mp MAPSettings, in InteractionSettings, th Thresholds) error {
+// validate checks the shared tables.
+func (g GeneSettings) validate() error {
+	m, mp, in := g.Model, g.MAP, g.Interactions
 	if len(m.KGrid) == 0 {
 		return experiments.FieldError("model.k_grid", m.KGrid, "must list at least one k")
 	}
@@ -98,12 +115,12 @@ func validateGene(m GeneModel, v experiments.FitSettings, mp MAPSettings, in Int
 	}
 	return experiments.FirstError(
 		checkCrossInit("model.cross_init", m.CrossInit),
-		v.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
+		g.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
 		mp.FitSettings.Validate("map", lds.HyperGroupsOf(lds.MAPBoost, true)),
 		experiments.AtLeast("interactions.k", in.K, 1),
 		experiments.Positive("interactions.beta_fixed_gene_inputs", in.BetaFixed),
 		experiments.Positive("interactions.significance_sds", in.SignificanceSDs),
-		th.validate())
+		g.Thresholds.validate())
 }
 
 // geneSet is the data of one seed, in the feedback form.
@@ -120,11 +137,7 @@ type genePipeline struct {
 	id    string
 	seed  uint64
 	seeds int
-	model GeneModel
-	vb    experiments.FitSettings
-	mapS  MAPSettings
-	inter InteractionSettings
-	th    Thresholds
+	GeneSettings
 	// data returns the data of a seed; noisy, if not nil, the noisier
 	// variant of criterion 6 (surrogate only).
 	data  func(seed int) (*geneSet, error)
@@ -142,9 +155,7 @@ const (
 type GeneRun struct {
 	Seed, K      int
 	Method, Kind string
-	Status       string
-	Error        string `json:",omitempty"`
-	F            []experiments.Float
+	FitOutcome
 	// Recon is the per-sequence total squared one-step reconstruction
 	// error (5.157)-(5.158) by set ("train", "test" and the extra test
 	// set's name); Pred the same for the true one-step-ahead prediction
@@ -155,8 +166,7 @@ type GeneRun struct {
 	GammaAlive int
 	// Inter holds the interaction matrices (the interaction fits and the
 	// sweep's MAP fit at interactions.k).
-	Inter   *Interaction `json:",omitempty"`
-	Seconds float64
+	Inter *Interaction `json:",omitempty"`
 }
 
 // Interaction holds p×p gene-gene matrices (row: target gene a, column:
@@ -191,11 +201,11 @@ func geneCellName(seed int, kind string, k int, method string) string {
 // β of the gene inputs fixed at betaFixed if positive, from the initial
 // states of (seed, k).
 func (g *genePipeline) fit(train []lds.Sequence, seed, k int, method string, betaFixed float64, stop func() error) (*lds.VB, vb.Result, error) {
-	set := lds.Settings{K: k, CrossInit: crossInit(g.model.CrossInit)}
-	run := g.vb
+	set := lds.Settings{K: k, CrossInit: crossInit(g.Model.CrossInit)}
+	run := g.VB
 	if method == MethodMAP {
-		set.Mode, set.Kappa, run = lds.MAPBoost, g.mapS.Kappa, g.mapS.FitSettings
-		if g.mapS.Mode == MAPTempered {
+		set.Mode, set.Kappa, run = lds.MAPBoost, g.MAP.Kappa, g.MAP.FitSettings
+		if g.MAP.Mode == MAPTempered {
 			set.Mode = lds.MAPTempered
 		}
 	}
@@ -324,7 +334,7 @@ func (g *genePipeline) runGeneCell(seed, k int, method, kind string, stop func()
 	}
 	beta := 0.0
 	if kind != kindSweep && method == MethodVB {
-		beta = g.inter.BetaFixed
+		beta = g.Interactions.BetaFixed
 	}
 	m, res, err := g.fit(ds.Train, seed, k, method, beta, stop)
 	if err != nil {
@@ -333,11 +343,7 @@ func (g *genePipeline) runGeneCell(seed, k int, method, kind string, stop func()
 	if res.Status == vb.Canceled {
 		return r, stop()
 	}
-	r.Status = res.Status.String()
-	if err := res.Error(); err != nil {
-		r.Error = err.Error()
-	}
-	r.F = floats(res.Trace.F)
+	r.end(res)
 	r.Recon, r.Pred = map[string]experiments.Float{}, map[string]experiments.Float{}
 	sets := []struct {
 		name string
@@ -365,9 +371,9 @@ func (g *genePipeline) runGeneCell(seed, k int, method, kind string, stop func()
 		r.Recon[st.name], r.Pred[st.name] = experiments.Float(e), experiments.Float(pe)
 	}
 	if method == MethodVB {
-		r.GammaAlive = len(g.th.aliveSet(m.Hyper.Gamma))
+		r.GammaAlive = len(g.Thresholds.aliveSet(m.Hyper.Gamma))
 	}
-	if kind != kindSweep || (method == MethodMAP && k == g.inter.K) {
+	if kind != kindSweep || (method == MethodMAP && k == g.Interactions.K) {
 		r.Inter = interaction(m, method == MethodVB)
 	}
 	r.Seconds = time.Since(start).Seconds()
@@ -386,21 +392,21 @@ type geneCell struct {
 func (g *genePipeline) cells() []geneCell {
 	var cs []geneCell
 	inGrid := false
-	for _, k := range g.model.KGrid {
-		inGrid = inGrid || k == g.inter.K
+	for _, k := range g.Model.KGrid {
+		inGrid = inGrid || k == g.Interactions.K
 	}
 	for s := 0; s < g.seeds; s++ {
-		for _, k := range g.model.KGrid {
+		for _, k := range g.Model.KGrid {
 			for _, meth := range []string{MethodVB, MethodMAP} {
 				cs = append(cs, geneCell{s, k, meth, kindSweep})
 			}
 		}
-		cs = append(cs, geneCell{s, g.inter.K, MethodVB, kindInter})
+		cs = append(cs, geneCell{s, g.Interactions.K, MethodVB, kindInter})
 		if !inGrid {
-			cs = append(cs, geneCell{s, g.inter.K, MethodMAP, kindInter})
+			cs = append(cs, geneCell{s, g.Interactions.K, MethodMAP, kindInter})
 		}
 		if g.noisy != nil {
-			cs = append(cs, geneCell{s, g.inter.K, MethodVB, kindNoisy})
+			cs = append(cs, geneCell{s, g.Interactions.K, MethodVB, kindNoisy})
 		}
 	}
 	return cs
@@ -415,21 +421,8 @@ func (g *genePipeline) run(env *experiments.Env) ([]GeneRun, error) {
 		names[i] = geneCellName(c.seed, c.kind, c.k, c.method)
 		cost[i] = float64(c.k + 10)
 	}
-	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (GeneRun, error) {
+	return runFits(env, names, cost, func(i int) (GeneRun, error) {
 		c := cs[i]
 		return g.runGeneCell(c.seed, c.k, c.method, c.kind, env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
-		return nil, err
-	}
-	for i, r := range runs {
-		if !done[i] {
-			return nil, fmt.Errorf("cell %s did not finish", names[i])
-		}
-		env.AddRun(results.RunRecord{Name: names[i], Status: r.Status, WallSeconds: r.Seconds, Iterations: len(r.F)})
-		if r.Error != "" {
-			env.Warnf("run %s: %s", names[i], r.Error)
-		}
-	}
-	return runs, nil
 }

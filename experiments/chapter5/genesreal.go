@@ -40,13 +40,9 @@ type GenesConfig struct {
 	experiments.Common
 	// Seeds is the number of initialisation seeds (the data are fixed).
 	// Default 3.
-	Seeds        int                     `toml:"seeds"`
-	Data         TCellData               `toml:"data"`
-	Model        GeneModel               `toml:"model"`
-	VB           experiments.FitSettings `toml:"vb"`
-	MAP          MAPSettings             `toml:"map"`
-	Interactions InteractionSettings     `toml:"interactions"`
-	Thresholds   Thresholds              `toml:"thresholds"`
+	Seeds int       `toml:"seeds"`
+	Data  TCellData `toml:"data"`
+	GeneSettings
 }
 
 // DefaultGenes returns the settings of targets §3.6-§3.9 for tcell.csv.
@@ -55,8 +51,7 @@ func DefaultGenes() GenesConfig {
 	c.Seeds = 3
 	c.Data = TCellData{File: "tcell.csv", TrainSet: "tcell34", TrainReplicates: [2]int{1, 30}, TestReplicates: [2]int{31, 34},
 		ExtraTestSet: "tcell10", LogBase: 2}
-	c.Model, c.VB, c.MAP, c.Interactions = DefaultGeneSettings()
-	c.Thresholds = DefaultThresholds()
+	c.GeneSettings = DefaultGeneSettings()
 	return c
 }
 
@@ -84,7 +79,7 @@ func (c *GenesConfig) Validate() error {
 		return experiments.FieldError("data.log_base", d.LogBase, "must be 0 (values used as they are) or a finite base > 1")
 	}
 	return experiments.FirstError(experiments.AtLeast("seeds", c.Seeds, 1),
-		validateGene(c.Model, c.VB, c.MAP, c.Interactions, c.Thresholds))
+		c.GeneSettings.validate())
 }
 
 // tcellPrepared is the T-cell data prepared once per run.
@@ -153,7 +148,7 @@ func (c *GenesConfig) prepareTCell(env *experiments.Env) (*tcellPrepared, error)
 }
 
 func (c *GenesConfig) pipeline(set *geneSet) *genePipeline {
-	return &genePipeline{id: GenesID, seed: c.Seed, seeds: c.Seeds, model: c.Model, vb: c.VB, mapS: c.MAP, inter: c.Interactions, th: c.Thresholds,
+	return &genePipeline{id: GenesID, seed: c.Seed, seeds: c.Seeds, GeneSettings: c.GeneSettings,
 		data: func(int) (*geneSet, error) { return set, nil }}
 }
 

@@ -47,7 +47,7 @@ func (g *genePipeline) pairs(runs []GeneRun, truth func(seed int, variant string
 			switch {
 			case r.Kind == kindInter && r.Method == MethodVB:
 				p.vb = r.Inter
-			case r.Method == MethodMAP && r.K == g.inter.K:
+			case r.Method == MethodMAP && r.K == g.Interactions.K:
 				p.map_ = r.Inter
 			case r.Kind == kindNoisy:
 				q.vb = r.Inter
@@ -202,7 +202,7 @@ func (g *genePipeline) writeTables(env *experiments.Env, runs []GeneRun, genes [
 				if ip.truth != nil {
 					tr = ip.truth.At(a, c)
 				}
-				sig := math.Abs(z[i]) > g.inter.SignificanceSDs
+				sig := math.Abs(z[i]) > g.Interactions.SignificanceSDs
 				it.AddRow(ip.seed, ip.variant, a+1, c+1, genes[a], genes[c], mt, ip.vb.D[i], ip.vb.Total[i], ip.vb.Var[i], z[i], int(b2f(sig)), tr)
 				if sig {
 					sign := 1
@@ -234,7 +234,7 @@ func (g *genePipeline) writeTables(env *experiments.Env, runs []GeneRun, genes [
 func (g *genePipeline) curves(runs []GeneRun, method, set string, pred bool) (perSeed [][]float64, med []float64) {
 	perSeed = make([][]float64, g.seeds)
 	for s := range perSeed {
-		perSeed[s] = make([]float64, len(g.model.KGrid))
+		perSeed[s] = make([]float64, len(g.Model.KGrid))
 		for i := range perSeed[s] {
 			perSeed[s][i] = math.NaN()
 		}
@@ -243,7 +243,7 @@ func (g *genePipeline) curves(runs []GeneRun, method, set string, pred bool) (pe
 		if r.Kind != kindSweep || r.Method != method {
 			continue
 		}
-		i := slices.Index(g.model.KGrid, r.K)
+		i := slices.Index(g.Model.KGrid, r.K)
 		v, ok := r.Recon[set]
 		if pred {
 			v, ok = r.Pred[set]
@@ -252,7 +252,7 @@ func (g *genePipeline) curves(runs []GeneRun, method, set string, pred bool) (pe
 			perSeed[r.Seed][i] = float64(v)
 		}
 	}
-	med = make([]float64, len(g.model.KGrid))
+	med = make([]float64, len(g.Model.KGrid))
 	for i := range med {
 		var xs []float64
 		for s := range perSeed {

@@ -20,14 +20,6 @@ import (
 // InputsID is the registry key of Figures 5.6-5.8.
 const InputsID = "chapter5/inputs"
 
-// InputsModel are the [model] keys of chapter5/inputs.
-type InputsModel struct {
-	// K is the hidden dimension of the model. Default 4 (line 4101).
-	K int `toml:"k"`
-	// CrossInit: "identity" (default) or "zero".
-	CrossInit string `toml:"cross_init"`
-}
-
 // InputsConfig is the config of chapter5/inputs.
 type InputsConfig struct {
 	experiments.Common
@@ -36,28 +28,25 @@ type InputsConfig struct {
 	// NoiseInputs are the variants of the third input run (targets §4
 	// #14): "U01" (the thesis's) and "U-11" (the toolbox's). The figures
 	// show the first seed of the first variant.
-	NoiseInputs []string                `toml:"noise_inputs"`
-	Data        InputLDS                `toml:"data"`
-	Model       InputsModel             `toml:"model"`
-	VB          experiments.FitSettings `toml:"vb"`
+	NoiseInputs []string `toml:"noise_inputs"`
+	Data        InputLDS `toml:"data"`
+	// ARDSettings: [model] k is 4 by default (line 4101).
+	ARDSettings[LDSModel]
 	// Readout is the iteration at which the structure is read (targets
 	// §3.5: 500); Early the one of "after 150 iterations".
-	Readout    int        `toml:"readout_iteration"`
-	Early      int        `toml:"early_iteration"`
-	Thresholds Thresholds `toml:"thresholds"`
+	Readout int `toml:"readout_iteration"`
+	Early   int `toml:"early_iteration"`
 }
 
 // DefaultInputs returns the thesis's settings (section 5.4.2; targets
 // §3.3-§3.5): 800 iterations, staged schedule.
 func DefaultInputs() InputsConfig {
-	c := InputsConfig{Common: experiments.Common{Experiment: InputsID, Figures: []string{"fig5.6", "fig5.7", "fig5.8"}, Seed: 5402}}
+	c := InputsConfig{Common: experiments.Common{Experiment: InputsID, Figures: []string{"fig5.6", "fig5.7", "fig5.8"}, Seed: 5402},
+		ARDSettings: defaultARD(LDSModel{K: 4, CrossInit: CrossIdentity}, 800, true)}
 	c.Seeds = 10
 	c.NoiseInputs = []string{NoiseU01, NoiseUm11}
 	c.Data = DefaultInputLDS()
-	c.Model = InputsModel{K: 4, CrossInit: CrossIdentity}
-	c.VB = ldsFit(800, lds.Variational, true)
 	c.Readout, c.Early = 500, 150
-	c.Thresholds = DefaultThresholds()
 	return c
 }
 
@@ -79,8 +68,7 @@ func (c *InputsConfig) Validate() error {
 	}
 	return experiments.FirstError(
 		experiments.AtLeast("seeds", c.Seeds, 1),
-		experiments.AtLeast("model.k", c.Model.K, 1),
-		checkCrossInit("model.cross_init", c.Model.CrossInit),
+		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
 		experiments.AtLeast("readout_iteration", c.Readout, 1),
 		experiments.AtLeast("early_iteration", c.Early, 1),
@@ -89,17 +77,14 @@ func (c *InputsConfig) Validate() error {
 
 // InputRun is one (noise input, seed) cell.
 type InputRun struct {
-	Noise  string
-	Seed   int
-	Status string
-	Error  string `json:",omitempty"`
-	F      []experiments.Float
+	Noise string
+	Seed  int
+	FitOutcome
 	// Hyper holds 1/α, 1/β, 1/γ, 1/δ at every E step.
 	Hyper HyperTrace
 	// Stages are the iterations after which a hyperparameter group was
 	// first updated (the schedule's From values, distinct, increasing).
-	Stages  []int
-	Seconds float64
+	Stages []int
 }
 
 func inputCellName(noise string, seed int) string { return fmt.Sprintf("%s-s%02d", noise, seed) }
@@ -115,7 +100,7 @@ func runInputCell(c *InputsConfig, noise string, seed int, stop func() error) (I
 	start := time.Now()
 	r := InputRun{Noise: noise, Seed: seed}
 	_, seq, _ := c.inputData(noise, seed)
-	m, err := lds.NewVB([]lds.Sequence{seq}, lds.Settings{K: c.Model.K, CrossInit: crossInit(c.Model.CrossInit)},
+	m, err := lds.NewVB([]lds.Sequence{seq}, c.Model.settings(c.Model.CrossInit),
 		rng.New(c.Seed, InputsID, "init", noise, strconv.Itoa(seed)))
 	if err != nil {
 		return r, err
@@ -132,11 +117,7 @@ func runInputCell(c *InputsConfig, noise string, seed int, stop func() error) (I
 	if res.Status == vb.Canceled {
 		return r, stop()
 	}
-	r.Status = res.Status.String()
-	if err := res.Error(); err != nil {
-		r.Error = err.Error()
-	}
-	r.F = floats(res.Trace.F)
+	r.end(res)
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
 }
@@ -156,20 +137,11 @@ func RunInputs(env *experiments.Env, c *InputsConfig) error {
 			names = append(names, inputCellName(n, s))
 		}
 	}
-	runs, done, err := experiments.RunCells(env, names, func(i int) (InputRun, error) {
+	runs, err := runFits(env, names, nil, func(i int) (InputRun, error) {
 		return runInputCell(c, cells[i].noise, cells[i].seed, env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || runs == nil {
 		return err
-	}
-	for i, r := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
-		env.AddRun(results.RunRecord{Name: names[i], Status: r.Status, WallSeconds: r.Seconds, Iterations: len(r.F)})
-		if r.Error != "" {
-			env.Warnf("run %s: %s", names[i], r.Error)
-		}
 	}
 	// Figure 5.6: the data of the first seed of each noise input.
 	data := results.NewTable("run", "t", "kind", "j", "value")

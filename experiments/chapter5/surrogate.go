@@ -27,12 +27,8 @@ type SurrogateConfig struct {
 	// NoisyObsNoiseSD is data.obs_noise_sd of the noisier variant of
 	// criterion 6 of targets §3.8 (the same draws otherwise); 0 skips it.
 	// Default 0.15.
-	NoisyObsNoiseSD float64                 `toml:"noisy_obs_noise_sd"`
-	Model           GeneModel               `toml:"model"`
-	VB              experiments.FitSettings `toml:"vb"`
-	MAP             MAPSettings             `toml:"map"`
-	Interactions    InteractionSettings     `toml:"interactions"`
-	Thresholds      Thresholds              `toml:"thresholds"`
+	NoisyObsNoiseSD float64 `toml:"noisy_obs_noise_sd"`
+	GeneSettings
 }
 
 // DefaultSurrogateConfig returns the settings of targets §3.6-§3.8.
@@ -41,8 +37,7 @@ func DefaultSurrogateConfig() SurrogateConfig {
 	c.Seeds = 3
 	c.Data = DefaultSurrogate()
 	c.NoisyObsNoiseSD = 0.15
-	c.Model, c.VB, c.MAP, c.Interactions = DefaultGeneSettings()
-	c.Thresholds = DefaultThresholds()
+	c.GeneSettings = DefaultGeneSettings()
 	return c
 }
 
@@ -53,7 +48,7 @@ func (c *SurrogateConfig) Validate() error {
 	}
 	return experiments.FirstError(experiments.AtLeast("seeds", c.Seeds, 1),
 		experiments.NonNegative("noisy_obs_noise_sd", c.NoisyObsNoiseSD),
-		validateGene(c.Model, c.VB, c.MAP, c.Interactions, c.Thresholds))
+		c.GeneSettings.validate())
 }
 
 // surrogateDraw is one seed's surrogate with its prepared data.
@@ -128,7 +123,7 @@ func surrogateDataCriteria(c *SurrogateConfig) results.Criteria {
 // RunSurrogate runs the pipeline on the surrogate.
 func RunSurrogate(env *experiments.Env, c *SurrogateConfig) error {
 	cache := &surrogateCache{c: c, m: map[[2]float64]*surrogateDraw{}}
-	g := &genePipeline{id: SurrogateID, seed: c.Seed, seeds: c.Seeds, model: c.Model, vb: c.VB, mapS: c.MAP, inter: c.Interactions, th: c.Thresholds,
+	g := &genePipeline{id: SurrogateID, seed: c.Seed, seeds: c.Seeds, GeneSettings: c.GeneSettings,
 		data: func(seed int) (*geneSet, error) {
 			d, err := cache.get(seed, c.Data.ObsNoiseSD)
 			if err != nil {

@@ -29,37 +29,13 @@ const (
 	SchedulesID   = "chapter6/schedules"
 )
 
-// AnnealSettings are the [anneal] keys of the AIS analysis: the sampler of
-// Algorithm 6.1 without its length.
-type AnnealSettings struct {
-	// Schedule is "nonlinear" (eq. (6.73)) or "linear".
-	Schedule string `toml:"schedule"`
-	// ETau is e_τ of (6.73). Thesis 0.2.
-	ETau float64 `toml:"e_tau"`
-	// Alpha is the Dirichlet proposal strength (targets §4 item 3: 2500).
-	Alpha float64 `toml:"alpha"`
-}
-
-func (a AnnealSettings) withK(k int) AISSettings {
-	return AISSettings{K: k, Schedule: a.Schedule, ETau: a.ETau, Alpha: a.Alpha, Runs: 1}
-}
-
-func (a AnnealSettings) validate(prefix string) error {
-	if a.Schedule != "nonlinear" && a.Schedule != "linear" {
-		return experiments.FieldError(prefix+".schedule", a.Schedule, `must be "nonlinear" or "linear"`)
-	}
-	return experiments.FirstError(experiments.Positive(prefix+".e_tau", a.ETau), experiments.Positive(prefix+".alpha", a.Alpha))
-}
-
 // GranularityConfig is the config of chapter6/ais-granularity.
 type GranularityConfig struct {
 	experiments.Common
-	Model ModelSettings `toml:"model"`
-	// N is the data size (thesis 480). The data are the first n points of
-	// the main data set of chapter6/single-instance when seed and data_seed
-	// agree with its config.
-	N        int `toml:"n"`
-	DataSeed int `toml:"data_seed"`
+	// Scoring: [scores] gives the VB and BIC references of the figure.
+	Scoring
+	// MainData: n, the data size (thesis 480), and data_seed.
+	MainData
 	// KGrid are the annealing lengths; every point of a trace is an
 	// independent run from the trace's initial parameters.
 	KGrid []int `toml:"k_grid"`
@@ -68,21 +44,17 @@ type GranularityConfig struct {
 	RandomTraces int            `toml:"random_traces"`
 	TrueTrace    bool           `toml:"true_trace"`
 	Anneal       AnnealSettings `toml:"anneal"`
-	// Scores give the VB and BIC references of the figure.
-	Scores ScoreSettings `toml:"scores"`
 }
 
 // DefaultGranularity returns the settings of targets §3.6.
 func DefaultGranularity() GranularityConfig {
 	c := GranularityConfig{Common: experiments.Common{Experiment: GranularityID, Figures: []string{"fig6.10"}, Seed: 20030101}}
-	c.Model = defaultModel()
-	c.N = 480
-	c.DataSeed = 1
+	c.Scoring = defaultScoring()
+	c.MainData = MainData{N: 480, DataSeed: 1}
 	c.KGrid = []int{32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768}
 	c.RandomTraces = 8
 	c.TrueTrace = true
-	c.Anneal = AnnealSettings{Schedule: "nonlinear", ETau: 0.2, Alpha: 2500}
-	c.Scores = defaultScores()
+	c.Anneal = defaultAnneal()
 	return c
 }
 
@@ -91,8 +63,8 @@ func (c *GranularityConfig) Validate() error {
 	if err := validateSizes("k_grid", c.KGrid); err != nil {
 		return err
 	}
-	if err := experiments.FirstError(experiments.AtLeast("n", c.N, 1), experiments.AtLeast("data_seed", c.DataSeed, 0),
-		experiments.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("anneal"), c.Model.validate(), c.Scores.validate()); err != nil {
+	if err := experiments.FirstError(c.MainData.validate(""),
+		experiments.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("anneal"), c.Scoring.validate()); err != nil {
 		return err
 	}
 	_, err := thesisParams(c.Model)
@@ -109,35 +81,10 @@ type granCell struct {
 	RefTotal float64             `json:",omitempty"`
 }
 
-// trueProblem binds the configured true structure (as configured, not its
-// canonical swap, so that the thesis's parameters fit it) to the first n
-// points of the single-instance main data set.
-func trueProblem(m ModelSettings, seed uint64, dataSeed, n int) (*dag.Problem, dag.Params, error) {
-	theta, err := thesisParams(m)
-	if err != nil {
-		return nil, nil, err
-	}
-	rows := drawData(m, theta, n, rng.New(seed, SingleID, "data", strconv.Itoa(dataSeed)))
-	d, err := dag.NewData(rows)
-	if err != nil {
-		return nil, nil, err
-	}
-	code, _ := dag.ParseCode(m.TrueCode)
-	s := m.structure(code)
-	p, err := dag.NewProblem(s, s.SymmetricPrior(m.PriorLambda), d)
-	if err != nil {
-		return nil, nil, err
-	}
-	if m.PruneChildless {
-		theta = nil // the thesis's parameters have both hidden nodes
-	}
-	return p, theta, nil
-}
-
 // RunGranularity runs every trace and writes fig6_10.csv, reference.csv,
 // summary.json and scorecard.md.
 func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
-	p, theta, err := trueProblem(c.Model, c.Seed, c.DataSeed, c.N)
+	p, theta, err := c.MainData.problem(c.Model, c.Seed)
 	if err != nil {
 		return err
 	}
@@ -157,7 +104,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 	}
 	names = append(names, "reference")
 	cost = append(cost, 1)
-	sc := newScorer(c.Model, c.Scores, c.Seed)
+	sc := c.scorer(c.Seed)
 	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (granCell, error) {
 		if i == traces {
 			start := time.Now()
@@ -394,9 +341,9 @@ type SchedulesConfig struct {
 type HysteresisSection struct {
 	// Enabled runs it.
 	Enabled bool `toml:"enabled"`
-	// N and DataSeed select the data, as in chapter6/ais-granularity.
-	N        int `toml:"n"`
-	DataSeed int `toml:"data_seed"`
+	// MainData: n and data_seed select the data, as in
+	// chapter6/ais-granularity.
+	MainData
 	// KValues are the schedule lengths; Passes the forward/reverse pairs
 	// per (e_τ, K).
 	KValues []int `toml:"k_values"`
@@ -410,7 +357,7 @@ func DefaultSchedules() SchedulesConfig {
 	c := SchedulesConfig{Common: experiments.Common{Experiment: SchedulesID, Figures: []string{"fig6.13"}, Seed: 20030101}}
 	c.ETauValues = []float64{0.01, 0.05, 0.1, 0.2, 1, 10}
 	c.Points = 400
-	c.Hysteresis = HysteresisSection{Enabled: true, N: 480, DataSeed: 1, KValues: []int{1024, 4096, 16384}, Passes: 5, Alpha: 2500}
+	c.Hysteresis = HysteresisSection{Enabled: true, MainData: MainData{N: 480, DataSeed: 1}, KValues: []int{1024, 4096, 16384}, Passes: 5, Alpha: 2500}
 	c.Model = defaultModel()
 	return c
 }
@@ -429,8 +376,8 @@ func (c *SchedulesConfig) Validate() error {
 	if err := validateSizes("hysteresis.k_values", h.KValues); err != nil {
 		return err
 	}
-	if err := experiments.FirstError(experiments.AtLeast("points", c.Points, 2), experiments.AtLeast("hysteresis.n", h.N, 1),
-		experiments.AtLeast("hysteresis.data_seed", h.DataSeed, 0), experiments.AtLeast("hysteresis.passes", h.Passes, 1),
+	if err := experiments.FirstError(experiments.AtLeast("points", c.Points, 2), h.MainData.validate("hysteresis."),
+		experiments.AtLeast("hysteresis.passes", h.Passes, 1),
 		experiments.Positive("hysteresis.alpha", h.Alpha), c.Model.validate()); err != nil {
 		return err
 	}
@@ -532,7 +479,7 @@ type hystKey struct {
 // mean |forward − reverse| of each; nil when this shard ran only part.
 func runHysteresis(env *experiments.Env, c *SchedulesConfig) (map[hystKey]float64, error) {
 	h := c.Hysteresis
-	p, _, err := trueProblem(c.Model, c.Seed, h.DataSeed, h.N)
+	p, _, err := h.MainData.problem(c.Model, c.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -29,8 +29,10 @@ package chapter6
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/vbworkbench/vbw/core/model/dag"
+	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
 )
 
@@ -147,12 +149,26 @@ func (s ScoreSettings) settings() dag.Settings {
 	return set
 }
 
-// AISSettings are the [ais] keys of Algorithm 6.1 (lines 4578–4608;
-// targets §2.7).
-type AISSettings struct {
-	// K is the number of annealing steps (one MH step at each of
-	// τ(0…K−1)). Thesis 16384 (line 4722).
-	K int `toml:"k"`
+// Scoring are the keys of the experiments that score structures
+// (single-instance, prior-average, ais-granularity, dimensionality): the
+// [model] table, which fixes the candidates and their priors, and the
+// [scores] table, the EM/VBEM protocol.
+type Scoring struct {
+	Model  ModelSettings `toml:"model"`
+	Scores ScoreSettings `toml:"scores"`
+}
+
+func defaultScoring() Scoring { return Scoring{Model: defaultModel(), Scores: defaultScores()} }
+
+func (s Scoring) validate() error {
+	return experiments.FirstError(s.Model.validate(), s.Scores.validate())
+}
+
+// AnnealSettings are the keys of the sampler of Algorithm 6.1 (lines
+// 4578–4608; targets §2.7) apart from its length: the schedule and the
+// proposal. They are the [anneal] table of chapter6/ais-granularity and,
+// with k and runs, the [ais] table.
+type AnnealSettings struct {
 	// Schedule is "nonlinear" (eq. (6.73), the thesis's) or "linear".
 	Schedule string `toml:"schedule"`
 	// ETau is e_τ of the nonlinear schedule (6.73). Thesis 0.2.
@@ -161,28 +177,85 @@ type AISSettings struct {
 	// current parameters (6.59); the thesis does not give it (targets §4
 	// item 3: 2500).
 	Alpha float64 `toml:"alpha"`
+}
+
+// defaultAnneal returns the thesis's schedule with targets §4 item 3's
+// proposal strength.
+func defaultAnneal() AnnealSettings {
+	return AnnealSettings{Schedule: "nonlinear", ETau: 0.2, Alpha: 2500}
+}
+
+func (a AnnealSettings) validate(prefix string) error {
+	if a.Schedule != "nonlinear" && a.Schedule != "linear" {
+		return experiments.FieldError(prefix+".schedule", a.Schedule, `must be "nonlinear" or "linear"`)
+	}
+	return experiments.FirstError(experiments.Positive(prefix+".e_tau", a.ETau), experiments.Positive(prefix+".alpha", a.Alpha))
+}
+
+// withK returns the [ais] keys of one run of k steps.
+func (a AnnealSettings) withK(k int) AISSettings {
+	return AISSettings{K: k, AnnealSettings: a, Runs: 1}
+}
+
+// AISSettings are the [ais] keys of Algorithm 6.1.
+type AISSettings struct {
+	// K is the number of annealing steps (one MH step at each of
+	// τ(0…K−1)). Thesis 16384 (line 4722).
+	K int `toml:"k"`
+	// AnnealSettings: schedule, e_tau and alpha.
+	AnnealSettings
 	// Runs is the number G of independent runs per structure and size,
 	// pooled by (6.61) into the AIS^(G) score. Thesis 5.
 	Runs int `toml:"runs"`
 }
 
 func defaultAIS() AISSettings {
-	return AISSettings{K: 16384, Schedule: "nonlinear", ETau: 0.2, Alpha: 2500, Runs: 5}
+	a := defaultAnneal().withK(16384)
+	a.Runs = 5
+	return a
 }
 
-func (a AISSettings) validate(runs bool) error {
-	if a.Schedule != "nonlinear" && a.Schedule != "linear" {
-		return experiments.FieldError("ais.schedule", a.Schedule, `must be "nonlinear" or "linear"`)
+func (a AISSettings) validate() error {
+	return experiments.FirstError(a.AnnealSettings.validate("ais"), experiments.AtLeast("ais.k", a.K, 1), experiments.AtLeast("ais.runs", a.Runs, 1))
+}
+
+// MainData are the keys that select the data of the AIS analyses
+// (chapter6/ais-granularity, the hysteresis of chapter6/schedules): the
+// first N points of the main data set of chapter6/single-instance drawn
+// with the data seed DataSeed (its data when seed agrees with its config).
+type MainData struct {
+	N        int `toml:"n"`
+	DataSeed int `toml:"data_seed"`
+}
+
+// validate checks the keys, which are prefix + "n" and prefix + "data_seed".
+func (d MainData) validate(prefix string) error {
+	return experiments.FirstError(experiments.AtLeast(prefix+"n", d.N, 1), experiments.AtLeast(prefix+"data_seed", d.DataSeed, 0))
+}
+
+// problem binds the configured true structure (as configured, not its
+// canonical swap, so that the thesis's parameters fit it) to the data; it
+// returns the thesis's parameters too (nil when the structure is pruned).
+func (d MainData) problem(m ModelSettings, seed uint64) (*dag.Problem, dag.Params, error) {
+	theta, err := thesisParams(m)
+	if err != nil {
+		return nil, nil, err
 	}
-	errs := []error{
-		experiments.AtLeast("ais.k", a.K, 1),
-		experiments.Positive("ais.e_tau", a.ETau),
-		experiments.Positive("ais.alpha", a.Alpha),
+	rows := drawData(m, theta, d.N, rng.New(seed, SingleID, "data", strconv.Itoa(d.DataSeed)))
+	data, err := dag.NewData(rows)
+	if err != nil {
+		return nil, nil, err
 	}
-	if runs {
-		errs = append(errs, experiments.AtLeast("ais.runs", a.Runs, 1))
+	code, _ := dag.ParseCode(m.TrueCode)
+	s := m.structure(code)
+	p, err := dag.NewProblem(s, s.SymmetricPrior(m.PriorLambda), data)
+	if err != nil {
+		return nil, nil, err
 	}
-	return experiments.FirstError(errs...)
+	if m.PruneChildless {
+		theta = nil // the thesis's parameters have both hidden nodes
+	}
+	return p, theta, nil
 }
 
 // validateSizes checks a list of data sizes under key.

@@ -22,7 +22,9 @@ const DimsID = "chapter6/dimensionality"
 // DimsConfig is the config of chapter6/dimensionality.
 type DimsConfig struct {
 	experiments.Common
-	Model ModelSettings `toml:"model"`
+	// Scoring: [scores] gives the EM protocol for θ̂ (restarts,
+	// max_iterations, tol_per_datum; the other keys are unused).
+	Scoring
 	// NData is the size of the sampled data set (thesis 1000, line 4981).
 	NData int `toml:"n_data"`
 	// DataModes are "sampled" (n_data points from the thesis's true model)
@@ -34,21 +36,17 @@ type DimsConfig struct {
 	Epsilon float64 `toml:"epsilon"`
 	// RankRelTol counts the singular values above rank_rel_tol·σ_max.
 	RankRelTol float64 `toml:"rank_rel_tol"`
-	// Scores give the EM protocol for θ̂ (restarts, max_iterations,
-	// tol_per_datum; the other keys are unused).
-	Scores ScoreSettings `toml:"scores"`
 }
 
 // DefaultDims returns the settings of targets §2.9 and §6.
 func DefaultDims() DimsConfig {
 	c := DimsConfig{Common: experiments.Common{Experiment: DimsID, Figures: []string{"alg6.2"}, Seed: 6262}}
-	c.Model = defaultModel()
+	c.Scoring = defaultScoring()
 	c.NData = 1000
 	c.DataModes = []string{"sampled", "all625"}
 	c.R = 100
 	c.Epsilon = 1e-5
 	c.RankRelTol = 1e-6
-	c.Scores = defaultScores()
 	return c
 }
 
@@ -64,7 +62,7 @@ func (c *DimsConfig) Validate() error {
 	}
 	if err := experiments.FirstError(experiments.AtLeast("n_data", c.NData, 1), experiments.AtLeast("R", c.R, 1),
 		experiments.Positive("epsilon", c.Epsilon), experiments.Positive("rank_rel_tol", c.RankRelTol),
-		c.Model.validate(), c.Scores.validate()); err != nil {
+		c.Scoring.validate()); err != nil {
 		return err
 	}
 	_, err := thesisParams(c.Model)
@@ -147,7 +145,7 @@ var dimsCriteria = results.Criteria{
 // the known-answer model of line 4959 (one binary hidden parent of one
 // 5-valued child: d = 4, d′ = 9).
 func RunDims(env *experiments.Env, c *DimsConfig) error {
-	sc := newScorer(c.Model, c.Scores, c.Seed)
+	sc := c.scorer(c.Seed)
 	names := append(slices.Clone(c.DataModes), "known-answer")
 	cells, done, err := experiments.RunCellsOrdered(env, names, nil, func(i int) (dimsCell, error) {
 		if i == len(c.DataModes) {

@@ -20,29 +20,27 @@ const PriorID = "chapter6/prior-average"
 // PriorConfig is the config of chapter6/prior-average.
 type PriorConfig struct {
 	experiments.Common
-	Model ModelSettings `toml:"model"`
+	Scoring
 	// Sizes are the nested data-set sizes.
 	Sizes []int `toml:"sizes"`
 	// Instances is the number of true models, each with every parameter
 	// row drawn from the prior and its own nested data (thesis 106).
-	Instances int           `toml:"instances"`
-	Scores    ScoreSettings `toml:"scores"`
+	Instances int `toml:"instances"`
 }
 
 // DefaultPrior returns the settings of targets §3.5.
 func DefaultPrior() PriorConfig {
 	c := PriorConfig{Common: experiments.Common{Experiment: PriorID, Figures: []string{"fig6.5", "fig6.6", "fig6.7", "fig6.8", "fig6.9", "table6.2", "table6.5"}, Seed: 4242}}
-	c.Model = defaultModel()
+	c.Scoring = defaultScoring()
 	c.Sizes = slices.Clone(ThesisSizes)
 	c.Instances = 106
-	c.Scores = defaultScores()
 	return c
 }
 
 // Validate checks every key.
 func (c *PriorConfig) Validate() error {
 	return experiments.FirstError(validateSizes("sizes", c.Sizes), experiments.AtLeast("instances", c.Instances, 1),
-		c.Model.validate(), c.Scores.validate())
+		c.Scoring.validate())
 }
 
 // PriorCell is one (instance, size): the rank of the true structure and
@@ -62,7 +60,7 @@ type PriorCell struct {
 // RunPrior runs every (instance, size) cell and writes the tables,
 // summary.json and scorecard.md.
 func RunPrior(env *experiments.Env, c *PriorConfig) error {
-	sc := newScorer(c.Model, c.Scores, c.Seed)
+	sc := c.scorer(c.Seed)
 	_, truth := c.Model.trueCode()
 	maxN := c.Sizes[len(c.Sizes)-1]
 	type key struct{ inst, size int }

@@ -105,8 +105,10 @@ type scorer struct {
 	cands []dag.Code
 }
 
-func newScorer(m ModelSettings, s ScoreSettings, seed uint64) scorer {
-	set := s.settings()
+// scorer returns the scorer of the settings, its random streams derived
+// from seed.
+func (s Scoring) scorer(seed uint64) scorer {
+	m, set := s.Model, s.Scores.settings()
 	if m.PriorLambda < 1 {
 		// MAP-EM (6.23) needs λ ≥ 1 (line 4364); below it the EM scores
 		// are taken at the ML estimate.

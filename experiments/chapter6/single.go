@@ -23,7 +23,7 @@ const SingleID = "chapter6/single-instance"
 // SingleConfig is the config of chapter6/single-instance.
 type SingleConfig struct {
 	experiments.Common
-	Model ModelSettings `toml:"model"`
+	Scoring
 	// Sizes are the nested data-set sizes (line 4712).
 	Sizes []int `toml:"sizes"`
 	// DataSeeds label the data sets drawn from the true model; the first is
@@ -31,8 +31,7 @@ type SingleConfig struct {
 	// the medians of the rank checks (targets §3.3).
 	DataSeeds []int `toml:"data_seeds"`
 	// Fig62Rows are the sizes drawn in Figure 6.2 (line 4731).
-	Fig62Rows []int         `toml:"fig62_rows"`
-	Scores    ScoreSettings `toml:"scores"`
+	Fig62Rows []int `toml:"fig62_rows"`
 	// AIS runs on the main data set only.
 	AIS AISSettings `toml:"ais"`
 	// ExactN is the size at which ln p(y|m) is computed exactly by
@@ -47,11 +46,10 @@ type SingleConfig struct {
 // DefaultSingle returns the settings of targets §3.0–3.4 and §6.
 func DefaultSingle() SingleConfig {
 	c := SingleConfig{Common: experiments.Common{Experiment: SingleID, Figures: []string{"fig6.1", "fig6.2", "fig6.3", "fig6.4", "fig6.11", "fig6.12", "table6.1", "table6.3", "table6.4"}, Seed: 20030101}}
-	c.Model = defaultModel()
+	c.Scoring = defaultScoring()
 	c.Sizes = slices.Clone(ThesisSizes)
 	c.DataSeeds = []int{1, 2, 3, 4, 5}
 	c.Fig62Rows = []int{10, 160, 640, 1280, 2560, 5120, 10240}
-	c.Scores = defaultScores()
 	c.AIS = defaultAIS()
 	c.ExactN = 10
 	c.FromCSCheck = true
@@ -79,7 +77,7 @@ func (c *SingleConfig) Validate() error {
 	if c.ExactN != 0 && (!slices.Contains(c.Sizes, c.ExactN) || c.ExactN > 12) {
 		return experiments.FieldError("exact_n", c.ExactN, "must be 0 or one of sizes, at most 12 (the sum has 4^n terms)")
 	}
-	if err := experiments.FirstError(c.Model.validate(), c.Scores.validate(), c.AIS.validate(true)); err != nil {
+	if err := experiments.FirstError(c.Scoring.validate(), c.AIS.validate()); err != nil {
 		return err
 	}
 	if _, err := thesisParams(c.Model); err != nil {
@@ -126,7 +124,7 @@ func RunSingle(env *experiments.Env, c *SingleConfig) error {
 	for k, s := range c.DataSeeds {
 		streams[k] = drawData(c.Model, theta, maxN, rng.New(c.Seed, SingleID, "data", strconv.Itoa(s)))
 	}
-	sc := newScorer(c.Model, c.Scores, c.Seed)
+	sc := c.scorer(c.Seed)
 	nc := float64(dag.NumCandidates)
 	type cellKey struct{ kind, seed, size, run int }
 	var keys []cellKey
