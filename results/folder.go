@@ -66,12 +66,6 @@ func (f Folder) StateDir() string {
 	return filepath.Join(filepath.Dir(f.Path), "."+filepath.Base(f.Path)+stateSuffix)
 }
 
-// IsStateDir reports whether name is the name of a folder's state
-// directory (readers that list <parent>/* skip them).
-func IsStateDir(name string) bool {
-	return strings.HasPrefix(name, ".") && strings.HasSuffix(name, stateSuffix)
-}
-
 // Current returns the directory that holds the folder's current results:
 // the generation its link names, resolved once so that a reader that
 // opens several files reads them all from one generation even if a run
