@@ -415,6 +415,18 @@ func TestReportBelievesOnlyWhatItVerified(t *testing.T) {
 					t.Errorf("flipped verdicts are counted: %+v", e)
 				}
 			}},
+		{name: "a check of an older summary (no criterion ID, its target in words)", dir: syn, state: report.Verified,
+			edit: func(t *testing.T, root string) {
+				editJSON(t, filepath.Join(root, syn, results.SummaryFile), func(s *results.Summary) {
+					s.Checks = append(s.Checks, results.Check{Name: "F rises", Pass: true, Value: 1, Target: "every iteration"})
+				})
+				rehash(t, filepath.Join(root, syn))
+			},
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if !e.Trusted || e.Passed != 2 {
+					t.Errorf("an older summary's check is not taken as it is: %+v", e)
+				}
+			}},
 		{name: "manifest relabels a quick chapter 5 run as a full chapter 3 run", dir: "quick/chapter5/genes", state: report.Tampered,
 			reason: "the manifest contradicts summary.json: experiment chapter5/genes there, chapter3/synthetic in the manifest",
 			edit: func(t *testing.T, root string) {
