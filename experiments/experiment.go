@@ -9,15 +9,19 @@
 // resolved config, runs the experiment, draws its figures and writes a
 // manifest.
 //
-// Output layout (one directory per experiment, under the -out directory):
+// Output layout (one folder per config, under the -out directory):
 //
-//	<out>/chapter3/synthetic/
+//	<out>/chapter3/synthetic/     a link to .synthetic.vbw/gen-N, the current results:
 //	  config.toml    the resolved config that ran
-//	  manifest.json  seeds, versions, timings, status, warnings
+//	  manifest.json  seeds, versions, timings, status, warnings, every output's SHA-256
 //	  summary.json   metrics and acceptance checks
 //	  *.csv          tidy tables (traces, runs, parameters)
-//	  cells/         per-cell results, for resuming an interrupted run
 //	  fig*.svg/png   figures, redrawn by `vbw plot` from the files above
+//	<out>/chapter3/.synthetic.vbw/ the folder's state (see results.Folder):
+//	  cells/         per-cell results, for resuming an interrupted run
+//	  lock           held while a run writes the folder
+//	  config-path    the config file whose results the folder holds
+//	  gen-N/         the generation the link names
 package experiments
 
 import (
@@ -174,8 +178,9 @@ type Env struct {
 	// again.
 	MergeShards int
 
-	// CellRoot is the results folder whose cells/ holds the finished cells
-	// (Dir is a staging folder while the run computes); empty means Dir.
+	// CellRoot is the directory whose cells/ holds the finished cells, the
+	// results folder's state directory (Dir is a staging folder while the
+	// run computes); empty means Dir.
 	CellRoot string
 
 	mu       sync.Mutex
@@ -396,9 +401,12 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	return j, nil
 }
 
-// claimFile, in a results folder, holds the absolute path of the config
-// file whose results the folder holds.
-const claimFile = ".vbw-config-path"
+// claimFile, in a results folder's state directory, holds the absolute
+// path of the config file whose results the folder holds.
+const claimFile = "config-path"
+
+// legacyClaimFile is where a folder written by an older vbw keeps its claim.
+const legacyClaimFile = ".vbw-config-path"
 
 // checkClaim refuses a results folder claimed by another config file that
 // still exists. A claim by a file that is gone (a moved checkout, a deleted
@@ -408,9 +416,11 @@ func (j *Job) checkClaim() error {
 	if err != nil {
 		return err
 	}
-	old, err := os.ReadFile(filepath.Join(j.Dir, claimFile))
+	old, err := os.ReadFile(filepath.Join(results.OpenFolder(j.Dir).StateDir(), claimFile))
 	if err != nil {
-		return nil // no claim yet
+		if old, err = os.ReadFile(filepath.Join(j.Dir, legacyClaimFile)); err != nil {
+			return nil // no claim yet
+		}
 	}
 	owner := strings.TrimSpace(string(old))
 	if owner == "" || owner == abs {
@@ -429,7 +439,7 @@ func (j *Job) claim() error {
 	if err != nil {
 		return err
 	}
-	return results.WriteFileAtomic(filepath.Join(j.Dir, claimFile), []byte(abs+"\n"))
+	return results.WriteFileAtomic(filepath.Join(results.OpenFolder(j.Dir).StateDir(), claimFile), []byte(abs+"\n"))
 }
 
 // PrepareAll prepares every config file before any runs, so that a bad
@@ -465,14 +475,16 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 // results folder.
 //
 // The folder always describes one run: the experiment writes into a
-// staging folder inside it, and only a run that succeeds moves its files
-// (tables, summary, figures, config.toml, and manifest.json last, which
-// records every output's size and SHA-256) into the folder, removing the
-// outputs of the previous run that it did not write again. A run that
-// fails leaves the previous results as they were; its finished cells stay
-// in cells/ (keyed by the config hash) for the next attempt. Two runs
-// cannot write a folder at once (LockFile). A -quick run into a folder that
-// holds a full run (or the reverse) is refused. A shard (-shard i/N)
+// staging folder in the folder's state, and only a run that succeeds
+// commits it, with its manifest (which records every output's size and
+// SHA-256), as the folder's new generation by one rename (see
+// results.Folder): a reader, or a kill at any instant, sees the previous
+// results or the new ones, whole. A run that fails leaves the previous
+// results as they were; its finished cells stay in the state's cells/
+// (keyed by the config hash) for the next attempt, and what a killed run
+// left (staging folders, temporary files) is removed by the next one. Two
+// runs cannot write a folder at once (LockFile). A -quick run into a folder
+// that holds a full run (or the reverse) is refused. A shard (-shard i/N)
 // computes cells only, without the lock, so that the shards of one sweep
 // can share a folder; vbw merge writes the results.
 func (j *Job) Run(ctx context.Context) (dir string, err error) {
@@ -490,25 +502,25 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	if log == nil {
 		log = io.Discard
 	}
-	if err := os.MkdirAll(j.Dir, 0o755); err != nil {
-		return "", err
-	}
+	folder := results.OpenFolder(j.Dir)
+	var lock *folderLock
 	if !o.Shard.Active() {
-		release, err := lockFolder(j.Dir)
-		if err != nil {
+		if lock, err = openForWriting(folder); err != nil {
 			return "", err
 		}
-		defer release()
+		defer lock.release()
 		if err := j.checkQuick(); err != nil {
 			return "", err
 		}
+	} else {
+		folder.Clean(false, CellDir)
 	}
-	staging, err := os.MkdirTemp(j.Dir, ".staging-")
+	staging, err := folder.NewStaging()
 	if err != nil {
 		return "", err
 	}
 	defer os.RemoveAll(staging)
-	env := &Env{Ctx: ctx, ID: spec.ID, Dir: staging, CellRoot: j.Dir, Quick: o.Quick, Workers: workers,
+	env := &Env{Ctx: ctx, ID: spec.ID, Dir: staging, CellRoot: folder.StateDir(), Quick: o.Quick, Workers: workers,
 		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
@@ -539,19 +551,55 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 			return j.Dir, fmt.Errorf("%s: plot: %w", spec.ID, err)
 		}
 	}
-	if man.Outputs, err = results.DescribeOutputs(staging); err != nil {
-		return "", err
-	}
-	if err := results.WriteJSON(filepath.Join(staging, results.ManifestFile), man); err != nil {
-		return "", err
-	}
-	if err := results.CommitOutputs(staging, j.Dir); err != nil {
+	if err := commit(folder, lock, staging, man); err != nil {
 		return "", fmt.Errorf("%s: %w", spec.ID, err)
 	}
 	if err := j.claim(); err != nil {
 		return "", err
 	}
 	return j.Dir, nil
+}
+
+// openForWriting takes the lock of the results folder f and tidies it for
+// a run that will commit to it: it finishes what a killed run left (an
+// interrupted migration; staging folders, temporary files and uncommitted
+// generations, see results.Folder.Clean) and moves a folder written by an
+// older vbw into the managed layout (refused while an older vbw holds its
+// lock). The caller releases the lock.
+func openForWriting(f results.Folder) (*folderLock, error) {
+	lock, err := lockFolder(f)
+	if err != nil {
+		return nil, err
+	}
+	if data, err := os.ReadFile(f.LegacyLock()); err == nil {
+		if err := holderError(f.Path, f.LegacyLock(), data); err != nil {
+			lock.release()
+			return nil, err
+		}
+	}
+	if err := f.Migrate(claimFile); err != nil {
+		lock.release()
+		return nil, err
+	}
+	f.Clean(true, CellDir)
+	return lock, nil
+}
+
+// commit describes the files in staging in the manifest man, writes it and
+// commits staging as the folder's results, if this run still holds the
+// folder's lock.
+func commit(f results.Folder, lock *folderLock, staging string, man *results.Manifest) error {
+	var err error
+	if man.Outputs, err = results.DescribeOutputs(staging); err != nil {
+		return err
+	}
+	if err := results.WriteJSON(filepath.Join(staging, results.ManifestFile), man); err != nil {
+		return err
+	}
+	if !lock.held() {
+		return fmt.Errorf("%s: another run took over the lock %s; these results were not written", f.Path, lock.path)
+	}
+	return f.Commit(staging)
 }
 
 // checkQuick refuses to mix a -quick run and a full run in one folder.
@@ -606,7 +654,11 @@ func headError(path string, err error) error {
 	return fmt.Errorf("%s: %s", path, oneLine(err.Error()))
 }
 
-// PlotDir redraws the figures of the experiment id from the files in dir.
+// PlotDir redraws the figures of the experiment id from the files of the
+// results folder dir, and commits them with the folder's data files as its
+// next generation, its manifest recording the new figures (so a folder's
+// figures always match its manifest). The data files must match the
+// manifest.
 func PlotDir(dir, id string) error {
 	spec, ok := Lookup(id)
 	if !ok {
@@ -615,11 +667,38 @@ func PlotDir(dir, id string) error {
 	if spec.Plot == nil {
 		return nil
 	}
-	if err := results.VerifyOutputs(dir); err != nil {
+	folder := results.OpenFolder(dir)
+	lock, err := openForWriting(folder)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
+	if _, err := folder.Current(); err != nil {
 		return fmt.Errorf("plot: %w", err)
 	}
-	if err := spec.Plot(dir); err != nil {
+	// The lock keeps other runs from committing: folder.Path is one
+	// generation throughout.
+	if err := results.VerifyOutputs(folder.Path); err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	man, err := results.ReadManifest(filepath.Join(folder.Path, results.ManifestFile))
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
+	}
+	staging, err := folder.NewStaging()
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(staging)
+	for _, o := range man.Outputs {
+		if !results.IsFigure(o.Name) {
+			if err := results.LinkOrCopy(filepath.Join(folder.Path, o.Name), filepath.Join(staging, o.Name)); err != nil {
+				return fmt.Errorf("plot: %w", err)
+			}
+		}
+	}
+	if err := spec.Plot(staging); err != nil {
 		return fmt.Errorf("%s: plot: %w", id, err)
 	}
-	return nil
+	return commit(folder, lock, staging, man)
 }

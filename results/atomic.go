@@ -6,10 +6,16 @@ import (
 	"path/filepath"
 )
 
+// tempInfix separates a file's name from the owner in the name of its
+// temporary file.
+const tempInfix = ".tmp-"
+
 // WriteFileAtomic writes data to path so that path holds either its previous
 // content or all of data, never a part of it.
 //
-// The data goes to a hidden temporary file in path's directory (".<name>.tmp-*"),
+// The data goes to a hidden temporary file in path's directory
+// (".<name>.tmp-<host>-<pid>-*", so that Folder.Clean can tell the leftover
+// of a killed process),
 // which is synced, closed, given mode 0644 and renamed over path; the
 // directory is then synced (best effort) so that the rename itself survives a
 // crash. Missing parent directories are created with mode 0755. On any error
@@ -22,7 +28,7 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	f, err := os.CreateTemp(dir, "."+base+tempInfix+OwnerTag()+"-*")
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}

@@ -101,6 +101,42 @@ func (t Target) String() string {
 	return s
 }
 
+// ParseTarget reads a target as String renders it (">= 0.8", "in [0.12,
+// 0.35]", ">= 17 of 20"), so that a reader of summary.json can judge a
+// check's value again.
+func ParseTarget(s string) (Target, error) {
+	bad := func() (Target, error) {
+		return Target{}, fmt.Errorf("target %q: want e.g. \">= 0.8\", \"in [a, b]\" or \">= 17 of 20\"", s)
+	}
+	var t Target
+	body := s
+	if i := strings.LastIndex(s, " of "); i >= 0 {
+		n, err := strconv.Atoi(s[i+len(" of "):])
+		if err != nil || n <= 0 {
+			return bad()
+		}
+		t.Of, body = n, s[:i]
+	}
+	if rest, ok := strings.CutPrefix(body, "in ["); ok {
+		a, b, ok := strings.Cut(strings.TrimSuffix(rest, "]"), ", ")
+		x, err1 := strconv.ParseFloat(a, 64)
+		y, err2 := strconv.ParseFloat(b, 64)
+		if !ok || !strings.HasSuffix(rest, "]") || err1 != nil || err2 != nil {
+			return bad()
+		}
+		t.Op, t.A, t.B = OpIn, x, y
+		return t, nil
+	}
+	op, num, ok := strings.Cut(body, " ")
+	ops := map[string]Op{">=": OpGE, "<=": OpLE, ">": OpGT, "<": OpLT, "=": OpEQ}
+	x, err := strconv.ParseFloat(num, 64)
+	if _, known := ops[op]; !ok || !known || err != nil {
+		return bad()
+	}
+	t.Op, t.A = ops[op], x
+	return t, nil
+}
+
 // Criterion is one acceptance criterion of an experiment: a stable ID that
 // tests, claims and the report refer to, what is measured, and the target.
 // An experiment keeps its criteria in one table (a Criteria value, or a

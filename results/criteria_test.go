@@ -120,3 +120,20 @@ func TestSummaryValidateClaims(t *testing.T) {
 		t.Errorf("findings %q", s.Findings)
 	}
 }
+
+// TestParseTargetRoundTrip: every target String renders reads back the
+// same, and other text is refused.
+func TestParseTargetRoundTrip(t *testing.T) {
+	for _, tg := range []Target{AtLeast(0.8), AtMost(-3), Above(1e-300), Below(2.5), Equal(0), Holds, Within(0.12, 0.35),
+		AtLeast(17).OutOf(20), Within(-1, 1).OutOf(3), Equal(math.Inf(1)), AtLeast(0.1 + 0.2)} {
+		got, err := ParseTarget(tg.String())
+		if err != nil || got != tg {
+			t.Errorf("ParseTarget(%q) = %+v, %v; want %+v", tg.String(), got, err, tg)
+		}
+	}
+	for _, s := range []string{"", ">=", "=> 1", ">= x", "in [1, 2", "in [1 2]", ">= 1 of 0", ">= 1 of x", "about 3", ">=  1"} {
+		if _, err := ParseTarget(s); err == nil {
+			t.Errorf("ParseTarget(%q) accepted", s)
+		}
+	}
+}

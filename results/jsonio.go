@@ -29,6 +29,12 @@ func ReadJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
+	return DecodeJSON(path, data, v)
+}
+
+// DecodeJSON decodes data, the content of the file path, into v, as
+// ReadJSON does (for a reader that has read and checked the bytes itself).
+func DecodeJSON(path string, data []byte, v any) error {
 	if err := json.Unmarshal(data, v); err != nil {
 		var se *json.SyntaxError
 		if errors.As(err, &se) {

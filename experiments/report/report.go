@@ -48,6 +48,9 @@ func (f Figure) DataURI() template.URL {
 type ClaimView struct {
 	results.Claim
 	Shown []Figure
+	// Withheld are the figures the claim names that are not shown, each
+	// "name: why" (missing, changed after the run, not drawn).
+	Withheld []string
 }
 
 // Experiment is one results folder.
@@ -56,18 +59,32 @@ type Experiment struct {
 	Dir             string // relative to the report's folder
 	Anchor          string
 	Quick           bool
-	Summary         results.Summary
-	Manifest        *results.Manifest
-	Config          string // the resolved config.toml
-	Claims          []ClaimView
-	Other           []Figure // figures no claim names
-	Passed, Failed  int
-	NotApplicable   int
-	Err             string // a folder that could not be read
+	Kind            string // "full", "QUICK", or "unknown" without a readable manifest
+	// State is Verified, Incomplete, Tampered or Unreadable (see verify.go);
+	// Problems says why, one line each.
+	State    string
+	Problems []string
+	// ManifestOK: the manifest is readable and nothing contradicts it, so
+	// its own fields (provenance, wall time) are shown.
+	ManifestOK bool
+	// Trusted: summary.json matches the manifest, and neither contradicts
+	// the other or itself, so its checks and claims are shown.
+	Trusted        bool
+	Summary        results.Summary // zero unless Trusted
+	Manifest       *results.Manifest
+	Config         string // the resolved config.toml, if it matches the manifest
+	Claims         []ClaimView
+	Other          []Figure // verified figures no claim shows
+	Passed, Failed int
+	NotApplicable  int
+
+	bad map[string]string // listed outputs that do not match: why
 }
 
-// Missing is a registered experiment without results.
-type Missing struct{ ID, Title, Command string }
+// Missing is a registered experiment without a full run. Command runs it;
+// Note, when not empty, says what stands in the way (a quick run in the
+// folder a full run writes) or why no command can be given.
+type Missing struct{ ID, Title, Command, Note string }
 
 // Report is what the page shows.
 type Report struct {
@@ -80,27 +97,18 @@ type Report struct {
 }
 
 // Collect reads every results folder under dir: dir/<chapter>/<name>/ and
-// dir/quick/<chapter>/<name>/. It returns ErrNoResults when there are none.
+// dir/quick/<chapter>/<name>/, verified against their manifests (see
+// readExperiment). It returns ErrNoResults when there are none.
 func Collect(dir string) (*Report, error) {
 	r := &Report{Dir: dir, Generated: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
-	var found []string
-	for _, pattern := range []string{filepath.Join(dir, "*", "*", results.ManifestFile), filepath.Join(dir, "quick", "*", "*", results.ManifestFile)} {
-		m, _ := filepath.Glob(pattern)
-		found = append(found, m...)
-	}
-	sort.Strings(found)
 	seen := map[string]bool{}
-	for _, man := range found {
-		d := filepath.Dir(man)
+	for _, d := range resultFolders(dir) {
 		e := readExperiment(dir, d)
-		if e.ID == "" {
-			continue // not a results folder of this program
-		}
-		if !e.Quick {
+		if !e.Quick && e.ManifestOK {
 			seen[e.ID] = true
 		}
 		r.AnyQuick = r.AnyQuick || e.Quick
-		if e.Manifest != nil {
+		if e.ManifestOK {
 			r.WallSeconds += e.Manifest.WallSeconds
 		}
 		r.Experiments = append(r.Experiments, e)
@@ -119,100 +127,101 @@ func Collect(dir string) (*Report, error) {
 		}
 		return a.Dir < b.Dir
 	})
-	quickSeen := map[string]bool{}
-	for _, e := range r.Experiments {
-		quickSeen[e.ID] = true
-	}
 	for _, s := range experiments.List() {
-		if seen[s.ID] {
-			continue
+		if !seen[s.ID] {
+			r.Missing = append(r.Missing, missing(dir, s, r.Experiments))
 		}
-		chapter, slug, _ := strings.Cut(s.ID, "/")
-		cmd := fmt.Sprintf("bin/vbw run -out %s configs/%s/%s.toml", dir, chapter, slug)
-		title := s.Title
-		if quickSeen[s.ID] {
-			title += " (only a quick run is here)"
-		}
-		r.Missing = append(r.Missing, Missing{ID: s.ID, Title: title, Command: cmd})
 	}
 	return r, nil
 }
 
-// readExperiment reads one results folder; a folder it cannot read is
-// reported in Err rather than dropped.
-func readExperiment(root, dir string) Experiment {
-	rel, _ := filepath.Rel(root, dir)
-	e := Experiment{Dir: filepath.ToSlash(rel), Name: filepath.Base(dir)}
-	e.Anchor = strings.NewReplacer("/", "-", ".", "-").Replace(e.Dir)
-	man, err := results.ReadManifest(filepath.Join(dir, results.ManifestFile))
-	if err != nil {
-		e.ID, e.Err = filepath.ToSlash(rel), err.Error()
-		return e
-	}
-	e.Manifest, e.ID, e.Quick = man, man.Experiment, man.Quick
-	if s, ok := experiments.Lookup(man.Experiment); ok {
-		e.Title = s.Title
-	}
-	if cfg, err := os.ReadFile(filepath.Join(dir, results.ConfigFile)); err == nil {
-		e.Config = string(cfg)
-	}
-	if err := results.VerifyOutputs(dir); err != nil {
-		e.Err = err.Error()
-	}
-	sum, err := results.ReadSummary(filepath.Join(dir, results.SummaryFile))
-	if err != nil {
-		if e.Err == "" {
-			e.Err = err.Error()
-		}
-		return e
-	}
-	e.Summary = sum
-	for _, c := range sum.Checks {
-		switch {
-		case c.NotApplicable:
-			e.NotApplicable++
-		case c.Pass:
-			e.Passed++
-		default:
-			e.Failed++
-		}
-	}
-	figs := readFigures(root, dir)
-	used := map[string]bool{}
-	for _, c := range sum.Claims {
-		cv := ClaimView{Claim: c}
-		for _, stem := range c.Figures {
-			for _, f := range figs {
-				if f.Stem == stem {
-					cv.Shown = append(cv.Shown, f)
-					used[stem] = true
+// resultFolders returns the folders dir/<chapter>/<name> and
+// dir/quick/<chapter>/<name> that hold a manifest, a summary or a config
+// (a folder that lacks some is reported, not skipped), and the links of
+// results folders whose generation is gone, sorted.
+func resultFolders(dir string) []string {
+	var found []string
+	for _, pattern := range []string{filepath.Join(dir, "*", "*"), filepath.Join(dir, "quick", "*", "*")} {
+		paths, _ := filepath.Glob(pattern)
+		for _, p := range paths {
+			rel, _ := filepath.Rel(dir, p)
+			first, rest, _ := strings.Cut(filepath.ToSlash(rel), "/")
+			if strings.HasPrefix(filepath.Base(p), ".") || (first == "quick" && !strings.Contains(rest, "/")) {
+				continue // a state directory, a hidden file, or dir/quick/<chapter>
+			}
+			st, err := os.Stat(p)
+			if err != nil {
+				if target, lerr := os.Readlink(p); lerr == nil && strings.HasPrefix(target, "."+filepath.Base(p)+".vbw") {
+					found = append(found, p) // a results link without its generation
+				}
+				continue
+			}
+			if !st.IsDir() {
+				continue
+			}
+			for _, f := range []string{results.ManifestFile, results.SummaryFile, results.ConfigFile} {
+				if _, err := os.Stat(filepath.Join(p, f)); err == nil {
+					found = append(found, p)
+					break
 				}
 			}
 		}
-		e.Claims = append(e.Claims, cv)
 	}
-	for _, f := range figs {
-		if !used[f.Stem] {
-			e.Other = append(e.Other, f)
-		}
-	}
-	return e
+	sort.Strings(found)
+	return found
 }
 
-// readFigures returns the SVG figures of a folder, by name.
-func readFigures(root, dir string) []Figure {
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.svg"))
-	sort.Strings(paths)
-	var figs []Figure
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			continue
+// missing says how to run the experiment s, which has no full run under
+// dir. When its config file is found from the folder the report runs in,
+// the command is checked as vbw run checks it: a config that does not load
+// or a folder claimed by another config is said instead of a command that
+// would be refused, and a quick run in the folder a full run writes is
+// moved into dir/quick first.
+func missing(dir string, s experiments.Spec, have []Experiment) Missing {
+	chapter, slug, _ := strings.Cut(s.ID, "/")
+	m := Missing{ID: s.ID, Title: s.Title}
+	var candidates []string
+	for _, e := range have {
+		if e.ID == s.ID && e.Quick && e.ManifestOK {
+			m.Title = s.Title + " (only a quick run is here)"
+			candidates = append(candidates, e.Manifest.Config)
 		}
-		rel, _ := filepath.Rel(root, p)
-		figs = append(figs, Figure{Stem: strings.TrimSuffix(filepath.Base(p), ".svg"), Path: filepath.ToSlash(rel), SVG: b})
 	}
-	return figs
+	shipped := filepath.Join("configs", chapter, slug+".toml")
+	config := shipped
+	for _, c := range append(candidates, shipped, filepath.Join("configs", chapter, slug+"-full.toml")) {
+		if id, err := experiments.ExperimentOf(c); err == nil && id == s.ID {
+			config = c
+			break
+		}
+	}
+	m.Command = fmt.Sprintf("bin/vbw run -out %s %s", dir, config)
+	if _, err := os.Stat(config); err != nil {
+		return m // not found from here: the shipped config's usual name
+	}
+	j, err := experiments.Prepare(config, experiments.RunOptions{Out: dir})
+	if err != nil {
+		m.Command, m.Note = "", fmt.Sprintf("%s would be refused: %s", m.Command, oneLine(err))
+		return m
+	}
+	if man, err := results.ReadManifest(filepath.Join(j.Dir, results.ManifestFile)); err == nil && man.Quick {
+		rel, _ := filepath.Rel(dir, j.Dir)
+		to := filepath.Join(dir, "quick", filepath.Dir(rel))
+		f := results.OpenFolder(j.Dir)
+		m.Note = fmt.Sprintf("The quick run in %s is in the folder a full run writes", j.Dir)
+		if _, err := os.Lstat(filepath.Join(to, filepath.Base(j.Dir))); err == nil {
+			m.Note += fmt.Sprintf(", and %s holds another quick run: remove one of them, then run %s", to, m.Command)
+			m.Command = ""
+			return m
+		}
+		m.Note += fmt.Sprintf(": the command moves it into %s first", to)
+		move := f.Path
+		if _, err := os.Stat(f.StateDir()); err == nil {
+			move += " " + f.StateDir() // its state goes with it
+		}
+		m.Command = fmt.Sprintf("mkdir -p %s && mv %s %s/ && %s", to, move, to, m.Command)
+	}
+	return m
 }
 
 // Build writes dir/index.html and dir/REPORT.md from the results under dir.
@@ -244,7 +253,8 @@ func Seconds(s float64) string {
 }
 
 var funcs = template.FuncMap{
-	"seconds": Seconds,
+	"seconds":       Seconds,
+	"firstProblems": firstProblems,
 	"value": func(c results.Check) string {
 		if c.NotApplicable {
 			return "—"

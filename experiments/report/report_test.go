@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -47,7 +48,7 @@ func fixture(t *testing.T, root, dir string, s results.Summary, quick bool, figs
 			t.Fatal(err)
 		}
 	}
-	m := results.NewManifest(s.Experiment, "abc123", 7, quick)
+	m := results.NewManifest(s.Experiment, s.ConfigHash, 7, quick)
 	m.Config = "configs/" + hostile + ".toml"
 	m.WallSeconds = 1.5
 	m.Status = "ok"
@@ -188,6 +189,11 @@ func TestReportStructure(t *testing.T) {
 	if imgs != 3 {
 		t.Errorf("%d images, want 3 (every fig*.svg)", imgs)
 	}
+	for _, e := range r.Experiments {
+		if e.State != report.Verified || !e.Trusted || !e.ManifestOK || len(e.Problems) > 0 {
+			t.Errorf("%s: %s %q; the fixtures are untouched", e.Dir, e.State, e.Problems)
+		}
+	}
 	if sections != 2 || len(r.Experiments) != 2 {
 		t.Errorf("%d experiment sections, %d experiments; want 2", sections, len(r.Experiments))
 	}
@@ -316,5 +322,217 @@ window.addEventListener("load", () => {
 	}
 	if len(got.Errors) > 0 {
 		t.Errorf("page errors: %q", got.Errors)
+	}
+}
+
+// overviewRow returns the text of the overview's row of the folder dir.
+func overviewRow(t *testing.T, page []byte, dir string) string {
+	t.Helper()
+	for _, e := range parse(t, page) {
+		if e.name == "tr" && strings.Contains(e.text, dir) {
+			return e.text
+		}
+	}
+	t.Fatalf("no overview row names %s", dir)
+	return ""
+}
+
+// experimentIn returns the report's experiment in folder dir.
+func experimentIn(t *testing.T, r *report.Report, dir string) report.Experiment {
+	t.Helper()
+	for _, e := range r.Experiments {
+		if e.Dir == dir {
+			return e
+		}
+	}
+	t.Fatalf("no experiment in %s", dir)
+	return report.Experiment{}
+}
+
+// editJSON rewrites the JSON file path with edit applied to its decoded
+// content.
+func editJSON[T any](t *testing.T, path string, edit func(*T)) {
+	t.Helper()
+	var v T
+	if err := results.ReadJSON(path, &v); err != nil {
+		t.Fatal(err)
+	}
+	edit(&v)
+	if err := results.WriteJSON(path, &v); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// rehash records the current files of dir in its manifest, as someone
+// who edits a file and the manifest with it would.
+func rehash(t *testing.T, dir string) {
+	t.Helper()
+	editJSON(t, filepath.Join(dir, results.ManifestFile), func(m *results.Manifest) {
+		outs, err := results.DescribeOutputs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Outputs = outs
+	})
+}
+
+// TestReportBelievesOnlyWhatItVerified: each way of changing a results
+// folder after its run is marked in the folder's overview row, and
+// nothing from a file that does not match the manifest reaches the page.
+func TestReportBelievesOnlyWhatItVerified(t *testing.T) {
+	const syn, alice = "chapter3/synthetic", "quick/chapter3/alice"
+	flip := func(t *testing.T, root string) {
+		editJSON(t, filepath.Join(root, syn, results.SummaryFile), func(s *results.Summary) {
+			for i := range s.Checks {
+				s.Checks[i].Pass = !s.Checks[i].NotApplicable
+			}
+		})
+	}
+	for _, c := range []struct {
+		name   string
+		edit   func(t *testing.T, root string)
+		dir    string // the folder whose row is checked
+		state  string
+		reason string // in the row (the first problems)
+		check  func(t *testing.T, r *report.Report, e report.Experiment, page, md string)
+	}{
+		{name: "untouched", edit: func(*testing.T, string) {}, dir: syn, state: report.Verified,
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if !e.Trusted || e.Passed != 1 || e.Failed != 1 || e.NotApplicable != 1 || !e.ManifestOK {
+					t.Errorf("untouched folder: %+v", e)
+				}
+			}},
+		{name: "verdicts flipped", edit: flip, dir: syn, state: report.Tampered, reason: "summary.json was changed after the run",
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if e.Trusted || e.Passed+e.Failed != 0 || strings.Contains(page, "a failing check") {
+					t.Errorf("the counts or checks of a changed summary are shown: %+v", e)
+				}
+			}},
+		{name: "verdicts flipped and the manifest rehashed", edit: func(t *testing.T, root string) { flip(t, root); rehash(t, filepath.Join(root, syn)) },
+			dir: syn, state: report.Tampered, reason: "check failing says pass, but its value 2 does not meet its target < 1",
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if e.Trusted || e.Passed != 0 || strings.Contains(page, "a failing check") {
+					t.Errorf("flipped verdicts are counted: %+v", e)
+				}
+			}},
+		{name: "a check of an older summary (no criterion ID, its target in words)", dir: syn, state: report.Verified,
+			edit: func(t *testing.T, root string) {
+				editJSON(t, filepath.Join(root, syn, results.SummaryFile), func(s *results.Summary) {
+					s.Checks = append(s.Checks, results.Check{Name: "F rises", Pass: true, Value: 1, Target: "every iteration"})
+				})
+				rehash(t, filepath.Join(root, syn))
+			},
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if !e.Trusted || e.Passed != 2 {
+					t.Errorf("an older summary's check is not taken as it is: %+v", e)
+				}
+			}},
+		{name: "manifest relabels a quick chapter 5 run as a full chapter 3 run", dir: "quick/chapter5/genes", state: report.Tampered,
+			reason: "the manifest contradicts summary.json: experiment chapter5/genes there, chapter3/synthetic in the manifest",
+			edit: func(t *testing.T, root string) {
+				os.RemoveAll(filepath.Join(root, syn))
+				genes := results.Summary{Experiment: "chapter5/genes", ConfigHash: "0123"}
+				genes.Judge(results.Criterion{ID: "k", Text: "k recovered", Target: results.AtLeast(1)}, 0)
+				fixture(t, root, "quick/chapter5/genes", genes, true)
+				editJSON(t, filepath.Join(root, "quick/chapter5/genes", results.ManifestFile), func(m *results.Manifest) {
+					m.Experiment, m.Quick = "chapter3/synthetic", false
+				})
+			},
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				for _, want := range []string{"summary.json: a quick run there, a full run in the manifest", "config.toml: experiment chapter5/genes there",
+					"experiment chapter3/synthetic belongs in chapter3/, the folder is in chapter5/", "a full run in quick/"} {
+					if !slices.ContainsFunc(e.Problems, func(p string) bool { return strings.Contains(p, want) }) {
+						t.Errorf("problems %q lack %q", e.Problems, want)
+					}
+				}
+				if e.Trusted || e.ManifestOK || e.Config != "" {
+					t.Errorf("a contradicted manifest is believed: %+v", e)
+				}
+				if !slices.ContainsFunc(r.Missing, func(m report.Missing) bool { return m.ID == "chapter3/synthetic" }) {
+					t.Error("the relabelled folder counts as a full run of chapter3/synthetic")
+				}
+			}},
+		{name: "manifest unreadable", dir: alice, state: report.Unreadable, reason: "manifest.json cannot be read",
+			edit: func(t *testing.T, root string) {
+				os.WriteFile(filepath.Join(root, alice, results.ManifestFile), []byte(`{"experiment": "chapter3/alice", "quick": tru`), 0o644)
+			},
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if row := overviewRow(t, []byte(page), alice); !strings.Contains(row, "unknown") || strings.Contains(row, "full") {
+					t.Errorf("an unreadable manifest's run: %q, want unknown", row)
+				}
+				if e.Trusted || e.Kind != "unknown" || strings.Contains(page, `alt="fig3_4"`) {
+					t.Errorf("an unreadable folder is believed: %+v", e)
+				}
+			}},
+		{name: "manifest deleted", dir: alice, state: report.Unreadable, reason: "manifest.json cannot be read",
+			edit: func(t *testing.T, root string) { os.Remove(filepath.Join(root, alice, results.ManifestFile)) }},
+		{name: "claimed figure deleted", dir: syn, state: report.Incomplete, reason: "fig3_2.svg is missing",
+			edit: func(t *testing.T, root string) { os.Remove(filepath.Join(root, syn, "fig3_2.svg")) },
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if !strings.Contains(page, "Figure not shown: fig3_2.svg: missing") || !strings.Contains(md, "**Figure not shown:** fig3_2.svg: missing") {
+					t.Error("the claim does not say that its figure is missing")
+				}
+				if !e.Trusted || e.Failed != 1 {
+					t.Errorf("a missing figure hides the verified checks: %+v", e)
+				}
+			}},
+		{name: "foreign figure", dir: syn, state: report.Tampered, reason: "fig3_3.svg was changed after the run",
+			edit: func(t *testing.T, root string) {
+				os.WriteFile(filepath.Join(root, syn, "fig3_3.svg"), []byte(strings.Replace(svgFigure, "#369", "#f00", 1)), 0o644)
+			},
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if strings.Contains(page, `alt="fig3_3"`) || len(e.Other) != 0 {
+					t.Error("a foreign figure is shown")
+				}
+			}},
+		{name: "figure not in the manifest", dir: syn, state: report.Tampered, reason: "fig9_9.svg is not in the manifest",
+			edit: func(t *testing.T, root string) {
+				os.WriteFile(filepath.Join(root, syn, "fig9_9.svg"), []byte(svgFigure), 0o644)
+			},
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if strings.Contains(page, `alt="fig9_9"`) || strings.Contains(md, "fig9_9.svg)") {
+					t.Error("a figure outside the manifest is shown")
+				}
+			}},
+		{name: "config edited", dir: syn, state: report.Tampered, reason: "config.toml was changed after the run",
+			edit: func(t *testing.T, root string) {
+				os.WriteFile(filepath.Join(root, syn, results.ConfigFile), []byte("experiment = \"chapter3/synthetic\"\nseed = 9\n"), 0o644)
+			},
+			check: func(t *testing.T, r *report.Report, e report.Experiment, page, md string) {
+				if e.Config != "" || strings.Contains(page, "seed = 9") {
+					t.Error("an edited config.toml is shown")
+				}
+			}},
+		{name: "summary deleted", dir: syn, state: report.Incomplete, reason: "summary.json is missing",
+			edit: func(t *testing.T, root string) { os.Remove(filepath.Join(root, syn, results.SummaryFile)) }},
+		{name: "link without its generation", dir: "chapter3/ghost", state: report.Unreadable, reason: "cannot be opened",
+			edit: func(t *testing.T, root string) {
+				os.Symlink(".ghost.vbw/gen-3", filepath.Join(root, "chapter3", "ghost"))
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			root := fixtures(t)
+			c.edit(t, root)
+			r, err := report.Build(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			page, _ := os.ReadFile(filepath.Join(root, report.HTMLFile))
+			md, _ := os.ReadFile(filepath.Join(root, report.MarkdownFile))
+			e := experimentIn(t, r, c.dir)
+			if e.State != c.state {
+				t.Errorf("state %s, want %s (problems %q)", e.State, c.state, e.Problems)
+			}
+			row := overviewRow(t, page, c.dir)
+			if !strings.Contains(row, c.state) || !strings.Contains(row, c.reason) {
+				t.Errorf("overview row %q lacks %q and %q", row, c.state, c.reason)
+			}
+			if c.state != report.Verified && !strings.Contains(string(md), "**"+c.state+"**") {
+				t.Errorf("REPORT.md's overview lacks **%s**", c.state)
+			}
+			if c.check != nil {
+				c.check(t, r, e, string(page), string(md))
+			}
+		})
 	}
 }

@@ -245,6 +245,10 @@ untimed() {
       print line }' "$1"
 }
 
+# cells DIR: the cells of the results folder DIR, kept in its state
+# directory beside it (DIR itself is a link to the current generation).
+cells() { echo "$(dirname "$1")/.$(basename "$1").vbw/cells"; }
+
 # same_results A B: two results folders of one config hold the same results:
 # the same files, byte for byte, but for the timings: the columns of a table
 # and the keys of summary.json, manifest.json and the cells whose name
@@ -253,15 +257,15 @@ same_results() {
   local a=$1 b=$2 f drop
   drop='walk(if type == "object" then with_entries(select(.key | test("seconds"; "i") | not)) else . end)'
   if [ ! -f "$a/summary.json" ] || [ ! -f "$b/summary.json" ]; then fail "no summary.json in $a or $b"; fi
-  diff <(cd "$a" && find . -type f ! -path './cells/*' ! -name summary.json ! -name manifest.json | sort) \
-    <(cd "$b" && find . -type f ! -path './cells/*' ! -name summary.json ! -name manifest.json | sort) >/dev/null ||
+  diff <(cd "$a" && find . -type f ! -name summary.json ! -name manifest.json | sort) \
+    <(cd "$b" && find . -type f ! -name summary.json ! -name manifest.json | sort) >/dev/null ||
     fail "$b and $a hold different files"
   while read -r f; do
     case $f in
       *.csv) cmp -s <(untimed "$a/$f") <(untimed "$b/$f") ;;
       *) cmp -s "$a/$f" "$b/$f" ;;
     esac || fail "$b/${f#./} differs from the single-machine run"
-  done < <(cd "$a" && find . -type f ! -path './cells/*' ! -name summary.json ! -name manifest.json)
+  done < <(cd "$a" && find . -type f ! -name summary.json ! -name manifest.json)
   [ "$(jq -S "$drop" "$a/summary.json")" = "$(jq -S "$drop" "$b/summary.json")" ] ||
     fail "$b/summary.json differs from the single-machine run beyond timings"
   jq -e '.metrics | length > 0' "$b/summary.json" >/dev/null || fail "$b/summary.json has no metrics"
@@ -270,9 +274,9 @@ same_results() {
   [ "$(jq -S "del(.start) | .outputs |= map(.name) | $drop" "$a/manifest.json")" = \
     "$(jq -S "del(.start) | .outputs |= map(.name) | $drop" "$b/manifest.json")" ] ||
     fail "$b/manifest.json differs from the single-machine run beyond timings"
-  diff <(cd "$a/cells" && ls) <(cd "$b/cells" && ls) >/dev/null || fail "$b/cells and $a/cells hold different cells"
-  for f in "$a"/cells/*.json; do
-    [ "$(jq -cS "$drop" "$f")" = "$(jq -cS "$drop" "$b/cells/${f##*/}")" ] ||
+  diff <(cd "$(cells "$a")" && ls) <(cd "$(cells "$b")" && ls) >/dev/null || fail "$(cells "$b") and $(cells "$a") hold different cells"
+  for f in "$(cells "$a")"/*.json; do
+    [ "$(jq -cS "$drop" "$f")" = "$(jq -cS "$drop" "$(cells "$b")/${f##*/}")" ] ||
       fail "cell ${f##*/} differs between $b and the single-machine run"
   done
 }
@@ -291,7 +295,7 @@ wait_done 120 "$array" "$merge"
 expect "$array" COMPLETED "$(tail -qn1 "$T"/sweep/slurm/*.log | head -n1)"
 expect "$merge" COMPLETED "$(tail -qn1 "$T"/sweep/slurm/*merge*.log 2>/dev/null)"
 same_results "$T/single-quick/chapter3/alice-grid" "$T/sweep/chapter3/alice-grid"
-say "sbatch --array of 3 shards + dependent merge of $cfg (-quick): $(find "$T/sweep/chapter3/alice-grid/cells" -name '*.json' | wc -l) cells, results equal the single-machine run"
+say "sbatch --array of 3 shards + dependent merge of $cfg (-quick): $(find "$(cells "$T/sweep/chapter3/alice-grid")" -name '*.json' | wc -l) cells, results equal the single-machine run"
 
 # 4. Failures: cancel one task mid-run and requeue another, resubmit, merge.
 cfg=configs/chapter3/model-order.toml
@@ -304,7 +308,7 @@ sl "$submit" -shards 3 -cpus 2 -tasks '1-3%1' -out "$T/fail" "$cfg" >"$T/submit2
   fail "submit.sh failed: $(tail -n1 "$T/submit2.out")"
 array=$(jobid shards "$T/submit2.out")
 merge=$(jobid merge "$T/submit2.out")
-ncells() { find "$res/cells" -name '*.json' 2>/dev/null | wc -l; }
+ncells() { find "$(cells "$res")" -name '*.json' 2>/dev/null | wc -l; }
 # wait_cells TASK N: until task TASK runs and N more cells than $base are
 # stored.
 wait_cells() {
@@ -347,7 +351,7 @@ again=$(grep 'shard 2/3 has' "$log2" | tail -n1)
 say "scancel of task 1 and scontrol requeue of task 2 mid-run: task 2 reran and resumed ($again)"
 
 # A merge before shard 1 has finished fails, names the cells, writes nothing.
-total=$(find "$T/single/chapter3/model-order/cells" -name '*.json' | wc -l)
+total=$(find "$(cells "$T/single/chapter3/model-order")" -name '*.json' | wc -l)
 have=$(ncells)
 [ "$have" -lt "$total" ] || fail "shard 1 finished before it was cancelled"
 bin=$(echo "$T"/fail/slurm/bin/vbw-*)
@@ -361,7 +365,7 @@ msg=$(tail -n1 "$T/early-merge.log")
 say "merge before shard 1 finished: refused, nothing written ($msg)"
 
 # Resubmit shard 1: it runs the missing cells only, and the merge completes.
-before=$(cd "$res/cells" && stat -c '%n %i %.9Y %s' -- *.json)
+before=$(cd "$(cells "$res")" && stat -c '%n %i %.9Y %s' -- *.json)
 sl "$submit" -shards 3 -cpus 2 -tasks 1 -out "$T/fail" "$cfg" >"$T/submit3.out" 2>&1 ||
   fail "resubmission failed: $(tail -n1 "$T/submit3.out")"
 array=$(jobid shards "$T/submit3.out")
@@ -369,7 +373,7 @@ merge=$(jobid merge "$T/submit3.out")
 wait_done 120 "$array" "$merge"
 expect "$array" COMPLETED "$(tail -n1 "$T"/fail/slurm/*-"$array"_1.log)"
 expect "$merge" COMPLETED "$(tail -qn1 "$T"/fail/slurm/*merge-"$merge".log)"
-after=$(cd "$res/cells" && stat -c '%n %i %.9Y %s' -- *.json)
+after=$(cd "$(cells "$res")" && stat -c '%n %i %.9Y %s' -- *.json)
 changed=$(grep -vxF -f <(echo "$after") <(echo "$before") | head -n1 || true)
 [ -z "$changed" ] || fail "the resubmitted shard rewrote a stored cell (${changed%% *})"
 [ "$(ncells)" = "$total" ] || fail "$(ncells) of $total cells after the resubmission"

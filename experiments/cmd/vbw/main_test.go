@@ -292,7 +292,8 @@ func TestFoldersTellTheTruth(t *testing.T) {
 
 	// A second run while one holds the lock is refused at once, naming it;
 	// a lock left by a dead process is taken over.
-	lock := filepath.Join(dir, experiments.LockFile)
+	state := results.OpenFolder(dir).StateDir()
+	lock := filepath.Join(state, experiments.LockFile)
 	host, _ := os.Hostname()
 	os.WriteFile(lock, []byte(fmt.Sprintf("%d %s 2026-01-01T00:00:00Z\n", os.Getpid(), host)), 0o644)
 	_, _, err = vbw("run", "-quick", "-out", out, "-data", data, cfg)
@@ -315,7 +316,7 @@ func TestFoldersTellTheTruth(t *testing.T) {
 	if after, _ := os.ReadFile(summary); !bytes.Equal(before, after) {
 		t.Fatal("a failed run changed summary.json")
 	}
-	if entries, _ := filepath.Glob(filepath.Join(dir, ".staging-*")); len(entries) > 0 {
+	if entries, _ := filepath.Glob(filepath.Join(state, "staging-*")); len(entries) > 0 {
 		t.Fatalf("staging left behind: %v", entries)
 	}
 
