@@ -32,12 +32,18 @@ type VBSettings struct {
 	// Init is "from-ml" (Dirichlets with the ML parameters as means and
 	// strength InitStrength, the thesis's choice, L2129), "from-cs" (one VBM
 	// step from the exact E step at the ML parameters: the Cheeseman-Stutz
-	// point, from which F ≥ ln p_CS, Corollary 2.5) or "random" (random
-	// means with strength InitStrength).
+	// point, from which F ≥ ln p_CS, Corollary 2.5), "random" (a random θ
+	// improved by InitMLIterations Baum-Welch iterations, then that
+	// Cheeseman-Stutz step: hmm.RandomStart) or "random-means" (random
+	// means with strength InitStrength, the random start before
+	// hmm.RandomStart; TestRandomStarts compares them).
 	Init string `toml:"init"`
 	// InitStrength is the total pseudo-count of each row of the initial
-	// q(θ). Default 10 (L2129).
+	// q(θ) of "from-ml" and "random-means". Default 10 (L2129).
 	InitStrength float64 `toml:"init_strength"`
+	// InitMLIterations is the number of Baum-Welch iterations of the
+	// "random" start. Default hmm.DefaultStartIterations (20).
+	InitMLIterations int `toml:"init_ml_iterations"`
 	// InitFloor is the smallest initial pseudo-count (ML zeros would give
 	// ψ(0) = −∞). Default 1e-10.
 	InitFloor float64 `toml:"init_floor"`
@@ -66,8 +72,11 @@ func vbFit(maxIterations int) experiments.FitSettings {
 }
 
 func (s VBSettings) validate(prefix string) error {
-	if s.Init != "from-ml" && s.Init != "from-cs" && s.Init != "random" {
-		return experiments.FieldError(prefix+".init", s.Init, `must be "from-ml", "from-cs" or "random"`)
+	if s.Init != "from-ml" && s.Init != "from-cs" && !s.randomStart() {
+		return experiments.FieldError(prefix+".init", s.Init, `must be "from-ml", "from-cs", "random" or "random-means"`)
+	}
+	if s.InitMLIterations < 0 {
+		return experiments.FieldError(prefix+".init_ml_iterations", s.InitMLIterations, "must be ≥ 0")
 	}
 	for _, f := range []struct {
 		key string
@@ -88,17 +97,24 @@ func (s VBSettings) validate(prefix string) error {
 
 func (s MLSettings) validate(prefix string) error { return s.FitSettings.Validate(prefix, nil) }
 
+// randomStart reports whether VB starts from a random point rather than
+// from the ML solution.
+func (s VBSettings) randomStart() bool { return s.Init == "random" || s.Init == "random-means" }
+
 // initialPosterior builds the starting q(θ) of VB from the ML solution (or
-// a random draw), as VBSettings.Init says.
-func (s VBSettings) initialPosterior(data hmm.Data, u hmm.Prior, ml hmm.Params, rnd *rand.Rand) hmm.Posterior {
+// a random draw from rnd), as VBSettings.Init says; only its shape is read
+// from ml for a random start.
+func (s VBSettings) initialPosterior(data hmm.Data, u hmm.Prior, ml hmm.Params, rnd *rand.Rand) (hmm.Posterior, error) {
 	switch s.Init {
 	case "from-cs":
 		_, n := hmm.ExpectedCounts(data, ml)
-		return hmm.PosteriorFromCounts(u, n)
+		return hmm.PosteriorFromCounts(u, n), nil
 	case "random":
-		return hmm.PosteriorFromParams(hmm.RandomParams(ml.K, ml.P, rnd), s.InitStrength, s.InitFloor)
+		return hmm.RandomStart(data, u, ml.K, s.InitMLIterations, rnd)
+	case "random-means":
+		return hmm.PosteriorFromParams(hmm.RandomParams(ml.K, ml.P, rnd), s.InitStrength, s.InitFloor), nil
 	}
-	return hmm.PosteriorFromParams(ml, s.InitStrength, s.InitFloor)
+	return hmm.PosteriorFromParams(ml, s.InitStrength, s.InitFloor), nil
 }
 
 // prior returns the symmetric prior of strength PriorStrength (eq. 3.43).

@@ -65,8 +65,9 @@ func traceOf(t results.Table, d, r int, method string) (iter, obj []float64, err
 // per-iteration changes on log axes (caption L2140). F at VB iteration 0 is
 // the bound of the hand-built initial q(θ) and is not drawn (targets §1.4).
 func figure3_2(t results.Table, d, r int) (plots.Figure, error) {
-	// Without an ML baseline (vb.init = "random", ml.baseline = false) only
-	// the VB panels (b) and (d) are drawn, against VB iterations.
+	// Without an ML baseline (vb.init = "random" or "random-means",
+	// ml.baseline = false) only the VB panels (b) and (d) are drawn, against
+	// VB iterations.
 	mlIt, ml, mlErr := traceOf(t, d, r, "ML")
 	vbIt, f, err := traceOf(t, d, r, "VB")
 	if err != nil {

@@ -1,6 +1,9 @@
 package chapter3
 
 import (
+	"fmt"
+	"math/rand/v2"
+
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
@@ -50,4 +53,16 @@ func (f *fitter) vbem(name string, d hmm.Data, u hmm.Prior, w hmm.Posterior, s e
 	m := hmm.NewVB(d, u, w)
 	m.Workers = f.workers
 	return m, f.run(name, m, s)
+}
+
+// vbFrom runs VBEM with prior u from the initial q(θ) that s.Init names
+// (VBSettings.initialPosterior: ml is the ML solution, of which a random
+// start reads only the shape; rnd the restart's stream).
+func (f *fitter) vbFrom(name string, d hmm.Data, u hmm.Prior, s VBSettings, ml hmm.Params, rnd *rand.Rand) (*hmm.VB, vb.Result, error) {
+	w, err := s.initialPosterior(d, u, ml, rnd)
+	if err != nil {
+		return nil, vb.Result{}, fmt.Errorf("%s: the initial q(θ) of VB: %w", name, err)
+	}
+	m, r := f.vbem(name, d, u, w, s.FitSettings)
+	return m, r, nil
 }

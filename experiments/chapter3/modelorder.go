@@ -95,7 +95,10 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart, workers int, s
 	u := c.VB.prior(k, p)
 	r.BIC = experiments.Float(hmm.BIC(data, ml.Params))
 	r.CS = experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))
-	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings)
+	m, vr, err := fit.vbFrom(name+"/VB", data, u, c.VB, ml.Params, rnd)
+	if err != nil {
+		return r, err
+	}
 	if vr.Status == vb.Canceled {
 		return r, vr.Err
 	}

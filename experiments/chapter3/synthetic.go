@@ -40,13 +40,14 @@ type SyntheticConfig struct {
 type SyntheticML struct {
 	MLSettings
 	// Baseline runs Baum-Welch even when VB does not start from its
-	// solution (vb.init = "random"), as a baseline to compare with. With
-	// vb.init = "from-ml" or "from-cs" ML always runs. Default false.
+	// solution (vb.init = "random" or "random-means"), as a baseline to
+	// compare with. With vb.init = "from-ml" or "from-cs" ML always runs.
+	// Default false.
 	Baseline bool `toml:"baseline"`
 }
 
 // runsML reports whether a cell runs Baum-Welch.
-func (c *SyntheticConfig) runsML() bool { return c.VB.Init != "random" || c.ML.Baseline }
+func (c *SyntheticConfig) runsML() bool { return !c.VB.randomStart() || c.ML.Baseline }
 
 // DefaultSynthetic returns the thesis's settings (section 3.5.1).
 func DefaultSynthetic() SyntheticConfig {
@@ -56,8 +57,8 @@ func DefaultSynthetic() SyntheticConfig {
 		MinLength: 10, MaxLength: 39, ABProb: 0.5, RandomPhase: true}
 	c.Model.K = 12
 	c.ML = SyntheticML{MLSettings: MLSettings{experiments.DefaultFit(5000)}}
-	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, PriorStrength: Strength{4, 4, 4},
-		FitSettings: vbFit(5000)}
+	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, InitMLIterations: hmm.DefaultStartIterations,
+		PriorStrength: Strength{4, 4, 4}, FitSettings: vbFit(5000)}
 	c.Analysis.ActiveThreshold = 0.01
 	return c
 }
@@ -133,7 +134,10 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart, workers in
 	}
 
 	start := time.Now()
-	m, vr := fit.vbem(name+"/VB", data, u, c.VB.initialPosterior(data, u, mlParams, rnd), c.VB.FitSettings)
+	m, vr, err := fit.vbFrom(name+"/VB", data, u, c.VB, mlParams, rnd)
+	if err != nil {
+		return r, err
+	}
 	r.VBSeconds = time.Since(start).Seconds()
 	if vr.Status == vb.Canceled {
 		return r, vr.Err

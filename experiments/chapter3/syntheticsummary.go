@@ -114,7 +114,7 @@ func syntheticSummary(env *experiments.Env, c *SyntheticConfig, runs []Run, best
 	na := thesisSettingMismatch(env, c)
 	noML := na
 	if noML == "" && !hasML {
-		noML = `no ML baseline was run (vb.init = "random", ml.baseline = false)`
+		noML = `no ML baseline was run (vb.init = "random" or "random-means", ml.baseline = false)`
 	}
 	judge := func(why, id string, value float64) {
 		if why != "" {

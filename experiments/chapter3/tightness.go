@@ -327,7 +327,10 @@ func runTightCell(c *TightnessConfig, data hmm.Data, dataset, k, workers int, st
 		}
 		tr := TightRestart{MLStatus: mr.Status.String(), MLIterations: mr.Iterations, MLLogLik: experiments.Float(mr.F),
 			BIC: experiments.Float(hmm.BIC(data, ml.Params)), CS: experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))}
-		m, vr := fit.vbem(fmt.Sprintf("%s-r%02d/VB", name, r), data, u, c.VB.initialPosterior(data, u, ml.Params, rnd), c.VB.FitSettings)
+		m, vr, err := fit.vbFrom(fmt.Sprintf("%s-r%02d/VB", name, r), data, u, c.VB, ml.Params, rnd)
+		if err != nil {
+			return cell, err
+		}
 		if vr.Status == vb.Canceled {
 			return cell, vr.Err
 		}

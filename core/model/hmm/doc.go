@@ -41,6 +41,8 @@
 //	Posterior.Mean        θ_MVB, the plug-in predictor             eq. 3.85, L2145
 //	PosteriorFromParams   q(θ) with mean θ_ML, strength 10         L2129
 //	PosteriorFromCounts   w = u + N̂, the Cheeseman-Stutz point     eqs. 3.55, 3.57, 3.59; Corollary 2.5
+//	RandomStart           random θ, a few Baum-Welch iterations,   L2129; eqs. 3.16-3.35; eqs. 3.55, 3.57, 3.59
+//	                      then w = u + N̂ (a VB start)
 //	ExpectedCounts        exact E step at θ̂: ln p(y|θ̂), N̂          eqs. 3.19-3.35
 //	CheesemanStutz        ln p_CS at θ̂                             eqs. 1.54, 2.133; Theorem 2.3
 //	BIC, Params.NumFree   ln p(y|θ̂) − (d/2) ln N                   eq. 1.49; d L1867, N §4 item 18
