@@ -52,16 +52,12 @@ func lockFolder(dir string) (release func(), err error) {
 		if len(f2) > 1 {
 			lockHost = f2[1]
 		}
-		since := ""
-		if len(f2) > 2 {
-			since = " since " + f2[2]
-		}
 		if perr == nil && pid > 0 && lockHost == host && !alive(pid) {
 			os.Remove(path) // stale: the run that held it is gone
 			continue
 		}
-		return nil, fmt.Errorf("%s is being written by another vbw run (pid %s on %s%s); wait for it to finish, or remove %s if that run is dead",
-			dir, strings.Join(f2[:min(1, len(f2))], ""), lockHost, since, path)
+		return nil, fmt.Errorf("%s is being written by another vbw run (%s); wait for it to finish, or remove %s if that run is dead",
+			dir, lockHolder(f2), path)
 	}
 	return nil, fmt.Errorf("%s: could not take the lock %s", dir, path)
 }
