@@ -96,6 +96,17 @@ func Ops(what string, perUnit float64, of ...Factor) Part {
 	return Part{What: what, Unit: perUnit, Of: of}
 }
 
+// RowBytes is the memory of one row of a results table while the table is
+// built (its slice and a few formatted numbers with their string headers),
+// which also covers the value's share of a stored cell's JSON: a value
+// written to a long-form table (params.csv, trace.csv) costs this, not 8
+// bytes.
+const RowBytes = 256
+
+// Rows is a memory part of rows of results tables: Rows("params.csv rows
+// of C", cells, p, k).
+func Rows(what string, of ...Factor) Part { return Part{What: what, Unit: RowBytes, Of: of} }
+
 // Value returns Unit times the product of the factors; +Inf for a
 // product beyond float64, never NaN (a negative size counts as 0).
 func (t Part) Value() float64 {

@@ -73,9 +73,9 @@ func fitParts(cells, kept, fitted []experiments.Factor, d SyntheticData, sets, k
 	c := experiments.Cost{Cells: cells,
 		Memory: []experiments.Part{
 			words("data", with([]experiments.Factor{sets}, symbols...)...),
-			words("kept traces of ML", with(kept, mlIt, experiments.Fixed(6, "words an iteration"))...),
-			words("kept traces of VB", with(kept, vbIt, experiments.Fixed(15, "words an iteration"))...),
-			words("kept parameters", with(kept, experiments.Fixed(3, "sets"), kMax, kPlusP(kMax, p))...),
+			experiments.Rows("trace rows of ML (trace.csv, terms.csv)", with(kept, mlIt, experiments.Fixed(2, "rows an iteration"))...),
+			experiments.Rows("trace rows of VB (trace.csv, terms.csv)", with(kept, vbIt, experiments.Fixed(5, "rows an iteration"))...),
+			experiments.Rows("params.csv rows", with(kept, experiments.Fixed(3, "sets"), kMax, kPlusP(kMax, p))...),
 		},
 		CellMemory: hmmParts(2, kMax, p, longest),
 	}
@@ -158,11 +158,12 @@ func (c *AliceConfig) Estimate() experiments.Cost {
 		Cells: []experiments.Factor{restarts, settings},
 		Memory: []experiments.Part{
 			words("data", experiments.Fixed(2*aliceSymbols, "symbols, both directions")),
-			words("kept scores", restarts, settings, u, experiments.Fixed(4*16, "scores")),
+			experiments.Rows("cells.csv rows", restarts, settings, u, experiments.Fixed(4*6, "scores")),
 		},
 		CellMemory: append(hmmParts(2, kMax, p, longest),
 			words("kept parameter sets", experiments.Fixed(2*(1+3*u.N), "sets"), kMax, kPlusP(kMax, p)),
-			words("kept traces", dirs, u, experiments.Key("vb.max_iterations", c.VB.MaxIterations), experiments.Fixed(15, "words an iteration"))),
+			// Traces are kept at the canonical (n, k) only.
+			experiments.Rows("trace rows", dirs, u, experiments.Key("vb.max_iterations", c.VB.MaxIterations), experiments.Fixed(5, "rows an iteration"))),
 		Work: []experiments.Part{
 			ops("ML fits", fbOps, restarts, dirs, experiments.Key("ml.max_iterations", c.ML.MaxIterations), longest, trainWork),
 			ops("MAP fits", fbOps, restarts, dirs, u, experiments.Key("map.max_iterations", c.MAP.MaxIterations), longest, trainWork),

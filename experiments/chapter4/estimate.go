@@ -78,14 +78,15 @@ func searchIterations(s experiments.SearchSettings, fit experiments.FitSettings,
 }
 
 // searchCost returns the cost of cells searches (the product of cells),
-// each on the shape m with at most its iterations, keeping path words an
-// iteration of the first search (its F trajectory, for the figures).
+// each on the shape m with at most its iterations, keeping path table
+// rows an iteration of the first search (its F trajectory, for the
+// figures).
 func searchCost(cells []experiments.Factor, m mfaShape, iterations experiments.Factor, path float64) experiments.Cost {
 	return experiments.Cost{
 		Cells: cells,
 		Memory: []experiments.Part{
-			words("F trajectory of the first search", iterations, fixed(path, "words an iteration")),
-			words("kept move logs", append(slices.Clone(cells), m.s, fixed(16, "words a move"))...),
+			experiments.Rows("F trajectory of the first search", iterations, fixed(path, "rows an iteration")),
+			experiments.Rows("moves.csv rows (two moves an analyser)", append(slices.Clone(cells), m.s, fixed(2, "moves"))...),
 		},
 		CellMemory: m.memory(),
 		Work:       []experiments.Part{m.work("VBEM iterations of the searches", append(slices.Clone(cells), iterations)...)},
@@ -112,8 +113,10 @@ func (c *SeedSearchConfig[D]) Estimate() experiments.Cost {
 	n, p, s := c.Data.shape()
 	m := newShape(c.Model, fixed(float64(p), "dimensions"), s, n)
 	cells := []experiments.Factor{cfgKey("restarts", c.Restarts)}
-	cost := searchCost(cells, m, searchIterations(c.Search, c.VB, s), 4)
-	cost.Memory = append(cost.Memory, words("snapshots", fixed(float64(len(c.Snapshots)), "snapshots"), s, fixed(float64(p*p+p), "words an analyser")))
+	cost := searchCost(cells, m, searchIterations(c.Search, c.VB, s), 1)
+	cost.Memory = append(cost.Memory,
+		experiments.Rows("params.csv rows of the snapshots", fixed(float64(len(c.Snapshots)), "snapshots"), s, fixed(float64(p*p+p), "values an analyser")),
+		experiments.Rows("params.csv rows of the first seed's data", n, fixed(float64(p), "dimensions")))
 	return cost
 }
 
@@ -138,7 +141,7 @@ func (c *EmbeddedConfig) Estimate() experiments.Cost {
 	cost := searchCost([]experiments.Factor{nsizes, restarts}, largest, searchIterations(c.Search, c.VB, s), 0)
 	all := newShape(c.Model, p, s, experiments.KeyN("table_sizes", c.TableSizes, sum, "points a cluster, summed over the sizes"), clusters)
 	cost.Work = []experiments.Part{all.work("VBEM iterations of the searches", restarts, searchIterations(c.Search, c.VB, s))}
-	cost.Memory = append(cost.Memory, words("kept loadings", nsizes, restarts, s, p, largest.k))
+	cost.Memory = append(cost.Memory, experiments.Rows("params.csv rows of the figure's loadings", s, p, largest.k))
 	return cost
 }
 
@@ -164,7 +167,7 @@ func (c *UnsupervisedConfig) Estimate() experiments.Cost {
 	m := newShape(c.Model, fixed(digitPixels, "pixels"), s, n)
 	restarts := cfgKey("restarts", c.Restarts)
 	cost := searchCost([]experiments.Factor{restarts}, m, searchIterations(c.Search, c.VB, s), 0)
-	cost.Memory = append(cost.Memory, digitData())
+	cost.Memory = append(cost.Memory, digitData(), experiments.Rows("params.csv rows of the templates", restarts, s, m.p))
 	cost.Work = append(cost.Work,
 		ops("K-means", 3, restarts, cfgKey("max_kmeans_iterations", c.MaxKMeansIterations), n, s, m.p),
 		ops("classifying the test file", 4, restarts, fixed(digitTest, "test images"), s, m.p, m.k))
@@ -232,7 +235,7 @@ func (c *ISTightnessConfig) Estimate() experiments.Cost {
 		Cells: []experiments.Factor{snaps, runs},
 		Memory: append(m.memory(), digitData(),
 			words("snapshots' q(π)q(Λ̃)", snaps, half, m.p, m.k, m.k),
-			words("kept move logs", s, fixed(16, "words a move"))),
+			experiments.Rows("moves.csv rows (two moves an analyser)", s, fixed(2, "moves"))),
 		CellMemory: []experiments.Part{words("log weights of a run", samples), words("a sample", s, m.p, m.k)},
 		Work: []experiments.Part{
 			m.work("VBEM iterations of the search", iterations),
@@ -258,7 +261,8 @@ func (c *ISSamplersConfig) Estimate() experiments.Cost {
 		Cells: []experiments.Factor{sets, samplers, runs},
 		Memory: append(m.memory(),
 			words("kept optimisations' q(π)q(Λ̃)", sets, count, s, m.p, m.k, m.k),
-			words("kept final S of the attempts", sets, attempts)),
+			words("kept final S of the attempts", sets, attempts),
+			experiments.Rows("data.csv and analysers.csv rows", sets, fixed(n.N+count.N*s.N, "points and analysers"))),
 		CellMemory: []experiments.Part{words("log weights of a run", samples), words("a mixture proposal", count, s, m.p, m.k, m.k)},
 		Work: []experiments.Part{
 			m.work("VBEM iterations of the optimisations", sets, attempts, searchIterations(c.Search, c.VB, s)),
@@ -273,7 +277,7 @@ func (c *ISHazardConfig) Estimate() experiments.Cost {
 	steps, reps := cfgKey("grid.steps", c.Grid.Steps), cfgKey("repeats", c.Repeats)
 	return experiments.Cost{
 		Cells:  []experiments.Factor{steps},
-		Memory: []experiments.Part{words("kept estimates", steps, reps, fixed(4, "words"))},
+		Memory: []experiments.Part{experiments.Rows("is_hazard_runs.csv rows", steps, reps, fixed(2, "estimates"))},
 		Work: []experiments.Part{
 			ops("Monte Carlo weights", 40, steps, reps, cfgKey("mc_samples", c.MCSamples)),
 			ops("Monte Carlo weights of the growth estimates", 40, steps, reps, cfgKey("growth_samples", c.GrowthSamples)),

@@ -89,9 +89,10 @@ func (c *DimensionalityConfig) Estimate() experiments.Cost {
 	cost := experiments.Cost{
 		Cells: []experiments.Factor{seeds, perSeed},
 		Memory: []experiments.Part{
-			experiments.Words("kept bound traces", seeds, perSeed, vbIt),
-			experiments.Words("kept posterior means", seeds, perSeed, kk, experiments.Fixed(k+p.N, "k + p")),
-			experiments.Words("kept hyperparameter trajectories", seeds, ext, experiments.Fixed(2, "groups"), kk),
+			experiments.Rows("trace.csv rows", seeds, perSeed, vbIt),
+			experiments.Rows("params.csv rows of ⟨A⟩ and ⟨C⟩", seeds, perSeed, kk, experiments.Fixed(k+p.N, "k + p")),
+			experiments.Rows("trace.csv rows of the continued runs", seeds, ext),
+			experiments.Rows("hyper_trace.csv rows", seeds, ext, kk),
 		},
 		CellMemory: append(longest.memory(),
 			experiments.Words("the drawn sequence", tMax, experiments.Fixed(p.N+kTrue.N, "outputs and states")),
@@ -113,8 +114,13 @@ func (c *InputsConfig) Estimate() experiments.Cost {
 	it := experiments.Key("vb.max_iterations", c.VB.MaxIterations)
 	record := experiments.Fixed(2*float64(c.Model.K)+2*d+1, "words an iteration (1/α, 1/β, 1/γ, 1/δ, F)")
 	return experiments.Cost{
-		Cells:      []experiments.Factor{noise, seeds},
-		Memory:     []experiments.Part{experiments.Words("kept hyperparameter traces", noise, seeds, it, record)},
+		Cells: []experiments.Factor{noise, seeds},
+		Memory: []experiments.Part{
+			experiments.Words("kept hyperparameter traces", noise, seeds, it, record),
+			experiments.Rows("trace.csv rows", noise, seeds, it),
+			experiments.Rows("hyper_trace.csv rows of the first seeds", noise, it, record),
+			experiments.Rows("fig5_6_data.csv rows", noise, T, experiments.Fixed(p.N+3+float64(len(c.Data.Eigenvalues)), "inputs, states and outputs")),
+		},
 		CellMemory: fit.memory(),
 		Work:       fit.work("VBEM", noise, seeds, it),
 	}
@@ -138,8 +144,8 @@ func (g GeneSettings) geneCost(seeds, p, train, test, T experiments.Factor, nois
 	cost := experiments.Cost{
 		Cells: cells,
 		Memory: []experiments.Part{
-			experiments.Words("kept bound traces", append(slices.Clone(cells), iters)...),
-			experiments.Words("kept interaction matrices", seeds, experiments.Fixed(4+extra, "fits"), p, p),
+			experiments.Rows("trace.csv rows", append(slices.Clone(cells), iters)...),
+			experiments.Rows("interaction table rows", seeds, experiments.Fixed(4+extra, "fits"), p, p),
 		},
 		CellMemory: newSize("model.k_grid", grid, kMax, d, p, train, T).memory(),
 	}
@@ -167,7 +173,7 @@ func (c *GenesConfig) Estimate() experiments.Cost {
 	cost := c.GeneSettings.geneCost(experiments.Key("seeds", c.Seeds), experiments.Fixed(tcellGenes, "genes"),
 		experiments.KeyN("data.train_replicates", c.Data.TrainReplicates[:], train, "training series"),
 		experiments.Fixed(test, "test series"), experiments.Fixed(tcellTimes-1, "time steps a series"), false)
-	cost.Memory = append(cost.Memory, experiments.Words("the data", experiments.Fixed(3*tcellSeries, "copies of the series"), experiments.Fixed(tcellTimes, "times"), experiments.Fixed(tcellGenes, "genes")))
+	cost.Memory = append(cost.Memory, experiments.Rows("the data and its table", experiments.Fixed(tcellSeries, "series"), experiments.Fixed(tcellTimes, "times"), experiments.Fixed(tcellGenes, "genes")))
 	return cost
 }
 
@@ -183,6 +189,7 @@ func (c *SurrogateConfig) Estimate() experiments.Cost {
 	variants := experiments.Fixed(2, "variants")
 	cost.Memory = append(cost.Memory,
 		experiments.Words("the drawn surrogates", seeds, variants, experiments.Fixed(3, "copies"), n, T, p),
+		experiments.Rows("expression.csv rows", seeds, n, T, p),
 		experiments.Words("D_true", seeds, variants, p, p))
 	cost.Work = append(cost.Work, experiments.Ops("drawing the surrogates", 4, seeds, variants, n, T, p, p),
 		experiments.Ops("D_true's eigenvalues", 30, seeds, variants, p, p, p))

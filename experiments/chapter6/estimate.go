@@ -89,8 +89,8 @@ func (c *SingleConfig) Estimate() experiments.Cost {
 		Cells: []experiments.Factor{cells},
 		Memory: []experiments.Part{
 			words("drawn data", seeds, maxN, fixed(rowWords, "words a point")),
-			words("kept scores", seeds, sizes, candidates, fixed(24, "words a structure")),
-			words("kept AIS results", runs, sizes, candidates, fixed(16, "words a structure")),
+			experiments.Rows("score table rows", seeds, sizes, candidates, fixed(2, "tables")),
+			experiments.Rows("AIS table rows", runs, sizes, candidates, fixed(2, "tables")),
 		},
 		CellMemory: []experiments.Part{words("an AIS run", k, fixed(stepWords, "words a step"))},
 		Work: append([]experiments.Part{
@@ -111,7 +111,7 @@ func (c *PriorConfig) Estimate() experiments.Cost {
 	maxN := experiments.KeyN("sizes", c.Sizes, float64(slices.Max(c.Sizes)), "points (largest size)")
 	return experiments.Cost{
 		Cells:      []experiments.Factor{inst, sizes},
-		Memory:     []experiments.Part{words("kept cells", inst, sizes, fixed(4*float64(len(Methods))+10, "words a cell"))},
+		Memory:     []experiments.Part{experiments.Rows("rank and Δ table rows", inst, sizes, fixed(float64(len(Methods)), "methods"))},
 		CellMemory: []experiments.Part{words("drawn data", maxN, fixed(rowWords, "words a point"))},
 		Work: []experiments.Part{
 			c.Scoring.scoring(patternSum("sizes", c.Sizes), inst),
@@ -140,7 +140,7 @@ func (c *GranularityConfig) Estimate() experiments.Cost {
 	k := experiments.KeyN("k_grid", c.KGrid, sumK, "steps, summed over the grid")
 	return experiments.Cost{
 		Cells:      []experiments.Factor{traces},
-		Memory:     []experiments.Part{data, words("kept traces", traces, experiments.KeyN("k_grid", c.KGrid, float64(len(c.KGrid)), "runs a trace"), fixed(3, "words"))},
+		Memory:     []experiments.Part{data, experiments.Rows("fig6_10.csv rows", traces, experiments.KeyN("k_grid", c.KGrid, float64(len(c.KGrid)), "runs a trace"))},
 		CellMemory: []experiments.Part{words("an AIS run", experiments.KeyN("k_grid", c.KGrid, float64(slices.Max(c.KGrid)), "steps (largest K)"), fixed(stepWords, "words a step"))},
 		Work: append(aisWork("AIS", k, fixed(1, "data set"), patterns, traces),
 			ops("reference scores", 2*patternOps, cfgKey("scores.restarts", c.Scores.Restarts), cfgKey("scores.max_iterations", c.Scores.MaxIterations), patterns)),
@@ -153,7 +153,7 @@ func (c *SchedulesConfig) Estimate() experiments.Cost {
 	etau := experiments.KeyN("e_tau_values", c.ETauValues, float64(len(c.ETauValues)), "values of e_τ")
 	points := cfgKey("points", c.Points)
 	cost := experiments.Cost{
-		Memory: []experiments.Part{words("the schedules' table", etau, points, fixed(16, "words a row"))},
+		Memory: []experiments.Part{experiments.Rows("fig6_13.csv rows", etau, points)},
 		Work:   []experiments.Part{ops("the schedules", 30, etau, points)},
 	}
 	h := c.Hysteresis
