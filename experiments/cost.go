@@ -75,6 +75,14 @@ func KeyN(key string, v any, n float64, what string) Factor {
 	return Factor{Key: key, Value: v, N: n, What: what}
 }
 
+// Plus returns the size f.N + n, still set by f's key (a refusal names
+// it), counting what: k.Plus(p, "states + symbols") is k + p, set by k.
+func (f Factor) Plus(n float64, what string) Factor {
+	f.N += n
+	f.What = what
+	return f
+}
+
 // Fixed is a constant n of the experiment or its data: Fixed(58, "genes").
 func Fixed(n float64, what string) Factor { return Factor{N: n, What: what} }
 
@@ -143,15 +151,16 @@ type Limits struct {
 	Work float64
 }
 
-// Defaults and caps of the limits. DefaultMaxWork is 1e15 operations,
-// about 12 core-days (6 days on 2 cores): every shipped config, full
-// variants included, estimates below 2% of it (TestShippedConfigsWithinLimits),
-// and a run ten times the largest of them still passes, while a config that
-// would run for weeks (restarts = 1e12, mc_samples = 1e12) is refused
-// before it starts. The caps, 1 PiB and 1e18 operations (30 core-years),
-// are beyond any machine and keep every size a run forms within an int.
+// Defaults and caps of the limits. DefaultMaxWork is 5e14 operations,
+// about 6 core-days (3 days on 2 cores): every shipped config, full
+// variants included, estimates at most 1.8e14 (digits-classify-full, whose
+// searches all run to their budgets in the estimate; it takes about an
+// hour), while a config that would run for a week or more (is-hazard's
+// mc_samples = 1e12, even under -quick: 6.4e14) is refused before it
+// starts. The caps, 1 PiB and 1e18 operations (30 core-years), are beyond
+// any machine and keep every size a run forms within an int.
 const (
-	DefaultMaxWork   = 1e15
+	DefaultMaxWork   = 5e14
 	DefaultMaxMemory = 16 << 30
 	MaxMemoryLimit   = 1 << 50
 	MaxWorkLimit     = 1e18
@@ -324,12 +333,12 @@ func CoreTime(ops float64) string {
 	return fmt.Sprintf("about %s core-years", formatSize(s/(365*86400)))
 }
 
-// formatSize writes a size compactly: 1000, 3.2e+06, 1e+12.
+// formatSize writes a size compactly: 1000, 100000, 1.5e+07, 1e+12.
 func formatSize(v float64) string {
 	if math.IsInf(v, 1) {
 		return "+Inf"
 	}
-	if v == math.Trunc(v) && math.Abs(v) < 1e5 {
+	if v == math.Trunc(v) && math.Abs(v) < 1e7 {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', 3, 64)

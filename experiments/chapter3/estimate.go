@@ -38,7 +38,7 @@ func hmmParts(fits float64, k experiments.Factor, p int, longest experiments.Fac
 
 // kPlusP is k + p, the size of a row of A and C together.
 func kPlusP(k experiments.Factor, p int) experiments.Factor {
-	return experiments.Fixed(k.N+float64(p), "states + symbols")
+	return k.Plus(float64(p), "states + symbols")
 }
 
 // fbOps is the work of one iteration of Baum-Welch or VBEM a symbol and

@@ -262,7 +262,7 @@ func (c *ISSamplersConfig) Estimate() experiments.Cost {
 		Memory: append(m.memory(),
 			words("kept optimisations' q(π)q(Λ̃)", sets, count, s, m.p, m.k, m.k),
 			words("kept final S of the attempts", sets, attempts),
-			experiments.Rows("data.csv and analysers.csv rows", sets, fixed(n.N+count.N*s.N, "points and analysers"))),
+			experiments.Rows("data.csv and analysers.csv rows", sets, n.Plus(count.N*s.N, "points and analysers"))),
 		CellMemory: []experiments.Part{words("log weights of a run", samples), words("a mixture proposal", count, s, m.p, m.k, m.k)},
 		Work: []experiments.Part{
 			m.work("VBEM iterations of the optimisations", sets, attempts, searchIterations(c.Search, c.VB, s)),

@@ -39,8 +39,8 @@ func (f ldsSize) memory() []experiments.Part {
 	steps := func(more ...experiments.Factor) []experiments.Factor { return append(slices.Clone(f.steps), more...) }
 	return []experiments.Part{
 		experiments.Words("smoothed state moments", steps(experiments.Fixed(3, "moments"), f.k, f.k)...),
-		experiments.Words("data of a fit", steps(experiments.Fixed(2, "copies"), experiments.Fixed(f.p.N+f.kd.N-f.k.N, "outputs and inputs"))...),
-		experiments.Words("posterior of [C D] and its statistics", experiments.Fixed(4, "matrices"), experiments.Fixed(f.p.N+f.kd.N, "p + k + d"), f.kd),
+		experiments.Words("data of a fit", steps(experiments.Fixed(2, "copies"), f.p.Plus(f.kd.N-f.k.N, "outputs and inputs"))...),
+		experiments.Words("posterior of [C D] and its statistics", experiments.Fixed(4, "matrices"), f.p.Plus(f.kd.N, "p + k + d"), f.kd),
 	}
 }
 
@@ -57,7 +57,7 @@ func (f ldsSize) work(what string, times ...experiments.Factor) []experiments.Pa
 		experiments.Ops(what+": smoother's outputs (k²p)", 4, of(f.k, f.k, f.p)...),
 		experiments.Ops(what+": statistics ((k + d)²)", 2, of(f.kd, f.kd)...),
 		experiments.Ops(what+": outputs' statistics (p(k + d))", 2, of(f.p, f.kd)...),
-		experiments.Ops(what+": M steps", 2, append(slices.Clone(times), f.kd, f.kd, experiments.Fixed(f.kd.N+f.p.N, "k + d + p"))...),
+		experiments.Ops(what+": M steps", 2, append(slices.Clone(times), f.kd, f.kd, f.p.Plus(f.kd.N, "k + d + p"))...),
 	}
 }
 
@@ -90,16 +90,16 @@ func (c *DimensionalityConfig) Estimate() experiments.Cost {
 		Cells: []experiments.Factor{seeds, perSeed},
 		Memory: []experiments.Part{
 			experiments.Rows("trace.csv rows", seeds, perSeed, vbIt),
-			experiments.Rows("params.csv rows of ⟨A⟩ and ⟨C⟩", seeds, perSeed, kk, experiments.Fixed(k+p.N, "k + p")),
+			experiments.Rows("params.csv rows of ⟨A⟩ and ⟨C⟩", seeds, perSeed, kk, p.Plus(k, "k + p")),
 			experiments.Rows("trace.csv rows of the continued runs", seeds, ext),
 			experiments.Rows("hyper_trace.csv rows", seeds, ext, kk),
 		},
 		CellMemory: append(longest.memory(),
-			experiments.Words("the drawn sequence", tMax, experiments.Fixed(p.N+kTrue.N, "outputs and states")),
+			experiments.Words("the drawn sequence", tMax, p.Plus(kTrue.N, "outputs and states")),
 			experiments.Words("the run's hyperparameter trajectory", ext, experiments.Fixed(2, "groups"), kk)),
 		Work: append(all.work("VBEM", seeds, vbIt), longest.work("VBEM continued", seeds, ext)...),
 	}
-	cost.Work = append(cost.Work, experiments.Ops("drawing the sequences", 4, seeds, perSeed, tMax, kTrue, experiments.Fixed(kTrue.N+p.N, "k_true + p")))
+	cost.Work = append(cost.Work, experiments.Ops("drawing the sequences", 4, seeds, perSeed, tMax, kTrue, p.Plus(kTrue.N, "k_true + p")))
 	return cost
 }
 
@@ -119,7 +119,7 @@ func (c *InputsConfig) Estimate() experiments.Cost {
 			experiments.Words("kept hyperparameter traces", noise, seeds, it, record),
 			experiments.Rows("trace.csv rows", noise, seeds, it),
 			experiments.Rows("hyper_trace.csv rows of the first seeds", noise, it, record),
-			experiments.Rows("fig5_6_data.csv rows", noise, T, experiments.Fixed(p.N+3+float64(len(c.Data.Eigenvalues)), "inputs, states and outputs")),
+			experiments.Rows("fig5_6_data.csv rows", noise, T, p.Plus(3+float64(len(c.Data.Eigenvalues)), "inputs, states and outputs")),
 		},
 		CellMemory: fit.memory(),
 		Work:       fit.work("VBEM", noise, seeds, it),
@@ -154,7 +154,7 @@ func (g GeneSettings) geneCost(seeds, p, train, test, T experiments.Factor, nois
 	for _, k := range grid {
 		f := newSize("model.k_grid", grid, float64(k), d, p, train, T)
 		cost.Work = append(cost.Work, f.work("VB and MAP fits", seeds, methods, iters)...)
-		f.steps = []experiments.Factor{experiments.Fixed(train.N+test.N, "sequences"), T, T}
+		f.steps = []experiments.Factor{train.Plus(test.N, "sequences"), T, T}
 		cost.Work = append(cost.Work, f.work("one-step predictions", seeds, methods)[:2]...)
 	}
 	inter := newSize("interactions.k", g.Interactions.K, float64(g.Interactions.K), d, p, train, T)
