@@ -88,11 +88,15 @@ test:
 test-cluster: $(VBW)
 	scripts/slurm/test-cluster.sh
 
-# All tests, then each fuzz target for a minute (the config loader; the
-# result files that vbw plot reads).
+# All tests, then each fuzz target for a minute (the config loaders, one
+# target per chapter's configs as seeds, with the estimates checked before
+# a run; the result files that vbw plot reads).
 test-long:
 	$(GO) test -count=1 -timeout 80m ./...
-	$(GO) test -run '^$$' -fuzz FuzzLoadConfig -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadConfig$$' -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadConfigChapter4$$' -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadConfigChapter5$$' -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
+	$(GO) test -run '^$$' -fuzz '^FuzzLoadConfigChapter6$$' -fuzztime 60s -fuzzminimizetime 5s ./experiments/cmd/vbw
 	$(GO) test -run '^$$' -fuzz FuzzPlotInputs -fuzztime 60s -fuzzminimizetime 5s ./experiments/chapter3
 	$(GO) test -run '^$$' -fuzz FuzzLoadMatrixCSV -fuzztime 60s -fuzzminimizetime 5s ./experiments/datasets
 

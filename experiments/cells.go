@@ -71,7 +71,7 @@ type storedCell struct {
 	Result  json.RawMessage `json:"result"`
 }
 
-// CellDir is the folder, inside an experiment's directory, that holds
+// CellDir is the folder, inside a results folder's state directory, that holds
 // finished cells.
 const CellDir = "cells"
 
@@ -184,16 +184,16 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 		prog.weight = w
 	}
 	defer prog.Finish()
+	defer prog.Heartbeat(HeartbeatEvery)()
 	var (
 		mu       sync.Mutex
 		firstErr error
 		next     = make(chan int)
 		wg       sync.WaitGroup
 	)
-	workers := env.Workers
-	if workers < 1 {
-		workers = 1
-	}
+	// No more goroutines than cells to run (-workers 1000 on 3 cells
+	// starts 3).
+	workers := min(max(env.Workers, 1), max(len(todo), 1))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
@@ -214,6 +214,9 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 					out[i], done[i] = v, true
 				}
 				mu.Unlock()
+				if err != nil {
+					continue // not done: the progress counts stored cells
+				}
 				if cost != nil {
 					prog.DoneWeighted(1, cost[i])
 				} else {
@@ -352,6 +355,46 @@ func (p *Progress) print(now time.Time) {
 	}
 	fmt.Fprintf(p.w, "%s: %d/%d cells%s, %s elapsed, ETA %s\n", p.label, p.done, p.total, cached, el.Round(100*time.Millisecond), eta)
 	p.printed = true
+}
+
+// HeartbeatEvery is the longest a run of cells stays silent once it has
+// taken more than two seconds: while cells run, a progress line is printed
+// at least this often even when none finishes (a long cell).
+const HeartbeatEvery = 30 * time.Second
+
+// Heartbeat prints the progress line every interval in which no other
+// line was printed, until the returned function is called: work that
+// runs long between two Done calls still shows that it runs and for how
+// long.
+func (p *Progress) Heartbeat(every time.Duration) (stop func()) {
+	t := time.NewTicker(every)
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case now := <-t.C:
+				p.beat(now, every)
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { t.Stop(); close(done) }) }
+}
+
+// beat prints the progress line at now if none was printed in the last
+// interval every and the work has run for more than two seconds.
+func (p *Progress) beat(now time.Time, every time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	// Within a tenth of the interval counts as the interval: the ticker
+	// that calls beat fires at the same instants as the last line.
+	if p.finished || now.Sub(p.start) <= 2*time.Second || now.Sub(p.last) < every-every/10 {
+		return
+	}
+	p.last = now
+	p.print(now)
 }
 
 // Finish prints the final line if any progress was printed.

@@ -365,6 +365,26 @@ func (l *loader) validateError(err error, quick bool) error {
 	return ce
 }
 
+// locate puts the file, and the line that set the key of a *ValueError
+// (the [quick] line under quick, if the overlay sets it), in front of err,
+// as LoadConfig does for the errors of Validate.
+func locate(path string, quick bool, err error) error {
+	data, rerr := os.ReadFile(path)
+	if rerr != nil {
+		return &ConfigError{Path: path, Msg: err.Error(), Err: err}
+	}
+	l := &loader{path: path, text: string(data)}
+	var head struct {
+		Quick toml.Primitive `toml:"quick"`
+	}
+	md, derr := toml.Decode(l.text, &head)
+	if derr != nil {
+		return &ConfigError{Path: path, Msg: err.Error(), Err: err}
+	}
+	l.md = &md
+	return l.validateError(err, quick)
+}
+
 // keyProbe is the toml.Unmarshaler at the end of keyLine's probe type.
 type keyProbe struct{}
 

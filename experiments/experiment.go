@@ -45,10 +45,15 @@ import (
 )
 
 // Config is implemented by every experiment's typed config, which embeds
-// Common.
+// Common. Estimate returns what a run of the (validated) config needs, from
+// the config alone: Prepare refuses a config whose estimate exceeds the
+// limits before anything runs (see Cost). Add requires both methods of the
+// config's pointer type, so an experiment cannot be registered without
+// its estimate.
 type Config interface {
 	Base() *Common
 	Validate() error
+	Estimate() Cost
 }
 
 // Common holds the keys every experiment config has at its top level.
@@ -182,6 +187,8 @@ type Env struct {
 	// results folder's state directory (Dir is a staging folder while the
 	// run computes); empty means Dir.
 	CellRoot string
+	// Limits bound the run (env.CheckMemory).
+	Limits Limits
 
 	mu       sync.Mutex
 	warnings []string
@@ -281,9 +288,14 @@ func (e *Env) Path(name string) string { return filepath.Join(e.Dir, name) }
 
 // RunOptions are the command-line settings of RunConfig.
 type RunOptions struct {
-	Out     string // top output directory; results go to Out/<experiment ID>
-	Quick   bool   // apply the config's [quick] table
-	Workers int    // ≤ 0: all cores
+	Out   string // top output directory; results go to Out/<experiment ID>
+	Quick bool   // apply the config's [quick] table
+	// Workers run cells in parallel: 0 means one per CPU
+	// (runtime.GOMAXPROCS); negative and more than MaxWorkers are refused
+	// (CheckWorkers). No more goroutines than cells are started.
+	Workers int
+	// Limits bound the memory and the work of a run (see Cost).
+	Limits  Limits
 	DataDir string // overrides $VBW_DATA and the config's data_dir
 	Shard   Shard
 	Log     io.Writer
@@ -339,9 +351,12 @@ type Job struct {
 	Spec   Spec
 	Config Config
 	Dir    string // results folder
-	hash   string // identifies the resolved config (without data_dir and name)
-	data   string // resolved data directory
-	o      RunOptions
+	// Estimate is the config's Cost for the run's workers: it is within
+	// the limits.
+	Estimate Estimate
+	hash     string // identifies the resolved config (without data_dir and name)
+	data     string // resolved data directory
+	o        RunOptions
 }
 
 // Hash identifies the job's resolved config, without data_dir and name:
@@ -369,11 +384,24 @@ func ResultsName(path string, c *Common) (string, error) {
 
 // Prepare loads and validates a config file and picks its results folder,
 // <out>/<chapter>/<name> (see Common.Name), without computing anything. It
-// refuses a folder that holds the results of another config file that
-// still exists (see claimFile), so that a variant never overwrites the
-// results of the config it was copied from.
+// refuses a config whose estimate (Config.Estimate) exceeds the limits,
+// naming the key and its line, and a folder that holds the results of
+// another config file that still exists (see claimFile), so that a variant
+// never overwrites the results of the config it was copied from.
 func Prepare(path string, o RunOptions) (*Job, error) {
+	if o.Workers != 0 {
+		if err := CheckWorkers(o.Workers); err != nil {
+			return nil, err
+		}
+	}
+	if err := o.Limits.Check(); err != nil {
+		return nil, err
+	}
 	spec, cfg, err := Load(path, o.Quick)
+	if err != nil {
+		return nil, err
+	}
+	est, err := checkCost(path, o, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -384,7 +412,7 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	}
 	chapter, _, _ := strings.Cut(spec.ID, "/")
 	j := &Job{Path: path, Spec: spec, Config: cfg, Dir: filepath.Join(o.Out, chapter, name), o: o,
-		data: ResolveDataDir(o.DataDir, base.DataDir)}
+		data: ResolveDataDir(o.DataDir, base.DataDir), Estimate: est}
 	// The hash that identifies results leaves out where the data lives (the
 	// data files are checked by their SHA-256 instead) and where the results
 	// go.
@@ -521,7 +549,7 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	}
 	defer os.RemoveAll(staging)
 	env := &Env{Ctx: ctx, ID: spec.ID, Dir: staging, CellRoot: folder.StateDir(), Quick: o.Quick, Workers: workers,
-		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards}
+		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards, Limits: o.Limits}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
 	if man.VCS.Revision == "" {

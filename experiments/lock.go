@@ -156,15 +156,11 @@ func holderError(dir, path string, data []byte) error {
 	if len(f) > 1 {
 		lockHost = f[1]
 	}
-	since := ""
-	if len(f) > 2 {
-		since = " since " + f[2]
-	}
 	if perr == nil && results.OwnerGone(lockHost, pid) {
 		return nil
 	}
-	return fmt.Errorf("%s is being written by another vbw run (pid %s on %s%s); wait for it to finish, or remove %s if that run is dead",
-		dir, strings.Join(f[:min(1, len(f))], ""), lockHost, since, path)
+	return fmt.Errorf("%s is being written by another vbw run (%s); wait for it to finish, or remove %s if that run is dead",
+		dir, lockHolder(f), path)
 }
 
 // held reports whether the lock is still this process's: false if another

@@ -48,23 +48,21 @@ type MemoryNeed struct {
 }
 
 // CheckMemory refuses, before anything is allocated, a run whose estimated
-// need exceeds the memory available: one line that says how much it needs
-// and what for. Where the available memory cannot be read only estimates
-// beyond 2⁶³ bytes (or not finite) are refused.
-func CheckMemory(need MemoryNeed) error {
-	avail, ok := AvailableMemory()
-	if !ok {
-		avail = math.MaxInt64
-	}
-	if math.IsNaN(need.Bytes) || need.Bytes > avail {
-		if ok {
-			return fmt.Errorf("this run needs about %s of memory (%s), more than the %s available; reduce the sizes in the config",
-				FormatBytes(need.Bytes), need.What, FormatBytes(avail))
-		}
-		return fmt.Errorf("this run needs about %s of memory (%s); reduce the sizes in the config", FormatBytes(need.Bytes), need.What)
+// need exceeds the memory limit of l (by default the memory available, see
+// Limits): one line that says how much it needs and what for. It is the
+// check of a need known only once the data are read (Cost is the one made
+// from the config before the run); experiments call it as env.CheckMemory.
+func CheckMemory(need MemoryNeed, l Limits) error {
+	lim, src := l.memory()
+	if !(need.Bytes <= lim) {
+		return fmt.Errorf("this run needs about %s of memory (%s), more than the limit of %s (%s); reduce the sizes in the config, or raise the limit with -max-memory %s (or VBW_MAX_MEMORY) on a machine that has it",
+			FormatBytes(need.Bytes), need.What, FormatBytes(lim), src, ceilBytes(need.Bytes))
 	}
 	return nil
 }
+
+// CheckMemory is CheckMemory under the run's limits.
+func (e *Env) CheckMemory(need MemoryNeed) error { return CheckMemory(need, e.Limits) }
 
 // FormatBytes writes a byte count with a binary unit: "512 B", "3.2 GiB".
 func FormatBytes(b float64) string {

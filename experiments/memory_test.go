@@ -20,19 +20,26 @@ func TestCheckMemory(t *testing.T) {
 	saved := AvailableMemory
 	defer func() { AvailableMemory = saved }()
 	AvailableMemory = func() (float64, bool) { return 8 << 30, true }
-	if err := CheckMemory(MemoryNeed{Bytes: 1 << 30, What: "small"}); err != nil {
+	if err := CheckMemory(MemoryNeed{Bytes: 1 << 30, What: "small"}, Limits{}); err != nil {
 		t.Fatal(err)
 	}
-	err := CheckMemory(MemoryNeed{Bytes: 5.9 * (1 << 40), What: "k = 100000"})
-	if err == nil || !strings.Contains(err.Error(), "5.9 TiB") || !strings.Contains(err.Error(), "8.0 GiB") || !strings.Contains(err.Error(), "k = 100000") {
+	err := CheckMemory(MemoryNeed{Bytes: 5.9 * (1 << 40), What: "k = 100000"}, Limits{})
+	if err == nil || !strings.Contains(err.Error(), "5.9 TiB") || !strings.Contains(err.Error(), "8.0 GiB") || !strings.Contains(err.Error(), "k = 100000") ||
+		!strings.Contains(err.Error(), "-max-memory 6TiB") {
 		t.Fatalf("error %v", err)
 	}
-	if err := CheckMemory(MemoryNeed{Bytes: math.Inf(1), What: "overflow"}); err == nil {
-		t.Fatal("an infinite need passed")
+	// A raised limit lets it through.
+	if err := CheckMemory(MemoryNeed{Bytes: 5.9 * (1 << 40), What: "k = 100000"}, Limits{Memory: 6 << 40}); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range []float64{math.Inf(1), math.NaN()} {
+		if err := CheckMemory(MemoryNeed{Bytes: b, What: "overflow"}, Limits{}); err == nil {
+			t.Fatalf("a need of %v passed", b)
+		}
 	}
 	AvailableMemory = func() (float64, bool) { return 0, false }
-	if err := CheckMemory(MemoryNeed{Bytes: 1e30, What: "unknown machine"}); err == nil {
-		t.Fatal("1e30 bytes passed on a machine of unknown size")
+	if err := CheckMemory(MemoryNeed{Bytes: 1e30, What: "unknown machine"}, Limits{}); err == nil || !strings.Contains(err.Error(), "16.0 GiB") {
+		t.Fatalf("1e30 bytes on a machine of unknown size: %v", err)
 	}
 }
 

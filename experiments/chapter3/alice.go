@@ -477,7 +477,7 @@ func RunAlice(env *experiments.Env, c *AliceConfig) error {
 		params:      2 * (1 + 3*u0Max),
 		resultWords: float64(u0Max) * 4 * 16}.need()
 	mem.Bytes += 8 * float64(c.Restarts) * 2 * (traceWords(c.ML.MaxIterations, 1) + float64(u0Max)*(traceWords(c.MAP.MaxIterations, 2)+traceWords(c.VB.MaxIterations, 4)))
-	if err := experiments.CheckMemory(mem); err != nil {
+	if err := env.CheckMemory(mem); err != nil {
 		return err
 	}
 	cells := c.cells()

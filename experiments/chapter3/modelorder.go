@@ -122,7 +122,7 @@ func RunModelOrder(env *experiments.Env, c *ModelOrderConfig) error {
 	}
 	maxLen, nSeq := dataShape(data)
 	kMax := slices.Max(c.Model.K)
-	if err := experiments.CheckMemory(hmmMemory{k: kMax, p: data.P, maxLen: maxLen, nSeq: nSeq,
+	if err := env.CheckMemory(hmmMemory{k: kMax, p: data.P, maxLen: maxLen, nSeq: nSeq,
 		workers: env.Workers, cells: satMul(len(c.Model.K), c.Restarts), fits: 2, params: 2,
 		resultWords: 32 + traceWords(c.ML.MaxIterations, 1) + traceWords(c.VB.MaxIterations, 4)}.need()); err != nil {
 		return err

@@ -178,7 +178,7 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 			resultWords: 3*float64(c.Model.K)*float64(c.Model.K+p+3) + traceWords(c.ML.MaxIterations, 1) + traceWords(c.VB.MaxIterations, 4)}.need()
 	}
 	if c.Data.Generator != "" {
-		if err := experiments.CheckMemory(need(3, c.Data.MaxLength, satMul(3, c.Data.SequencesPerGrammar), c.Data.Datasets)); err != nil {
+		if err := env.CheckMemory(need(3, c.Data.MaxLength, satMul(3, c.Data.SequencesPerGrammar), c.Data.Datasets)); err != nil {
 			return err
 		}
 	}
@@ -190,7 +190,7 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 		return fmt.Errorf("%s: %w", c.Data.File, err)
 	}
 	maxLen, nSeq := dataShape(sets...)
-	if err := experiments.CheckMemory(need(sets[0].P, maxLen, nSeq, len(sets))); err != nil {
+	if err := env.CheckMemory(need(sets[0].P, maxLen, nSeq, len(sets))); err != nil {
 		return err
 	}
 	var names []string

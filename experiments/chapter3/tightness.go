@@ -418,7 +418,7 @@ func RunTightness(env *experiments.Env, c *TightnessConfig) error {
 		resultWords: float64(8*c.Restarts) + float64(pk) + float64(3*3*c.IS.Runs)}.need()
 	// Each parallel cell also holds the R·M log weights of one sampler.
 	need.Bytes += 8 * float64(max(min(env.Workers, len(sets)*len(c.Model.K)), 1)) * float64(c.IS.Runs) * float64(c.IS.Samples)
-	if err := experiments.CheckMemory(need); err != nil {
+	if err := env.CheckMemory(need); err != nil {
 		return err
 	}
 	type cell struct{ d, k int }

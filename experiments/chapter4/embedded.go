@@ -222,19 +222,8 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 // RunEmbedded runs every (size, seed) cell and writes table4_1.csv,
 // moves.csv, params.csv and summary.json.
 func RunEmbedded(env *experiments.Env, c *EmbeddedConfig) error {
-	// Memory, before anything is generated: per parallel search the data
-	// (n×p, a few copies) and, per analyser, q(x) and q(s) per point; the
-	// search is sized for twice the true number of clusters.
+	// The memory and the work were checked before the run (Estimate).
 	sizes := c.sizes()
-	n := float64(sizes[len(sizes)-1]) * float64(len(c.Data.Dims))
-	S, k := float64(2*len(c.Data.Dims)), float64(c.Model.KMax+2)
-	w := float64(max(min(env.Workers, c.Restarts*len(sizes)), 1))
-	if err := experiments.CheckMemory(experiments.MemoryNeed{
-		Bytes: w * 8 * n * (6*float64(c.Data.P) + S*k*k),
-		What:  fmt.Sprintf("%.0f parallel searches on %.0f points in %d dimensions with k_max = %d", w, n, c.Data.P, c.Model.KMax),
-	}); err != nil {
-		return err
-	}
 	type cell struct{ size, seed int }
 	var cells []cell
 	var names []string

@@ -62,10 +62,16 @@ func sharedCell[T any](env *experiments.Env, name string, run func() (T, error))
 	if env.MergeOnly {
 		return v, fmt.Errorf("merge: cell %s is missing; run every shard into this output directory first", name)
 	}
+	// One cell outside the cell runner: its own progress, a line every
+	// experiments.HeartbeatEvery while it runs.
+	prog := experiments.NewProgress(env.Log, env.ID+" "+name, 1, 0)
+	defer prog.Finish()
+	defer prog.Heartbeat(experiments.HeartbeatEvery)()
 	start := time.Now()
 	if v, err = run(); err != nil {
 		return v, fmt.Errorf("cell %s: %w", name, err)
 	}
+	prog.Done(1)
 	return v, experiments.SaveCell(root, env.CellKey, name, time.Since(start).Seconds(), v)
 }
 

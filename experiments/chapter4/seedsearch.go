@@ -53,7 +53,10 @@ func (s SeedSearch) validate() error {
 // SeedSearchConfig is the config of an experiment that draws a data set
 // from the generator D ([data]) for every seed and runs one search on it:
 // chapter4/lattice (LatticeConfig) and chapter4/spiral (SpiralConfig).
-type SeedSearchConfig[D interface{ Validate() error }] struct {
+type SeedSearchConfig[D interface {
+	Validate() error
+	sized
+}] struct {
 	experiments.Common
 	// SeedSearch: restarts, [model], [search], [vb] and snapshots.
 	SeedSearch

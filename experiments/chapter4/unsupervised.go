@@ -223,17 +223,8 @@ func RunUnsupervised(env *experiments.Env, c *UnsupervisedConfig) error {
 		}
 		d.Train, d.TrainLabels = SelectRows(d.Train, d.TrainLabels, rows)
 	}
+	// The memory and the work were checked before the run (Estimate).
 	n, p := d.Train.Dims()
-	// Memory per parallel search: q(x|s) and q(s) per point and analyser
-	// for up to 150 analysers (the acceptance range's top), and the data.
-	w := float64(max(min(env.Workers, c.Restarts), 1))
-	k := float64(c.Model.KMax + 2)
-	if err := experiments.CheckMemory(experiments.MemoryNeed{
-		Bytes: w * 8 * float64(n) * (4*float64(p) + 150*k),
-		What:  fmt.Sprintf("%.0f parallel searches on %d images of %d pixels with k_max = %d", w, n, p, c.Model.KMax),
-	}); err != nil {
-		return err
-	}
 	runs, err := runSeeds(env, c.Restarts, func(seed int) (UnsupervisedRun, error) {
 		return runUnsupervisedCell(c, d, seed, env.Stop, env.Log)
 	}, func(r UnsupervisedRun) SearchOutcome { return r.SearchOutcome })

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -117,10 +118,11 @@ func (c *GenesConfig) prepareTCell(env *experiments.Env) (*tcellPrepared, error)
 			pr.worst = math.Max(pr.worst, math.Abs(m/float64(T)-1))
 		}
 	}
-	pick := func(set string, r [2]int) ([]lds.Sequence, error) {
+	// pick returns the replicates r of set, the range set by the key.
+	pick := func(set string, r [2]int, key string) ([]lds.Sequence, error) {
 		ss, err := d.Set(set, r[0], r[1])
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", c.Data.File, err)
+			return nil, fmt.Errorf("%s: %s = [%d, %d]: %w", c.Data.File, key, r[0], r[1], err)
 		}
 		var out []lds.Sequence
 		for i := range ss {
@@ -129,18 +131,21 @@ func (c *GenesConfig) prepareTCell(env *experiments.Env) (*tcellPrepared, error)
 		}
 		return out, nil
 	}
-	if pr.set.Train, err = pick(c.Data.TrainSet, c.Data.TrainReplicates); err != nil {
+	if d.Replicates(c.Data.TrainSet) == 0 {
+		return nil, fmt.Errorf("%s: no series of the set %q (data.train_set; the file's sets are %s)", c.Data.File, c.Data.TrainSet, strings.Join(d.Sets(), ", "))
+	}
+	if pr.set.Train, err = pick(c.Data.TrainSet, c.Data.TrainReplicates, "data.train_replicates"); err != nil {
 		return nil, err
 	}
-	if pr.set.Test, err = pick(c.Data.TrainSet, c.Data.TestReplicates); err != nil {
+	if pr.set.Test, err = pick(c.Data.TrainSet, c.Data.TestReplicates, "data.test_replicates"); err != nil {
 		return nil, err
 	}
 	if c.Data.ExtraTestSet != "" {
 		n := d.Replicates(c.Data.ExtraTestSet)
 		if n == 0 {
-			return nil, fmt.Errorf("%s: no series of the set %q (data.extra_test_set)", c.Data.File, c.Data.ExtraTestSet)
+			return nil, fmt.Errorf("%s: no series of the set %q (data.extra_test_set; the file's sets are %s)", c.Data.File, c.Data.ExtraTestSet, strings.Join(d.Sets(), ", "))
 		}
-		if pr.set.Extra, err = pick(c.Data.ExtraTestSet, [2]int{1, n}); err != nil {
+		if pr.set.Extra, err = pick(c.Data.ExtraTestSet, [2]int{1, n}, "data.extra_test_set"); err != nil {
 			return nil, err
 		}
 	}

@@ -63,16 +63,26 @@ func (c *InputsConfig) Validate() error {
 			return experiments.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both, once each`)
 		}
 	}
-	if c.Readout >= c.VB.MaxIterations || c.Early >= c.VB.MaxIterations {
-		return experiments.FieldError("readout_iteration", c.Readout, fmt.Sprintf("readout_iteration and early_iteration must be below vb.max_iterations = %d", c.VB.MaxIterations))
-	}
-	return experiments.FirstError(
+	// [vb] first: the iterations are checked against its max_iterations,
+	// which must be valid itself (max_iterations = -1 is its own error).
+	if err := experiments.FirstError(
 		experiments.AtLeast("seeds", c.Seeds, 1),
 		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
 		experiments.AtLeast("readout_iteration", c.Readout, 1),
 		experiments.AtLeast("early_iteration", c.Early, 1),
-		c.Thresholds.validate())
+		c.Thresholds.validate()); err != nil {
+		return err
+	}
+	for _, it := range []struct {
+		key string
+		v   int
+	}{{"readout_iteration", c.Readout}, {"early_iteration", c.Early}} {
+		if it.v >= c.VB.MaxIterations {
+			return experiments.FieldError(it.key, it.v, fmt.Sprintf("must be below vb.max_iterations = %d", c.VB.MaxIterations))
+		}
+	}
+	return nil
 }
 
 // InputRun is one (noise input, seed) cell.

@@ -147,6 +147,20 @@ func truncate(s string, n int) string {
 // Set returns the series of one set with replicates in [lo, hi] (both
 // included), in increasing replicate order; it fails if any is missing.
 func (d *TCell) Set(set string, lo, hi int) ([]TCellSeries, error) {
+	// An unknown set, and a range beyond the set's last replicate, are
+	// named before the loop (which a range of 10¹² would not end).
+	last := 0
+	for _, s := range d.Series {
+		if s.Set == set {
+			last = max(last, s.Replicate)
+		}
+	}
+	if last == 0 {
+		return nil, fmt.Errorf("tcell: no set %q (the file's sets are %s)", set, strings.Join(d.Sets(), ", "))
+	}
+	if hi > last {
+		return nil, fmt.Errorf("tcell: set %q has no replicate %d (its last is %d)", set, hi, last)
+	}
 	var out []TCellSeries
 	for rep := lo; rep <= hi; rep++ {
 		i := slices.IndexFunc(d.Series, func(s TCellSeries) bool { return s.Set == set && s.Replicate == rep })
@@ -156,6 +170,18 @@ func (d *TCell) Set(set string, lo, hi int) ([]TCellSeries, error) {
 		out = append(out, d.Series[i])
 	}
 	return out, nil
+}
+
+// Sets returns the names of the file's sets, sorted.
+func (d *TCell) Sets() []string {
+	var sets []string
+	for _, s := range d.Series {
+		if !slices.Contains(sets, s.Set) {
+			sets = append(sets, s.Set)
+		}
+	}
+	slices.Sort(sets)
+	return sets
 }
 
 // Replicates returns the number of series of a set.

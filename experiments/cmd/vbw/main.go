@@ -2,7 +2,7 @@
 //
 // Usage:
 //
-//	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
+//	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] CONFIG.toml...
 //	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
 //	vbw merge [-out DIR] [-quick] [-shards N] CONFIG.toml...
 //	vbw report [-out DIR]
@@ -13,6 +13,14 @@
 // figures from the result files alone. merge joins the cells computed by
 // sharded runs (-shard i/N) into the results a single run gives. list
 // prints the registered experiments.
+//
+// Before anything runs, every config's estimate of memory and work
+// (experiments.Cost) is checked against the limits: -max-memory (default
+// $VBW_MAX_MEMORY, else the memory available) and -max-work (default
+// $VBW_MAX_WORK, else experiments.DefaultMaxWork operations). An
+// interrupted run (Ctrl-C, SIGTERM) keeps its finished cells and the
+// previous results, says so, and exits with status 130; the same command
+// resumes it.
 //
 // vbw links every experiment package of the module: the list is
 // experiments_gen.go, which go generate writes from the packages that call
@@ -31,13 +39,16 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/report"
+	"github.com/vbworkbench/vbw/results"
 )
 
 func main() {
@@ -45,14 +56,17 @@ func main() {
 	defer stop()
 	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
 		fmt.Fprintf(os.Stderr, "vbw: %v\n", err)
+		if errors.As(err, new(*interrupted)) {
+			os.Exit(130) // 128 + SIGINT, as a shell reports it
+		}
 		os.Exit(1)
 	}
 }
 
 const usage = `usage:
-  vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] CONFIG.toml...
+  vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] CONFIG.toml...
   vbw plot [-out DIR] TARGET...   (TARGET: experiment ID, chapterN, all, or a results directory)
-  vbw merge [-out DIR] [-quick] [-data DIR] [-shards N] CONFIG.toml...
+  vbw merge [-out DIR] [-quick] [-data DIR] [-shards N] [-max-memory SIZE] CONFIG.toml...
   vbw report [-out DIR]            (writes DIR/index.html and DIR/REPORT.md from the results in DIR)
   vbw list
 `
@@ -94,10 +108,12 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	fs.SetOutput(stderr)
 	quick := fs.Bool("quick", false, "apply the config's [quick] table (fast settings); results go to OUT/quick unless -out is given")
 	out := fs.String("out", "output", "top output directory; results go to OUT/<chapter>/<config name>")
-	workers := fs.Int("workers", 0, "parallel workers for independent cells (0: all cores)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), fmt.Sprintf("parallel workers for independent cells, 1 to %d (4 per CPU)", experiments.MaxWorkers()))
 	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
 	shard := fs.String("shard", "", "run only part i of N of the cells, e.g. 2/8 (merge the parts with vbw merge)")
 	noplot := fs.Bool("noplot", false, "do not draw figures")
+	maxMemory := fs.String("max-memory", os.Getenv("VBW_MAX_MEMORY"), "refuse a config whose estimated memory exceeds this size, e.g. 64GiB (default $VBW_MAX_MEMORY, else the memory available)")
+	maxWork := fs.String("max-work", os.Getenv("VBW_MAX_WORK"), fmt.Sprintf("refuse a config whose estimated work exceeds this many operations, about %g a core-second, e.g. 1e16 (default $VBW_MAX_WORK, else %g)", experiments.OpsPerSecond, float64(experiments.DefaultMaxWork)))
 	var shards *int
 	if merge {
 		shards = fs.Int("shards", 0, "the number of shards the cells were computed in (optional): a merge that lacks cells then names the shards to run again")
@@ -120,10 +136,18 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	if err != nil {
 		return err
 	}
+	if err := experiments.CheckWorkers(*workers); err != nil {
+		return err
+	}
+	limits, err := parseLimits(fs, *maxMemory, *maxWork)
+	if err != nil {
+		return err
+	}
 	if merge && sh.Active() {
 		return errors.New("merge: -shard makes no sense when merging (-shards N tells the number of shards)")
 	}
-	o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge}
+	o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge,
+		Limits: limits}
 	if merge {
 		if *shards < 0 {
 			return fmt.Errorf("merge: -shards %d: want the number of shards of the sweep (≥ 1)", *shards)
@@ -135,15 +159,102 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	if err != nil {
 		return err
 	}
-	for _, j := range jobs {
+	for i, j := range jobs {
 		start := time.Now()
+		if w := j.Estimate.Work; w >= longRun && !merge {
+			fmt.Fprintf(stderr, "%s: estimated at most %.2g operations (%s, if every fit runs to its iteration cap) on %d workers\n",
+				j.Spec.ID, w, experiments.CoreTime(w), o.Workers)
+		}
 		dir, err := j.Run(ctx)
 		if err != nil {
+			if ctx.Err() != nil {
+				return newInterrupted(j, jobs[:i], jobs[i+1:], time.Since(start), merge, sh.Active())
+			}
 			return err
 		}
 		fmt.Fprintf(stdout, "%s -> %s (%.1fs)\n", j.Path, dir, time.Since(start).Seconds())
 	}
 	return nil
+}
+
+// longRun is the estimated work (operations) from which vbw run states the
+// estimate before it starts: about 28 core-hours, as an upper bound (the
+// shipped full variants of the Alice grid and of Table 4.2 reach it and
+// take about an hour on 2 cores; a run of a few times that is one to
+// think about before it starts).
+const longRun = 1e14
+
+// parseLimits reads the -max-memory and -max-work values (or the
+// environment variables they default to), naming the one that is wrong.
+func parseLimits(fs *flag.FlagSet, memory, work string) (experiments.Limits, error) {
+	var l experiments.Limits
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	name := func(flag, env, v string) string {
+		if set[flag] {
+			return fmt.Sprintf("-%s %s", flag, v)
+		}
+		return fmt.Sprintf("%s=%s", env, v)
+	}
+	if memory != "" {
+		v, err := experiments.ParseBytes(memory)
+		if err == nil && !(v > 0 && v <= experiments.MaxMemoryLimit) {
+			err = fmt.Errorf("want a size above 0 and at most %s", experiments.FormatBytes(experiments.MaxMemoryLimit))
+		}
+		if err != nil {
+			return l, fmt.Errorf("%s: %v", name("max-memory", "VBW_MAX_MEMORY", memory), err)
+		}
+		l.Memory = v
+	}
+	if work != "" {
+		v, err := strconv.ParseFloat(strings.TrimSpace(work), 64)
+		if err != nil || !(v > 0 && v <= experiments.MaxWorkLimit) {
+			return l, fmt.Errorf("%s: want a number of operations above 0 and at most %g, e.g. 1e16", name("max-work", "VBW_MAX_WORK", work), float64(experiments.MaxWorkLimit))
+		}
+		l.Work = v
+	}
+	return l, nil
+}
+
+// interrupted is the error of a run stopped by a signal: what was kept
+// and how to resume.
+type interrupted struct{ msg string }
+
+func (e *interrupted) Error() string { return e.msg }
+
+// newInterrupted describes a run interrupted in job j after elapsed, with
+// the jobs done before it and those not started.
+func newInterrupted(j *experiments.Job, done, left []*experiments.Job, elapsed time.Duration, merge, shard bool) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "interrupted after %s in %s", elapsed.Round(100*time.Millisecond), j.Path)
+	switch {
+	case merge:
+		fmt.Fprintf(&b, ": the merge wrote nothing, %s is as it was", j.Dir)
+	default:
+		fmt.Fprintf(&b, ": %d finished cells are kept in %s", j.KeptCells(), j.CellsDir())
+		if _, err := os.Stat(filepath.Join(j.Dir, results.ManifestFile)); err == nil && !shard {
+			fmt.Fprintf(&b, " and the previous results in %s are unchanged", j.Dir)
+		} else if !shard {
+			b.WriteString(" (no results were written)")
+		}
+	}
+	if len(done) > 0 {
+		fmt.Fprintf(&b, "; finished before it: %s", paths(done))
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(&b, "; not started: %s", paths(left))
+	}
+	b.WriteString("; run the same command again to resume (kept cells are not recomputed)")
+	return &interrupted{b.String()}
+}
+
+// paths lists the jobs' config files.
+func paths(jobs []*experiments.Job) string {
+	p := make([]string, len(jobs))
+	for i, j := range jobs {
+		p[i] = j.Path
+	}
+	return strings.Join(p, ", ")
 }
 
 func cmdPlot(args []string, stdout, stderr io.Writer) error {

@@ -40,6 +40,11 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// Estimate returns the cost of the loop: n additions.
+func (c *Config) Estimate() experiments.Cost {
+	return experiments.Cost{Work: []experiments.Part{experiments.Ops("additions", 1, experiments.Key("n", c.N))}}
+}
+
 // criteria are the experiment's acceptance criteria.
 var criteria = results.Criteria{
 	{ID: "gauss", Text: "the loop's sum equals Gauss's n(n+1)/2 (difference)", Target: results.Equal(0)},
