@@ -71,7 +71,7 @@ func DefaultClassify() ClassifyConfig {
 	c.Sizes = []int{50, 100, 150, 200, 250, 300, 350}
 	c.Repetitions = 3
 	c.PsiMins = []float64{mfa.DefaultPsiMin}
-	c.Model = ModelSettings{KMax: 5}
+	c.Model = defaultModel(5)
 	c.Search = digitsSearch()
 	c.VB = vbFit(500)
 	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}

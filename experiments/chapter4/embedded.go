@@ -68,7 +68,7 @@ func DefaultEmbedded() EmbeddedConfig {
 	c.Restarts = 10
 	c.Data = DefaultEmbeddedClusters()
 	c.TableSizes = []int{8, 16, 32, 64, 128}
-	c.Model = ModelSettings{KMax: 7}
+	c.Model = defaultModel(7)
 	// The epoch rule and the reference depart from the targets' (§1.9:
 	// agitation+dF epochs judged against the converged F): F creeps up by
 	// ~0.05 nats a sweep for thousands of sweeps as the loadings shrink,

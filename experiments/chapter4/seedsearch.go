@@ -35,7 +35,7 @@ type SeedSearch struct {
 // iterations, chapter4/embedded's [vb], and snapshots after the given
 // accepted epochs.
 func defaultSeedSearch(kMax, maxTotal int, snapshots ...int) SeedSearch {
-	s := SeedSearch{Restarts: 10, Model: ModelSettings{KMax: kMax}, Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
+	s := SeedSearch{Restarts: 10, Model: defaultModel(kMax), Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
 	s.Search.MaxTotalIterations = maxTotal
 	return s
 }
