@@ -111,7 +111,7 @@ func DefaultSamplers() []SamplerSpec {
 func DefaultISSamplers() ISSamplersConfig {
 	c := ISSamplersConfig{Common: experiments.Common{Experiment: ISSamplersID, Figures: []string{"table4.3", "fig4.14"}, Seed: 4702}}
 	c.Data = SamplersData{Deltas: []float64{4, 2, 1}, NTotal: 150}
-	c.Model = defaultModel(1)
+	c.Model = model2D(1)
 	c.Search = DefaultSearch()
 	c.Search.MaxTotalIterations = 0
 	c.VB = vbFit(2000)
