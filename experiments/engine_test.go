@@ -25,7 +25,7 @@ func defaultEngineConfig() *engineConfig {
 	vbFit.Hyper = HyperSchedule{"alpha": 10, "gamma": 20, "noise": 0}
 	return &engineConfig{VB: vbFit, ML: DefaultFit(50), Search: SearchSettings{MaxTries: 1, Birth: BirthSpatial,
 		Children: ChildrenPCA, Epoch: EpochAgitationDF, AgitationTol: 0.1, DFTolPerDatum: 1e-6, MinEpochIterations: 2,
-		DeathThreshold: 1, Reference: ReferenceConverged, MaxTotalIterations: 300}, Top: 3}
+		DeathThreshold: 1, Death: DeathImmediate, Reference: ReferenceConverged, MaxTotalIterations: 300}, Top: 3}
 }
 
 func (c *engineConfig) Validate() error {
@@ -52,6 +52,7 @@ birth     = "responsibility"
 children  = "inherit"
 epoch     = "dF"
 reference = "matched"
+death     = "move"
 max_final_iterations = 7
 [quick.search]
 max_total_iterations = 9
@@ -62,7 +63,7 @@ max_total_iterations = 9
 	want := defaultEngineConfig()
 	want.VB.MaxIterations, want.VB.Hyper["gamma"] = 40, 5
 	want.Search.Birth, want.Search.Children, want.Search.Epoch, want.Search.Reference = BirthResponsibility, ChildrenInherit, EpochDF, ReferenceMatched
-	want.Search.MaxFinalIterations, want.Search.MaxTotalIterations = 7, 9
+	want.Search.MaxFinalIterations, want.Search.MaxTotalIterations, want.Search.Death = 7, 9, DeathMove
 	if c.VB.MaxIterations != 40 || !mapsEqual(c.VB.Hyper, want.VB.Hyper) || c.Search != want.Search {
 		t.Fatalf("decoded %+v, want %+v", c, want)
 	}

@@ -24,6 +24,7 @@ import (
 //	dF_tol_per_datum     = 1e-6
 //	min_epoch_iterations = 2
 //	death_threshold      = 1.0
+//	death                = "immediate"     # or "move"
 //	reference            = "converged"     # or "matched"
 //	max_final_iterations = 0
 //	max_total_iterations = 3000            # 0: no bound
@@ -62,8 +63,14 @@ type SearchSettings struct {
 	// under the agitation rules (at least 2).
 	MinEpochIterations int `toml:"min_epoch_iterations"`
 	// DeathThreshold: a component with less responsibility mass than this
-	// is proposed for death.
+	// dies ("less than one data point's worth", L2637).
 	DeathThreshold float64 `toml:"death_threshold"`
+	// Death is when it dies: "immediate" (the thesis's rule, L2637, and the
+	// reference code's: the model removes it inside the iteration in which
+	// its mass fell below the threshold) or "move" (its removal is proposed
+	// as a move between epochs and kept if F rose, the "testing" variant
+	// of L2635; an ablation).
+	Death DeathRule `toml:"death"`
 	// Reference is what a move is judged against: "converged" (the
 	// thesis's: the unmoved model's F before the move, L2625) or "matched"
 	// (the unmoved model run for as many iterations as the moved model's
@@ -87,6 +94,7 @@ func (s SearchSettings) Validate() error {
 		s.Children.validate("search.children"),
 		s.Epoch.validate("search.epoch"),
 		s.Reference.validate("search.reference"),
+		s.Death.validate("search.death"),
 		AtLeast("search.max_tries", s.MaxTries, 1),
 		Positive("search.death_threshold", s.DeathThreshold),
 		Positive("search.agitation_tol", s.AgitationTol),
@@ -200,6 +208,22 @@ func (e *EpochRule) UnmarshalText(text []byte) error { return unmarshalChoice(e,
 func (e EpochRule) validate(key string) error { return validChoice(key, e, epochRules) }
 
 var epochRules = []EpochRule{EpochAgitationDF, EpochAgitation, EpochDF}
+
+// DeathRule is the [search] death key.
+type DeathRule string
+
+// Values of DeathRule.
+const (
+	DeathImmediate DeathRule = "immediate"
+	DeathMove      DeathRule = "move"
+)
+
+// UnmarshalText accepts the values of DeathRule only.
+func (d *DeathRule) UnmarshalText(text []byte) error { return unmarshalChoice(d, text, deathRules) }
+
+func (d DeathRule) validate(key string) error { return validChoice(key, d, deathRules) }
+
+var deathRules = []DeathRule{DeathImmediate, DeathMove}
 
 // Reference is the [search] reference key.
 type Reference string

@@ -81,6 +81,47 @@ func TestRunDetectsDecrease(t *testing.T) {
 	}
 }
 
+// jumping is a Model whose E steps return a fixed sequence of objectives
+// and, with each, the part of the change made by a change of structure
+// (Bound.Jump).
+type jumping struct {
+	f, jump []float64
+	i       int
+}
+
+func (s *jumping) E() (Bound, error) {
+	b := Bound{F: s.f[s.i], Jump: s.jump[s.i], Terms: []Term{{"a", s.f[s.i]}}}
+	s.i = min(s.i+1, len(s.f)-1)
+	return b, nil
+}
+func (s *jumping) M() {}
+
+// A fall of F that a change of structure inside E accounts for (Bound.Jump)
+// is not a decrease; the rest of the change is still checked, and the
+// recorder sees the jump.
+func TestRunJumpIsNotADecrease(t *testing.T) {
+	var jumps []float64
+	rec := func(it Iteration) { jumps = append(jumps, it.Jump) }
+	// −9 → −12: a jump of −4 and a rise of 1 of the updates.
+	r := Run(&jumping{f: []float64{-10, -9, -12, -11, -11}, jump: []float64{0, 0, -4, 0, 0}}, Settings{MaxIterations: 5, Recorder: rec, Converger: FixedIterations{}})
+	if r.Status != IterationLimit || r.Iterations != 5 {
+		t.Fatalf("status %v after %d iterations, want iteration-limit after 5", r.Status, r.Iterations)
+	}
+	if jumps[2] != -4 || jumps[3] != 0 {
+		t.Errorf("recorded jumps %v", jumps)
+	}
+	// −9 → −12 with a jump of −2: the updates lowered F by 1.
+	r = Run(&jumping{f: []float64{-10, -9, -12, -11}, jump: []float64{0, 0, -2, 0}}, Settings{MaxIterations: 4, Converger: FixedIterations{}})
+	if r.Status != BoundDecreased || r.Decrease.Iter != 2 || math.Abs(r.Decrease.By-1) > 1e-12 {
+		t.Fatalf("got %v at %d by %v, want bound-decreased at 2 by 1", r.Status, r.Decrease.Iter, r.Decrease.By)
+	}
+	// A rise made by a jump does not hide a decrease of the updates.
+	r = Run(&jumping{f: []float64{-10, -9, -8}, jump: []float64{0, 0, 3}}, Settings{MaxIterations: 3, Converger: FixedIterations{}})
+	if r.Status != BoundDecreased || math.Abs(r.Decrease.By-2) > 1e-12 {
+		t.Fatalf("got %v by %v, want bound-decreased by 2", r.Status, r.Decrease.By)
+	}
+}
+
 func TestRunIterationLimitAndFailures(t *testing.T) {
 	f := make([]float64, 100)
 	for i := range f {

@@ -71,7 +71,7 @@ func DefaultClassify() ClassifyConfig {
 	c.Sizes = []int{50, 100, 150, 200, 250, 300, 350}
 	c.Repetitions = 3
 	c.PsiMins = []float64{mfa.DefaultPsiMin}
-	c.Model = ModelSettings{KMax: 5}
+	c.Model = defaultModel(5)
 	c.Search = digitsSearch()
 	c.VB = vbFit(500)
 	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
@@ -282,7 +282,8 @@ func RunClassify(env *experiments.Env, c *ClassifyConfig) error {
 		}
 		ct.AddRow(cell.PsiMin, cell.Size, cell.Rep, cell.VBAccuracy, cell.BICAccuracy, sumInts(cell.VBComponents), sumInts(cell.BICComponents), cell.VBSeconds, cell.BICSeconds)
 	}
-	table, s := classifySummary(c, cells)
+	_, pixels := d.Train.Dims()
+	table, s := classifySummary(c, cells, pixels)
 	for _, f := range []struct {
 		name string
 		t    *results.Table
@@ -335,8 +336,8 @@ func classifyCriteria(c *ClassifyConfig) results.Criteria {
 
 // classifySummary builds Table 4.2 (mean ± standard error over the
 // repetitions of the test accuracy, per floor and size) and the checks of
-// §3.7 at the first floor.
-func classifySummary(c *ClassifyConfig, cells []ClassifyCell) (*results.Table, *results.Summary) {
+// §3.7 at the first floor; pixels is the data dimension p.
+func classifySummary(c *ClassifyConfig, cells []ClassifyCell, pixels int) (*results.Table, *results.Summary) {
 	s := &results.Summary{Lists: map[string][]float64{}, Criteria: classifyCriteria(c)}
 	table := results.NewTable("psi_min", "size", "bic_mean", "bic_se", "vb_mean", "vb_se", "bic_components_median", "vb_components_median", "repetitions")
 	type stats struct{ vb, bic, vbS, bicS []float64 }
@@ -428,6 +429,10 @@ func classifySummary(c *ClassifyConfig, cells []ClassifyCell) (*results.Table, *
 			Statement: "BIC uses slightly more analysers than VB on average, and gives the digit 1 a disproportionate number of them; both grow with the training set."},
 	}
 	s.AddFindingsFromChecks(nil)
+	if c.Model.ReferencePenalty {
+		s.Findings = append(s.Findings, fmt.Sprintf("VB's F is the reference code's bound ([model] reference_penalty): eq. 4.29 less p(k+1) = %d nats per analyser at k_max = %d, so every birth must gain that much more.",
+			pixels*(c.Model.KMax+1), c.Model.KMax))
+	}
 	return table, s
 }
 

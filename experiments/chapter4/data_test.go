@@ -101,6 +101,38 @@ func TestLattice18(t *testing.T) {
 	}
 }
 
+// TestLattice18Rotation checks data.rotation: the same stream gives the
+// axis-aligned points rotated about the origin by the angle (to 1e-12),
+// the centres with them, and the labels unchanged.
+func TestLattice18Rotation(t *testing.T) {
+	g := DefaultLattice18()
+	X0, l0 := g.Generate(stream(3, "lattice"))
+	C0 := g.Centres()
+	g.Rotation = 37
+	X, l := g.Generate(stream(3, "lattice"))
+	C := g.Centres()
+	sin, cos := math.Sincos(37 * math.Pi / 180)
+	check := func(name string, a, b *mat.Dense) {
+		t.Helper()
+		n, _ := a.Dims()
+		for i := range n {
+			x, y := a.At(i, 0), a.At(i, 1)
+			if math.Abs(b.At(i, 0)-(cos*x-sin*y)) > 1e-12 || math.Abs(b.At(i, 1)-(sin*x+cos*y)) > 1e-12 {
+				t.Fatalf("%s row %d: (%v, %v), want (%v, %v) rotated by 37°", name, i, b.At(i, 0), b.At(i, 1), x, y)
+			}
+		}
+	}
+	check("data", X0, X)
+	check("centres", C0, C)
+	if !slices.Equal(l0, l) {
+		t.Error("the labels differ")
+	}
+	g.Rotation = 400
+	if err := g.Validate(); err == nil || !strings.Contains(err.Error(), "data.rotation") {
+		t.Errorf("rotation 400: error %v", err)
+	}
+}
+
 // TestLattice18Covariances checks the covariances on many points per
 // cluster: the standard deviations along the principal axes lie in
 // [0.3, 1.0] (here ±7% for sampling error at 4000 points, about 3 sd),

@@ -1,8 +1,10 @@
 package chapter4
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments/exptest"
@@ -54,6 +56,10 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"embedded.toml", "k_max          = 7", "k_max          = -1", "model.k_max = -1"},
 		{"embedded.toml", "k_max          = 7", "k_max          = 0", "model.k_max = 0"},
+		{"embedded.toml", "b_star = 0.01", "b_star = 0.0", "model.b_star = 0"},
+		{"embedded.toml", "a_star = 1.0", "a_star = -1.0", "model.a_star = -1"},
+		{"embedded.toml", `death                = "immediate"`, `death                = "never"`, `key "search.death": "never" is not allowed: must be "immediate" or "move"`},
+		{"lattice.toml", "rotation           = 45.0", "rotation           = 720.0", "data.rotation = 720"},
 		{"embedded.toml", `children             = "pca"`, `children             = "clone"`, `key "search.children": "clone" is not allowed: must be "pca" or "inherit"`},
 		{"embedded.toml", "restarts   = 10", "restarts   = 0", "restarts = 0"},
 		{"embedded.toml", "dims               = [7, 4, 3, 2, 2, 1]", "dims               = [7, 4, 30]", "data.dims"},
@@ -117,8 +123,22 @@ func TestWeightedRange(t *testing.T) {
 }
 
 // TestLatticeQuick: the Figure 4.3 config's [quick] run: the figure, the
-// runs table, and F never decreases within a VBEM run.
+// runs table, F never decreases within a VBEM run, every criterion is
+// judged or explained, and summary.json holds S and F of the found state
+// and of the state converged from the true labels for every seed.
 func TestLatticeQuick(t *testing.T) {
 	q := quickRun(t, "lattice.toml", "fig4_3.svg", "lattice_runs.csv")
 	exptest.MustPass(t, q.Summary, "f-monotone")
+	exptest.Checks(t, q.Summary, latticeCriteria(2).IDs()...)
+	for _, name := range []string{"components_per_seed", "components_true_labels_per_seed", "F_per_seed", "F_true_labels_per_seed"} {
+		v := q.Summary.Lists[name]
+		if len(v) != 2 {
+			t.Fatalf("list %s = %v, want one value per seed (2)", name, v)
+		}
+		for _, x := range v {
+			if math.IsNaN(x) || math.IsInf(x, 0) || (strings.HasPrefix(name, "components") && x < 1) {
+				t.Errorf("list %s = %v", name, v)
+			}
+		}
+	}
 }

@@ -97,7 +97,14 @@ func searchCost(cells []experiments.Factor, m mfaShape, iterations experiments.F
 // and a bound on the analysers a search of them grows.
 type sized interface {
 	shape() (n experiments.Factor, p int, analysers experiments.Factor)
+	// labelRuns is the number of models converged from the true labels
+	// beside each search (SeedSearch.fromLabels).
+	labelRuns() float64
 }
+
+func (Lattice18) labelRuns() float64 { return 1 }
+
+func (Spiral) labelRuns() float64 { return 0 }
 
 func (g Lattice18) shape() (experiments.Factor, int, experiments.Factor) {
 	n := experiments.KeyN("data.points_per_cluster", g.PointsPerCluster, float64(g.Clusters())*float64(g.PointsPerCluster), "points")
@@ -114,6 +121,10 @@ func (c *SeedSearchConfig[D]) Estimate() experiments.Cost {
 	m := newShape(c.Model, fixed(float64(p), "dimensions"), s, n)
 	cells := []experiments.Factor{cfgKey("restarts", c.Restarts)}
 	cost := searchCost(cells, m, searchIterations(c.Search, c.VB, s), 1)
+	if r := c.Data.labelRuns(); r > 0 {
+		cost.Work = append(cost.Work, m.work("VBEM iterations from the true labels",
+			cfgKey("restarts", c.Restarts), fixed(r, "runs a search"), searchIterations(c.Search, c.VB, s)))
+	}
 	cost.Memory = append(cost.Memory,
 		experiments.Rows("params.csv rows of the snapshots", fixed(float64(len(c.Snapshots)), "snapshots"), s, fixed(float64(p*p+p), "values an analyser")),
 		experiments.Rows("params.csv rows of the first seed's data", n, fixed(float64(p), "dimensions")))

@@ -111,7 +111,7 @@ func DefaultSamplers() []SamplerSpec {
 func DefaultISSamplers() ISSamplersConfig {
 	c := ISSamplersConfig{Common: experiments.Common{Experiment: ISSamplersID, Figures: []string{"table4.3", "fig4.14"}, Seed: 4702}}
 	c.Data = SamplersData{Deltas: []float64{4, 2, 1}, NTotal: 150}
-	c.Model = ModelSettings{KMax: 1}
+	c.Model = model2D(1)
 	c.Search = DefaultSearch()
 	c.Search.MaxTotalIterations = 0
 	c.VB = vbFit(2000)
@@ -244,11 +244,11 @@ func (c *ISSamplersConfig) initResp(z *mat.Dense, rnd *rand.Rand) *mat.Dense {
 // to convergence with deaths of analysers below the death threshold and no
 // births (targets §3.9).
 func (c *ISSamplersConfig) deathRun(z, resp *mat.Dense, stop func() error) (*mfa.VB, vb.SearchResult, error) {
-	model, err := mfa.NewVB(z, resp, mfa.Settings{K: c.Model.KMax, PsiMin: c.Model.PsiMin})
+	model, err := mfa.NewVB(z, resp, c.Model.settings())
 	if err != nil {
 		return nil, vb.SearchResult{}, err
 	}
-	model.Moves = mfa.MoveSettings{DeathThreshold: c.Search.DeathThreshold} // no Rand: deaths only
+	model.Moves = moves(c.Search, nil) // no Rand: deaths only
 	res := c.Search.Search(model, c.VB.Settings(stop, model), nil)
 	if res.Status == vb.Canceled {
 		return nil, res, res.Err
@@ -301,7 +301,7 @@ func (c *ISSamplersConfig) runVBCell(j int, stop func() error) (SamplersVBCell, 
 		}
 		S := m.Size()
 		if occupied != S {
-			S = -1 // an analyser below one point whose death was refused: never kept
+			S = -1 // death = "move": an analyser below one point whose death was refused; never kept
 		}
 		cell.FinalS = append(cell.FinalS, S)
 		all = append(all, optimisation{S: S, iters: res.Iterations, F: res.F, post: m.ISPosterior()})

@@ -58,7 +58,7 @@ func DefaultISTightness() ISTightnessConfig {
 	c := ISTightnessConfig{Common: experiments.Common{Experiment: ISTightnessID, Figures: []string{"fig4.12", "fig4.13"}, Seed: 4701}}
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	c.Classes = []int{0, 1, 2}
-	c.Model = ModelSettings{KMax: 6}
+	c.Model = defaultModel(6)
 	// The search of chapter4/digits-unsupervised, without its final
 	// iterations: the snapshots, not the final model, are the results.
 	u := DefaultUnsupervised()

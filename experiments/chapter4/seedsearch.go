@@ -35,7 +35,7 @@ type SeedSearch struct {
 // iterations, chapter4/embedded's [vb], and snapshots after the given
 // accepted epochs.
 func defaultSeedSearch(kMax, maxTotal int, snapshots ...int) SeedSearch {
-	s := SeedSearch{Restarts: 10, Model: ModelSettings{KMax: kMax}, Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
+	s := SeedSearch{Restarts: 10, Model: defaultModel(kMax), Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
 	s.Search.MaxTotalIterations = maxTotal
 	return s
 }
@@ -116,6 +116,30 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 	}
 	o.Seconds = time.Since(start).Seconds()
 	return o, model, res, nil
+}
+
+// fromLabels converges a model started from the labels (one analyser per
+// class, q(s_i) = 1 on the point's own) on the z-scored data z, by the
+// rules of a search without births: the [search] epoch rule and deaths,
+// then the final run of max_final_iterations. It is the state the model
+// itself reaches from the truth, against which a search's F and S are
+// judged.
+func (ss SeedSearch) fromLabels(z mat.Matrix, labels []int, k int, stop func() error) (*mfa.VB, vb.SearchResult, error) {
+	n, _ := z.Dims()
+	resp := mat.NewDense(n, k, nil)
+	for i, l := range labels {
+		resp.Set(i, l, 1)
+	}
+	m, err := mfa.NewVB(z, resp, ss.Model.settings())
+	if err != nil {
+		return nil, vb.SearchResult{}, err
+	}
+	m.Moves = moves(ss.Search, nil)
+	res := ss.Search.Search(m, ss.VB.Settings(stop, m), nil)
+	if res.Status == vb.Canceled {
+		return nil, res, res.Err
+	}
+	return m, res, nil
 }
 
 // tracedSearch runs searchMFA on the z-scored data z and, when keep is

@@ -53,7 +53,7 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	c := UnsupervisedConfig{Common: experiments.Common{Experiment: UnsupervisedID, Figures: []string{"fig4.9", "fig4.10"}, Seed: 4901}}
 	c.Restarts = 3
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
-	c.Model = ModelSettings{KMax: 6}
+	c.Model = defaultModel(6)
 	// Agitation epochs (the thesis's) judged against a matched reference,
 	// as in chapter4/embedded.
 	c.Search = digitsSearch()

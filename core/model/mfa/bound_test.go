@@ -346,3 +346,40 @@ func TestBoundMonteCarlo(t *testing.T) {
 		t.Errorf("F = %.6f differs from its Monte Carlo estimate %.6f by more than 4 standard errors (%.4f)", b.F, mean, se)
 	}
 }
+
+// TestReferencePenalty checks Settings.ReferencePenalty: at every iteration
+// of the same run (deaths off, so that S stays 3) F is eq. (4.29) less
+// p(k_s+1) per analyser, reported as the term TermRefPenalty, and every
+// other term is bit for bit that of the model without the penalty (the
+// penalty changes no update).
+func TestReferencePenalty(t *testing.T) {
+	y, labels := clusters(rand.New(rand.NewPCG(31, 32)), [][]float64{{0, 0, 0}, {6, 0, 1}, {0, 6, -1}}, 1, 20)
+	ks := []int{2, 0, 1}
+	run := func(penalty bool) vb.Result {
+		m, err := mfa.NewVB(y, labelResp(labels, 3, 0.8), mfa.Settings{Ks: ks, ReferencePenalty: penalty})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Moves.DeathThreshold = -1
+		return vb.Run(m, vb.Settings{Hyper: mfa.DefaultSchedule(), MaxIterations: 15, Converger: vb.FixedIterations{}})
+	}
+	plain, pen := run(false), run(true)
+	want := float64(3 * ((2 + 1) + (0 + 1) + (1 + 1)))
+	for it := range plain.Trace.F {
+		got, ok := pen.Trace.Term(it, mfa.TermRefPenalty)
+		if !ok || got != -want {
+			t.Fatalf("iteration %d: penalty term %v (present %v), want %v", it, got, ok, -want)
+		}
+		if d := plain.Trace.F[it] - pen.Trace.F[it]; math.Abs(d-want) > 1e-9*math.Abs(plain.Trace.F[it]) {
+			t.Errorf("iteration %d: F differs by %v, want %v", it, d, want)
+		}
+		for _, term := range plain.Trace.Terms[it] {
+			if v, _ := pen.Trace.Term(it, term.Name); v != term.Value {
+				t.Errorf("iteration %d: term %s = %v with the penalty, %v without", it, term.Name, v, term.Value)
+			}
+		}
+		if _, ok := plain.Trace.Term(it, mfa.TermRefPenalty); ok {
+			t.Fatalf("iteration %d: the penalty term without the option", it)
+		}
+	}
+}

@@ -23,9 +23,12 @@ const eAllocs = 0
 // not allocate, and Save, a move and Restore round-trip) on a few shapes,
 // among them one analyser without factors, analysers with different k_s,
 // and a birth as the move (MoveSettings.Rand set; a responsibility or a
-// spatial split) or a death (one analyser started with almost no
-// responsibility), and models that have just had a spatial birth (the
-// suite then starts from the state Apply left).
+// spatial split) or a death (DeathAsMove, one analyser started with almost
+// no responsibility), a death inside E (the default DeathInSweep: an
+// analyser started with a little responsibility falls below one point
+// at the sixth E step, a jump the suite leaves out of its monotonicity
+// check, as vb.Run does; the test checks that it happens), and models that have just had a spatial birth
+// (the suite then starts from the state Apply left).
 func TestModelConformance(t *testing.T) {
 	cases := []struct {
 		name   string
@@ -34,14 +37,16 @@ func TestModelConformance(t *testing.T) {
 		birth  bool
 		split  mfa.BirthMode
 		born   bool    // apply a birth from analyser 0 before the suite (S+1 analysers)
-		starve bool    // give analyser S−1 almost no responsibility
+		starve float64 // if > 0, give analyser S−1 this responsibility on every point
+		move   bool    // deaths as moves (DeathAsMove)
 		sd     float64 // cluster spread (default 1: well separated)
 	}{
 		{name: "S=1,k=0", S: 1, per: 20, ks: []int{0}},
 		{name: "S=1,k=2,birth", S: 1, per: 20, ks: []int{2}, birth: true},
 		{name: "S=3,k=1", S: 3, per: 15, ks: []int{1, 1, 1}, birth: true},
 		{name: "S=3,k=(2,0,1)", S: 3, per: 15, ks: []int{2, 0, 1}},
-		{name: "S=3,death", S: 3, per: 15, ks: []int{1, 1, 1}, starve: true},
+		{name: "S=3,death move", S: 3, per: 15, ks: []int{1, 1, 1}, starve: 1e-3, move: true},
+		{name: "S=3,death in the sweep", S: 3, per: 15, ks: []int{1, 1, 1}, starve: 0.05},
 		{name: "S=3,k=1,overlapping", S: 3, per: 15, ks: []int{1, 1, 1}, sd: 3},
 		{name: "S=4,k=2,overlapping", S: 4, per: 12, ks: []int{2, 2, 2, 2}, sd: 3, birth: true},
 		{name: "S=1,k=2,spatial birth", S: 1, per: 20, ks: []int{2}, birth: true, split: mfa.SpatialSplit},
@@ -59,6 +64,7 @@ func TestModelConformance(t *testing.T) {
 			}
 			y, labels := clusters(rand.New(rand.NewPCG(7, uint64(c.S))), centres, sd, c.per)
 			n, _ := y.Dims()
+			var built []*mfa.VB
 			vbtest.CheckModel(t, func() vb.Model {
 				var m *mfa.VB
 				var err error
@@ -67,9 +73,9 @@ func TestModelConformance(t *testing.T) {
 					m, err = mfa.NewVBRandom(y, 1, set, rand.New(rand.NewPCG(1, 2)))
 				} else {
 					r := labelResp(labels, c.S, 0.8)
-					if c.starve {
+					if c.starve > 0 {
 						for i := 0; i < n; i++ {
-							r.Set(i, c.S-1, 1e-3)
+							r.Set(i, c.S-1, c.starve)
 						}
 					}
 					m, err = mfa.NewVB(y, r, set)
@@ -77,6 +83,10 @@ func TestModelConformance(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				if c.move {
+					m.Moves.Death = mfa.DeathAsMove
+				}
+				built = append(built, m)
 				if c.birth {
 					m.Moves.Rand = rand.New(rand.NewPCG(3, 4))
 					m.Moves.Birth = c.split
@@ -94,6 +104,11 @@ func TestModelConformance(t *testing.T) {
 				}
 				return m
 			}, vbtest.CheckOptions{EAllocs: eAllocs, Iterations: 12, Tol: 1e-11})
+			if c.starve > 0 && !c.move {
+				if d := built[0].Deaths(); len(d) == 0 || d[0].ESteps < 1 {
+					t.Errorf("deaths %+v: want one after the first E step, where the suite checks F", d)
+				}
+			}
 		})
 	}
 }

@@ -43,7 +43,9 @@
 // the printed equations, so every step can only raise F. Their order is that
 // of the reference code (targets §1.6):
 //
-//	E:           q(x|s) for every s, q(Λ̃^s) for every s, q(s_i); then F
+//	E:           q(x|s) for every s, q(Λ̃^s) for every s, q(s_i), the removal
+//	             of every analyser left with less than one point (and q(s_i)
+//	             again); then F
 //	M:           q(π), q(ν)
 //	UpdateHyper: Ψ ("psi"), then μ*, ν* ("mu_nu", only when S ≥ 2), and,
 //	             if scheduled, a*, b* ("ab") and α* ("alpha")
@@ -52,6 +54,15 @@
 // π, ν, Ψ, μ*ν*, with F evaluated after q(s). F is complete with every
 // constant and is reported as seven named terms (TermKLPi … TermLik) that
 // sum to it. DefaultSchedule is the reference code's hyperparameter schedule.
+//
+// Deaths follow the thesis (section 4.3.1, L2637) and the reference code:
+// an analyser whose responsibility mass falls below one point is removed
+// inside the E step (MoveSettings.Death = DeathInSweep, the default). The
+// change of F at a removal is not a step of coordinate ascent; E reports
+// it as vb.Bound.Jump (its closed form is at removeAnalysers), and vb.Run
+// checks the rest of every sweep. DeathAsMove, the ablation, proposes the
+// removal as a move between epochs instead. Settings.ReferencePenalty is
+// the reference code's bound, p(k_s+1) nats per analyser below eq. (4.29).
 //
 // # Importance sampling
 //
@@ -75,8 +86,11 @@
 // ../shared/seeds/000_055f6e591db3cc60.txt, § a section of
 // ../shared/targets/ch4-mfa.md.
 //
-//	VB.E                q(x|s), q(Λ̃^s), q(s_i), then F        eqs. (4.53)–(4.55), (4.43)–(4.50), (4.57), all
-//	                                                          as corrected in §1.5; F eq. (4.29), §1.4
+//	VB.E                q(x|s), q(Λ̃^s), q(s_i), deaths,      eqs. (4.53)–(4.55), (4.43)–(4.50), (4.57), all
+//	                    then F                                as corrected in §1.5; deaths section 4.3.1,
+//	                                                          L2637 (§1.9); F eq. (4.29), §1.4
+//	VB.Deaths           the removals made inside E, with the  section 4.3.1, L2631–2637; the change of F
+//	                    change of F at each                   derived at removeAnalysers
 //	VB.M                q(π), q(ν)                            eqs. (4.37), (4.40) (the square restored, §1.5)
 //	VB.UpdateHyper      Ψ; μ*, ν*; a*, b*; α*                 eqs. (4.58)–(4.59); (4.70)–(4.71) with 1/ν* (§1.7);
 //	                                                          (4.60)–(4.63) by App. C.2; (4.64)–(4.67)
@@ -84,7 +98,8 @@
 //	VB.ComponentF       F_s, the order of birth parents       eq. (4.77), lines 2680–2690
 //	VB.Agitation        ag(s)                                 eq. (4.72), line 2645
 //	VB.EpochConverger   end of an epoch                       line 2641, eq. (4.72); §1.9
-//	VB.Propose          deaths, then births by ascending F_s  section 4.3, lines 2631–2690; §1.9
+//	VB.Propose          deaths (DeathAsMove only), then       section 4.3, lines 2631–2690; §1.9
+//	                    births by ascending F_s
 //	VB.Apply            spatial birth; responsibility birth;  line 2652; eqs. (4.73)–(4.76), α_h = 1;
 //	                    death                                 section 4.3.1 with eq. (4.37)
 //	VB.Predictor,       q(x′|s), q(s′), then the bound on     eqs. (4.53)–(4.57) at y′, (4.85); lines 2743–2747

@@ -32,10 +32,17 @@ const ln2Pi = 1.83787706640934548356065947281123527972279494727556
 //     is ψ(ω_s) − ψ(ω_0) + T_x(i,s) + T_y(i,s) with the whole
 //     −KL(q(x_i|s) ‖ p(x_i)), whose ⟨ln p(x_i)⟩ and k_s/2 the print lost;
 //     without them F decreases, targets §1.5);
+//  4. under MoveSettings.Death = DeathInSweep (the default), the removal of
+//     every analyser left with less than DeathThreshold (one point) of
+//     responsibility, and q(s) again over the survivors (section 4.3.1,
+//     L2637; sweepDeaths);
 //
 // and then returns F (eq. (4.29), lines 2405–2419) at the resulting state,
-// as the seven terms TermKLPi … TermLik. Each step is the exact maximiser
-// of F in its factor, so E never lowers F.
+// as the seven terms TermKLPi … TermLik (and TermRefPenalty under
+// Settings.ReferencePenalty). Steps 1–3 are each the exact maximiser of F
+// in their factor, so they never lower F; a removal is not such a step,
+// and the change of F it made is the returned bound's Jump (see
+// removeAnalysers), which vb.Run leaves out of its monotonicity check.
 //
 // q(Λ̃) is updated here rather than in M so that vb.Run's cycle E, M,
 // UpdateHyper is the reference sweep (targets §1.6); M holds q(π) and q(ν).
@@ -62,6 +69,8 @@ func (m *VB) E() (vb.Bound, error) {
 	m.agValid, m.moved = !m.moved, false
 	m.prevResp = append(m.prevResp[:0], m.resp...)
 	m.prepPsi()
+	m.eSteps++
+	var jump float64
 	for range m.InnerRepeats {
 		for s, c := range m.comps {
 			if err := m.updateX(c); err != nil {
@@ -77,8 +86,15 @@ func (m *VB) E() (vb.Bound, error) {
 		if err := m.updateS(); err != nil {
 			return failedBound(), err
 		}
+		j, err := m.sweepDeaths()
+		jump += j
+		if err != nil {
+			return failedBound(), err
+		}
 	}
-	return m.bound(true), nil
+	b := m.bound(true)
+	b.Jump = jump
+	return b, nil
 }
 
 func failedBound() vb.Bound { return vb.Bound{F: math.NaN()} }
@@ -670,8 +686,20 @@ func (m *VB) bound(fromS bool) vb.Bound {
 		vb.Term{Name: TermHS, Value: hS},
 		vb.Term{Name: TermKLX, Value: klx},
 		vb.Term{Name: TermLik, Value: lik})
+	if m.ReferencePenalty {
+		var pen float64
+		for _, c := range m.comps {
+			pen += m.referencePenalty(c)
+		}
+		f -= pen
+		m.terms = append(m.terms, vb.Term{Name: TermRefPenalty, Value: -pen})
+	}
 	return vb.Bound{F: f, Terms: m.terms}
 }
+
+// referencePenalty returns p(k_s+1), the nats by which the reference
+// code's bound is below eq. (4.29) for analyser c (Settings.ReferencePenalty).
+func (m *VB) referencePenalty(c *component) float64 { return float64(m.p * c.d) }
 
 // componentKL sets c.klNu = Σ_l KL(Ga(a, b_l) ‖ Ga(a*, b*)) and c.klLam =
 // Σ_q ⟨KL(N(m_q, Γ_q) ‖ N((0, …, 0, μ*_q), diag(ν_1, …, ν_k, ν*_q)⁻¹))⟩_q(ν),

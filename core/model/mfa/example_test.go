@@ -12,8 +12,9 @@ import (
 
 // Fit a variational Bayesian mixture of factor analysers to three clusters
 // in 3-D (one of them elongated along a line), starting from a single
-// analyser and letting the search add analysers by births and remove them
-// by deaths while F rises. The model finds the three clusters, and ARD
+// analyser and letting the search add analysers by births while F rises
+// (an analyser left with less than one point of responsibility is removed
+// inside the sweep, the thesis's death rule). The model finds the three clusters, and ARD
 // keeps one factor only in the analyser of the elongated cluster.
 func Example() {
 	rnd := rand.New(rand.NewPCG(2003, 1)) // the data
@@ -56,7 +57,7 @@ func Example() {
 	// Output:
 	// analysers used: 3
 	// analyser holding 50 points: 0 active factor(s)
-	// analyser holding 50 points: 1 active factor(s)
 	// analyser holding 50 points: 0 active factor(s)
+	// analyser holding 50 points: 1 active factor(s)
 	// F = -69.7 nats
 }

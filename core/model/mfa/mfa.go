@@ -65,6 +65,14 @@ type Settings struct {
 	// InnerRepeats is the number of times E repeats the coupled q(x), q(Λ̃),
 	// q(s) updates before computing F (line 2551, targets §1.6). Default 1.
 	InnerRepeats int
+	// ReferencePenalty subtracts p(k_s+1) nats per analyser from F, as the
+	// reference code's bound does: its −KL[q(Λ̃^s)] has ½(ln|Γ^s_q| − (k_s+1))
+	// per row where eq. (4.29) has ½(ln|Γ^s_q| + (k_s+1)) (targets §1.4
+	// item 3; issue 20). The penalty does not depend on any q, so no update
+	// changes; it makes every birth cost p(k+1) nats more and every death
+	// gain as much, and it is reported as the term TermRefPenalty. Default
+	// false: F is eq. (4.29). An ablation.
+	ReferencePenalty bool
 }
 
 // Defaults of Settings.
@@ -84,10 +92,12 @@ type VB struct {
 	// Hyper holds the current hyperparameters Θ. UpdateHyper changes them;
 	// a caller may set them between steps (the slices have length p).
 	Hyper Hyper
-	// PsiMin, ABMax and InnerRepeats are as in Settings (defaults applied).
-	PsiMin       float64
-	ABMax        float64
-	InnerRepeats int
+	// PsiMin, ABMax, InnerRepeats and ReferencePenalty are as in Settings
+	// (defaults applied).
+	PsiMin           float64
+	ABMax            float64
+	InnerRepeats     int
+	ReferencePenalty bool
 	// ABFrozen counts the calls of UpdateHyper(HyperAB) that were skipped
 	// because a* exceeded ABMax (targets §1.14: report when this happens).
 	ABFrozen int
@@ -110,6 +120,11 @@ type VB struct {
 	prevResp []float64
 	agValid  bool
 	moved    bool
+
+	// eSteps counts the calls of E; deaths logs the removals made in them
+	// (Deaths).
+	eSteps int
+	deaths []Death
 
 	// Workspace of E, refreshed from the state above.
 	ipsi     []float64 // 1/ψ_q
@@ -432,6 +447,7 @@ func (m *VB) setSettings(set Settings) error {
 		m.ABMax = DefaultABMax
 	}
 	m.InnerRepeats = max(set.InnerRepeats, 1)
+	m.ReferencePenalty = set.ReferencePenalty
 	return nil
 }
 
@@ -592,6 +608,9 @@ const (
 	TermHS       = "H[q(s)]"        // −Σ_i Σ_s q_is ln q_is
 	TermKLX      = "-KL[x]"         // −Σ_i Σ_s q_is KL(q(x_i|s) ‖ N(0, I))
 	TermLik      = "E[ln p(y|s,x)]" // Σ_i Σ_s q_is ⟨ln N(y_i | Λ̃^s x̃_i, Ψ)⟩
+	// TermRefPenalty is −Σ_s p(k_s+1), present only under
+	// Settings.ReferencePenalty (not part of eq. (4.29)).
+	TermRefPenalty = "-p(k+1)[ref]"
 )
 
 var _ interface {

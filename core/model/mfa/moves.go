@@ -36,9 +36,13 @@ type MoveSettings struct {
 	// the digits). Default 1.
 	MaxTries int
 	// DeathThreshold is the responsibility mass Σ_i q_is below which an
-	// analyser is proposed for removal ("less than one data point's worth",
-	// line 2637). Default 1; a negative value disables deaths.
+	// analyser dies ("less than one data point's worth", line 2637; the
+	// reference code's sum(Qns) < 1). Default 1; a negative value disables
+	// deaths.
 	DeathThreshold float64
+	// Death says when such an analyser is removed. Default DeathInSweep,
+	// the thesis's rule; DeathAsMove is the ablation.
+	Death DeathRule
 	// Birth says how a birth splits its parent. Default
 	// ResponsibilitySplit (the thesis's digits experiments); the synthetic
 	// experiments use SpatialSplit (targets §1.9, §4 item 4).
@@ -48,6 +52,30 @@ type MoveSettings struct {
 	// InheritLoadings, the thesis's.
 	Children ChildInit
 }
+
+// DeathRule says when an analyser whose responsibility mass Σ_i q_is is
+// below MoveSettings.DeathThreshold is removed.
+type DeathRule int
+
+const (
+	// DeathInSweep: E removes it right after the q(s) update in which its
+	// mass fell below the threshold, and updates q(s) again over the
+	// survivors (Beal (2003) section 4.3.1, L2637: "remove components once
+	// their total posterior responsibilities fall below a reasonable level
+	// (in practice less than one data point's worth)"; the reference code
+	// does it in inferQns, every sweep). F changes at the removal by the
+	// amount removalJump documents; E reports it as vb.Bound.Jump, so that
+	// vb.Run still checks every other step of the sweep, and logs it
+	// (Deaths). Propose proposes no deaths.
+	DeathInSweep DeathRule = iota
+	// DeathAsMove: Propose offers each such analyser's removal as a move
+	// between epochs, kept by vb.Search if F at the end of the moved
+	// model's epoch is higher (the "testing" variant the thesis describes
+	// but did not use, L2635); E never changes S. An ablation.
+	DeathAsMove
+)
+
+func (d DeathRule) String() string { return enumString("DeathRule", int(d), "in-sweep", "move") }
 
 // BirthMode says how a birth splits its parent s′ into s′ and a new
 // analyser t. Both draw a direction d ~ N(0, E[Λ^{s′}]E[Λ^{s′}]ᵀ + Ψ), a full
@@ -110,8 +138,10 @@ const (
 // vb.Search has tried so far. Since the last accepted move the model is in
 // the same state (rejections are restored), and Propose goes through:
 //
-//  1. the death of every analyser whose Σ_i q_is < DeathThreshold, smallest
-//     first (section 4.3.1, lines 2631–2637), each tried once;
+//  1. under MoveSettings.Death = DeathAsMove, the death of every analyser
+//     whose Σ_i q_is < DeathThreshold, smallest first (section 4.3.1,
+//     lines 2631–2637), each tried once (under DeathInSweep, E has
+//     removed them already);
 //  2. births, the parents in order of ascending F_s (ComponentF, eq. (4.77),
 //     lines 2680–2690: the worst-modelled analyser first), round after
 //     round, MaxTries rounds in all (targets §1.9 "parent choice").
@@ -121,11 +151,7 @@ const (
 func (m *VB) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
 	since := sinceAccepted(log)
 	S := len(m.comps)
-	thr := m.Moves.DeathThreshold
-	if thr == 0 {
-		thr = 1
-	}
-	if S > 1 && thr > 0 {
+	if thr := m.Moves.deathThreshold(); S > 1 && thr > 0 && m.Moves.Death == DeathAsMove {
 		ns := m.Counts()
 		var cands []int
 		for s, v := range ns {
@@ -144,6 +170,15 @@ func (m *VB) Propose(log []vb.MoveRecord) (mv vb.Move, ok bool) {
 		return vb.Move{}, false
 	}
 	return nextBirth(since, S, m.Moves.MaxTries, m.ParentOrder)
+}
+
+// deathThreshold returns DeathThreshold with its default: 1 for 0, and
+// a non-positive value when deaths are disabled.
+func (ms MoveSettings) deathThreshold() float64 {
+	if ms.DeathThreshold == 0 {
+		return 1
+	}
+	return ms.DeathThreshold
 }
 
 // sinceAccepted returns the moves logged after the last accepted one: the
@@ -192,7 +227,8 @@ func (m *VB) ParentOrder() []int {
 //	F_s = −KL[q(ν^s)] − KL[q(Λ̃^s)] + (1/N_s) Σ_i q_is (ψ(ω_s) − ψ(ω_0) − ln q_is + T_x(i,s) + T_y(i,s)),
 //
 // the data part normalised by the analyser's responsibility mass N_s (it is
-// omitted when N_s = 0), at the current state.
+// omitted when N_s = 0), at the current state (less p(k_s+1) under
+// Settings.ReferencePenalty, as in the reference code's ordercands).
 func (m *VB) ComponentF() []float64 {
 	m.prepPsi()
 	m.computeT()
@@ -215,6 +251,9 @@ func (m *VB) ComponentF() []float64 {
 		}
 		m.componentKL(c)
 		fs[s] -= c.klNu + c.klLam
+		if m.ReferencePenalty {
+			fs[s] -= m.referencePenalty(c)
+		}
 	}
 	return fs
 }

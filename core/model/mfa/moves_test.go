@@ -3,6 +3,7 @@ package mfa_test
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -120,9 +121,10 @@ func oneClusterEach(m *mfa.VB, labels []int, clusters int) bool {
 	return true
 }
 
-// TestDeathMove checks the death move on its own: an analyser started with
-// almost no responsibility is proposed for removal first, the move is
-// accepted by vb.Search (F rises), and the search ends with the other two.
+// TestDeathMove checks the death move of the ablation (DeathAsMove) on its
+// own: an analyser started with almost no responsibility is proposed for
+// removal first, the move is accepted by vb.Search (F rises), and the
+// search ends with the other two.
 func TestDeathMove(t *testing.T) {
 	y, labels := clusters(rand.New(rand.NewPCG(74, 75)), [][]float64{{0, 0}, {8, 0}}, 1, 30)
 	resp := labelResp(labels, 3, 0.998)
@@ -130,6 +132,7 @@ func TestDeathMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m.Moves.Death = mfa.DeathAsMove
 	res := vb.Search(m, vb.SearchSettings{Run: vb.Settings{Hyper: mfa.DefaultSchedule()}})
 	if res.Err != nil {
 		t.Fatal(res.Err)
@@ -139,6 +142,66 @@ func TestDeathMove(t *testing.T) {
 	}
 	if m.Size() != 2 {
 		t.Errorf("S = %d after the search, want 2", m.Size())
+	}
+}
+
+// TestDeathInSweep checks the thesis's death rule, the default (section
+// 4.3.1, L2637): the same starved analyser as in TestDeathMove is removed by
+// E itself within a plain vb.Run, which ends normally with S = 2; the
+// removal is logged (Deaths) with its mass below one point and the jump of
+// F that the run's bound reported (vb.Bound.Jump, recorded with the
+// iteration); after it F never decreases; and Propose then offers no death.
+// With a negative DeathThreshold nothing dies.
+func TestDeathInSweep(t *testing.T) {
+	y, labels := clusters(rand.New(rand.NewPCG(74, 75)), [][]float64{{0, 0}, {8, 0}}, 1, 30)
+	resp := labelResp(labels, 3, 0.998)
+	m, err := mfa.NewVB(y, resp, mfa.Settings{K: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var jumps []float64
+	var at []int
+	res := vb.Run(m, vb.Settings{Hyper: mfa.DefaultSchedule(), Recorder: func(it vb.Iteration) {
+		if it.Jump != 0 {
+			jumps, at = append(jumps, it.Jump), append(at, it.Iter)
+		}
+	}})
+	if !res.Status.OK() {
+		t.Fatal(res.Error())
+	}
+	if m.Size() != 2 {
+		t.Fatalf("S = %d after the run, want 2", m.Size())
+	}
+	d := m.Deaths()
+	if len(d) != 1 || !slices.Equal(d[0].Analysers, []int{2}) || !(d[0].Mass[0] < 1) {
+		t.Fatalf("deaths %+v: want analyser 2, below one point", d)
+	}
+	if len(jumps) != 1 || at[0] != d[0].ESteps || math.Abs(jumps[0]-(d[0].FAfter-d[0].FBefore)) > 1e-12*math.Abs(d[0].FBefore) {
+		t.Fatalf("jumps %v at iterations %v; the log says %+v", jumps, at, d[0])
+	}
+	if at[0] < 1 {
+		t.Fatalf("the death came at the first E step: nothing to compare F with")
+	}
+	if f := res.Trace.F; f[at[0]]-jumps[0] < f[at[0]-1]-1e-9*math.Abs(f[at[0]]) {
+		t.Errorf("F − jump = %v at the death, below the previous F %v", f[at[0]]-jumps[0], f[at[0]-1])
+	}
+	for i := at[0] + 1; i < len(res.Trace.F); i++ {
+		if res.Trace.DeltaF[i] < -1e-9*math.Abs(res.Trace.F[i]) {
+			t.Errorf("F decreased at iteration %d by %v", i, -res.Trace.DeltaF[i])
+		}
+	}
+	m.Moves.Rand = nil
+	if mv, ok := m.Propose(nil); ok {
+		t.Errorf("Propose offers %v under DeathInSweep without births", mv)
+	}
+
+	keep, err := mfa.NewVB(y, resp, mfa.Settings{K: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keep.Moves.DeathThreshold = -1
+	if r := vb.Run(keep, vb.Settings{Hyper: mfa.DefaultSchedule(), MaxIterations: 50}); !r.Status.OK() || keep.Size() != 3 || len(keep.Deaths()) != 0 {
+		t.Errorf("deaths disabled: status %v, S = %d, %d deaths", r.Status, keep.Size(), len(keep.Deaths()))
 	}
 }
 
