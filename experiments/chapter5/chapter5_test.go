@@ -394,3 +394,24 @@ func TestInterfaceMetrics(t *testing.T) {
 		t.Errorf("inputs: F_monotone = %v, want 1", sum.Metrics["F_monotone"])
 	}
 }
+
+// TestMapAdvantageOnset: the onset is the start of the last run of k at
+// which MAP's test error is below VB's, reaching the largest k.
+func TestMapAdvantageOnset(t *testing.T) {
+	ks := []int{1, 2, 20, 32, 48, 64}
+	vb := []float64{5, 5, 5, 5, 5, 5}
+	for _, c := range []struct {
+		mp   []float64
+		want int
+	}{
+		{[]float64{9, 9, 9, 4, 4, 4}, 32},
+		{[]float64{4, 9, 9, 9, 4, 4}, 48}, // below at k = 1 too, but not throughout
+		{[]float64{4, 4, 4, 4, 4, 6}, 0},  // not below at the largest k
+		{[]float64{4, 4, 4, 4, 4, 4}, 1},
+		{[]float64{9, 9, 9, 9, 5, 4}, 64}, // a tie is no advantage
+	} {
+		if got := mapAdvantageOnset(ks, vb, c.mp); got != c.want {
+			t.Errorf("MAP %v: onset %d, want %d", c.mp, got, c.want)
+		}
+	}
+}
