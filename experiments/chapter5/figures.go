@@ -74,7 +74,7 @@ func PlotDimensionality(dir string) error {
 	cols := len(grid) + 1
 	panels := make([]*plot.Plot, 2*cols)
 	for i, T := range grid {
-		run := dimCellName(0, T, main)
+		run := dimCellName(0, T, main, false)
 		for row, name := range []string{"A", "C"} {
 			m, err := experiments.ReadMatrix(pt, run, "VB", name)
 			if err != nil {
@@ -103,7 +103,80 @@ func PlotDimensionality(dir string) error {
 	if err := experiments.SaveFigure(dir, "fig5_4", f); err != nil {
 		return err
 	}
-	return plotTrajectories(dir, dimCellName(0, grid[len(grid)-1], main))
+	if err := plotTrajectories(dir, dimCellName(0, grid[len(grid)-1], main, false)); err != nil {
+		return err
+	}
+	return plotExtended(dir)
+}
+
+// plotExtended draws the extension of Figures 5.4-5.5 (issue 20 item 6)
+// from extended.csv and trace.csv, fig5_5_extended: one panel per seed
+// with F of its extended runs (the [vb] run continued, and the comparison
+// run if any) as the distance below the higher final F, against the
+// iteration on logarithmic axes, titled with the end states.
+func plotExtended(dir string) error {
+	tab := results.ReadColumns(filepath.Join(dir, ExtendedFile))
+	seeds, cases, hypers, runs, ends, fEnd := tab.Strings("seed"), tab.Strings("schedule"), tab.Strings("hyper"), tab.Strings("run"), tab.Strings("end_state"), tab.Floats("F_end")
+	alive, dyn, out := tab.Strings(stateAlive), tab.Strings(stateDynamics), tab.Strings(stateOutput)
+	if err := tab.Err(); err != nil {
+		return err
+	}
+	tt, err := results.ReadCSV(filepath.Join(dir, experiments.TraceFile))
+	if err != nil {
+		return err
+	}
+	var order []string
+	for _, sd := range seeds {
+		if !slices.Contains(order, sd) {
+			order = append(order, sd)
+		}
+	}
+	var panels []*plot.Plot
+	for _, sd := range order {
+		best := math.Inf(-1)
+		for i := range seeds {
+			if seeds[i] == sd {
+				best = math.Max(best, fEnd[i])
+			}
+		}
+		var ss []plots.Series
+		// The y axis has no label: gonum centres a vertical label at the
+		// arithmetic middle of the range, near the top of a log axis, and
+		// then shrinks the data area to make room for it.
+		title := "seed " + sd + ": nats below the higher final F"
+		for i := range seeds {
+			if seeds[i] != sd {
+				continue
+			}
+			iter, F, err := experiments.ReadTrace(tt, runs[i])
+			if err != nil {
+				return err
+			}
+			ser := plots.Series{Name: cases[i] + ": " + hypers[i]}
+			for j := range F {
+				if it := int(iter[j]) + 1; it < 100 || keepThinned(it) || j == len(F)-1 {
+					ser.X, ser.Y = append(ser.X, float64(it)), append(ser.Y, best-F[j])
+				}
+			}
+			ss = append(ss, ser)
+			title += fmt.Sprintf("\n%s: %s (%s alive, %s dynamics-only, %s output-only), F = %.2f", cases[i], ends[i], alive[i], dyn[i], out[i], fEnd[i])
+		}
+		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: "iteration", LogX: true, LogY: true}, ss...)
+		if err != nil {
+			return err
+		}
+		p.Title.TextStyle.Font.Size = plots.TickSize
+		p.Legend.Top, p.Legend.Left = false, true
+		panels = append(panels, p)
+	}
+	if len(panels) == 0 {
+		return fmt.Errorf("%s: no extended run", ExtendedFile)
+	}
+	cols := min(3, len(panels))
+	rows := (len(panels) + cols - 1) / cols
+	f := plots.Figure{Rows: rows, Cols: cols, Panels: panels, Width: vg.Length(cols) * 4.6 * vg.Inch, Height: vg.Length(rows) * 4 * vg.Inch,
+		Title: "Figures 5.4-5.5 extended: F of the runs on the longest sequence, below the higher of their final values, per seed and hyperparameter schedule"}
+	return experiments.SaveFigure(dir, "fig5_5_extended", f)
 }
 
 // plotTrajectories draws Figure 5.5 for one run of hyper_trace.csv: (a)
@@ -173,7 +246,7 @@ func plotTrajectories(dir, run string) error {
 		panels = append(panels, b)
 	}
 	if all := series(1, 2); len(all[0].X) > n {
-		c, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(c) continued to iteration %.0f (every 10th point after %d)", last, n-1), XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, all...)
+		c, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(c) continued to iteration %.0f (thinned after %d)", last, n-1), XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, all...)
 		if err != nil {
 			return err
 		}
