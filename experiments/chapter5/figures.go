@@ -648,7 +648,7 @@ func plotInteractions(dir string) error {
 		{"(a) MAP D + CB", "MAP D + CB", m["map_total"], plots.DivergingMap(maxAbs(m["map_total"]))},
 		{"(b) VB ⟨D⟩", "posterior mean of D", m["vb_d"], plots.DivergingMap(lim)},
 		{"(c) VB posterior variance of D", "posterior variance of D", vv, plots.GrayMap(0, maxAbs(vv))},
-		{fmt.Sprintf("(d) ⟨D⟩ where significant (|z| > threshold): %d entries", perSeed[0]), "posterior mean of D", masked, plots.DivergingMap(lim)},
+		{fmt.Sprintf("(d) ⟨D⟩ where |z| > threshold: %d entries", perSeed[0]), "posterior mean of D", masked, plots.DivergingMap(lim)},
 	}
 	if truth := m["truth"]; !math.IsNaN(truth.At(0, 0)) {
 		maps = append(maps, heat{"(e) surrogate's true D", "true D", truth, plots.DivergingMap(maxAbs(truth))})
@@ -662,7 +662,7 @@ func plotInteractions(dir string) error {
 		panels = append(panels, pl)
 	}
 	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 3 * vg.Inch, Height: 3.8 * vg.Inch,
-		Title: "Figure 5.12: gene-gene interaction matrices of seed 0 (rows: target gene, columns: source gene; red > 0, blue < 0); significant entries per seed: " + perSeedText(perSeed)}
+		Title: "Figure 5.12: gene-gene interaction matrices of seed 0 (rows: target gene, columns: source gene; red > 0, blue < 0)\nsignificant entries per seed: " + perSeedText(perSeed)}
 	return experiments.SaveFigure(dir, "fig5_12", f)
 }
 
