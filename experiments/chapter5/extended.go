@@ -26,10 +26,10 @@ import (
 // continues after [vb] (vb.Continue) to MaxTotalIterations in all, or
 // until ΔF < rel_tol·|F| if rel_tol > 0 (targets §3.1 criterion 3; not in
 // the thesis). The targets' rule, ΔF < 1e-6·|F|, ends the continuation
-// after 510-2123 iterations, 5-68 nats below where F goes, while surplus
-// dimensions still die up to iteration 8640 (issue 20 item 6): the
-// shipped configs run the continuation its full length (rel_tol = 0) and
-// report the iteration at which that rule would have stopped it
+// after 510-2123 iterations, 4-67 nats below F at iteration 10000, while
+// surplus dimensions still die up to iteration 8638 (issue 20 item 6):
+// the shipped configs run the continuation its full length (rel_tol = 0)
+// and report the iteration at which that rule would have stopped it
 // (relStopReference).
 type Extension struct {
 	// MaxTotalIterations counts the [vb] run's iterations too; at most
