@@ -20,6 +20,12 @@
 //     arcs with arrowheads, self-connections, highlighted arcs, node
 //     names), as used for the gene-interaction network of Figure 5.13;
 //     NetworkPlot frames one with the axes hidden.
+//   - HeatMap shows a matrix as an image of coloured blocks above a colour
+//     bar whose axis gives the value of each colour, for any gonum
+//     palette.ColorMap; LinearMap is one that interpolates between evenly
+//     spaced colours (DivergingMap, blue-white-red for signed matrices;
+//     GrayMap, white to black), as used for the interaction matrices of
+//     Figure 5.12. GrayImage shows a matrix in grey levels without a bar.
 //   - Figure and Render lay panels out on a grid with aligned data areas
 //     and encode them as SVG or PNG bytes; RenderPlot does one plot.
 //     Writing the bytes to disk (atomically) is the caller's job.

@@ -32,8 +32,29 @@ func checkFiles(t *testing.T, dir string, files ...string) {
 func TestQuickDimensionality(t *testing.T) {
 	q := exptest.Quick(t, configPath("dimensionality.toml"))
 	dir := q.Dir
-	checkFiles(t, dir, "alive.csv", "params.csv", "hyper_trace.csv", "trace.csv", SeedChecksFile, "fig5_4.svg", "fig5_4.png", "fig5_5.svg", "fig5_5.png", "summary.json", "scorecard.md")
+	checkFiles(t, dir, "alive.csv", "params.csv", "hyper_trace.csv", "trace.csv", ExtendedFile, ExtendedDimsFile, SeedChecksFile,
+		"fig5_4.svg", "fig5_4.png", "fig5_5.svg", "fig5_5.png", "fig5_5_extended.svg", "fig5_5_extended.png", "summary.json", "scorecard.md")
 	exptest.MustPass(t, q.Summary, "fig5.4-f-monotone", "fig5.5-start")
+	exptest.Checks(t, q.Summary, "fig5.4-extended-true-structure[vb]", "fig5.4-extended-true-structure[compare]",
+		"fig5.4-extended-local-optimum[vb]", "fig5.4-extended-local-optimum[compare]", "fig5.4-extended-true-higher-f")
+	// One seed: the continued run and the comparison run, each with its
+	// k = 10 dimensions, and F at their ends in the summary.
+	ext, err := results.ReadCSV(filepath.Join(dir, ExtendedFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dims, err := results.ReadCSV(filepath.Join(dir, ExtendedDimsFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ext.Rows) != 2 || len(dims.Rows) != 2*10 {
+		t.Errorf("%s has %d rows, %s %d; want 2 and 20", ExtendedFile, len(ext.Rows), ExtendedDimsFile, len(dims.Rows))
+	}
+	for _, m := range []string{"extended.vb.s0.F_end", "extended.compare.s0.F_end", "extended.F_gain.s0"} {
+		if v, ok := q.Summary.Metrics[m]; !ok || math.IsNaN(v) {
+			t.Errorf("metric %s = %v (present %v)", m, v, ok)
+		}
+	}
 	alive, err := results.ReadCSV(filepath.Join(dir, "alive.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -207,9 +228,11 @@ func TestConfigErrors(t *testing.T) {
 		{"dimensionality.toml", "eigenvalues     = [0.65, 0.70, 0.75, 0.80, 0.85, 0.90]", "eigenvalues     = [0.65, 1.2]", "data.eigenvalues"},
 		{"dimensionality.toml", `cross_init         = "identity"`, `cross_init         = "ones"`, "model.cross_init"},
 		{"dimensionality.toml", "k                  = 10", "k                  = 0", "model.k = 0"},
-		{"dimensionality.toml", "rel_tol              = 1e-6", "rel_tol              = -1e-6", "extended.rel_tol"},
-		{"dimensionality.toml", "max_total_iterations = 3000", "max_total_iterations = -1", "extended.max_total_iterations = -1"},
-		{"dimensionality.toml", "max_total_iterations = 3000", "iterations = 3000", `unknown key "extended.iterations": renamed to "extended.max_total_iterations"`},
+		{"dimensionality.toml", "rel_tol              = 0.0", "rel_tol              = -1e-6", "extended.rel_tol"},
+		{"dimensionality.toml", "max_total_iterations = 10000", "max_total_iterations = -1", "extended.max_total_iterations = -1"},
+		{"dimensionality.toml", "max_total_iterations = 10000", "iterations = 10000", `unknown key "extended.iterations": renamed to "extended.max_total_iterations"`},
+		{"dimensionality.toml", "noise = 1\n", "delta = 1\n", `extended.compare_hyper.delta = 1: unknown group`},
+		{"dimensionality.toml", "x0    = 1\n", "x0    = -1\n", `extended.compare_hyper.x0 = -1`},
 		{"dimensionality.toml", "gamma = 20", "gamma = -1", "vb.hyper.gamma = -1"},
 		{"dimensionality.toml", "alpha = 10", "beta = 10", `vb.hyper.beta = 10: unknown group`},
 		{"dimensionality.toml", "extinct_threshold = 1e-3", "extinct_threshold = 0.5", "thresholds.extinct_threshold"},
@@ -392,5 +415,26 @@ func TestInterfaceMetrics(t *testing.T) {
 	}
 	if sum := exptest.Quick(t, configPath("inputs.toml")).Summary; sum.Metrics["F_monotone"] != 1 {
 		t.Errorf("inputs: F_monotone = %v, want 1", sum.Metrics["F_monotone"])
+	}
+}
+
+// TestMapAdvantageOnset: the onset is the start of the last run of k at
+// which MAP's test error is below VB's, reaching the largest k.
+func TestMapAdvantageOnset(t *testing.T) {
+	ks := []int{1, 2, 20, 32, 48, 64}
+	vb := []float64{5, 5, 5, 5, 5, 5}
+	for _, c := range []struct {
+		mp   []float64
+		want int
+	}{
+		{[]float64{9, 9, 9, 4, 4, 4}, 32},
+		{[]float64{4, 9, 9, 9, 4, 4}, 48}, // below at k = 1 too, but not throughout
+		{[]float64{4, 4, 4, 4, 4, 6}, 0},  // not below at the largest k
+		{[]float64{4, 4, 4, 4, 4, 4}, 1},
+		{[]float64{9, 9, 9, 9, 5, 4}, 64}, // a tie is no advantage
+	} {
+		if got := mapAdvantageOnset(ks, vb, c.mp); got != c.want {
+			t.Errorf("MAP %v: onset %d, want %d", c.mp, got, c.want)
+		}
 	}
 }

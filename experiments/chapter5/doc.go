@@ -6,7 +6,10 @@
 //   - chapter5/dimensionality: the hidden-state dimensionality of an LDS
 //     without inputs discovered by ARD against the sequence length, and the
 //     trajectories of the hyperparameters α, γ as dimensions go extinct
-//     (section 5.4.1, Figures 5.4 and 5.5; targets §3.1-§3.2);
+//     (section 5.4.1, Figures 5.4 and 5.5; targets §3.1-§3.2), with the
+//     run on the longest sequence continued to the end of its pruning and
+//     compared with another hyperparameter schedule: its end state, the
+//     true structure or the local optimum of line 4115 (extended.go);
 //   - chapter5/inputs: the input-driven example, its data, F and ΔF during
 //     learning, and the reciprocal hyperparameters 1/α, 1/β, 1/γ, 1/δ
 //     recovering the true structure (section 5.4.2, Figures 5.6-5.8;

@@ -65,7 +65,7 @@ func (f ldsSize) work(what string, times ...experiments.Factor) []experiments.Pa
 // comparison runs with the other cross_init): every cell draws the whole
 // sequence of data.t_max steps, then fits its prefix; the longest prefix
 // continues to extended.max_total_iterations, its hyperparameters
-// recorded at every iteration.
+// recorded at every iteration (twice with [extended.compare_hyper]).
 func (c *DimensionalityConfig) Estimate() experiments.Cost {
 	seeds := experiments.Key("seeds", c.Seeds)
 	lengths := float64(len(c.TGrid))
@@ -86,6 +86,11 @@ func (c *DimensionalityConfig) Estimate() experiments.Cost {
 	vbIt := experiments.Key("vb.max_iterations", c.VB.MaxIterations)
 	ext := experiments.Key("extended.max_total_iterations", c.Extended.MaxTotalIterations)
 	kk := experiments.Key("model.k", c.Model.K)
+	if c.Extended.CompareHyper != nil {
+		// The longest sequence fitted again, as long, with the other
+		// hyperparameter schedule.
+		ext = ext.Plus(ext.N, "iterations of both continued runs")
+	}
 	cost := experiments.Cost{
 		Cells: []experiments.Factor{seeds, perSeed},
 		Memory: []experiments.Part{

@@ -2,8 +2,6 @@ package chapter5
 
 import (
 	"fmt"
-	"image"
-	"image/color"
 	"math"
 	"path/filepath"
 	"slices"
@@ -13,6 +11,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
@@ -75,7 +74,7 @@ func PlotDimensionality(dir string) error {
 	cols := len(grid) + 1
 	panels := make([]*plot.Plot, 2*cols)
 	for i, T := range grid {
-		run := dimCellName(0, T, main)
+		run := dimCellName(0, T, main, false)
 		for row, name := range []string{"A", "C"} {
 			m, err := experiments.ReadMatrix(pt, run, "VB", name)
 			if err != nil {
@@ -104,7 +103,80 @@ func PlotDimensionality(dir string) error {
 	if err := experiments.SaveFigure(dir, "fig5_4", f); err != nil {
 		return err
 	}
-	return plotTrajectories(dir, dimCellName(0, grid[len(grid)-1], main))
+	if err := plotTrajectories(dir, dimCellName(0, grid[len(grid)-1], main, false)); err != nil {
+		return err
+	}
+	return plotExtended(dir)
+}
+
+// plotExtended draws the extension of Figures 5.4-5.5 (issue 20 item 6)
+// from extended.csv and trace.csv, fig5_5_extended: one panel per seed
+// with F of its extended runs (the [vb] run continued, and the comparison
+// run if any) as the distance below the higher final F, against the
+// iteration on logarithmic axes, titled with the end states.
+func plotExtended(dir string) error {
+	tab := results.ReadColumns(filepath.Join(dir, ExtendedFile))
+	seeds, cases, hypers, runs, ends, fEnd := tab.Strings("seed"), tab.Strings("schedule"), tab.Strings("hyper"), tab.Strings("run"), tab.Strings("end_state"), tab.Floats("F_end")
+	alive, dyn, out := tab.Strings(stateAlive), tab.Strings(stateDynamics), tab.Strings(stateOutput)
+	if err := tab.Err(); err != nil {
+		return err
+	}
+	tt, err := results.ReadCSV(filepath.Join(dir, experiments.TraceFile))
+	if err != nil {
+		return err
+	}
+	var order []string
+	for _, sd := range seeds {
+		if !slices.Contains(order, sd) {
+			order = append(order, sd)
+		}
+	}
+	var panels []*plot.Plot
+	for _, sd := range order {
+		best := math.Inf(-1)
+		for i := range seeds {
+			if seeds[i] == sd {
+				best = math.Max(best, fEnd[i])
+			}
+		}
+		var ss []plots.Series
+		// The y axis has no label: gonum centres a vertical label at the
+		// arithmetic middle of the range, near the top of a log axis, and
+		// then shrinks the data area to make room for it.
+		title := "seed " + sd + ": nats below the higher final F"
+		for i := range seeds {
+			if seeds[i] != sd {
+				continue
+			}
+			iter, F, err := experiments.ReadTrace(tt, runs[i])
+			if err != nil {
+				return err
+			}
+			ser := plots.Series{Name: cases[i] + ": " + hypers[i]}
+			for j := range F {
+				if it := int(iter[j]) + 1; it < 100 || keepThinned(it) || j == len(F)-1 {
+					ser.X, ser.Y = append(ser.X, float64(it)), append(ser.Y, best-F[j])
+				}
+			}
+			ss = append(ss, ser)
+			title += fmt.Sprintf("\n%s: %s (%s alive, %s dynamics-only, %s output-only), F = %.2f", cases[i], ends[i], alive[i], dyn[i], out[i], fEnd[i])
+		}
+		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: "iteration", LogX: true, LogY: true}, ss...)
+		if err != nil {
+			return err
+		}
+		p.Title.TextStyle.Font.Size = plots.TickSize
+		p.Legend.Top, p.Legend.Left = false, true
+		panels = append(panels, p)
+	}
+	if len(panels) == 0 {
+		return fmt.Errorf("%s: no extended run", ExtendedFile)
+	}
+	cols := min(3, len(panels))
+	rows := (len(panels) + cols - 1) / cols
+	f := plots.Figure{Rows: rows, Cols: cols, Panels: panels, Width: vg.Length(cols) * 4.6 * vg.Inch, Height: vg.Length(rows) * 4 * vg.Inch,
+		Title: "Figures 5.4-5.5 extended: F of the runs on the longest sequence, below the higher of their final values, per seed and hyperparameter schedule"}
+	return experiments.SaveFigure(dir, "fig5_5_extended", f)
 }
 
 // plotTrajectories draws Figure 5.5 for one run of hyper_trace.csv: (a)
@@ -164,7 +236,7 @@ func plotTrajectories(dir, run string) error {
 	if err != nil {
 		return err
 	}
-	a.Legend.Top, a.Legend.Left = false, true
+	emptiestCorner(a, first)
 	panels := []*plot.Plot{a}
 	if len(surv) > 0 {
 		b, _, err := plots.Lines(plots.Axes{Title: "(b) close-up of the survivors (second half of (a))", XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, surv...)
@@ -174,16 +246,49 @@ func plotTrajectories(dir, run string) error {
 		panels = append(panels, b)
 	}
 	if all := series(1, 2); len(all[0].X) > n {
-		c, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(c) continued to iteration %.0f (every 10th point after %d)", last, n-1), XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, all...)
+		c, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(c) continued to iteration %.0f (thinned after %d)", last, n-1), XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, all...)
 		if err != nil {
 			return err
 		}
-		c.Legend.Top, c.Legend.Left = false, true
+		emptiestCorner(c, all)
 		panels = append(panels, c)
 	}
 	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 4.5 * vg.Inch, Height: 4.2 * vg.Inch,
 		Title: "Figure 5.5: hyperparameter trajectories, one point per VBEM iteration (" + run + ")"}
 	return experiments.SaveFigure(dir, "fig5_5", f)
+}
+
+// emptiestCorner puts p's legend in the corner of the series' bounding box
+// that holds the fewest of their points, counted in a box of a third of
+// the width and half the height (the legend of Figure 5.5's ten
+// dimensions); ties keep the order top right, top left, bottom right,
+// bottom left. Figure 5.5's extinct trajectories end in the bottom left,
+// its survivors in the top right.
+func emptiestCorner(p *plot.Plot, series []plots.Series) {
+	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+	for _, s := range series {
+		for i := range s.X {
+			if !math.IsInf(s.X[i], 0) && !math.IsNaN(s.X[i]) && !math.IsInf(s.Y[i], 0) && !math.IsNaN(s.Y[i]) {
+				x0, x1, y0, y1 = math.Min(x0, s.X[i]), math.Max(x1, s.X[i]), math.Min(y0, s.Y[i]), math.Max(y1, s.Y[i])
+			}
+		}
+	}
+	best := -1
+	for _, c := range []struct{ top, left bool }{{true, false}, {true, true}, {false, false}, {false, true}} {
+		n := 0
+		for _, s := range series {
+			for i := range s.X {
+				inX := (c.left && s.X[i] <= x0+(x1-x0)/3) || (!c.left && s.X[i] >= x1-(x1-x0)/3)
+				inY := (c.top && s.Y[i] >= y1-(y1-y0)/2) || (!c.top && s.Y[i] <= y0+(y1-y0)/2)
+				if inX && inY {
+					n++
+				}
+			}
+		}
+		if best < 0 || n < best {
+			best, p.Legend.Top, p.Legend.Left = n, c.top, c.left
+		}
+	}
 }
 
 // ---------------------------------------------------------------------------
@@ -437,28 +542,41 @@ func plotErrors(dir string) error {
 }
 
 // interactionMatrices reads the first seed's default-variant matrices of
-// interactions.csv.
-func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, err error) {
+// interactions.csv, and the number of significant entries of every seed's
+// default variant (in seed order).
+func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, perSeed []int, err error) {
 	tab := results.ReadColumns(filepath.Join(dir, InteractionsFile))
-	seeds, variants, tg, rows, cols := tab.Strings("seed"), tab.Strings("variant"), tab.Strings("target_gene"), tab.Floats("target"), tab.Floats("source")
+	seeds, variants, tg, rows, cols, sig := tab.Strings("seed"), tab.Strings("variant"), tab.Strings("target_gene"), tab.Floats("target"), tab.Floats("source"), tab.Floats("significant")
 	if err := tab.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	p := 0
+	count := map[int]int{}
 	for i := range seeds {
-		if seeds[i] == "0" && variants[i] == "default" {
+		if variants[i] != "default" {
+			continue
+		}
+		s, err := strconv.Atoi(seeds[i])
+		if err != nil || s < 0 {
+			return nil, nil, nil, fmt.Errorf("%s line %d: seed %q is not a seed number", InteractionsFile, tab.Table().Line(i), seeds[i])
+		}
+		count[s] += int(sig[i])
+		if s == 0 {
 			p = max(p, int(rows[i]), int(cols[i]))
 		}
 	}
 	if p == 0 {
-		return nil, nil, fmt.Errorf("%s: no interactions of seed 0", InteractionsFile)
+		return nil, nil, nil, fmt.Errorf("%s: no interactions of seed 0", InteractionsFile)
+	}
+	for s := 0; s < len(count); s++ {
+		perSeed = append(perSeed, count[s])
 	}
 	names = make([]string, p)
 	m = map[string]*mat.Dense{}
 	for _, c := range []string{"map_total", "vb_d", "vb_var", "z", "significant", "truth"} {
 		v := tab.Floats(c)
 		if err := tab.Err(); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		d := mat.NewDense(p, p, nil)
 		for i := range seeds {
@@ -469,55 +587,22 @@ func interactionMatrices(dir string) (names []string, m map[string]*mat.Dense, e
 		}
 		m[c] = d
 	}
-	return names, m, nil
+	return names, m, perSeed, nil
 }
 
-// matrixImage shows m as an image, row 0 at the top, each entry a block
-// of pixels of the colour col(v) (nearest-neighbour, so that the entries
-// stay sharp when the image is scaled).
-func matrixImage(title string, m *mat.Dense, col func(v float64) color.RGBA) *plot.Plot {
-	r, c := m.Dims()
-	px := max(1, 480/max(r, c))
-	img := image.NewRGBA(image.Rect(0, 0, c*px, r*px))
-	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			cl := col(m.At(i, j))
-			for y := i * px; y < (i+1)*px; y++ {
-				for x := j * px; x < (j+1)*px; x++ {
-					img.SetRGBA(x, y, cl)
-				}
-			}
-		}
+// perSeedText lists counts per seed and their median, for figure titles
+// that draw one seed: "108, 105, 101 (median 105)"; one seed gives its
+// count alone.
+func perSeedText(counts []int) string {
+	if len(counts) == 1 {
+		return strconv.Itoa(counts[0])
 	}
-	p := newPanel(title)
-	p.Add(plotter.NewImage(img, 0, 0, float64(c), float64(r)))
-	p.HideAxes()
-	return p
-}
-
-// divergingImage shows m in a blue-white-red scale symmetric about 0 with
-// ±lim at full colour; NaN entries are grey.
-func divergingImage(title string, m *mat.Dense, lim float64) *plot.Plot {
-	return matrixImage(title, m, func(v float64) color.RGBA {
-		switch {
-		case math.IsNaN(v):
-			return color.RGBA{0xB0, 0xB0, 0xB0, 0xFF}
-		case v >= 0:
-			f := math.Min(1, v/lim)
-			return color.RGBA{0xFF, uint8(255 * (1 - f)), uint8(255 * (1 - f)), 0xFF}
-		default:
-			f := math.Min(1, -v/lim)
-			return color.RGBA{uint8(255 * (1 - f)), uint8(255 * (1 - f)), 0xFF, 0xFF}
-		}
-	})
-}
-
-// grayImage shows m in grey levels, 0 white and hi black.
-func grayImage(title string, m *mat.Dense, hi float64) *plot.Plot {
-	return matrixImage(title, m, func(v float64) color.RGBA {
-		g := uint8(math.Round(255 * (1 - math.Min(1, math.Max(0, v/hi)))))
-		return color.RGBA{g, g, g, 0xFF}
-	})
+	xs := make([]string, len(counts))
+	fs := make([]float64, len(counts))
+	for i, n := range counts {
+		xs[i], fs[i] = strconv.Itoa(n), float64(n)
+	}
+	return fmt.Sprintf("%s (median %g)", strings.Join(xs, ", "), medianOf(fs))
 }
 
 // maxAbs returns the largest finite |entry| of m (1 if there is none).
@@ -539,7 +624,7 @@ func maxAbs(m *mat.Dense) float64 {
 
 // plotInteractions draws Figure 5.12 (and the truth for the surrogate).
 func plotInteractions(dir string) error {
-	_, m, err := interactionMatrices(dir)
+	_, m, perSeed, err := interactionMatrices(dir)
 	if err != nil {
 		return err
 	}
@@ -553,25 +638,38 @@ func plotInteractions(dir string) error {
 		}
 	}
 	lim := math.Max(maxAbs(m["vb_d"]), 1e-12)
-	panels := []*plot.Plot{
-		divergingImage("(a) MAP D + CB", m["map_total"], maxAbs(m["map_total"])),
-		divergingImage("(b) VB ⟨D⟩", m["vb_d"], lim),
-	}
 	vv := m["vb_var"]
-	panels = append(panels, grayImage("(c) VB posterior variance of D", vv, maxAbs(vv)), divergingImage("(d) ⟨D⟩ where significant (|z| > threshold)", masked, lim))
-	truth := m["truth"]
-	if r, _ := truth.Dims(); r > 0 && !math.IsNaN(truth.At(0, 0)) {
-		panels = append(panels, divergingImage("(e) surrogate's true D", truth, maxAbs(truth)))
+	type heat struct {
+		title, label string
+		m            *mat.Dense
+		cmap         palette.ColorMap
 	}
-	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 3 * vg.Inch, Height: 3.4 * vg.Inch,
-		Title: "Figure 5.12: gene-gene interaction matrices (rows: target gene, columns: source gene; red > 0, blue < 0), seed 0"}
+	maps := []heat{
+		{"(a) MAP D + CB", "MAP D + CB", m["map_total"], plots.DivergingMap(maxAbs(m["map_total"]))},
+		{"(b) VB ⟨D⟩", "posterior mean of D", m["vb_d"], plots.DivergingMap(lim)},
+		{"(c) VB posterior variance of D", "posterior variance of D", vv, plots.GrayMap(0, maxAbs(vv))},
+		{fmt.Sprintf("(d) ⟨D⟩ where |z| > threshold: %d entries", perSeed[0]), "posterior mean of D", masked, plots.DivergingMap(lim)},
+	}
+	if truth := m["truth"]; !math.IsNaN(truth.At(0, 0)) {
+		maps = append(maps, heat{"(e) surrogate's true D", "true D", truth, plots.DivergingMap(maxAbs(truth))})
+	}
+	var panels []*plot.Plot
+	for _, h := range maps {
+		pl, err := plots.HeatMap(h.title, h.m, h.cmap, h.label)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, pl)
+	}
+	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 3 * vg.Inch, Height: 3.8 * vg.Inch,
+		Title: "Figure 5.12: gene-gene interaction matrices of seed 0 (rows: target gene, columns: source gene; red > 0, blue < 0)\nsignificant entries per seed: " + perSeedText(perSeed)}
 	return experiments.SaveFigure(dir, "fig5_12", f)
 }
 
 // plotNetwork draws Figure 5.13 from network.csv and interactions.csv (for
 // the gene names), the first seed's default variant.
 func plotNetwork(dir string) error {
-	names, _, err := interactionMatrices(dir)
+	names, _, perSeed, err := interactionMatrices(dir)
 	if err != nil {
 		return err
 	}
@@ -608,10 +706,11 @@ func plotNetwork(dir string) error {
 	if err != nil {
 		return err
 	}
-	p := newPanel(fmt.Sprintf("%d excitatory (green), %d inhibitory (red, dotted), %d self-connections (circles)", pos, neg, self))
+	p := newPanel(fmt.Sprintf("seed 0: %d excitatory (green), %d inhibitory (red, dotted), %d self-connections (circles)", pos, neg, self))
 	if fps > 0 {
 		p.Title.Text += fmt.Sprintf("; %d false positives (grey halo)", fps)
 	}
+	p.Title.Text += "\nsignificant entries (arcs) per seed: " + perSeedText(perSeed)
 	p.Add(nw)
 	p.HideAxes()
 	f := plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 8.5 * vg.Inch, Height: 8 * vg.Inch,
