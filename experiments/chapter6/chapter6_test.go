@@ -174,6 +174,7 @@ func TestConfigErrors(t *testing.T) {
 		{"single-instance.toml", `alias_rule    = "thesis"`, `alias_rule    = "loose"`, "scores.alias_rule"},
 		{"single-instance.toml", `vb_init       = "same_theta"`, `vb_init       = "ml"`, "scores.vb_init"},
 		{"single-instance.toml", "restarts      = 3", "restarts      = 0", "scores.restarts = 0"},
+		{"single-instance.toml", `em_stop       = "thesis"`, `em_stop       = "never"`, "scores.em_stop"},
 		{"single-instance.toml", "tol_per_datum = 1e-6", "tol_per_datum = -1e-6", "scores.tol_per_datum"},
 		{"prior-average-full.toml", "instances  = 106", "instances  = 0", "instances = 0"},
 		{"prior-average-full.toml", "max_iterations = 1000", "max_iterations = 0", "scores.max_iterations = 0"},
