@@ -163,7 +163,7 @@ func TestConfigErrors(t *testing.T) {
 		{"single-instance.toml", "data_seeds = [1, 2, 3, 4, 5]", "data_seeds = [1, 1]", "data_seeds"},
 		{"single-instance.toml", "fig62_rows = [10, 160,", "fig62_rows = [11, 160,", "fig62_rows = 11"},
 		{"single-instance.toml", "exact_n    = 10", "exact_n    = 20", "exact_n = 20"},
-		{"single-instance.toml", "k        = 8192", "k        = 0", "ais.k = 0"},
+		{"single-instance.toml", "k        = 16384", "k        = 0", "ais.k = 0"},
 		{"single-instance.toml", "alpha    = 2500.0", "alpha    = -1.0", "ais.alpha = -1"},
 		{"single-instance.toml", `schedule = "nonlinear"`, `schedule = "cosine"`, "ais.schedule"},
 		{"single-instance.toml", "runs     = 5", "runs     = 0", "ais.runs = 0"},
