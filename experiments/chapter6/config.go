@@ -115,10 +115,16 @@ type ScoreSettings struct {
 	// thesis's) or "from_cs" (one VBEM run from the Cheeseman–Stutz point
 	// of the best EM restart, Corollary 2.5).
 	VBInit string `toml:"vb_init"`
+	// EMStop is EM's stop rule: "thesis" (max_iterations and
+	// tol_per_datum, as VBEM) or "converged" (until the objective is
+	// within dag.ConvergedAbsTol = 1e-3 nats of its limit, at most
+	// dag.ConvergedMaxIterations = 100000 iterations; dag.EMStopConverged).
+	// VBEM always stops by the thesis's rule.
+	EMStop string `toml:"em_stop"`
 }
 
 func defaultScores() ScoreSettings {
-	return ScoreSettings{Restarts: 3, MaxIterations: 1000, TolPerDatum: 1e-6, AliasRule: "thesis", VBInit: "same_theta"}
+	return ScoreSettings{Restarts: 3, MaxIterations: 1000, TolPerDatum: 1e-6, AliasRule: "thesis", VBInit: "same_theta", EMStop: "thesis"}
 }
 
 func (s ScoreSettings) validate() error {
@@ -127,6 +133,9 @@ func (s ScoreSettings) validate() error {
 	}
 	if s.VBInit != "same_theta" && s.VBInit != "from_cs" {
 		return experiments.FieldError("scores.vb_init", s.VBInit, `must be "same_theta" or "from_cs"`)
+	}
+	if s.EMStop != "thesis" && s.EMStop != "converged" {
+		return experiments.FieldError("scores.em_stop", s.EMStop, `must be "thesis" or "converged"`)
 	}
 	return experiments.FirstError(
 		experiments.AtLeast("scores.restarts", s.Restarts, 1),
@@ -145,6 +154,9 @@ func (s ScoreSettings) settings() dag.Settings {
 	}
 	if s.VBInit == "from_cs" {
 		set.VBInit = dag.FromCS
+	}
+	if s.EMStop == "converged" {
+		set.EMStop = dag.EMStopConverged
 	}
 	return set
 }

@@ -54,8 +54,14 @@ func patternSum(key string, sizes []int) experiments.Factor {
 // every restart, at most max_iterations each) on data whose distinct
 // vectors, summed, are patterns, times the factors of times.
 func (s Scoring) scoring(patterns experiments.Factor, times ...experiments.Factor) experiments.Part {
+	iterations := cfgKey("scores.max_iterations", s.Scores.MaxIterations)
+	if s.Scores.EMStop == "converged" {
+		// EM runs to dag.ConvergedMaxIterations, VBEM to max_iterations.
+		iterations = experiments.KeyN("scores.em_stop", s.Scores.EMStop,
+			float64(s.Scores.MaxIterations+dag.ConvergedMaxIterations)/2, "iterations of EM and VBEM, on average")
+	}
 	return ops("EM and VBEM restarts", 2*patternOps, append(slices.Clone(times), candidates,
-		cfgKey("scores.restarts", s.Scores.Restarts), cfgKey("scores.max_iterations", s.Scores.MaxIterations), patterns)...)
+		cfgKey("scores.restarts", s.Scores.Restarts), iterations, patterns)...)
 }
 
 // aisWork returns the work of AIS runs of k steps on data sets data sets

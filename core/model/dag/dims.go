@@ -17,10 +17,20 @@ type DimSettings struct {
 	Epsilon float64
 	// RelTol counts the singular values above RelTol·σ_max. Default 1e-6.
 	RelTol float64
+	// UniformMix is the weight w of the uniform distribution mixed into
+	// every row of θ̂ before it is perturbed, θ̂_jl ← (1 − w)·θ̂_jl + w/|z_j|
+	// [resolution, an option]. The default 0 perturbs θ̂ itself, as
+	// Algorithm 6.2 does. A small w (1e-8) moves the exact zeros that ML-EM
+	// can leave in θ̂ into the interior, so that every entry moves under the
+	// perturbation and no row of the matrices is dropped; every entry moves
+	// by at most w. The zero entries then count as directions: d′ is one
+	// higher per zero that a drawn pair uses (9 rather than 8 in the
+	// known-answer model with one zero). Values outside [0, 1) panic.
+	UniformMix float64
 }
 
-// withDefaults replaces every field ≤ 0 by its default (cmp.Or of the
-// field clamped at 0).
+// withDefaults replaces R, Epsilon and RelTol ≤ 0 by their defaults (cmp.Or
+// of the field clamped at 0).
 func (s DimSettings) withDefaults() DimSettings {
 	s.R = cmp.Or(max(s.R, 0), 100)
 	s.Epsilon = cmp.Or(max(s.Epsilon, 0), 1e-5)
@@ -34,6 +44,10 @@ type Dims struct {
 	// Sigma and SigmaPrime are the singular values of the perturbation
 	// matrices of d and d′, in decreasing order.
 	Sigma, SigmaPrime []float64
+	// Dropped and DroppedPrime count the rows left out of the matrices of
+	// d (distinct patterns) and d′ (distinct (pattern, s) pairs) because
+	// their log-likelihood is −∞ at θ̂.
+	Dropped, DroppedPrime int
 }
 
 // LargestGap returns the index i (the rank it suggests, i+1) at which the
@@ -70,13 +84,30 @@ func LargestGap(sigma []float64) (int, float64) {
 // each distinct (pattern, s) pair (for d′) gives one row. The data should
 // cover the observed configurations well (the thesis uses n = 1000); the
 // rank cannot exceed R or the number of rows.
+//
+// Exact zeros in θ̂. ML-EM can leave exact zeros in θ̂ (an expected count
+// that underflows: 13 of the 136 chapter-6 structures on 100 points). A
+// (pattern, s) pair that uses a zero entry has ln p(s, y|θ) = −∞ at θ̂ and
+// at every perturbation, which cannot move the entry: its row is −∞ − (−∞),
+// carries no direction, and is dropped before the matrix is built
+// [resolution]; so is a pattern impossible under θ̂ (Dims.Dropped,
+// DroppedPrime). The zero entries themselves are then directions that no
+// row sees, as the perturbation never moves them. DimSettings.UniformMix
+// is the alternative that keeps every row.
 func (pr *Problem) Dimensions(thetaHat Params, set DimSettings, rnd *rand.Rand) Dims {
 	pr.checkLen(thetaHat)
 	set = set.withDefaults()
+	theta := pr.mixUniform(thetaHat, set.UniformMix)
+	return pr.dimensionsOn(theta, pr.drawPairs(rnd), set, rnd)
+}
+
+// drawPairs draws a uniformly random hidden configuration s for every
+// datum and returns the distinct (pattern, configuration) pairs drawn,
+// p·H + s, in the order first drawn (step (f) of Algorithm 6.2).
+func (pr *Problem) drawPairs(rnd *rand.Rand) []int {
 	pl := &pr.pl
-	np, h := len(pl.w), pl.h
-	// Rows of C′: the distinct (pattern, configuration) pairs drawn.
-	used := make([]bool, np*h)
+	h := pl.h
+	used := make([]bool, len(pl.w)*h)
 	var pairs []int
 	for p, w := range pl.w {
 		for range int(w) {
@@ -87,66 +118,130 @@ func (pr *Problem) Dimensions(thetaHat Params, set DimSettings, rnd *rand.Rand) 
 			}
 		}
 	}
-	c := mat.NewDense(np, set.R, nil)
-	cp := mat.NewDense(len(pairs), set.R, nil)
-	plus, minus := make(Params, len(thetaHat)), make(Params, len(thetaHat))
-	u := make([]float64, len(thetaHat))
+	return pairs
+}
+
+// dimensionsOn is Dimensions at θ with the (pattern, configuration) pairs
+// of the matrix of d′ given: the rows whose log-likelihood is −∞ at θ are
+// dropped, and the R perturbations drawn from rnd.
+func (pr *Problem) dimensionsOn(theta Params, pairs []int, set DimSettings, rnd *rand.Rand) Dims {
+	np := len(pr.pl.w)
+	var d Dims
+	lnTheta := make([]float64, len(theta))
+	for k, v := range theta {
+		lnTheta[k] = math.Log(v)
+	}
+	// The rows finite at θ, which the perturbations keep finite.
+	l0, l0P := make([]float64, np), make([]float64, len(pairs))
+	pr.rowLogLiks(lnTheta, l0, l0P, pairs)
+	var rows []int
+	for p, v := range l0 {
+		if math.IsInf(v, -1) {
+			d.Dropped++
+		} else {
+			rows = append(rows, p)
+		}
+	}
+	kept := pairs[:0:0]
+	for i, v := range l0P {
+		if math.IsInf(v, -1) {
+			d.DroppedPrime++
+		} else {
+			kept = append(kept, pairs[i])
+		}
+	}
+	c := mat.NewDense(max(len(rows), 1), set.R, nil)
+	cp := mat.NewDense(max(len(kept), 1), set.R, nil)
+	plus, minus := make([]float64, len(theta)), make([]float64, len(theta))
+	u := make([]float64, len(theta))
 	lp, lm := make([]float64, np), make([]float64, np)
-	lpP, lmP := make([]float64, len(pairs)), make([]float64, len(pairs))
+	lpP, lmP := make([]float64, len(kept)), make([]float64, len(kept))
 	for r := 0; r < set.R; r++ {
 		for i := range u {
 			u[i] = rnd.NormFloat64()
 		}
-		pr.perturb(plus, thetaHat, u, set.Epsilon)
-		pr.perturb(minus, thetaHat, u, -set.Epsilon)
-		pr.rowLogLiks(plus, lp, lpP, pairs)
-		pr.rowLogLiks(minus, lm, lmP, pairs)
-		for i := range lp {
-			c.Set(i, r, 0.5*(lp[i]-lm[i]))
+		pr.perturb(plus, lnTheta, u, set.Epsilon)
+		pr.perturb(minus, lnTheta, u, -set.Epsilon)
+		pr.rowLogLiks(plus, lp, lpP, kept)
+		pr.rowLogLiks(minus, lm, lmP, kept)
+		for i, p := range rows {
+			c.Set(i, r, 0.5*(lp[p]-lm[p]))
 		}
 		for i := range lpP {
 			cp.Set(i, r, 0.5*(lpP[i]-lmP[i]))
 		}
 	}
-	var d Dims
 	d.D, d.Sigma = rank(c, set.RelTol)
 	d.DPrime, d.SigmaPrime = rank(cp, set.RelTol)
 	return d
 }
 
-// perturb sets dst ∝ θ · exp(eps·u) row by row.
-func (pr *Problem) perturb(dst, theta Params, u []float64, eps float64) {
+// mixUniform returns θ with every row mixed with the uniform distribution
+// by weight w, (1 − w)·θ_jl + w/|z_j| (DimSettings.UniformMix); θ itself
+// when w = 0.
+func (pr *Problem) mixUniform(theta Params, w float64) Params {
+	if w == 0 {
+		return theta
+	}
+	if !(w > 0 && w < 1) {
+		panic("dag: DimSettings.UniformMix outside [0, 1)")
+	}
+	out := theta.Clone()
+	for r, start := range pr.rowStart {
+		for k := start; k < start+pr.rowLen[r]; k++ {
+			out[k] = (1-w)*out[k] + w/float64(pr.rowLen[r])
+		}
+	}
+	return out
+}
+
+// perturb sets lnDst to the logarithm of θ ∝ θ̂ · exp(eps·u) row by row,
+// given lnTheta = ln θ̂, computed in the log domain,
+//
+//	ln θ_jlk = ln θ̂_jlk + eps·u_jlk − ln Σ_k′ θ̂_jlk′ exp(eps·u_jlk′),
+//
+// so that an entry too small for the probability domain (a subnormal θ̂,
+// which ML-EM leaves where a count nearly underflows) moves by eps·u too;
+// in the probability domain its perturbation would be lost to rounding.
+func (pr *Problem) perturb(lnDst, lnTheta, u []float64, eps float64) {
 	for r, start := range pr.rowStart {
 		end := start + pr.rowLen[r]
+		m := math.Inf(-1)
+		for k := start; k < end; k++ {
+			lnDst[k] = lnTheta[k] + eps*u[k]
+			m = math.Max(m, lnDst[k])
+		}
 		var s float64
 		for k := start; k < end; k++ {
-			dst[k] = theta[k] * math.Exp(eps*u[k])
-			s += dst[k]
+			s += math.Exp(lnDst[k] - m)
 		}
+		lz := m + math.Log(s)
 		for k := start; k < end; k++ {
-			dst[k] /= s
+			lnDst[k] -= lz
 		}
 	}
 }
 
 // rowLogLiks sets inc[p] = ln p(y_p|θ) for every pattern and com[i] =
-// ln p(s, y_p|θ) for every (pattern, configuration) pair pairs[i] = p·H + s.
-func (pr *Problem) rowLogLiks(theta Params, inc, com []float64, pairs []int) {
+// ln p(s, y_p|θ) for every (pattern, configuration) pair pairs[i] = p·H + s,
+// given lnTheta = ln θ, in the log domain.
+func (pr *Problem) rowLogLiks(lnTheta, inc, com []float64, pairs []int) {
 	pl := &pr.pl
 	h, jc, jv := pl.h, pl.jc, pl.jv
+	lnAt := func(i int32) float64 { return lnTheta[i] }
 	for p := range pl.w {
 		ci := pl.cidx[p*jc : (p+1)*jc]
 		vi := pl.vidx[p*h*jv : (p+1)*h*jv]
-		inc[p] = logPattern(theta, ci, vi, h, jv, nil)
+		inc[p] = logSumConfigs(lnAt, ci, vi, h, jv, nil)
 	}
 	for i, pc := range pairs {
 		p, c := pc/h, pc%h
 		var l float64
 		for _, k := range pl.cidx[p*jc : (p+1)*jc] {
-			l += math.Log(theta[k])
+			l += lnTheta[k]
 		}
 		for _, k := range pl.vidx[(p*h+c)*jv : (p*h+c+1)*jv] {
-			l += math.Log(theta[k])
+			l += lnTheta[k]
 		}
 		com[i] = l
 	}

@@ -256,14 +256,20 @@ func prodAt(th []float64, idx []int32) float64 {
 // logPattern returns ln Z_p computed in the log domain and, if q is not nil,
 // sets q[c] to the posterior of configuration c (NaN if Z_p = 0).
 func logPattern(th []float64, ci, vi []int32, h, jv int, q []float64) float64 {
+	return logSumConfigs(func(i int32) float64 { return math.Log(th[i]) }, ci, vi, h, jv, q)
+}
+
+// logSumConfigs is logPattern with the logarithm of parameter entry i given
+// by lnAt(i).
+func logSumConfigs(lnAt func(int32) float64, ci, vi []int32, h, jv int, q []float64) float64 {
 	var lc float64
 	for _, i := range ci {
-		lc += math.Log(th[i])
+		lc += lnAt(i)
 	}
 	lphi := func(c int) float64 {
 		var f float64
 		for _, i := range vi[c*jv : (c+1)*jv] {
-			f += math.Log(th[i])
+			f += lnAt(i)
 		}
 		return f
 	}
