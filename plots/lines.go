@@ -199,8 +199,8 @@ func (s span) setRange(a *plot.Axis, log bool, base float64) {
 //
 // Series i is drawn with LineStyle(i) and, when Points is set,
 // GlyphStyle(i); bands are drawn first, beneath every line. A legend
-// appears at the top right when more than one series is named; move it
-// with the returned plot's Legend fields.
+// appears when more than one series is named, placed by PlaceLegend where
+// it covers the fewest of the series' lines, markers and bands.
 func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 	for i, s := range series {
 		if err := s.check(); err != nil {
@@ -274,6 +274,10 @@ func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 				p.Legend.Add(c.Name, line)
 			}
 		}
+	}
+
+	if named > 1 {
+		PlaceLegend(p, SeriesMarks(ax.logX(), ax.LogY, series...))
 	}
 
 	xbase := 10.0

@@ -116,6 +116,7 @@ func newPlot(title string) *plot.Plot {
 		a.Tick.Label.Font.Size = TickSize
 		a.Tick.Length = vg.Points(4)
 		a.Padding = vg.Points(3)
+		a.Tick.Marker = Ticks{}
 	}
 	p.Legend.TextStyle.Font.Size = LegendSize
 	p.Legend.Top = true

@@ -121,7 +121,7 @@ func mantissaTicks(min, max float64) []plot.Tick {
 			t := plot.Tick{Value: c.v}
 			for _, d := range set {
 				if c.d == d {
-					t.Label = strconv.FormatFloat(c.v, 'g', 6, 64)
+					t.Label = TickLabel(c.v, 0)
 					labelled++
 				}
 			}
@@ -134,14 +134,14 @@ func mantissaTicks(min, max float64) []plot.Tick {
 	return linearTicks(min, max)
 }
 
-// linearTicks returns plot.DefaultTicks restricted to positive values in
+// linearTicks returns Ticks restricted to positive values in
 // [min, max], so that they are safe on a log scale.
 func linearTicks(min, max float64) []plot.Tick {
 	if !(max > min) || math.IsInf(min, 0) || math.IsInf(max, 0) {
 		return nil
 	}
 	var ticks []plot.Tick
-	for _, t := range (plot.DefaultTicks{}).Ticks(min, max) {
+	for _, t := range (Ticks{}).Ticks(min, max) {
 		if t.Value > 0 && t.Value >= min && t.Value <= max {
 			ticks = append(ticks, t)
 		}
