@@ -12,7 +12,7 @@ import (
 // x[j] to p, drawn solid in the colour of series i (LineStyle(i)), for
 // example the standard errors of importance-sampling estimates (Beal 2003
 // Figure 4.14) around the markers of series i of a Lines plot. The axes
-// grow to hold the bars. A point whose x, y or e is NaN or ±Inf, or whose
+// grow to hold the bars, and the legend avoids them (PlaceLegend). A point whose x, y or e is NaN or ±Inf, or whose
 // e is negative, gets no bar; the number of such points is returned. It
 // returns an error when the lengths of x, y and e differ.
 func ErrorBars(p *plot.Plot, i int, x, y, e []float64) (dropped int, err error) {
@@ -22,6 +22,12 @@ func ErrorBars(p *plot.Plot, i int, x, y, e []float64) (dropped int, err error) 
 	}
 	if len(bars.XYs) > 0 {
 		p.Add(bars)
+		var m Marks
+		for j, xy := range bars.XYs {
+			e := bars.YErrors[j]
+			m.Lines = append(m.Lines, plotter.XYs{{X: xy.X, Y: xy.Y - e.Low}, {X: xy.X, Y: xy.Y + e.High}})
+		}
+		PlaceLegend(p, m)
 	}
 	return dropped, nil
 }

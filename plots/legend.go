@@ -2,6 +2,9 @@ package plots
 
 import (
 	"math"
+	"runtime"
+	"sync"
+	"weak"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -42,6 +45,25 @@ func SeriesMarks(logX, logY bool, series ...Series) Marks {
 	return m
 }
 
+// legendMargin is the room a legend keeps from the marks it avoids: more
+// than a marker's radius, so that a glyph or an error bar beside the text
+// does not read as part of it.
+const legendMargin = 3 * GlyphRadius
+
+// legendRoom is how many multiples of legendMargin of clear room around a
+// legend that touches nothing still count in choosing its place.
+const legendRoom = 3
+
+// less orders costs lexicographically.
+func less(a, b [3]float64) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
 // legendSpot is one place a legend may go: a corner, or the middle of a
 // side, of the data area.
 type legendSpot struct {
@@ -64,28 +86,50 @@ var legendSpots = []legendSpot{
 	{midX: true, name: "bottom middle"},
 }
 
-// PlaceLegend makes p's legend, each time p is drawn, go to the corner of
-// the data area (or, failing every corner, the middle of a side) where it
-// covers the fewest of m's marks, measured on the canvas the plot is drawn
-// on, so the choice holds at any panel size. It counts first the number of
-// lines, point sets and bands touched, then the segments and points
-// touched; ties go to the earlier place in the order top right, top left,
-// bottom right, bottom left, middle right, middle left, top middle, bottom
-// middle. It sets p.Legend's Top, Left, XOffs and YOffs.
+// PlaceLegend adds m to the marks p's legend must avoid. Each time p is
+// drawn, the legend goes to the corner of the data area (or, failing every
+// corner, the middle of a side) where it covers the fewest of the marks
+// given so far, measured on the canvas the plot is drawn on, so the choice
+// holds at any panel size. It counts first the number of lines, point sets
+// and bands touched, then the segments and points touched; ties go to the
+// earlier place in the order top right, top left, bottom right, bottom
+// left, middle right, middle left, top middle, bottom middle. It sets
+// p.Legend's Top, Left, XOffs and YOffs, overriding any set by hand.
 //
-// Lines calls it for the series it draws. A caller that adds more to the
-// plot calls it again with every mark: the last call's placement is the
-// one drawn.
+// Lines calls it for the series it draws and ErrorBars for its bars; a
+// caller that adds other plotters to a plot with a legend calls it for
+// them.
 func PlaceLegend(p *plot.Plot, m Marks) {
-	p.Add(&legendPlacer{marks: m})
+	lp := placerOf(p)
+	lp.marks.Lines = append(lp.marks.Lines, m.Lines...)
+	lp.marks.Points = append(lp.marks.Points, m.Points...)
+	lp.marks.Bands = append(lp.marks.Bands, m.Bands...)
 }
 
-// legendPlacer is the invisible plotter behind PlaceLegend. Plot runs after
-// the plotters added before it and before the legend is drawn.
+// placers maps a plot to its legendPlacer. Its keys are weak, and an entry
+// goes when its plot is collected, so the map holds no plot alive.
+var placers sync.Map // weak.Pointer[plot.Plot] → *legendPlacer
+
+// placerOf returns p's legendPlacer, adding one to p on first use.
+func placerOf(p *plot.Plot) *legendPlacer {
+	k := weak.Make(p)
+	if v, ok := placers.Load(k); ok {
+		return v.(*legendPlacer)
+	}
+	lp := &legendPlacer{}
+	placers.Store(k, lp)
+	runtime.AddCleanup(p, func(k weak.Pointer[plot.Plot]) { placers.Delete(k) }, k)
+	p.Add(lp)
+	return lp
+}
+
+// legendPlacer is the invisible plotter behind PlaceLegend. Its Plot runs
+// before the legend is drawn (plot.Plot draws the legend last); it reads
+// only its marks, so plotters added after it are avoided too.
 type legendPlacer struct {
 	marks Marks
 	spot  legendSpot // the last choice, for tests
-	cost  [2]float64
+	cost  [3]float64
 }
 
 // Plot implements plot.Plotter: it draws nothing and places the legend.
@@ -122,22 +166,34 @@ func (lp *legendPlacer) Plot(c draw.Canvas, p *plot.Plot) {
 		groups = append(groups, group{ring, true, 0.25})
 	}
 
-	best := -1
-	var bestCost [2]float64
-	for i, s := range legendSpots {
+	// cover returns the weighted number of groups and of segments or
+	// points that come within margin of a w×h legend at spot s.
+	cover := func(s legendSpot, margin vg.Length) (groupsHit, hits float64) {
 		r := spotRect(c.Rectangle, s, w, h)
-		// A margin of a marker's radius: a glyph at the edge still shows.
-		r.Min.X, r.Min.Y = r.Min.X-GlyphRadius, r.Min.Y-GlyphRadius
-		r.Max.X, r.Max.Y = r.Max.X+GlyphRadius, r.Max.Y+GlyphRadius
-		var cost [2]float64
+		r.Min.X, r.Min.Y = r.Min.X-margin, r.Min.Y-margin
+		r.Max.X, r.Max.Y = r.Max.X+margin, r.Max.Y+margin
 		for _, g := range groups {
-			n := touches(r, g.pts, g.line)
-			if n > 0 {
-				cost[0] += g.weight
-				cost[1] += g.weight * float64(n)
+			if n := touches(r, g.pts, g.line); n > 0 {
+				groupsHit += g.weight
+				hits += g.weight * float64(n)
 			}
 		}
-		if best < 0 || cost[0] < bestCost[0] || (cost[0] == bestCost[0] && cost[1] < bestCost[1]) {
+		return groupsHit, hits
+	}
+	best := -1
+	var bestCost [3]float64
+	for i, s := range legendSpots {
+		var cost [3]float64
+		cost[0], cost[1] = cover(s, legendMargin)
+		// Among spots that touch nothing, prefer more room, up to
+		// legendRoom levels of legendMargin.
+		for k := 2; cost[0] == 0 && k <= legendRoom; k++ {
+			if g, _ := cover(s, vg.Length(k)*legendMargin); g > 0 {
+				break
+			}
+			cost[2]--
+		}
+		if best < 0 || less(cost, bestCost) {
 			best, bestCost = i, cost
 		}
 	}

@@ -58,7 +58,8 @@ func TestLinesLegendAvoidsData(t *testing.T) {
 }
 
 // TestPlaceLegendCountsMarks checks the choice among corners by the number
-// of marks covered, and that a later PlaceLegend overrides an earlier one.
+// of marks covered, and that a later PlaceLegend adds to the marks of an
+// earlier one.
 func TestPlaceLegendCountsMarks(t *testing.T) {
 	p := plot.New()
 	p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = 0, 1, 0, 1
@@ -81,7 +82,8 @@ func TestPlaceLegendCountsMarks(t *testing.T) {
 	if top, left := placed(t, p); top || !left {
 		t.Errorf("legend top=%v left=%v, want the bottom left (fewest points)", top, left)
 	}
-	// Points in every corner and none in the middle of the right side.
+	// Points added in every corner: the middle of the right side, with the
+	// grid's two points only, is now the emptiest.
 	PlaceLegend(p, Marks{Points: []plotter.XYs{corners, {{X: 0.5, Y: 0.5}}}})
 	if _, err := RenderPlot(p, PanelWidth, PanelHeight, "svg"); err != nil {
 		t.Fatal(err)

@@ -176,17 +176,6 @@ func figure3_4(pts map[key]pointStat, c *AliceConfig, u float64, withU0 bool, vb
 		if err != nil {
 			return plots.Figure{}, err
 		}
-		// Legends where the curves leave room: for log probabilities bottom
-		// right along n (it rises) and bottom left along k and u0; middle
-		// left for discrimination rates.
-		pa.Legend.Top, pa.Legend.Left = false, i > 0
-		if vbMethod == "VBbound" {
-			// The bound's curve runs low on the left: put the legend at
-			// the right, a third of the way up.
-			pa.Legend.Left, pa.Legend.YOffs = false, 0.3*plots.PanelHeight
-		}
-		pb.Legend.Top, pb.Legend.Left = false, true
-		pb.Legend.YOffs = 0.3 * plots.PanelHeight
 		panels = append(panels, pa, pb)
 	}
 	rows := len(sl)

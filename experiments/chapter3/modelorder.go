@@ -289,14 +289,12 @@ func PlotModelOrder(dir string) error {
 	if err != nil {
 		return err
 	}
-	pa.Legend.Top, pa.Legend.Left = false, true
 	pb, _, err := plots.Lines(plots.Axes{Title: "(b) active states (occupancy >= 1%)", XLabel: "k (hidden states)", YLabel: "states"},
 		plots.Series{Name: "VB (best F)", X: k, Y: cols[4], Points: true},
 		plots.Series{Name: "ML (best ln p)", X: k, Y: cols[5], Points: true})
 	if err != nil {
 		return err
 	}
-	pb.Legend.Left = true
 	return experiments.SaveFigure(dir, "model_order", plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{pa, pb},
 		Width: 2 * plots.PanelWidth * 1.1, Height: plots.PanelHeight * 1.2,
 		Title: "Model order on the synthetic strings: VB's F against BIC and Cheeseman-Stutz"})

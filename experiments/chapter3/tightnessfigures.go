@@ -93,12 +93,11 @@ func PlotTightness(dir string) error {
 		}
 	}
 	// frame puts the ticks on p and leaves the lowest third of the panel
-	// free for the legend.
+	// free for the legend (plots.PlaceLegend finds it there).
 	frame := func(p *plot.Plot) {
 		p.X.Tick.Marker = ticks
 		p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3
 		p.Y.Min -= 0.5 * (p.Y.Max - p.Y.Min)
-		p.Legend.Top, p.Legend.Left = false, true
 	}
 	est := func(r tightRow) float64 { return r.estimate }
 	diff := func(r tightRow) float64 { return r.diff }
