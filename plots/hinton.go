@@ -225,3 +225,14 @@ func IndexTicks(n int) plot.ConstantTicks {
 	}
 	return ticks
 }
+
+// NamedTicks returns ticks at data positions 0 … len(names)-1 labelled by
+// names, for the rows or columns of a Hinton diagram that stand for named
+// things (digit classes 0-9) rather than matrix indices numbered from 1.
+func NamedTicks(names ...string) plot.ConstantTicks {
+	ticks := make(plot.ConstantTicks, len(names))
+	for i, n := range names {
+		ticks[i] = plot.Tick{Value: float64(i), Label: n}
+	}
+	return ticks
+}

@@ -36,3 +36,11 @@ func GrayImage(title string, m mat.Matrix, lo, hi float64) (*plot.Plot, error) {
 	p.HideAxes()
 	return p, nil
 }
+
+// Empty returns a panel with only its title and no axes, for a cell of a
+// grid that has nothing to show but should say so ("1: no analyser").
+func Empty(title string) *plot.Plot {
+	p := newPlot(title)
+	p.HideAxes()
+	return p
+}

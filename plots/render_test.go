@@ -265,3 +265,54 @@ func TestScatterEllipses(t *testing.T) {
 		t.Error("an indefinite covariance was drawn")
 	}
 }
+
+// TestWrapFitsWidth checks that every wrapped line fits the width unless
+// it is a single word, and that the words and their order are kept.
+func TestWrapFitsWidth(t *testing.T) {
+	sty := newPlot("").Title.TextStyle
+	s := "Figure 4.9: the analysers' centres (seed 0), one row per assigned digit, labelled digit: active dimensions\nsecond line kept"
+	for _, w := range []vg.Length{vg.Inch, 2 * vg.Inch, 5 * vg.Inch, 20 * vg.Inch} {
+		got := Wrap(sty, s, w)
+		for _, line := range strings.Split(got, "\n") {
+			if sty.Width(line) > w && strings.Contains(line, " ") {
+				t.Errorf("width %v: line %q is %v wide", w, line, sty.Width(line))
+			}
+		}
+		if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields(s), " ") {
+			t.Errorf("width %v: words changed: %q", w, got)
+		}
+		if !strings.Contains(got, "\nsecond line kept") && w == 20*vg.Inch {
+			t.Errorf("width %v: own line break lost: %q", w, got)
+		}
+	}
+}
+
+// TestRenderWidensForTitle checks that a one-column figure whose title
+// would need more than three lines is widened, and a wide one is not.
+func TestRenderWidensForTitle(t *testing.T) {
+	panel, _, err := Lines(Axes{Title: "a panel title that is longer than its narrow cell"}, Series{X: []float64{0, 1}, Y: []float64{0, 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	title := "Figure 4.9: the analysers' centres (seed 0), one row per assigned digit, labelled digit: active dimensions"
+	for _, c := range []struct {
+		width vg.Length
+		wider bool
+	}{{vg.Inch, true}, {8 * vg.Inch, false}} {
+		b, err := Render(Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{panel}, Width: c.width, Height: 2 * vg.Inch, Title: title}, "png")
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := int(math.Round(c.width.Dots(DPI)))
+		if got := cfg.Width; (got > want) != c.wider {
+			t.Errorf("width %v: rendered %d px, asked %d px, want wider=%v", c.width, got, want, c.wider)
+		}
+	}
+	if panel.Title.Text != "a panel title that is longer than its narrow cell" {
+		t.Errorf("Render changed the panel's title to %q", panel.Title.Text)
+	}
+}

@@ -388,7 +388,11 @@ func PlotUnsupervised(dir string) error {
 	for dg, ts := range byDigit {
 		for j := 0; j < cols; j++ {
 			if j >= len(ts) {
-				panels = append(panels, nil)
+				var empty *plot.Plot
+				if j == 0 { // a digit no analyser was assigned to says so
+					empty = plots.Empty(fmt.Sprintf("%d: none", dg))
+				}
+				panels = append(panels, empty)
 				continue
 			}
 			m, err := experiments.ReadMatrix(pt, "s00", fmt.Sprintf("analyser%03d", ts[j].analyser), "template")
@@ -417,7 +421,7 @@ func PlotUnsupervised(dir string) error {
 		if err != nil {
 			return err
 		}
-		p, err := plots.HintonPlot(fmt.Sprintf("%s (rows: true digit 0-9, columns: assigned)", set), m)
+		p, err := confusionPlot(set, m)
 		if err != nil {
 			return err
 		}
@@ -425,6 +429,23 @@ func PlotUnsupervised(dir string) error {
 	}
 	return experiments.SaveFigure(dir, "fig4_10", plots.Figure{Rows: 1, Cols: 2, Panels: cm,
 		Title: "Figure 4.10: confusion matrices of the unsupervised VBMFA (seed 0), row-normalised"})
+}
+
+// confusionPlot draws one panel of Figure 4.10: the row-normalised
+// confusion matrix m of one set as a Hinton diagram whose rows (true
+// digit) and columns (assigned digit) are labelled by the digits 0-9.
+func confusionPlot(set string, m mat.Matrix) (*plot.Plot, error) {
+	p, err := plots.HintonPlot(set+" images", m)
+	if err != nil {
+		return nil, err
+	}
+	digits := make([]string, OptdigitsClasses)
+	for d := range digits {
+		digits[d] = strconv.Itoa(d)
+	}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plots.NamedTicks(digits...), plots.NamedTicks(digits...)
+	p.X.Label.Text, p.Y.Label.Text = "assigned digit", "true digit"
+	return p, nil
 }
 
 // confusionFromTable reads one seed's confusion matrix of one set and
