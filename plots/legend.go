@@ -20,9 +20,9 @@ type Marks struct {
 	Lines, Points, Bands []plotter.XYs
 }
 
-// SeriesMarks returns the marks Lines draws for series: each series' line,
-// its markers when Points is set (or when it has a single point), and its
-// band. Points that cannot be drawn count for nothing.
+// SeriesMarks returns the marks Lines draws for series: each series' line
+// (unless Markers is set), its markers when Points or Markers is set (or
+// when it has a single point), and its band. Points that cannot be drawn count for nothing.
 func SeriesMarks(logX, logY bool, series ...Series) Marks {
 	var m Marks
 	for _, s := range series {
@@ -34,8 +34,10 @@ func SeriesMarks(logX, logY bool, series ...Series) Marks {
 		for i := range c.X {
 			xys[i] = plotter.XY{X: c.X[i], Y: c.Y[i]}
 		}
-		m.Lines = append(m.Lines, xys)
-		if c.Points || len(xys) == 1 {
+		if !c.Markers {
+			m.Lines = append(m.Lines, xys)
+		}
+		if c.Points || c.Markers || len(xys) == 1 {
 			m.Points = append(m.Points, xys)
 		}
 		if c.hasBand() {

@@ -25,6 +25,11 @@ type Series struct {
 
 	// Points asks for a marker at every point as well as the line.
 	Points bool
+
+	// Markers draws the points as markers only, with no line joining
+	// them (a scatter, such as every run behind a median); its legend
+	// entry shows the marker alone.
+	Markers bool
 }
 
 // hasBand reports whether s carries a band.
@@ -96,7 +101,7 @@ func Clean(s Series, logX, logY bool) (clean Series, n int) {
 	if err := s.check(); err != nil {
 		panic("plots: Clean: " + err.Error())
 	}
-	clean = Series{Name: s.Name, Points: s.Points}
+	clean = Series{Name: s.Name, Points: s.Points, Markers: s.Markers}
 	band := s.hasBand()
 	clean.X = make([]float64, 0, len(s.X))
 	clean.Y = make([]float64, 0, len(s.X))
@@ -252,7 +257,7 @@ func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 	for i, c := range clean {
 		line := &plotter.Line{LineStyle: LineStyle(i)}
 		var marks *plotter.Scatter
-		if c.Points || len(c.X) == 1 { // a lone point is invisible without a marker
+		if c.Points || c.Markers || len(c.X) == 1 { // a lone point is invisible without a marker
 			marks = &plotter.Scatter{GlyphStyle: GlyphStyle(i)}
 		}
 		if len(c.X) > 0 {
@@ -260,17 +265,22 @@ func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 			for j := range c.X {
 				xys[j] = plotter.XY{X: c.X[j], Y: c.Y[j]}
 			}
-			line.XYs = xys
-			p.Add(line)
+			if !c.Markers {
+				line.XYs = xys
+				p.Add(line)
+			}
 			if marks != nil {
 				marks.XYs = xys
 				p.Add(marks)
 			}
 		}
 		if named > 1 && c.Name != "" {
-			if c.Points {
+			switch {
+			case c.Markers:
+				p.Legend.Add(c.Name, marks)
+			case c.Points:
 				p.Legend.Add(c.Name, line, marks)
-			} else {
+			default:
 				p.Legend.Add(c.Name, line)
 			}
 		}

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 
 	"github.com/vbworkbench/vbw/experiments"
@@ -52,7 +51,6 @@ func PlotISTightness(dir string) error {
 	if err != nil {
 		return err
 	}
-	pa.Legend.Top, pa.Legend.Left = false, false
 	pe, _, err := plots.Lines(plots.Axes{Title: "(a, right axis) classification error (majority mapping)", XLabel: "VBEM sweeps", YLabel: "error fraction"},
 		plots.Series{Name: "train", X: sweep, Y: trErr, Points: true},
 		plots.Series{Name: "test", X: sweep, Y: teErr, Points: true})
@@ -97,23 +95,8 @@ func PlotISTightness(dir string) error {
 	ga, gb := collect(gapFull), collect(klHat)
 	panel := func(title, xlabel string, x, y, allX, allY []float64) (*plot.Plot, error) {
 		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: xlabel, YLabel: "nats"},
-			plots.Series{Name: "median of the runs", X: x, Y: y}, plots.Series{Name: "each run", Points: true})
-		if err != nil {
-			return nil, err
-		}
-		dots := make(plotter.XYs, 0, len(allX))
-		for i := range allX {
-			if !math.IsNaN(allY[i]) && !math.IsInf(allY[i], 0) {
-				dots = append(dots, plotter.XY{X: allX[i], Y: allY[i]})
-			}
-		}
-		sc, err := plotter.NewScatter(dots)
-		if err != nil {
-			return nil, err
-		}
-		sc.GlyphStyle = plots.GlyphStyle(1)
-		p.Add(sc)
-		return p, nil
+			plots.Series{Name: "median of the runs", X: x, Y: y}, plots.Series{Name: "each run", X: allX, Y: allY, Markers: true})
+		return p, err
 	}
 	// bySize orders a snapshot aggregate by S (then by sweep) for the
 	// panels against S.
@@ -229,7 +212,6 @@ func PlotISSamplers(dir string) error {
 			pad := 0.05 * math.Max(ymax-ymin, 1e-9)
 			right.Y.Min, right.Y.Max = math.Min(right.Y.Min, ymin-pad), math.Max(right.Y.Max, ymax+pad)
 		}
-		right.Legend.Top, right.Legend.Left = false, false
 		panels = append(panels, left, right)
 	}
 	return experiments.SaveFigure(dir, "fig4_14", plots.Figure{Rows: len(deltas), Cols: 2, Panels: panels,
@@ -261,36 +243,22 @@ func PlotISHazard(dir string) error {
 			fine.X, fine.Y = append(fine.X, r), append(fine.Y, v)
 		}
 	}
+	mc := []plots.Series{{Name: fmt.Sprintf("Monte Carlo, %g samples", big), Markers: true}, {Name: fmt.Sprintf("Monte Carlo, %g samples", small), Markers: true}}
+	for i := range rr {
+		if rv[i] > minDrawn && !math.IsInf(rv[i], 0) {
+			k := 0
+			if rn[i] != big {
+				k = 1
+			}
+			mc[k].X, mc[k].Y = append(mc[k].X, rr[i]), append(mc[k].Y, rv[i])
+		}
+	}
 	p, _, err := plots.Lines(plots.Axes{Title: "variance of the weights, p = N(0, 1/ν_p), q = N(0, 1/ν_q)", XLabel: "ν_q / ν_p", YLabel: "var(ω)", LogY: true},
-		fine, plots.Series{Name: fmt.Sprintf("Monte Carlo, %g samples", big), Points: true}, plots.Series{Name: fmt.Sprintf("Monte Carlo, %g samples", small), Points: true})
+		fine, mc[0], mc[1])
 	if err != nil {
 		return err
 	}
-	for k, want := range []func(n float64) bool{func(n float64) bool { return n == big }, func(n float64) bool { return n != big }} {
-		var pts plotter.XYs
-		for i := range rr {
-			if want(rn[i]) && rv[i] > minDrawn && !math.IsInf(rv[i], 0) {
-				pts = append(pts, plotter.XY{X: rr[i], Y: rv[i]})
-			}
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle = plots.GlyphStyle(k + 1)
-		p.Add(sc)
-	}
-	// Widen the y range to the estimates (Lines saw only the curve).
-	for i := range rv {
-		if rv[i] > minDrawn && !math.IsInf(rv[i], 0) {
-			p.Y.Min, p.Y.Max = math.Min(p.Y.Min, rv[i]), math.Max(p.Y.Max, rv[i])
-		}
-	}
 	p.X.Min, p.X.Max = 0, slices.Max(rr)*1.02
-	p.Legend.Top, p.Legend.Left = true, true
 	return experiments.SaveFigure(dir, "is_hazard", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 7 * vg.Inch, Height: 4.5 * vg.Inch,
 		Title: "Eq. (4.121): the weights' variance is infinite for ν_q ≥ 2ν_p"})
 }
