@@ -15,7 +15,7 @@ import (
 // i (Figure 4.11: the average number of analysers of each digit class,
 // digit 0 at the bottom, against the training-set size). Layers alternate
 // between two shades of grey so that neighbours stay apart; names, if not
-// nil, label them in the legend. Every value must be finite and ≥ 0.
+// nil, label them in a legend placed off the bars (PlaceLegend). Every value must be finite and ≥ 0.
 func StackedBars(ax Axes, categories []string, layers [][]float64, names []string) (*plot.Plot, error) {
 	if len(categories) == 0 || len(layers) == 0 {
 		return nil, fmt.Errorf("plots: StackedBars %q: %d categories, %d layers", ax.Title, len(categories), len(layers))
@@ -56,8 +56,17 @@ func StackedBars(ax Axes, categories []string, layers [][]float64, names []strin
 		for j := len(bars) - 1; j >= 0; j-- {
 			p.Legend.Add(names[j], bars[j])
 		}
-		p.Legend.Top = true
 		p.Legend.TextStyle.Font.Size = LegendSize
+		// The legend avoids the bars: each is marked by its centre line.
+		var m Marks
+		for i := range categories {
+			top := 0.0
+			for _, l := range layers {
+				top += l[i]
+			}
+			m.Lines = append(m.Lines, plotter.XYs{{X: float64(i), Y: 0}, {X: float64(i), Y: top}})
+		}
+		PlaceLegend(p, m)
 	}
 	p.NominalX(categories...)
 	return p, nil
