@@ -88,3 +88,22 @@ func TestNewPlotUsesTicks(t *testing.T) {
 		t.Errorf("y marker %T, want plots.Ticks", p.Y.Tick.Marker)
 	}
 }
+
+// TestLogLabelsSpread checks that a log axis spanning less than a decade
+// never labels 0.9 beside 1 (Figure 5.8(c): the labels overlapped).
+func TestLogLabelsSpread(t *testing.T) {
+	var labels []string
+	for _, tk := range (Log10Ticks{}).Ticks(0.88, 3.3) {
+		if tk.Label != "" {
+			labels = append(labels, tk.Label)
+		}
+	}
+	for _, l := range labels {
+		if l == "0.9" {
+			t.Errorf("labels %v: 0.9 beside 1", labels)
+		}
+	}
+	if len(labels) < 2 {
+		t.Errorf("labels %v, want at least two", labels)
+	}
+}

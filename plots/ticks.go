@@ -1,7 +1,9 @@
 package plots
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -128,10 +130,42 @@ func mantissaTicks(min, max float64) []plot.Tick {
 			ticks = append(ticks, t)
 		}
 		if labelled >= 2 && labelled <= maxLog10Labels {
-			return ticks
+			return spreadLabels(ticks, math.Log10(max/min))
 		}
 	}
 	return linearTicks(min, max)
+}
+
+// minLabelGap is the least distance between two labels of a log axis, as
+// a fraction of the axis' length in decades; closer labels overlap.
+const minLabelGap = 0.1
+
+// spreadLabels drops the label of a tick that lies within minLabelGap of
+// the axis' length (decades, in log10 units) of the previous labelled one,
+// keeping powers of ten (a label 1 beats a label 0.9 beside it).
+func spreadLabels(ticks []plot.Tick, decades float64) []plot.Tick {
+	slices.SortFunc(ticks, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
+	last := -1
+	for i, t := range ticks {
+		if t.Label == "" {
+			continue
+		}
+		if last >= 0 && math.Log10(t.Value/ticks[last].Value) < minLabelGap*decades {
+			if isPow10(ticks[last].Value) || !isPow10(t.Value) {
+				ticks[i].Label = ""
+				continue
+			}
+			ticks[last].Label = ""
+		}
+		last = i
+	}
+	return ticks
+}
+
+// isPow10 reports whether v is an integer power of ten.
+func isPow10(v float64) bool {
+	k := math.Round(math.Log10(v))
+	return math.Abs(v-math.Pow10(int(k))) <= 1e-9*v
 }
 
 // linearTicks returns Ticks restricted to positive values in

@@ -166,7 +166,6 @@ func plotExtended(dir string) error {
 			return err
 		}
 		p.Title.TextStyle.Font.Size = plots.TickSize
-		p.Legend.Top, p.Legend.Left = false, true
 		panels = append(panels, p)
 	}
 	if len(panels) == 0 {
@@ -236,7 +235,6 @@ func plotTrajectories(dir, run string) error {
 	if err != nil {
 		return err
 	}
-	emptiestCorner(a, first)
 	panels := []*plot.Plot{a}
 	if len(surv) > 0 {
 		b, _, err := plots.Lines(plots.Axes{Title: "(b) close-up of the survivors (second half of (a))", XLabel: "ln 1/α_j", YLabel: "ln 1/γ_j"}, surv...)
@@ -250,45 +248,11 @@ func plotTrajectories(dir, run string) error {
 		if err != nil {
 			return err
 		}
-		emptiestCorner(c, all)
 		panels = append(panels, c)
 	}
 	f := plots.Figure{Rows: 1, Cols: len(panels), Panels: panels, Width: vg.Length(len(panels)) * 4.5 * vg.Inch, Height: 4.2 * vg.Inch,
 		Title: "Figure 5.5: hyperparameter trajectories, one point per VBEM iteration (" + run + ")"}
 	return experiments.SaveFigure(dir, "fig5_5", f)
-}
-
-// emptiestCorner puts p's legend in the corner of the series' bounding box
-// that holds the fewest of their points, counted in a box of a third of
-// the width and half the height (the legend of Figure 5.5's ten
-// dimensions); ties keep the order top right, top left, bottom right,
-// bottom left. Figure 5.5's extinct trajectories end in the bottom left,
-// its survivors in the top right.
-func emptiestCorner(p *plot.Plot, series []plots.Series) {
-	x0, x1, y0, y1 := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-	for _, s := range series {
-		for i := range s.X {
-			if !math.IsInf(s.X[i], 0) && !math.IsNaN(s.X[i]) && !math.IsInf(s.Y[i], 0) && !math.IsNaN(s.Y[i]) {
-				x0, x1, y0, y1 = math.Min(x0, s.X[i]), math.Max(x1, s.X[i]), math.Min(y0, s.Y[i]), math.Max(y1, s.Y[i])
-			}
-		}
-	}
-	best := -1
-	for _, c := range []struct{ top, left bool }{{true, false}, {true, true}, {false, false}, {false, true}} {
-		n := 0
-		for _, s := range series {
-			for i := range s.X {
-				inX := (c.left && s.X[i] <= x0+(x1-x0)/3) || (!c.left && s.X[i] >= x1-(x1-x0)/3)
-				inY := (c.top && s.Y[i] >= y1-(y1-y0)/2) || (!c.top && s.Y[i] <= y0+(y1-y0)/2)
-				if inX && inY {
-					n++
-				}
-			}
-		}
-		if best < 0 || n < best {
-			best, p.Legend.Top, p.Legend.Left = n, c.top, c.left
-		}
-	}
 }
 
 // ---------------------------------------------------------------------------
@@ -398,7 +362,6 @@ func PlotInputs(dir string) error {
 		if err != nil {
 			return err
 		}
-		p.Legend.Top, p.Legend.Left = false, true
 		panels = append(panels, p)
 	}
 	f = plots.Figure{Rows: 2, Cols: 2, Panels: panels, Width: 9 * vg.Inch, Height: 7 * vg.Inch, Title: "Figure 5.8: reciprocal ARD hyperparameters against iteration (" + run + ")"}

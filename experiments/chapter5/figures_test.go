@@ -1,33 +1,27 @@
 package chapter5
 
 import (
-	"math"
 	"testing"
-
-	"gonum.org/v1/plot"
 
 	"github.com/vbworkbench/vbw/plots"
 )
 
-// TestEmptiestCorner: the legend goes where the points are not.
-func TestEmptiestCorner(t *testing.T) {
+// TestTrajectoryLegendOffTheData: Figure 5.5's legend goes where the
+// trajectories are not (plots.Lines places it with plots.PlaceLegend).
+func TestTrajectoryLegendOffTheData(t *testing.T) {
 	// Points crowd the bottom left and the top right (Figure 5.5's
 	// extinct and surviving dimensions), a few in the top left.
-	s := plots.Series{X: []float64{-10, -10, -9, -9, 0, 0.5, 1, -10}, Y: []float64{-10, -9, -10, -9, 1, 1, 0.5, 1}}
-	p := plot.New()
-	emptiestCorner(p, []plots.Series{s})
+	a := plots.Series{Name: "j=1", X: []float64{-10, -10, -9, -9, -10}, Y: []float64{-10, -9, -10, -9, 1}, Markers: true}
+	b := plots.Series{Name: "j=2", X: []float64{0, 0.5, 1, -9.5}, Y: []float64{1, 1, 0.5, 0.8}, Markers: true}
+	p, _, err := plots.Lines(plots.Axes{}, a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := plots.RenderPlot(p, plots.PanelWidth, plots.PanelHeight, "svg"); err != nil {
+		t.Fatal(err)
+	}
 	if p.Legend.Top || p.Legend.Left {
 		t.Errorf("legend top %v, left %v; want the bottom right", p.Legend.Top, p.Legend.Left)
-	}
-	s.X = append(s.X, 1, 1, 0.8)
-	s.Y = append(s.Y, -10, -9, -10)
-	emptiestCorner(p, []plots.Series{s})
-	if !p.Legend.Top || !p.Legend.Left {
-		t.Errorf("legend top %v, left %v; want the top left (one point there, more elsewhere)", p.Legend.Top, p.Legend.Left)
-	}
-	emptiestCorner(p, []plots.Series{{X: []float64{math.Inf(-1), 0}, Y: []float64{0, math.NaN()}}})
-	if !p.Legend.Top || p.Legend.Left {
-		t.Error("no finite point: the legend should stay at the top right")
 	}
 }
 
