@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"image/color"
 	"math"
 	"runtime"
 	"sync"
@@ -96,7 +97,9 @@ var legendSpots = []legendSpot{
 // and bands touched, then the segments and points touched; ties go to the
 // earlier place in the order top right, top left, bottom right, bottom
 // left, middle right, middle left, top middle, bottom middle. It sets
-// p.Legend's Top, Left, XOffs and YOffs, overriding any set by hand.
+// p.Legend's Top, Left, XOffs and YOffs, overriding any set by hand. When
+// every place covers some mark, the legend is drawn on a translucent white
+// card (LegendCard).
 //
 // Lines calls it for the series it draws and ErrorBars for its bars; a
 // caller that adds other plotters to a plot with a legend calls it for
@@ -211,7 +214,21 @@ func (lp *legendPlacer) Plot(c draw.Canvas, p *plot.Plot) {
 		p.Legend.Top = false
 		p.Legend.YOffs = (c.Max.Y - c.Min.Y - h) / 2
 	}
+	if bestCost[0] > 0 {
+		// No place is free: a translucent white card keeps the legend
+		// readable over the marks it covers (they show through faintly).
+		r := spotRect(c.Rectangle, s, w, h)
+		pad := vg.Points(3)
+		c.FillPolygon(LegendCard, []vg.Point{
+			{X: r.Min.X - pad, Y: r.Min.Y - pad}, {X: r.Max.X + pad, Y: r.Min.Y - pad},
+			{X: r.Max.X + pad, Y: r.Max.Y + pad}, {X: r.Min.X - pad, Y: r.Max.Y + pad},
+		})
+	}
 }
+
+// LegendCard is the colour of the card PlaceLegend draws under a legend
+// that cannot avoid every mark: white, mostly opaque.
+var LegendCard color.Color = color.NRGBA{R: 0xFF, G: 0xFF, B: 0xFF, A: 0xD8}
 
 // legendSize returns the width and height of l's entries as Legend.Draw
 // lays them out (zero without entries).
