@@ -79,3 +79,38 @@ func TickLabel(v, step float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
+
+// IntegerTicks marks an axis that takes integer values only (a number of
+// states k, of analysers S): the ticks of Ticks at integers, or, when fewer
+// than two of its labels are integers, every integer in range (up to
+// twelve of them). Ticks never says 1.5 states.
+type IntegerTicks struct{}
+
+var _ plot.Ticker = IntegerTicks{}
+
+// Ticks implements plot.Ticker.
+func (IntegerTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	labelled := 0
+	for _, t := range (Ticks{}).Ticks(min, max) {
+		if t.Value != math.Round(t.Value) {
+			continue
+		}
+		if t.Label != "" {
+			labelled++
+		}
+		out = append(out, t)
+	}
+	if labelled >= 2 {
+		return out
+	}
+	lo, hi := math.Ceil(min), math.Floor(max)
+	if hi-lo+1 > 12 || hi < lo {
+		return out
+	}
+	out = out[:0]
+	for v := lo; v <= hi; v++ {
+		out = append(out, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+	}
+	return out
+}

@@ -107,3 +107,20 @@ func TestLogLabelsSpread(t *testing.T) {
 		t.Errorf("labels %v, want at least two", labels)
 	}
 }
+
+func TestIntegerTicks(t *testing.T) {
+	for _, r := range [][2]float64{{1, 2}, {1, 12}, {0, 5}, {2, 3}, {1, 100}} {
+		var labels []string
+		for _, tk := range (IntegerTicks{}).Ticks(r[0], r[1]) {
+			if tk.Value != math.Round(tk.Value) {
+				t.Errorf("range %v: tick at %v", r, tk.Value)
+			}
+			if tk.Label != "" {
+				labels = append(labels, tk.Label)
+			}
+		}
+		if len(labels) < 2 {
+			t.Errorf("range %v: labels %v, want at least two", r, labels)
+		}
+	}
+}

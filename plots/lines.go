@@ -58,6 +58,10 @@ type Axes struct {
 	// Log2X puts the x axis on a logarithmic scale with ticks at powers
 	// of two, labelled 1, 2, 4, 8, …; it implies LogX.
 	Log2X bool
+
+	// IntegerX marks a linear x axis at integers only (IntegerTicks), for
+	// counts such as the number of hidden states.
+	IntegerX bool
 }
 
 // logX reports whether the x axis is logarithmic.
@@ -303,6 +307,8 @@ func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 	case ax.LogX:
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = Log10Ticks{}
+	case ax.IntegerX:
+		p.X.Tick.Marker = IntegerTicks{}
 	}
 	if ax.LogY {
 		p.Y.Scale = plot.LogScale{}

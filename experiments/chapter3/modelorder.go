@@ -282,14 +282,14 @@ func PlotModelOrder(dir string) error {
 		}
 	}
 	k := cols[0]
-	pa, _, err := plots.Lines(plots.Axes{Title: "(a) model scores against k (best restart each)", XLabel: "k (hidden states)", YLabel: "nats"},
+	pa, _, err := plots.Lines(plots.Axes{Title: "(a) model scores against k (best restart each)", XLabel: "k (hidden states)", YLabel: "nats", IntegerX: true},
 		plots.Series{Name: "F (VB)", X: k, Y: cols[1], Points: true},
 		plots.Series{Name: "BIC", X: k, Y: cols[2], Points: true},
 		plots.Series{Name: "Cheeseman-Stutz", X: k, Y: cols[3], Points: true})
 	if err != nil {
 		return err
 	}
-	pb, _, err := plots.Lines(plots.Axes{Title: "(b) active states (occupancy >= 1%)", XLabel: "k (hidden states)", YLabel: "states"},
+	pb, _, err := plots.Lines(plots.Axes{Title: "(b) active states (occupancy >= 1%)", XLabel: "k (hidden states)", YLabel: "states", IntegerX: true},
 		plots.Series{Name: "VB (best F)", X: k, Y: cols[4], Points: true},
 		plots.Series{Name: "ML (best ln p)", X: k, Y: cols[5], Points: true})
 	if err != nil {

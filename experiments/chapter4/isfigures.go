@@ -94,7 +94,7 @@ func PlotISTightness(dir string) error {
 	}
 	ga, gb := collect(gapFull), collect(klHat)
 	panel := func(title, xlabel string, x, y, allX, allY []float64) (*plot.Plot, error) {
-		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: xlabel, YLabel: "nats"},
+		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: xlabel, YLabel: "nats", IntegerX: xlabel == "analysers S"},
 			plots.Series{Name: "median of the runs", X: x, Y: y}, plots.Series{Name: "each run", X: allX, Y: allY, Markers: true})
 		return p, err
 	}

@@ -484,7 +484,7 @@ func plotErrors(dir string) error {
 		if label[set] == "" {
 			title = fmt.Sprintf("(%c) %s (extra test set)", 'a'+i, set)
 		}
-		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: "k", YLabel: "squared error per sequence"},
+		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: "k", YLabel: "squared error per sequence", IntegerX: true},
 			series(MethodMAP, set, recon), series(MethodVB, set, recon))
 		if err != nil {
 			return err
@@ -492,7 +492,7 @@ func plotErrors(dir string) error {
 		panels = append(panels, p)
 	}
 	if slices.Contains(setOrder, "test") {
-		p, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(%c) extension: one-step prediction, test", 'a'+len(setOrder)), XLabel: "k", YLabel: "squared error per sequence"},
+		p, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(%c) extension: one-step prediction, test", 'a'+len(setOrder)), XLabel: "k", YLabel: "squared error per sequence", IntegerX: true},
 			series(MethodMAP, "test", pred), series(MethodVB, "test", pred))
 		if err != nil {
 			return err
