@@ -74,7 +74,7 @@ func HeatMap(title string, m mat.Matrix, cmap palette.ColorMap, label string) (*
 func BarTicks(cmap palette.ColorMap, width float64) plot.ConstantTicks {
 	lo, hi := cmap.Min(), cmap.Max()
 	var out plot.ConstantTicks
-	for _, t := range (plot.DefaultTicks{}).Ticks(lo, hi) {
+	for _, t := range (Ticks{}).Ticks(lo, hi) {
 		if t.Value < lo || t.Value > hi {
 			continue
 		}
