@@ -207,7 +207,10 @@ func (s span) setRange(a *plot.Axis, log bool, base float64) {
 // slices have mismatched lengths.
 //
 // Series i is drawn with LineStyle(i) and, when Points is set,
-// GlyphStyle(i); bands are drawn first, beneath every line. A legend
+// GlyphStyle(i), except that a series named as an earlier one is drawn in
+// that one's style and shares its legend entry (several runs of one kind),
+// later series keeping their own index; bands are drawn first, beneath
+// every line. A legend
 // appears when more than one series is named, placed by PlaceLegend where
 // it covers the fewest of the series' lines, markers and bands.
 func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
@@ -236,6 +239,22 @@ func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 		ys.add(c.Hi...)
 	}
 
+	// style[i] is the style index of series i: its own, or that of the
+	// first series of the same name.
+	style := make([]int, len(series))
+	first := map[string]int{}
+	for i, s := range series {
+		style[i] = i
+		if s.Name == "" {
+			continue
+		}
+		if j, ok := first[s.Name]; ok {
+			style[i] = j
+		} else {
+			first[s.Name] = i
+		}
+	}
+
 	// Bands first, so that no band veils another series' line.
 	for i, c := range clean {
 		if !c.hasBand() {
@@ -246,23 +265,18 @@ func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("plots: series %d (%q) band: %v", i, c.Name, err)
 			}
-			poly.Color = BandColor(i)
+			poly.Color = BandColor(style[i])
 			poly.LineStyle.Width = 0
 			p.Add(poly)
 		}
 	}
 
-	named := 0
-	for _, s := range series {
-		if s.Name != "" {
-			named++
-		}
-	}
+	named := len(first)
 	for i, c := range clean {
-		line := &plotter.Line{LineStyle: LineStyle(i)}
+		line := &plotter.Line{LineStyle: LineStyle(style[i])}
 		var marks *plotter.Scatter
 		if c.Points || c.Markers || len(c.X) == 1 { // a lone point is invisible without a marker
-			marks = &plotter.Scatter{GlyphStyle: GlyphStyle(i)}
+			marks = &plotter.Scatter{GlyphStyle: GlyphStyle(style[i])}
 		}
 		if len(c.X) > 0 {
 			xys := make(plotter.XYs, len(c.X))
@@ -278,7 +292,7 @@ func Lines(ax Axes, series ...Series) (*plot.Plot, []Dropped, error) {
 				p.Add(marks)
 			}
 		}
-		if named > 1 && c.Name != "" {
+		if named > 1 && c.Name != "" && style[i] == i {
 			switch {
 			case c.Markers:
 				p.Legend.Add(c.Name, marks)

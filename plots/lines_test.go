@@ -185,9 +185,20 @@ func TestLinesAxes(t *testing.T) {
 
 	// Legend only with more than one named series.
 	one, _, _ := Lines(Axes{}, s, Series{X: []float64{1}, Y: []float64{1}})
-	two, _, _ := Lines(Axes{}, s, s)
+	b := s
+	b.Name = "b"
+	two, _, _ := Lines(Axes{}, s, b)
 	if legendRect(one).Size().X != 0 || legendRect(two).Size().X == 0 {
 		t.Errorf("legend widths %v (one named), %v (two named)", legendRect(one).Size().X, legendRect(two).Size().X)
+	}
+	// Series named as an earlier one share its legend entry: a, b, a, a
+	// has two entries, as a, b has; a, a alone has no legend.
+	shared, _, _ := Lines(Axes{}, s, b, s, s)
+	if got, want := legendRect(shared).Size().Y, legendRect(two).Size().Y; got != want {
+		t.Errorf("legend height %v for a, b, a, a; want %v (two entries)", got, want)
+	}
+	if same, _, _ := Lines(Axes{}, s, s); legendRect(same).Size().X != 0 {
+		t.Errorf("a, a: legend width %v, want none (one name)", legendRect(same).Size().X)
 	}
 }
 
