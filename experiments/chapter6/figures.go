@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -213,7 +214,8 @@ func plotFig62(dir string) error {
 	seed := f[0][0] // the main data set
 	truth := float64(slices.Index(flags, 1))
 	var panels []*plot.Plot
-	for _, n := range rowsN {
+	steps := make([]float64, len(rowsN)) // the y tick spacing of each row
+	for row, n := range rowsN {
 		// Columns: x = d, y = score, for each method at this n.
 		xs := make([][]float64, len(titles))
 		ys := make([][]float64, len(titles))
@@ -252,6 +254,7 @@ func plotFig62(dir string) error {
 			return fmt.Errorf("fig6_2: no scores at n = %g", n)
 		}
 		pad := math.Max((hi-lo)*0.05, 1)
+		steps[row] = scoreTickStep(lo-pad, hi+pad)
 		for k := range titles {
 			ax := plots.Axes{}
 			if n == rowsN[0] {
@@ -280,35 +283,64 @@ func plotFig62(dir string) error {
 			}
 			p.X.Min, p.X.Max = 16, 68
 			p.Y.Min, p.Y.Max = lo-pad, hi+pad
-			p.Y.Tick.Marker = every40{}
+			p.Y.Tick.Marker = stepTicks{steps[row]}
 			panels = append(panels, p)
 		}
 	}
 	return experiments.SaveFigure(dir, "fig6_2", plots.Figure{Rows: len(rowsN), Cols: len(titles), Panels: panels,
 		Width: vg.Length(len(titles)) * 2.1 * vg.Inch, Height: vg.Length(len(rowsN)) * 1.55 * vg.Inch,
-		Title: "Figure 6.2: scores of the 136 structures against d (o true structure, × top; BIC-VB alias-corrected; ticks every 40 nats)"})
+		Title: "Figure 6.2: scores of the 136 structures against d (o true structure, × top; BIC-VB alias-corrected; " + tickNote(rowsN, steps) + ")"})
 }
 
-// every40 puts y ticks every 40 nats (the thesis's), or at 20, 10 or 5 in
-// a row narrower than 80 nats, labelling every other one when there are
-// more than six.
-type every40 struct{}
+// tickNote says how far apart the y ticks of Figure 6.2's rows are, from
+// the spacing each row uses: "y ticks every 40 nats" when all rows agree,
+// else "y ticks every 20 nats at n = 6, 40 at n = 160".
+func tickNote(rowsN, steps []float64) string {
+	same := true
+	for _, s := range steps {
+		same = same && s == steps[0]
+	}
+	if same && len(steps) > 0 {
+		return "y ticks every " + strconv.FormatFloat(steps[0], 'g', -1, 64) + " nats"
+	}
+	var parts []string
+	for i, s := range steps {
+		unit := ""
+		if i == 0 {
+			unit = " nats"
+		}
+		parts = append(parts, fmt.Sprintf("%s%s at n = %g", strconv.FormatFloat(s, 'g', -1, 64), unit, rowsN[i]))
+	}
+	return "y ticks every " + strings.Join(parts, ", ")
+}
 
-// Ticks implements plot.Ticker.
-func (every40) Ticks(min, max float64) []plot.Tick {
+// scoreTickStep returns the y tick spacing of a Figure 6.2 row spanning
+// [min, max] nats: the thesis's 40, doubled while the row would have more
+// than 12 ticks, halved (to 20, 10, 5) while it would have fewer than two
+// (a narrow row, small n).
+func scoreTickStep(min, max float64) float64 {
 	step := 40.0
 	for (max-min)/step > 12 {
 		step *= 2
 	}
-	for (max-min)/step < 2 && step > 5 { // a narrow row (small n)
+	for (max-min)/step < 2 && step > 5 {
 		step /= 2
 	}
+	return step
+}
+
+// stepTicks puts y ticks at the multiples of step, labelling every other
+// one when there are more than six.
+type stepTicks struct{ step float64 }
+
+// Ticks implements plot.Ticker.
+func (s stepTicks) Ticks(min, max float64) []plot.Tick {
 	var t []plot.Tick
-	for v := math.Ceil(min/step) * step; v <= max; v += step {
+	for v := math.Ceil(min/s.step) * s.step; v <= max; v += s.step {
 		t = append(t, plot.Tick{Value: v})
 	}
 	for i := range t {
-		if len(t) <= 6 || int(math.Round(t[i].Value/step))%2 == 0 {
+		if len(t) <= 6 || int(math.Round(t[i].Value/s.step))%2 == 0 {
 			t[i].Label = strconv.FormatFloat(t[i].Value, 'f', 0, 64)
 		}
 	}
