@@ -552,11 +552,10 @@ func PlotSchedules(dir string) error {
 		}
 		ser[i].X, ser[i].Y = append(ser[i].X, f[1][r]), append(ser[i].Y, f[2][r])
 	}
-	p, _, err := plots.Lines(plots.Axes{XLabel: "k/K", YLabel: "τ(k)"}, ser...)
+	p, _, err := plots.Lines(plots.Axes{Title: "(a) the schedules", XLabel: "k/K", YLabel: "τ(k)"}, ser...)
 	if err != nil {
 		return err
 	}
-	p.Legend.Top, p.Legend.Left = true, true
 	panels := []*plot.Plot{p}
 	if ht := csvTable(dir, "hysteresis.csv"); ht.Err() == nil {
 		hf := floatCols(ht, "e_tau", "k", "abs_diff")
@@ -584,11 +583,10 @@ func PlotSchedules(dir string) error {
 			}
 			hs = append(hs, sr)
 		}
-		q, _, err := plots.Lines(plots.Axes{Title: "hysteresis", XLabel: "annealing steps K", YLabel: "mean |ln Ẑ forward − ln Ẑ reverse| (nats)", Log2X: true, LogY: true}, hs...)
+		q, _, err := plots.Lines(plots.Axes{Title: "(b) hysteresis: mean |ln Ẑ forward − ln Ẑ reverse|", XLabel: "annealing steps K", YLabel: "nats", Log2X: true, LogY: true}, hs...)
 		if err != nil {
 			return err
 		}
-		q.Legend.Top = true
 		panels = append(panels, q)
 	}
 	return experiments.SaveFigure(dir, "fig6_13", plots.Figure{Rows: 1, Cols: len(panels), Panels: panels,

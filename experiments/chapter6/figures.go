@@ -53,7 +53,8 @@ func emptyPlot(ax plots.Axes) *plot.Plot {
 	return p
 }
 
-// addPoints adds markers at (x, y), skipping non-finite points.
+// addPoints adds markers at (x, y), skipping non-finite points; a legend
+// of p avoids them.
 func addPoints(p *plot.Plot, x, y []float64, g draw.GlyphStyle) error {
 	var xys plotter.XYs
 	for i := range x {
@@ -70,6 +71,7 @@ func addPoints(p *plot.Plot, x, y []float64, g draw.GlyphStyle) error {
 	}
 	s.GlyphStyle = g
 	p.Add(s)
+	plots.PlaceLegend(p, plots.Marks{Points: []plotter.XYs{xys}})
 	return nil
 }
 
@@ -411,7 +413,6 @@ func plotRanks(dir string) error {
 		return err
 	}
 	worst := math.Max(1, hi)
-	p.Legend.Top, p.Legend.Left = false, false
 	mt := csvTable(dir, "table6_1_median.csv")
 	mf := floatCols(mt, "n", "bic", "bicp", "cs", "vb")
 	if err := mt.Err(); err != nil {
@@ -428,7 +429,6 @@ func plotRanks(dir string) error {
 	}
 	invertLogY(q, worst)
 	invertLogY(p, worst)
-	q.Legend.Top, q.Legend.Left = false, false
 	return experiments.SaveFigure(dir, "fig6_3", plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{p, q},
 		Title: "Figure 6.3: rank of the true structure among 136 (1 at the top; alias-corrected scores)"})
 }
@@ -445,7 +445,6 @@ func plotDeltas(dir string) error {
 		return err
 	}
 	useSymlog(p, math.Min(0, lo)*1.2)
-	p.Legend.Top = false
 	return experiments.SaveFigure(dir, "fig6_4", onePanel(p,
 		"Figure 6.4: score difference between the true and the top-ranked structure"))
 }
@@ -476,7 +475,6 @@ func plotAcceptance(dir string) error {
 		return err
 	}
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top = false
 	if err := experiments.SaveFigure(dir, "fig6_11", onePanel(p,
 		"Figure 6.11: MH acceptance over the whole schedule, one AIS batch over all structures")); err != nil {
 		return err
@@ -491,7 +489,6 @@ func plotAcceptance(dir string) error {
 		return err
 	}
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top = false
 	return experiments.SaveFigure(dir, "fig6_12", onePanel(p,
 		"Figure 6.12: MH acceptance in each quarter of the annealing schedule"))
 }
@@ -531,9 +528,9 @@ func plotExact(dir string) error {
 		return err
 	}
 	p.Add(zero)
+	plots.PlaceLegend(p, plots.Marks{Lines: []plotter.XYs{zero.XYs}})
 	p.X.Min, p.X.Max = 16, 68
 	p.Y.Min, p.Y.Max = lo-1, hi+1
-	p.Legend.Top = false
 	return experiments.SaveFigure(dir, "fig_exact", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 6.5 * vg.Inch, Height: 4.5 * vg.Inch,
 		Title: "Scores minus the exact log marginal likelihood, every structure (targets §3.14)"})
 }
@@ -586,14 +583,13 @@ func PlotPrior(dir string) error {
 			return err
 		}
 		invertLogY(p, worst)
-		p.Legend.Top = false
 		return experiments.SaveFigure(dir, name, onePanel(p, title(fig)))
 	}
 	if err := rankFig("fig6_5", "Figure 6.5: median rank", 0, nil); err != nil {
 		return err
 	}
 	base := expectedBestRandomRank(dag.NumCandidates, inst)
-	rnd := plots.Series{Name: fmt.Sprintf("random guess (%.2f)", base), X: []float64{ns[0], ns[len(ns)-1]}, Y: []float64{base, base}}
+	rnd := plots.Series{Name: fmt.Sprintf("best of %d random guesses (%.3g)", inst, base), X: []float64{ns[0], ns[len(ns)-1]}, Y: []float64{base, base}}
 	if err := rankFig("fig6_7", "Figure 6.7: best rank", 1, &rnd); err != nil {
 		return err
 	}
@@ -614,7 +610,6 @@ func PlotPrior(dir string) error {
 			return err
 		}
 		useSymlog(p, lo*1.2)
-		p.Legend.Top = false
 		return experiments.SaveFigure(dir, name, onePanel(p, title(fig)))
 	}
 	if err := deltaFig("fig6_6", "Figure 6.6: median score difference (40-60% band)", 3, true); err != nil {
@@ -632,6 +627,5 @@ func PlotPrior(dir string) error {
 		return err
 	}
 	p.Y.Min, p.Y.Max = 0, 1
-	p.Legend.Top, p.Legend.Left = true, true
 	return experiments.SaveFigure(dir, "fig6_9", onePanel(p, title("Figure 6.9: success rate")))
 }
