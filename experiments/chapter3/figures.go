@@ -163,6 +163,13 @@ func figure3_3(t results.Table, d, r int) (plots.Figure, error) {
 			if err != nil {
 				return plots.Figure{}, err
 			}
+			// Rows are hidden states; A's columns the next state, C's
+			// the output symbol (π has one column).
+			p.Y.Label.Text = map[string]string{"pi": "state", "A": "from state", "C": "state"}[name]
+			p.X.Label.Text = map[string]string{"pi": "", "A": "to state", "C": "symbol"}[name]
+			if name == "pi" {
+				p.X.Tick.Marker = plot.ConstantTicks{} // one column: no index to read
+			}
 			panels = append(panels, p)
 		}
 	}
