@@ -30,6 +30,7 @@ func newPanel(title string) *plot.Plot {
 	for _, a := range []*plot.Axis{&p.X, &p.Y} {
 		a.Label.TextStyle.Font.Size = plots.LabelSize
 		a.Tick.Label.Font.Size = plots.TickSize
+		a.Tick.Marker = plots.Ticks{}
 	}
 	return p
 }
@@ -416,9 +417,9 @@ func plotExpression(dir string) error {
 	var panels []*plot.Plot
 	for _, g := range geneOrder {
 		p := newPanel(g)
-		p.Title.TextStyle.Font.Size = 7
+		p.Title.TextStyle.Font.Size = 8
 		p.Title.Padding = 1
-		p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = 5, 5
+		p.X.Tick.Label.Font.Size, p.Y.Tick.Label.Font.Size = 6, 6 // 5 pt read as specks on the page
 		p.X.Tick.Marker = plot.ConstantTicks{{Value: 1, Label: "1"}, {Value: 10, Label: "10"}}
 		for _, k := range keys {
 			if k.gene != g {
