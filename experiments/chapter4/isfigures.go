@@ -51,7 +51,7 @@ func PlotISTightness(dir string) error {
 	if err != nil {
 		return err
 	}
-	pe, _, err := plots.Lines(plots.Axes{Title: "(a, right axis) classification error (majority mapping)", XLabel: "VBEM sweeps", YLabel: "error fraction"},
+	pe, _, err := plots.Lines(plots.Axes{Title: "(a, continued) classification error, the right axis of the thesis's (a) (majority mapping)", XLabel: "VBEM sweeps", YLabel: "error fraction"},
 		plots.Series{Name: "train", X: sweep, Y: trErr, Points: true},
 		plots.Series{Name: "test", X: sweep, Y: teErr, Points: true})
 	if err != nil {
