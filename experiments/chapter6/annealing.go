@@ -289,12 +289,28 @@ func PlotGranularity(dir string) error {
 	for i, n := range names {
 		ref[n] = vals[i]
 	}
-	// Every trace is labelled by where it starts; the traces from draws
-	// of the prior share one style and one legend entry.
+	ser, err := granularitySeries(from, f[0], f[1], f[2], ref)
+	if err != nil {
+		return err
+	}
+	p, _, err := plots.Lines(plots.Axes{XLabel: "annealing steps K", YLabel: "ln p(y|m) estimate (nats)", Log2X: true}, ser...)
+	if err != nil {
+		return err
+	}
+	return experiments.SaveFigure(dir, "fig6_10", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 6.5 * vg.Inch, Height: 4.5 * vg.Inch,
+		Title: "Figure 6.10: AIS estimates for the true structure (each point an independent run)"})
+}
+
+// granularitySeries returns the series of Figure 6.10 from the rows of
+// fig6_10.csv (init, trace, k, log_w) and the reference scores: one per
+// trace, labelled by where it starts (the traces from draws of the prior
+// share one name, so one style and one legend entry), and VB* and BIC as
+// horizontal lines over the range of K.
+func granularitySeries(from []string, trace, k, logW []float64, ref map[string]float64) ([]plots.Series, error) {
 	byTrace := map[float64]*plots.Series{}
 	var order []float64
-	for r := range f[0] {
-		tr := f[0][r]
+	for r := range trace {
+		tr := trace[r]
 		if byTrace[tr] == nil {
 			name := "AIS from a draw of the prior (one line each)"
 			if from[r] == "true" {
@@ -303,28 +319,23 @@ func PlotGranularity(dir string) error {
 			byTrace[tr] = &plots.Series{Name: name, Points: true}
 			order = append(order, tr)
 		}
-		byTrace[tr].X = append(byTrace[tr].X, f[1][r])
-		byTrace[tr].Y = append(byTrace[tr].Y, f[2][r])
+		byTrace[tr].X = append(byTrace[tr].X, k[r])
+		byTrace[tr].Y = append(byTrace[tr].Y, logW[r])
 	}
 	if len(order) == 0 {
-		return fmt.Errorf("fig6_10.csv: no rows")
+		return nil, fmt.Errorf("fig6_10.csv: no rows")
 	}
 	var ser []plots.Series
 	for _, tr := range order {
 		ser = append(ser, *byTrace[tr])
 	}
-	kmin, kmax := slices.Min(f[1]), slices.Max(f[1])
+	kmin, kmax := slices.Min(k), slices.Max(k)
 	// The references come third and fourth, so that their colours do not
 	// depend on the number of traces.
 	at := min(2, len(ser))
 	ser = slices.Insert(ser, at, plots.Series{Name: "VB*", X: []float64{kmin, kmax}, Y: []float64{ref["VB*"], ref["VB*"]}},
 		plots.Series{Name: "BIC", X: []float64{kmin, kmax}, Y: []float64{ref["BIC"], ref["BIC"]}})
-	p, _, err := plots.Lines(plots.Axes{XLabel: "annealing steps K", YLabel: "ln p(y|m) estimate (nats)", Log2X: true}, ser...)
-	if err != nil {
-		return err
-	}
-	return experiments.SaveFigure(dir, "fig6_10", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Width: 6.5 * vg.Inch, Height: 4.5 * vg.Inch,
-		Title: "Figure 6.10: AIS estimates for the true structure (each point an independent run)"})
+	return ser, nil
 }
 
 // SchedulesConfig is the config of chapter6/schedules.

@@ -2,7 +2,10 @@ package chapter6
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/vbworkbench/vbw/plots"
 )
 
 // TestFig62TickNote checks that Figure 6.2's title states the y tick
@@ -29,5 +32,34 @@ func TestFig62TickNote(t *testing.T) {
 	}
 	if got, want := tickNote(rowsN, []float64{40, 40}), "y ticks every 40 nats"; got != want {
 		t.Errorf("tickNote = %q, want %q", got, want)
+	}
+}
+
+// TestGranularitySeriesLabelledAndInRange checks Figure 6.10's series:
+// every trace is named (the figure had three unlabelled traces), and the
+// plot's y range holds every estimate, however low (one ran off the axis).
+func TestGranularitySeriesLabelledAndInRange(t *testing.T) {
+	from := []string{"true", "true", "prior", "prior", "prior", "prior"}
+	trace := []float64{0, 0, 1, 1, 2, 2}
+	k := []float64{32, 512, 32, 512, 32, 512}
+	logW := []float64{-950, -955, -1150, -1040, -1600, -1070}
+	ser, err := granularitySeries(from, trace, k, logW, map[string]float64{"VB*": -986, "BIC": -1032})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ser) != 5 {
+		t.Fatalf("%d series, want 3 traces and 2 references", len(ser))
+	}
+	for i, s := range ser {
+		if s.Name == "" {
+			t.Errorf("series %d has no name", i)
+		}
+	}
+	p, _, err := plots.Lines(plots.Axes{Log2X: true}, ser...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Y.Min > slices.Min(logW) || p.Y.Max < slices.Max(logW) {
+		t.Errorf("y range [%v, %v] leaves out estimates in [%v, %v]", p.Y.Min, p.Y.Max, slices.Min(logW), slices.Max(logW))
 	}
 }
