@@ -29,6 +29,16 @@
 //   - Figure and Render lay panels out on a grid with aligned data areas
 //     and encode them as SVG or PNG bytes; RenderPlot does one plot.
 //     Writing the bytes to disk (atomically) is the caller's job.
+//   - PlaceLegend puts a plot's legend, at draw time, where it covers the
+//     fewest of the plot's lines, markers and bands (Lines, ErrorBars and
+//     StackedBars register theirs), on a translucent card when no place
+//     is free.
+//   - Ticks, the default of every linear axis, labels ticks in the
+//     shortest exact form (TickLabel: 25, 2.5, 0.25); IntegerTicks ticks
+//     counts at integers only; NamedTicks labels the rows or columns of a
+//     Hinton diagram by name (digits 0-9).
+//   - Render and RenderPlot never clip a title: Wrap breaks it to the
+//     figure's or the panel's width.
 //   - style.go fixes panel sizes, font sizes, the PNG resolution, and the
 //     colour, dash and marker cycles, so that series i looks the same in
 //     every figure.
