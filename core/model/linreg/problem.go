@@ -180,7 +180,8 @@ const logEvidenceRange = 700
 // of the model of PRML eqs. 10.87–10.90 (w integrated out in closed form,
 // LogLik, eq. 3.86), which the bound of VB.E (eq. 10.107) cannot exceed, and
 // an estimate of the error of the quadrature in the log. The integral is
-// taken over u = ln α, g(u) = ln p(t|eᵘ) + ln Gam(eᵘ) + u: a scan at steps
+// taken over u = ln α, g(u) = ln p(t|eᵘ) + ln Gam(eᵘ) + u (computed without
+// the cancellation of its large terms, see the code): a scan at steps
 // of s.Grid locates the peaks of g, each refined by golden-section search
 // and given breaks at ±{1, 2, 4, …, 32} times its width 1/√(−g”), so that
 // a peak far narrower than the scan's step (a prior that nearly fixes α) is
@@ -193,9 +194,13 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 		return 0, 0, err
 	}
 	s = s.withDefaults()
+	// ln Gam(eᵘ|a₀, b₀) + u = C(a₀) − a₀(e^v − 1 − v), v = u − ln(a₀/b₀), with
+	// C(a₀) = a₀ ln a₀ − a₀ − ln Γ(a₀): the form without the cancellation of
+	// a₀ ln b₀, ln Γ(a₀) and a₀u, each near 10⁹ for a prior that nearly fixes α.
+	u0 := math.Log(prior.A0 / prior.B0)
 	g := func(u float64) float64 {
-		a := math.Exp(u)
-		return p.LogLik(a) + prior.logDensity(a) + u
+		v := u - u0
+		return p.LogLik(math.Exp(u)) - prior.A0*(math.Expm1(v)-v)
 	}
 	n := int(2*logEvidenceRange/s.Grid) + 1
 	us, gs := make([]float64, n), make([]float64, n)
@@ -217,13 +222,18 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 			gmax = math.Max(gmax, g(u))
 		}
 	}
-	lo, hi := -1, -1
+	// The range: every scan point and every peak within s.Drop of the
+	// maximum, and one step more on each side.
+	lo, hi := n, -1
 	for i, v := range gs {
 		if v > gmax-s.Drop {
-			if lo < 0 {
-				lo = i
-			}
-			hi = i
+			lo, hi = min(lo, i), max(hi, i)
+		}
+	}
+	for _, u := range peaks {
+		if g(u) > gmax-s.Drop {
+			i := int(math.Floor((u + logEvidenceRange) / s.Grid))
+			lo, hi = min(lo, i), max(hi, i+1)
 		}
 	}
 	if lo <= 0 || hi >= n-1 {
@@ -252,7 +262,20 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 	if err != nil {
 		return 0, 0, fmt.Errorf("linreg: evidence quadrature: %w", err)
 	}
-	return gmax + math.Log(v), e / v, nil
+	return gmax + math.Log(v) + gammaLogConst(prior.A0), e / v, nil
+}
+
+// gammaLogConst returns a ln a − a − ln Γ(a), by Stirling's series
+// ½ ln(a/2π) − 1/(12a) + 1/(360a³) − 1/(1260a⁵) + 1/(1680a⁷) for a ≥ 10
+// (truncation error below 10⁻¹²), where the direct form would lose the
+// digits of a ln a against ln Γ(a).
+func gammaLogConst(a float64) float64 {
+	if a < 10 {
+		return a*math.Log(a) - a - numeric.LogGamma(a)
+	}
+	r := 1 / a
+	r2 := r * r
+	return 0.5*math.Log(a/(2*math.Pi)) - r*(1.0/12-r2*(1.0/360-r2*(1.0/1260-r2/1680)))
 }
 
 // goldenMax returns the maximiser of g on [a, b] by golden-section search,
