@@ -123,7 +123,8 @@ func TestMeanCovPredictDirect(t *testing.T) {
 // TestLogEvidenceFixedAlpha: a prior Gam(a₀, a₀/α̂) with a₀ = 10⁸ all but
 // fixes α at α̂ (its relative spread is 10⁻⁴), so the quadrature must give
 // the closed form ln p(t|α̂) of eq. 3.86: the difference is of order
-// Var(α)·(ℓ” + ℓ'²)/2 with ℓ = ln p(t|α), below 10⁻⁶ nats here. The peak is
+// Var(α)·(ℓ₂ + ℓ₁²)/2 with ℓ₁, ℓ₂ the derivatives of ℓ = ln p(t|α),
+// below 10⁻⁶ nats here. The peak is
 // 10⁻⁴ wide in ln α, far narrower than the scan's step of 0.25, so this
 // also checks that the refinement of the peaks finds it.
 func TestLogEvidenceFixedAlpha(t *testing.T) {
