@@ -145,30 +145,17 @@ type QuadSettings struct {
 	// Grid is the step, in ln α, of the scan that finds the range and the
 	// peaks of the integrand. Default 0.25.
 	Grid float64
-	// Drop is how far below its peak, in nats, the integrand must fall at
-	// both ends of the range. Default 60.
-	Drop float64
 	// RelTol is the relative tolerance of the quadrature. Default 1e-12.
 	RelTol float64
-	// MaxIntervals caps the adaptive partition. Default 20000.
-	MaxIntervals int
 }
 
-func (s QuadSettings) withDefaults() QuadSettings {
-	if s.Grid <= 0 {
-		s.Grid = 0.25
-	}
-	if s.Drop <= 0 {
-		s.Drop = 60
-	}
-	if s.RelTol <= 0 {
-		s.RelTol = 1e-12
-	}
-	if s.MaxIntervals <= 0 {
-		s.MaxIntervals = 20000
-	}
-	return s
-}
+// Constants of LogEvidence: the integrand must fall quadDrop nats below its
+// peak at both ends of the range, and the adaptive partition has at most
+// quadMaxIntervals intervals.
+const (
+	quadDrop         = 60
+	quadMaxIntervals = 20000
+)
 
 // logEvidenceRange bounds the scan in ln α: α from e⁻⁷⁰⁰ to e⁷⁰⁰.
 const logEvidenceRange = 700
@@ -185,15 +172,20 @@ const logEvidenceRange = 700
 // of s.Grid locates the peaks of g, each refined by golden-section search
 // and given breaks at ±{1, 2, 4, …, 32} times its width 1/√(−g”), so that
 // a peak far narrower than the scan's step (a prior that nearly fixes α) is
-// not stepped over; the range ends where g is s.Drop nats below its maximum;
+// not stepped over; the range ends where g is 60 nats below its maximum;
 // and exp(g − max g) is integrated by numeric.Integrate. It returns an error
-// if g has not fallen by s.Drop within α ∈ (e⁻⁷⁰⁰, e⁷⁰⁰) or the quadrature
+// if g has not fallen by 60 nats within α ∈ (e⁻⁷⁰⁰, e⁷⁰⁰) or the quadrature
 // fails.
 func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64, err error) {
 	if err := prior.check(); err != nil {
 		return 0, 0, err
 	}
-	s = s.withDefaults()
+	if s.Grid <= 0 {
+		s.Grid = 0.25
+	}
+	if s.RelTol <= 0 {
+		s.RelTol = 1e-12
+	}
 	// ln Gam(eᵘ|a₀, b₀) + u = C(a₀) − a₀(e^v − 1 − v), v = u − ln(a₀/b₀), with
 	// C(a₀) = a₀ ln a₀ − a₀ − ln Γ(a₀): the form without the cancellation of
 	// a₀ ln b₀, ln Γ(a₀) and a₀u, each near 10⁹ for a prior that nearly fixes α.
@@ -216,28 +208,28 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 	var peaks []float64
 	gmax := gs[top]
 	for i := 1; i < n-1; i++ {
-		if gs[i] >= gs[i-1] && gs[i] >= gs[i+1] && gs[i] > gmax-s.Drop {
+		if gs[i] >= gs[i-1] && gs[i] >= gs[i+1] && gs[i] > gmax-quadDrop {
 			u := goldenMax(g, us[i-1], us[i+1])
 			peaks = append(peaks, u)
 			gmax = math.Max(gmax, g(u))
 		}
 	}
-	// The range: every scan point and every peak within s.Drop of the
+	// The range: every scan point and every peak within quadDrop of the
 	// maximum, and one step more on each side.
 	lo, hi := n, -1
 	for i, v := range gs {
-		if v > gmax-s.Drop {
+		if v > gmax-quadDrop {
 			lo, hi = min(lo, i), max(hi, i)
 		}
 	}
 	for _, u := range peaks {
-		if g(u) > gmax-s.Drop {
+		if g(u) > gmax-quadDrop {
 			i := int(math.Floor((u + logEvidenceRange) / s.Grid))
 			lo, hi = min(lo, i), max(hi, i+1)
 		}
 	}
 	if lo <= 0 || hi >= n-1 {
-		return 0, 0, fmt.Errorf("linreg: the integrand over ln α has not fallen %g nats below its peak within α ∈ (e^-%d, e^%d): is the prior proper?", s.Drop, logEvidenceRange, logEvidenceRange)
+		return 0, 0, fmt.Errorf("linreg: the integrand over ln α has not fallen %d nats below its peak within α ∈ (e^-%d, e^%d): is the prior proper?", quadDrop, logEvidenceRange, logEvidenceRange)
 	}
 	a, b := us[lo-1], us[hi+1]
 	breaks := []float64{}
@@ -258,7 +250,7 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 	}
 	breaks = sortedWithin(breaks, a, b)
 	f := func(u float64) float64 { return math.Exp(g(u) - gmax) }
-	v, e, err := numeric.Integrate(f, breaks, 0, s.RelTol, s.MaxIntervals)
+	v, e, err := numeric.Integrate(f, breaks, 0, s.RelTol, quadMaxIntervals)
 	if err != nil {
 		return 0, 0, fmt.Errorf("linreg: evidence quadrature: %w", err)
 	}
