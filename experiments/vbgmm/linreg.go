@@ -392,7 +392,7 @@ func RunLinreg(env *experiments.Env, c *LinregConfig) error {
 	data := results.NewTable("seed", "part", "x", "t")
 	s := &results.Summary{Criteria: linregCriteria}
 	trueOrder := len(c.Data.Coefficients) - 1
-	var bad, pickB, pickE, pickMSE, pickEv, pickLOO int
+	var bad, pickB, pickE, agree, pickMSE, pickEv, pickLOO int
 	maxDiff, maxQuad := math.Inf(-1), 0.0
 	for i, cell := range cells {
 		if !done[i] {
@@ -420,11 +420,16 @@ func RunLinreg(env *experiments.Env, c *LinregConfig) error {
 		}
 		env.AddRun(results.RunRecord{Name: names[i], Status: "done", WallSeconds: cell.Seconds})
 		ord := func(r LinregOrder) int { return r.Order }
-		if argBest(cell.Orders, ord, func(r LinregOrder) float64 { return float64(r.F) }, false) == trueOrder {
+		byF := argBest(cell.Orders, ord, func(r LinregOrder) float64 { return float64(r.F) }, false)
+		byP := argBest(cell.Orders, ord, func(r LinregOrder) float64 { return float64(r.LnP) }, false)
+		if byF == trueOrder {
 			pickB++
 		}
-		if argBest(cell.Orders, ord, func(r LinregOrder) float64 { return float64(r.LnP) }, false) == trueOrder {
+		if byP == trueOrder {
 			pickE++
+		}
+		if byF == byP {
+			agree++
 		}
 		dord := func(r DSouzaOrder) int { return r.Order }
 		if argBest(cell.DSouza, dord, func(r DSouzaOrder) float64 { return float64(r.MSE) }, true) == slices.Max(c.DSouza.Orders) {
@@ -450,6 +455,7 @@ func RunLinreg(env *experiments.Env, c *LinregConfig) error {
 	s.SetMetric("linreg_true_order_rate_bound", rate(pickB))
 	s.SetMetric("linreg_true_order_rate_exact", rate(pickE))
 	s.SetMetric("linreg_max_bound_minus_exact", maxDiff)
+	s.SetMetric("linreg_bound_exact_agree_rate", rate(agree))
 	s.SetMetric("linreg_max_quad_rel_err", maxQuad)
 	s.SetMetric("dsouza_mse_picks_largest_rate", rate(pickMSE))
 	s.SetMetric("dsouza_evidence_picks_true_rate", rate(pickEv))
@@ -472,6 +478,11 @@ func RunLinreg(env *experiments.Env, c *LinregConfig) error {
 			Statement: "Training MSE selects the most complex model, while the evidence and leave-one-out CV select the middle one (D'Souza L239-252)."},
 	}
 	s.AddFindingsFromChecks(nil)
+	lo, hi := c.Model.Orders[0], c.Model.Orders[len(c.Model.Orders)-1]
+	s.Findings = append(s.Findings,
+		fmt.Sprintf("The bound and the exact evidence pick the same order in %d of %d data sets; the gap ln p(t) − L(q), the KL divergence of q(w)q(α) from the posterior, grows with the order, from a median of %.3g nats at order %d to %.3g at order %d, and is largest where the weights are least determined by the data.",
+			agree, c.Seeds, s.Metrics[fmt.Sprintf("linreg_gap_median_order%d", lo)], lo, s.Metrics[fmt.Sprintf("linreg_gap_median_order%d", hi)], hi),
+		"The text's prior a0 = b0 = 0 (L704) is improper: the complete bound is −∞ and the evidence diverges; this run uses a proper Gam(a0, b0), which shifts every order's bound by nearly the same constant. Eq. 10.110 as printed has −ln Γ(a_N) where the prior's normaliser needs −ln Γ(a0): the printed form cancels the ln Γ(a_N) of the entropy and stays finite at a0 = b0 = 0, presumably how Fig. 10.9 was drawn (see core/model/linreg).")
 	return env.WriteSummary(s, "Checks of targets other-seeds.md §2.2 (Fig 10.9), §4.2 (D'Souza Fig 1.2) and §7 P4.")
 }
 
