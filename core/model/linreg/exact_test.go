@@ -124,9 +124,9 @@ func TestMeanCovPredictDirect(t *testing.T) {
 // fixes α at α̂ (its relative spread is 10⁻⁴), so the quadrature must give
 // the closed form ln p(t|α̂) of eq. 3.86: the difference is of order
 // Var(α)·(ℓ₂ + ℓ₁²)/2 with ℓ₁, ℓ₂ the derivatives of ℓ = ln p(t|α),
-// below 10⁻⁶ nats here. The peak is
-// 10⁻⁴ wide in ln α, far narrower than the scan's step of 0.25, so this
-// also checks that the refinement of the peaks finds it.
+// below 10⁻⁶ nats here. The peak is 10⁻⁴ wide in ln α, far narrower than
+// the scan's step of 0.25, so this also checks that the refinement of the
+// peaks finds it.
 func TestLogEvidenceFixedAlpha(t *testing.T) {
 	for _, order := range []int{0, 3, 8} {
 		p, _, _ := problem(t, 10, order, 2)
