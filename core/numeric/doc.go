@@ -44,6 +44,14 @@
 // CholeskySPD is used for the Gaussian and Wishart posteriors of chapters 4
 // and 5; the jitter it added is returned so callers can record it.
 //
+// # Quadrature
+//
+//	Integrate      ∫ f over [a, b] by globally adaptive Gauss–Kronrod (7, 15),
+//	               QUADPACK's QAG, with caller-given breaks at the peaks
+//
+// It gives the exact one-dimensional marginal likelihoods that the bounds
+// are measured against (core/model/linreg: p(t) = ∫ p(t|α) p(α) dα).
+//
 // # Small dense matrices
 //
 // The models' inner loops factorise many small matrices (k×k posterior
