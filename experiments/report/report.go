@@ -44,10 +44,12 @@ func (f Figure) DataURI() template.URL {
 	return template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(f.SVG))
 }
 
-// ClaimView is a claim with the figures found for it.
+// ClaimView is a claim with the figures found for it and its verdict.
 type ClaimView struct {
 	results.Claim
-	Shown []Figure
+	Anchor  string
+	Verdict Verdict
+	Shown   []Figure
 	// Withheld are the figures the claim names that are not shown, each
 	// "name: why" (missing, changed after the run, not drawn).
 	Withheld []string
@@ -77,14 +79,36 @@ type Experiment struct {
 	Other          []Figure // verified figures no claim shows
 	Passed, Failed int
 	NotApplicable  int
+	// Findings are the findings shown under "where the results differ
+	// from the thesis": all of a full run's, and of a quick run's those
+	// not written for its failed checks (QuickFailures lists these: a
+	// quick run's failures are not judged).
+	Findings      []string
+	QuickFailures []results.Check
+	// Tables are the document's tables this run fills, beside ours.
+	Tables []TableView
 
-	bad map[string]string // listed outputs that do not match: why
+	bad   map[string]string // listed outputs that do not match: why
+	files map[string][]byte // verified outputs the page reads
 }
 
-// Missing is a registered experiment without a full run. Command runs it;
-// Note, when not empty, says what stands in the way (a quick run in the
-// folder a full run writes) or why no command can be given.
-type Missing struct{ ID, Title, Command, Note string }
+// TableView is a document's table with our numbers beside it, or why it
+// cannot be shown.
+type TableView struct {
+	Label, Caption, Source string
+	Anchor                 string
+	Comparison             results.Comparison
+	Error                  string
+}
+
+// Missing is a registered experiment without a full run. Command runs it
+// (Make, when set, is the make target that runs it with its document's
+// other experiments) and Time is its expected time: the config's work
+// estimate (experiments.Cost, an upper bound that takes every fit to its
+// iteration cap) at experiments.OpsPerSecond. Note, when not empty, says
+// what stands in the way (a quick run in the folder a full run writes) or
+// why no command can be given.
+type Missing struct{ ID, Title, Command, Make, Time, Note string }
 
 // Report is what the page shows.
 type Report struct {
@@ -94,6 +118,11 @@ type Report struct {
 	Missing     []Missing
 	WallSeconds float64
 	AnyQuick    bool
+	// Documents are the verdict tables, one per document that declares
+	// its artefacts (experiments.AddArtefacts).
+	Documents []DocumentView
+	// Passed and Failed count the checks of the verified full runs.
+	Passed, Failed int
 }
 
 // Collect reads every results folder under dir: dir/<chapter>/<name>/ and
@@ -132,6 +161,13 @@ func Collect(dir string) (*Report, error) {
 			r.Missing = append(r.Missing, missing(dir, s, r.Experiments))
 		}
 	}
+	for _, e := range r.Experiments {
+		if e.Trusted && !e.Quick {
+			r.Passed += e.Passed
+			r.Failed += e.Failed
+		}
+	}
+	r.Documents = documentViews(r)
 	return r, nil
 }
 
@@ -204,6 +240,13 @@ func missing(dir string, s experiments.Spec, have []Experiment) Missing {
 		m.Command, m.Note = "", fmt.Sprintf("%s would be refused: %s", m.Command, oneLine(err))
 		return m
 	}
+	m.Time = "at most " + experiments.CoreTime(j.Estimate.Work)
+	if config == shipped {
+		m.Make = "make " + chapter
+		if filepath.Clean(dir) != "output" {
+			m.Make += " OUT=" + dir
+		}
+	}
 	if man, err := results.ReadManifest(filepath.Join(j.Dir, results.ManifestFile)); err == nil && man.Quick {
 		rel, _ := filepath.Rel(dir, j.Dir)
 		to := filepath.Join(dir, "quick", filepath.Dir(rel))
@@ -254,6 +297,8 @@ func Seconds(s float64) string {
 
 var funcs = template.FuncMap{
 	"seconds":       Seconds,
+	"verdictClass":  verdictClass,
+	"join":          strings.Join,
 	"firstProblems": firstProblems,
 	"value": func(c results.Check) string {
 		if c.NotApplicable {
@@ -261,7 +306,7 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.4g", c.Value)
 	},
-	"verdictClass": func(c results.Check) string {
+	"checkClass": func(c results.Check) string {
 		return map[string]string{"pass": "pass", "FAIL": "fail", "n/a": "na"}[c.Verdict()]
 	},
 	"short": func(s string) string {

@@ -68,14 +68,18 @@ func fixture(t *testing.T, root, dir string, s results.Summary, quick bool, figs
 func fixtures(t *testing.T) string {
 	root := t.TempDir()
 	syn := results.Summary{Experiment: "chapter3/synthetic", ConfigHash: "abc123",
-		Claims:   []results.Claim{{Artifact: "Figure 3.2", Statement: "VB converges " + hostile, Figures: []string{"fig3_2"}}},
-		Findings: []string{"one check fails " + hostile}}
+		Claims:   []results.Claim{{Artifact: "Figure 3.2", Statement: "VB converges " + hostile, Figures: []string{"fig3_2"}, Checks: []string{"passing", "failing"}}},
+		Findings: []string{"one check fails " + hostile}, Warnings: []string{"a warning of the run"}}
 	syn.Judge(results.Criterion{ID: "passing", Text: "a passing check", Target: results.AtLeast(0)}, 1)
 	syn.Judge(results.Criterion{ID: "failing", Text: "a failing check " + hostile, Target: results.Below(1)}, 2)
 	syn.NotJudged(results.Criterion{ID: "na", Text: "a check that does not apply", Target: results.Equal(0)}, "not the thesis's data")
 	fixture(t, root, "chapter3/synthetic", syn, false, "fig3_2", "fig3_3")
 	alice := results.Summary{Experiment: "chapter3/alice", ConfigHash: "def456"}
 	alice.Judge(results.Criterion{ID: "fine", Text: "A fine", Target: results.AtLeast(0.85)}, 0.9)
+	alice.Judge(results.Criterion{ID: "short", Text: "A quick failure", Target: results.AtLeast(0.85)}, 0.5)
+	alice.AddFindingsFromChecks(map[string]string{"short": "the quick run is too short"})
+	alice.Findings = append(alice.Findings, "A note of the quick run")
+	alice.Claims = []results.Claim{{Artifact: "Figure 3.4", Statement: "VB discriminates", Checks: []string{"fine", "short"}}}
 	fixture(t, root, "quick/chapter3/alice", alice, true, "fig3_4")
 	return root
 }
@@ -328,8 +332,10 @@ window.addEventListener("load", () => {
 // overviewRow returns the text of the overview's row of the folder dir.
 func overviewRow(t *testing.T, page []byte, dir string) string {
 	t.Helper()
+	inOverview := false
 	for _, e := range parse(t, page) {
-		if e.name == "tr" && strings.Contains(e.text, dir) {
+		inOverview = inOverview || e.attrs["id"] == "overview"
+		if inOverview && e.name == "tr" && strings.Contains(e.text, dir) {
 			return e.text
 		}
 	}
@@ -534,5 +540,125 @@ func TestReportBelievesOnlyWhatItVerified(t *testing.T) {
 				c.check(t, r, e, string(page), string(md))
 			}
 		})
+	}
+}
+
+// section returns the elements of the page from the one with id to the
+// next element of the same name.
+func section(els []element, id string) []element {
+	for i, e := range els {
+		if e.attrs["id"] == id {
+			for j := i + 1; j < len(els); j++ {
+				if els[j].name == e.name {
+					return els[i:j]
+				}
+			}
+			return els[i:]
+		}
+	}
+	return nil
+}
+
+// TestReportVerdicts: the whole-thesis table lists every figure of the
+// chapters registered (chapter 3 here) with a verdict computed from the
+// claims, every claim is labelled as the thesis's with a verdict beside
+// it, and a quick run's failed checks are under "not judged", not among
+// the findings.
+func TestReportVerdicts(t *testing.T) {
+	root := fixtures(t)
+	r, err := report.Build(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, report.HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := parse(t, page)
+	doc := section(els, "doc-beal2003")
+	if doc == nil {
+		t.Fatal("no verdict table of the thesis")
+	}
+	want := map[string]string{
+		"Figure 3.1": report.NotJudged,        // a diagram
+		"Figure 3.2": report.PartlyReproduced, // one check passes, one fails
+		"Figure 3.3": report.NotJudged,        // synthetic's claims do not name it
+		"Figure 3.4": report.NotJudged,        // only a quick run
+	}
+	rows := 0
+	for _, e := range doc {
+		if e.name != "tr" || !strings.HasPrefix(strings.TrimSpace(e.text), "Figure 3.") {
+			continue
+		}
+		rows++
+		label := strings.TrimSpace(e.text)[:len("Figure 3.1")]
+		if w, ok := want[label]; !ok || !strings.Contains(e.text, w) {
+			t.Errorf("row %q: want verdict %q", e.text, w)
+		}
+	}
+	if rows != len(want) {
+		t.Errorf("%d rows of chapter 3 in the verdict table, want %d", rows, len(want))
+	}
+	if len(r.Documents) != 1 || r.Documents[0].Counts[1] != (report.VerdictCount{Kind: report.PartlyReproduced, N: 1}) {
+		t.Errorf("documents %+v", r.Documents)
+	}
+	// Every claim: the thesis's statement labelled, a verdict beside it.
+	claims := 0
+	for i, e := range els {
+		if e.name != "div" || e.attrs["class"] != "claim" {
+			continue
+		}
+		claims++
+		var labelled, verdict bool
+		for _, f := range els[i+1:] {
+			if f.name == "div" && strings.HasPrefix(f.attrs["class"], "claim") {
+				break
+			}
+			labelled = labelled || (f.attrs["class"] == "thesis-claim" && strings.HasPrefix(f.text, "Thesis:"))
+			verdict = verdict || strings.HasPrefix(f.attrs["class"], "verdict ")
+		}
+		if !labelled || !verdict {
+			t.Errorf("claim %q: labelled as the thesis's %v, verdict %v", e.text, labelled, verdict)
+		}
+	}
+	if claims != 2 {
+		t.Errorf("%d claims, want 2", claims)
+	}
+	// The quick run's failure is not judged, and not a finding.
+	quick := section(els, "quick-chapter3-alice")
+	var headings []string
+	for i, e := range quick {
+		if e.name == "h3" {
+			headings = append(headings, e.text)
+			if strings.HasPrefix(e.text, "Findings") || strings.HasPrefix(e.text, "Notes") {
+				for _, f := range quick[i+1:] {
+					if f.name == "h3" {
+						break
+					}
+					if strings.Contains(f.text, "A quick failure") {
+						t.Errorf("the quick run's failed check is under %q", e.text)
+					}
+				}
+			}
+		}
+	}
+	text := string(page)
+	for _, w := range []string{"Not judged: the failed checks of a quick run", "A quick failure: 0.5", "A note of the quick run"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("page lacks %q (headings of the quick section: %q)", w, headings)
+		}
+	}
+	if strings.Contains(text, "Findings: where the results differ from the thesis</h3>\n<ul><li>A quick failure") {
+		t.Error("a quick failure among the findings")
+	}
+	md, err := os.ReadFile(filepath.Join(root, report.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"## Verdicts: Beal (2003)", "**Thesis:** VB converges", "**Verdict: partly reproduced** (1 of 2 checks passed)",
+		"### Warnings (", "- a warning of the run", "### Not judged: the failed checks of a quick run", "### Notes on this quick run"} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("REPORT.md lacks %q", w)
+		}
 	}
 }

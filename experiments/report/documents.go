@@ -1,0 +1,187 @@
+package report
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/vbworkbench/vbw/experiments"
+)
+
+// DocumentView is the verdict table of one document: each of its figures
+// and tables with its verdict and a link to where the page shows it.
+type DocumentView struct {
+	experiments.Document
+	Rows []ArtefactRow
+	// Counts are the number of artefacts of each verdict, in the order of
+	// VerdictKinds.
+	Counts []VerdictCount
+}
+
+// VerdictCount is the number of artefacts with one verdict.
+type VerdictCount struct {
+	Kind string
+	N    int
+}
+
+// VerdictKinds are the verdicts in the order the page lists them.
+var VerdictKinds = []string{Reproduced, PartlyReproduced, NotReproduced, NotJudged, NotRun}
+
+// ArtefactRow is one figure or table of a document.
+type ArtefactRow struct {
+	experiments.Artefact
+	Verdict Verdict
+	// Link is the anchor of the claim (or, without one, the section) that
+	// shows it; empty when nothing shows it.
+	Link string
+	// Where names the results folders its verdict comes from.
+	Where []string
+}
+
+// documentViews computes every declared document's verdict table from the
+// report's experiments (and fills the experiments' document tables).
+func documentViews(r *Report) []DocumentView {
+	var out []DocumentView
+	for _, d := range experiments.Documents() {
+		v := DocumentView{Document: d.Document}
+		for _, a := range d.Artefacts {
+			v.Rows = append(v.Rows, artefactRow(r, a))
+			if a.Table != nil {
+				addTable(r, a)
+			}
+		}
+		for _, k := range VerdictKinds {
+			n := 0
+			for _, row := range v.Rows {
+				if row.Verdict.Kind == k {
+					n++
+				}
+			}
+			v.Counts = append(v.Counts, VerdictCount{k, n})
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// artefactRow computes the verdict of artefact a: from the claims that
+// name it in the verified full runs of its experiments, or else in their
+// quick runs (not judged), or else not run, with the commands.
+func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
+	row := ArtefactRow{Artefact: a}
+	if len(a.Experiments) == 0 {
+		row.Verdict = Verdict{Kind: NotJudged, Reasons: []string{a.Note}}
+		return row
+	}
+	for _, quick := range []bool{false, true} {
+		var vs []Verdict
+		claimLink := false
+		for _, e := range runsOf(r, a.Experiments, quick) {
+			row.Where = append(row.Where, e.Dir)
+			if row.Link == "" {
+				row.Link = e.Anchor
+			}
+			if !e.Trusted {
+				vs = append(vs, Verdict{Kind: NotJudged, Reasons: []string{fmt.Sprintf("%s does not match its manifest (%s)", e.Dir, e.State)}})
+				continue
+			}
+			named := false
+			for _, c := range e.Claims {
+				if slices.Contains(experiments.ArtefactLabels(c.Artifact), a.Label) {
+					if !claimLink {
+						row.Link, claimLink = c.Anchor, true
+					}
+					named = true
+					vs = append(vs, c.Verdict)
+				}
+			}
+			if !named {
+				why := a.Note
+				if why == "" {
+					why = fmt.Sprintf("no claim of %s names it", e.ID)
+				}
+				vs = append(vs, Verdict{Kind: NotJudged, Reasons: []string{why}})
+			}
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		row.Verdict = combine(vs)
+		if quick {
+			row.Verdict.Reasons = append(row.Verdict.Reasons, "only quick runs are here; to judge it run "+runHint(r, a))
+		}
+		return row
+	}
+	row.Verdict = Verdict{Kind: NotRun, Reasons: []string{"run " + runHint(r, a)}}
+	return row
+}
+
+// runsOf returns the results folders of the experiments ids, full runs
+// or quick ones, in the order of ids.
+func runsOf(r *Report, ids []string, quick bool) []Experiment {
+	var out []Experiment
+	for _, id := range ids {
+		for _, e := range r.Experiments {
+			if e.ID == id && e.Quick == quick {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// runHint says how to run the experiments of artefact a and how long they
+// are expected to take.
+func runHint(r *Report, a experiments.Artefact) string {
+	var parts []string
+	for _, m := range r.Missing {
+		if !slices.Contains(a.Experiments, m.ID) {
+			continue
+		}
+		cmd := m.Command
+		if m.Make != "" && m.Note == "" {
+			cmd = m.Make // the shorter command; the section "Not run" has the other
+		}
+		switch {
+		case cmd == "":
+			parts = append(parts, fmt.Sprintf("%s: %s", m.ID, m.Note))
+		case m.Time != "":
+			parts = append(parts, fmt.Sprintf("%s: %s (%s)", m.ID, cmd, m.Time))
+		default:
+			parts = append(parts, fmt.Sprintf("%s: %s", m.ID, cmd))
+		}
+	}
+	if len(parts) == 0 {
+		return strings.Join(a.Experiments, ", ")
+	}
+	return strings.Join(parts, "; ")
+}
+
+// addTable fills the document's table a from every verified run of its
+// experiment.
+func addTable(r *Report, a experiments.Artefact) {
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		if e.ID != a.Table.Experiment || !e.Trusted {
+			continue
+		}
+		tv := TableView{Label: a.Label, Caption: a.Caption, Source: a.Table.Source, Anchor: e.Anchor + "-" + slug(a.Label) + "-table"}
+		files := experiments.ResultFiles{Summary: e.Summary, Read: func(name string) ([]byte, error) {
+			if b, ok := e.files[name]; ok {
+				return b, nil
+			}
+			if why, ok := e.bad[name]; ok {
+				return nil, fmt.Errorf("%s: %s", name, why)
+			}
+			return nil, fmt.Errorf("%s: not among the run's verified outputs: %w", name, fs.ErrNotExist)
+		}}
+		c, err := a.Table.Build(files)
+		if err != nil {
+			tv.Error = oneLine(err)
+		} else {
+			tv.Comparison = c
+		}
+		e.Tables = append(e.Tables, tv)
+	}
+}
