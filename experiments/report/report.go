@@ -286,6 +286,44 @@ func Build(dir string) (*Report, error) {
 	return r, nil
 }
 
+// Line summarises in one line the results folders under the report's
+// folder whose path starts with prefix ("chapter3", "quick"): their checks
+// passed and failed (a quick run's are not judged), the folders that do
+// not match their manifests, and the page to open.
+func (r *Report) Line(prefix string) string {
+	prefix = strings.TrimSuffix(filepath.ToSlash(prefix), "/") + "/"
+	var folders, passed, failed, quick int
+	var bad []string
+	for _, e := range r.Experiments {
+		if !strings.HasPrefix(e.Dir, prefix) {
+			continue
+		}
+		folders++
+		if e.Quick {
+			quick++
+		}
+		if !e.Trusted || e.State != Verified {
+			bad = append(bad, e.Dir+" "+e.State)
+		}
+		passed += e.Passed
+		failed += e.Failed
+	}
+	page := filepath.Join(r.Dir, HTMLFile)
+	if folders == 0 {
+		return fmt.Sprintf("%s: no results under %s; the page: %s", strings.TrimSuffix(prefix, "/"), filepath.Join(r.Dir, prefix), page)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: checks %d passed and %d failed in %d results folders", strings.TrimSuffix(prefix, "/"), passed, failed, folders)
+	if quick > 0 {
+		fmt.Fprintf(&b, " (%d quick: not judged)", quick)
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(&b, "; not matching their manifests: %s", strings.Join(bad, ", "))
+	}
+	fmt.Fprintf(&b, "; open %s", page)
+	return b.String()
+}
+
 // Seconds formats a duration in seconds for people.
 func Seconds(s float64) string {
 	d := time.Duration(s * float64(time.Second)).Round(100 * time.Millisecond)

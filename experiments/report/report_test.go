@@ -651,6 +651,17 @@ func TestReportVerdicts(t *testing.T) {
 	if strings.Contains(text, "Findings: where the results differ from the thesis</h3>\n<ul><li>A quick failure") {
 		t.Error("a quick failure among the findings")
 	}
+	// make chapterN's last line.
+	page0 := filepath.Join(root, report.HTMLFile)
+	for prefix, want := range map[string]string{
+		"chapter3": "chapter3: checks 1 passed and 1 failed in 1 results folders; open " + page0,
+		"quick":    "quick: checks 1 passed and 1 failed in 1 results folders (1 quick: not judged); open " + page0,
+		"chapter4": "chapter4: no results under " + filepath.Join(root, "chapter4"),
+	} {
+		if got := r.Line(prefix); !strings.HasPrefix(got, want) || strings.Contains(got, "\n") {
+			t.Errorf("Line(%s) = %q, want %q", prefix, got, want)
+		}
+	}
 	md, err := os.ReadFile(filepath.Join(root, report.MarkdownFile))
 	if err != nil {
 		t.Fatal(err)
