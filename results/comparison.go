@@ -42,6 +42,9 @@ type Compared struct {
 	// when our value is not a number (a list of dimensionalities).
 	Ours float64
 	Text string
+	// PlusMinus, when positive, is our value's standard error, shown as
+	// "x ± PlusMinus".
+	PlusMinus float64
 }
 
 // Cell returns a cell with the document's printed value (whose leading
@@ -63,6 +66,9 @@ func (c Compared) Diff() float64 {
 func (c Compared) OursString() string {
 	if c.Text != "" {
 		return c.Text
+	}
+	if c.PlusMinus > 0 && !math.IsNaN(c.Ours) && !math.IsInf(c.PlusMinus, 0) {
+		return cellString(c.Ours) + " ± " + strconv.FormatFloat(c.PlusMinus, 'g', 2, 64)
 	}
 	return cellString(c.Ours)
 }

@@ -37,6 +37,9 @@ type ArtefactRow struct {
 	Link string
 	// Where names the results folders its verdict comes from.
 	Where []string
+	// Quick: only quick runs are here, so Verdict's counts are of checks
+	// that would pass.
+	Quick bool
 }
 
 // documentViews computes every declared document's verdict table from the
@@ -46,10 +49,19 @@ func documentViews(r *Report) []DocumentView {
 	for _, d := range experiments.Documents() {
 		v := DocumentView{Document: d.Document}
 		for _, a := range d.Artefacts {
-			v.Rows = append(v.Rows, artefactRow(r, a))
 			if a.Table != nil {
 				addTable(r, a)
 			}
+			row := artefactRow(r, a)
+			if a.Table != nil { // the link goes to the table beside ours
+				for _, e := range runsOf(r, []string{a.Table.Experiment}, row.Quick) {
+					if i := slices.IndexFunc(e.Tables, func(t TableView) bool { return t.Label == a.Label }); i >= 0 && row.Link != "" {
+						row.Link = e.Tables[i].Anchor
+						break
+					}
+				}
+			}
+			v.Rows = append(v.Rows, row)
 		}
 		for _, k := range VerdictKinds {
 			n := 0
@@ -107,9 +119,14 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 		if len(vs) == 0 {
 			continue
 		}
-		row.Verdict = combine(vs)
+		row.Verdict, row.Quick = combine(vs), quick
 		if quick {
-			row.Verdict.Reasons = append(row.Verdict.Reasons, "only quick runs are here; to judge it run "+runHint(r, a))
+			// One reason for all: what the quick runs' claims would say
+			// is in their sections.
+			row.Verdict.Reasons = []string{"only quick runs are here (reduced settings, not the thesis's); to judge it run " + runHint(r, a)}
+			if a.Note != "" {
+				row.Verdict.Reasons = append([]string{a.Note}, row.Verdict.Reasons...)
+			}
 		}
 		return row
 	}
@@ -131,10 +148,12 @@ func runsOf(r *Report, ids []string, quick bool) []Experiment {
 	return out
 }
 
-// runHint says how to run the experiments of artefact a and how long they
-// are expected to take.
+// runHint says how to run the experiments of artefact a that have no full
+// run, and how long each is expected to take: one command per make target
+// (or vbw run command) with the experiments it runs.
 func runHint(r *Report, a experiments.Artefact) string {
-	var parts []string
+	var cmds []string
+	runs := map[string][]string{}
 	for _, m := range r.Missing {
 		if !slices.Contains(a.Experiments, m.ID) {
 			continue
@@ -143,19 +162,26 @@ func runHint(r *Report, a experiments.Artefact) string {
 		if m.Make != "" && m.Note == "" {
 			cmd = m.Make // the shorter command; the section "Not run" has the other
 		}
-		switch {
-		case cmd == "":
-			parts = append(parts, fmt.Sprintf("%s: %s", m.ID, m.Note))
-		case m.Time != "":
-			parts = append(parts, fmt.Sprintf("%s: %s (%s)", m.ID, cmd, m.Time))
-		default:
-			parts = append(parts, fmt.Sprintf("%s: %s", m.ID, cmd))
+		what := m.ID
+		if m.Time != "" {
+			what += " " + m.Time
 		}
+		if cmd == "" {
+			cmd, what = m.ID, m.Note
+		}
+		if _, ok := runs[cmd]; !ok {
+			cmds = append(cmds, cmd)
+		}
+		runs[cmd] = append(runs[cmd], what)
 	}
-	if len(parts) == 0 {
+	if len(cmds) == 0 {
 		return strings.Join(a.Experiments, ", ")
 	}
-	return strings.Join(parts, "; ")
+	parts := make([]string, len(cmds))
+	for i, c := range cmds {
+		parts[i] = fmt.Sprintf("%s (%s)", c, strings.Join(runs[c], "; "))
+	}
+	return strings.Join(parts, ", or ")
 }
 
 // addTable fills the document's table a from every verified run of its

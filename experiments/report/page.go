@@ -73,7 +73,7 @@ ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block
 <div class="scroll"><table class="verdicts">
 <thead><tr><th>figure or table</th><th>what it shows</th><th>verdict</th><th>checks passed</th><th>why, or how to run it</th></tr></thead>
 <tbody>
-{{range .Rows}}<tr><td>{{if .Link}}<a href="#{{.Link}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}</td><td>{{.Caption}}{{with .Where}} <small>({{join . ", "}})</small>{{end}}</td><td><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td><td>{{if .Verdict.Judged}}{{.Verdict.Passed}} of {{.Verdict.Judged}}{{end}}</td><td>{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td></tr>
+{{range .Rows}}<tr><td>{{if .Link}}<a href="#{{.Link}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}</td><td>{{.Caption}}{{with .Where}} <small>({{join . ", "}})</small>{{end}}</td><td><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td><td>{{if .Verdict.Judged}}{{.Verdict.Passed}} of {{.Verdict.Judged}}{{if .Quick}} would pass{{end}}{{end}}</td><td>{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td></tr>
 {{end}}</tbody>
 </table></div>
 <p><small>Each verdict is computed from the acceptance criteria of the runs in this folder: reproduced (every check of the claims that name it passed), partly reproduced (some did), not reproduced (none did), not judged (a quick run, a check that does not apply, or nothing to compute), not run (no results here). Expected times are the configs' work estimates at 10<sup>9</sup> operations a core-second, upper bounds that take every fit to its iteration cap.</small></p>
@@ -346,6 +346,9 @@ func markdownDocument(b *strings.Builder, d DocumentView, esc func(string) strin
 		passed := ""
 		if row.Verdict.Judged > 0 {
 			passed = fmt.Sprintf("%d of %d", row.Verdict.Passed, row.Verdict.Judged)
+			if row.Quick {
+				passed += " would pass"
+			}
 		}
 		fmt.Fprintf(b, "| %s | %s | **%s** | %s | %s |\n", label, esc(row.Caption), row.Verdict.Kind, passed, esc(strings.Join(row.Verdict.Reasons, "; ")))
 	}
@@ -361,7 +364,7 @@ func markdownTable(b *strings.Builder, t TableView, esc func(string) string) {
 	c := t.Comparison
 	b.WriteString("| " + esc(c.Key))
 	for _, col := range c.Columns {
-		fmt.Fprintf(b, " | %s: thesis | ours | diff.", esc(col))
+		fmt.Fprintf(b, " | %s (thesis) | %[1]s (ours) | diff.", esc(col))
 	}
 	b.WriteString(" |\n|---" + strings.Repeat("|---|---|---", len(c.Columns)) + "|\n")
 	for _, row := range c.Rows {

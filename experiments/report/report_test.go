@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vbworkbench/vbw/experiments"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3" // registers the experiments the report lists
 	"github.com/vbworkbench/vbw/experiments/report"
 	"github.com/vbworkbench/vbw/results"
@@ -73,6 +74,12 @@ func fixtures(t *testing.T) string {
 	syn.Judge(results.Criterion{ID: "passing", Text: "a passing check", Target: results.AtLeast(0)}, 1)
 	syn.Judge(results.Criterion{ID: "failing", Text: "a failing check " + hostile, Target: results.Below(1)}, 2)
 	syn.NotJudged(results.Criterion{ID: "na", Text: "a check that does not apply", Target: results.Equal(0)}, "not the thesis's data")
+	if err := os.MkdirAll(filepath.Join(root, "chapter3", "synthetic"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "chapter3", "synthetic", "tbl.csv"), []byte("n,x,y\n10,1.5,7\n30,2,8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	fixture(t, root, "chapter3/synthetic", syn, false, "fig3_2", "fig3_3")
 	alice := results.Summary{Experiment: "chapter3/alice", ConfigHash: "def456"}
 	alice.Judge(results.Criterion{ID: "fine", Text: "A fine", Target: results.AtLeast(0.85)}, 0.9)
@@ -599,7 +606,7 @@ func TestReportVerdicts(t *testing.T) {
 	if rows != len(want) {
 		t.Errorf("%d rows of chapter 3 in the verdict table, want %d", rows, len(want))
 	}
-	if len(r.Documents) != 1 || r.Documents[0].Counts[1] != (report.VerdictCount{Kind: report.PartlyReproduced, N: 1}) {
+	if len(r.Documents) != 2 || r.Documents[0].ID != "beal2003" || r.Documents[0].Counts[1] != (report.VerdictCount{Kind: report.PartlyReproduced, N: 1}) {
 		t.Errorf("documents %+v", r.Documents)
 	}
 	// Every claim: the thesis's statement labelled, a verdict beside it.
@@ -671,5 +678,89 @@ func TestReportVerdicts(t *testing.T) {
 		if !strings.Contains(string(md), w) {
 			t.Errorf("REPORT.md lacks %q", w)
 		}
+	}
+}
+
+// testDocument is a second document with one table, filled from the
+// fixtures' chapter3/synthetic run (tbl.csv): a document other than the
+// thesis gets its own verdict table by declaring its artefacts.
+var testDocument = experiments.Document{ID: "testdoc", Title: "A test document"}
+
+func init() {
+	experiments.AddArtefacts(testDocument,
+		experiments.Artefact{Label: "Figure 1.1", Line: 5, Caption: "a figure no experiment covers", Note: "a drawing"},
+		experiments.Artefact{Label: "Table 1.1", Line: 10, Caption: "a table", Experiments: []string{"chapter3/synthetic"},
+			Table: &experiments.Table{Experiment: "chapter3/synthetic", Source: "the test's own table",
+				Build: func(f experiments.ResultFiles) (results.Comparison, error) {
+					t, err := f.Table("tbl.csv")
+					if err != nil {
+						return results.Comparison{}, err
+					}
+					var rows []experiments.OurRow
+					for i, r := range t.Rows {
+						x, _ := t.Float(i, 1)
+						y, _ := t.Float(i, 2)
+						rows = append(rows, experiments.Values(r[0], x, y))
+					}
+					return experiments.JoinRows("| n | X | Y |\n|---|---|---|\n| 10 | 1.0 ± .1 | ≤5 |\n| 20 | 2 | 6 |", rows, "a note on the shapes")
+				}}})
+}
+
+// TestReportThesisTables: a document's table renders as a table, the
+// thesis's values beside ours and the difference, with rows of either.
+func TestReportThesisTables(t *testing.T) {
+	root := fixtures(t)
+	r, err := report.Build(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, report.HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := parse(t, page)
+	if section(els, "doc-testdoc") == nil {
+		t.Error("the second document has no verdict table")
+	}
+	var cells [][]string
+	tables := 0
+	for i, e := range els {
+		if e.name != "table" || e.attrs["class"] != "compared" {
+			continue
+		}
+		tables++
+		for _, f := range els[i+1:] {
+			if f.name == "table" {
+				break
+			}
+			if f.name == "tr" {
+				cells = append(cells, nil)
+			}
+			if (f.name == "td" || f.name == "th") && len(cells) > 0 {
+				cells[len(cells)-1] = append(cells[len(cells)-1], strings.TrimSpace(f.text))
+			}
+		}
+	}
+	want := [][]string{
+		{"n", "X", "Y"},
+		{"thesis", "ours", "diff.", "thesis", "ours", "diff."},
+		{"10", "1.0 ± .1", "1.5", "+0.5", "≤5", "7", ""}, // a bound has no difference
+		{"20", "2", "—", "", "6", "—", ""},               // a row of the thesis's alone
+		{"30", "—", "2", "", "—", "8", ""},               // a row of ours alone
+	}
+	if tables != 1 || !slices.EqualFunc(cells, want, slices.Equal) {
+		t.Errorf("%d compared tables; cells\n%q\nwant\n%q", tables, cells, want)
+	}
+	if !strings.Contains(string(page), "a note on the shapes") {
+		t.Error("the table's note is not shown")
+	}
+	for _, d := range r.Documents {
+		if d.ID == "testdoc" && (d.Rows[1].Link != "chapter3-synthetic-table-1-1-table" || d.Rows[1].Verdict.Kind != report.NotJudged) {
+			t.Errorf("Table 1.1's row: %+v", d.Rows[1])
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(root, report.MarkdownFile))
+	if !strings.Contains(string(md), "| 10 | 1.0 ± .1 | 1.5 | +0.5 | ≤5 | 7 |  |") {
+		t.Errorf("REPORT.md lacks the table's row:\n%s", md)
 	}
 }
