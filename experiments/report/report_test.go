@@ -275,9 +275,20 @@ window.__errors = [];
 window.addEventListener("error", e => window.__errors.push(String(e.message || e.type)), true);
 window.addEventListener("load", () => {
   const imgs = Array.from(document.images).map(i => ({w: i.naturalWidth, h: i.naturalHeight, cw: i.clientWidth, ch: i.clientHeight, ok: i.complete}));
+  const shown = el => el && el.offsetWidth > 0 && el.offsetHeight > 0 && getComputedStyle(el).visibility !== "hidden";
+  const claims = Array.from(document.querySelectorAll("div.claim:not(.other):not(.thesis-table)")).map(c => {
+    const v = c.querySelector(".ours .verdict"), th = c.querySelector(".thesis-claim");
+    return {verdict: shown(v) ? v.textContent : "", thesis: shown(th) && th.textContent.startsWith("Thesis:")};
+  });
+  const tables = Array.from(document.querySelectorAll("div.thesis-table")).map(d => {
+    const t = d.querySelector("table.compared");
+    return {table: !!t && getComputedStyle(t).display === "table" && shown(t), rows: t ? t.tBodies[0].rows.length : 0,
+      cols: t && t.tBodies[0].rows.length ? t.tBodies[0].rows[0].cells.length : 0};
+  });
+  const rows = Array.from(document.querySelectorAll("section.document tbody tr")).map(r => shown(r.querySelector(".verdict")) ? r.querySelector(".verdict").textContent : "");
   const pre = document.createElement("pre");
   pre.id = "probe";
-  pre.textContent = JSON.stringify({imgs, errors: window.__errors});
+  pre.textContent = JSON.stringify({imgs, claims, tables, rows, errors: window.__errors});
   document.body.appendChild(pre);
 });
 </script>`
@@ -318,10 +329,42 @@ window.addEventListener("load", () => {
 			W, H, CW, CH float64
 			OK           bool
 		}
+		Claims []struct {
+			Verdict string
+			Thesis  bool
+		}
+		Tables []struct {
+			Table      bool
+			Rows, Cols int
+		}
+		Rows   []string
 		Errors []string
 	}
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatalf("probe output %q: %v", body, err)
+	}
+	// Every claim shows the thesis's statement and a verdict; every
+	// document table and every artefact row a verdict; every thesis table
+	// renders as a table (the fixtures' Table 1.1: 3 rows of 7 cells).
+	verdicts := []string{report.Reproduced, report.PartlyReproduced, report.NotReproduced, report.NotJudged, report.NotRun}
+	if len(got.Claims) != 2 {
+		t.Errorf("%d claims rendered, want 2", len(got.Claims))
+	}
+	for k, c := range got.Claims {
+		if !slices.Contains(verdicts, c.Verdict) || !c.Thesis {
+			t.Errorf("claim %d: verdict %q, labelled as the thesis's %v", k, c.Verdict, c.Thesis)
+		}
+	}
+	if len(got.Rows) < 6 {
+		t.Errorf("%d artefact rows rendered, want chapter 3's 4 and the test document's 2", len(got.Rows))
+	}
+	for k, v := range got.Rows {
+		if !slices.Contains(verdicts, v) {
+			t.Errorf("artefact row %d: verdict %q", k, v)
+		}
+	}
+	if len(got.Tables) != 1 || !got.Tables[0].Table || got.Tables[0].Rows != 3 || got.Tables[0].Cols != 7 {
+		t.Errorf("thesis tables rendered: %+v, want one table of 3 rows of 7 cells", got.Tables)
 	}
 	if len(got.Imgs) != 3 {
 		t.Errorf("%d images rendered, want 3", len(got.Imgs))
