@@ -120,6 +120,17 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 			continue
 		}
 		row.Verdict, row.Quick = combine(vs), quick
+		if !quick {
+			var missing []string
+			for _, id := range a.Experiments {
+				if len(runsOf(r, []string{id}, false)) == 0 {
+					missing = append(missing, id)
+				}
+			}
+			if len(missing) > 0 {
+				row.Verdict.Reasons = append(row.Verdict.Reasons, "also covered by "+strings.Join(missing, ", ")+", not run: "+runHint(r, experiments.Artefact{Experiments: missing}))
+			}
+		}
 		if quick {
 			// One reason for all: what the quick runs' claims would say
 			// is in their sections.

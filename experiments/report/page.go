@@ -102,7 +102,7 @@ ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block
 {{range .Claims}}<div class="claim">
 <h3 id="{{.Anchor}}">{{.Artifact}}</h3>
 <p class="thesis-claim"><b>Thesis:</b> {{.Statement}}</p>
-<div class="ours"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span>{{if .Verdict.Judged}} {{.Verdict.Passed}} of {{.Verdict.Judged}} checks passed{{end}}{{range .Verdict.Reasons}}<br>{{.}}{{end}}
+<div class="ours"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span>{{if and .Verdict.Judged (ne .Verdict.Kind "not judged")}} {{.Verdict.Passed}} of {{.Verdict.Judged}} checks passed{{end}}{{range .Verdict.Reasons}}<br>{{.}}{{end}}
 {{with .Verdict.Values}}<details><summary>Our values ({{len .}})</summary><ul>{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}</div>
 {{range .Shown}}<figure><img src="{{.DataURI}}" alt="{{.Stem}}"><figcaption>{{.Stem}} <small>({{.Path}})</small></figcaption></figure>
 {{end}}{{range .Withheld}}<p class="error">Figure not shown: {{.}}</p>
@@ -232,7 +232,7 @@ func markdown(r *Report) string {
 		}
 		for _, c := range e.Claims {
 			fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n### %s\n\n**Thesis:** %s\n\n**Verdict: %s**", c.Anchor, esc(c.Artifact), esc(c.Statement), c.Verdict.Kind)
-			if c.Verdict.Judged > 0 {
+			if c.Verdict.Judged > 0 && c.Verdict.Kind != NotJudged {
 				fmt.Fprintf(&b, " (%d of %d checks passed)", c.Verdict.Passed, c.Verdict.Judged)
 			}
 			b.WriteString("\n")
