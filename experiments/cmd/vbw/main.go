@@ -323,6 +323,11 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("report: unexpected argument %q (use -out DIR)", rest[0])
 	}
 	r, err := report.Build(*out)
+	if errors.Is(err, report.ErrNoResults) && *of != "" {
+		// The line after a run that wrote no results folder (a shard).
+		fmt.Fprintf(stdout, "%s: no results under %s\n", *of, *out)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
