@@ -103,7 +103,7 @@ ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block
 <h3 id="{{.Anchor}}">{{.Artifact}}</h3>
 <p class="thesis-claim"><b>Thesis:</b> {{.Statement}}</p>
 <div class="ours"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span>{{if and .Verdict.Judged (ne .Verdict.Kind "not judged")}} {{.Verdict.Passed}} of {{.Verdict.Judged}} checks passed{{end}}{{range .Verdict.Reasons}}<br>{{.}}{{end}}
-{{with .Verdict.Values}}<details><summary>Our values ({{len .}})</summary><ul>{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}</div>
+{{with .Verdict.Values}}<details{{if le (len .) 6}} open{{end}}><summary>Our values ({{len .}})</summary><ul>{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}</div>
 {{range .Shown}}<figure><img src="{{.DataURI}}" alt="{{.Stem}}"><figcaption>{{.Stem}} <small>({{.Path}})</small></figcaption></figure>
 {{end}}{{range .Withheld}}<p class="error">Figure not shown: {{.}}</p>
 {{end}}</div>
