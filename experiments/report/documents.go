@@ -19,6 +19,16 @@ type DocumentView struct {
 	Counts []VerdictCount
 }
 
+// CountLine says how many artefacts have each verdict: "reproduced 7,
+// partly reproduced 1, …".
+func (d DocumentView) CountLine() string {
+	parts := make([]string, len(d.Counts))
+	for i, c := range d.Counts {
+		parts[i] = fmt.Sprintf("%s %d", c.Kind, c.N)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // VerdictCount is the number of artefacts with one verdict.
 type VerdictCount struct {
 	Kind string

@@ -331,12 +331,7 @@ func markdown(r *Report) string {
 // markdownDocument writes a document's verdict table.
 func markdownDocument(b *strings.Builder, d DocumentView, esc func(string) string) {
 	fmt.Fprintf(b, "\n<a id=\"doc-%s\"></a>\n## Verdicts: %s\n\n", d.ID, esc(d.Title))
-	for i, c := range d.Counts {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(b, "%s %d", c.Kind, c.N)
-	}
+	b.WriteString(d.CountLine())
 	b.WriteString("\n\n| figure or table | what it shows | verdict | checks passed | why, or how to run it |\n|---|---|---|---|---|\n")
 	for _, row := range d.Rows {
 		label := row.Label

@@ -732,6 +732,7 @@ var testDocument = experiments.Document{ID: "testdoc", Title: "A test document"}
 func init() {
 	experiments.AddArtefacts(testDocument,
 		experiments.Artefact{Label: "Figure 1.1", Line: 5, Caption: "a figure no experiment covers", Note: "a drawing"},
+		experiments.Artefact{Label: "Figure 1.2", Line: 7, Caption: "a figure of an experiment not run", Experiments: []string{"chapter3/model-order"}},
 		experiments.Artefact{Label: "Table 1.1", Line: 10, Caption: "a table", Experiments: []string{"chapter3/synthetic"},
 			Table: &experiments.Table{Experiment: "chapter3/synthetic", Source: "the test's own table",
 				Build: func(f experiments.ResultFiles) (results.Comparison, error) {
@@ -798,8 +799,21 @@ func TestReportThesisTables(t *testing.T) {
 		t.Error("the table's note is not shown")
 	}
 	for _, d := range r.Documents {
-		if d.ID == "testdoc" && (d.Rows[1].Link != "chapter3-synthetic-table-1-1-table" || d.Rows[1].Verdict.Kind != report.NotJudged) {
-			t.Errorf("Table 1.1's row: %+v", d.Rows[1])
+		if d.ID != "testdoc" {
+			continue
+		}
+		if len(d.Rows) != 3 {
+			t.Fatalf("the test document's rows: %+v", d.Rows)
+		}
+		if d.Rows[0].Verdict.Kind != report.NotJudged || !slices.Equal(d.Rows[0].Verdict.Reasons, []string{"a drawing"}) {
+			t.Errorf("Figure 1.1's row: %+v", d.Rows[0])
+		}
+		if v := d.Rows[1].Verdict; v.Kind != report.NotRun || len(v.Reasons) != 1 ||
+			!strings.Contains(v.Reasons[0], "bin/vbw run -out "+root+" configs/chapter3/model-order.toml (chapter3/model-order)") || d.Rows[1].Link != "" {
+			t.Errorf("Figure 1.2's row: %+v", d.Rows[1])
+		}
+		if d.Rows[2].Link != "chapter3-synthetic-table-1-1-table" || d.Rows[2].Verdict.Kind != report.NotJudged {
+			t.Errorf("Table 1.1's row: %+v", d.Rows[2])
 		}
 	}
 	md, _ := os.ReadFile(filepath.Join(root, report.MarkdownFile))

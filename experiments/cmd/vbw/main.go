@@ -336,6 +336,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return nil
 	}
 	fmt.Fprintf(stdout, "%s, %s: %d experiments, %d not run\n", filepath.Join(*out, report.HTMLFile), filepath.Join(*out, report.MarkdownFile), len(r.Experiments), len(r.Missing))
+	for _, d := range r.Documents {
+		fmt.Fprintf(stdout, "%s: %s\n", d.ID, d.CountLine())
+	}
 	return nil
 }
 
