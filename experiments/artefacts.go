@@ -2,6 +2,7 @@ package experiments
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -171,3 +172,37 @@ func ArtefactLabels(artifact string) []string {
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// ShippedConfig returns the config of experiment id in the folder dir:
+// among dir/<chapter>/*.toml whose experiment is id, the one named after
+// it (<name>.toml), else the only one that is not a long variant
+// (*-full.toml), else the only one. It is the config that vbw run ID runs
+// and that make <chapter> runs unless it is a long variant.
+func ShippedConfig(dir, id string) (string, error) {
+	chapter, name, _ := strings.Cut(id, "/")
+	paths, _ := filepath.Glob(filepath.Join(dir, chapter, "*.toml"))
+	var base, long []string
+	for _, p := range paths {
+		if got, err := ExperimentOf(p); err != nil || got != id {
+			continue
+		}
+		if filepath.Base(p) == name+".toml" {
+			return p, nil
+		}
+		if strings.HasSuffix(p, "-full.toml") {
+			long = append(long, p)
+		} else {
+			base = append(base, p)
+		}
+	}
+	for _, set := range [][]string{base, long} {
+		switch len(set) {
+		case 0:
+			continue
+		case 1:
+			return set[0], nil
+		}
+		return "", fmt.Errorf("%s has several configs in %s: %s; name one", id, filepath.Join(dir, chapter), strings.Join(set, ", "))
+	}
+	return "", fmt.Errorf("%s: no config of it in %s (give -configs DIR, or the config file)", id, filepath.Join(dir, chapter))
+}

@@ -121,8 +121,6 @@ type Report struct {
 	// Documents are the verdict tables, one per document that declares
 	// its artefacts (experiments.AddArtefacts).
 	Documents []DocumentView
-	// Passed and Failed count the checks of the verified full runs.
-	Passed, Failed int
 }
 
 // Collect reads every results folder under dir: dir/<chapter>/<name>/ and
@@ -159,12 +157,6 @@ func Collect(dir string) (*Report, error) {
 	for _, s := range experiments.List() {
 		if !seen[s.ID] {
 			r.Missing = append(r.Missing, missing(dir, s, r.Experiments))
-		}
-	}
-	for _, e := range r.Experiments {
-		if e.Trusted && !e.Quick {
-			r.Passed += e.Passed
-			r.Failed += e.Failed
 		}
 	}
 	r.Documents = documentViews(r)
@@ -223,9 +215,12 @@ func missing(dir string, s experiments.Spec, have []Experiment) Missing {
 			candidates = append(candidates, e.Manifest.Config)
 		}
 	}
-	shipped := filepath.Join("configs", chapter, slug+".toml")
+	shipped, err := experiments.ShippedConfig("configs", s.ID)
+	if err != nil {
+		shipped = filepath.Join("configs", chapter, slug+".toml") // not found from here: its usual name
+	}
 	config := shipped
-	for _, c := range append(candidates, shipped, filepath.Join("configs", chapter, slug+"-full.toml")) {
+	for _, c := range candidates {
 		if id, err := experiments.ExperimentOf(c); err == nil && id == s.ID {
 			config = c
 			break
@@ -241,7 +236,7 @@ func missing(dir string, s experiments.Spec, have []Experiment) Missing {
 		return m
 	}
 	m.Time = "at most " + experiments.CoreTime(j.Estimate.Work)
-	if config == shipped {
+	if config == shipped && !strings.HasSuffix(shipped, "-full.toml") {
 		m.Make = "make " + chapter
 		if filepath.Clean(dir) != "output" {
 			m.Make += " OUT=" + dir

@@ -421,7 +421,7 @@ func resolveIDs(args []string, configs string) ([]string, error) {
 				return nil, fmt.Errorf("%s: %w", a, err)
 			}
 		}
-		p, err := shippedConfig(dir, a)
+		p, err := experiments.ShippedConfig(dir, a)
 		if err != nil {
 			return nil, err
 		}
@@ -451,39 +451,6 @@ func findConfigs() (string, error) {
 			return "", fmt.Errorf("no configs/ folder of the vbw module found from %s upwards; run vbw in the repository or give -configs DIR", wd)
 		}
 	}
-}
-
-// shippedConfig returns the config of experiment id in the folder dir:
-// among dir/<chapter>/*.toml whose experiment is id, the one named after
-// it (<name>.toml), else the only one that is not a long variant
-// (*-full.toml), else the only one.
-func shippedConfig(dir, id string) (string, error) {
-	chapter, name, _ := strings.Cut(id, "/")
-	paths, _ := filepath.Glob(filepath.Join(dir, chapter, "*.toml"))
-	var base, long []string
-	for _, p := range paths {
-		if got, err := experiments.ExperimentOf(p); err != nil || got != id {
-			continue
-		}
-		if filepath.Base(p) == name+".toml" {
-			return p, nil
-		}
-		if strings.HasSuffix(p, "-full.toml") {
-			long = append(long, p)
-		} else {
-			base = append(base, p)
-		}
-	}
-	for _, set := range [][]string{base, long} {
-		switch len(set) {
-		case 0:
-			continue
-		case 1:
-			return set[0], nil
-		}
-		return "", fmt.Errorf("%s has several configs in %s: %s; name one", id, filepath.Join(dir, chapter), strings.Join(set, ", "))
-	}
-	return "", fmt.Errorf("%s: no config of it in %s (give -configs DIR, or the config file)", id, filepath.Join(dir, chapter))
 }
 
 // onePerExperiment keeps one job per experiment: of the jobs whose

@@ -449,9 +449,9 @@ func TestRunByID(t *testing.T) {
 		"chapter6/prior-average": "prior-average-12.toml", // the base config before the long variant
 		"chapter4/is-samplers":   "is-samplers.toml",      // its results folder is named otherwise
 	} {
-		got, err := shippedConfig(configs, id)
+		got, err := experiments.ShippedConfig(configs, id)
 		if err != nil || filepath.Base(got) != want {
-			t.Errorf("shippedConfig(%s) = %s, %v; want %s", id, got, err, want)
+			t.Errorf("ShippedConfig(%s) = %s, %v; want %s", id, got, err, want)
 		}
 	}
 	_, _, err = vbw("run", "-configs", t.TempDir(), "chapter3/synthetic")
