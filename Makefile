@@ -26,15 +26,17 @@ $(VBW): go.mod $(shell find . -name '*.go' -not -path './$(OUT)/*' 2>/dev/null)
 DOCS           := $(sort $(notdir $(patsubst %/,%,$(dir $(wildcard configs/*/*.toml)))))
 configs_of      = $(sort $(filter-out %-full.toml,$(wildcard configs/$(1)/*.toml)))
 full_configs_of = $(sort $(wildcard configs/$(1)/*-full.toml))
-# vbw_run runs the configs $(1) into $(OUT), or says $(2) when there are none.
-vbw_run         = $(if $(strip $(1)),$(VBW) run -out $(OUT) $(ARGS) $(1),@echo "$(2)")
+# vbw_run runs the configs $(1) into $(OUT), or says $(2) when there are none;
+# then one line: the checks of $(OUT)/$(3)/ passed and failed, and the page
+# to open (vbw report -for, which also rewrites the report).
+vbw_run         = $(if $(strip $(1)),$(VBW) run -out $(OUT) $(ARGS) $(1) && $(VBW) report -out $(OUT) -for $(3),@echo "$(2)")
 
 define document
 .PHONY: $(1) $(1)-full
 $(1): $$(VBW)
-	$$(call vbw_run,$$(call configs_of,$(1)),configs/$(1)/ has only long variants: make $(1)-full)
+	$$(call vbw_run,$$(call configs_of,$(1)),configs/$(1)/ has only long variants: make $(1)-full,$(1))
 $(1)-full: $$(VBW)
-	$$(call vbw_run,$$(call full_configs_of,$(1)),configs/$(1)/ has no long variants (*-full.toml))
+	$$(call vbw_run,$$(call full_configs_of,$(1)),configs/$(1)/ has no long variants (*-full.toml),$(1))
 endef
 $(foreach doc,$(DOCS),$(eval $(call document,$(doc))))
 
@@ -42,7 +44,7 @@ $(foreach doc,$(DOCS),$(eval $(call document,$(doc))))
 # Figure 3.4 (claim C7; about 15 minutes on 2 cores). chapter3-full runs it
 # with the folder's other long variants.
 chapter3-grid: $(VBW)
-	$(VBW) run -out $(OUT) $(ARGS) configs/chapter3/alice-grid-full.toml
+	$(call vbw_run,configs/chapter3/alice-grid-full.toml,,chapter3)
 
 # The reproduction report from the stored results: $(OUT)/index.html (one
 # self-contained page) and $(OUT)/REPORT.md. Nothing is recomputed.
@@ -59,16 +61,23 @@ thesis: $(THESIS)
 all-documents: $(DOCS)
 	$(MAKE) report
 
-# One quick run of every experiment (each config's [quick] settings), into
-# output/quick. The long variants are left out: their quick runs repeat
-# their base configs' (all but chapter 3's grid and the second ψ floor of
-# digits-classify-full, which the golden tests run).
+# One quick run of every experiment (its config's [quick] settings), into
+# output/quick, then one line: the checks and the page to open. Of the
+# configs of one experiment one runs (vbw run -one-per-experiment): a
+# config whose resolved quick config equals another's is left out, and so
+# is a long variant (*-full.toml) of an experiment another config runs
+# (digits-classify-full's second ψ floor, which the golden tests run);
+# chapter 3's grid, whose only config is a long variant, runs.
 quick: $(VBW)
-	$(VBW) run -quick -out $(OUT)/quick $(ARGS) $(foreach doc,$(DOCS),$(call configs_of,$(doc)))
+	$(VBW) run -quick -one-per-experiment -out $(OUT)/quick $(ARGS) $(sort $(wildcard configs/*/*.toml))
+	$(VBW) report -out $(OUT) -for quick
 
-# Redraw every figure from the stored results, without recomputing.
+# Redraw every figure from the stored results, without recomputing: the
+# full runs in $(OUT) and the quick ones in $(OUT)/quick.
 figures: $(VBW)
-	$(VBW) plot -out $(OUT) all
+	@found=; for d in $(OUT) $(OUT)/quick; do \
+	  if ls $$d/*/*/summary.json >/dev/null 2>&1; then found=1; echo "$(VBW) plot -out $$d all"; $(VBW) plot -out $$d all || exit 1; fi; \
+	done; [ -n "$$found" ] || { echo "no results under $(OUT) or $(OUT)/quick: run make quick or make chapter3 first"; exit 1; }
 
 test:
 	$(GO) vet ./...

@@ -248,12 +248,17 @@ func WriteCSV(path string, t Table) error {
 // ReadCSV reads a table written by WriteCSV. Every record must have as many
 // fields as the header; errors name the file and the line.
 func ReadCSV(path string) (Table, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return Table{}, err
 	}
-	defer f.Close()
-	r := csv.NewReader(f)
+	return ParseCSV(path, b)
+}
+
+// ParseCSV reads a table written by WriteCSV from its bytes, as ReadCSV
+// reads it from the file path (which errors name).
+func ParseCSV(path string, b []byte) (Table, error) {
+	r := csv.NewReader(bytes.NewReader(b))
 	header, err := r.Read()
 	if err == io.EOF {
 		return Table{}, fmt.Errorf("%s: empty file, expected a CSV header", path)

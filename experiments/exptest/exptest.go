@@ -3,6 +3,7 @@
 package exptest
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,4 +102,70 @@ func checkIDs(s results.Summary) []string {
 		ids[i] = c.Key()
 	}
 	return ids
+}
+
+// TargetsVerbatim fails unless every table of tables (the text of a
+// document's table, keyed by the line of the targets file where it
+// starts) is a verbatim copy of the lines of ../shared/targets/<file>
+// there: the thesis's numbers in the repository are those of the targets.
+func TargetsVerbatim(t *testing.T, file string, tables map[int]string) {
+	t.Helper()
+	path := filepath.Join(filepath.Dir(experiments.TestDataDir()), "targets", file)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("the targets file: %v", err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for start, md := range tables {
+		want := strings.Split(md, "\n")
+		if start < 1 || start-1+len(want) > len(lines) {
+			t.Errorf("%s: lines %d-%d are past the end", path, start, start+len(want)-1)
+			continue
+		}
+		for i, w := range want {
+			if got := lines[start-1+i]; got != w {
+				t.Errorf("%s:%d: %q, the table in the code has %q", path, start+i, got, w)
+				break
+			}
+		}
+	}
+}
+
+// ThesisTable builds the document's table label (declared with
+// experiments.AddArtefacts) from the results of the quick run r and fails
+// unless it builds, every row has a cell per column, and some cell holds
+// a value of ours (a table of the thesis's alone would test nothing).
+func ThesisTable(t *testing.T, label string, r QuickRun) results.Comparison {
+	t.Helper()
+	for _, d := range experiments.Documents() {
+		for _, a := range d.Artefacts {
+			if a.Label != label || a.Table == nil {
+				continue
+			}
+			files := experiments.ResultFiles{Summary: r.Summary, Read: func(name string) ([]byte, error) {
+				return os.ReadFile(filepath.Join(r.Dir, name))
+			}}
+			c, err := a.Table.Build(files)
+			if err != nil {
+				t.Fatalf("%s from %s: %v", label, r.Dir, err)
+			}
+			ours := 0
+			for _, row := range c.Rows {
+				if len(row.Cells) != len(c.Columns) {
+					t.Errorf("%s: row %s has %d cells for %d columns", label, row.Key, len(row.Cells), len(c.Columns))
+				}
+				for _, cell := range row.Cells {
+					if cell.Text != "" || !math.IsNaN(cell.Ours) {
+						ours++
+					}
+				}
+			}
+			if ours == 0 {
+				t.Errorf("%s: no cell holds a value of ours", label)
+			}
+			return c
+		}
+	}
+	t.Fatalf("no document declares a table %s", label)
+	return results.Comparison{}
 }

@@ -44,10 +44,12 @@ func (f Figure) DataURI() template.URL {
 	return template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(f.SVG))
 }
 
-// ClaimView is a claim with the figures found for it.
+// ClaimView is a claim with the figures found for it and its verdict.
 type ClaimView struct {
 	results.Claim
-	Shown []Figure
+	Anchor  string
+	Verdict Verdict
+	Shown   []Figure
 	// Withheld are the figures the claim names that are not shown, each
 	// "name: why" (missing, changed after the run, not drawn).
 	Withheld []string
@@ -77,14 +79,36 @@ type Experiment struct {
 	Other          []Figure // verified figures no claim shows
 	Passed, Failed int
 	NotApplicable  int
+	// Findings are the findings shown under "where the results differ
+	// from the thesis": all of a full run's, and of a quick run's those
+	// not written for its failed checks (QuickFailures lists these: a
+	// quick run's failures are not judged).
+	Findings      []string
+	QuickFailures []results.Check
+	// Tables are the document's tables this run fills, beside ours.
+	Tables []TableView
 
-	bad map[string]string // listed outputs that do not match: why
+	bad   map[string]string // listed outputs that do not match: why
+	files map[string][]byte // verified outputs the page reads
 }
 
-// Missing is a registered experiment without a full run. Command runs it;
-// Note, when not empty, says what stands in the way (a quick run in the
-// folder a full run writes) or why no command can be given.
-type Missing struct{ ID, Title, Command, Note string }
+// TableView is a document's table with our numbers beside it, or why it
+// cannot be shown.
+type TableView struct {
+	Label, Caption, Source string
+	Anchor                 string
+	Comparison             results.Comparison
+	Error                  string
+}
+
+// Missing is a registered experiment without a full run. Command runs it
+// (Make, when set, is the make target that runs it with its document's
+// other experiments) and Time is its expected time: the config's work
+// estimate (experiments.Cost, an upper bound that takes every fit to its
+// iteration cap) at experiments.OpsPerSecond. Note, when not empty, says
+// what stands in the way (a quick run in the folder a full run writes) or
+// why no command can be given.
+type Missing struct{ ID, Title, Command, Make, Time, Note string }
 
 // Report is what the page shows.
 type Report struct {
@@ -94,6 +118,9 @@ type Report struct {
 	Missing     []Missing
 	WallSeconds float64
 	AnyQuick    bool
+	// Documents are the verdict tables, one per document that declares
+	// its artefacts (experiments.AddArtefacts).
+	Documents []DocumentView
 }
 
 // Collect reads every results folder under dir: dir/<chapter>/<name>/ and
@@ -132,6 +159,7 @@ func Collect(dir string) (*Report, error) {
 			r.Missing = append(r.Missing, missing(dir, s, r.Experiments))
 		}
 	}
+	r.Documents = documentViews(r)
 	return r, nil
 }
 
@@ -187,9 +215,12 @@ func missing(dir string, s experiments.Spec, have []Experiment) Missing {
 			candidates = append(candidates, e.Manifest.Config)
 		}
 	}
-	shipped := filepath.Join("configs", chapter, slug+".toml")
+	shipped, err := experiments.ShippedConfig("configs", s.ID)
+	if err != nil {
+		shipped = filepath.Join("configs", chapter, slug+".toml") // not found from here: its usual name
+	}
 	config := shipped
-	for _, c := range append(candidates, shipped, filepath.Join("configs", chapter, slug+"-full.toml")) {
+	for _, c := range candidates {
 		if id, err := experiments.ExperimentOf(c); err == nil && id == s.ID {
 			config = c
 			break
@@ -203,6 +234,13 @@ func missing(dir string, s experiments.Spec, have []Experiment) Missing {
 	if err != nil {
 		m.Command, m.Note = "", fmt.Sprintf("%s would be refused: %s", m.Command, oneLine(err))
 		return m
+	}
+	m.Time = "at most " + experiments.CoreTime(j.Estimate.Work)
+	if config == shipped && !strings.HasSuffix(shipped, "-full.toml") {
+		m.Make = "make " + chapter
+		if filepath.Clean(dir) != "output" {
+			m.Make += " OUT=" + dir
+		}
 	}
 	if man, err := results.ReadManifest(filepath.Join(j.Dir, results.ManifestFile)); err == nil && man.Quick {
 		rel, _ := filepath.Rel(dir, j.Dir)
@@ -243,6 +281,44 @@ func Build(dir string) (*Report, error) {
 	return r, nil
 }
 
+// Line summarises in one line the results folders under the report's
+// folder whose path starts with prefix ("chapter3", "quick"): their checks
+// passed and failed (a quick run's are not judged), the folders that do
+// not match their manifests, and the page to open.
+func (r *Report) Line(prefix string) string {
+	prefix = strings.TrimSuffix(filepath.ToSlash(prefix), "/") + "/"
+	var folders, passed, failed, quick int
+	var bad []string
+	for _, e := range r.Experiments {
+		if !strings.HasPrefix(e.Dir, prefix) {
+			continue
+		}
+		folders++
+		if e.Quick {
+			quick++
+		}
+		if !e.Trusted || e.State != Verified {
+			bad = append(bad, e.Dir+" "+e.State)
+		}
+		passed += e.Passed
+		failed += e.Failed
+	}
+	page := filepath.Join(r.Dir, HTMLFile)
+	if folders == 0 {
+		return fmt.Sprintf("%s: no results under %s; the page: %s", strings.TrimSuffix(prefix, "/"), filepath.Join(r.Dir, prefix), page)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: checks %d passed and %d failed in %d results folders", strings.TrimSuffix(prefix, "/"), passed, failed, folders)
+	if quick > 0 {
+		fmt.Fprintf(&b, " (%d quick: not judged)", quick)
+	}
+	if len(bad) > 0 {
+		fmt.Fprintf(&b, "; not matching their manifests: %s", strings.Join(bad, ", "))
+	}
+	fmt.Fprintf(&b, "; open %s", page)
+	return b.String()
+}
+
 // Seconds formats a duration in seconds for people.
 func Seconds(s float64) string {
 	d := time.Duration(s * float64(time.Second)).Round(100 * time.Millisecond)
@@ -254,6 +330,8 @@ func Seconds(s float64) string {
 
 var funcs = template.FuncMap{
 	"seconds":       Seconds,
+	"verdictClass":  verdictClass,
+	"join":          strings.Join,
 	"firstProblems": firstProblems,
 	"value": func(c results.Check) string {
 		if c.NotApplicable {
@@ -261,7 +339,7 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.4g", c.Value)
 	},
-	"verdictClass": func(c results.Check) string {
+	"checkClass": func(c results.Check) string {
 		return map[string]string{"pass": "pass", "FAIL": "fail", "n/a": "na"}[c.Verdict()]
 	},
 	"short": func(s string) string {

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/vbworkbench/vbw/experiments"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3" // registers the experiments the report lists
 	"github.com/vbworkbench/vbw/experiments/report"
 	"github.com/vbworkbench/vbw/results"
@@ -68,14 +69,24 @@ func fixture(t *testing.T, root, dir string, s results.Summary, quick bool, figs
 func fixtures(t *testing.T) string {
 	root := t.TempDir()
 	syn := results.Summary{Experiment: "chapter3/synthetic", ConfigHash: "abc123",
-		Claims:   []results.Claim{{Artifact: "Figure 3.2", Statement: "VB converges " + hostile, Figures: []string{"fig3_2"}}},
-		Findings: []string{"one check fails " + hostile}}
+		Claims:   []results.Claim{{Artifact: "Figure 3.2", Statement: "VB converges " + hostile, Figures: []string{"fig3_2"}, Checks: []string{"passing", "failing"}}},
+		Findings: []string{"one check fails " + hostile}, Warnings: []string{"a warning of the run"}}
 	syn.Judge(results.Criterion{ID: "passing", Text: "a passing check", Target: results.AtLeast(0)}, 1)
 	syn.Judge(results.Criterion{ID: "failing", Text: "a failing check " + hostile, Target: results.Below(1)}, 2)
 	syn.NotJudged(results.Criterion{ID: "na", Text: "a check that does not apply", Target: results.Equal(0)}, "not the thesis's data")
+	if err := os.MkdirAll(filepath.Join(root, "chapter3", "synthetic"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "chapter3", "synthetic", "tbl.csv"), []byte("n,x,y\n10,1.5,7\n30,2,8\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	fixture(t, root, "chapter3/synthetic", syn, false, "fig3_2", "fig3_3")
 	alice := results.Summary{Experiment: "chapter3/alice", ConfigHash: "def456"}
 	alice.Judge(results.Criterion{ID: "fine", Text: "A fine", Target: results.AtLeast(0.85)}, 0.9)
+	alice.Judge(results.Criterion{ID: "short", Text: "A quick failure", Target: results.AtLeast(0.85)}, 0.5)
+	alice.AddFindingsFromChecks(map[string]string{"short": "the quick run is too short"})
+	alice.Findings = append(alice.Findings, "A note of the quick run")
+	alice.Claims = []results.Claim{{Artifact: "Figure 3.4", Statement: "VB discriminates", Checks: []string{"fine", "short"}}}
 	fixture(t, root, "quick/chapter3/alice", alice, true, "fig3_4")
 	return root
 }
@@ -264,9 +275,20 @@ window.__errors = [];
 window.addEventListener("error", e => window.__errors.push(String(e.message || e.type)), true);
 window.addEventListener("load", () => {
   const imgs = Array.from(document.images).map(i => ({w: i.naturalWidth, h: i.naturalHeight, cw: i.clientWidth, ch: i.clientHeight, ok: i.complete}));
+  const shown = el => el && el.offsetWidth > 0 && el.offsetHeight > 0 && getComputedStyle(el).visibility !== "hidden";
+  const claims = Array.from(document.querySelectorAll("div.claim:not(.other):not(.thesis-table)")).map(c => {
+    const v = c.querySelector(".ours .verdict"), th = c.querySelector(".thesis-claim");
+    return {verdict: shown(v) ? v.textContent : "", thesis: shown(th) && th.textContent.startsWith("Thesis:")};
+  });
+  const tables = Array.from(document.querySelectorAll("div.thesis-table")).map(d => {
+    const t = d.querySelector("table.compared");
+    return {table: !!t && getComputedStyle(t).display === "table" && shown(t), rows: t ? t.tBodies[0].rows.length : 0,
+      cols: t && t.tBodies[0].rows.length ? t.tBodies[0].rows[0].cells.length : 0};
+  });
+  const rows = Array.from(document.querySelectorAll("section.document tbody tr")).map(r => shown(r.querySelector(".verdict")) ? r.querySelector(".verdict").textContent : "");
   const pre = document.createElement("pre");
   pre.id = "probe";
-  pre.textContent = JSON.stringify({imgs, errors: window.__errors});
+  pre.textContent = JSON.stringify({imgs, claims, tables, rows, errors: window.__errors});
   document.body.appendChild(pre);
 });
 </script>`
@@ -307,10 +329,42 @@ window.addEventListener("load", () => {
 			W, H, CW, CH float64
 			OK           bool
 		}
+		Claims []struct {
+			Verdict string
+			Thesis  bool
+		}
+		Tables []struct {
+			Table      bool
+			Rows, Cols int
+		}
+		Rows   []string
 		Errors []string
 	}
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatalf("probe output %q: %v", body, err)
+	}
+	// Every claim shows the thesis's statement and a verdict; every
+	// document table and every artefact row a verdict; every thesis table
+	// renders as a table (the fixtures' Table 1.1: 3 rows of 7 cells).
+	verdicts := []string{report.Reproduced, report.PartlyReproduced, report.NotReproduced, report.NotJudged, report.NotRun}
+	if len(got.Claims) != 2 {
+		t.Errorf("%d claims rendered, want 2", len(got.Claims))
+	}
+	for k, c := range got.Claims {
+		if !slices.Contains(verdicts, c.Verdict) || !c.Thesis {
+			t.Errorf("claim %d: verdict %q, labelled as the thesis's %v", k, c.Verdict, c.Thesis)
+		}
+	}
+	if len(got.Rows) < 6 {
+		t.Errorf("%d artefact rows rendered, want chapter 3's 4 and the test document's 2", len(got.Rows))
+	}
+	for k, v := range got.Rows {
+		if !slices.Contains(verdicts, v) {
+			t.Errorf("artefact row %d: verdict %q", k, v)
+		}
+	}
+	if len(got.Tables) != 1 || !got.Tables[0].Table || got.Tables[0].Rows != 3 || got.Tables[0].Cols != 7 {
+		t.Errorf("thesis tables rendered: %+v, want one table of 3 rows of 7 cells", got.Tables)
 	}
 	if len(got.Imgs) != 3 {
 		t.Errorf("%d images rendered, want 3", len(got.Imgs))
@@ -328,8 +382,10 @@ window.addEventListener("load", () => {
 // overviewRow returns the text of the overview's row of the folder dir.
 func overviewRow(t *testing.T, page []byte, dir string) string {
 	t.Helper()
+	inOverview := false
 	for _, e := range parse(t, page) {
-		if e.name == "tr" && strings.Contains(e.text, dir) {
+		inOverview = inOverview || e.attrs["id"] == "overview"
+		if inOverview && e.name == "tr" && strings.Contains(e.text, dir) {
 			return e.text
 		}
 	}
@@ -534,5 +590,234 @@ func TestReportBelievesOnlyWhatItVerified(t *testing.T) {
 				c.check(t, r, e, string(page), string(md))
 			}
 		})
+	}
+}
+
+// section returns the elements of the page from the one with id to the
+// next element of the same name.
+func section(els []element, id string) []element {
+	for i, e := range els {
+		if e.attrs["id"] == id {
+			for j := i + 1; j < len(els); j++ {
+				if els[j].name == e.name {
+					return els[i:j]
+				}
+			}
+			return els[i:]
+		}
+	}
+	return nil
+}
+
+// TestReportVerdicts: the whole-thesis table lists every figure of the
+// chapters registered (chapter 3 here) with a verdict computed from the
+// claims, every claim is labelled as the thesis's with a verdict beside
+// it, and a quick run's failed checks are under "not judged", not among
+// the findings.
+func TestReportVerdicts(t *testing.T) {
+	root := fixtures(t)
+	r, err := report.Build(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, report.HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := parse(t, page)
+	doc := section(els, "doc-beal2003")
+	if doc == nil {
+		t.Fatal("no verdict table of the thesis")
+	}
+	want := map[string]string{
+		"Figure 3.1": report.NotJudged,        // a diagram
+		"Figure 3.2": report.PartlyReproduced, // one check passes, one fails
+		"Figure 3.3": report.NotJudged,        // synthetic's claims do not name it
+		"Figure 3.4": report.NotJudged,        // only a quick run
+	}
+	rows := 0
+	for _, e := range doc {
+		if e.name != "tr" || !strings.HasPrefix(strings.TrimSpace(e.text), "Figure 3.") {
+			continue
+		}
+		rows++
+		label := strings.TrimSpace(e.text)[:len("Figure 3.1")]
+		if w, ok := want[label]; !ok || !strings.Contains(e.text, w) {
+			t.Errorf("row %q: want verdict %q", e.text, w)
+		}
+	}
+	if rows != len(want) {
+		t.Errorf("%d rows of chapter 3 in the verdict table, want %d", rows, len(want))
+	}
+	if len(r.Documents) != 2 || r.Documents[0].ID != "beal2003" || r.Documents[0].Counts[1] != (report.VerdictCount{Kind: report.PartlyReproduced, N: 1}) {
+		t.Errorf("documents %+v", r.Documents)
+	}
+	// Every claim: the thesis's statement labelled, a verdict beside it.
+	claims := 0
+	for i, e := range els {
+		if e.name != "div" || e.attrs["class"] != "claim" {
+			continue
+		}
+		claims++
+		var labelled, verdict bool
+		for _, f := range els[i+1:] {
+			if f.name == "div" && strings.HasPrefix(f.attrs["class"], "claim") {
+				break
+			}
+			labelled = labelled || (f.attrs["class"] == "thesis-claim" && strings.HasPrefix(f.text, "Thesis:"))
+			verdict = verdict || strings.HasPrefix(f.attrs["class"], "verdict ")
+		}
+		if !labelled || !verdict {
+			t.Errorf("claim %q: labelled as the thesis's %v, verdict %v", e.text, labelled, verdict)
+		}
+	}
+	if claims != 2 {
+		t.Errorf("%d claims, want 2", claims)
+	}
+	// The quick run's failure is not judged, and not a finding.
+	quick := section(els, "quick-chapter3-alice")
+	var headings []string
+	for i, e := range quick {
+		if e.name == "h3" {
+			headings = append(headings, e.text)
+			if strings.HasPrefix(e.text, "Findings") || strings.HasPrefix(e.text, "Notes") {
+				for _, f := range quick[i+1:] {
+					if f.name == "h3" {
+						break
+					}
+					if strings.Contains(f.text, "A quick failure") {
+						t.Errorf("the quick run's failed check is under %q", e.text)
+					}
+				}
+			}
+		}
+	}
+	text := string(page)
+	for _, w := range []string{"Not judged: the failed checks of a quick run", "A quick failure: 0.5", "A note of the quick run"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("page lacks %q (headings of the quick section: %q)", w, headings)
+		}
+	}
+	if strings.Contains(text, "Findings: where the results differ from the thesis</h3>\n<ul><li>A quick failure") {
+		t.Error("a quick failure among the findings")
+	}
+	// make chapterN's last line.
+	page0 := filepath.Join(root, report.HTMLFile)
+	for prefix, want := range map[string]string{
+		"chapter3": "chapter3: checks 1 passed and 1 failed in 1 results folders; open " + page0,
+		"quick":    "quick: checks 1 passed and 1 failed in 1 results folders (1 quick: not judged); open " + page0,
+		"chapter4": "chapter4: no results under " + filepath.Join(root, "chapter4"),
+	} {
+		if got := r.Line(prefix); !strings.HasPrefix(got, want) || strings.Contains(got, "\n") {
+			t.Errorf("Line(%s) = %q, want %q", prefix, got, want)
+		}
+	}
+	md, err := os.ReadFile(filepath.Join(root, report.MarkdownFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"## Verdicts: Beal (2003)", "**Thesis:** VB converges", "**Verdict: partly reproduced** (1 of 2 checks passed)",
+		"### Warnings (", "- a warning of the run", "### Not judged: the failed checks of a quick run", "### Notes on this quick run"} {
+		if !strings.Contains(string(md), w) {
+			t.Errorf("REPORT.md lacks %q", w)
+		}
+	}
+}
+
+// testDocument is a second document with one table, filled from the
+// fixtures' chapter3/synthetic run (tbl.csv): a document other than the
+// thesis gets its own verdict table by declaring its artefacts.
+var testDocument = experiments.Document{ID: "testdoc", Title: "A test document"}
+
+func init() {
+	experiments.AddArtefacts(testDocument,
+		experiments.Artefact{Label: "Figure 1.1", Line: 5, Caption: "a figure no experiment covers", Note: "a drawing"},
+		experiments.Artefact{Label: "Figure 1.2", Line: 7, Caption: "a figure of an experiment not run", Experiments: []string{"chapter3/model-order"}},
+		experiments.Artefact{Label: "Table 1.1", Line: 10, Caption: "a table", Experiments: []string{"chapter3/synthetic"},
+			Table: &experiments.Table{Experiment: "chapter3/synthetic", Source: "the test's own table",
+				Build: func(f experiments.ResultFiles) (results.Comparison, error) {
+					t, err := f.Table("tbl.csv")
+					if err != nil {
+						return results.Comparison{}, err
+					}
+					var rows []experiments.OurRow
+					for i, r := range t.Rows {
+						x, _ := t.Float(i, 1)
+						y, _ := t.Float(i, 2)
+						rows = append(rows, experiments.Values(r[0], x, y))
+					}
+					return experiments.JoinRows("| n | X | Y |\n|---|---|---|\n| 10 | 1.0 ± .1 | ≤5 |\n| 20 | 2 | 6 |", rows, "a note on the shapes")
+				}}})
+}
+
+// TestReportThesisTables: a document's table renders as a table, the
+// thesis's values beside ours and the difference, with rows of either.
+func TestReportThesisTables(t *testing.T) {
+	root := fixtures(t)
+	r, err := report.Build(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(root, report.HTMLFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	els := parse(t, page)
+	if section(els, "doc-testdoc") == nil {
+		t.Error("the second document has no verdict table")
+	}
+	var cells [][]string
+	tables := 0
+	for i, e := range els {
+		if e.name != "table" || e.attrs["class"] != "compared" {
+			continue
+		}
+		tables++
+		for _, f := range els[i+1:] {
+			if f.name == "table" {
+				break
+			}
+			if f.name == "tr" {
+				cells = append(cells, nil)
+			}
+			if (f.name == "td" || f.name == "th") && len(cells) > 0 {
+				cells[len(cells)-1] = append(cells[len(cells)-1], strings.TrimSpace(f.text))
+			}
+		}
+	}
+	want := [][]string{
+		{"n", "X", "Y"},
+		{"thesis", "ours", "diff.", "thesis", "ours", "diff."},
+		{"10", "1.0 ± .1", "1.5", "+0.5", "≤5", "7", ""}, // a bound has no difference
+		{"20", "2", "—", "", "6", "—", ""},               // a row of the thesis's alone
+		{"30", "—", "2", "", "—", "8", ""},               // a row of ours alone
+	}
+	if tables != 1 || !slices.EqualFunc(cells, want, slices.Equal) {
+		t.Errorf("%d compared tables; cells\n%q\nwant\n%q", tables, cells, want)
+	}
+	if !strings.Contains(string(page), "a note on the shapes") {
+		t.Error("the table's note is not shown")
+	}
+	for _, d := range r.Documents {
+		if d.ID != "testdoc" {
+			continue
+		}
+		if len(d.Rows) != 3 {
+			t.Fatalf("the test document's rows: %+v", d.Rows)
+		}
+		if d.Rows[0].Verdict.Kind != report.NotJudged || !slices.Equal(d.Rows[0].Verdict.Reasons, []string{"a drawing"}) {
+			t.Errorf("Figure 1.1's row: %+v", d.Rows[0])
+		}
+		if v := d.Rows[1].Verdict; v.Kind != report.NotRun || len(v.Reasons) != 1 ||
+			!strings.Contains(v.Reasons[0], "bin/vbw run -out "+root+" configs/chapter3/model-order.toml (chapter3/model-order)") || d.Rows[1].Link != "" {
+			t.Errorf("Figure 1.2's row: %+v", d.Rows[1])
+		}
+		if d.Rows[2].Link != "chapter3-synthetic-table-1-1-table" || d.Rows[2].Verdict.Kind != report.NotJudged {
+			t.Errorf("Table 1.1's row: %+v", d.Rows[2])
+		}
+	}
+	md, _ := os.ReadFile(filepath.Join(root, report.MarkdownFile))
+	if !strings.Contains(string(md), "| 10 | 1.0 ± .1 | 1.5 | +0.5 | ≤5 | 7 |  |") {
+		t.Errorf("REPORT.md lacks the table's row:\n%s", md)
 	}
 }

@@ -46,9 +46,12 @@ func (e *Experiment) flag(state, format string, args ...any) {
 	}
 }
 
-// verifiedFiles are the outputs whose content the page uses.
+// usedOnPage reports whether the page uses the content of an output: the
+// summary, the config, the figures, and the CSV tables a document's table
+// is filled from.
 func usedOnPage(name string) bool {
-	return name == results.SummaryFile || name == results.ConfigFile || filepath.Ext(name) == ".svg"
+	ext := filepath.Ext(name)
+	return name == results.SummaryFile || name == results.ConfigFile || ext == ".svg" || ext == ".csv"
 }
 
 // readExperiment reads the results folder dir (under root) and checks it
@@ -134,9 +137,17 @@ func readExperiment(root, dir string) Experiment {
 				e.Passed++
 			default:
 				e.Failed++
+				if sum.Quick {
+					e.QuickFailures = append(e.QuickFailures, c)
+				}
 			}
 		}
+		e.Findings = sum.Findings
+		if sum.Quick {
+			_, e.Findings = splitFindings(*sum)
+		}
 	}
+	e.files = good
 	e.placeFigures(root, dir, good)
 	return e
 }
@@ -232,8 +243,13 @@ func (e *Experiment) placeFigures(root, dir string, good map[string][]byte) {
 		return Figure{Stem: strings.TrimSuffix(name, ".svg"), Path: filepath.ToSlash(rel), SVG: good[name]}
 	}
 	used := map[string]bool{}
+	anchors := map[string]bool{}
 	for _, c := range e.Summary.Claims {
-		cv := ClaimView{Claim: c}
+		cv := ClaimView{Claim: c, Verdict: ClaimVerdict(e.Summary, c), Anchor: e.Anchor + "-" + slug(c.Artifact)}
+		for k := 2; anchors[cv.Anchor]; k++ {
+			cv.Anchor = fmt.Sprintf("%s-%s-%d", e.Anchor, slug(c.Artifact), k)
+		}
+		anchors[cv.Anchor] = true
 		for _, stem := range c.Figures {
 			name := stem + ".svg"
 			if _, ok := good[name]; ok {
@@ -258,6 +274,23 @@ func (e *Experiment) placeFigures(root, dir string, good map[string][]byte) {
 			e.Other = append(e.Other, figure(o.Name))
 		}
 	}
+}
+
+// slug makes an anchor of a claim's artefact: "Table 6.1, Figure 6.3"
+// gives "table-6-1-figure-6-3".
+func slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
 }
 
 // oneLine joins the lines of an error's message.

@@ -2,14 +2,16 @@
 //
 // Usage:
 //
-//	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] CONFIG.toml...
+//	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
 //	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
 //	vbw merge [-out DIR] [-quick] [-shards N] CONFIG.toml...
-//	vbw report [-out DIR]
+//	vbw report [-out DIR] [-for PREFIX]
 //	vbw list
 //
 // run loads each config strictly (an unknown key is an error), computes the
-// experiment into DIR/<experiment ID>/ and draws its figures. plot redraws
+// experiment into DIR/<experiment ID>/ and draws its figures. An experiment
+// ID that vbw list prints (chapter3/synthetic) stands for its shipped
+// config, found in the configs/ folder of the module (or -configs DIR). plot redraws
 // figures from the result files alone. merge joins the cells computed by
 // sharded runs (-shard i/N) into the results a single run gives. list
 // prints the registered experiments.
@@ -64,19 +66,34 @@ func main() {
 }
 
 const usage = `usage:
-  vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] CONFIG.toml...
+  vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
+                                   (ID: an experiment ID from vbw list, which runs its shipped config)
   vbw plot [-out DIR] TARGET...   (TARGET: experiment ID, chapterN, all, or a results directory)
   vbw merge [-out DIR] [-quick] [-data DIR] [-shards N] [-max-memory SIZE] CONFIG.toml...
-  vbw report [-out DIR]            (writes DIR/index.html and DIR/REPORT.md from the results in DIR)
-  vbw list
+  vbw report [-out DIR] [-for PREFIX]  (writes DIR/index.html and DIR/REPORT.md from the results in DIR;
+                                        -for chapter3: one line of chapter 3's checks and the page to open)
+  vbw list                         (the experiment IDs)
+  vbw COMMAND -h                   (the command's flags)
+
+example:
+  vbw run -quick chapter3/synthetic && vbw report    (then open output/index.html)
 `
 
 // run is the testable body of main.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return errors.New("no command")
+		fmt.Fprint(stdout, usage)
+		return nil
 	}
+	err := command(ctx, args, stdout, stderr)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil // -h: the flags were printed
+	}
+	return err
+}
+
+// command runs the command args[0].
+func command(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "run":
 		return cmdRun(ctx, args[1:], stdout, stderr, false)
@@ -114,6 +131,8 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	noplot := fs.Bool("noplot", false, "do not draw figures")
 	maxMemory := fs.String("max-memory", os.Getenv("VBW_MAX_MEMORY"), "refuse a config whose estimated memory exceeds this size, e.g. 64GiB (default $VBW_MAX_MEMORY, else the memory available)")
 	maxWork := fs.String("max-work", os.Getenv("VBW_MAX_WORK"), fmt.Sprintf("refuse a config whose estimated work exceeds this many operations, about %g a core-second, e.g. 1e16 (default $VBW_MAX_WORK, else %g)", experiments.OpsPerSecond, float64(experiments.DefaultMaxWork)))
+	configsDir := fs.String("configs", "", "the folder of the shipped configs that an experiment ID stands for (default: configs/ of the module that holds the working directory)")
+	onePer := fs.Bool("one-per-experiment", false, "run one config per experiment: leave out a config whose resolved config equals one before it (same hash) and a long variant (*-full.toml) of an experiment that another config runs")
 	var shards *int
 	if merge {
 		shards = fs.Int("shards", 0, "the number of shards the cells were computed in (optional): a merge that lacks cells then names the shards to run again")
@@ -124,6 +143,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	}
 	if len(configs) == 0 {
 		return fmt.Errorf("%s: no config file given", name)
+	}
+	if configs, err = resolveIDs(configs, *configsDir); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	// Quick runs go to their own folder unless -out says otherwise, so
 	// that they never meet the full results (a folder holds one kind).
@@ -158,6 +180,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	jobs, err := experiments.PrepareAll(configs, o)
 	if err != nil {
 		return err
+	}
+	if *onePer {
+		jobs = onePerExperiment(jobs, stderr)
 	}
 	for i, j := range jobs {
 		start := time.Now()
@@ -289,6 +314,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "output", "the output directory that vbw run wrote to; the report is written there")
+	of := fs.String("for", "", "print one line for the results folders under OUT/PREFIX (e.g. chapter3, or quick): their checks passed and failed, and the page to open")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -297,10 +323,22 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("report: unexpected argument %q (use -out DIR)", rest[0])
 	}
 	r, err := report.Build(*out)
+	if errors.Is(err, report.ErrNoResults) && *of != "" {
+		// The line after a run that wrote no results folder (a shard).
+		fmt.Fprintf(stdout, "%s: no results under %s\n", *of, *out)
+		return nil
+	}
 	if err != nil {
 		return err
 	}
+	if *of != "" {
+		fmt.Fprintln(stdout, r.Line(*of))
+		return nil
+	}
 	fmt.Fprintf(stdout, "%s, %s: %d experiments, %d not run\n", filepath.Join(*out, report.HTMLFile), filepath.Join(*out, report.MarkdownFile), len(r.Experiments), len(r.Missing))
+	for _, d := range r.Documents {
+		fmt.Fprintf(stdout, "%s: %s\n", d.ID, d.CountLine())
+	}
 	return nil
 }
 
@@ -361,4 +399,98 @@ func plotTargets(out, target string) ([]plotDir, error) {
 	}
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i].dir < dirs[j].dir })
 	return dirs, nil
+}
+
+// resolveIDs replaces every argument that names no file but a registered
+// experiment (an ID that vbw list prints) by its shipped config in the
+// folder configs (found from the working directory when empty).
+func resolveIDs(args []string, configs string) ([]string, error) {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if _, err := os.Stat(a); err == nil || strings.HasSuffix(a, ".toml") {
+			continue // a file (a missing one is reported when it is loaded)
+		}
+		if _, ok := experiments.Lookup(a); !ok {
+			return nil, fmt.Errorf("%q is neither a config file nor an experiment ID (vbw list prints them)", a)
+		}
+		dir := configs
+		if dir == "" {
+			var err error
+			if dir, err = findConfigs(); err != nil {
+				return nil, fmt.Errorf("%s: %w", a, err)
+			}
+		}
+		p, err := experiments.ShippedConfig(dir, a)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = p
+	}
+	return out, nil
+}
+
+// findConfigs returns the configs/ folder of the module that holds the
+// working directory: the first folder upwards with a go.mod and a configs/.
+func findConfigs() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			if st, err := os.Stat(filepath.Join(dir, "configs")); err == nil && st.IsDir() {
+				rel, err := filepath.Rel(wd, filepath.Join(dir, "configs"))
+				if err != nil {
+					return filepath.Join(dir, "configs"), nil
+				}
+				return rel, nil
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return "", fmt.Errorf("no configs/ folder of the vbw module found from %s upwards; run vbw in the repository or give -configs DIR", wd)
+		}
+	}
+}
+
+// onePerExperiment keeps one job per experiment: of the jobs whose
+// resolved configs are equal (the same hash) only the first base config
+// (or, without one, the first long variant *-full.toml) is kept, and a
+// long variant of an experiment that another job runs is left out. It says
+// on log what it leaves out and why.
+func onePerExperiment(jobs []*experiments.Job, log io.Writer) []*experiments.Job {
+	isLong := func(j *experiments.Job) bool { return strings.HasSuffix(j.Path, "-full.toml") }
+	best := map[string]*experiments.Job{} // by hash: the first, a base config before a long variant
+	for _, j := range jobs {
+		if k, dup := best[j.Hash()]; !dup || isLong(k) && !isLong(j) {
+			best[j.Hash()] = j
+		}
+	}
+	var kept []*experiments.Job
+	for _, j := range jobs {
+		if k := best[j.Hash()]; k != j {
+			fmt.Fprintf(log, "%s: left out, its resolved config equals %s's\n", j.Path, k.Path)
+			continue
+		}
+		kept = append(kept, j)
+	}
+	var out []*experiments.Job
+	for _, j := range kept {
+		other := ""
+		for _, k := range kept {
+			if k != j && k.Spec.ID == j.Spec.ID && !isLong(k) {
+				// Name the base config (x.toml for x-full.toml) where
+				// it runs, else the first of the experiment's others.
+				if other == "" || k.Path == strings.TrimSuffix(j.Path, "-full.toml")+".toml" {
+					other = k.Path
+				}
+			}
+		}
+		if isLong(j) && other != "" {
+			fmt.Fprintf(log, "%s: left out, a long variant of %s, which %s runs\n", j.Path, j.Spec.ID, other)
+			continue
+		}
+		out = append(out, j)
+	}
+	return out
 }

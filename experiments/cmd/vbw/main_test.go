@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func TestList(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"frobnicate"}, {"run"}, {"plot"}, {"run", "-shard", "3/2", "x.toml"}} {
+	for _, args := range [][]string{{"frobnicate"}, {"run"}, {"plot"}, {"run", "-shard", "3/2", "x.toml"}, {"run", "chapter9/nothing"}, {"run", "-configs", "/nonexistent", "chapter3/synthetic"}} {
 		if _, _, err := vbw(args...); err == nil {
 			t.Errorf("vbw %q: no error", args)
 		}
@@ -415,5 +416,99 @@ func TestReportShowsEveryFigure(t *testing.T) {
 	_, _, err = vbw("report", "-out", t.TempDir())
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("report of an empty folder: %v", err)
+	}
+}
+
+// TestHelp: vbw alone prints the commands and an example, and -h of every
+// command prints its flags; both succeed.
+func TestHelp(t *testing.T) {
+	out, _, err := vbw()
+	if err != nil || !strings.Contains(out, "vbw run") || !strings.Contains(out, "example:") || !strings.Contains(out, "vbw run -quick chapter3/synthetic") {
+		t.Errorf("vbw: %v\n%s", err, out)
+	}
+	for _, cmd := range []string{"run", "merge", "plot", "report"} {
+		_, stderr, err := vbw(cmd, "-h")
+		if err != nil || !strings.Contains(stderr, "-out") {
+			t.Errorf("vbw %s -h: %v\n%s", cmd, err, stderr)
+		}
+	}
+}
+
+// TestRunByID: an experiment ID that vbw list prints runs its shipped
+// config, found from the working directory (this package's, inside the
+// module) or in -configs DIR; a folder without it is a one-line error.
+func TestRunByID(t *testing.T) {
+	out := t.TempDir()
+	stdout, _, err := vbw("run", "-quick", "-noplot", "-out", out, "-data", experiments.TestDataDir(), "chapter3/synthetic")
+	if err != nil || !strings.Contains(stdout, filepath.Join("configs", "chapter3", "synthetic.toml")) {
+		t.Fatalf("run chapter3/synthetic: %v\n%s", err, stdout)
+	}
+	configs := filepath.Join("..", "..", "..", "configs")
+	for id, want := range map[string]string{
+		"chapter3/synthetic":     "synthetic.toml",
+		"chapter3/alice-grid":    "alice-grid-full.toml",  // only a long variant
+		"chapter6/prior-average": "prior-average-12.toml", // the base config before the long variant
+		"chapter4/is-samplers":   "is-samplers.toml",      // its results folder is named otherwise
+	} {
+		got, err := experiments.ShippedConfig(configs, id)
+		if err != nil || filepath.Base(got) != want {
+			t.Errorf("ShippedConfig(%s) = %s, %v; want %s", id, got, err, want)
+		}
+	}
+	_, _, err = vbw("run", "-configs", t.TempDir(), "chapter3/synthetic")
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "no config of it") {
+		t.Errorf("an empty -configs folder: %v", err)
+	}
+}
+
+// TestOnePerExperiment: of every shipped config under -quick, every
+// registered experiment runs, no two configs with one resolved config, and
+// never a long variant beside a config of its experiment; named variants
+// with settings of their own (lattice-axis, digits-classify-refpenalty)
+// run beside their base.
+func TestOnePerExperiment(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "configs", "*", "*.toml"))
+	if err != nil || len(paths) == 0 {
+		t.Fatal("no shipped configs", err)
+	}
+	jobs, err := experiments.PrepareAll(paths, experiments.RunOptions{Out: t.TempDir(), Quick: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	kept := onePerExperiment(jobs, &log)
+	ids, hashes := map[string]string{}, map[string]string{}
+	for _, j := range kept {
+		if other, dup := hashes[j.Hash()]; dup {
+			t.Errorf("%s and %s both run one resolved config", other, j.Path)
+		}
+		hashes[j.Hash()] = j.Path
+		if strings.HasSuffix(j.Path, "-full.toml") {
+			for _, k := range kept {
+				if k.Spec.ID == j.Spec.ID && !strings.HasSuffix(k.Path, "-full.toml") {
+					t.Errorf("the long variant %s runs beside %s", j.Path, k.Path)
+				}
+			}
+		}
+		if _, ok := ids[j.Spec.ID]; !ok || !strings.HasSuffix(j.Path, "-full.toml") && strings.HasSuffix(filepath.Base(j.Path), filepath.Base(j.Spec.ID)+".toml") {
+			ids[j.Spec.ID] = j.Path
+		}
+	}
+	if len(ids) != len(experiments.List()) {
+		t.Errorf("%d experiments run, %d registered", len(ids), len(experiments.List()))
+	}
+	if got := strings.Count(log.String(), "\n"); got != len(jobs)-len(kept) {
+		t.Errorf("%d lines for %d configs left out:\n%s", got, len(jobs)-len(kept), log.String())
+	}
+	if !strings.Contains(log.String(), "dimensionality-full.toml: left out, its resolved config equals") {
+		t.Errorf("the long dimensionality's quick config is not recognised as dimensionality's:\n%s", log.String())
+	}
+	for _, variant := range []string{"lattice-axis.toml", "digits-classify-refpenalty.toml"} {
+		if !slices.ContainsFunc(kept, func(j *experiments.Job) bool { return filepath.Base(j.Path) == variant }) {
+			t.Errorf("the named variant %s does not run", variant)
+		}
+	}
+	if ids["chapter4/digits-classify"] != filepath.Join("..", "..", "..", "configs", "chapter4", "digits-classify.toml") {
+		t.Errorf("digits-classify runs %s", ids["chapter4/digits-classify"])
 	}
 }

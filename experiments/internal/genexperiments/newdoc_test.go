@@ -169,11 +169,18 @@ func TestNewDocument(t *testing.T) {
 	if out := dry("thesis"); strings.Contains(out, "tiny") || !strings.Contains(out, "configs/chapter6/") {
 		t.Errorf("make -n thesis:\n%s\nwant the chapters' configs only", out)
 	}
-	if out := dry("quick"); !strings.Contains(out, "configs/tiny/sum.toml") || strings.Contains(out, "-full.toml") {
-		t.Errorf("make -n quick:\n%s\nwant tiny's config and no long variant", out)
+	if out := dry("quick"); !strings.Contains(out, "configs/tiny/sum.toml") || !strings.Contains(out, "-one-per-experiment") {
+		t.Errorf("make -n quick:\n%s\nwant tiny's configs, one run per experiment", out)
 	}
 
 	out := filepath.Join(dst, "out")
+	// make quick's vbw run: the long variant of tiny/sum is left out.
+	if got := cmd("bin/vbw", "run", "-quick", "-one-per-experiment", "-out", filepath.Join(out, "quick"), "configs/tiny/sum-full.toml", "configs/tiny/sum.toml"); !strings.Contains(got, "sum-full.toml: left out") {
+		t.Errorf("vbw run -quick -one-per-experiment:\n%s\nwant the long variant left out", got)
+	}
+	if _, err := os.Stat(filepath.Join(out, "quick", "tiny", "sum-long")); err == nil {
+		t.Error("the long variant ran under -one-per-experiment")
+	}
 	cmd("make", "tiny", "OUT="+out)
 	cmd("make", "tiny-full", "OUT="+out)
 	for dir, want := range map[string]float64{"sum": 10, "sum-long": 5050} {

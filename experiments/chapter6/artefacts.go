@@ -1,0 +1,31 @@
+package chapter6
+
+import "github.com/vbworkbench/vbw/experiments"
+
+// The figures and tables of chapter 6, by the lines of their captions in
+// the thesis (../shared/seeds/000_055f6e591db3cc60.txt), and the
+// experiments whose claims cover them (targets ch6-dag.md §3).
+func init() {
+	single, prior := []string{SingleID}, []string{PriorID}
+	experiments.AddArtefacts(experiments.Thesis,
+		experiments.Artefact{Label: "Figure 6.1", Line: 4688, Caption: "the true structure", Experiments: single,
+			Note: "the true structure, drawn: nothing to judge"},
+		experiments.Artefact{Label: "Figure 6.2", Line: 4735, Caption: "scores of all 136 structures against the number of parameters", Experiments: single},
+		experiments.Artefact{Label: "Table 6.1", Line: 4775, Caption: "rank of the true structure by each score against n", Experiments: single, Table: table61},
+		experiments.Artefact{Label: "Figure 6.3", Line: 4778, Caption: "rank of the true structure against n", Experiments: single},
+		experiments.Artefact{Label: "Figure 6.4", Line: 4793, Caption: "score difference between the true and the top structure", Experiments: single},
+		experiments.Artefact{Label: "Figure 6.5", Line: 4804, Caption: "median rank of the true structure over instances", Experiments: prior},
+		experiments.Artefact{Label: "Table 6.2", Line: 4811, Caption: "how often VB ranks the true structure worse, the same or better than each score", Experiments: prior, Table: table62},
+		experiments.Artefact{Label: "Figure 6.6", Line: 4818, Caption: "median score difference with a 40-60% band", Experiments: prior},
+		experiments.Artefact{Label: "Figure 6.7", Line: 4827, Caption: "best rank over instances", Experiments: prior},
+		experiments.Artefact{Label: "Figure 6.8", Line: 4838, Caption: "smallest score difference over instances", Experiments: prior},
+		experiments.Artefact{Label: "Figure 6.9", Line: 4851, Caption: "success rate against n", Experiments: prior},
+		experiments.Artefact{Label: "Figure 6.10", Line: 4860, Caption: "AIS estimate against annealing length", Experiments: []string{GranularityID}},
+		experiments.Artefact{Label: "Figure 6.11", Line: 4877, Caption: "MH acceptance rate against n", Experiments: single},
+		experiments.Artefact{Label: "Table 6.3", Line: 4906, Caption: "ranks of the true structure from single AIS runs and pooled", Experiments: single, Table: table63},
+		experiments.Artefact{Label: "Table 6.4", Line: 4917, Caption: "AIS violations of the VB bound and MH rejection", Experiments: single, Table: table64},
+		experiments.Artefact{Label: "Figure 6.12", Line: 4920, Caption: "acceptance by quarter of the schedule", Experiments: single},
+		experiments.Artefact{Label: "Figure 6.13", Line: 4947, Caption: "non-linear annealing schedules", Experiments: []string{SchedulesID}},
+		experiments.Artefact{Label: "Table 6.5", Line: 5011, Caption: "how often each score ranks the true structure first, of 106 instances", Experiments: prior, Table: table65},
+	)
+}

@@ -1,0 +1,234 @@
+package report
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strings"
+
+	"github.com/vbworkbench/vbw/experiments"
+)
+
+// DocumentView is the verdict table of one document: each of its figures
+// and tables with its verdict and a link to where the page shows it.
+type DocumentView struct {
+	experiments.Document
+	Rows []ArtefactRow
+	// Counts are the number of artefacts of each verdict, in the order of
+	// VerdictKinds.
+	Counts []VerdictCount
+}
+
+// CountLine says how many artefacts have each verdict: "reproduced 7,
+// partly reproduced 1, …".
+func (d DocumentView) CountLine() string {
+	parts := make([]string, len(d.Counts))
+	for i, c := range d.Counts {
+		parts[i] = fmt.Sprintf("%s %d", c.Kind, c.N)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// VerdictCount is the number of artefacts with one verdict.
+type VerdictCount struct {
+	Kind string
+	N    int
+}
+
+// VerdictKinds are the verdicts in the order the page lists them.
+var VerdictKinds = []string{Reproduced, PartlyReproduced, NotReproduced, NotJudged, NotRun}
+
+// ArtefactRow is one figure or table of a document.
+type ArtefactRow struct {
+	experiments.Artefact
+	Verdict Verdict
+	// Link is the anchor of the claim (or, without one, the section) that
+	// shows it; empty when nothing shows it.
+	Link string
+	// Where names the results folders its verdict comes from.
+	Where []string
+	// Quick: only quick runs are here, so Verdict's counts are of checks
+	// that would pass.
+	Quick bool
+}
+
+// documentViews computes every declared document's verdict table from the
+// report's experiments (and fills the experiments' document tables).
+func documentViews(r *Report) []DocumentView {
+	var out []DocumentView
+	for _, d := range experiments.Documents() {
+		v := DocumentView{Document: d.Document}
+		for _, a := range d.Artefacts {
+			if a.Table != nil {
+				addTable(r, a)
+			}
+			row := artefactRow(r, a)
+			if a.Table != nil { // the link goes to the table beside ours
+				for _, e := range runsOf(r, []string{a.Table.Experiment}, row.Quick) {
+					if i := slices.IndexFunc(e.Tables, func(t TableView) bool { return t.Label == a.Label }); i >= 0 && row.Link != "" {
+						row.Link = e.Tables[i].Anchor
+						break
+					}
+				}
+			}
+			v.Rows = append(v.Rows, row)
+		}
+		for _, k := range VerdictKinds {
+			n := 0
+			for _, row := range v.Rows {
+				if row.Verdict.Kind == k {
+					n++
+				}
+			}
+			v.Counts = append(v.Counts, VerdictCount{k, n})
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// artefactRow computes the verdict of artefact a: from the claims that
+// name it in the verified full runs of its experiments, or else in their
+// quick runs (not judged), or else not run, with the commands.
+func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
+	row := ArtefactRow{Artefact: a}
+	if len(a.Experiments) == 0 {
+		row.Verdict = Verdict{Kind: NotJudged, Reasons: []string{a.Note}}
+		return row
+	}
+	for _, quick := range []bool{false, true} {
+		var vs []Verdict
+		claimLink := false
+		for _, e := range runsOf(r, a.Experiments, quick) {
+			row.Where = append(row.Where, e.Dir)
+			if row.Link == "" {
+				row.Link = e.Anchor
+			}
+			if !e.Trusted {
+				vs = append(vs, Verdict{Kind: NotJudged, Reasons: []string{fmt.Sprintf("%s does not match its manifest (%s)", e.Dir, e.State)}})
+				continue
+			}
+			named := false
+			for _, c := range e.Claims {
+				if slices.Contains(experiments.ArtefactLabels(c.Artifact), a.Label) {
+					if !claimLink {
+						row.Link, claimLink = c.Anchor, true
+					}
+					named = true
+					vs = append(vs, c.Verdict)
+				}
+			}
+			if !named {
+				why := a.Note
+				if why == "" {
+					why = fmt.Sprintf("no claim of %s names it", e.ID)
+				}
+				vs = append(vs, Verdict{Kind: NotJudged, Reasons: []string{why}})
+			}
+		}
+		if len(vs) == 0 {
+			continue
+		}
+		row.Verdict, row.Quick = combine(vs), quick
+		if !quick {
+			var missing []string
+			for _, id := range a.Experiments {
+				if len(runsOf(r, []string{id}, false)) == 0 {
+					missing = append(missing, id)
+				}
+			}
+			if len(missing) > 0 {
+				row.Verdict.Reasons = append(row.Verdict.Reasons, "also covered by "+strings.Join(missing, ", ")+", not run: "+runHint(r, experiments.Artefact{Experiments: missing}))
+			}
+		}
+		if quick {
+			// One reason for all: what the quick runs' claims would say
+			// is in their sections.
+			row.Verdict.Reasons = []string{"only quick runs are here (reduced settings, not the thesis's); to judge it run " + runHint(r, a)}
+			if a.Note != "" {
+				row.Verdict.Reasons = append([]string{a.Note}, row.Verdict.Reasons...)
+			}
+		}
+		return row
+	}
+	row.Verdict = Verdict{Kind: NotRun, Reasons: []string{"run " + runHint(r, a)}}
+	return row
+}
+
+// runsOf returns the results folders of the experiments ids, full runs
+// or quick ones, in the order of ids.
+func runsOf(r *Report, ids []string, quick bool) []Experiment {
+	var out []Experiment
+	for _, id := range ids {
+		for _, e := range r.Experiments {
+			if e.ID == id && e.Quick == quick {
+				out = append(out, e)
+			}
+		}
+	}
+	return out
+}
+
+// runHint says how to run the experiments of artefact a that have no full
+// run, and how long each is expected to take: one command per make target
+// (or vbw run command) with the experiments it runs.
+func runHint(r *Report, a experiments.Artefact) string {
+	var cmds []string
+	runs := map[string][]string{}
+	for _, m := range r.Missing {
+		if !slices.Contains(a.Experiments, m.ID) {
+			continue
+		}
+		cmd := m.Command
+		if m.Make != "" && m.Note == "" {
+			cmd = m.Make // the shorter command; the section "Not run" has the other
+		}
+		what := m.ID
+		if m.Time != "" {
+			what += " " + m.Time
+		}
+		if cmd == "" {
+			cmd, what = m.ID, m.Note
+		}
+		if _, ok := runs[cmd]; !ok {
+			cmds = append(cmds, cmd)
+		}
+		runs[cmd] = append(runs[cmd], what)
+	}
+	if len(cmds) == 0 {
+		return strings.Join(a.Experiments, ", ")
+	}
+	parts := make([]string, len(cmds))
+	for i, c := range cmds {
+		parts[i] = fmt.Sprintf("%s (%s)", c, strings.Join(runs[c], "; "))
+	}
+	return strings.Join(parts, ", or ")
+}
+
+// addTable fills the document's table a from every verified run of its
+// experiment.
+func addTable(r *Report, a experiments.Artefact) {
+	for i := range r.Experiments {
+		e := &r.Experiments[i]
+		if e.ID != a.Table.Experiment || !e.Trusted {
+			continue
+		}
+		tv := TableView{Label: a.Label, Caption: a.Caption, Source: a.Table.Source, Anchor: e.Anchor + "-" + slug(a.Label) + "-table"}
+		files := experiments.ResultFiles{Summary: e.Summary, Read: func(name string) ([]byte, error) {
+			if b, ok := e.files[name]; ok {
+				return b, nil
+			}
+			if why, ok := e.bad[name]; ok {
+				return nil, fmt.Errorf("%s: %s", name, why)
+			}
+			return nil, fmt.Errorf("%s: not among the run's verified outputs: %w", name, fs.ErrNotExist)
+		}}
+		c, err := a.Table.Build(files)
+		if err != nil {
+			tv.Error = oneLine(err)
+		} else {
+			tv.Comparison = c
+		}
+		e.Tables = append(e.Tables, tv)
+	}
+}
