@@ -1,0 +1,215 @@
+package vembias
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// LDS1Prior is the prior of Beal (2003)'s linear dynamical system with
+// one hidden state and one output and no inputs (thesis eqs. 5.2-5.13
+// with k = p = 1, state noise Q = 1): A ~ N(0, 1/α), C | ρ ~ N(0,
+// 1/(ργ)), ρ ~ Ga(a, b) (shape, rate), x_0 ~ N(0, Σ_0). The prior mean of
+// x_0 is 0, so that (C, x) and (−C, −x) have the same joint density: the
+// posterior is symmetric in C, which LDS1Quadrature uses.
+type LDS1Prior struct {
+	Alpha, Gamma float64 // ARD precisions of A and of C
+	A, B         float64 // shape and rate of the noise precision ρ
+	Sigma0       float64 // Σ_0, the prior variance of x_0
+}
+
+// Check returns an error unless every hyperparameter is positive.
+func (p LDS1Prior) Check() error {
+	for _, v := range []float64{p.Alpha, p.Gamma, p.A, p.B, p.Sigma0} {
+		if !(v > 0) || math.IsInf(v, 1) {
+			return fmt.Errorf("vembias: LDS1Prior %+v: every hyperparameter must be positive and finite", p)
+		}
+	}
+	return nil
+}
+
+// LDS1LogLik returns ln p(y_{1:T} | A, C, ρ) of the scalar linear dynamical
+// system x_0 ~ N(0, Σ_0), x_t = A x_{t−1} + N(0, 1), y_t = C x_t +
+// N(0, 1/ρ), by the Kalman filter (thesis eqs. 5.77-5.83 with k = p = 1).
+func LDS1LogLik(y []float64, a, c, rho, sigma0 float64) float64 {
+	m, P := 0.0, sigma0
+	r := 1 / rho
+	var ll float64
+	for _, yt := range y {
+		m, P = a*m, a*a*P+1
+		s := c*c*P + r
+		e := yt - c*m
+		ll -= 0.5 * (ln2Pi + math.Log(s) + e*e/s)
+		k := P * c / s
+		m += k * e
+		P -= k * c * P
+	}
+	return ll
+}
+
+// LogJoint returns ln p(y, A, C, ln ρ) = ln p(y | A, C, ρ) + ln p(A) +
+// ln p(C | ρ) + ln p(ρ) + ln ρ: the joint density in the coordinates
+// (A, C, u = ln ρ) of LDS1Quadrature (the last term is the Jacobian).
+func (p LDS1Prior) LogJoint(y []float64, a, c, u float64) float64 {
+	rho := math.Exp(u)
+	lp := 0.5*(math.Log(p.Alpha)-ln2Pi) - 0.5*p.Alpha*a*a
+	lp += 0.5*(math.Log(rho*p.Gamma)-ln2Pi) - 0.5*rho*p.Gamma*c*c
+	lg, _ := math.Lgamma(p.A)
+	lp += p.A*math.Log(p.B) - lg + (p.A-1)*u - p.B*rho + u
+	return lp + LDS1LogLik(y, a, c, rho, p.Sigma0)
+}
+
+// LDS1Posterior is the exact posterior of (A, C, ρ) summarised.
+type LDS1Posterior struct {
+	LogEvidence float64 // ln p(y) = ln ∫ p(y | θ) p(θ) dθ
+	MeanA, VarA float64 // the posterior mean and variance of A
+	// MeanAbsC, SDAbsC and MeanU, SDU are the posterior mean and standard
+	// deviation of c̃ = |C|√(ργ), C standardised by its prior given ρ, and
+	// of u = ln ρ (the box of the second pass).
+	MeanAbsC, SDAbsC float64
+	MeanU, SDU       float64
+	// EdgeRatio is the largest density on a face of the box (the face
+	// C = 0 aside, inside the support) relative to the largest inside: a
+	// check that the box holds the mass.
+	EdgeRatio float64
+	Points    int // evaluations of the joint density
+}
+
+// LDS1Quadrature returns the exact posterior of (A, C, ρ) and the log
+// evidence by tensor-product trapezoid quadrature in (A, c̃, u) with
+// u = ln ρ and c̃ = |C|√(ργ) (which undoes the funnel of C's prior given
+// ρ, so that one spacing resolves C at every ρ; centre and scale are in
+// these coordinates; where the box reaches c̃ = 0, c̃ = v³ on an even grid
+// in v, whose points crowd at c̃ = 0, where the density has a narrow ridge for |A| > 1: a state that
+// explodes is allowed only with C ≈ 0), with
+// the density of C < 0 taken from its mirror image (the posterior is even
+// in C). The first pass puts n1 points a side on centre ± 8·scale (scale:
+// the widened spread of an approximation, say VB's); the second puts n
+// points a side on the first pass's posterior mean ± 8 posterior standard
+// deviations, widened (with the points) by half while the density on the
+// faces exceeds MaxEdgeRatio of its peak, at most twice (|C| clipped at 0, where the even integrand makes the
+// trapezoid rule as accurate as inside). The trapezoid rule converges
+// geometrically for such smooth, rapidly decaying integrands.
+func (p LDS1Prior) LDS1Quadrature(y []float64, centre, scale [3]float64, n1, n int) (LDS1Posterior, error) {
+	if err := p.Check(); err != nil {
+		return LDS1Posterior{}, err
+	}
+	if n1 < 5 || n < 5 {
+		return LDS1Posterior{}, errors.New("vembias: LDS1Quadrature: want at least 5 points a side")
+	}
+	for _, s := range scale {
+		if !(s > 0) {
+			return LDS1Posterior{}, fmt.Errorf("vembias: LDS1Quadrature: scale %v must be positive", scale)
+		}
+	}
+	box := func(c, s [3]float64, width float64) [3][2]float64 {
+		var b [3][2]float64
+		for i := range b {
+			b[i] = [2]float64{c[i] - width*s[i], c[i] + width*s[i]}
+		}
+		b[1][0] = math.Max(b[1][0], 0)
+		return b
+	}
+	centre[1] = math.Abs(centre[1])
+	first := p.grid(y, box(centre, scale, 8), n1)
+	if math.IsNaN(first.LogEvidence) {
+		return first, errors.New("vembias: LDS1Quadrature: the joint density is nowhere finite on the first box")
+	}
+	c2 := [3]float64{first.MeanA, first.MeanAbsC, first.MeanU}
+	s2 := [3]float64{math.Sqrt(first.VarA), first.SDAbsC, first.SDU}
+	// Heavy tails (short series) need a wider box: grow it, with the
+	// points, until the density on its faces is below MaxEdgeRatio.
+	width, points := 8.0, first.Points
+	var second LDS1Posterior
+	for try := 0; ; try++ {
+		second = p.grid(y, box(c2, s2, width), n)
+		points += second.Points
+		if second.EdgeRatio <= MaxEdgeRatio || try == 2 {
+			break
+		}
+		width *= 1.5
+		n = n * 3 / 2
+	}
+	second.Points = points
+	return second, nil
+}
+
+// MaxEdgeRatio is the largest density on the faces of LDS1Quadrature's box
+// relative to its peak: below it the mass outside is negligible.
+const MaxEdgeRatio = 1e-8
+
+// grid integrates over the box with n trapezoid points a side.
+func (p LDS1Prior) grid(y []float64, b [3][2]float64, n int) LDS1Posterior {
+	var ax [3][]float64
+	var h [3]float64
+	cube := b[1][0] == 0 // the box reaches C = 0: crowd points there
+	for i := range ax {
+		lo, hi := b[i][0], b[i][1]
+		if i == 1 && cube {
+			lo, hi = math.Cbrt(lo), math.Cbrt(hi)
+		}
+		ax[i] = Axis(lo, hi, n, false)
+		h[i] = (hi - lo) / float64(n-1)
+	}
+	lj := make([]float64, n*n*n)
+	top := math.Inf(-1)
+	for i, a := range ax[0] {
+		for j, cv := range ax[1] {
+			c, jac := cv, 0.0
+			if cube {
+				c, jac = cv*cv*cv, math.Log(3*cv*cv)
+			}
+			for k, u := range ax[2] {
+				// C = c̃ e^{−u/2}/√γ with c̃ = v³: Jacobian 3v² e^{−u/2}/√γ.
+				v := p.LogJoint(y, a, c*math.Exp(-u/2)/math.Sqrt(p.Gamma), u) - u/2 - 0.5*math.Log(p.Gamma) + jac
+				if math.IsNaN(v) {
+					v = math.Inf(-1)
+				}
+				lj[(i*n+j)*n+k] = v
+				top = math.Max(top, v)
+			}
+		}
+	}
+	out := LDS1Posterior{Points: n * n * n, LogEvidence: math.NaN()}
+	if math.IsInf(top, -1) {
+		return out
+	}
+	wt := func(i int) float64 {
+		if i == 0 || i == n-1 {
+			return 0.5
+		}
+		return 1
+	}
+	var z, ma, ma2, mc, mc2, mu, mu2, edge float64
+	for i, a := range ax[0] {
+		for j, cv := range ax[1] {
+			c := cv
+			if cube {
+				c = cv * cv * cv
+			}
+			for k, u := range ax[2] {
+				d := math.Exp(lj[(i*n+j)*n+k] - top)
+				onFace := i == 0 || i == n-1 || j == n-1 || (j == 0 && b[1][0] > 0) || k == 0 || k == n-1
+				if onFace {
+					edge = math.Max(edge, d)
+				}
+				w := d * wt(i) * wt(j) * wt(k)
+				z += w
+				ma += w * a
+				ma2 += w * a * a
+				mc += w * c
+				mc2 += w * c * c
+				mu += w * u
+				mu2 += w * u * u
+			}
+		}
+	}
+	ma, ma2, mc, mc2, mu, mu2 = ma/z, ma2/z, mc/z, mc2/z, mu/z, mu2/z
+	// The mirror image C < 0 doubles the integral over C ≥ 0.
+	out.LogEvidence = top + math.Log(2*z*h[0]*h[1]*h[2])
+	out.MeanA, out.VarA = ma, math.Max(ma2-ma*ma, 0)
+	out.MeanAbsC, out.SDAbsC = mc, math.Sqrt(math.Max(mc2-mc*mc, 0))
+	out.MeanU, out.SDU = mu, math.Sqrt(math.Max(mu2-mu*mu, 0))
+	out.EdgeRatio = edge
+	return out
+}
