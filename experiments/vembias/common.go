@@ -159,3 +159,6 @@ func approxOf(s string) (vm.Approx, error) {
 func sortCriteria(cs results.Criteria) {
 	sort.Slice(cs, func(i, j int) bool { return cs[i].ID < cs[j].ID })
 }
+
+// thickGrey is the thick grey line of the optimal μ_q in Fig 1.1.
+var thickGrey = draw.LineStyle{Color: color.Gray{Y: 150}, Width: vg.Points(2.5)}

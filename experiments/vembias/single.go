@@ -306,7 +306,7 @@ func judgeSingle(s *results.Summary, c *SingleConfig, res map[string]map[vm.Appr
 		if sc.fig15 {
 			truth = c.Fig15.params()
 		}
-		ml = math.Max(ml, math.Abs(x(sc.name, vm.ML)-truth[sc.param]))
+		ml = math.Max(ml, math.Abs(paramDiff(sc.param, x(sc.name, vm.ML), truth[sc.param])))
 	}
 	s.Judge(get("ml-consistent"), ml)
 	s.Judge(get("optimiser-agreement"), disagree)
