@@ -17,3 +17,7 @@ func init() {
 func init() {
 	experiments.Add(MotivatingID, "T&S Fig 1.1: EM and vEM on the one-dimensional factor model", DefaultMotivating, RunMotivating, PlotMotivating)
 }
+
+func init() {
+	experiments.Add(BridgeID, "the bridge to Beal ch. 5: the VB-LDS's E_q[A], Var_q[A] and F against the exact posterior", DefaultBridge, RunBridge, PlotBridge)
+}

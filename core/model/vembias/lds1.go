@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // LDS1Prior is the prior of Beal (2003)'s linear dynamical system with
@@ -34,17 +36,25 @@ func (p LDS1Prior) Check() error {
 func LDS1LogLik(y []float64, a, c, rho, sigma0 float64) float64 {
 	m, P := 0.0, sigma0
 	r := 1 / rho
-	var ll float64
+	var quad float64
+	// Σ ln s_t is taken as the log of a running product, flushed before
+	// it can overflow or underflow (s_t ≥ 1/ρ > 0): one log per ~30 steps.
+	logDet, prod := 0.0, 1.0
 	for _, yt := range y {
 		m, P = a*m, a*a*P+1
 		s := c*c*P + r
 		e := yt - c*m
-		ll -= 0.5 * (ln2Pi + math.Log(s) + e*e/s)
+		quad += e * e / s
+		prod *= s
+		if prod > 1e150 || prod < 1e-150 {
+			logDet += math.Log(prod)
+			prod = 1
+		}
 		k := P * c / s
 		m += k * e
 		P -= k * c * P
 	}
-	return ll
+	return -0.5 * (float64(len(y))*ln2Pi + logDet + math.Log(prod) + quad)
 }
 
 // LogJoint returns ln p(y, A, C, ln ρ) = ln p(y | A, C, ρ) + ln p(A) +
@@ -73,6 +83,9 @@ type LDS1Posterior struct {
 	// check that the box holds the mass.
 	EdgeRatio float64
 	Points    int // evaluations of the joint density
+
+	mean [3]float64 // posterior mean of (A, c̃, u)
+	cov  [9]float64 // and covariance
 }
 
 // LDS1Quadrature returns the exact posterior of (A, C, ρ) and the log
@@ -86,8 +99,11 @@ type LDS1Posterior struct {
 // in C). The first pass puts n1 points a side on centre ± 8·scale (scale:
 // the widened spread of an approximation, say VB's); the second puts n
 // points a side on the first pass's posterior mean ± 8 posterior standard
-// deviations, widened (with the points) by half while the density on the
-// faces exceeds MaxEdgeRatio of its peak, at most twice (|C| clipped at 0, where the even integrand makes the
+// deviations (whitened by the first pass's covariance where c̃ is far from
+// 0), passes repeated from the previous one's moments at least once and
+// until the density on the faces is below MaxEdgeRatio of its peak, the
+// box widened (with the points) by half from the third pass, five passes
+// at most (|C| clipped at 0, where the even integrand makes the
 // trapezoid rule as accurate as inside). The trapezoid rule converges
 // geometrically for such smooth, rapidly decaying integrands.
 func (p LDS1Prior) LDS1Quadrature(y []float64, centre, scale [3]float64, n1, n int) (LDS1Posterior, error) {
@@ -115,20 +131,36 @@ func (p LDS1Prior) LDS1Quadrature(y []float64, centre, scale [3]float64, n1, n i
 	if math.IsNaN(first.LogEvidence) {
 		return first, errors.New("vembias: LDS1Quadrature: the joint density is nowhere finite on the first box")
 	}
-	c2 := [3]float64{first.MeanA, first.MeanAbsC, first.MeanU}
-	s2 := [3]float64{math.Sqrt(first.VarA), first.SDAbsC, first.SDU}
-	// Heavy tails (short series) need a wider box: grow it, with the
-	// points, until the density on its faces is below MaxEdgeRatio.
-	width, points := 8.0, first.Points
+	// Where the mode of c̃ is far from 0 the second pass is a grid in the
+	// coordinates that whiten the first pass's covariance (the parameters
+	// are correlated, and an axis-aligned grid would be coarse across the
+	// ridge); otherwise it is axis-aligned with c̃ crowded at 0. Heavy
+	// tails (short series) need a wider box: grow it, with the points,
+	// until the density on its faces is below MaxEdgeRatio. Each pass is
+	// centred and scaled by the moments of the one before, so that a poor
+	// first guess is corrected; the box grows only after two passes at
+	// the same width.
+	prev, width, points := first, 8.0, first.Points
 	var second LDS1Posterior
 	for try := 0; ; try++ {
-		second = p.grid(y, box(c2, s2, width), n)
+		c2 := [3]float64{prev.MeanA, prev.MeanAbsC, prev.MeanU}
+		s2 := [3]float64{math.Sqrt(prev.VarA), prev.SDAbsC, prev.SDU}
+		var l [9]float64
+		copy(l[:], prev.cov[:])
+		if c2[1]-8*s2[1] > 0 && numeric.CholFactor(l[:], 3) {
+			second = p.rotGrid(y, c2, l, width, n)
+		} else {
+			second = p.grid(y, box(c2, s2, width), n)
+		}
 		points += second.Points
-		if second.EdgeRatio <= MaxEdgeRatio || try == 2 {
+		if (second.EdgeRatio <= MaxEdgeRatio && try > 0) || try == 4 || math.IsNaN(second.LogEvidence) {
 			break
 		}
-		width *= 1.5
-		n = n * 3 / 2
+		if try >= 1 {
+			width *= 1.5
+			n = n * 3 / 2
+		}
+		prev = second
 	}
 	second.Points = points
 	return second, nil
@@ -181,6 +213,7 @@ func (p LDS1Prior) grid(y []float64, b [3][2]float64, n int) LDS1Posterior {
 		return 1
 	}
 	var z, ma, ma2, mc, mc2, mu, mu2, edge float64
+	var cross [3]float64 // Σ w·(A c̃, A u, c̃ u)
 	for i, a := range ax[0] {
 		for j, cv := range ax[1] {
 			c := cv
@@ -201,15 +234,98 @@ func (p LDS1Prior) grid(y []float64, b [3][2]float64, n int) LDS1Posterior {
 				mc2 += w * c * c
 				mu += w * u
 				mu2 += w * u * u
+				cross[0] += w * a * c
+				cross[1] += w * a * u
+				cross[2] += w * c * u
 			}
 		}
 	}
 	ma, ma2, mc, mc2, mu, mu2 = ma/z, ma2/z, mc/z, mc2/z, mu/z, mu2/z
+	out.mean = [3]float64{ma, mc, mu}
+	cab, cau, ccu := cross[0]/z-ma*mc, cross[1]/z-ma*mu, cross[2]/z-mc*mu
+	out.cov = [9]float64{ma2 - ma*ma, cab, cau, cab, mc2 - mc*mc, ccu, cau, ccu, mu2 - mu*mu}
 	// The mirror image C < 0 doubles the integral over C ≥ 0.
 	out.LogEvidence = top + math.Log(2*z*h[0]*h[1]*h[2])
 	out.MeanA, out.VarA = ma, math.Max(ma2-ma*ma, 0)
 	out.MeanAbsC, out.SDAbsC = mc, math.Sqrt(math.Max(mc2-mc*mc, 0))
 	out.MeanU, out.SDU = mu, math.Sqrt(math.Max(mu2-mu*mu, 0))
+	out.EdgeRatio = edge
+	return out
+}
+
+// rotGrid integrates over θ = m + L z, z in the cube [−width, width]³ with
+// n trapezoid points a side (L lower triangular, row-major), the points
+// with c̃ ≤ 0 left out: the box must lie in c̃ > 0, where the mirror image
+// c̃ < 0 doubles the integral.
+func (p LDS1Prior) rotGrid(y []float64, m [3]float64, l [9]float64, width float64, n int) LDS1Posterior {
+	zs := Axis(-width, width, n, false)
+	h := 2 * width / float64(n-1)
+	lj := make([]float64, n*n*n)
+	th := make([][3]float64, n*n*n)
+	top := math.Inf(-1)
+	for i, z0 := range zs {
+		for j, z1 := range zs {
+			for k, z2 := range zs {
+				t := [3]float64{m[0] + l[0]*z0, m[1] + l[3]*z0 + l[4]*z1, m[2] + l[6]*z0 + l[7]*z1 + l[8]*z2}
+				v := math.Inf(-1)
+				if t[1] > 0 {
+					v = p.LogJoint(y, t[0], t[1]*math.Exp(-t[2]/2)/math.Sqrt(p.Gamma), t[2]) - t[2]/2 - 0.5*math.Log(p.Gamma)
+					if math.IsNaN(v) {
+						v = math.Inf(-1)
+					}
+				}
+				idx := (i*n+j)*n + k
+				lj[idx], th[idx] = v, t
+				top = math.Max(top, v)
+			}
+		}
+	}
+	out := LDS1Posterior{Points: n * n * n, LogEvidence: math.NaN()}
+	if math.IsInf(top, -1) {
+		return out
+	}
+	wt := func(i int) float64 {
+		if i == 0 || i == n-1 {
+			return 0.5
+		}
+		return 1
+	}
+	var z, edge float64
+	var s1 [3]float64
+	var s2 [9]float64
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			for k := 0; k < n; k++ {
+				idx := (i*n+j)*n + k
+				d := math.Exp(lj[idx] - top)
+				if i == 0 || i == n-1 || j == 0 || j == n-1 || k == 0 || k == n-1 {
+					edge = math.Max(edge, d)
+				}
+				w := d * wt(i) * wt(j) * wt(k)
+				z += w
+				for a := 0; a < 3; a++ {
+					s1[a] += w * th[idx][a]
+					for b := 0; b < 3; b++ {
+						s2[a*3+b] += w * th[idx][a] * th[idx][b]
+					}
+				}
+			}
+		}
+	}
+	for a := range s1 {
+		s1[a] /= z
+	}
+	for a := 0; a < 3; a++ {
+		for b := 0; b < 3; b++ {
+			out.cov[a*3+b] = s2[a*3+b]/z - s1[a]*s1[b]
+		}
+	}
+	out.mean = s1
+	detL := l[0] * l[4] * l[8]
+	out.LogEvidence = top + math.Log(2*z*h*h*h*detL)
+	out.MeanA, out.VarA = s1[0], math.Max(out.cov[0], 0)
+	out.MeanAbsC, out.SDAbsC = s1[1], math.Sqrt(math.Max(out.cov[4], 0))
+	out.MeanU, out.SDU = s1[2], math.Sqrt(math.Max(out.cov[8], 0))
 	out.EdgeRatio = edge
 	return out
 }
