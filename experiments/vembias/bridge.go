@@ -25,43 +25,54 @@ import (
 // and one output, against the exact posterior of its parameters.
 const BridgeID = "vembias/bridge"
 
-// BridgeConfig is the config of vembias/bridge.
+// BridgeConfig is the config of vembias/bridge. Its keys:
+//
+//   - lambdas, the true A = λ; lengths, the series lengths T; seeds, the
+//     series drawn per (λ, T); c and rho, the true C and ρ (x_0 ~ N(0, 1)
+//     and the state noise 1, Q = I, Beal line 3203);
+//   - vb_max_iterations caps VBEM; with update_hyper its hyperparameters
+//     α, γ, a, b follow the staged schedule (lds.StagedSchedule) and the
+//     exact posterior uses the values VB converged to (the issue's
+//     design); without, they stay at the priors' defaults (α = γ = a = b
+//     = 1), so that F and ln p(y) are of the same fixed model; μ_0 = 0 and
+//     Σ_0 = 1 are always held;
+//   - first_pass_points and quadrature_points, the points a side of the
+//     passes of vembias.LDS1Prior.LDS1Quadrature; widen multiplies VB's
+//     standard deviations for the first pass and the IS proposal;
+//   - is_runs runs of is_samples draws from VB's q, widened, as a
+//     Student-t with 4 degrees of freedom mixed with its mirror C → −C.
 type BridgeConfig struct {
 	experiments.Common
-	// Lambdas are the true A = λ, Lengths the series lengths T, Seeds the
-	// series drawn per (λ, T). The truth has C = 1 and ρ = Rho, x_0 ~
-	// N(0, 1), the state noise 1 (Q = I, Beal line 3203).
+	BridgeData
+	BridgeFit
+}
+
+// BridgeData are the keys of the series (see BridgeConfig).
+type BridgeData struct {
 	Lambdas []float64 `toml:"lambdas"`
 	Lengths []int     `toml:"lengths"`
 	Seeds   int       `toml:"seeds"`
 	C       float64   `toml:"c"`
 	Rho     float64   `toml:"rho"`
-	// VBMaxIterations caps VBEM. With UpdateHyper its hyperparameters
-	// α, γ, a, b follow the staged schedule (lds.StagedSchedule) and the
-	// exact posterior uses the values VB converged to (the issue's
-	// design); without, they stay at the priors' defaults (α = γ = a = b =
-	// 1), so that F and ln p(y) are of the same fixed model. μ_0 = 0 and
-	// Σ_0 = 1 are always held.
-	VBMaxIterations int  `toml:"vb_max_iterations"`
-	UpdateHyper     bool `toml:"update_hyper"`
-	// FirstPassPoints and QuadraturePoints are the points a side of the
-	// two passes of vembias.LDS1Prior.LDS1Quadrature; Widen multiplies
-	// VB's standard deviations for the first pass and the IS proposal.
+}
+
+// BridgeFit are the keys of VB, the quadrature and IS (see BridgeConfig).
+type BridgeFit struct {
+	VBMaxIterations  int     `toml:"vb_max_iterations"`
+	UpdateHyper      bool    `toml:"update_hyper"`
 	FirstPassPoints  int     `toml:"first_pass_points"`
 	QuadraturePoints int     `toml:"quadrature_points"`
 	Widen            float64 `toml:"widen"`
-	// ISRuns runs of ISSamples draws from VB's q, widened, as a Student-t
-	// with 4 degrees of freedom mixed with its mirror image C → −C.
-	ISRuns    int `toml:"is_runs"`
-	ISSamples int `toml:"is_samples"`
+	ISRuns           int     `toml:"is_runs"`
+	ISSamples        int     `toml:"is_samples"`
 }
 
 // DefaultBridge returns the issue's design: λ ∈ {0.5, 0.9, 0.99}, T ∈ {10,
 // 30, 100, 300, 1000}, 20 seeds.
 func DefaultBridge() BridgeConfig {
 	return BridgeConfig{Common: experiments.Common{Figures: []string{"bridge"}, Seed: 23},
-		Lambdas: []float64{0.5, 0.9, 0.99}, Lengths: []int{10, 30, 100, 300, 1000}, Seeds: 20, C: 1, Rho: 1,
-		VBMaxIterations: 1000, UpdateHyper: true, FirstPassPoints: 8, QuadraturePoints: 14, Widen: 2, ISRuns: 4, ISSamples: 500}
+		BridgeData: BridgeData{Lambdas: []float64{0.5, 0.9, 0.99}, Lengths: []int{10, 30, 100, 300, 1000}, Seeds: 20, C: 1, Rho: 1},
+		BridgeFit:  BridgeFit{VBMaxIterations: 1000, UpdateHyper: true, FirstPassPoints: 8, QuadraturePoints: 14, Widen: 2, ISRuns: 4, ISSamples: 500}}
 }
 
 // Validate checks every field.
@@ -82,34 +93,18 @@ func (c *BridgeConfig) Validate() error {
 			return experiments.FieldError("lengths", c.Lengths, "must be in 2..1000000")
 		}
 	}
-	if c.Seeds < 1 || c.Seeds > 1e5 {
-		return experiments.FieldError("seeds", c.Seeds, "must be in 1..100000")
-	}
 	if !(c.C != 0 && math.Abs(c.C) < 1e3) {
 		return experiments.FieldError("c", c.C, "must be non-zero, |c| < 1000")
 	}
-	if !(c.Rho > 0 && c.Rho < 1e6) {
-		return experiments.FieldError("rho", c.Rho, "must be in (0, 1e6)")
-	}
-	if c.VBMaxIterations < 40 || c.VBMaxIterations > 1e6 {
-		return experiments.FieldError("vb_max_iterations", c.VBMaxIterations, "must be in 40..1000000 (the staged schedule starts its last group at 30)")
-	}
-	if c.FirstPassPoints < 5 || c.FirstPassPoints > 200 {
-		return experiments.FieldError("first_pass_points", c.FirstPassPoints, "must be in 5..200")
-	}
-	if c.QuadraturePoints < 5 || c.QuadraturePoints > 200 {
-		return experiments.FieldError("quadrature_points", c.QuadraturePoints, "must be in 5..200")
-	}
-	if !(c.Widen >= 1 && c.Widen <= 100) {
-		return experiments.FieldError("widen", c.Widen, "must be in [1, 100]")
-	}
-	if c.ISRuns < 2 || c.ISRuns > 1000 {
-		return experiments.FieldError("is_runs", c.ISRuns, "must be in 2..1000 (the standard error needs two runs)")
-	}
-	if c.ISSamples < 1 || c.ISSamples > 1e7 {
-		return experiments.FieldError("is_samples", c.ISSamples, "must be in 1..10000000")
-	}
-	return nil
+	return checkBounds(
+		bound{"seeds", float64(c.Seeds), 1, 1e5, ""},
+		bound{"rho", c.Rho, 1e-6, 1e6, ""},
+		bound{"vb_max_iterations", float64(c.VBMaxIterations), 40, 1e6, " (the staged schedule starts its last group at 30)"},
+		bound{"first_pass_points", float64(c.FirstPassPoints), 5, 200, ""},
+		bound{"quadrature_points", float64(c.QuadraturePoints), 5, 200, ""},
+		bound{"widen", c.Widen, 1, 100, ""},
+		bound{"is_runs", float64(c.ISRuns), 2, 1000, " (the standard error needs two runs)"},
+		bound{"is_samples", float64(c.ISSamples), 1, 1e7, ""})
 }
 
 // kfOps is the work of one Kalman-filter step of the scalar model.
@@ -250,17 +245,12 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 		lam     float64
 		T, seed int
 	}
-	var keys []key
-	var names []string
-	var cost []float64
-	for _, l := range c.Lambdas {
-		for _, T := range c.Lengths {
-			for s := 0; s < c.Seeds; s++ {
-				keys = append(keys, key{l, T, s})
-				names = append(names, fmt.Sprintf("l%s-T%d-s%d", fmtF(l), T, s))
-				cost = append(cost, float64(T))
-			}
-		}
+	nT, ns := len(c.Lengths), c.Seeds
+	keys := make([]key, len(c.Lambdas)*nT*ns)
+	names, cost := make([]string, len(keys)), make([]float64, len(keys))
+	for i := range keys {
+		k := key{c.Lambdas[i/(nT*ns)], c.Lengths[(i/ns)%nT], i % ns}
+		keys[i], names[i], cost[i] = k, fmt.Sprintf("l%s-T%d-s%d", fmtF(k.lam), k.T, k.seed), float64(k.T)
 	}
 	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (bridgeCell, error) {
 		return runBridgeCell(c, keys[i].lam, keys[i].T, keys[i].seed, env.Stop)

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
+	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -162,3 +163,21 @@ func sortCriteria(cs results.Criteria) {
 
 // thickGrey is the thick grey line of the optimal μ_q in Fig 1.1.
 var thickGrey = draw.LineStyle{Color: color.Gray{Y: 150}, Width: vg.Points(2.5)}
+
+// bound is a config number that must lie in [lo, hi].
+type bound struct {
+	key    string
+	v      float64
+	lo, hi float64
+	why    string // appended to the message
+}
+
+// checkBounds returns an error naming the first key out of its bounds.
+func checkBounds(bs ...bound) error {
+	for _, b := range bs {
+		if !(b.v >= b.lo && b.v <= b.hi) {
+			return experiments.FieldError(b.key, b.v, fmt.Sprintf("must be in [%g, %g]%s", b.lo, b.hi, b.why))
+		}
+	}
+	return nil
+}

@@ -18,20 +18,20 @@ import (
 // the compactness of variational approximations (T&S §1.3).
 const CompactnessID = "vembias/compactness"
 
-// CompactnessConfig is the config of vembias/compactness.
+// CompactnessConfig is the config of vembias/compactness. Its keys:
+// mean_differences (μ₁ − μ₂, the columns) and variance_ratios (σ₁²/σ₂²,
+// the rows, σ₂² = 1) span Fig 1.2's grid of equal-weight mixtures;
+// lambdas are Fig 1.3's AR(1) coefficients (not given in the text;
+// targets §1.2 suggests 0.5, 0.9, 0.99), chain_length the length of the
+// chain whose interior step is measured; eq118_variances are σ₁², σ₂² of
+// eq. (1.17)'s Gaussian.
 type CompactnessConfig struct {
 	experiments.Common
-	// MeanDifferences (μ₁ − μ₂, the columns) and VarianceRatios (σ₁²/σ₂²,
-	// the rows, σ₂² = 1) span Fig 1.2's grid of equal-weight mixtures.
 	MeanDifferences []float64 `toml:"mean_differences"`
 	VarianceRatios  []float64 `toml:"variance_ratios"`
-	// Lambdas are Fig 1.3's AR(1) coefficients (not given in the text;
-	// targets §1.2 suggests 0.5, 0.9, 0.99), ChainLength the length of the
-	// chain whose interior step is measured.
-	Lambdas     []float64 `toml:"lambdas"`
-	ChainLength int       `toml:"chain_length"`
-	// Eq118Variances are σ₁², σ₂² of eq. (1.17)'s Gaussian.
-	Eq118Variances []float64 `toml:"eq118_variances"`
+	Lambdas         []float64 `toml:"lambdas"`
+	ChainLength     int       `toml:"chain_length"`
+	Eq118Variances  []float64 `toml:"eq118_variances"`
 }
 
 // DefaultCompactness returns a 4×5 grid (μ₁ − μ₂ from 0 to 10, σ₁²/σ₂²

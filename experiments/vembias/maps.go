@@ -20,29 +20,40 @@ import (
 // a function of the true parameters (L320-L336).
 const MapsID = "vembias/maps"
 
-// MapsConfig is the config of vembias/maps.
+// MapsConfig is the config of vembias/maps. Its keys:
+//
+//   - n, the side of the bias maps of Figs 1.6 and 1.7 (n×n true
+//     settings); n_joint, that of Fig 1.8's arrows;
+//   - lambda_range, sigma_y2_range (even in ln σ_y²) and angle_range (the
+//     true φ₂ − φ₁, radians) span the maps;
+//   - fig17_lambda, λ of Figs 1.7A and C; fig17_sigma_y2, σ_y² of Fig 1.7B;
+//   - grid_points, the grid optimiser's points per one-parameter
+//     optimisation; joint_grid_points, the side of Fig 1.8's
+//     two-parameter grid, refined by gradient ascent (L334);
+//   - check_every: every check_every-th setting (row-major) is also
+//     optimised by gradient ascent and by vEM, whose optima must agree
+//     with the grid's (L322); vem_max_iterations caps vEM.
 type MapsConfig struct {
 	experiments.Common
-	// N is the side of the bias maps of Figs 1.6 and 1.7 (N×N true
-	// parameter settings), NJoint that of Fig 1.8's arrows.
-	N      int `toml:"n"`
-	NJoint int `toml:"n_joint"`
-	// LambdaRange, SigmaY2Range (even in ln σ_y²) and AngleRange (the true
-	// φ₂ − φ₁, radians) span the maps.
+	MapGrid
+	MapOptimisers
+}
+
+// MapGrid are the keys of the true settings (see MapsConfig).
+type MapGrid struct {
+	N            int       `toml:"n"`
+	NJoint       int       `toml:"n_joint"`
 	LambdaRange  []float64 `toml:"lambda_range"`
 	SigmaY2Range []float64 `toml:"sigma_y2_range"`
 	AngleRange   []float64 `toml:"angle_range"`
-	// Fig17Lambda is λ of Figs 1.7A and C; Fig17SigmaY2 σ_y² of Fig 1.7B.
-	Fig17Lambda  float64 `toml:"fig17_lambda"`
-	Fig17SigmaY2 float64 `toml:"fig17_sigma_y2"`
-	// GridPoints is the grid optimiser's points per one-parameter
-	// optimisation; JointGridPoints the side of Fig 1.8's two-parameter
-	// grid, refined by gradient ascent (L334).
-	GridPoints      int `toml:"grid_points"`
-	JointGridPoints int `toml:"joint_grid_points"`
-	// CheckEvery: every CheckEvery-th setting (in row-major order) is also
-	// optimised by gradient ascent and by vEM, whose optima must agree
-	// with the grid's (L322).
+	Fig17Lambda  float64   `toml:"fig17_lambda"`
+	Fig17SigmaY2 float64   `toml:"fig17_sigma_y2"`
+}
+
+// MapOptimisers are the keys of the optimisers (see MapsConfig).
+type MapOptimisers struct {
+	GridPoints       int `toml:"grid_points"`
+	JointGridPoints  int `toml:"joint_grid_points"`
 	CheckEvery       int `toml:"check_every"`
 	VEMMaxIterations int `toml:"vem_max_iterations"`
 }
@@ -52,27 +63,15 @@ type MapsConfig struct {
 // plot, λ = 0.9 and σ_y² = 0.1 for Fig 1.7 (L345).
 func DefaultMaps() MapsConfig {
 	return MapsConfig{Common: experiments.Common{Figures: []string{"fig1_6", "fig1_7", "fig1_8"}, Seed: 23},
-		N: 40, NJoint: 8, LambdaRange: []float64{0.05, 0.99}, SigmaY2Range: []float64{0.01, 2},
-		AngleRange: []float64{0.05, math.Pi / 2}, Fig17Lambda: 0.9, Fig17SigmaY2: 0.1,
-		GridPoints: 200, JointGridPoints: 60, CheckEvery: 37, VEMMaxIterations: 20000}
+		MapGrid: MapGrid{N: 40, NJoint: 8, LambdaRange: []float64{0.05, 0.99}, SigmaY2Range: []float64{0.01, 2},
+			AngleRange: []float64{0.05, math.Pi / 2}, Fig17Lambda: 0.9, Fig17SigmaY2: 0.1},
+		MapOptimisers: MapOptimisers{GridPoints: 200, JointGridPoints: 60, CheckEvery: 37, VEMMaxIterations: 20000}}
 }
 
 // Validate checks every field.
 func (c *MapsConfig) Validate() error {
-	if c.N < 2 || c.N > 1000 {
-		return experiments.FieldError("n", c.N, "must be in 2..1000")
-	}
-	if c.NJoint < 2 || c.NJoint > 100 {
-		return experiments.FieldError("n_joint", c.NJoint, "must be in 2..100")
-	}
-	for _, r := range []struct {
-		key    string
-		v      []float64
-		lo, hi float64
-	}{{"lambda_range", c.LambdaRange, 0, 0.9999}, {"sigma_y2_range", c.SigmaY2Range, 1e-4, 10}, {"angle_range", c.AngleRange, 1e-3, math.Pi / 2}} {
-		if len(r.v) != 2 || !(r.v[0] > r.lo) || !(r.v[1] <= r.hi) || !(r.v[0] < r.v[1]) {
-			return experiments.FieldError(r.key, r.v, fmt.Sprintf("must be [lo, hi] with %g < lo < hi ≤ %g", r.lo, r.hi))
-		}
+	if err := checkBounds(bound{"n", float64(c.N), 2, 1000, ""}, bound{"n_joint", float64(c.NJoint), 2, 100, ""}); err != nil {
+		return err
 	}
 	if !(c.Fig17Lambda > 0 && c.Fig17Lambda < 1) {
 		return experiments.FieldError("fig17_lambda", c.Fig17Lambda, "must be in (0, 1)")
@@ -80,19 +79,11 @@ func (c *MapsConfig) Validate() error {
 	if !(c.Fig17SigmaY2 > 0 && c.Fig17SigmaY2 <= 10) {
 		return experiments.FieldError("fig17_sigma_y2", c.Fig17SigmaY2, "must be in (0, 10]")
 	}
-	if c.GridPoints < 11 || c.GridPoints > 1e5 {
-		return experiments.FieldError("grid_points", c.GridPoints, "must be in 11..100000")
-	}
-	if c.JointGridPoints < 5 || c.JointGridPoints > 1000 {
-		return experiments.FieldError("joint_grid_points", c.JointGridPoints, "must be in 5..1000")
-	}
-	if c.CheckEvery < 1 {
-		return experiments.FieldError("check_every", c.CheckEvery, "must be at least 1")
-	}
-	if c.VEMMaxIterations < 2 || c.VEMMaxIterations > 1e7 {
-		return experiments.FieldError("vem_max_iterations", c.VEMMaxIterations, "must be in 2..10000000")
-	}
-	return nil
+	return checkBounds(
+		bound{"grid_points", float64(c.GridPoints), 11, 1e5, ""},
+		bound{"joint_grid_points", float64(c.JointGridPoints), 5, 1000, ""},
+		bound{"check_every", float64(c.CheckEvery), 1, 1e9, ""},
+		bound{"vem_max_iterations", float64(c.VEMMaxIterations), 2, 1e7, ""})
 }
 
 // Estimate counts the optimisations: five maps of N² settings and five

@@ -42,19 +42,11 @@ func (c *MotivatingConfig) Validate() error {
 	if math.IsNaN(c.Y) || math.Abs(c.Y) > 100 {
 		return experiments.FieldError("y", c.Y, "must be finite, |y| ≤ 100")
 	}
-	if !(c.QVar > 0 && c.QVar <= 100) {
-		return experiments.FieldError("q_var", c.QVar, "must be in (0, 100]")
-	}
-	if !(c.Start > 0 && c.Start <= 100) {
-		return experiments.FieldError("start", c.Start, "must be in (0, 100]")
-	}
-	if c.Iterations < 1 || c.Iterations > 10000 {
-		return experiments.FieldError("iterations", c.Iterations, "must be in 1..10000")
-	}
-	if c.GridPoints < 5 || c.GridPoints > 2000 {
-		return experiments.FieldError("grid_points", c.GridPoints, "must be in 5..2000")
-	}
-	return nil
+	return checkBounds(
+		bound{"q_var", c.QVar, 1e-9, 100, ""},
+		bound{"start", c.Start, 1e-9, 100, ""},
+		bound{"iterations", float64(c.Iterations), 1, 10000, ""},
+		bound{"grid_points", float64(c.GridPoints), 5, 2000, ""})
 }
 
 // Estimate counts the contour grids and the iterations.

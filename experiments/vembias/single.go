@@ -76,16 +76,10 @@ func (c *SingleConfig) Validate() error {
 	if err := c.Fig15.validate("fig15"); err != nil {
 		return err
 	}
-	if c.GridPoints < 11 || c.GridPoints > 1e6 {
-		return experiments.FieldError("grid_points", c.GridPoints, "must be in 11..1000000")
-	}
-	if c.CurvePoints < 3 || c.CurvePoints > 1e6 {
-		return experiments.FieldError("curve_points", c.CurvePoints, "must be in 3..1000000")
-	}
-	if c.VEMMaxIterations < 2 || c.VEMMaxIterations > 1e7 {
-		return experiments.FieldError("vem_max_iterations", c.VEMMaxIterations, "must be in 2..10000000")
-	}
-	return nil
+	return checkBounds(
+		bound{"grid_points", float64(c.GridPoints), 11, 1e6, ""},
+		bound{"curve_points", float64(c.CurvePoints), 3, 1e6, ""},
+		bound{"vem_max_iterations", float64(c.VEMMaxIterations), 2, 1e7, ""})
 }
 
 // evalOps is the work of one objective evaluation (two 4×4 Cholesky

@@ -172,9 +172,9 @@ const MaxEdgeRatio = 1e-8
 
 // grid integrates over the box with n trapezoid points a side.
 func (p LDS1Prior) grid(y []float64, b [3][2]float64, n int) LDS1Posterior {
+	cube := b[1][0] == 0 // the box reaches C = 0: crowd points there
 	var ax [3][]float64
 	var h [3]float64
-	cube := b[1][0] == 0 // the box reaches C = 0: crowd points there
 	for i := range ax {
 		lo, hi := b[i][0], b[i][1]
 		if i == 1 && cube {
@@ -183,74 +183,13 @@ func (p LDS1Prior) grid(y []float64, b [3][2]float64, n int) LDS1Posterior {
 		ax[i] = Axis(lo, hi, n, false)
 		h[i] = (hi - lo) / float64(n-1)
 	}
-	lj := make([]float64, n*n*n)
-	top := math.Inf(-1)
-	for i, a := range ax[0] {
-		for j, cv := range ax[1] {
-			c, jac := cv, 0.0
-			if cube {
-				c, jac = cv*cv*cv, math.Log(3*cv*cv)
-			}
-			for k, u := range ax[2] {
-				// C = c̃ e^{−u/2}/√γ with c̃ = v³: Jacobian 3v² e^{−u/2}/√γ.
-				v := p.LogJoint(y, a, c*math.Exp(-u/2)/math.Sqrt(p.Gamma), u) - u/2 - 0.5*math.Log(p.Gamma) + jac
-				if math.IsNaN(v) {
-					v = math.Inf(-1)
-				}
-				lj[(i*n+j)*n+k] = v
-				top = math.Max(top, v)
-			}
+	return p.integrate(y, n, h[0]*h[1]*h[2], b[1][0] > 0, func(i, j, k int) ([3]float64, float64) {
+		c, jac := ax[1][j], 0.0
+		if cube {
+			c, jac = c*c*c, math.Log(3*c*c)
 		}
-	}
-	out := LDS1Posterior{Points: n * n * n, LogEvidence: math.NaN()}
-	if math.IsInf(top, -1) {
-		return out
-	}
-	wt := func(i int) float64 {
-		if i == 0 || i == n-1 {
-			return 0.5
-		}
-		return 1
-	}
-	var z, ma, ma2, mc, mc2, mu, mu2, edge float64
-	var cross [3]float64 // Σ w·(A c̃, A u, c̃ u)
-	for i, a := range ax[0] {
-		for j, cv := range ax[1] {
-			c := cv
-			if cube {
-				c = cv * cv * cv
-			}
-			for k, u := range ax[2] {
-				d := math.Exp(lj[(i*n+j)*n+k] - top)
-				onFace := i == 0 || i == n-1 || j == n-1 || (j == 0 && b[1][0] > 0) || k == 0 || k == n-1
-				if onFace {
-					edge = math.Max(edge, d)
-				}
-				w := d * wt(i) * wt(j) * wt(k)
-				z += w
-				ma += w * a
-				ma2 += w * a * a
-				mc += w * c
-				mc2 += w * c * c
-				mu += w * u
-				mu2 += w * u * u
-				cross[0] += w * a * c
-				cross[1] += w * a * u
-				cross[2] += w * c * u
-			}
-		}
-	}
-	ma, ma2, mc, mc2, mu, mu2 = ma/z, ma2/z, mc/z, mc2/z, mu/z, mu2/z
-	out.mean = [3]float64{ma, mc, mu}
-	cab, cau, ccu := cross[0]/z-ma*mc, cross[1]/z-ma*mu, cross[2]/z-mc*mu
-	out.cov = [9]float64{ma2 - ma*ma, cab, cau, cab, mc2 - mc*mc, ccu, cau, ccu, mu2 - mu*mu}
-	// The mirror image C < 0 doubles the integral over C ≥ 0.
-	out.LogEvidence = top + math.Log(2*z*h[0]*h[1]*h[2])
-	out.MeanA, out.VarA = ma, math.Max(ma2-ma*ma, 0)
-	out.MeanAbsC, out.SDAbsC = mc, math.Sqrt(math.Max(mc2-mc*mc, 0))
-	out.MeanU, out.SDU = mu, math.Sqrt(math.Max(mu2-mu*mu, 0))
-	out.EdgeRatio = edge
-	return out
+		return [3]float64{ax[0][i], c, ax[2][k]}, jac
+	})
 }
 
 // rotGrid integrates over θ = m + L z, z in the cube [−width, width]³ with
@@ -260,16 +199,31 @@ func (p LDS1Prior) grid(y []float64, b [3][2]float64, n int) LDS1Posterior {
 func (p LDS1Prior) rotGrid(y []float64, m [3]float64, l [9]float64, width float64, n int) LDS1Posterior {
 	zs := Axis(-width, width, n, false)
 	h := 2 * width / float64(n-1)
+	return p.integrate(y, n, h*h*h*l[0]*l[4]*l[8], true, func(i, j, k int) ([3]float64, float64) {
+		z0, z1, z2 := zs[i], zs[j], zs[k]
+		return [3]float64{m[0] + l[0]*z0, m[1] + l[3]*z0 + l[4]*z1, m[2] + l[6]*z0 + l[7]*z1 + l[8]*z2}, 0
+	})
+}
+
+// integrate sums the joint density in (A, c̃, u) (C = c̃ e^{−u/2}/√γ,
+// Jacobian e^{−u/2}/√γ) by the trapezoid rule over an n×n×n grid whose
+// point (i, j, k) is at(i, j, k), a θ and the log Jacobian of the grid's
+// own map, each cell of volume vol; the face j = 0 counts as a face of
+// the box when lowFace (not where the box meets c̃ = 0). It returns the
+// log evidence (doubled for the mirror c̃ < 0), the moments and the
+// largest density on the faces relative to the peak.
+func (p LDS1Prior) integrate(y []float64, n int, vol float64, lowFace bool, at func(i, j, k int) ([3]float64, float64)) LDS1Posterior {
 	lj := make([]float64, n*n*n)
 	th := make([][3]float64, n*n*n)
 	top := math.Inf(-1)
-	for i, z0 := range zs {
-		for j, z1 := range zs {
-			for k, z2 := range zs {
-				t := [3]float64{m[0] + l[0]*z0, m[1] + l[3]*z0 + l[4]*z1, m[2] + l[6]*z0 + l[7]*z1 + l[8]*z2}
+	lg := 0.5 * math.Log(p.Gamma)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			for k := 0; k < n; k++ {
+				t, jac := at(i, j, k)
 				v := math.Inf(-1)
-				if t[1] > 0 {
-					v = p.LogJoint(y, t[0], t[1]*math.Exp(-t[2]/2)/math.Sqrt(p.Gamma), t[2]) - t[2]/2 - 0.5*math.Log(p.Gamma)
+				if t[1] >= 0 {
+					v = p.LogJoint(y, t[0], t[1]*math.Exp(-t[2]/2)/math.Sqrt(p.Gamma), t[2]) - t[2]/2 - lg + jac
 					if math.IsNaN(v) {
 						v = math.Inf(-1)
 					}
@@ -298,7 +252,7 @@ func (p LDS1Prior) rotGrid(y []float64, m [3]float64, l [9]float64, width float6
 			for k := 0; k < n; k++ {
 				idx := (i*n+j)*n + k
 				d := math.Exp(lj[idx] - top)
-				if i == 0 || i == n-1 || j == 0 || j == n-1 || k == 0 || k == n-1 {
+				if i == 0 || i == n-1 || j == n-1 || (j == 0 && lowFace) || k == 0 || k == n-1 {
 					edge = math.Max(edge, d)
 				}
 				w := d * wt(i) * wt(j) * wt(k)
@@ -321,8 +275,7 @@ func (p LDS1Prior) rotGrid(y []float64, m [3]float64, l [9]float64, width float6
 		}
 	}
 	out.mean = s1
-	detL := l[0] * l[4] * l[8]
-	out.LogEvidence = top + math.Log(2*z*h*h*h*detL)
+	out.LogEvidence = top + math.Log(2*z*vol)
 	out.MeanA, out.VarA = s1[0], math.Max(out.cov[0], 0)
 	out.MeanAbsC, out.SDAbsC = s1[1], math.Sqrt(math.Max(out.cov[4], 0))
 	out.MeanU, out.SDU = s1[2], math.Sqrt(math.Max(out.cov[8], 0))

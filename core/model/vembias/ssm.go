@@ -29,21 +29,30 @@ const (
 var paramNames = [NumParams]string{"lambda", "sigma_x2", "sigma_y2", "phi1", "phi2", "w1_norm", "w2_norm"}
 
 // String returns the parameter's name as the configs spell it.
-func (p Param) String() string {
-	if p < 0 || p >= NumParams {
-		return fmt.Sprintf("Param(%d)", int(p))
-	}
-	return paramNames[p]
-}
+func (p Param) String() string { return nameOf(paramNames[:], int(p), "Param") }
 
 // ParseParam returns the parameter named s (see Param.String).
 func ParseParam(s string) (Param, error) {
-	for i, n := range paramNames {
+	i, err := parseName(paramNames[:], s, "parameter")
+	return Param(i), err
+}
+
+// nameOf returns names[i], or kind(i) outside the table.
+func nameOf(names []string, i int, kind string) string {
+	if i < 0 || i >= len(names) {
+		return fmt.Sprintf("%s(%d)", kind, i)
+	}
+	return names[i]
+}
+
+// parseName returns the index of s in names.
+func parseName(names []string, s, kind string) (int, error) {
+	for i, n := range names {
 		if n == s {
-			return Param(i), nil
+			return i, nil
 		}
 	}
-	return 0, fmt.Errorf("unknown parameter %q (want one of %v)", s, paramNames)
+	return 0, fmt.Errorf("unknown %s %q (want one of %v)", kind, s, names)
 }
 
 // Params holds θ, indexed by Param.
@@ -90,21 +99,12 @@ var Approxes = []Approx{ML, MF, FC, FT, MAP}
 var approxNames = [NumApprox]string{"ml", "mf", "fc", "ft", "map"}
 
 // String returns "ml", "mf", "fc", "ft" or "map".
-func (q Approx) String() string {
-	if q < 0 || q >= NumApprox {
-		return fmt.Sprintf("Approx(%d)", int(q))
-	}
-	return approxNames[q]
-}
+func (q Approx) String() string { return nameOf(approxNames[:], int(q), "Approx") }
 
 // ParseApprox returns the scheme named s.
 func ParseApprox(s string) (Approx, error) {
-	for i, n := range approxNames {
-		if n == s {
-			return Approx(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown approximation %q (want one of %v)", s, approxNames)
+	i, err := parseName(approxNames[:], s, "approximation")
+	return Approx(i), err
 }
 
 // blocks returns the index sets of q's factors over the latents ordered
