@@ -11,4 +11,5 @@ import (
 	_ "github.com/vbworkbench/vbw/experiments/chapter5"
 	_ "github.com/vbworkbench/vbw/experiments/chapter6"
 	_ "github.com/vbworkbench/vbw/experiments/vbgmm"
+	_ "github.com/vbworkbench/vbw/experiments/vembias"
 )

@@ -1,0 +1,183 @@
+package vembias
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"sort"
+	"strconv"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette/moreland"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+
+	vm "github.com/vbworkbench/vbw/core/model/vembias"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// fmtF formats a number for a metric or a criterion ID: 0.5, 0.99, 1000.
+func fmtF(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// newPanel returns an empty panel with the house's font sizes.
+func newPanel(title, xl, yl string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = plots.TitleSize
+	p.X.Label.Text, p.Y.Label.Text = xl, yl
+	for _, a := range []*plot.Axis{&p.X, &p.Y} {
+		a.Label.TextStyle.Font.Size = plots.LabelSize
+		a.Tick.Label.Font.Size = plots.TickSize
+	}
+	return p
+}
+
+// gridXYZ is a plotter.GridXYZ over the axes xs, ys with z[i][j] at
+// (xs[j], ys[i]).
+type gridXYZ struct {
+	xs, ys []float64
+	z      [][]float64
+}
+
+func (g gridXYZ) Dims() (c, r int)   { return len(g.xs), len(g.ys) }
+func (g gridXYZ) Z(c, r int) float64 { return g.z[r][c] }
+func (g gridXYZ) X(c int) float64    { return g.xs[c] }
+func (g gridXYZ) Y(r int) float64    { return g.ys[r] }
+
+// heatPanel draws z over (xs, ys) with a diverging palette symmetric
+// about 0 (white where |z| is small: "lighter colours indicate a bias of
+// smaller magnitude", Fig 1.6 caption), its range ±lim.
+func heatPanel(title, xl, yl string, xs, ys []float64, z [][]float64, lim float64) *plot.Plot {
+	p := newPanel(title, xl, yl)
+	if !(lim > 0) {
+		lim = 1
+	}
+	pal := moreland.SmoothBlueRed()
+	pal.SetMin(-lim)
+	pal.SetMax(lim)
+	h := plotter.NewHeatMap(gridXYZ{xs, ys, clampGrid(z, lim)}, pal.Palette(64))
+	h.Min, h.Max = -lim, lim
+	p.Add(h)
+	return p
+}
+
+// clampGrid returns z with values clamped to ±lim and NaN set to 0.
+func clampGrid(z [][]float64, lim float64) [][]float64 {
+	out := make([][]float64, len(z))
+	for i, row := range z {
+		out[i] = make([]float64, len(row))
+		for j, v := range row {
+			if math.IsNaN(v) {
+				v = 0
+			}
+			out[i][j] = math.Max(-lim, math.Min(lim, v))
+		}
+	}
+	return out
+}
+
+// markerStyle returns the glyph of an approximation in the best-
+// approximation maps: q_MF grey filled circles, q_FC black crosses, q_FT
+// black open circles (Fig 1.6B caption).
+func markerStyle(q vm.Approx) draw.GlyphStyle {
+	switch q {
+	case vm.MF:
+		return draw.GlyphStyle{Color: color.Gray{Y: 140}, Radius: vg.Points(2.2), Shape: draw.CircleGlyph{}}
+	case vm.FC:
+		return draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.CrossGlyph{}}
+	}
+	return draw.GlyphStyle{Color: color.Black, Radius: vg.Points(2.2), Shape: draw.RingGlyph{}}
+}
+
+// addMarkers adds a scatter of the points (xs, ys) in q's marker style,
+// with a legend entry.
+func addMarkers(p *plot.Plot, q vm.Approx, xs, ys []float64) error {
+	if len(xs) == 0 {
+		return nil
+	}
+	pts := make(plotter.XYs, len(xs))
+	for i := range xs {
+		pts[i].X, pts[i].Y = xs[i], ys[i]
+	}
+	s, err := plotter.NewScatter(pts)
+	if err != nil {
+		return err
+	}
+	s.GlyphStyle = markerStyle(q)
+	p.Add(s)
+	p.Legend.Add("q_"+q.String(), s)
+	return nil
+}
+
+// addLine adds a black line through the points.
+func addLine(p *plot.Plot, xs, ys []float64, style draw.LineStyle, name string) error {
+	pts := make(plotter.XYs, 0, len(xs))
+	for i := range xs {
+		if !math.IsNaN(ys[i]) && !math.IsInf(ys[i], 0) && !math.IsNaN(xs[i]) {
+			pts = append(pts, plotter.XY{X: xs[i], Y: ys[i]})
+		}
+	}
+	if len(pts) < 2 {
+		return nil
+	}
+	l, err := plotter.NewLine(pts)
+	if err != nil {
+		return err
+	}
+	l.LineStyle = style
+	p.Add(l)
+	if name != "" {
+		p.Legend.Add(name, l)
+	}
+	return nil
+}
+
+// solid and dashed are the black lines of the figures.
+var (
+	solid  = draw.LineStyle{Color: color.Black, Width: vg.Points(1.2)}
+	dashed = draw.LineStyle{Color: color.Black, Width: vg.Points(1), Dashes: []vg.Length{vg.Points(4), vg.Points(3)}}
+)
+
+// vline adds a vertical line at x from lo to hi.
+func vline(p *plot.Plot, x, lo, hi float64, style draw.LineStyle) error {
+	return addLine(p, []float64{x, x}, []float64{lo, hi}, style, "")
+}
+
+// approxOf parses an approximation name read from a table.
+func approxOf(s string) (vm.Approx, error) {
+	q, err := vm.ParseApprox(s)
+	if err != nil {
+		return 0, fmt.Errorf("results table: %w", err)
+	}
+	return q, nil
+}
+
+// sortCriteria orders a criteria table by ID, so that tables built from
+// maps are the same on every run.
+func sortCriteria(cs results.Criteria) {
+	sort.Slice(cs, func(i, j int) bool { return cs[i].ID < cs[j].ID })
+}
+
+// thickGrey is the thick grey line of the optimal μ_q in Fig 1.1.
+var thickGrey = draw.LineStyle{Color: color.Gray{Y: 150}, Width: vg.Points(2.5)}
+
+// bound is a config number that must lie in [lo, hi].
+type bound struct {
+	key    string
+	v      float64
+	lo, hi float64
+	why    string // appended to the message
+}
+
+// checkBounds returns an error naming the first key out of its bounds.
+func checkBounds(bs ...bound) error {
+	for _, b := range bs {
+		if !(b.v >= b.lo && b.v <= b.hi) {
+			return experiments.FieldError(b.key, b.v, fmt.Sprintf("must be in [%g, %g]%s", b.lo, b.hi, b.why))
+		}
+	}
+	return nil
+}
