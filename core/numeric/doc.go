@@ -59,6 +59,16 @@
 //	CholInverse         A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
 //	Sum                 Σ x_i in a fixed order with four partial sums
 //
+// # Quadrature
+//
+//	Integrate, IntegrateVec  ∫_a^b f by globally adaptive Gauss–Kronrod (7–15),
+//	                    QUADPACK's QAG scheme; a vector of integrands shares the
+//	                    intervals (a normaliser and its moments in one pass)
+//	IntegrateVec2       iterated adaptive quadrature over a rectangle
+//
+// gonum's integrate/quad applies a fixed rule; the exact normalisers,
+// moments, entropies and KL divergences of core/approx need error control.
+//
 // # z-scoring
 //
 //	MeanSD              mean and standard deviation with divisor n, vbw's one
