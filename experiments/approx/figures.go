@@ -148,8 +148,12 @@ func addLine(p *plot.Plot, method string, x, y []float64, clip bool) error {
 // save lays the panels out in cols columns and writes F.svg and F.png.
 func save(dir, stem, title string, ps []*plot.Plot, cols int) error {
 	rows := (len(ps) + cols - 1) / cols
-	f := plots.Figure{Rows: rows, Cols: cols, Panels: ps, Title: title,
-		Width: vg.Length(cols) * 3.2 * vg.Inch, Height: vg.Length(rows)*2.8*vg.Inch + 0.4*vg.Inch}
+	w := max(vg.Length(cols)*3.2*vg.Inch, 6.5*vg.Inch) // room for the title
+	h := vg.Length(rows)*2.8*vg.Inch + 0.4*vg.Inch
+	if cols == 1 {
+		h = w * 0.8
+	}
+	f := plots.Figure{Rows: rows, Cols: cols, Panels: ps, Title: title, Width: w, Height: h}
 	return experiments.SaveFigure(dir, stem, f)
 }
 
@@ -200,7 +204,7 @@ func plot2D(dir, stem, title string, cols int, xlabel, ylabel string) error {
 			p.Add(c)
 			p.Legend.Add(cs.method, lineThumb{methodStyle(cs.method)})
 		}
-		p.Legend.Top = true
+		p.Legend.Top = false // bottom right: empty beside the ellipses of positive correlation
 		ps = append(ps, p)
 	}
 	return save(dir, stem, title, ps, cols)
