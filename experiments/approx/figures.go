@@ -94,6 +94,9 @@ func plot1D(dir, stem, title string, cols int, negLog bool) error {
 			if err != nil {
 				return err
 			}
+			// The ranges of an empty plot; the lines set them.
+			p.X.Min, p.X.Max = math.Inf(1), math.Inf(-1)
+			p.Y.Min, p.Y.Max = math.Inf(1), math.Inf(-1)
 			for _, cs := range sets[pl] {
 				y := cs.z
 				if k == 1 {
@@ -105,6 +108,9 @@ func plot1D(dir, stem, title string, cols int, negLog bool) error {
 				if err := addLine(p, cs.method, cs.x, y, k == 1); err != nil {
 					return err
 				}
+			}
+			if k == 0 {
+				p.Y.Min = 0
 			}
 			ps = append(ps, p)
 		}
