@@ -60,11 +60,11 @@ func newPanel(label string, p approx.Density, tol numeric.QuadTol) (*panel, erro
 func (pn *panel) add(method string, q approx.Q, tol numeric.QuadTol) error {
 	var r approx.Row
 	var err error
-	switch q := q.(type) {
+	switch qq := q.(type) {
 	case approx.Normal:
-		r, err = approx.Compare(q, pn.p, pn.ex, tol)
-	case approx.Mixture:
-		m := q.Moments()
+		r, err = approx.Compare(qq, pn.p, pn.ex, tol)
+	case interface{ Moments() approx.Normal }: // a Mixture, a Normal–Gamma product
+		m := qq.Moments()
 		r = approx.Row{Mean: m.Mean, Cov: m.Cov}
 		if r.Entropy, err = approx.QEntropy(q, tol); err == nil {
 			if r.KLqp, err = approx.KLqp(q, pn.p, pn.ex, tol); err == nil {
