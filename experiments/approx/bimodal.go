@@ -12,14 +12,6 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// BimodalID is the experiment of single Gaussians fitted to mixtures.
-const BimodalID = "approx/bimodal"
-
-func init() {
-	experiments.Add(BimodalID, "a single Gaussian fitted to a mixture of two under both KLs (PRML Fig 10.3; T&S Fig 1.2)",
-		DefaultBimodal, RunBimodal, PlotBimodal)
-}
-
 // BimodalConfig is the config of approx/bimodal.
 type BimodalConfig struct {
 	experiments.Common
@@ -78,18 +70,6 @@ func (c *BimodalConfig) Estimate() experiments.Cost {
 			experiments.Ops("2-D fits", fitEvals*evalOps*10, experiments.Fixed(2, "starts"), n.hermiteNodes(2)),
 		},
 	}
-}
-
-// bimodalCriteria are the claims of the two figures.
-var bimodalCriteria = results.Criteria{
-	{ID: "fig10.3a-broad", Text: "KL(p‖q) Gaussian (moment matching): its variance along the line of the modes over a component's (it averages the modes)", Target: results.Above(1)},
-	{ID: "fig10.3a-klpq-best", Text: "KL(p‖q) of the VB fits − KL(p‖q) of moment matching, smaller of the two (nats)", Target: results.Above(0)},
-	{ID: "fig10.3bc-mode-seeking", Text: "KL(q‖p) fits from each mode: largest distance of a fit's mean from its mode over the separation", Target: results.Below(0.1)},
-	{ID: "fig10.3bc-two-minima", Text: "distance between the means of the two KL(q‖p) local minima over the separation", Target: results.Above(0.5)},
-	{ID: "tns1.2-exact-identical", Text: "KL(q‖p) of the fit when both components coincide (Δ = 0, ratio 1): the mixture is a Gaussian", Target: results.AtMost(1e-8)},
-	{ID: "tns1.2-broader-mode", Text: "panels at the largest separation with ratio > 1 whose fit is not nearer the broader component's mean", Target: results.Equal(0)},
-	{ID: "tns1.2-compact-separated", Text: "panels at the largest separation where H[q] ≥ H[p]", Target: results.Equal(0)},
-	{ID: "tns1.2-entropy-exceeds", Text: "panels where the fit's entropy exceeds the mixture's (T&S: in some intermediate cases)", Target: results.AtLeast(1)},
 }
 
 // mixture1D returns the density of ½N(d, r) + ½N(0, 1) on a box that holds it.

@@ -11,15 +11,6 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// FactorisedID is the experiment of the factorised, spherical and mixture
-// fits of correlated Gaussians.
-const FactorisedID = "approx/factorised"
-
-func init() {
-	experiments.Add(FactorisedID, "factorised, spherical and mixture q fitted to correlated Gaussians under both KLs (PRML Fig 10.2; Lawrence Figs 1.9, 5.6; D'Souza Fig 2.5; T&S Fig 1.3)",
-		DefaultFactorised, RunFactorised, PlotFactorised)
-}
-
 // FactorisedConfig is the config of approx/factorised.
 type FactorisedConfig struct {
 	experiments.Common
@@ -97,25 +88,6 @@ func (c *FactorisedConfig) Estimate() experiments.Cost {
 				experiments.Key("ar_steps", c.ARSteps)),
 		},
 	}
-}
-
-// factorisedCriteria are the claims of the five figures.
-var factorisedCriteria = results.Criteria{
-	{ID: "fig10.2a-mean-exact", Text: "the mean-field fit (PRML eqs. 10.12-10.13, run to convergence) has the exact mean (largest absolute error)", Target: results.AtMost(1e-6)},
-	{ID: "fig10.2a-precision-matched", Text: "the mean-field precisions equal the diagonal of p's precision (T&S L137; largest relative error)", Target: results.AtMost(1e-9)},
-	{ID: "fig10.2a-compact", Text: "KL(q‖p) factorised q is too compact: largest ratio of its variance to p's marginal variance", Target: results.Below(1)},
-	{ID: "fig10.2a-bound-monotone", Text: "the mean-field bound F = −KL(q‖p) never decreased (decreases counted)", Target: results.Equal(0)},
-	{ID: "fig10.2b-marginals", Text: "the KL(p‖q) factorised q has p's marginals (eq. 10.17): largest difference from the variances by quadrature", Target: results.AtMost(1e-7)},
-	{ID: "fig1.9-klqp-compact", Text: "spherical KL(q‖p) fit: H[p] − H[q] (nats; q too compact)", Target: results.Above(0)},
-	{ID: "fig1.9-klpq-broad", Text: "spherical KL(p‖q) fit: H[q] − H[p] (nats; q too broad)", Target: results.Above(0)},
-	{ID: "fig2.5-compact", Text: "correlated panels where the factorised KL(q‖p) fit is not more compact than p (entropy)", Target: results.Equal(0)},
-	{ID: "fig2.5-worse-with-correlation", Text: "steps of the correlation sweep at which KL(q‖p) of the factorised fit did not grow", Target: results.Equal(0)},
-	{ID: "tns1.3-interior-variance", Text: "mean-field marginal variance of an interior time step against (1 − λ²)/(1 + λ²) (largest absolute error over λ)", Target: results.AtMost(1e-9)},
-	{ID: "tns1.3-underestimates", Text: "largest mean-field marginal variance of the chain (the true marginal variance is 1)", Target: results.Below(1)},
-	{ID: "fig5.6-separated", Text: "distance between the two components' means over the largest component standard deviation (widely separated)", Target: results.Above(2)},
-	{ID: "fig5.6-narrow", Text: "largest component standard deviation over p's marginal standard deviation (narrow components)", Target: results.Below(1)},
-	{ID: "fig5.6-inside", Text: "largest Mahalanobis distance under p of a component mean (the components sit within p)", Target: results.Below(1)},
-	{ID: "fig5.6-mixture-better", Text: "KL(q‖p) of the factorised fit − KL(q‖p) of the two-component mixture (nats)", Target: results.Above(0)},
 }
 
 // meanField runs the mean-field updates on p from a point away from the

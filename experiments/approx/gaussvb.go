@@ -13,14 +13,6 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// UnivariateID is the experiment of PRML Fig. 10.4.
-const UnivariateID = "approx/univariate-gaussian"
-
-func init() {
-	experiments.Add(UnivariateID, "VB for the mean and precision of a univariate Gaussian, with the exact Normal–Gamma posterior, KL and evidence gap (PRML Fig 10.4, eqs. 10.21-10.33)",
-		DefaultUnivariate, RunUnivariate, PlotUnivariate)
-}
-
 // UnivariateConfig is the config of approx/univariate-gaussian.
 type UnivariateConfig struct {
 	experiments.Common
@@ -103,15 +95,6 @@ func (q ngQ) Moments() approx.Normal {
 }
 
 func qOf(g *approx.GaussVB) ngQ { return ngQ{g.MuN, g.LambdaN, g.AN, g.BN} }
-
-// univariateCriteria are the claims of Fig. 10.4 and eqs. (10.21)-(10.33).
-var univariateCriteria = results.Criteria{
-	{ID: "fig10.4-bound-monotone", Text: "the VB bound never decreased (vb.Run's check; decreases counted)", Target: results.Equal(0)},
-	{ID: "fig10.4-gap-is-kl", Text: "|ln p(x) − F − KL(q‖p(μ,τ|x))|, the KL from the two densities in closed form (PRML eq. 10.2)", Target: results.AtMost(1e-9)},
-	{ID: "fig10.4-kl-quadrature", Text: "|KL(q‖p) by quadrature − KL in closed form| at convergence", Target: results.AtMost(1e-6)},
-	{ID: "fig10.4-bound-below-evidence", Text: "ln p(x) − F at convergence (nats; a lower bound)", Target: results.Above(0)},
-	{ID: "eq10.33-unbiased", Text: "under μ₀ = a₀ = b₀ = λ₀ = 0, relative error of 1/E[τ] against Σ(x − x̄)²/(N − 1) (eq. 10.33)", Target: results.AtMost(1e-10)},
-}
 
 // RunUnivariate draws the data, runs VB, and writes the four panels, the
 // trace and the exact numbers.

@@ -8,14 +8,6 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// OneDimID is the experiment of the one-dimensional panels.
-const OneDimID = "approx/onedim"
-
-func init() {
-	experiments.Add(OneDimID, "Laplace, the KL(q‖p) Gaussian, EP and moment matching on skewed and sub-Gaussian densities (PRML Figs 10.1, 10.14; Lawrence Figs 1.12, 1.13)",
-		DefaultOneDim, RunOneDim, PlotOneDim)
-}
-
 // OneDimConfig is the config of approx/onedim.
 type OneDimConfig struct {
 	experiments.Common
@@ -126,18 +118,6 @@ func bestKLqp(logp func([]float64) float64, starts []approx.Normal, n Numerics) 
 		}
 	}
 	return best.Q, nil
-}
-
-// oneDimCriteria are the claims of the four figures.
-var oneDimCriteria = results.Criteria{
-	{ID: "fig10.1-vb-mean-nearer", Text: "the KL(q‖p) Gaussian's mean is nearer the exact mean than Laplace's (|error of Laplace| − |error of VB|)", Target: results.Above(0)},
-	{ID: "fig10.1-vb-klqp-below-laplace", Text: "KL(q‖p) of the VB Gaussian is below Laplace's (difference Laplace − VB, nats)", Target: results.Above(0)},
-	{ID: "fig10.14-ep-broader", Text: "the EP Gaussian is broader than the VB one (variance of EP − variance of VB)", Target: results.Above(0)},
-	{ID: "fig10.14-ep-moments", Text: "with one non-Gaussian factor EP's q has the exact mean and variance (largest absolute difference)", Target: results.AtMost(1e-7)},
-	{ID: "fig10.14-ep-klpq-below-vb", Text: "KL(p‖q) of EP is below VB's (difference VB − EP, nats)", Target: results.Above(0)},
-	{ID: "fig1.12a-laplace-overestimates-tails", Text: "sub-Gaussian density: Laplace's variance over the exact variance", Target: results.Above(1)},
-	{ID: "fig1.12b-laplace-ignores-left", Text: "skewed density: Laplace's mean (the mode) lies right of the exact mean (difference)", Target: results.Above(0)},
-	{ID: "fig1.13-vb-follows-mass", Text: "the VB Gaussian covers the mass better than Laplace: KL(p‖q) of Laplace − KL(p‖q) of VB, nats", Target: results.Above(0)},
 }
 
 // RunOneDim computes the panels, writes the tables and curves, and judges

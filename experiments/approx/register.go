@@ -1,0 +1,29 @@
+package approx
+
+import "github.com/vbworkbench/vbw/experiments"
+
+// The gallery's experiments, registered in one place.
+
+// OneDimID is the experiment of the one-dimensional panels.
+const OneDimID = "approx/onedim"
+
+// FactorisedID is the experiment of the factorised, spherical and mixture
+// fits of correlated Gaussians.
+const FactorisedID = "approx/factorised"
+
+// BimodalID is the experiment of single Gaussians fitted to mixtures.
+const BimodalID = "approx/bimodal"
+
+// UnivariateID is the experiment of PRML Fig. 10.4.
+const UnivariateID = "approx/univariate-gaussian"
+
+func init() {
+	experiments.Add(OneDimID, "Laplace, the KL(q‖p) Gaussian, EP and moment matching on skewed and sub-Gaussian densities (PRML Figs 10.1, 10.14; Lawrence Figs 1.12, 1.13)",
+		DefaultOneDim, RunOneDim, PlotOneDim)
+	experiments.Add(FactorisedID, "factorised, spherical and mixture q fitted to correlated Gaussians under both KLs (PRML Fig 10.2; Lawrence Figs 1.9, 5.6; D'Souza Fig 2.5; T&S Fig 1.3)",
+		DefaultFactorised, RunFactorised, PlotFactorised)
+	experiments.Add(BimodalID, "a single Gaussian fitted to a mixture of two under both KLs (PRML Fig 10.3; T&S Fig 1.2)",
+		DefaultBimodal, RunBimodal, PlotBimodal)
+	experiments.Add(UnivariateID, "VB for the mean and precision of a univariate Gaussian, with the exact Normal–Gamma posterior, KL and evidence gap (PRML Fig 10.4, eqs. 10.21-10.33)",
+		DefaultUnivariate, RunUnivariate, PlotUnivariate)
+}
