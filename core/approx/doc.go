@@ -46,9 +46,12 @@
 //	Logistic              VB logistic regression (PRML eqs. (10.156)–(10.164)) and the
 //	                      hyperprior q(w)q(α) (eqs. (10.165)–(10.183), errata §2.3)
 //	Logistic.Predict      the probit approximation of the predictive (eqs. (4.153)–(4.155))
+//	LogisticJoint         ln p(t, w) with its gradient and Hessian (PRML eqs. (4.142)–(4.143)),
+//	                      Laplace's target for logistic regression
+//	ClutterFactor         the clutter problem's factor (PRML eq. (10.209)) with closed-form
+//	                      tilted moments for an isotropic cavity (eqs. (10.212)–(10.215))
 //
-// Sites, factors and the Laplace Func are generic, for the clutter problem
-// (PRML §10.7.1, a Factor with closed-form tilted moments, eqs.
-// (10.212)–(10.215)) and for logistic regression on Pima (a ProjectedFactor
-// per data point; Laplace with the analytic gradient and Hessian).
+// Sites, factors and the Laplace Func are generic: the clutter problem
+// (PRML §10.7.1) is EP over ClutterFactors, logistic regression on Pima EP
+// over a ProjectedFactor per data point and Laplace on LogisticJoint.
 package approx

@@ -69,6 +69,15 @@ func Laplace(f Func, x0 []float64) (LaplaceResult, error) {
 		return LaplaceResult{}, fmt.Errorf("approx: Laplace: %w", err)
 	}
 	mode := res.X
+	if err != nil { // accepted only at a stationary point (a line search can fail there)
+		g := make([]float64, d)
+		grad(g, mode)
+		for _, v := range g {
+			if !(math.Abs(v) <= 1e-6) {
+				return LaplaceResult{}, fmt.Errorf("approx: Laplace: %w (gradient %v at %v)", err, g, mode)
+			}
+		}
+	}
 	a := make([]float64, d*d)
 	if f.Hess != nil {
 		f.Hess(a, mode)
