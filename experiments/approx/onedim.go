@@ -75,14 +75,14 @@ func gridArgmax(f func(float64) float64, lo, hi float64, n int) float64 {
 	return arg
 }
 
-// onePanel fits Laplace (from the grid's highest point: the global mode),
+// onePanel returns the panel and Laplace's ln Z. It fits Laplace (from the grid's highest point: the global mode),
 // the KL(q‖p) Gaussian (from Laplace and from the moments, the better kept)
 // and moment matching to one density.
-func onePanel(d skewed, n Numerics) (*panel, error) {
+func onePanel(d skewed, n Numerics) (*panel, float64, error) {
 	lp := func(x []float64) float64 { return d.logp(x[0]) }
 	pn, err := newPanel(d.label, approx.Density{LogP: lp, Lo: []float64{d.lo}, Hi: []float64{d.hi}}, n.tol())
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	pn.viewLo, pn.viewHi = []float64{d.viewLo}, []float64{d.viewHi}
 	lap, err := approx.Laplace(approx.Func{LogP: lp,
@@ -90,18 +90,18 @@ func onePanel(d skewed, n Numerics) (*panel, error) {
 		Hess: func(dst, x []float64) { dst[0] = d.hess(x[0]) }},
 		[]float64{gridArgmax(d.logp, d.lo, d.hi, 2001)})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	vb, err := bestKLqp(lp, []approx.Normal{lap.Q, pn.ex.Moments()}, n)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, m := range []fitted{{mLaplace, lap.Q}, {mVB, vb}, {mMoments, pn.ex.Moments()}} {
 		if err := pn.add(m.method, m.q, n.tol()); err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return pn, nil
+	return pn, lap.LnZ, nil
 }
 
 // bestKLqp fits the KL(q‖p) Gaussian from every start and keeps the one of
@@ -125,12 +125,14 @@ func bestKLqp(logp func([]float64) float64, starts []approx.Normal, n Numerics) 
 func RunOneDim(env *experiments.Env, c *OneDimConfig) error {
 	n := c.Numerics
 	var panels []*panel
+	var lapLnZ []float64
 	for _, d := range oneDimDensities {
-		pn, err := onePanel(d, n)
+		pn, lz, err := onePanel(d, n)
 		if err != nil {
 			return err
 		}
 		panels = append(panels, pn)
+		lapLnZ = append(lapLnZ, lz)
 	}
 	prml := panels[0]
 	// EP on N(z | 0, 1) × σ(20z + 4): one site.
@@ -173,6 +175,17 @@ func RunOneDim(env *experiments.Env, c *OneDimConfig) error {
 		s.Judge(c1("fig1.13-vb-follows-mass").For(pn.label), pn.row(mLaplace).KLpq-pn.row(mVB).KLpq)
 	}
 	s.SetMetric("ep_sweeps", float64(ep.Iterations))
+	// The evidence approximations beside the exact ln Z: EP's (PRML eq.
+	// (10.208); exact here, one factor) and Laplace's (eq. (4.135)).
+	epLnZ, err := ep.LogEvidence()
+	if err != nil {
+		return err
+	}
+	s.SetMetric("prml.ln_z_exact", prml.ex.LnZ-0.5*math.Log(2*math.Pi)) // ln ∫ N(z | 0, 1) σ(20z + 4) dz
+	s.SetMetric("prml.ln_z_ep", epLnZ)
+	for k, pn := range panels {
+		s.SetMetric(pn.label+".ln_z_laplace_error", lapLnZ[k]-pn.ex.LnZ)
+	}
 	s.Claims = []results.Claim{
 		{Artifact: "PRML Figure 10.1", Figures: []string{"prml_fig10_1"}, Checks: []string{"fig10.1-vb-mean-nearer", "fig10.1-vb-klqp-below-laplace"},
 			Statement: "On p(z) ∝ exp(−z²/2)σ(20z+4) the variational Gaussian sits on the mass where Laplace's sits on the mode (L45)."},
