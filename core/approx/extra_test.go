@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/core/vbtest"
 )
 
@@ -222,5 +223,22 @@ func TestEPClutter(t *testing.T) {
 	near(t, "EP ln Z", lz, ex.LnZ, 0.1)
 	if neg == 0 {
 		t.Error("no site with negative precision: the test no longer shows PRML Fig. 10.16's point")
+	}
+}
+
+// TestLogisticRun drives both logistic fits through vb.Run, whose
+// run-time check stops a run whose bound decreases (status
+// BoundDecreased), to convergence.
+func TestLogisticRun(t *testing.T) {
+	phi, tt := logisticData()
+	for _, p := range []LogisticPrior{{Alpha: 0.5}, {Hyper: true, A0: 1e-2, B0: 1e-2}} {
+		lr, err := NewLogistic(phi, tt, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := vb.Run(lr, vb.Settings{MaxIterations: 500, RelTol: -1, AbsTol: 1e-10})
+		if res.Status != vb.Converged || res.Decrease.Iter >= 0 {
+			t.Errorf("%+v: status %v after %d iterations, decrease %+v", p, res.Status, res.Iterations, res.Decrease)
+		}
 	}
 }
