@@ -123,6 +123,7 @@ func gaussPanel(label string, p approx.Normal, n Numerics) (*panel, error) {
 	if err != nil {
 		return nil, err
 	}
+	pn.gaussian = true
 	r := 3.5 * math.Sqrt(math.Max(p.Var(0), p.Var(1)))
 	pn.viewLo = []float64{p.Mean[0] - r, p.Mean[1] - r}
 	pn.viewHi = []float64{p.Mean[0] + r, p.Mean[1] + r}
@@ -348,6 +349,9 @@ func mixturePanel(p approx.Normal, n Numerics, s *results.Summary) (*panel, erro
 	if err := pn.addAll(n, fitted{mMixture, mix}, fitted{mFactQP, fq}); err != nil {
 		return nil, err
 	}
+	// The exact density and fq are drawn as ellipses; the grid holds the
+	// mixture alone, so it covers the mixture's box (±4.5 of its sd).
+	pn.viewLo, pn.viewHi = mix.Box(4.5)
 	c0, c1 := mix.Comps[0], mix.Comps[1]
 	dist := math.Hypot(c0.Mean[0]-c1.Mean[0], c0.Mean[1]-c1.Mean[1])
 	var maxSD, maha float64

@@ -3,6 +3,7 @@ package approx
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 
@@ -182,36 +183,105 @@ func (t lineThumb) Thumbnail(c *draw.Canvas) {
 	c.StrokeLine2(t.s, c.Min.X, y, c.Max.X, y)
 }
 
-// plot2D draws F from F_grid.csv: per panel, the contours of every method
-// at e^{−k²/2} of its own maximum, k = 1, 2, 3 (the 1, 2 and 3 standard
-// deviation contours of a Gaussian, PRML Fig. 10.2), with equal axes.
+// plot2D draws F from F_table.csv and F_grid.csv: per panel, the contours
+// of every method at e^{−k²/2} of its own maximum, k = 1, 2, 3 (the 1, 2
+// and 3 standard deviation contours of a Gaussian, PRML Fig. 10.2): a
+// Gaussian's as ellipses from its moments in the table, any other
+// density's from its grid.
 func plot2D(dir, stem, title string, cols int, xlabel, ylabel string) error {
-	order, sets, err := readPanels(dir, stem+"_grid.csv", true)
-	if err != nil {
+	sets := map[string][]*curveSet{}
+	if _, err := os.Stat(filepath.Join(dir, stem+"_grid.csv")); err == nil {
+		if _, sets, err = readPanels(dir, stem+"_grid.csv", true); err != nil {
+			return err
+		}
+	}
+	tab := results.ReadColumns(filepath.Join(dir, stem+"_table.csv"))
+	panels, methods := tab.Strings("panel"), tab.Strings("method")
+	mom := floatColumns(tab, "mean_x", "mean_y", "var_x", "var_y", "cov_xy", "gaussian")
+	if err := tab.Err(); err != nil {
 		return err
 	}
 	var ps []*plot.Plot
-	for _, pl := range order {
-		p := plot.New()
-		p.Title.Text = pl
-		p.X.Label.Text, p.Y.Label.Text = xlabel, ylabel
-		for _, cs := range sets[pl] {
-			n := int(math.Round(math.Sqrt(float64(len(cs.z)))))
-			if n*n != len(cs.z) {
-				return fmt.Errorf("%s_grid.csv: panel %s, %s: %d points, not a square grid", stem, pl, cs.method, len(cs.z))
-			}
-			top := slices.Max(cs.z)
-			if !(top > 0) {
-				continue
-			}
-			levels := []float64{top * math.Exp(-4.5), top * math.Exp(-2), top * math.Exp(-0.5)}
-			c := plotter.NewContour(grid{cs, n}, levels, nil)
-			c.LineStyles = []draw.LineStyle{methodStyle(cs.method)}
-			p.Add(c)
-			p.Legend.Add(cs.method, lineThumb{methodStyle(cs.method)})
+	var p *plot.Plot
+	for i, pl := range panels {
+		if i == 0 || pl != panels[i-1] {
+			p = plot.New()
+			p.Title.Text = pl
+			p.X.Label.Text, p.Y.Label.Text = xlabel, ylabel
+			p.Legend.Top = false // bottom right: empty beside the ellipses of positive correlation
+			ps = append(ps, p)
 		}
-		p.Legend.Top = false // bottom right: empty beside the ellipses of positive correlation
-		ps = append(ps, p)
+		m, style := methods[i], methodStyle(methods[i])
+		if mom[5][i] == 1 {
+			for k := 1; k <= 3; k++ {
+				xys, err := ellipse(mom[0][i], mom[1][i], mom[2][i], mom[3][i], mom[4][i], float64(k))
+				if err != nil {
+					return fmt.Errorf("%s_table.csv: panel %s, %s: %w", stem, pl, m, err)
+				}
+				l, err := plotter.NewLine(xys)
+				if err != nil {
+					return err
+				}
+				l.LineStyle = style
+				p.Add(l)
+			}
+		} else if err := addContours(p, sets[pl], m, style); err != nil {
+			return fmt.Errorf("%s_grid.csv: panel %s: %w", stem, pl, err)
+		}
+		p.Legend.Add(m, lineThumb{style})
 	}
 	return save(dir, stem, title, ps, cols)
+}
+
+// floatColumns reads several float columns.
+func floatColumns(c *results.Columns, names ...string) [][]float64 {
+	out := make([][]float64, len(names))
+	for i, n := range names {
+		out[i] = c.Floats(n)
+	}
+	return out
+}
+
+// ellipse returns the k standard deviation contour of N((x, y), [[xx, xy],
+// [xy, yy]]) as a closed polyline: centre + k·L(cos t, sin t), L the
+// Cholesky factor.
+func ellipse(x, y, xx, yy, xy, k float64) (plotter.XYs, error) {
+	if !(xx > 0) || !(yy > 0) || xx*yy-xy*xy <= 0 {
+		return nil, fmt.Errorf("covariance [[%v %v] [%v %v]] is not positive definite", xx, xy, xy, yy)
+	}
+	l11 := math.Sqrt(xx)
+	l21 := xy / l11
+	l22 := math.Sqrt(yy - l21*l21)
+	const n = 192
+	pts := make(plotter.XYs, n+1)
+	for i := range pts {
+		t := 2 * math.Pi * float64(i) / n
+		c, s := math.Cos(t), math.Sin(t)
+		pts[i] = plotter.XY{X: x + k*l11*c, Y: y + k*(l21*c+l22*s)}
+	}
+	return pts, nil
+}
+
+// addContours draws method's grid in sets as contours at e^{−k²/2} of its
+// maximum, k = 1, 2, 3.
+func addContours(p *plot.Plot, sets []*curveSet, method string, style draw.LineStyle) error {
+	for _, cs := range sets {
+		if cs.method != method {
+			continue
+		}
+		n := int(math.Round(math.Sqrt(float64(len(cs.z)))))
+		if n*n != len(cs.z) {
+			return fmt.Errorf("%s: %d points, not a square grid", method, len(cs.z))
+		}
+		top := slices.Max(cs.z)
+		if !(top > 0) {
+			return nil
+		}
+		levels := []float64{top * math.Exp(-4.5), top * math.Exp(-2), top * math.Exp(-0.5)}
+		c := plotter.NewContour(grid{cs, n}, levels, nil)
+		c.LineStyles = []draw.LineStyle{style}
+		p.Add(c)
+		return nil
+	}
+	return fmt.Errorf("no grid for %s", method)
 }

@@ -44,6 +44,24 @@ type panel struct {
 	rows  map[string]approx.Row
 	// view is the drawn box (the density's box if nil).
 	viewLo, viewHi []float64
+	// gaussian says the exact density is a Gaussian: in two dimensions
+	// its contours are drawn as ellipses from its moments, like those of
+	// a Gaussian q, rather than from a grid.
+	gaussian bool
+}
+
+// isGaussian reports whether method's density in pn is a Gaussian.
+func (pn *panel) isGaussian(method string) bool {
+	if method == mExact {
+		return pn.gaussian
+	}
+	for _, q := range pn.qs {
+		if q.method == method {
+			_, ok := q.q.(approx.Normal)
+			return ok
+		}
+	}
+	return false
 }
 
 // newPanel computes p's exact quantities.
@@ -117,11 +135,14 @@ func tableHeader(d int) []string {
 	if d == 1 {
 		return []string{"panel", "method", "mean", "variance", "entropy", "kl_qp", "kl_pq"}
 	}
-	return []string{"panel", "method", "mean_x", "mean_y", "var_x", "var_y", "cov_xy", "entropy", "kl_qp", "kl_pq"}
+	return []string{"panel", "method", "mean_x", "mean_y", "var_x", "var_y", "cov_xy", "entropy", "kl_qp", "kl_pq", "gaussian"}
 }
 
 // write writes F_table.csv and F_curves.csv (1-D) or F_grid.csv (2-D)
-// with n points per axis.
+// with n points per axis. In two dimensions a Gaussian's contours are
+// ellipses drawn from its row of the table (column gaussian = 1), so the
+// grid holds the other densities alone (and is not written if there are
+// none).
 func (f figure) write(env *experiments.Env, n int) error {
 	d := f.panels[0].p.Dim()
 	tab := results.NewTable(tableHeader(d)...)
@@ -141,7 +162,11 @@ func (f figure) write(env *experiments.Env, n int) error {
 			} else {
 				vals = append(vals, r.Mean[0], r.Mean[1], r.Cov[0], r.Cov[3], r.Cov[1])
 			}
-			tab.AddRow(append(vals, r.Entropy, r.KLqp, r.KLpq)...)
+			vals = append(vals, r.Entropy, r.KLqp, r.KLpq)
+			if d == 2 {
+				vals = append(vals, b2i(pn.isGaussian(m)))
+			}
+			tab.AddRow(vals...)
 		}
 		if err := pn.sample(curves, n, methods); err != nil {
 			return err
@@ -152,25 +177,33 @@ func (f figure) write(env *experiments.Env, n int) error {
 	}
 	name := f.stem + "_curves.csv"
 	if d == 2 {
+		if len(curves.Rows) == 0 { // every density Gaussian: ellipses alone
+			return nil
+		}
 		name = f.stem + "_grid.csv"
 	}
 	return results.WriteCSV(env.Path(name), *curves)
 }
 
 // sample adds the normalised exact density and the approximations of
-// methods on an n-point grid (per axis) of the panel's view.
+// methods on an n-point grid (per axis) of the panel's view, leaving out
+// the Gaussians of a 2-D panel.
 func (pn *panel) sample(t *results.Table, n int, methods []string) error {
 	lo, hi := pn.viewLo, pn.viewHi
 	if lo == nil {
 		lo, hi = pn.p.Lo, pn.p.Hi
 	}
+	twoD := len(lo) == 2
 	type curve struct {
 		method string
 		logq   func([]float64) float64
 	}
-	cs := []curve{{mExact, func(x []float64) float64 { return pn.p.LogP(x) - pn.ex.LnZ }}}
+	var cs []curve
+	if !twoD || !pn.gaussian {
+		cs = append(cs, curve{mExact, func(x []float64) float64 { return pn.p.LogP(x) - pn.ex.LnZ }})
+	}
 	for _, q := range pn.qs {
-		if !slices.Contains(methods, q.method) {
+		if !slices.Contains(methods, q.method) || twoD && pn.isGaussian(q.method) {
 			continue
 		}
 		f, err := q.q.LogDensity()
