@@ -151,7 +151,10 @@ func unpackCholesky(l, x []float64, d int) (sumLogDiag float64) {
 }
 
 // FitKLqp returns the Gaussian that minimises KL(q‖p) for the unnormalised
-// log density logp, by BFGS from init (see the comment above).
+// log density logp, by BFGS from init (see the comment above). logp must be
+// finite on all of R^d (the rule's outer nodes lie some ten standard
+// deviations out); a density with bounded support needs a transformation
+// first.
 func FitKLqp(logp func([]float64) float64, init Normal, s FitSettings) (FitResult, error) {
 	d := init.Dim()
 	s = s.withDefaults(d)
