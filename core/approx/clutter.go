@@ -36,20 +36,13 @@ func (f ClutterFactor) Tilted(m, v, mean, cov []float64) (float64, error) {
 			}
 		}
 	}
-	var r2, x2 float64
+	var x2 float64
 	for i := range d {
-		r2 += (f.X[i] - m[i]) * (f.X[i] - m[i])
 		x2 += f.X[i] * f.X[i]
 	}
 	fd := float64(d)
-	lsig := math.Log(1-f.W) - 0.5*fd*math.Log(2*math.Pi*(vv+1)) - 0.5*r2/(vv+1)
 	lclut := math.Log(f.W) - 0.5*fd*math.Log(2*math.Pi*f.A) - 0.5*x2/f.A
-	lz := math.Max(lsig, lclut) + math.Log1p(math.Exp(-math.Abs(lsig-lclut)))
-	rho := math.Exp(lsig - lz) // = 1 − (w/Z) N(x | 0, aI)
-	for i := range d {
-		mean[i] = m[i] + rho*vv*(f.X[i]-m[i])/(vv+1)
-	}
-	s := vv - rho*vv*vv/(vv+1) + rho*(1-rho)*vv*vv*r2/(fd*(vv+1)*(vv+1))
+	lz, s := clutterTilted(f.X, m, vv, f.W, lclut, mean)
 	clear(cov[:d*d])
 	for i := range d {
 		cov[i*d+i] = s

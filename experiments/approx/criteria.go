@@ -58,6 +58,13 @@ fig10.4-gap-is-kl | <= 1e-9 | |ln p(x) − F − KL(q‖p(μ,τ|x))|, the KL fro
 fig10.4-kl-quadrature | <= 1e-6 | |KL(q‖p) by quadrature − KL in closed form| at convergence
 fig10.4-bound-below-evidence | > 0 | ln p(x) − F at convergence (nats; a lower bound)
 eq10.33-unbiased | <= 1e-10 | under μ₀ = a₀ = b₀ = λ₀ = 0, relative error of 1/E[τ] against Σ(x − x̄)²/(N − 1) (eq. 10.33)
+# PRML Figs 10.16, 10.17 (L1335-1353): the clutter problem.
+fig10.16-negative-site | = 1 | EP ends with a site of negative precision on the drawn data set, q proper (1 = yes)
+fig10.17-ep-beats-vb-mean | > 0 | at VB's cost at convergence: VB's median error of the posterior mean − EP's (EP more accurate for equal cost)
+fig10.17-ep-beats-vb-lnp | > 0 | at VB's cost at convergence: VB's median error of ln p(D) − EP's (nats)
+fig10.17-ep-beats-laplace-mean | > 0 | at VB's cost at convergence: Laplace's median error of the posterior mean − EP's
+fig10.17-vb-bound-below | = 0 | data sets in which VB's bound exceeds the exact ln p(D) beyond the quadrature's tolerance
+fig10.17-vb-monotone | = 0 | VB runs whose bound decreased (vb.Run's check)
 `
 
 // criteria is criteriaText parsed; each experiment judges the criteria
@@ -113,3 +120,6 @@ var bimodalCriteria = pick("fig10.3", "tns1.2-")
 
 // univariateCriteria are the claims of PRML Fig 10.4 and eq. (10.33) (approx/univariate-gaussian).
 var univariateCriteria = pick("fig10.4-", "eq10.33-")
+
+// clutterCriteria are the claims of PRML Figs 10.16 and 10.17 (approx/clutter).
+var clutterCriteria = pick("fig10.16-", "fig10.17-")

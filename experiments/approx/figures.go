@@ -21,7 +21,7 @@ import (
 
 // methodStyle numbers the methods so that a method has the same line style
 // in every figure (exact first, solid).
-var methodOrder = []string{mExact, mLaplace, mVB, mEP, mMoments, mFactQP, mFactPQ, mSphereQP, mSpherePQ, mMixture, mVBModeA, mVBModeB, mMeanField}
+var methodOrder = []string{mExact, mLaplace, mVB, mEP, mMoments, mFactQP, mFactPQ, mSphereQP, mSpherePQ, mMixture, mVBModeA, mVBModeB, mMeanField, mFactor, mSite, mCavity}
 
 func methodStyle(m string) draw.LineStyle {
 	i := slices.Index(methodOrder, m)

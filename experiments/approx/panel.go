@@ -26,6 +26,9 @@ const (
 	mVBModeA   = "vb_mode_a" // KL(q‖p) from one mode (PRML Fig. 10.3(b))
 	mVBModeB   = "vb_mode_b" // … from the other (Fig. 10.3(c))
 	mMeanField = "mean_field"
+	mFactor    = "factor" // PRML Fig. 10.16: f_n(θ)
+	mSite      = "site"   // … the site f̃_n(θ)
+	mCavity    = "cavity" // … the cavity q\n(θ)
 )
 
 // fitted is one approximation of a panel.

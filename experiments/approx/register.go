@@ -17,6 +17,9 @@ const BimodalID = "approx/bimodal"
 // UnivariateID is the experiment of PRML Fig. 10.4.
 const UnivariateID = "approx/univariate-gaussian"
 
+// ClutterID is the experiment of PRML Figs 10.16-10.17.
+const ClutterID = "approx/clutter"
+
 func init() {
 	experiments.Add(OneDimID, "Laplace, the KL(q‖p) Gaussian, EP and moment matching on skewed and sub-Gaussian densities (PRML Figs 10.1, 10.14; Lawrence Figs 1.12, 1.13)",
 		DefaultOneDim, RunOneDim, PlotOneDim)
@@ -26,4 +29,6 @@ func init() {
 		DefaultBimodal, RunBimodal, PlotBimodal)
 	experiments.Add(UnivariateID, "VB for the mean and precision of a univariate Gaussian, with the exact Normal–Gamma posterior, KL and evidence gap (PRML Fig 10.4, eqs. 10.21-10.33)",
 		DefaultUnivariate, RunUnivariate, PlotUnivariate)
+	experiments.Add(ClutterID, "EP, VB and Laplace on the clutter problem against the truth by quadrature, errors against counted operations (PRML Figs 10.16, 10.17)",
+		DefaultClutter, RunClutter, PlotClutter)
 }
