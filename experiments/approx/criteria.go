@@ -65,6 +65,11 @@ fig10.17-ep-beats-vb-lnp | > 0 | at VB's cost at convergence: VB's median error 
 fig10.17-ep-beats-laplace-mean | > 0 | at VB's cost at convergence: Laplace's median error of the posterior mean − EP's
 fig10.17-vb-bound-below | = 0 | data sets in which VB's bound exceeds the exact ln p(D) beyond the quadrature's tolerance
 fig10.17-vb-monotone | = 0 | VB runs whose bound decreased (vb.Run's check)
+# Lawrence Table 3.1 (L1436-1476) and PRML §10.6 on Pima.
+table3.1-ripley-66 | in [62, 70] | test errors of 332, within 4 of Ripley's logistic regression (66, Lawrence L1467)
+pima-vb-below-ais | > 0 | ln p(t) by AIS − the VB bound (nats; the bound is below the evidence)
+pima-is-ais-agree | <= 3 | |ln p(t) by IS − by AIS| over their combined standard error
+pima-vb-monotone | = 0 | the JJ bound decreased during the VB run (vb.Run's check; 1 = yes)
 `
 
 // criteria is criteriaText parsed; each experiment judges the criteria
@@ -120,6 +125,9 @@ var bimodalCriteria = pick("fig10.3", "tns1.2-")
 
 // univariateCriteria are the claims of PRML Fig 10.4 and eq. (10.33) (approx/univariate-gaussian).
 var univariateCriteria = pick("fig10.4-", "eq10.33-")
+
+// pimaCriteria are the claims on Pima (approx/pima).
+var pimaCriteria = pick("table3.1-", "pima-")
 
 // clutterCriteria are the claims of PRML Figs 10.16 and 10.17 (approx/clutter).
 var clutterCriteria = pick("fig10.16-", "fig10.17-")

@@ -20,6 +20,9 @@ const UnivariateID = "approx/univariate-gaussian"
 // ClutterID is the experiment of PRML Figs 10.16-10.17.
 const ClutterID = "approx/clutter"
 
+// PimaID is Bayesian logistic regression on Pima.
+const PimaID = "approx/pima"
+
 func init() {
 	experiments.Add(OneDimID, "Laplace, the KL(q‖p) Gaussian, EP and moment matching on skewed and sub-Gaussian densities (PRML Figs 10.1, 10.14; Lawrence Figs 1.12, 1.13)",
 		DefaultOneDim, RunOneDim, PlotOneDim)
@@ -31,4 +34,6 @@ func init() {
 		DefaultUnivariate, RunUnivariate, PlotUnivariate)
 	experiments.Add(ClutterID, "EP, VB and Laplace on the clutter problem against the truth by quadrature, errors against counted operations (PRML Figs 10.16, 10.17)",
 		DefaultClutter, RunClutter, PlotClutter)
+	experiments.Add(PimaID, "Bayesian logistic regression on Pima: test errors of VB (JJ), Laplace, EP and ML, ln p(t) by the VB bound, Laplace, EP, IS and AIS (PRML §10.6; Lawrence Table 3.1)",
+		DefaultPima, RunPima, nil)
 }
