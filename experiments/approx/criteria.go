@@ -70,6 +70,11 @@ table3.1-ripley-66 | in [62, 70] | test errors of 332, within 4 of Ripley's logi
 pima-vb-below-ais | > 0 | ln p(t) by AIS − the VB bound (nats; the bound is below the evidence)
 pima-is-ais-agree | <= 3 | |ln p(t) by IS − by AIS| over their combined standard error
 pima-vb-monotone | = 0 | the JJ bound decreased during the VB run (vb.Run's check; 1 = yes)
+# PRML Fig. 10.13 (L1022): VB logistic regression on separable data.
+fig10.13-separates | = 0 | training points on the wrong side of the VB mean's boundary (the data are separable)
+fig10.13-midway | > 0.5 | distance from the boundary to the nearer class's nearest point over the farther's (1 = exactly mid-way)
+fig10.13-splay | > 1 | width of the band 0.25 < p(t = 1 | x) < 0.75 across the boundary 3 units along it from the data (smaller of the two sides) over its width at the data
+fig10.13-vb-monotone | = 0 | the JJ bound decreased during the VB run (vb.Run's check; 1 = yes)
 `
 
 // criteria is criteriaText parsed; each experiment judges the criteria
@@ -125,6 +130,9 @@ var bimodalCriteria = pick("fig10.3", "tns1.2-")
 
 // univariateCriteria are the claims of PRML Fig 10.4 and eq. (10.33) (approx/univariate-gaussian).
 var univariateCriteria = pick("fig10.4-", "eq10.33-")
+
+// separableCriteria are the claims of PRML Fig. 10.13 (approx/logistic-separable).
+var separableCriteria = pick("fig10.13-")
 
 // pimaCriteria are the claims on Pima (approx/pima).
 var pimaCriteria = pick("table3.1-", "pima-")

@@ -23,6 +23,9 @@ const ClutterID = "approx/clutter"
 // PimaID is Bayesian logistic regression on Pima.
 const PimaID = "approx/pima"
 
+// SeparableID is PRML Fig. 10.13.
+const SeparableID = "approx/logistic-separable"
+
 func init() {
 	experiments.Add(OneDimID, "Laplace, the KL(q‖p) Gaussian, EP and moment matching on skewed and sub-Gaussian densities (PRML Figs 10.1, 10.14; Lawrence Figs 1.12, 1.13)",
 		DefaultOneDim, RunOneDim, PlotOneDim)
@@ -36,4 +39,6 @@ func init() {
 		DefaultClutter, RunClutter, PlotClutter)
 	experiments.Add(PimaID, "Bayesian logistic regression on Pima: test errors of VB (JJ), Laplace, EP and ML, ln p(t) by the VB bound, Laplace, EP, IS and AIS (PRML §10.6; Lawrence Table 3.1)",
 		DefaultPima, RunPima, nil)
+	experiments.Add(SeparableID, "VB logistic regression on separable 2-D data: the predictive's contours and boundaries of posterior draws (PRML Fig 10.13)",
+		DefaultSeparable, RunSeparable, PlotSeparable)
 }
