@@ -1,6 +1,7 @@
 package approx
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -12,13 +13,18 @@ import (
 // TestConfigs loads every shipped config with and without [quick] and
 // checks that bad values are refused with a one-line error naming the key.
 func TestConfigs(t *testing.T) {
-	exptest.CheckConfigsLoad(t, configPath(""), 4)
+	exptest.CheckConfigsLoad(t, configPath(""), 8)
 	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"onedim.toml", "quad_rel_tol  = 1e-10", "quad_rel_tol  = -1.0", "numerics.quad_rel_tol"},
 		{"factorised.toml", "ar_steps         = 21", "ar_steps         = 2", "ar_steps"},
 		{"factorised.toml", "prml_correlation = 0.9", "prml_correlation = 1.0", "prml_correlation"},
 		{"bimodal.toml", "variance_ratios = [1.0, 3.0, 10.0]", "variance_ratios = [0.5, 3.0, 10.0]", "variance_ratios"},
 		{"univariate-gaussian.toml", "a0      = 0.1", "a0      = 0.0", "prior.a0"},
+		{"clutter-1d.toml", "dim            = 1", "dim            = 3", "dim"},
+		{"clutter-2d.toml", "w              = 0.5", "w              = 1.0", "w"},
+		{"pima.toml", "alpha          = 1.0", "alpha          = 0.0", "alpha"},
+		{"pima.toml", "leapfrog     = 10", "leapfrog     = 0", "ais.leapfrog"},
+		{"logistic-separable.toml", "sd             = 0.6", "sd             = -1.0", "sd"},
 	})
 }
 
@@ -36,6 +42,11 @@ func TestClaims(t *testing.T) {
 			"tns1.2-exact-identical", "tns1.2-broader-mode", "tns1.2-entropy-exceeds"},
 		"univariate-gaussian.toml": {"fig10.4-bound-monotone", "fig10.4-gap-is-kl", "fig10.4-kl-quadrature",
 			"fig10.4-bound-below-evidence", "eq10.33-unbiased"},
+		"clutter-1d.toml": append(clutterIDs(10, 50), "fig10.16-negative-site"),
+		"clutter-2d.toml": clutterIDs(10, 50),
+		"pima.toml": {"table3.1-ripley-66[vb]", "table3.1-ripley-66[laplace]", "table3.1-ripley-66[ep]", "table3.1-ripley-66[ml]",
+			"pima-vb-below-ais", "pima-is-ais-agree", "pima-vb-monotone"},
+		"logistic-separable.toml": {"fig10.13-separates", "fig10.13-midway", "fig10.13-splay", "fig10.13-vb-monotone"},
 	}
 	for cfg, ids := range runs {
 		exptest.MustPass(t, exptest.Quick(t, configPath(cfg)).Summary, ids...)
@@ -62,6 +73,45 @@ func TestInterfaceMetrics(t *testing.T) {
 	}
 }
 
+// clutterIDs are the clutter criteria of a quick run with these sizes.
+func clutterIDs(ns ...int) []string {
+	ids := []string{"fig10.17-vb-bound-below", "fig10.17-vb-monotone"}
+	for _, n := range ns {
+		for _, c := range []string{"fig10.17-ep-beats-vb-mean", "fig10.17-ep-beats-vb-lnp", "fig10.17-ep-beats-laplace-mean"} {
+			ids = append(ids, fmt.Sprintf("%s[n=%d]", c, n))
+		}
+	}
+	return ids
+}
+
+// TestInterfaceMetricsClutterPima checks the names of issue 25's interface
+// metrics for the clutter problem and Pima, and their basic sense.
+func TestInterfaceMetricsClutterPima(t *testing.T) {
+	for _, cfg := range []string{"clutter-1d.toml", "clutter-2d.toml"} {
+		s := exptest.Quick(t, configPath(cfg)).Summary
+		for _, n := range []int{10, 50} {
+			for _, m := range []string{"ep_mean_err", "vb_mean_err", "laplace_mean_err", "ep_lnp_err", "vb_lnp_err"} {
+				if v, ok := s.Metrics[fmt.Sprintf("%s_N%d", m, n)]; !ok || !(v >= 0) {
+					t.Errorf("%s: %s_N%d = %v (present %v)", cfg, m, n, v, ok)
+				}
+			}
+		}
+		if v, ok := s.Metrics["vb_bound_violations"]; !ok || v != 0 {
+			t.Errorf("%s: vb_bound_violations = %v (present %v)", cfg, v, ok)
+		}
+	}
+	s := exptest.Quick(t, configPath("pima.toml")).Summary
+	for _, m := range []string{"test_errors_vb", "test_errors_laplace", "test_errors_ep", "test_errors_ml",
+		"lnp_vb", "lnp_laplace", "lnp_ep", "lnp_is", "lnp_ais", "lnp_ais_se"} {
+		if _, ok := s.Metrics[m]; !ok {
+			t.Errorf("pima: metric %s missing", m)
+		}
+	}
+	if !(s.Metrics["lnp_vb"] < s.Metrics["lnp_is"]) || !(s.Metrics["lnp_ais_se"] > 0) {
+		t.Errorf("pima: VB bound %v not below IS %v, or AIS se %v", s.Metrics["lnp_vb"], s.Metrics["lnp_is"], s.Metrics["lnp_ais_se"])
+	}
+}
+
 func abs(x float64) float64 {
 	if x < 0 {
 		return -x
@@ -77,6 +127,9 @@ func TestPlotFromFiles(t *testing.T) {
 		"factorised.toml":          {"prml_fig10_2", "lawrence_fig1_9", "dsouza_fig2_5", "turner_sahani_fig1_3", "lawrence_fig5_6"},
 		"bimodal.toml":             {"prml_fig10_3", "turner_sahani_fig1_2"},
 		"univariate-gaussian.toml": {"prml_fig10_4"},
+		"clutter-1d.toml":          {"prml_fig10_16", "prml_fig10_17"},
+		"clutter-2d.toml":          {"prml_fig10_17"},
+		"logistic-separable.toml":  {"prml_fig10_13"},
 	} {
 		run := exptest.Quick(t, configPath(cfg))
 		dir := t.TempDir()
@@ -94,7 +147,8 @@ func TestPlotFromFiles(t *testing.T) {
 			}
 		}
 		plot := map[string]func(string) error{"onedim.toml": PlotOneDim, "factorised.toml": PlotFactorised,
-			"bimodal.toml": PlotBimodal, "univariate-gaussian.toml": PlotUnivariate}[cfg]
+			"bimodal.toml": PlotBimodal, "univariate-gaussian.toml": PlotUnivariate, "clutter-1d.toml": PlotClutter,
+			"clutter-2d.toml": PlotClutter, "logistic-separable.toml": PlotSeparable}[cfg]
 		if err := plot(dir); err != nil {
 			t.Fatalf("%s: %v", cfg, err)
 		}
