@@ -222,3 +222,26 @@ func TestClutterVBAndLaplace(t *testing.T) {
 		t.Logf("D=%d: exact mean %v ln p %.5f; VB %v F %.5f; Laplace %v ln Z %.5f", d, ex.Mean, ex.LnZ, v.Mean, res.F, q.Mean, lz)
 	}
 }
+
+// TestClutterFlops checks the counts against their formulas: a first EP
+// sweep (every cavity proper) costs N(3D + 2 + tilted + 5D + 6) + N(D + 1),
+// a VB iteration N(3D + 19 + 3T) + 2D + 10 + 2T for E and N(2D + 1) + D + 2
+// for M.
+func TestClutterFlops(t *testing.T) {
+	for _, d := range []int{1, 2} {
+		p := clutterData(2, 17, d, 0.5, 10)
+		n, fd := float64(len(p.X)), float64(d)
+		ep, _ := NewClutterEP(p)
+		ep.Sweep()
+		want := n*(3*fd+2+tiltedFlops(d)+5*fd+6) + n*(fd+1)
+		near(t, "EP sweep flops", ep.Flops, want, 0)
+		v, _ := NewClutterVB(p)
+		f0 := v.Flops
+		if _, err := v.E(); err != nil {
+			t.Fatal(err)
+		}
+		v.M()
+		tr := float64(TranscendentalFlops)
+		near(t, "VB iteration flops", v.Flops-f0, n*(3*fd+19+3*tr)+2*fd+10+2*tr+n*(2*fd+1)+fd+2, 0)
+	}
+}

@@ -50,6 +50,13 @@
 //	                      Laplace's target for logistic regression
 //	ClutterFactor         the clutter problem's factor (PRML eq. (10.209)) with closed-form
 //	                      tilted moments for an isotropic cavity (eqs. (10.212)–(10.215))
+//	ClutterProblem.Exact  the clutter posterior's ln p(D) and mean by quadrature (PRML
+//	                      §10.7.1, L1271–1279), the prior's mass in closed form
+//	ClutterEP             EP with isotropic sites (eqs. (10.211)–(10.224)), Figs 10.16–10.17
+//	ClutterVB             mean-field q(θ)q(z) as a vb.Model (eq. (10.9) on (10.210)), Fig. 10.17
+//	ClutterLaplace        Newton to the mode and eq. (4.135), Fig. 10.17
+//	Flops fields          operations counted per formula (TranscendentalFlops per exp/log/sqrt),
+//	                      the cost axis of Fig. 10.17
 //
 // Sites, factors and the Laplace Func are generic: the clutter problem
 // (PRML §10.7.1) is EP over ClutterFactors, logistic regression on Pima EP

@@ -16,8 +16,15 @@
 //	                            Fig 2.5 (correlation swept); T&S Fig 1.3
 //	approx/bimodal              PRML Fig 10.3; T&S Fig 1.2
 //	approx/univariate-gaussian  PRML Fig 10.4 with the exact KL and gap (vb_kl_exact)
+//	approx/clutter              PRML Figs 10.16, 10.17 (configs clutter-1d, clutter-2d):
+//	                            EP, VB and Laplace against quadrature, errors against
+//	                            counted operations
+//	approx/pima                 Bayesian logistic regression on Pima (PRML §10.6, Lawrence
+//	                            Table 3.1): VB, Laplace, EP, ML; ln p(t) by VB, Laplace,
+//	                            EP, IS and AIS with HMC
+//	approx/logistic-separable   PRML Fig 10.13: the VB predictive on separable data
 //
-// Every experiment writes, per figure stem F, F_table.csv (one row per
+// The gallery experiments (the first four) write, per figure stem F, F_table.csv (one row per
 // panel and method: the numbers that matter) and F_curves.csv (1-D:
 // panel, method, x, density) or F_grid.csv (2-D: panel, method, x, y,
 // density), from which Plot redraws F.svg and F.png.

@@ -65,7 +65,7 @@ func (h *HMC) Step(pt *Point[[]float64], beta float64, rnd *rand.Rand) Stats {
 		k0 += h.p[i] * h.p[i]
 	}
 	h.grad(h.x, beta)
-	for l := range h.Steps {
+	for range h.Steps {
 		for i := range h.p {
 			h.p[i] += 0.5 * eps * h.g[i]
 			h.x[i] += eps * h.p[i]
@@ -74,7 +74,6 @@ func (h *HMC) Step(pt *Point[[]float64], beta float64, rnd *rand.Rand) Stats {
 		for i := range h.p {
 			h.p[i] += 0.5 * eps * h.g[i]
 		}
-		_ = l
 	}
 	var k1 float64
 	for _, v := range h.p {
