@@ -42,6 +42,10 @@ var KnownData = []DataFile{
 		"R package longitudinal 1.1.13 (CRAN), objects tcell.34 and tcell.10", "85d5509bc5c26b08387bf3c423f13269e7b345b42d57ef129b33464e6ffdeb14"},
 	{"tcell_genes.csv", "T-cell gene symbols and descriptions",
 		"R package longitudinal 1.1.13 (CRAN), tcell.gene.description", "8c42c5440f9a92be45a7fd0380d11226caabe6512b34d3b3e20e903c0e150aa8"},
+	{"pima_train.csv", "Pima Indian women (diabetes), Ripley's training set, 200 rows",
+		"R package MASS 7.3-58, Pima.tr", "dd253952a163c8395a872f139e45dc282bb71e3047fed1c9d174b6870813702b"},
+	{"pima_test.csv", "Pima Indian women (diabetes), Ripley's test set, 332 rows",
+		"R package MASS 7.3-58, Pima.te", "5df53a692ed8a9052afd618401027691a565073b9044e72903796967329e5f8e"},
 	{"faithful.csv", "Old Faithful geyser eruptions",
 		"R datasets::faithful (Härdle 1991)", "d40b983752ab7ec0b15b740089c3ca7b7b59d0c7433a029a1714d134de1e8d14"},
 }

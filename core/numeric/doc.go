@@ -44,14 +44,6 @@
 // CholeskySPD is used for the Gaussian and Wishart posteriors of chapters 4
 // and 5; the jitter it added is returned so callers can record it.
 //
-// # Quadrature
-//
-//	Integrate      ∫ f over [a, b] by globally adaptive Gauss–Kronrod (7, 15),
-//	               QUADPACK's QAG, with caller-given breaks at the peaks
-//
-// It gives the exact one-dimensional marginal likelihoods that the bounds
-// are measured against (core/model/linreg: p(t) = ∫ p(t|α) p(α) dα).
-//
 // # Small dense matrices
 //
 // The models' inner loops factorise many small matrices (k×k posterior
@@ -66,6 +58,20 @@
 //	CholSolveVec(T)     L⁻¹v and L⁻ᵀv
 //	CholInverse         A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
 //	Sum                 Σ x_i in a fixed order with four partial sums
+//
+// # Quadrature
+//
+//	Integrate, IntegrateVec  ∫_a^b f by globally adaptive Gauss–Kronrod (7–15),
+//	                    QUADPACK's QAG scheme; a vector of integrands shares the
+//	                    intervals (a normaliser and its moments in one pass)
+//	IntegrateBreaks     the same started from caller-given breaks (at a peak and
+//	                    its width), with the error estimate
+//	IntegrateVec2       iterated adaptive quadrature over a rectangle
+//
+// gonum's integrate/quad applies a fixed rule; the exact normalisers,
+// moments, entropies and KL divergences of core/approx and the exact
+// marginal likelihoods of core/model/linreg (p(t) = ∫ p(t|α) p(α) dα)
+// need error control.
 //
 // # z-scoring
 //

@@ -44,6 +44,27 @@ func Nonlinear(k int, eTau float64) []float64 {
 	return tau
 }
 
+// Geometric returns τ(0) = 0 and the geometric schedule from τ(1) = tau1
+// to τ(K) = 1, τ(k) = tau1^((K − k)/(K − 1)), k = 1…K: equal steps in
+// ln τ, so that each step changes the tempered density by about as much
+// when ln L is large (Neal 2001, the annealing of continuous parameters;
+// a linear schedule's first steps then carry most of the variance of ln w).
+// It panics if k < 2 or tau1 is not in (0, 1).
+func Geometric(k int, tau1 float64) []float64 {
+	if k < 2 {
+		panic("ais: a geometric schedule needs K ≥ 2")
+	}
+	if !(tau1 > 0 && tau1 < 1) {
+		panic("ais: τ(1) must be in (0, 1)")
+	}
+	tau := make([]float64, k+1)
+	for i := 1; i <= k; i++ {
+		tau[i] = math.Pow(tau1, float64(k-i)/float64(k-1))
+	}
+	tau[k] = 1
+	return tau
+}
+
 // CheckSchedule reports whether tau is a valid annealing schedule in the
 // sense of Beal (2003) eq. (6.49): at least two entries, τ(0) = 0,
 // τ(K) = 1, strictly increasing.

@@ -27,6 +27,7 @@
 //	MH          Metropolis–Hastings with a Proposal, eqs. (1.62), (6.59)–(6.60)
 //	Proposal    draws x′ ~ q(·|x) and returns ln q(x|x′) − ln q(x′|x)
 //	RandomWalk  symmetric Gaussian random walk on []float64
+//	HMC         Hamiltonian Monte Carlo on []float64 for a GradTempered target
 //	Stats       proposed and accepted counts, acceptance rate
 //
 // A model supplies its own Kernel when it needs more than one MH move, for

@@ -173,7 +173,7 @@ const logEvidenceRange = 700
 // and given breaks at ±{1, 2, 4, …, 32} times its width 1/√(−g”), so that
 // a peak far narrower than the scan's step (a prior that nearly fixes α) is
 // not stepped over; the range ends where g is 60 nats below its maximum;
-// and exp(g − max g) is integrated by numeric.Integrate. It returns an error
+// and exp(g − max g) is integrated by numeric.IntegrateBreaks. It returns an error
 // if g has not fallen by 60 nats within α ∈ (e⁻⁷⁰⁰, e⁷⁰⁰) or the quadrature
 // fails.
 func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64, err error) {
@@ -250,7 +250,7 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 	}
 	breaks = sortedWithin(breaks, a, b)
 	f := func(u float64) float64 { return math.Exp(g(u) - gmax) }
-	v, e, err := numeric.Integrate(f, breaks, 0, s.RelTol, quadMaxIntervals)
+	v, e, err := numeric.IntegrateBreaks(f, breaks, numeric.QuadTol{Rel: s.RelTol, MaxIntervals: quadMaxIntervals})
 	if err != nil {
 		return 0, 0, fmt.Errorf("linreg: evidence quadrature: %w", err)
 	}

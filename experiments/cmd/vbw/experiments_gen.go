@@ -6,6 +6,7 @@ package main
 // that registers experiments (experiments.Add in its init). Linking one
 // registers its experiments with vbw.
 import (
+	_ "github.com/vbworkbench/vbw/experiments/approx"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3"
 	_ "github.com/vbworkbench/vbw/experiments/chapter4"
 	_ "github.com/vbworkbench/vbw/experiments/chapter5"

@@ -1,0 +1,144 @@
+package approx
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/diff/fd"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+
+	"github.com/vbworkbench/vbw/core/numeric"
+)
+
+// Func is an unnormalised log density ln p̃(x) in any dimension, with its
+// derivatives where they are known. A nil Grad or Hess is replaced by
+// finite differences (central; the Hessian by the five-point rule on the
+// diagonal). None of the functions may keep x.
+type Func struct {
+	LogP func(x []float64) float64
+	Grad func(dst, x []float64) // ∇ ln p̃(x)
+	Hess func(dst, x []float64) // ∇∇ ln p̃(x), row-major d×d
+}
+
+// LaplaceResult is Laplace's approximation: q = N(x*, A⁻¹) with x* the mode
+// of ln p̃ and A = −∇∇ ln p̃(x*), and its estimate of the normaliser,
+// ln Z ≈ ln p̃(x*) + (d/2) ln 2π − ½ ln|A| (PRML eqs. (4.133)–(4.135),
+// Lawrence §1.4, L560–578).
+type LaplaceResult struct {
+	Q          Normal
+	LnZ        float64
+	Iterations int // the optimiser's major iterations
+}
+
+// Laplace finds the mode of f.LogP from x0 (Newton's method when Grad and
+// Hess are given, BFGS otherwise, gonum optimize) and returns Laplace's
+// approximation there. The error says if the optimiser failed or the
+// Hessian at the point found is not negative definite.
+func Laplace(f Func, x0 []float64) (LaplaceResult, error) {
+	d := len(x0)
+	grad := f.Grad
+	if grad == nil {
+		grad = func(dst, x []float64) { fd.Gradient(dst, f.LogP, x, &fd.Settings{Formula: fd.Central}) }
+	}
+	prob := optimize.Problem{
+		Func: func(x []float64) float64 { return -f.LogP(x) },
+		Grad: func(dst, x []float64) {
+			grad(dst, x)
+			for i := range dst {
+				dst[i] = -dst[i]
+			}
+		},
+	}
+	var method optimize.Method = &optimize.BFGS{}
+	if f.Hess != nil {
+		h := make([]float64, d*d)
+		prob.Hess = func(dst *mat.SymDense, x []float64) {
+			f.Hess(h, x)
+			for i := range d {
+				for j := i; j < d; j++ {
+					dst.SetSym(i, j, -h[i*d+j])
+				}
+			}
+		}
+		method = &optimize.Newton{}
+	}
+	res, err := optimize.Minimize(prob, x0, &optimize.Settings{GradientThreshold: 1e-10}, method)
+	if err != nil && res == nil {
+		return LaplaceResult{}, fmt.Errorf("approx: Laplace: %w", err)
+	}
+	mode := res.X
+	if err != nil { // accepted only at a stationary point (a line search can fail there)
+		g := make([]float64, d)
+		grad(g, mode)
+		for _, v := range g {
+			if !(math.Abs(v) <= 1e-6) {
+				return LaplaceResult{}, fmt.Errorf("approx: Laplace: %w (gradient %v at %v)", err, g, mode)
+			}
+		}
+	}
+	a := make([]float64, d*d)
+	if f.Hess != nil {
+		f.Hess(a, mode)
+	} else {
+		HessianFD(a, f.LogP, mode)
+	}
+	for i := range a {
+		a[i] = -a[i]
+	}
+	cov, logDetA, ok := invertSPD(a, d)
+	if !ok {
+		return LaplaceResult{}, fmt.Errorf("approx: Laplace: −∇∇ ln p̃ at %v is not positive definite", mode)
+	}
+	return LaplaceResult{
+		Q:          Normal{Mean: mode, Cov: cov},
+		LnZ:        f.LogP(mode) + 0.5*float64(d)*math.Log(2*math.Pi) - 0.5*logDetA,
+		Iterations: res.Stats.MajorIterations,
+	}, nil
+}
+
+// invertSPD returns A⁻¹ and ln|A| of the symmetric positive-definite d×d
+// matrix a, or false.
+func invertSPD(a []float64, d int) (inv []float64, logDet float64, ok bool) {
+	l := append([]float64(nil), a...)
+	if !numeric.CholFactor(l, d) {
+		return nil, 0, false
+	}
+	inv = make([]float64, d*d)
+	numeric.CholInverse(inv, l, d, make([]float64, d*d))
+	for i := range d { // CholInverse fills the upper triangle
+		for j := 0; j < i; j++ {
+			inv[i*d+j] = inv[j*d+i]
+		}
+	}
+	return inv, numeric.CholLogDet(l, d), true
+}
+
+// HessianFD writes the Hessian of f at x into dst (row-major) by finite
+// differences with step h_i = 1e-3·max(1, |x_i|): the five-point rule
+// (error O(h⁴)) on the diagonal, the four-point rule (O(h²)) off it.
+func HessianFD(dst []float64, f func([]float64) float64, x []float64) {
+	d := len(x)
+	y := append([]float64(nil), x...)
+	at := func(i int, si float64, j int, sj float64) float64 {
+		copy(y, x)
+		y[i] += si
+		y[j] += sj
+		return f(y)
+	}
+	f0 := f(x)
+	for i := range d {
+		hi := 1e-3 * math.Max(1, math.Abs(x[i]))
+		dst[i*d+i] = (-at(i, 2*hi, i, 0) + 16*at(i, hi, i, 0) - 30*f0 + 16*at(i, -hi, i, 0) - at(i, -2*hi, i, 0)) / (12 * hi * hi)
+		for j := 0; j < i; j++ {
+			hj := 1e-3 * math.Max(1, math.Abs(x[j]))
+			v := (at(i, hi, j, hj) - at(i, hi, j, -hj) - at(i, -hi, j, hj) + at(i, -hi, j, -hj)) / (4 * hi * hj)
+			dst[i*d+j], dst[j*d+i] = v, v
+		}
+	}
+}
+
+// errNotProper is returned when an approximation would not be a proper
+// density.
+var errNotProper = errors.New("approx: the approximation is not a proper density")

@@ -1,0 +1,254 @@
+package approx
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/vbworkbench/vbw/core/approx"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/plots"
+	"github.com/vbworkbench/vbw/results"
+	"github.com/vbworkbench/vbw/samplers/mcmc"
+)
+
+// SeparableConfig is the config of approx/logistic-separable (PRML Fig.
+// 10.13, L1022): VB logistic regression on linearly separable 2-D data.
+type SeparableConfig struct {
+	experiments.Common
+	PerClass      int     `toml:"per_class"`      // points of each class
+	Centre        float64 `toml:"centre"`         // class 1 around (c, c), class 0 around (−c, −c)
+	SD            float64 `toml:"sd"`             // the clusters' standard deviation
+	Alpha         float64 `toml:"alpha"`          // prior w ~ N(0, α⁻¹I) on (bias, w₁, w₂)
+	MaxIterations int     `toml:"max_iterations"` // VB iterations
+	GridPoints    int     `toml:"grid_points"`    // per axis of the predictive's grid on [−box, box]²
+	Box           float64 `toml:"box"`
+	Samples       int     `toml:"samples"` // posterior draws drawn as boundaries (PRML: 5)
+	HMCStep       float64 `toml:"hmc_step"`
+	Thin          int     `toml:"thin"` // HMC transitions between draws (and of the burn-in)
+}
+
+// DefaultSeparable returns the defaults.
+func DefaultSeparable() SeparableConfig {
+	return SeparableConfig{PerClass: 20, Centre: 1.5, SD: 0.6, Alpha: 0.1, MaxIterations: 500, GridPoints: 101, Box: 4,
+		Samples: 5, HMCStep: 0.2, Thin: 200}
+}
+
+// Validate checks the keys.
+func (c *SeparableConfig) Validate() error {
+	return experiments.FirstError(experiments.AtLeast("per_class", c.PerClass, 2), experiments.Positive("centre", c.Centre),
+		experiments.Positive("sd", c.SD), experiments.Positive("alpha", c.Alpha), experiments.AtLeast("max_iterations", c.MaxIterations, 2),
+		experiments.AtLeast("grid_points", c.GridPoints, 11), experiments.Positive("box", c.Box),
+		experiments.AtLeast("samples", c.Samples, 1), experiments.Positive("hmc_step", c.HMCStep), experiments.AtLeast("thin", c.Thin, 1))
+}
+
+// Estimate counts the grid, the VB iterations and the HMC transitions.
+func (c *SeparableConfig) Estimate() experiments.Cost {
+	pts := experiments.Key("per_class", c.PerClass)
+	return experiments.Cost{
+		Memory: []experiments.Part{experiments.Rows("grid points", experiments.KeyN("grid_points", c.GridPoints, float64(c.GridPoints*c.GridPoints), "grid points"))},
+		Work: []experiments.Part{
+			experiments.Ops("VB iterations", 100, pts, experiments.Key("max_iterations", c.MaxIterations)),
+			experiments.Ops("HMC transitions (10 leapfrog steps)", 500, pts, experiments.Key("samples", c.Samples), experiments.Key("thin", c.Thin)),
+		},
+	}
+}
+
+// predictive is p(t = 1 | x) of q(w) by the probit approximation (PRML eq.
+// (4.155)).
+func predictive(lr *approx.Logistic, x, y float64) float64 { return lr.Predict([]float64{1, x, y}) }
+
+// RunSeparable draws the data, fits VB, and writes the predictive's grid,
+// the data, posterior draws and the criteria.
+func RunSeparable(env *experiments.Env, c *SeparableConfig) error {
+	rnd := rng.New(c.Seed, "separable", "data")
+	var phi [][]float64
+	var t []int
+	pts := results.NewTable("x", "y", "t")
+	for k := range 2 * c.PerClass {
+		cls := k % 2
+		m := c.Centre * (2*float64(cls) - 1)
+		x, y := m+c.SD*rnd.NormFloat64(), m+c.SD*rnd.NormFloat64()
+		phi = append(phi, []float64{1, x, y})
+		t = append(t, cls)
+		pts.AddRow(x, y, cls)
+	}
+	lr, err := approx.NewLogistic(phi, t, approx.LogisticPrior{Alpha: c.Alpha})
+	if err != nil {
+		return err
+	}
+	res := vb.Run(lr, vb.Settings{MaxIterations: c.MaxIterations, RelTol: -1, AbsTol: 1e-10})
+	if res.Err != nil {
+		return res.Err
+	}
+	s := &results.Summary{Criteria: separableCriteria}
+	get := separableCriteria.Get
+	s.Judge(get("fig10.13-vb-monotone"), float64(b2i(res.Status == vb.BoundDecreased)))
+	mu := lr.Mean
+	bad := 0
+	for n, f := range phi {
+		if (mu[0]+mu[1]*f[1]+mu[2]*f[2] > 0) != (t[n] == 1) {
+			bad++
+		}
+	}
+	s.Judge(get("fig10.13-separates"), float64(bad))
+	// Mid-way: the distances from the boundary to each class's nearest point.
+	nw := math.Hypot(mu[1], mu[2])
+	near := [2]float64{math.Inf(1), math.Inf(1)}
+	var cx, cy float64
+	for n, f := range phi {
+		near[t[n]] = math.Min(near[t[n]], math.Abs(mu[0]+mu[1]*f[1]+mu[2]*f[2])/nw)
+		cx += f[1] / float64(len(phi))
+		cy += f[2] / float64(len(phi))
+	}
+	s.Judge(get("fig10.13-midway"), math.Min(near[0], near[1])/math.Max(near[0], near[1]))
+	// Splay: the width of the band 0.25 < p < 0.75 across the boundary at
+	// the foot of the data's centroid and 3 units either way along it.
+	dx, dy := -mu[2]/nw, mu[1]/nw // along the boundary
+	nx, ny := mu[1]/nw, mu[2]/nw  // across it
+	off := (mu[0] + mu[1]*cx + mu[2]*cy) / nw
+	fx, fy := cx-off*nx, cy-off*ny
+	width := func(along float64) float64 {
+		bx, by := fx+along*dx, fy+along*dy
+		cross := func(level float64) float64 {
+			lo, hi := -50.0, 50.0
+			for range 100 {
+				mid := (lo + hi) / 2
+				if predictive(lr, bx+mid*nx, by+mid*ny) < level {
+					lo = mid
+				} else {
+					hi = mid
+				}
+			}
+			return (lo + hi) / 2
+		}
+		return cross(0.75) - cross(0.25)
+	}
+	w0 := width(0)
+	ratio := math.Min(width(3), width(-3)) / w0
+	s.Judge(get("fig10.13-splay"), ratio)
+	s.SetMetric("band_width_at_data", w0)
+	s.SetMetric("vb_bound", res.F)
+
+	grid := results.NewTable("x", "y", "p")
+	for i := range c.GridPoints {
+		x := -c.Box + 2*c.Box*float64(i)/float64(c.GridPoints-1)
+		for j := range c.GridPoints {
+			y := -c.Box + 2*c.Box*float64(j)/float64(c.GridPoints-1)
+			grid.AddRow(x, y, predictive(lr, x, y))
+		}
+	}
+	// Draws from the exact posterior p(w | t) by HMC from the VB mean.
+	signs := make([]float64, len(t))
+	for n := range t {
+		signs[n] = 2*float64(t[n]) - 1
+	}
+	target := &logisticTarget{phi: phi, sign: signs, alpha: c.Alpha}
+	hmc := &mcmc.HMC{Target: target, Steps: 10, StepSize: func(float64) float64 { return c.HMCStep }}
+	p := mcmc.NewPoint[[]float64](target, append([]float64(nil), mu...))
+	hr := rng.New(c.Seed, "separable", "hmc")
+	draws := results.NewTable("sample", "w0", "w1", "w2")
+	for k := range c.Samples + 1 {
+		for range c.Thin {
+			hmc.Step(&p, 1, hr)
+		}
+		if k > 0 { // the first block is the burn-in
+			draws.AddRow(k, p.X[0], p.X[1], p.X[2])
+		}
+	}
+	s.SetMetric("hmc_acceptance", hmc.Stats.Rate())
+	for name, tab := range map[string]*results.Table{"prml_fig10_13_grid.csv": grid, "prml_fig10_13_points.csv": pts, "prml_fig10_13_samples.csv": draws} {
+		if err := results.WriteCSV(env.Path(name), *tab); err != nil {
+			return err
+		}
+	}
+	s.Claims = []results.Claim{{Artifact: "PRML Figure 10.13", Figures: []string{"prml_fig10_13"},
+		Checks:    []string{"fig10.13-separates", "fig10.13-midway", "fig10.13-splay", "fig10.13-vb-monotone"},
+		Statement: "The variational predictive's decision boundary lies roughly mid-way between the clusters and its contours splay out away from the data (L1022)."}}
+	s.AddFindingsFromChecks(nil)
+	return env.WriteSummary(s, fmt.Sprintf("%d points per class, N((±%g, ±%g), %g²I); features (1, x₁, x₂), prior N(0, I/%g) (PRML gives none); the predictive by the probit approximation (PRML eq. 4.155); boundaries of %d draws from the exact posterior by HMC (%d transitions apart).",
+		c.PerClass, c.Centre, c.Centre, c.SD, c.Alpha, c.Samples, c.Thin))
+}
+
+// xyGrid is a plotter.GridXYZ over a square grid stored x outer.
+type xyGrid struct {
+	x, y, z []float64
+	n       int
+}
+
+func (g xyGrid) Dims() (c, r int)   { return g.n, g.n }
+func (g xyGrid) Z(c, r int) float64 { return g.z[c*g.n+r] }
+func (g xyGrid) X(c int) float64    { return g.x[c*g.n] }
+func (g xyGrid) Y(r int) float64    { return g.y[r] }
+
+// PlotSeparable redraws Fig. 10.13: the predictive's contours with the
+// data, and the posterior draws' decision boundaries.
+func PlotSeparable(dir string) error {
+	gc := results.ReadColumns(filepath.Join(dir, "prml_fig10_13_grid.csv"))
+	gx, gy, gp := gc.Floats("x"), gc.Floats("y"), gc.Floats("p")
+	pc := results.ReadColumns(filepath.Join(dir, "prml_fig10_13_points.csv"))
+	px, py, pt := pc.Floats("x"), pc.Floats("y"), pc.Floats("t")
+	sc := results.ReadColumns(filepath.Join(dir, "prml_fig10_13_samples.csv"))
+	w := floatColumns(sc, "w0", "w1", "w2")
+	for _, c := range []*results.Columns{gc, pc, sc} {
+		if err := c.Err(); err != nil {
+			return err
+		}
+	}
+	n := int(math.Round(math.Sqrt(float64(len(gp)))))
+	lo, hi := gx[0], gx[len(gx)-1]
+	var ps []*plot.Plot
+	for k := range 2 {
+		p := plot.New()
+		p.X.Label.Text, p.Y.Label.Text = "x₁", "x₂"
+		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+		if k == 0 {
+			p.Title.Text = "VB predictive, p = 0.1, 0.25, …, 0.9"
+			c := plotter.NewContour(xyGrid{gx, gy, gp, n}, []float64{0.1, 0.25, 0.5, 0.75, 0.9}, nil)
+			c.LineStyles = []draw.LineStyle{plots.LineStyle(0)}
+			p.Add(c)
+		} else {
+			p.Title.Text = "boundaries of draws from p(w | t)"
+			for i := range w[0] {
+				var xys plotter.XYs
+				for j := range 101 {
+					x := lo + (hi-lo)*float64(j)/100
+					if y := -(w[0][i] + w[1][i]*x) / w[2][i]; y >= lo && y <= hi {
+						xys = append(xys, plotter.XY{X: x, Y: y})
+					}
+				}
+				if len(xys) < 2 {
+					continue
+				}
+				l, err := plotter.NewLine(xys)
+				if err != nil {
+					return err
+				}
+				l.LineStyle = plots.LineStyle(1)
+				p.Add(l)
+			}
+		}
+		for cls := range 2 {
+			var xys plotter.XYs
+			for i := range px {
+				if int(pt[i]) == cls {
+					xys = append(xys, plotter.XY{X: px[i], Y: py[i]})
+				}
+			}
+			sp, err := plotter.NewScatter(xys)
+			if err != nil {
+				return err
+			}
+			sp.GlyphStyle = plots.GlyphStyle(cls)
+			p.Add(sp)
+		}
+		ps = append(ps, p)
+	}
+	return save(dir, "prml_fig10_13", "PRML Fig. 10.13: VB logistic regression on separable data", ps, 2)
+}
