@@ -28,6 +28,8 @@
 //	Proposal    draws x′ ~ q(·|x) and returns ln q(x|x′) − ln q(x′|x)
 //	RandomWalk  symmetric Gaussian random walk on []float64
 //	Stats       proposed and accepted counts, acceptance rate
+//	Gibbs       the kernel of a Sweeper, a model that redraws its state from
+//	            its full conditionals (core/model/gmm's mixture)
 //
 // A model supplies its own Kernel when it needs more than one MH move, for
 // example Gibbs sweeps over hidden variables followed by an MH step on the

@@ -117,13 +117,27 @@ func (t *Target) LogProb(theta []float64) float64 {
 //
 // the proposal of importance sampling (samplers/is.Proposal by its method
 // set; Beal (2003) section 4.7, and the relabelled proposals of the HMM
-// tightness study). A draw takes θ ~ q and permutes its components by a
-// uniform random σ. The density sums over the K! permutations of the K×K
-// matrix of each q-component's log density at each θ-component (the
-// Dirichlet's normaliser does not depend on the order). Up to K = 8. A
-// Proposal holds scratch space: one per goroutine (Clone).
+// tightness study). Given several fits (the distinct local optima of
+// restarts) it is the equal-weight mixture of their relabelled posteriors,
+// so that a mode of the true posterior that one fit misses can be covered
+// by another. A draw picks a fit uniformly, takes θ ~ q and permutes its
+// components by a uniform random σ. The density of one fit sums over the K!
+// permutations of the K×K matrix of each q-component's log density at each
+// θ-component (the Dirichlet's normaliser does not depend on the order).
+// Up to K = 8. A Proposal holds scratch space: one per goroutine (Clone).
 type Proposal struct {
 	k, d  int
+	parts []*relabelled
+	perms [][]int
+	lnKF  float64 // ln K!
+
+	// scratch
+	logPi, l, a, terms, parts1, eps []float64
+	perm                            []int
+}
+
+// relabelled is one fit's q(π, μ, Λ).
+type relabelled struct {
 	alpha []float64
 	lnC   float64 // ln C(α)
 	beta  []float64
@@ -132,35 +146,39 @@ type Proposal struct {
 	winv  []float64 // K×D×D
 	lw    []float64 // K×D×D factors of W_k
 	lnZW  []float64 // K
-	perms [][]int
-	lnKF  float64 // ln K!
-
-	// scratch
-	logPi, l, a, terms, eps []float64
-	perm                    []int
 }
 
 // MaxProposalK is the largest K of NewProposal (8! = 40320 relabellings).
 const MaxProposalK = 8
 
-// NewProposal returns the relabelled VB posterior of m.
-func NewProposal(m *VB) (*Proposal, error) {
-	k, d := m.k, m.d
+// NewProposal returns the relabelled VB posterior of the fits (at least
+// one, all with the same K and D), mixed with equal weights.
+func NewProposal(fits ...*VB) (*Proposal, error) {
+	if len(fits) == 0 {
+		return nil, fmt.Errorf("gmm: a proposal needs a fit")
+	}
+	k, d := fits[0].k, fits[0].d
 	if k > MaxProposalK {
 		return nil, fmt.Errorf("gmm: K = %d > %d relabelled components", k, MaxProposalK)
 	}
-	q := &Proposal{k: k, d: d, alpha: append([]float64(nil), m.alpha...), beta: append([]float64(nil), m.beta...),
-		nu: append([]float64(nil), m.nu...), m: append([]float64(nil), m.m...), winv: append([]float64(nil), m.winv...),
-		lw: make([]float64, k*d*d), lnZW: make([]float64, k), perms: permutations(k), lnKF: LogFactorial(k)}
-	q.lnC = -dist.NewDirichlet(q.alpha).LogNormalizer()
-	for c := 0; c < k; c++ {
-		pc := m.pchol[c*d*d : (c+1)*d*d]
-		w := q.lw[c*d*d : (c+1)*d*d]
-		numeric.CholInverse(w, pc, d, make([]float64, d*d))
-		if !numeric.CholFactor(w, d) {
-			return nil, fmt.Errorf("gmm: W of component %d is not positive definite", c)
+	q := &Proposal{k: k, d: d, perms: permutations(k), lnKF: LogFactorial(k)}
+	for i, m := range fits {
+		if m.k != k || m.d != d {
+			return nil, fmt.Errorf("gmm: fit %d has K = %d, D = %d; fit 0 has K = %d, D = %d", i, m.k, m.d, k, d)
 		}
-		q.lnZW[c] = wishartLogZ(q.nu[c], m.logDetW(c), d)
+		r := &relabelled{alpha: append([]float64(nil), m.alpha...), beta: append([]float64(nil), m.beta...),
+			nu: append([]float64(nil), m.nu...), m: append([]float64(nil), m.m...), winv: append([]float64(nil), m.winv...),
+			lw: make([]float64, k*d*d), lnZW: make([]float64, k)}
+		r.lnC = -dist.NewDirichlet(r.alpha).LogNormalizer()
+		for c := 0; c < k; c++ {
+			w := r.lw[c*d*d : (c+1)*d*d]
+			numeric.CholInverse(w, m.pchol[c*d*d:(c+1)*d*d], d, make([]float64, d*d))
+			if !numeric.CholFactor(w, d) {
+				return nil, fmt.Errorf("gmm: fit %d: W of component %d is not positive definite", i, c)
+			}
+			r.lnZW[c] = wishartLogZ(r.nu[c], m.logDetW(c), d)
+		}
+		q.parts = append(q.parts, r)
 	}
 	q.initScratch()
 	return q, nil
@@ -169,7 +187,7 @@ func NewProposal(m *VB) (*Proposal, error) {
 func (q *Proposal) initScratch() {
 	k, d := q.k, q.d
 	q.logPi, q.l, q.a = make([]float64, k), make([]float64, k*d*d), make([]float64, k*k)
-	q.terms, q.eps, q.perm = make([]float64, len(q.perms)), make([]float64, d), make([]int, k)
+	q.terms, q.parts1, q.eps, q.perm = make([]float64, len(q.perms)), make([]float64, len(q.parts)), make([]float64, d), make([]int, k)
 }
 
 // Clone returns a Proposal with the same parameters and its own scratch.
@@ -182,8 +200,8 @@ func (q *Proposal) Clone() *Proposal {
 // Dim returns ParamDim(K, D).
 func (q *Proposal) Dim() int { return ParamDim(q.k, q.d) }
 
-// LogProb returns ln q_K!(θ), −Inf outside the support. It does not
-// allocate.
+// LogProb returns ln of the proposal density at θ, −Inf outside the
+// support. It does not allocate.
 func (q *Proposal) LogProb(theta []float64) float64 {
 	k, d := q.k, q.d
 	if len(theta) != q.Dim() {
@@ -193,40 +211,44 @@ func (q *Proposal) LogProb(theta []float64) float64 {
 		return math.Inf(-1)
 	}
 	mu := theta[k : k+k*d]
-	// a[c*k+s]: ln density of q's component c at θ's component s.
-	for c := 0; c < k; c++ {
-		for s := 0; s < k; s++ {
-			q.a[c*k+s] = (q.alpha[c]-1)*q.logPi[s] + logNW(mu[s*d:(s+1)*d], q.l[s*d*d:(s+1)*d*d],
-				q.m[c*d:(c+1)*d], q.beta[c], q.nu[c], q.winv[c*d*d:(c+1)*d*d], q.lnZW[c], d)
+	for f, r := range q.parts {
+		// a[c*k+s]: ln density of q's component c at θ's component s.
+		for c := 0; c < k; c++ {
+			for s := 0; s < k; s++ {
+				q.a[c*k+s] = (r.alpha[c]-1)*q.logPi[s] + logNW(mu[s*d:(s+1)*d], q.l[s*d*d:(s+1)*d*d],
+					r.m[c*d:(c+1)*d], r.beta[c], r.nu[c], r.winv[c*d*d:(c+1)*d*d], r.lnZW[c], d)
+			}
 		}
-	}
-	for i, p := range q.perms {
-		var v float64
-		for c, s := range p {
-			v += q.a[c*k+s]
+		for i, p := range q.perms {
+			var v float64
+			for c, s := range p {
+				v += q.a[c*k+s]
+			}
+			q.terms[i] = v
 		}
-		q.terms[i] = v
+		q.parts1[f] = r.lnC + numeric.LogSumExp(q.terms)
 	}
-	return q.lnC + numeric.LogSumExp(q.terms) - q.lnKF
+	return numeric.LogSumExp(q.parts1) - q.lnKF - math.Log(float64(len(q.parts)))
 }
 
-// RandLogProb draws θ ~ q_K! into dst and returns ln q_K!(θ).
+// RandLogProb draws θ from the proposal into dst and returns its log density.
 func (q *Proposal) RandLogProb(dst []float64, rnd *rand.Rand) float64 {
 	k, d := q.k, q.d
 	if len(dst) != q.Dim() {
 		panic("gmm: Proposal: θ of the wrong length")
 	}
+	r := q.parts[rnd.IntN(len(q.parts))]
 	for i := range q.perm {
 		q.perm[i] = i
 	}
 	rnd.Shuffle(k, func(a, b int) { q.perm[a], q.perm[b] = q.perm[b], q.perm[a] })
-	dist.Dirichlet{Alpha: q.alpha}.RandLog(q.logPi, rnd)
+	dist.Dirichlet{Alpha: r.alpha}.RandLog(q.logPi, rnd)
 	off := k + k*d
 	tri := d * (d + 1) / 2
 	for c, s := range q.perm {
 		dst[s] = q.logPi[c]
 		l := q.l[s*d*d : (s+1)*d*d]
-		sampleNW(rnd, q.m[c*d:(c+1)*d], q.beta[c], q.lw[c*d*d:(c+1)*d*d], q.nu[c], d, dst[k+s*d:k+(s+1)*d], l, q.eps)
+		sampleNW(rnd, r.m[c*d:(c+1)*d], r.beta[c], r.lw[c*d*d:(c+1)*d*d], r.nu[c], d, dst[k+s*d:k+(s+1)*d], l, q.eps)
 		// Λ = LLᵀ, upper triangle row by row.
 		o := off + s*tri
 		for a := 0; a < d; a++ {
