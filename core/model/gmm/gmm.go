@@ -12,19 +12,17 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
+// The terms of the bound, in the order E reports them: TermLnZ is
+// Σ_n ln Σ_k ρ_nk (PRML (10.46)), which is E[ln p(X, Z | θ)] + H[q(Z)] at the
+// optimal q(Z), i.e. (10.71) + (10.72) − (10.75); TermKLPi is
+// −KL(q(π) ‖ p(π)) = (10.73) − (10.76); TermKLMuLambda is
+// −Σ_k KL(q(μ_k, Λ_k) ‖ p(μ_k, Λ_k)) = (10.74) − (10.77).
+const (
+	TermLnZ, TermKLPi, TermKLMuLambda = "lnZ", "-KL[pi]", "-KL[mu,Lambda]"
+)
+
 // ln2Pi is ln 2π.
 var ln2Pi = math.Log(2 * math.Pi)
-
-// Term names of the bound, in the order E reports them.
-const (
-	// TermLnZ is Σ_n ln Σ_k ρ_nk (PRML (10.46)): E[ln p(X, Z | θ)] + H[q(Z)]
-	// at the optimal q(Z), i.e. (10.71) + (10.72) − (10.75).
-	TermLnZ = "lnZ"
-	// TermKLPi is −KL(q(π) ‖ p(π)) = (10.73) − (10.76).
-	TermKLPi = "-KL[pi]"
-	// TermKLMuLambda is −Σ_k KL(q(μ_k, Λ_k) ‖ p(μ_k, Λ_k)) = (10.74) − (10.77).
-	TermKLMuLambda = "-KL[mu,Lambda]"
-)
 
 // Prior holds the hyperparameters of PRML (10.39)–(10.40): π ~ Dir(α₀, …, α₀)
 // (α₀ per component, PRML's convention, not Beal's α/K), and for every
@@ -135,7 +133,8 @@ type VB struct {
 	alpha, beta, nu []float64 // K
 	m               []float64 // K×D
 	winv            []float64 // K×D×D: W_k⁻¹
-	pchol           []float64 // K×D×D: Cholesky factor of W_k⁻¹
+	pchol           []float64 // K×D×D: Cholesky factor P_k of W_k⁻¹
+	qinv            []float64 // K×D×D: P_k⁻¹ (lower triangular)
 	resp            []float64 // K×N component-major (package mixture's layout)
 
 	// scratch
@@ -145,7 +144,7 @@ type VB struct {
 	bad        error // set by M when a W_k⁻¹ cannot be factored
 }
 
-var _ vb.Model = (*VB)(nil)
+var _ vb.Mover = (*VB)(nil)
 
 // NewVB returns VB for the data x (N×D row-major, N = len(x)/d, not copied)
 // with k components and the given prior. The first q(Z) is a random hard
@@ -216,7 +215,7 @@ func (m *VB) resize(k int) {
 	m.k = k
 	d := m.d
 	m.alpha, m.beta, m.nu, m.elnpi = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
-	m.m, m.winv, m.pchol = make([]float64, k*d), make([]float64, k*d*d), make([]float64, k*d*d)
+	m.m, m.winv, m.pchol, m.qinv = make([]float64, k*d), make([]float64, k*d*d), make([]float64, k*d*d), make([]float64, k*d*d)
 }
 
 // SetResponsibilities sets q(Z) to r (K×N component-major: r[k*N+n] =
@@ -253,18 +252,25 @@ func (m *VB) SetResponsibilities(r []float64) error {
 //	W_k⁻¹ = W₀⁻¹ + N_kS_k + β₀N_k/(β₀+N_k) (x̄_k − m₀)(x̄_k − m₀)ᵀ   (10.62)
 //	ν_k = ν₀ + N_k                                           (10.63)
 //
-// The scatter N_kS_k is accumulated about x̄_k (two passes), which avoids
-// the cancellation of Σ r xxᵀ − N x̄x̄ᵀ; points with r_nk = 0 are skipped.
-// M also factors W_k⁻¹ for the next E step. It does not allocate.
+// The statistics are accumulated in one pass about the component's current
+// mean m_k (a shift c close to x̄_k, so that the correction
+// N_kS_k = Σ_n r_nk (x_n − c)(x_n − c)ᵀ − N_k(x̄_k − c)(x̄_k − c)ᵀ does not
+// cancel); points with r_nk = 0 are skipped. M also factors W_k⁻¹ = P_kP_kᵀ
+// and inverts the factor, Q_k = P_k⁻¹, so that the E step's
+// (x − m_k)ᵀW_k(x − m_k) = ‖Q_k(x − m_k)‖² needs no division. It does not
+// allocate.
 func (m *VB) M() {
 	d, n, p := m.d, m.n, m.prior
 	mixture.UpdateWeights(m.alpha, m.resp, n, float64(m.k)*p.Alpha0)
-	xbar := m.vec
+	s1, dx := m.vec, m.work[:d]
 	m.bad = nil
 	for k := 0; k < m.k; k++ {
 		r := m.resp[k*n : (k+1)*n]
+		mk := m.m[k*d : (k+1)*d] // the shift c: the mean of the last M step
+		winv := m.winv[k*d*d : (k+1)*d*d]
+		copy(winv, m.c.w0inv)
 		var nk float64
-		clear(xbar)
+		clear(s1)
 		for i, ri := range r {
 			if ri == 0 {
 				continue
@@ -272,42 +278,40 @@ func (m *VB) M() {
 			nk += ri
 			xi := m.x[i*d : (i+1)*d]
 			for a, v := range xi {
-				xbar[a] += ri * v
+				dx[a] = v - mk[a]
 			}
-		}
-		if nk > 0 {
-			for a := range xbar {
-				xbar[a] /= nk
-			}
-		} else {
-			copy(xbar, p.M0)
-		}
-		winv := m.winv[k*d*d : (k+1)*d*d]
-		copy(winv, m.c.w0inv)
-		for i, ri := range r {
-			if ri == 0 {
-				continue
-			}
-			xi := m.x[i*d : (i+1)*d]
-			for a := 0; a < d; a++ {
-				da := ri * (xi[a] - xbar[a])
+			for a, da := range dx {
+				s1[a] += ri * da
+				da *= ri
 				row := winv[a*d : a*d+a+1]
 				for b := range row {
-					row[b] += da * (xi[b] - xbar[b])
+					row[b] += da * dx[b]
 				}
+			}
+		}
+		// s1 becomes x̄_k − c, dx the prior's deviation x̄_k − m₀.
+		if nk > 0 {
+			for a := range s1 {
+				s1[a] /= nk
+			}
+		} else {
+			for a := range s1 {
+				s1[a] = p.M0[a] - mk[a]
 			}
 		}
 		bk := p.Beta0 + nk
 		f := p.Beta0 * nk / bk
-		mk := m.m[k*d : (k+1)*d]
-		for a := 0; a < d; a++ {
-			da := xbar[a] - p.M0[a]
-			for b := 0; b <= a; b++ {
-				winv[a*d+b] += f * da * (xbar[b] - p.M0[b])
-			}
-			mk[a] = (p.Beta0*p.M0[a] + nk*xbar[a]) / bk
+		for a := range dx {
+			dx[a] = mk[a] + s1[a] - p.M0[a]
 		}
 		for a := 0; a < d; a++ {
+			for b := 0; b <= a; b++ {
+				winv[a*d+b] += f*dx[a]*dx[b] - nk*s1[a]*s1[b]
+			}
+		}
+		for a := 0; a < d; a++ {
+			xbar := mk[a] + s1[a]
+			mk[a] = (p.Beta0*p.M0[a] + nk*xbar) / bk
 			for b := 0; b < a; b++ {
 				winv[b*d+a] = winv[a*d+b]
 			}
@@ -315,8 +319,21 @@ func (m *VB) M() {
 		m.beta[k], m.nu[k] = bk, p.Nu0+nk
 		pc := m.pchol[k*d*d : (k+1)*d*d]
 		copy(pc, winv)
-		if !numeric.CholFactor(pc, d) && m.bad == nil {
-			m.bad = fmt.Errorf("gmm: W⁻¹ of component %d is not positive definite", k)
+		if !numeric.CholFactor(pc, d) {
+			if m.bad == nil {
+				m.bad = fmt.Errorf("gmm: W⁻¹ of component %d is not positive definite", k)
+			}
+			continue
+		}
+		q := m.qinv[k*d*d : (k+1)*d*d]
+		clear(q)
+		for j := 0; j < d; j++ {
+			clear(s1)
+			s1[j] = 1
+			numeric.CholSolveVec(pc, d, s1)
+			for a := j; a < d; a++ {
+				q[a*d+j] = s1[a]
+			}
 		}
 	}
 }
@@ -366,7 +383,7 @@ func (m *VB) E() (vb.Bound, error) {
 	for k := 0; k < m.k; k++ {
 		ck := m.elnpi[k] + 0.5*m.ElnLambda(k) - float64(d)/2*ln2Pi - float64(d)/(2*m.beta[k])
 		hn := m.nu[k] / 2
-		pc := m.pchol[k*d*d : (k+1)*d*d]
+		qk := m.qinv[k*d*d : (k+1)*d*d]
 		mk := m.m[k*d : (k+1)*d]
 		row := m.resp[k*n : (k+1)*n]
 		y := m.vec
@@ -375,10 +392,14 @@ func (m *VB) E() (vb.Bound, error) {
 			for a := range y {
 				y[a] = xi[a] - mk[a]
 			}
-			numeric.CholSolveVec(pc, d, y)
 			var q float64
-			for _, u := range y {
-				q += u * u
+			for a := range y {
+				qa := qk[a*d : a*d+a+1]
+				var t float64
+				for b, v := range qa {
+					t += v * y[b]
+				}
+				q += t * t
 			}
 			row[i] = ck - hn*q
 		}

@@ -29,7 +29,7 @@ func ParamDim(k, d int) int { return k + k*d + k*d*(d+1)/2 }
 type Target struct {
 	j       *Joint
 	l       []float64 // K×D×D factors of Λ_k
-	lp      []float64 // K
+	lp, gc  []float64 // K
 	logPi   []float64 // K
 	precBuf []float64 // D×D
 }
@@ -45,7 +45,7 @@ func NewTarget(x []float64, d, k int, prior Prior) (*Target, error) {
 
 func (j *Joint) newTarget() *Target {
 	d := j.d
-	return &Target{j: j, l: make([]float64, j.k*d*d), lp: make([]float64, j.k), logPi: make([]float64, j.k),
+	return &Target{j: j, l: make([]float64, j.k*d*d), lp: make([]float64, j.k), gc: make([]float64, j.k), logPi: make([]float64, j.k),
 		precBuf: make([]float64, d*d)}
 }
 
@@ -100,10 +100,14 @@ func (t *Target) LogProb(theta []float64) float64 {
 	for c := 0; c < k; c++ {
 		lp += logNW(mu[c*d:(c+1)*d], t.l[c*d*d:(c+1)*d*d], p.M0, p.Beta0, p.Nu0, j.c.w0inv, j.c.lnZ0, d)
 	}
+	t.gc = gaussConsts(t.gc, t.l, k, d)
+	for c := range t.gc {
+		t.gc[c] += t.logPi[c]
+	}
 	for i := 0; i < j.n; i++ {
 		xi := j.x[i*d : (i+1)*d]
 		for c := 0; c < k; c++ {
-			t.lp[c] = t.logPi[c] + logGauss(t.l[c*d*d:(c+1)*d*d], xi, mu[c*d:(c+1)*d], d)
+			t.lp[c] = t.gc[c] - 0.5*quadL(t.l[c*d*d:(c+1)*d*d], xi, mu[c*d:(c+1)*d], d)
 		}
 		lp += numeric.LogSumExp(t.lp)
 	}

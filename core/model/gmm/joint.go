@@ -106,9 +106,18 @@ func quadL(l, x, mu []float64, d int) float64 {
 // halfLogDetL returns ½ ln|Λ| = Σ_i ln L_ii.
 func halfLogDetL(l []float64, d int) float64 { return numeric.CholLogDet(l, d) / 2 }
 
-// logGauss returns ln N(x | μ, Λ⁻¹) for the factor l of Λ.
-func logGauss(l, x, mu []float64, d int) float64 {
-	return -float64(d)/2*ln2Pi + halfLogDetL(l, d) - 0.5*quadL(l, x, mu, d)
+// gaussConst returns the normaliser −(D/2) ln 2π + ½ ln|Λ| of N(· | μ, Λ⁻¹)
+// for the factor l of Λ.
+func gaussConst(l []float64, d int) float64 { return -float64(d)/2*ln2Pi + halfLogDetL(l, d) }
+
+// gaussConsts writes gaussConst of each of the k factors in ls (k×D×D)
+// into dst (reused when it has room) and returns it.
+func gaussConsts(dst, ls []float64, k, d int) []float64 {
+	dst = dst[:0]
+	for c := 0; c < k; c++ {
+		dst = append(dst, gaussConst(ls[c*d*d:(c+1)*d*d], d))
+	}
+	return dst
 }
 
 // traceProd returns Tr(AΛ) = Σ_ab A_ab Λ_ab for the symmetric A and Λ = LLᵀ.
@@ -158,11 +167,14 @@ func (j *Joint) LogPrior(s *State) float64 {
 }
 
 // LogLik returns ln p(X | Z, μ, Λ) = Σ_n ln N(x_n | μ_{z_n}, Λ_{z_n}⁻¹) (10.38).
+// It does not allocate for K ≤ 16.
 func (j *Joint) LogLik(s *State) float64 {
 	d := j.d
+	var buf [16]float64
+	c := gaussConsts(buf[:], s.L, j.k, d)
 	var ll float64
 	for i, z := range s.Z {
-		ll += logGauss(s.L[z*d*d:(z+1)*d*d], j.x[i*d:(i+1)*d], s.Mu[z*d:(z+1)*d], d)
+		ll += c[z] - 0.5*quadL(s.L[z*d*d:(z+1)*d*d], j.x[i*d:(i+1)*d], s.Mu[z*d:(z+1)*d], d)
 	}
 	return ll
 }
@@ -192,7 +204,7 @@ func (j *Joint) SamplePrior(dst *State, rnd *rand.Rand) *State {
 type Gibbs struct {
 	j       *Joint
 	stats   []nwStats
-	lp      []float64 // K
+	lp, gc  []float64 // K
 	alpha   []float64 // K
 	mN, wN  []float64 // D, D×D
 	lw, inv []float64 // D×D
@@ -202,7 +214,7 @@ type Gibbs struct {
 // NewGibbs returns a Gibbs sampler for j.
 func (j *Joint) NewGibbs() *Gibbs {
 	d := j.d
-	g := &Gibbs{j: j, stats: make([]nwStats, j.k), lp: make([]float64, j.k), alpha: make([]float64, j.k),
+	g := &Gibbs{j: j, stats: make([]nwStats, j.k), lp: make([]float64, j.k), gc: make([]float64, j.k), alpha: make([]float64, j.k),
 		mN: make([]float64, d), wN: make([]float64, d*d), lw: make([]float64, d*d), inv: make([]float64, d*d),
 		eps: make([]float64, d)}
 	for k := range g.stats {
@@ -229,13 +241,14 @@ func (g *Gibbs) Sweep(s *State, tau float64, rnd *rand.Rand) *State {
 // drawZ draws every z_n ∝ π_k N(x_n | μ_k, Λ_k⁻¹)^τ.
 func (g *Gibbs) drawZ(s *State, tau float64, rnd *rand.Rand) {
 	j, d := g.j, g.j.d
+	g.gc = gaussConsts(g.gc, s.L, j.k, d)
 	for i := range s.Z {
 		xi := j.x[i*d : (i+1)*d]
 		mx := math.Inf(-1)
 		for k := range g.lp {
 			v := s.LogPi[k]
 			if tau != 0 && v > math.Inf(-1) {
-				v += tau * logGauss(s.L[k*d*d:(k+1)*d*d], xi, s.Mu[k*d:(k+1)*d], d)
+				v += tau * (g.gc[k] - 0.5*quadL(s.L[k*d*d:(k+1)*d*d], xi, s.Mu[k*d:(k+1)*d], d))
 			}
 			g.lp[k] = v
 			mx = max(mx, v)

@@ -10,4 +10,5 @@ import (
 	_ "github.com/vbworkbench/vbw/experiments/chapter4"
 	_ "github.com/vbworkbench/vbw/experiments/chapter5"
 	_ "github.com/vbworkbench/vbw/experiments/chapter6"
+	_ "github.com/vbworkbench/vbw/experiments/vbgmm"
 )
