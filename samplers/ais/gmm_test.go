@@ -78,3 +78,25 @@ func TestGMMEvidence(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkGMMSweep times one Gibbs sweep of the mixture at the size of
+// PRML Fig. 10.7's largest model (N = 272, D = 2, K = 6); an AIS estimate
+// is runs × steps of them.
+func BenchmarkGMMSweep(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	x := make([]float64, 2*272)
+	for i := range x {
+		x[i] = rnd.NormFloat64() + float64((i/2)%2)*3
+	}
+	j, err := gmm.NewJoint(x, 2, 6, gmm.DefaultPrior(2, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	kern := &mcmc.Gibbs[*gmm.State]{Target: j, Sweeper: j.NewGibbs()}
+	p := mcmc.NewPoint[*gmm.State](j, j.SamplePrior(nil, rnd))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		kern.Step(&p, 0.5, rnd)
+	}
+}

@@ -52,6 +52,8 @@
 //	                       (Z, π, μ, Λ): (10.37), (10.57)-style Dirichlet and
 //	                       (10.59)–(10.63)-style Normal-Wishart full conditionals
 //	Target, Proposal       ln p(θ, X) with Z summed out, and the VB posterior
-//	                       (10.57), (10.59) averaged over the K! relabellings,
-//	                       for importance sampling (Beal (2003) section 4.7)
+//	                       (10.57), (10.59) averaged over the K! relabellings
+//	                       (and over the distinct optima of restarts), for
+//	                       importance sampling (Beal (2003) section 4.7)
+//	ParamDim               the length of the flat θ of Target and Proposal
 package gmm
