@@ -334,7 +334,7 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 		"bridge-var-too-small":    "Where A is pruned (α → ∞) q and the exact posterior are both the prior N(0, 1/α) and the ratio is 1.",
 		"bridge-is-agrees":        "IS from the widened q is biased low where q is much narrower than the posterior (λ = 0.99, T = 1000: heavy weights, ln Ẑ below the quadrature by 0.4-5 nats), and the quadrature is doubtful on the curved (A, C, ρ) ridge of λ = 0.5 at T ≥ 100, where one series has ln Ẑ 1.3 nats above it (bridge.csv).",
 	})
-	s.Claims = []results.Claim{{Artifact: "bridge", Checks: []string{"bridge-f-bound", "bridge-is-agrees", "bridge-quadrature-box"}}}
+	s.Claims = []results.Claim{claim("the bridge (targets §7 P1)", bridgeCriteria, "bridge-", "f-monotone")}
 	return env.WriteSummary(&s, "The bridge to Beal's chapter 5: the VB-LDS (k = p = 1) against the exact posterior of A and ln p(y) by quadrature (hyperparameters at VB's values), cross-checked by IS.")
 }
 

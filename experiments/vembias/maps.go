@@ -497,9 +497,9 @@ func writeMaps(env *experiments.Env, c *MapsConfig, out []mapResult, checks [][]
 	s.Judge(get("optimiser-agreement"), dis)
 	s.Judge(get("f-monotone"), float64(dec))
 	s.Claims = []results.Claim{
-		{Artifact: "Fig 1.6", Checks: []string{"fig1.6a-lambda-under", "fig1.6a-fc-least-biased", "fig1.6a-bias-almost-one", "fig1.6b-fc-over", "fig1.6b-ft-under", "fig1.6b-map-under", "fig1.6b-mf-both-signs", "fig1.6c-mf-best-share"}},
-		{Artifact: "Fig 1.7", Checks: []string{"fig1.7a-over", "fig1.7a-ft-least", "fig1.7a-mf-fc-map-equal", "fig1.7b-ft-least", "fig1.7c-map-infinite", "fig1.7d-mf-best-share"}},
-		{Artifact: "Fig 1.8", Checks: []string{"fig1.8-mf-never-best", "fig1.8-joint-larger"}},
+		claim("Figure 1.6", mapsCriteria, "fig1.6", "ml-consistent", "optimiser-agreement", "f-monotone"),
+		claim("Figure 1.7", mapsCriteria, "fig1.7", "ml-consistent", "optimiser-agreement", "f-monotone"),
+		claim("Figure 1.8", mapsCriteria, "fig1.8", "ml-consistent", "optimiser-agreement", "f-monotone"),
 	}
 	s.AddFindingsFromChecks(map[string]string{
 		"fig1.8-mf-never-best": "In joint (λ, σ_y²) learning q_MF is the least biased for σ_y² at a few settings with λ = 0.99 and small σ_y² (joint.csv), against the Fig 1.8B caption's 'q_MF is never superior'; everywhere else it is beaten by q_FC or q_FT.",

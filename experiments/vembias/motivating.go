@@ -152,7 +152,7 @@ func RunMotivating(env *experiments.Env, c *MotivatingConfig) error {
 			return err
 		}
 	}
-	s.Claims = []results.Claim{{Artifact: "Fig 1.1", Checks: []string{"fig1.1-ml-boundary", "fig1.1-em-10", "fig1.1-vem-fixed-point", "fig1.1-vem-biased-right", "fig1.1-vem-tightest"}}}
+	s.Claims = []results.Claim{claim("Figure 1.1", motivatingCriteria, "fig1.1-", "f-monotone")}
 	return env.WriteSummary(&s, "Turner & Sahani Fig 1.1: EM and vEM (σ_q² fixed) learning σ_y² from one observation.")
 }
 
