@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"gonum.org/v1/plot"
 
@@ -330,7 +331,24 @@ func PlotSingle(dir string) error {
 	if err := op.Err(); err != nil {
 		return err
 	}
-	panel := func(cse string, approx []vm.Approx, title, xl string) (*plot.Plot, error) {
+	// window is the zoom of Fig 1.4's bottom panels (L282 "a zoomed in
+	// region of the top two panels"): the optima of approx widened by half
+	// their spread each side (by 0.05 if they coincide).
+	window := func(cse string, approx []vm.Approx) (lo, hi float64) {
+		lo, hi = math.Inf(1), math.Inf(-1)
+		for i := range ocs {
+			if ocs[i] == cse && slices.ContainsFunc(approx, func(q vm.Approx) bool { return oqs[i] == q.String() }) {
+				lo, hi = math.Min(lo, ogrid[i]), math.Max(hi, ogrid[i])
+			}
+		}
+		m := math.Max((hi-lo)/2, 0.05)
+		return lo - m, hi + m
+	}
+	panel := func(cse string, approx []vm.Approx, title, xl string, zoom bool) (*plot.Plot, error) {
+		xlo, xhi := math.Inf(-1), math.Inf(1)
+		if zoom {
+			xlo, xhi = window(cse, approx)
+		}
 		var series []plots.Series
 		for _, q := range approx {
 			var sr plots.Series
@@ -339,7 +357,7 @@ func PlotSingle(dir string) error {
 				sr.Name = "ln p(y|θ)"
 			}
 			for i := range cs {
-				if cs[i] == cse && qs[i] == q.String() {
+				if cs[i] == cse && qs[i] == q.String() && xs[i] >= xlo && xs[i] <= xhi {
 					sr.X, sr.Y = append(sr.X, xs[i]), append(sr.Y, fs[i])
 				}
 			}
@@ -352,7 +370,7 @@ func PlotSingle(dir string) error {
 		lo, hi := p.Y.Min, p.Y.Max
 		for i := range ocs {
 			for _, q := range approx {
-				if ocs[i] == cse && oqs[i] == q.String() {
+				if ocs[i] == cse && oqs[i] == q.String() && ogrid[i] >= xlo && ogrid[i] <= xhi {
 					if err := vline(p, ogrid[i], lo, hi, dashed); err != nil {
 						return nil, err
 					}
@@ -368,6 +386,7 @@ func PlotSingle(dir string) error {
 		q     []vm.Approx
 		title string
 		xl    string
+		zoom  bool // the optima's neighbourhood only
 	}
 	figs := []struct {
 		name  string
@@ -375,20 +394,21 @@ func PlotSingle(dir string) error {
 		rows  int
 		cells []cell
 	}{
-		{"fig1_4", "Fig 1.4: learning λ (A) and σ_y² (B), others at the truth", 3, []cell{
-			{"fig1.4a", up, "A: λ, two outputs", "λ"}, {"fig1.4b", up, "B: σ_y², two outputs", "σ_y²"},
-			{"fig1.4a", mp, "A: q_MAP, two outputs", "λ"}, {"fig1.4b", mp, "B: q_MAP, two outputs", "σ_y²"},
-			{"fig1.4a-1d", append(append([]vm.Approx{}, up...), vm.MAP), "A: y_{2,t} dropped (targets §1.3)", "λ"}, {"fig1.4b-1d", mp, "B: q_MAP, y_{2,t} dropped", "σ_y²"},
+		{"fig1_4", "Fig 1.4: learning λ (A) and σ_y² (B), others at the truth", 4, []cell{
+			{"fig1.4a", up, "A: λ, two outputs", "λ", false}, {"fig1.4b", up, "B: σ_y², two outputs", "σ_y²", false},
+			{"fig1.4a", mp, "A: q_MAP, two outputs", "λ", false}, {"fig1.4b", mp, "B: q_MAP, two outputs", "σ_y²", false},
+			{"fig1.4a", up, "A: zoom on the optima", "λ", true}, {"fig1.4b", up, "B: zoom on the optima", "σ_y²", true},
+			{"fig1.4a-1d", append(append([]vm.Approx{}, up...), vm.MAP), "A: y_{2,t} dropped (targets §1.3)", "λ", false}, {"fig1.4b-1d", mp, "B: q_MAP, y_{2,t} dropped", "σ_y²", false},
 		}},
 		{"fig1_5", "Fig 1.5: learning φ₂ (A) and |w₂| (B), others at the truth", 2, []cell{
-			{"fig1.5a", up, "A: φ₂", "φ₂ (rad)"}, {"fig1.5b", up, "B: |w₂|", "|w₂|"},
-			{"fig1.5a", mp, "A: q_MAP", "φ₂ (rad)"}, {"fig1.5b", mp, "B: q_MAP", "|w₂|"},
+			{"fig1.5a", up, "A: φ₂", "φ₂ (rad)", false}, {"fig1.5b", up, "B: |w₂|", "|w₂|", false},
+			{"fig1.5a", mp, "A: q_MAP", "φ₂ (rad)", false}, {"fig1.5b", mp, "B: q_MAP", "|w₂|", false},
 		}},
 	}
 	for _, f := range figs {
 		var panels []*plot.Plot
 		for _, c := range f.cells {
-			p, err := panel(c.cse, c.q, c.title, c.xl)
+			p, err := panel(c.cse, c.q, c.title, c.xl, c.zoom)
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}
