@@ -442,7 +442,7 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 		"bridge-bias-shrinks":     "The bias is not monotone in T: it is near 0 in the shortest series, where A is pruned (hyperparameters learnt) or the prior dominates (held), peaks at an intermediate length and falls beyond (bridge_bias_A_*).",
 		"bridge-var-too-small":    "Where A is pruned (α → ∞) q and the exact posterior are both the prior N(0, 1/α) and the ratio is 1.",
 	})
-	s.Claims = []results.Claim{claim("the bridge (targets §7 P1)", bridgeCriteria, "bridge-", "f-monotone")}
+	s.Claims = []results.Claim{claim("the bridge (targets §7 P1)", "bridge", "Our VB-LDS (k = p = 1) against the exact posterior of its parameters: is E_q[A] biased towards 0 (T&S L290), Var_q[A] too small, and how far is F below ln p(y)? (targets §7 P1)", bridgeCriteria, "bridge-", "f-monotone")}
 	return env.WriteSummary(&s, "The bridge to Beal's chapter 5: the VB-LDS (k = p = 1) against the exact posterior of A and ln p(y) by quadrature (hyperparameters at VB's values), cross-checked by IS.")
 }
 

@@ -183,11 +183,15 @@ func checkBounds(bs ...bound) error {
 	return nil
 }
 
-// claim is the claim on artefact of every criterion of cs whose ID begins
-// with one of prefixes (an ID given whole names itself), so that a
-// criterion added to a figure's table is claimed without another edit.
-func claim(artefact string, cs results.Criteria, prefixes ...string) results.Claim {
-	c := results.Claim{Artifact: artefact}
+// claim is the claim on artefact, shown by figure (a file stem, or ""),
+// stated in one line, of every criterion of cs whose ID begins with one of
+// prefixes (an ID given whole names itself), so that a criterion added to
+// a figure's table is claimed without another edit.
+func claim(artefact, figure, statement string, cs results.Criteria, prefixes ...string) results.Claim {
+	c := results.Claim{Artifact: artefact, Statement: statement}
+	if figure != "" {
+		c.Figures = []string{figure}
+	}
 	for _, x := range cs {
 		for _, p := range prefixes {
 			if strings.HasPrefix(x.ID, p) {

@@ -152,7 +152,7 @@ func RunMotivating(env *experiments.Env, c *MotivatingConfig) error {
 			return err
 		}
 	}
-	s.Claims = []results.Claim{claim("Figure 1.1", motivatingCriteria, "fig1.1-", "f-monotone")}
+	s.Claims = []results.Claim{claim("Figure 1.1", "fig1_1", "Exact EM reaches the ML σ_y²; vEM with σ_q² fixed is biased to where the approximation is tightest, a larger σ_y² (L100).", motivatingCriteria, "fig1.1-", "f-monotone")}
 	return env.WriteSummary(&s, "Turner & Sahani Fig 1.1: EM and vEM (σ_q² fixed) learning σ_y² from one observation.")
 }
 

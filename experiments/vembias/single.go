@@ -243,8 +243,8 @@ func RunSingle(env *experiments.Env, c *SingleConfig) error {
 		return err
 	}
 	s.Claims = []results.Claim{
-		claim("Figure 1.4", singleCriteria, "fig1.4", "appendix-a-fig1.4", "appendix-a-kl-", "ml-consistent", "optimiser-agreement", "f-monotone"),
-		claim("Figure 1.5", singleCriteria, "fig1.5", "appendix-a-fig1.5", "ml-consistent", "optimiser-agreement", "f-monotone"),
+		claim("Figure 1.4", "fig1_4", "Learning λ, every scheme under-estimates it, q_FC least; learning σ_y², q_FC over- and q_FT under-estimates it, q_MF lies between and can be best, and zero-temperature EM is catastrophic (L282-L305).", singleCriteria, "fig1.4", "appendix-a-fig1.4", "appendix-a-kl-", "ml-consistent", "optimiser-agreement", "f-monotone"),
+		claim("Figure 1.5", "fig1_5", "Every scheme over-estimates the angle between the weights, q_FT least; q_FC prunes w₂, q_FT over-estimates |w₂| and q_MAP runs to infinity (L306-L317).", singleCriteria, "fig1.5", "appendix-a-fig1.5", "ml-consistent", "optimiser-agreement", "f-monotone"),
 	}
 	s.AddFindingsFromChecks(map[string]string{
 		"fig1.4b-map-spike-2d": "With the literal Fig 1.4 setting (w₁ = w₂ = [1, 0], two outputs) the second output is pure noise and pins σ_y²: q_MAP's objective has an interior maximum (σ̂_y² = 0.272, as Appendix A) instead of the spike at 0 of L300; the spike appears once y_{2,t} is dropped (fig1.4b-map-spike-1d), the reading of targets §1.3.",
