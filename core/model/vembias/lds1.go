@@ -195,7 +195,7 @@ func (p LDS1Prior) LDS1Quadrature(y []float64, start [2]float64, relTol float64)
 		h := func(l float64) float64 { return math.Exp(f(a, l) - top) }
 		lo := grow(func(d float64) float64 { return f(a, c-d) }, math.Max(24*sL, 80))
 		hi := grow(func(d float64) float64 { return f(a, c+d) }, math.Max(24*sL, 6))
-		v, e, err := numeric.Integrate(h, breaks(c, sL, lo, hi), relTol*sL/100, relTol, 400)
+		v, e, err := numeric.IntegrateBreaks(h, breaks(c, sL, lo, hi), numeric.QuadTol{Abs: relTol * sL / 100, Rel: relTol, MaxIntervals: 400})
 		if err != nil && !errors.Is(err, numeric.ErrQuadLimit) {
 			v = math.NaN()
 		}
@@ -207,7 +207,7 @@ func (p LDS1Prior) LDS1Quadrature(y []float64, start [2]float64, relTol float64)
 	var m [3]float64
 	var outErr float64
 	for k := range m {
-		v, e, err := numeric.Integrate(func(a float64) float64 { return math.Pow(a-mode[0], float64(k)) * g(a).v }, bA, relTol*sA*sL/100, relTol, 400)
+		v, e, err := numeric.IntegrateBreaks(func(a float64) float64 { return math.Pow(a-mode[0], float64(k)) * g(a).v }, bA, numeric.QuadTol{Abs: relTol * sA * sL / 100, Rel: relTol, MaxIntervals: 400})
 		if err != nil && !errors.Is(err, numeric.ErrQuadLimit) {
 			return out, fmt.Errorf("vembias: LDS1Quadrature: %w", err)
 		}
@@ -216,7 +216,7 @@ func (p LDS1Prior) LDS1Quadrature(y []float64, start [2]float64, relTol float64)
 			outErr = e / v
 		}
 	}
-	inErr, _, _ := numeric.Integrate(func(a float64) float64 { return g(a).e }, bA, 0, 0.1, 40)
+	inErr, _, _ := numeric.IntegrateBreaks(func(a float64) float64 { return g(a).e }, bA, numeric.QuadTol{Abs: 0, Rel: 0.1, MaxIntervals: 40})
 	inErr /= m[0]
 	out.LogEvidence = top + math.Log(m[0])
 	d := m[1] / m[0]

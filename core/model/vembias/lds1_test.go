@@ -57,21 +57,21 @@ func TestCollapsedLogJoint(t *testing.T) {
 	y := []float64{0.5, 1.2, 0.9, 1.5, 0.3, -0.2, 0.8, 1.1}
 	for _, a := range []float64{-0.3, 0.6, 1.2} {
 		top, _, _ := prior.CollapsedLogJoint(y, a, 0)
-		one, _, err := numeric.Integrate(func(l float64) float64 {
+		one, _, err := numeric.IntegrateBreaks(func(l float64) float64 {
 			v, _, _ := prior.CollapsedLogJoint(y, a, l)
 			return math.Exp(v - top)
-		}, []float64{-80, -10, -3, -1, 0, 1, 3, 6}, 0, 1e-12, 500)
+		}, []float64{-80, -10, -3, -1, 0, 1, 3, 6}, numeric.QuadTol{Rel: 1e-12, MaxIntervals: 500})
 		if err != nil {
 			t.Fatal(err)
 		}
-		two, _, err := numeric.Integrate(func(u float64) float64 {
-			v, _, err := numeric.Integrate(func(c float64) float64 { return math.Exp(prior.LogJoint(y, a, c, u) - top) },
-				[]float64{-30, -3, -1, -0.3, 0, 0.3, 1, 3, 30}, 0, 1e-12, 500)
+		two, _, err := numeric.IntegrateBreaks(func(u float64) float64 {
+			v, _, err := numeric.IntegrateBreaks(func(c float64) float64 { return math.Exp(prior.LogJoint(y, a, c, u) - top) },
+				[]float64{-30, -3, -1, -0.3, 0, 0.3, 1, 3, 30}, numeric.QuadTol{Rel: 1e-12, MaxIntervals: 500})
 			if err != nil {
 				t.Fatal(err)
 			}
 			return v
-		}, []float64{-12, -4, -2, -1, 0, 1, 2, 4}, 0, 1e-10, 500)
+		}, []float64{-12, -4, -2, -1, 0, 1, 2, 4}, numeric.QuadTol{Rel: 1e-10, MaxIntervals: 500})
 		if err != nil {
 			t.Fatal(err)
 		}
