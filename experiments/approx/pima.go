@@ -364,7 +364,7 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 	if err := results.WriteCSV(env.Path("pima_table.csv"), *tab); err != nil {
 		return err
 	}
-	s.Claims = []results.Claim{{Artifact: "Lawrence Table 3.1 (logistic regression on Pima)",
+	s.Claims = []results.Claim{{Artifact: "Lawrence Table 3.1",
 		Checks:    []string{"table3.1-ripley-66", "pima-vb-below-ais", "pima-is-ais-agree", "pima-vb-monotone"},
 		Statement: "Ripley's logistic regression makes 66 errors on the 332 test points (Lawrence L1467); the Bayesian fits should be near it, and the VB bound below the sampled ln p(t)."}}
 	s.AddFindingsFromChecks(nil)
