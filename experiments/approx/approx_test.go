@@ -127,8 +127,8 @@ func TestPlotFromFiles(t *testing.T) {
 		"factorised.toml":          {"prml_fig10_2", "lawrence_fig1_9", "dsouza_fig2_5", "turner_sahani_fig1_3", "lawrence_fig5_6"},
 		"bimodal.toml":             {"prml_fig10_3", "turner_sahani_fig1_2"},
 		"univariate-gaussian.toml": {"prml_fig10_4"},
-		"clutter-1d.toml":          {"prml_fig10_16", "prml_fig10_17"},
-		"clutter-2d.toml":          {"prml_fig10_17"},
+		"clutter-1d.toml":          {"prml_fig10_16", "prml_fig10_17", "prml_fig10_17_iterations"},
+		"clutter-2d.toml":          {"prml_fig10_17", "prml_fig10_17_iterations"},
 		"logistic-separable.toml":  {"prml_fig10_13"},
 	} {
 		run := exptest.Quick(t, configPath(cfg))
