@@ -44,7 +44,7 @@ func TestClaims(t *testing.T) {
 			"fig10.4-bound-below-evidence", "eq10.33-unbiased"},
 		"clutter-1d.toml": append(clutterIDs(10, 50), "fig10.16-negative-site"),
 		"clutter-2d.toml": clutterIDs(10, 50),
-		"pima.toml": {"table3.1-ripley-66[vb]", "table3.1-ripley-66[laplace]", "table3.1-ripley-66[ep]", "table3.1-ripley-66[ml]",
+		"pima.toml": {"table3.1-ripley-66[vb]", "table3.1-ripley-66[vb-hyper]", "table3.1-ripley-66[laplace]", "table3.1-ripley-66[ep]", "table3.1-ripley-66[ml]",
 			"pima-vb-below-ais", "pima-is-ais-agree", "pima-vb-monotone"},
 		"logistic-separable.toml": {"fig10.13-separates", "fig10.13-midway", "fig10.13-splay", "fig10.13-vb-monotone"},
 	}
@@ -101,8 +101,8 @@ func TestInterfaceMetricsClutterPima(t *testing.T) {
 		}
 	}
 	s := exptest.Quick(t, configPath("pima.toml")).Summary
-	for _, m := range []string{"test_errors_vb", "test_errors_laplace", "test_errors_ep", "test_errors_ml",
-		"lnp_vb", "lnp_laplace", "lnp_ep", "lnp_is", "lnp_ais", "lnp_ais_se"} {
+	for _, m := range []string{"test_errors_vb", "test_errors_vb_hyper", "test_errors_laplace", "test_errors_ep", "test_errors_ml",
+		"lnp_vb", "lnp_vb_hyper", "vb_hyper_alpha", "lnp_laplace", "lnp_ep", "lnp_is", "lnp_ais", "lnp_ais_se"} {
 		if _, ok := s.Metrics[m]; !ok {
 			t.Errorf("pima: metric %s missing", m)
 		}
