@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -156,6 +158,57 @@ func TestPlotFromFiles(t *testing.T) {
 			for _, ext := range []string{".svg", ".png"} {
 				if st, err := os.Stat(filepath.Join(dir, f+ext)); err != nil || st.Size() == 0 {
 					t.Errorf("%s: %s%s missing: %v", cfg, f, ext, err)
+				}
+			}
+		}
+	}
+}
+
+// TestArtefactsCovered: every declared artefact of the companion documents
+// names a registered experiment whose quick run has a claim naming it, and
+// every claim of the quick runs names a declared artefact, so each figure
+// gets a computed verdict on the report page.
+func TestArtefactsCovered(t *testing.T) {
+	runs := map[string][]results.Claim{}
+	for _, cfg := range []string{"onedim.toml", "factorised.toml", "bimodal.toml", "univariate-gaussian.toml",
+		"clutter-1d.toml", "clutter-2d.toml", "pima.toml", "logistic-separable.toml"} {
+		id, err := experiments.ExperimentOf(configPath(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[id] = append(runs[id], exptest.Quick(t, configPath(cfg)).Summary.Claims...)
+	}
+	declared := map[string]bool{} // experiment and label
+	n := 0
+	for _, d := range experiments.Documents() {
+		for _, a := range d.Artefacts {
+			for _, id := range a.Experiments {
+				claims, ok := runs[id]
+				if !ok {
+					continue // another package's
+				}
+				n++
+				declared[id+" "+a.Label] = true
+				if !slices.ContainsFunc(claims, func(c results.Claim) bool {
+					return slices.Contains(experiments.ArtefactLabels(c.Artifact), a.Label) && len(c.Checks) > 0
+				}) {
+					t.Errorf("%s %s: no claim of %s with checks names it", d.ID, a.Label, id)
+				}
+			}
+		}
+	}
+	if n != 16 {
+		t.Errorf("%d artefacts declared for the approx experiments, want 16", n)
+	}
+	for id, claims := range runs {
+		for _, c := range claims {
+			labels := experiments.ArtefactLabels(c.Artifact)
+			if len(labels) == 0 {
+				t.Errorf("%s: claim %q names no figure or table", id, c.Artifact)
+			}
+			for _, l := range labels {
+				if !declared[id+" "+l] {
+					t.Errorf("%s: claim %q names %s, which no document declares for it", id, c.Artifact, l)
 				}
 			}
 		}
