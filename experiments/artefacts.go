@@ -27,6 +27,21 @@ type Document struct {
 var Thesis = Document{ID: "beal2003", Title: "Beal (2003), Variational Algorithms for Approximate Bayesian Inference, chapters 3-6",
 	Source: "../shared/seeds/000_055f6e591db3cc60.txt"}
 
+// The companion documents, each reproduced by several packages (declared
+// here so that every package names the same Document). A claim names one
+// of their artefacts with the document's short name first, "PRML Figure
+// 10.3" (ArtefactLabels skips the name).
+var (
+	Lawrence = Document{ID: "lawrence2000", Title: "Lawrence (2000), Variational Inference in Probabilistic Models (PhD thesis)",
+		Source: "../shared/seeds/001_7df1fb81bc835124.txt"}
+	PRML = Document{ID: "bishop2006", Title: "Bishop (2006), Pattern Recognition and Machine Learning, chapter 10: Approximate Inference",
+		Source: "../shared/seeds/002_cc78f0884d114115.txt"}
+	DSouza = Document{ID: "dsouza2004", Title: "D'Souza (2004), Towards Tractable Parameter-Free Statistical Learning (PhD thesis)",
+		Source: "../shared/seeds/003_a56118dfa4fca769.txt"}
+	TurnerSahani = Document{ID: "turner-sahani2011", Title: "Turner & Sahani (2011), Two problems with variational expectation maximisation for time-series models",
+		Source: "../shared/seeds/004_2d1c8b7c1e312d07.txt"}
+)
+
 // Artefact is one figure or table of a document.
 type Artefact struct {
 	// Label is the figure or table as the document and the claims name it:
@@ -134,14 +149,17 @@ func Documents() []DocumentArtefacts {
 }
 
 var (
-	labelKind = regexp.MustCompile(`^(Figure|Table)s?\s+(.*)$`)
+	// labelKind: "Figure(s)" or "Table(s)", after a document's name
+	// without digits ("PRML", "Turner & Sahani", "D'Souza").
+	labelKind = regexp.MustCompile(`^(?:[\p{L}'&.]+\s+)*?(Figure|Table)s?\s+(.*)$`)
 	labelNum  = regexp.MustCompile(`^(\d+)\.(\d+)(?:\s*[-–]\s*(?:(\d+)\.)?(\d+))?$`)
 )
 
 // ArtefactLabels expands a claim's artefact into the figure and table
 // labels it names: "Figures 6.11, 6.12, Tables 6.3, 6.4" gives Figure 6.11,
 // Figure 6.12, Table 6.3 and Table 6.4; "Figures 6.6-6.8" gives Figure 6.6,
-// 6.7 and 6.8. Parts that name no figure or table ("section 6.6", "eq.
+// 6.7 and 6.8; "PRML Figure 10.3" gives Figure 10.3 (a companion
+// document's artefact, named after the document). Parts that name no figure or table ("section 6.6", "eq.
 // (4.121)") give nothing.
 func ArtefactLabels(artifact string) []string {
 	var out []string

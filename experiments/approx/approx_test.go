@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -44,7 +46,7 @@ func TestClaims(t *testing.T) {
 			"fig10.4-bound-below-evidence", "eq10.33-unbiased"},
 		"clutter-1d.toml": append(clutterIDs(10, 50), "fig10.16-negative-site"),
 		"clutter-2d.toml": clutterIDs(10, 50),
-		"pima.toml": {"table3.1-ripley-66[vb]", "table3.1-ripley-66[laplace]", "table3.1-ripley-66[ep]", "table3.1-ripley-66[ml]",
+		"pima.toml": {"table3.1-ripley-66[vb]", "table3.1-ripley-66[vb-hyper]", "table3.1-ripley-66[laplace]", "table3.1-ripley-66[ep]", "table3.1-ripley-66[ml]",
 			"pima-vb-below-ais", "pima-is-ais-agree", "pima-vb-monotone"},
 		"logistic-separable.toml": {"fig10.13-separates", "fig10.13-midway", "fig10.13-splay", "fig10.13-vb-monotone"},
 	}
@@ -101,8 +103,8 @@ func TestInterfaceMetricsClutterPima(t *testing.T) {
 		}
 	}
 	s := exptest.Quick(t, configPath("pima.toml")).Summary
-	for _, m := range []string{"test_errors_vb", "test_errors_laplace", "test_errors_ep", "test_errors_ml",
-		"lnp_vb", "lnp_laplace", "lnp_ep", "lnp_is", "lnp_ais", "lnp_ais_se"} {
+	for _, m := range []string{"test_errors_vb", "test_errors_vb_hyper", "test_errors_laplace", "test_errors_ep", "test_errors_ml",
+		"lnp_vb", "lnp_vb_hyper", "vb_hyper_alpha", "lnp_laplace", "lnp_ep", "lnp_is", "lnp_ais", "lnp_ais_se"} {
 		if _, ok := s.Metrics[m]; !ok {
 			t.Errorf("pima: metric %s missing", m)
 		}
@@ -127,8 +129,8 @@ func TestPlotFromFiles(t *testing.T) {
 		"factorised.toml":          {"prml_fig10_2", "lawrence_fig1_9", "dsouza_fig2_5", "turner_sahani_fig1_3", "lawrence_fig5_6"},
 		"bimodal.toml":             {"prml_fig10_3", "turner_sahani_fig1_2"},
 		"univariate-gaussian.toml": {"prml_fig10_4"},
-		"clutter-1d.toml":          {"prml_fig10_16", "prml_fig10_17"},
-		"clutter-2d.toml":          {"prml_fig10_17"},
+		"clutter-1d.toml":          {"prml_fig10_16", "prml_fig10_17", "prml_fig10_17_iterations"},
+		"clutter-2d.toml":          {"prml_fig10_17", "prml_fig10_17_iterations"},
 		"logistic-separable.toml":  {"prml_fig10_13"},
 	} {
 		run := exptest.Quick(t, configPath(cfg))
@@ -156,6 +158,57 @@ func TestPlotFromFiles(t *testing.T) {
 			for _, ext := range []string{".svg", ".png"} {
 				if st, err := os.Stat(filepath.Join(dir, f+ext)); err != nil || st.Size() == 0 {
 					t.Errorf("%s: %s%s missing: %v", cfg, f, ext, err)
+				}
+			}
+		}
+	}
+}
+
+// TestArtefactsCovered: every declared artefact of the companion documents
+// names a registered experiment whose quick run has a claim naming it, and
+// every claim of the quick runs names a declared artefact, so each figure
+// gets a computed verdict on the report page.
+func TestArtefactsCovered(t *testing.T) {
+	runs := map[string][]results.Claim{}
+	for _, cfg := range []string{"onedim.toml", "factorised.toml", "bimodal.toml", "univariate-gaussian.toml",
+		"clutter-1d.toml", "clutter-2d.toml", "pima.toml", "logistic-separable.toml"} {
+		id, err := experiments.ExperimentOf(configPath(cfg))
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[id] = append(runs[id], exptest.Quick(t, configPath(cfg)).Summary.Claims...)
+	}
+	declared := map[string]bool{} // experiment and label
+	n := 0
+	for _, d := range experiments.Documents() {
+		for _, a := range d.Artefacts {
+			for _, id := range a.Experiments {
+				claims, ok := runs[id]
+				if !ok {
+					continue // another package's
+				}
+				n++
+				declared[id+" "+a.Label] = true
+				if !slices.ContainsFunc(claims, func(c results.Claim) bool {
+					return slices.Contains(experiments.ArtefactLabels(c.Artifact), a.Label) && len(c.Checks) > 0
+				}) {
+					t.Errorf("%s %s: no claim of %s with checks names it", d.ID, a.Label, id)
+				}
+			}
+		}
+	}
+	if n != 16 {
+		t.Errorf("%d artefacts declared for the approx experiments, want 16", n)
+	}
+	for id, claims := range runs {
+		for _, c := range claims {
+			labels := experiments.ArtefactLabels(c.Artifact)
+			if len(labels) == 0 {
+				t.Errorf("%s: claim %q names no figure or table", id, c.Artifact)
+			}
+			for _, l := range labels {
+				if !declared[id+" "+l] {
+					t.Errorf("%s: claim %q names %s, which no document declares for it", id, c.Artifact, l)
 				}
 			}
 		}

@@ -69,7 +69,7 @@ fig10.17-vb-monotone | = 0 | VB runs whose bound decreased (vb.Run's check)
 table3.1-ripley-66 | in [62, 70] | test errors of 332, within 4 of Ripley's logistic regression (66, Lawrence L1467)
 pima-vb-below-ais | > 0 | ln p(t) by AIS − the VB bound (nats; the bound is below the evidence)
 pima-is-ais-agree | <= 3 | |ln p(t) by IS − by AIS| over their combined standard error
-pima-vb-monotone | = 0 | the JJ bound decreased during the VB run (vb.Run's check; 1 = yes)
+pima-vb-monotone | = 0 | VB runs (α fixed, and q(w)q(α)) whose JJ bound decreased (vb.Run's check)
 # PRML Fig. 10.13 (L1022): VB logistic regression on separable data.
 fig10.13-separates | = 0 | training points on the wrong side of the VB mean's boundary (the data are separable)
 fig10.13-midway | > 0.5 | distance from the boundary to the nearer class's nearest point over the farther's (1 = exactly mid-way)
