@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
@@ -197,14 +198,19 @@ func TestArtefactsCovered(t *testing.T) {
 			}
 		}
 	}
-	if n != 16 {
-		t.Errorf("%d artefacts declared for the approx experiments, want 16", n)
+	if n != 14 {
+		t.Errorf("%d artefacts declared for the approx experiments, want 14", n)
 	}
 	for id, claims := range runs {
 		for _, c := range claims {
 			labels := experiments.ArtefactLabels(c.Artifact)
 			if len(labels) == 0 {
 				t.Errorf("%s: claim %q names no figure or table", id, c.Artifact)
+			}
+			if strings.HasPrefix(c.Artifact, "Turner & Sahani") {
+				// Declared by experiments/vembias, which this test does not
+				// link: TestArtefacts in experiments/cmd/vbw checks them.
+				continue
 			}
 			for _, l := range labels {
 				if !declared[id+" "+l] {

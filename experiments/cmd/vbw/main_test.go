@@ -512,3 +512,33 @@ func TestOnePerExperiment(t *testing.T) {
 		t.Errorf("digits-classify runs %s", ids["chapter4/digits-classify"])
 	}
 }
+
+// TestArtefacts: with every experiment package linked, every artefact of
+// every document names registered experiments only, and every document
+// declares each label once (a claim of one package may name an artefact
+// another package declares, as approx's claims name Turner & Sahani's
+// Figures 1.2 and 1.3, declared by vembias).
+func TestArtefacts(t *testing.T) {
+	registered := map[string]bool{}
+	for _, s := range experiments.List() {
+		registered[s.ID] = true
+	}
+	docs := experiments.Documents()
+	if len(docs) < 5 {
+		t.Fatalf("%d documents declare artefacts, want the thesis and four companions", len(docs))
+	}
+	for _, d := range docs {
+		seen := map[string]bool{}
+		for _, a := range d.Artefacts {
+			if seen[a.Label] {
+				t.Errorf("%s: %s declared twice", d.ID, a.Label)
+			}
+			seen[a.Label] = true
+			for _, id := range a.Experiments {
+				if !registered[id] {
+					t.Errorf("%s %s: experiment %q is not registered", d.ID, a.Label, id)
+				}
+			}
+		}
+	}
+}
