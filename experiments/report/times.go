@@ -143,6 +143,7 @@ func WriteTimes(w io.Writer, rows []TimeRow) {
 		}
 		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.Config, id, wall, cpu, cores, load, machine, quick)
 	}
+	writeTotals(w, rows)
 	names := make([]string, 0, len(hosts))
 	for h := range hosts {
 		names = append(names, h)
@@ -150,6 +151,61 @@ func WriteTimes(w io.Writer, rows []TimeRow) {
 	sort.Strings(names)
 	for _, h := range names {
 		fmt.Fprintf(w, "\n%s: %s.\n", h, hosts[h])
+	}
+}
+
+// writeTotals writes one line per document: the wall times of the full
+// runs that make DOC and make DOC-full run (the configs without and with
+// -full in their names) added up, with how many of their configs were
+// measured, and the quick runs' total.
+func writeTotals(w io.Writer, rows []TimeRow) {
+	type total struct {
+		n, measured [2]int
+		wall        [2]float64
+		quick       float64
+		quickN      int
+	}
+	var docs []string
+	totals := map[string]*total{}
+	for _, r := range rows {
+		t := totals[r.Document]
+		if t == nil {
+			t = &total{}
+			totals[r.Document] = t
+			docs = append(docs, r.Document)
+		}
+		long := 0
+		if strings.HasSuffix(r.Config, "-full.toml") {
+			long = 1
+		}
+		t.n[long]++
+		if r.Full != nil {
+			t.measured[long]++
+			t.wall[long] += r.Full.Wall
+		}
+		if r.Quick != nil {
+			t.quickN++
+			t.quick += r.Quick.Wall
+		}
+	}
+	fmt.Fprintln(w)
+	for _, d := range docs {
+		t := totals[d]
+		var parts []string
+		for long, target := range []string{"make " + d, "make " + d + "-full"} {
+			if t.n[long] == 0 {
+				continue
+			}
+			part := fmt.Sprintf("%s: %d of %d configs measured", target, t.measured[long], t.n[long])
+			if t.measured[long] > 0 {
+				part += ", " + duration(t.wall[long]) + " wall in all"
+			}
+			parts = append(parts, part)
+		}
+		if t.quickN > 0 {
+			parts = append(parts, fmt.Sprintf("quick runs: %d, %s wall in all", t.quickN, duration(t.quick)))
+		}
+		fmt.Fprintf(w, "%s.  \n", strings.Join(parts, "; "))
 	}
 }
 

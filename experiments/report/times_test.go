@@ -62,6 +62,9 @@ func TestTimes(t *testing.T) {
 			t.Errorf("row %d:\n got %s\nwant %s", i, lines[2+i], w)
 		}
 	}
+	if !strings.Contains(b.String(), "make chapter3: 2 of 3 configs measured, 4 min 14 s wall in all; quick runs: 1, 1.5 s wall in all.") {
+		t.Errorf("no total line for chapter 3 in\n%s", b.String())
+	}
 	if !strings.Contains(b.String(), "box: Some CPU, 2 CPUs, linux/amd64.") {
 		t.Errorf("no line for the machine box in\n%s", b.String())
 	}
