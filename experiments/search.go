@@ -160,8 +160,40 @@ func (s SearchSettings) Search(m Searcher, run vb.Settings, onMove func(vb.MoveR
 	return res
 }
 
+// Choice is a config value that must be one of a fixed list, the values of
+// V: a string in the file, refused with the list at its line otherwise.
+// Each key of the [search] table that chooses a rule is one Choice type.
+type Choice[V interface{ values() []string }] string
+
+// UnmarshalText accepts the values of V only.
+func (c *Choice[V]) UnmarshalText(text []byte) error {
+	var v V
+	return unmarshalChoice(c, text, typed[Choice[V]](v.values()))
+}
+
+func (c Choice[V]) validate(key string) error {
+	var v V
+	return validChoice(key, c, typed[Choice[V]](v.values()))
+}
+
+func typed[T ~string](vs []string) []T {
+	out := make([]T, len(vs))
+	for i, v := range vs {
+		out[i] = T(v)
+	}
+	return out
+}
+
+type (
+	birthValues     struct{}
+	childrenValues  struct{}
+	epochValues     struct{}
+	deathValues     struct{}
+	referenceValues struct{}
+)
+
 // Birth is the [search] birth key.
-type Birth string
+type Birth = Choice[birthValues]
 
 // Values of Birth.
 const (
@@ -169,15 +201,12 @@ const (
 	BirthResponsibility Birth = "responsibility"
 )
 
-// UnmarshalText accepts the values of Birth only.
-func (b *Birth) UnmarshalText(text []byte) error { return unmarshalChoice(b, text, births) }
-
-func (b Birth) validate(key string) error { return validChoice(key, b, births) }
-
-var births = []Birth{BirthSpatial, BirthResponsibility}
+func (birthValues) values() []string {
+	return []string{string(BirthSpatial), string(BirthResponsibility)}
+}
 
 // Children is the [search] children key.
-type Children string
+type Children = Choice[childrenValues]
 
 // Values of Children.
 const (
@@ -185,15 +214,12 @@ const (
 	ChildrenInherit Children = "inherit"
 )
 
-// UnmarshalText accepts the values of Children only.
-func (c *Children) UnmarshalText(text []byte) error { return unmarshalChoice(c, text, childrens) }
-
-func (c Children) validate(key string) error { return validChoice(key, c, childrens) }
-
-var childrens = []Children{ChildrenPCA, ChildrenInherit}
+func (childrenValues) values() []string {
+	return []string{string(ChildrenPCA), string(ChildrenInherit)}
+}
 
 // EpochRule is the [search] epoch key.
-type EpochRule string
+type EpochRule = Choice[epochValues]
 
 // Values of EpochRule.
 const (
@@ -202,15 +228,12 @@ const (
 	EpochDF          EpochRule = "dF"
 )
 
-// UnmarshalText accepts the values of EpochRule only.
-func (e *EpochRule) UnmarshalText(text []byte) error { return unmarshalChoice(e, text, epochRules) }
-
-func (e EpochRule) validate(key string) error { return validChoice(key, e, epochRules) }
-
-var epochRules = []EpochRule{EpochAgitationDF, EpochAgitation, EpochDF}
+func (epochValues) values() []string {
+	return []string{string(EpochAgitationDF), string(EpochAgitation), string(EpochDF)}
+}
 
 // DeathRule is the [search] death key.
-type DeathRule string
+type DeathRule = Choice[deathValues]
 
 // Values of DeathRule.
 const (
@@ -218,15 +241,10 @@ const (
 	DeathMove      DeathRule = "move"
 )
 
-// UnmarshalText accepts the values of DeathRule only.
-func (d *DeathRule) UnmarshalText(text []byte) error { return unmarshalChoice(d, text, deathRules) }
-
-func (d DeathRule) validate(key string) error { return validChoice(key, d, deathRules) }
-
-var deathRules = []DeathRule{DeathImmediate, DeathMove}
+func (deathValues) values() []string { return []string{string(DeathImmediate), string(DeathMove)} }
 
 // Reference is the [search] reference key.
-type Reference string
+type Reference = Choice[referenceValues]
 
 // Values of Reference.
 const (
@@ -234,12 +252,9 @@ const (
 	ReferenceMatched   Reference = "matched"
 )
 
-// UnmarshalText accepts the values of Reference only.
-func (r *Reference) UnmarshalText(text []byte) error { return unmarshalChoice(r, text, references) }
-
-func (r Reference) validate(key string) error { return validChoice(key, r, references) }
-
-var references = []Reference{ReferenceConverged, ReferenceMatched}
+func (referenceValues) values() []string {
+	return []string{string(ReferenceConverged), string(ReferenceMatched)}
+}
 
 // unmarshalChoice sets *dst to text if it is one of allowed; otherwise the
 // error (which the config loader places at the key's line) lists them.

@@ -246,6 +246,23 @@ func (d Dirichlet) Rand(dst []float64, rnd *rand.Rand) []float64 {
 	return dst
 }
 
+// RandLog draws π ~ Dir(α) and writes ln π into dst (allocating if nil),
+// normalised in the log domain from independent ln Ga(α_j, 1) draws, so that
+// components far below the smallest normal float (α_j ≪ 1, PRML's α₀ =
+// 10⁻³) keep a finite log weight where Rand would give π_j = 0. It does not
+// allocate when dst is non-nil.
+func (d Dirichlet) RandLog(dst []float64, rnd *rand.Rand) []float64 {
+	dst = reuse(dst, len(d.Alpha))
+	for j, a := range d.Alpha {
+		dst[j] = randLogStdGamma(a, rnd)
+	}
+	lse := numeric.LogSumExp(dst)
+	for j := range dst {
+		dst[j] -= lse
+	}
+	return dst
+}
+
 // Entropy returns
 //
 //	H = ln B(α) + (α₀ − K)ψ(α₀) − Σ_j (α_j − 1)ψ(α_j)

@@ -236,6 +236,11 @@ func factor(a mat.Symmetric) (chol mat.Cholesky, u *mat.TriDense, inv *mat.SymDe
 	return chol, u, inv, chol.LogDet(), true
 }
 
+// RandLogGamma returns ln G for G ~ Ga(shape, 1), drawn in the log domain so
+// that shapes far below 1 do not underflow (the sampler of Dirichlet.Rand).
+// It panics unless shape is positive and finite.
+func RandLogGamma(shape float64, rnd *rand.Rand) float64 { return randLogStdGamma(shape, rnd) }
+
 // randLogStdGamma returns ln G for G ~ Ga(alpha, 1), alpha > 0, working in
 // the log domain so that shapes far below 1 do not underflow to G = 0. For
 // alpha ≥ 1 it uses Marsaglia & Tsang (2000); for alpha < 1 it uses

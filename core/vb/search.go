@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Move is one proposed change of a model's structure between VBEM runs:
@@ -73,6 +74,22 @@ type Mover interface {
 	Restore(snapshot any)
 	// Size is the number of components.
 	Size() int
+}
+
+// Untried returns the first of the candidate moves that has not been tried
+// since the last accepted move of log, or ok false when every candidate has
+// (a Mover's Propose then ends the search).
+func Untried(log []MoveRecord, cands []Move) (mv Move, ok bool) {
+	var tried []Move
+	for i := len(log) - 1; i >= 0 && !log[i].Accepted; i-- {
+		tried = append(tried, log[i].Move)
+	}
+	for _, c := range cands {
+		if !slices.Contains(tried, c) {
+			return c, true
+		}
+	}
+	return Move{}, false
 }
 
 // SearchSettings control Search.

@@ -1,16 +1,12 @@
 package vbgmm
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments/exptest"
 )
 
 func TestMain(m *testing.M) { exptest.Main(m) }
-
-// configPath returns the path of a shipped config of configs/vbgmm.
-func configPath(name string) string { return filepath.Join("..", "..", "configs", "vbgmm", name) }
 
 // TestGolden runs every shipped vbgmm config with its [quick] settings and
 // compares its numbers with testdata/<config>.golden.json (make golden

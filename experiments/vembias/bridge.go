@@ -3,12 +3,14 @@ package vembias
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 
+	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/model/lds"
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
 	"github.com/vbworkbench/vbw/core/numeric"
@@ -36,11 +38,16 @@ const BridgeID = "vembias/bridge"
 //     design); without, they stay at the priors' defaults (α = γ = a = b
 //     = 1), so that F and ln p(y) are of the same fixed model; μ_0 = 0 and
 //     Σ_0 = 1 are always held;
-//   - first_pass_points and quadrature_points, the points a side of the
-//     passes of vembias.LDS1Prior.LDS1Quadrature; widen multiplies VB's
-//     standard deviations for the first pass and the IS proposal;
-//   - is_runs runs of is_samples draws from VB's q, widened, as a
-//     Student-t with 4 degrees of freedom mixed with its mirror C → −C.
+//   - quadrature_tol, the relative tolerance of both levels of
+//     vembias.LDS1Prior.LDS1Quadrature (ρ integrated in closed form,
+//     adaptive Gauss-Kronrod over A and ℓ = ln C²ρ);
+//   - is_runs runs of is_samples draws of each of two importance
+//     samplers in (A, C, ln ρ) with the Kalman filter of the model's own
+//     coordinates (LDS1Prior.LogJoint): the check, from the Laplace
+//     approximation of (A, ℓ) as a Student-t with 4 degrees of freedom,
+//     ρ from its exact conditional and C = ±√(η/ρ); and the issue's
+//     cross-check, VB's q widened by widen as a Student-t with 4 degrees of
+//     freedom mixed with its mirror C → −C.
 type BridgeConfig struct {
 	experiments.Common
 	BridgeData
@@ -58,13 +65,12 @@ type BridgeData struct {
 
 // BridgeFit are the keys of VB, the quadrature and IS (see BridgeConfig).
 type BridgeFit struct {
-	VBMaxIterations  int     `toml:"vb_max_iterations"`
-	UpdateHyper      bool    `toml:"update_hyper"`
-	FirstPassPoints  int     `toml:"first_pass_points"`
-	QuadraturePoints int     `toml:"quadrature_points"`
-	Widen            float64 `toml:"widen"`
-	ISRuns           int     `toml:"is_runs"`
-	ISSamples        int     `toml:"is_samples"`
+	VBMaxIterations int     `toml:"vb_max_iterations"`
+	UpdateHyper     bool    `toml:"update_hyper"`
+	QuadratureTol   float64 `toml:"quadrature_tol"`
+	Widen           float64 `toml:"widen"`
+	ISRuns          int     `toml:"is_runs"`
+	ISSamples       int     `toml:"is_samples"`
 }
 
 // DefaultBridge returns the issue's design: λ ∈ {0.5, 0.9, 0.99}, T ∈ {10,
@@ -72,7 +78,7 @@ type BridgeFit struct {
 func DefaultBridge() BridgeConfig {
 	return BridgeConfig{Common: experiments.Common{Figures: []string{"bridge"}, Seed: 23},
 		BridgeData: BridgeData{Lambdas: []float64{0.5, 0.9, 0.99}, Lengths: []int{10, 30, 100, 300, 1000}, Seeds: 20, C: 1, Rho: 1},
-		BridgeFit:  BridgeFit{VBMaxIterations: 1000, UpdateHyper: true, FirstPassPoints: 8, QuadraturePoints: 14, Widen: 2, ISRuns: 4, ISSamples: 500}}
+		BridgeFit:  BridgeFit{VBMaxIterations: 1000, UpdateHyper: true, QuadratureTol: 1e-6, Widen: 2, ISRuns: 4, ISSamples: 500}}
 }
 
 // Validate checks every field.
@@ -100,8 +106,7 @@ func (c *BridgeConfig) Validate() error {
 		bound{"seeds", float64(c.Seeds), 1, 1e5, ""},
 		bound{"rho", c.Rho, 1e-6, 1e6, ""},
 		bound{"vb_max_iterations", float64(c.VBMaxIterations), 40, 1e6, " (the staged schedule starts its last group at 30)"},
-		bound{"first_pass_points", float64(c.FirstPassPoints), 5, 200, ""},
-		bound{"quadrature_points", float64(c.QuadraturePoints), 5, 200, ""},
+		bound{"quadrature_tol", c.QuadratureTol, 1e-12, 1e-4, ""},
 		bound{"widen", c.Widen, 1, 100, ""},
 		bound{"is_runs", float64(c.ISRuns), 2, 1000, " (the standard error needs two runs)"},
 		bound{"is_samples", float64(c.ISSamples), 1, 1e7, ""})
@@ -111,9 +116,10 @@ func (c *BridgeConfig) Validate() error {
 const kfOps = 30
 
 // Estimate counts, per cell, VBEM's iterations (a few hundred operations
-// a step), the quadrature's points (up to 1 + 3.4 + 11.4 times the
-// second pass as its box grows, see LDS1Quadrature) and the IS draws,
-// each a Kalman filter over the longest series.
+// a step), the quadrature's points (about 2·10⁴ at tolerance 1e-6, 10⁵
+// where the posterior of A is broad, growing as the log of 1/tolerance)
+// and the IS draws (three Kalman filters each), each a Kalman filter over
+// the series.
 func (c *BridgeConfig) Estimate() experiments.Cost {
 	lams := experiments.KeyN("lambdas", c.Lambdas, float64(len(c.Lambdas)), "values of λ")
 	lens := experiments.KeyN("lengths", c.Lengths, float64(len(c.Lengths)), "lengths")
@@ -123,14 +129,14 @@ func (c *BridgeConfig) Estimate() experiments.Cost {
 		sumT += float64(T)
 	}
 	total := experiments.KeyN("lengths", c.Lengths, sumT, "steps summed over the lengths")
-	n := float64(c.QuadraturePoints)
+	points := experiments.KeyN("quadrature_tol", c.QuadratureTol, 1e4*math.Log10(1/c.QuadratureTol), "points (10⁴ per digit)")
 	return experiments.Cost{Cells: []experiments.Factor{lams, lens, seeds},
 		Memory:     []experiments.Part{experiments.Words("cell results", lams, lens, seeds, experiments.Fixed(20, "numbers a cell"))},
-		CellMemory: []experiments.Part{experiments.Words("quadrature grid", experiments.KeyN("quadrature_points", c.QuadraturePoints, 11.4*n*n*n, "points of the largest box"))},
+		CellMemory: []experiments.Part{experiments.Words("memoised inner integrals", experiments.Fixed(4000, "values"))},
 		Work: []experiments.Part{
 			experiments.Ops("VBEM", 300, lams, seeds, total, experiments.Key("vb_max_iterations", c.VBMaxIterations)),
-			experiments.Ops("quadrature", kfOps, lams, seeds, total, experiments.KeyN("quadrature_points", c.QuadraturePoints, 16*n*n*n, "points of the three boxes")),
-			experiments.Ops("importance sampling", kfOps, lams, seeds, total, experiments.Key("is_runs", c.ISRuns), experiments.Key("is_samples", c.ISSamples)),
+			experiments.Ops("quadrature", kfOps, lams, seeds, total, points),
+			experiments.Ops("importance sampling", 3*kfOps, lams, seeds, total, experiments.Key("is_runs", c.ISRuns), experiments.Key("is_samples", c.ISSamples)),
 		},
 	}
 }
@@ -139,8 +145,9 @@ func (c *BridgeConfig) Estimate() experiments.Cost {
 type bridgeCell struct {
 	VBMeanA, VBVarA, F          float64
 	ExactMeanA, ExactVarA, LogZ float64
-	ISLogZ, ISSE, ISMeanA       float64
-	EdgeRatio                   float64
+	QuadRelErr                  float64 // the quadrature's error estimate of p(y), relative
+	ISLogZ, ISSE, ISMeanA       float64 // IS from the Laplace approximation (the check)
+	VQLogZ, VQSE                float64 // IS from VB's q widened (the issue's cross-check)
 	Alpha                       float64 // VB's α: A is pruned when it is large
 	Iterations                  int
 	Decreased                   bool
@@ -175,13 +182,21 @@ func runBridgeCell(c *BridgeConfig, lam float64, T, seed int, stop func() error)
 	y := make([]float64, T)
 	mat.Col(y, 0, seq.Y)
 	w := c.Widen
-	post, err := prior.LDS1Quadrature(y, [3]float64{out.VBMeanA, cMean * math.Sqrt(eRho*prior.Gamma), eU},
-		[3]float64{w * math.Sqrt(out.VBVarA), w * math.Sqrt(cVar*prior.Gamma), w * math.Sqrt(vU)}, c.FirstPassPoints, c.QuadraturePoints)
+	// ℓ = ln C²ρ at VB's means starts the search for the mode.
+	post, err := prior.LDS1Quadrature(y, [2]float64{out.VBMeanA, math.Log((cMean*cMean + cVar) * eRho)}, c.QuadratureTol)
 	if err != nil {
 		return out, err
 	}
-	out.ExactMeanA, out.ExactVarA, out.LogZ, out.EdgeRatio = post.MeanA, post.VarA, post.LogEvidence, post.EdgeRatio
-	// IS in (A, C, ln ρ) from q widened, a t with 4 degrees of freedom,
+	out.ExactMeanA, out.ExactVarA, out.LogZ, out.QuadRelErr = post.MeanA, post.VarA, post.LogEvidence, post.RelErr
+	target := ldsTarget{prior: prior, y: y}
+	streams := is.RunStreams(c.Seed, append(label, "is")...)
+	lap, err := newCollapsedProposal(prior, y, post)
+	if err != nil {
+		return out, err
+	}
+	sum, meanA := importance(lap, target, streams, 0, c.ISRuns, c.ISSamples, post.LogEvidence)
+	out.ISLogZ, out.ISSE, out.ISMeanA = sum.Mean, sum.SE, meanA
+	// VB's q widened, in (A, C, ln ρ), a t with 4 degrees of freedom,
 	// mixed with its mirror C → −C (the posterior is even in C).
 	sd := []float64{w * math.Sqrt(out.VBVarA), w * math.Sqrt(cVar/eRho), w * math.Sqrt(vU)}
 	var chol mat.Cholesky
@@ -189,30 +204,90 @@ func runBridgeCell(c *BridgeConfig, lam float64, T, seed int, stop func() error)
 		return out, fmt.Errorf("IS proposal: VB's variances %v are not positive", sd)
 	}
 	q := is.NewMixture(is.NewStudentT(4, []float64{out.VBMeanA, cMean, eU}, &chol), is.NewStudentT(4, []float64{out.VBMeanA, -cMean, eU}, &chol))
-	target := ldsTarget{prior: prior, y: y}
-	streams := is.RunStreams(c.Seed, append(label, "is")...)
-	zs := make([]is.Estimate, c.ISRuns)
-	var num, den float64
-	theta := make([]float64, 3)
-	lw := make([]float64, c.ISSamples)
-	as := make([]float64, c.ISSamples)
-	for r := range zs {
-		rnd := streams(r)
-		for i := range lw {
-			lw[i] = is.LogWeight(theta, q, target, rnd)
-			as[i] = theta[0]
-		}
-		zs[r] = is.EstimateFrom(lw)
-		for i, v := range lw {
-			e := math.Exp(v - post.LogEvidence)
-			num += e * as[i]
-			den += e
-		}
-	}
-	sum := is.Summarize(zs)
-	out.ISLogZ, out.ISSE, out.ISMeanA = sum.Mean, sum.SE, num/den
+	sum, _ = importance(q, target, streams, c.ISRuns, c.ISRuns, c.ISSamples, post.LogEvidence)
+	out.VQLogZ, out.VQSE = sum.Mean, sum.SE
 	return out, nil
 }
+
+// importance runs runs of n draws from q (streams first, first+1, …) and
+// returns the summary of their estimates of ln p(y) and the
+// self-normalised posterior mean of A (weights scaled by logZ, a guess
+// of ln p(y), against overflow).
+func importance(q is.Proposal, target ldsTarget, streams func(int) *rand.Rand, first, runs, n int, logZ float64) (is.Summary, float64) {
+	zs := make([]is.Estimate, runs)
+	var num, den float64
+	theta := make([]float64, 3)
+	lw := make([]float64, n)
+	for r := range zs {
+		rnd := streams(first + r)
+		for i := range lw {
+			lw[i] = is.LogWeight(theta, q, target, rnd)
+			e := math.Exp(lw[i] - logZ)
+			num += e * theta[0]
+			den += e
+		}
+		zs[r] = is.EstimateFrom(lw)
+	}
+	return is.Summarize(zs), num / den
+}
+
+// collapsedProposal is the IS proposal in (A, C, u = ln ρ) built from the
+// exact marginal of ρ (LDS1Prior.CollapsedLogJoint): (A, ℓ) from a
+// Student-t with 4 degrees of freedom at the Laplace approximation of
+// LDS1Quadrature (covariance widened by 1.5²), ρ | A, η from its exact
+// conditional Ga(a + T/2, b + yᵀM⁻¹y/2), and C = ±√(η/ρ) with either sign
+// at probability ½, so that
+//
+//	q(A, C, u) = t(A, ℓ) Ga(ρ) ρ / |C|   (ℓ = 2 ln|C| + u).
+//
+// Were the closed form wrong, the weights p(y, A, C, u)/q, the joint by
+// the Kalman filter in the model's own coordinates, would still be
+// unbiased; where it is right they vary only through t against the
+// marginal of (A, ℓ).
+type collapsedProposal struct {
+	t     *is.StudentT
+	prior vm.LDS1Prior
+	y     []float64
+	al    []float64
+}
+
+func newCollapsedProposal(prior vm.LDS1Prior, y []float64, post vm.LDS1Posterior) (*collapsedProposal, error) {
+	const widen = 1.5 * 1.5
+	cv := post.Cov
+	var chol mat.Cholesky
+	if !chol.Factorize(mat.NewSymDense(2, []float64{widen * cv[0], widen * cv[1], widen * cv[2], widen * cv[3]})) {
+		return nil, fmt.Errorf("IS proposal: the Laplace covariance %v is not positive definite", cv)
+	}
+	return &collapsedProposal{t: is.NewStudentT(4, post.Mode[:], &chol), prior: prior, y: y, al: make([]float64, 2)}, nil
+}
+
+func (q *collapsedProposal) Dim() int { return 3 }
+
+// logRest returns ln Ga(ρ | shape, rate) ρ − ln|C| at θ = (A, C, u).
+func logRest(th []float64, shape, rate float64) float64 {
+	return dist.NewGammaShapeRate(shape, rate).LogProb(math.Exp(th[2])) + th[2] - math.Log(math.Abs(th[1]))
+}
+
+func (q *collapsedProposal) LogProb(th []float64) float64 {
+	q.al[0], q.al[1] = th[0], 2*math.Log(math.Abs(th[1]))+th[2]
+	_, shape, rate := q.prior.CollapsedLogJoint(q.y, q.al[0], q.al[1])
+	return q.t.LogProb(q.al) + logRest(th, shape, rate)
+}
+
+func (q *collapsedProposal) RandLogProb(dst []float64, rnd *rand.Rand) float64 {
+	lt := q.t.RandLogProb(q.al, rnd)
+	_, shape, rate := q.prior.CollapsedLogJoint(q.y, q.al[0], q.al[1])
+	rho := dist.NewGammaShapeRate(shape, rate).Rand(rnd)
+	c := math.Sqrt(math.Exp(q.al[1]) / rho)
+	if rnd.IntN(2) == 0 {
+		c = -c
+	}
+	dst[0], dst[1], dst[2] = q.al[0], c, math.Log(rho)
+	return lt + logRest(dst, shape, rate)
+}
+
+// biasZero is the largest |median bias| that counts as none.
+const biasZero = 1e-6
 
 // prunedAlpha is the α above which A counts as pruned by ARD (prior
 // standard deviation of A below 0.03).
@@ -230,13 +305,14 @@ func (t ldsTarget) LogProb(th []float64) float64 { return t.prior.LogJoint(t.y, 
 // bridgeCriteria are targets §7 P1's questions as criteria (T&S L290 and
 // Wang & Titterington 2004, L376).
 var bridgeCriteria = results.Criteria{
-	{ID: "bridge-bias-toward-zero", Text: "E_q[A] is biased towards 0 (T&S L290; targets §7 P1): lengths at which the median of E_q[A] − E[A|y] over seeds is not below 0", Target: results.Equal(0)},
+	{ID: "bridge-bias-toward-zero", Text: "E_q[A] is biased towards 0 (T&S L290; targets §7 P1): lengths at which the median of E_q[A] − E[A|y] over seeds is not below −1e-6 (pruned series give ±1e-8)", Target: results.Equal(0)},
 	{ID: "bridge-var-too-small", Text: "Var_q[A] is too small (targets §7 P1): lengths at which the median Var_q[A]/Var[A|y] is not below 1", Target: results.Equal(0)},
 	{ID: "bridge-bias-shrinks", Text: "the bias shrinks as T grows: |median bias| at the longest T below that at the shortest", Target: results.Holds},
 	{ID: "bridge-f-bound", Text: "F ≤ ln p(y) (F is a lower bound of the log evidence at the same hyperparameters, T&S eq. 1.2, Beal eq. 2.15): series where F exceeds it by more than 1e-6", Target: results.Equal(0)},
-	{ID: "bridge-is-agrees", Text: "the quadrature's ln p(y) agrees with importance sampling from the widened q: share of series where they differ by more than 4 standard errors + 0.01", Target: results.AtMost(0.05)},
-	{ID: "bridge-quadrature-box", Text: "the quadrature's box holds the posterior: largest density on its faces relative to the peak", Target: results.AtMost(1e-6)},
-	{ID: "f-monotone", Text: "VBEM runs in which F decreased (vb.Run's check)", Target: results.Equal(0)},
+	{ID: "bridge-is-agrees", Text: "the quadrature's ln p(y) agrees with importance sampling in (A, C, ln ρ) from its Laplace approximation (the Kalman filter in the model's own coordinates): share of series where they differ by more than 4 standard errors + 0.01", Target: results.AtMost(0.05)},
+	{ID: "bridge-is-mean-agrees", Text: "the quadrature's E[A|y] agrees with the same importance sampler's: share of series where they differ by more than 0.2 posterior standard deviations", Target: results.AtMost(0.05)},
+	{ID: "bridge-quadrature-error", Text: "the quadrature's error estimate of p(y), relative, largest over series (both levels of the adaptive Gauss-Kronrod rule)", Target: results.AtMost(1e-5)},
+	fMonotone("VBEM"),
 }
 
 // RunBridge runs the cells and writes bridge.csv and the summary.
@@ -265,25 +341,37 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 	}
 	s := results.Summary{Criteria: bridgeCriteria}
 	get := bridgeCriteria.Get
-	tab := results.NewTable("lambda", "T", "seed", "vb_mean_a", "vb_var_a", "f", "exact_mean_a", "exact_var_a", "log_evidence", "is_log_evidence", "is_se", "is_mean_a", "edge_ratio", "alpha", "iterations")
-	var aboveBound, isBad, decreased int
-	var edge float64
+	tab := results.NewTable("lambda", "T", "seed", "vb_mean_a", "vb_var_a", "f", "exact_mean_a", "exact_var_a", "log_evidence", "quad_rel_err", "is_log_evidence", "is_se", "is_mean_a", "vbq_is_log_evidence", "vbq_is_se", "alpha", "iterations")
+	var aboveBound, isBad, isMeanBad, vqBad, decreased int
+	var quadErr float64
 	for i, k := range keys {
 		r := cells[i]
-		tab.AddRow(k.lam, k.T, k.seed, r.VBMeanA, r.VBVarA, r.F, r.ExactMeanA, r.ExactVarA, r.LogZ, r.ISLogZ, r.ISSE, r.ISMeanA, r.EdgeRatio, r.Alpha, r.Iterations)
+		tab.AddRow(k.lam, k.T, k.seed, r.VBMeanA, r.VBVarA, r.F, r.ExactMeanA, r.ExactVarA, r.LogZ, r.QuadRelErr, r.ISLogZ, r.ISSE, r.ISMeanA, r.VQLogZ, r.VQSE, r.Alpha, r.Iterations)
 		if r.F > r.LogZ+1e-6 {
 			aboveBound++
 		}
 		if math.Abs(r.ISLogZ-r.LogZ) > 4*r.ISSE+0.01 {
 			isBad++
 		}
-		edge = math.Max(edge, r.EdgeRatio)
+		if !(math.Abs(r.ISMeanA-r.ExactMeanA) <= 0.2*math.Sqrt(r.ExactVarA)) {
+			isMeanBad++
+		}
+		if math.Abs(r.VQLogZ-r.LogZ) > 4*r.VQSE+0.01 {
+			vqBad++
+		}
+		quadErr = math.Max(quadErr, r.QuadRelErr)
 		if r.Decreased {
 			decreased++
 		}
 	}
 	if err := results.WriteCSV(env.Path("bridge.csv"), *tab); err != nil {
 		return err
+	}
+	// The medians per (λ, T), for the findings.
+	var above, cellsN, prunedN int
+	var worst struct {
+		bias float64
+		at   string
 	}
 	for _, l := range c.Lambdas {
 		notNeg, notSmall := 0, 0
@@ -308,8 +396,21 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 			s.SetMetric("bridge_var_ratio"+suffix, mr)
 			s.SetMetric("bridge_f_gap"+suffix, results.Median(gap))
 			s.SetMetric("bridge_pruned_share"+suffix, float64(pruned)/float64(len(bias)))
-			if !(mb < 0) {
+			// A pruned series has E_q[A] = 0 and E[A|y] ≈ ±1e-8 (the
+			// prior N(0, 1/α) with α > 1e3): a median within biasZero of 0
+			// is no bias.
+			if !(mb < -biasZero) {
 				notNeg++
+			}
+			cellsN++
+			if mb > biasZero {
+				above++
+			}
+			if mb > worst.bias {
+				worst.bias, worst.at = mb, fmt.Sprintf("λ = %s, T = %d", fmtF(l), T)
+			}
+			if 2*pruned >= len(bias) {
+				prunedN++
 			}
 			if !(mr < 1) {
 				notSmall++
@@ -326,15 +427,22 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 	}
 	s.Judge(get("bridge-f-bound"), float64(aboveBound))
 	s.Judge(get("bridge-is-agrees"), float64(isBad)/float64(len(keys)))
-	s.Judge(get("bridge-quadrature-box"), edge)
+	s.Judge(get("bridge-is-mean-agrees"), float64(isMeanBad)/float64(len(keys)))
+	s.Judge(get("bridge-quadrature-error"), quadErr)
+	s.SetMetric("bridge_vbq_is_off_share", float64(vqBad)/float64(len(keys)))
+	s.Findings = append(s.Findings, fmt.Sprintf("The reference: ρ integrated in closed form and adaptive Gauss-Kronrod over (A, ln C²ρ), error estimate at most %.2g of p(y); importance sampling in the model's own coordinates from its Laplace approximation agrees in %.0f%% of series (bridge-is-agrees). IS from VB's q widened ×%g disagrees in %.0f%% (bridge_vbq_is_off_share), below the quadrature where q is much narrower than the posterior: heavy weights, not an error of the quadrature.",
+		quadErr, 100*(1-float64(isBad)/float64(len(keys))), c.Widen, 100*float64(vqBad)/float64(len(keys))))
+	biasText := fmt.Sprintf("With Beal's split q(A)q(C, ρ)q(x) the median of E_q[A] − E[A|y] is above 0 at %d of %d (λ, T) (largest %+.3g at %s), not towards 0.", above, cellsN, worst.bias, worst.at)
+	if c.UpdateHyper {
+		biasText += fmt.Sprintf(" The pull towards 0 comes through the hyperparameters instead: learning α by VB prunes A (α > 1e3, E_q[A] = 0) in at least half the series at %d of %d (λ, T), the short ones (bridge_pruned_share_*), and the exact posterior at that α is pruned too, so that the comparison at VB's hyperparameters shows no bias there.", prunedN, cellsN)
+	}
 	s.Judge(get("f-monotone"), float64(decreased))
 	s.AddFindingsFromChecks(map[string]string{
-		"bridge-bias-toward-zero": "With Beal's split q(A)q(C, ρ)q(x) E_q[A] lies above the exact posterior mean at almost every length (the medians of bridge_bias_A_* are positive), not towards 0. The pull towards 0 appears through the hyperparameters instead: learning α by VB prunes A (α → ∞, E_q[A] = 0) in most series of T ≤ 30 (bridge_pruned_share_*), and the exact posterior at that α is pruned too, so the comparison at VB's hyperparameters shows no bias there.",
-		"bridge-bias-shrinks":     "The bias is not monotone in T: with the hyperparameters held, at λ = 0.5 it peaks at T = 30 (+0.12) and falls to +0.007 at T = 1000; with them learnt, it is 0 where A is pruned (short series) and small but non-zero beyond.",
+		"bridge-bias-toward-zero": biasText,
+		"bridge-bias-shrinks":     "The bias is not monotone in T: it is near 0 in the shortest series, where A is pruned (hyperparameters learnt) or the prior dominates (held), peaks at an intermediate length and falls beyond (bridge_bias_A_*).",
 		"bridge-var-too-small":    "Where A is pruned (α → ∞) q and the exact posterior are both the prior N(0, 1/α) and the ratio is 1.",
-		"bridge-is-agrees":        "IS from the widened q is biased low where q is much narrower than the posterior (λ = 0.99, T = 1000: heavy weights, ln Ẑ below the quadrature by 0.4-5 nats), and the quadrature is doubtful on the curved (A, C, ρ) ridge of λ = 0.5 at T ≥ 100, where one series has ln Ẑ 1.3 nats above it (bridge.csv).",
 	})
-	s.Claims = []results.Claim{{Artifact: "bridge", Checks: []string{"bridge-f-bound", "bridge-is-agrees", "bridge-quadrature-box"}}}
+	s.Claims = []results.Claim{claim("the bridge (targets §7 P1)", "bridge", "Our VB-LDS (k = p = 1) against the exact posterior of its parameters: is E_q[A] biased towards 0 (T&S L290), Var_q[A] too small, and how far is F below ln p(y)? (targets §7 P1)", bridgeCriteria, "bridge-", "f-monotone")}
 	return env.WriteSummary(&s, "The bridge to Beal's chapter 5: the VB-LDS (k = p = 1) against the exact posterior of A and ln p(y) by quadrature (hyperparameters at VB's values), cross-checked by IS.")
 }
 

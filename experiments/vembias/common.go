@@ -6,6 +6,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette/moreland"
@@ -180,4 +181,30 @@ func checkBounds(bs ...bound) error {
 		}
 	}
 	return nil
+}
+
+// claim is the claim on artefact, shown by figure (a file stem, or ""),
+// stated in one line, of every criterion of cs whose ID begins with one of
+// prefixes (an ID given whole names itself), so that a criterion added to
+// a figure's table is claimed without another edit.
+func claim(artefact, figure, statement string, cs results.Criteria, prefixes ...string) results.Claim {
+	c := results.Claim{Artifact: artefact, Statement: statement}
+	if figure != "" {
+		c.Figures = []string{figure}
+	}
+	for _, x := range cs {
+		for _, p := range prefixes {
+			if strings.HasPrefix(x.ID, p) {
+				c.Checks = append(c.Checks, x.ID)
+				break
+			}
+		}
+	}
+	return c
+}
+
+// fMonotone is the criterion that F never decreases in the runs of algo
+// (vb.Run's check).
+func fMonotone(algo string) results.Criterion {
+	return results.Criterion{ID: "f-monotone", Text: algo + " runs in which F decreased (vb.Run's check)", Target: results.Equal(0)}
 }

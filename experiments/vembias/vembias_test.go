@@ -36,7 +36,7 @@ func TestSingleQuick(t *testing.T) {
 // the exact evidence, and the box of the quadrature.
 func TestBridgeQuick(t *testing.T) {
 	r := exptest.Quick(t, configPath("bridge.toml"))
-	exptest.MustPass(t, r.Summary, "bridge-f-bound", "bridge-quadrature-box", "f-monotone")
+	exptest.MustPass(t, r.Summary, "bridge-f-bound", "bridge-quadrature-error", "bridge-is-agrees", "bridge-is-mean-agrees", "f-monotone")
 	for _, name := range []string{"bridge_bias_A_l0.5_T10", "bridge_var_ratio_l0.99_T100", "bridge_bias_A_l0.9_T100"} {
 		if _, ok := r.Summary.Metrics[name]; !ok {
 			t.Errorf("metric %s missing", name)

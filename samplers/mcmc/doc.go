@@ -29,6 +29,8 @@
 //	RandomWalk  symmetric Gaussian random walk on []float64
 //	HMC         Hamiltonian Monte Carlo on []float64 for a GradTempered target
 //	Stats       proposed and accepted counts, acceptance rate
+//	Gibbs       the kernel of a Sweeper, a model that redraws its state from
+//	            its full conditionals (core/model/gmm's mixture)
 //
 // A model supplies its own Kernel when it needs more than one MH move, for
 // example Gibbs sweeps over hidden variables followed by an MH step on the

@@ -65,5 +65,6 @@
 //	VEM, Problem.RunVEM     coordinate ascent (vEM)            eqs. (1.6)-(1.12), L322
 //	LDS1LogLik              Kalman-filter ln p(y | A, C, ρ)    Beal (2003) eqs. (5.77)-(5.83), k = p = 1
 //	LDS1Prior.LogJoint      Beal's priors on A, C, ρ           Beal (2003) eqs. (5.6)-(5.12); §7 P1
-//	LDS1Prior.LDS1Quadrature exact posterior of A, ln p(y)     §7 P1 ("3-D quadrature over (A, C, ρ)")
+//	LDS1Prior.CollapsedLogJoint ln p(y, A, ln C²ρ), ρ integrated   Beal (2003) eqs. (5.8)-(5.12) (Normal-Gamma conjugacy); §7 P1
+//	LDS1Prior.LDS1Quadrature exact posterior of A, ln p(y)     §7 P1 ("quadrature over (A, C, ρ)"): adaptive Gauss-Kronrod over (A, ln C²ρ)
 package vembias

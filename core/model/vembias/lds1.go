@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/optimize"
+
 	"github.com/vbworkbench/vbw/core/numeric"
 )
 
@@ -13,7 +15,8 @@ import (
 // with k = p = 1, state noise Q = 1): A ~ N(0, 1/α), C | ρ ~ N(0,
 // 1/(ργ)), ρ ~ Ga(a, b) (shape, rate), x_0 ~ N(0, Σ_0). The prior mean of
 // x_0 is 0, so that (C, x) and (−C, −x) have the same joint density: the
-// posterior is symmetric in C, which LDS1Quadrature uses.
+// posterior is symmetric in C, and the likelihood depends on C through
+// η = C²ρ alone given ρ (CollapsedLogJoint).
 type LDS1Prior struct {
 	Alpha, Gamma float64 // ARD precisions of A and of C
 	A, B         float64 // shape and rate of the noise precision ρ
@@ -34,12 +37,18 @@ func (p LDS1Prior) Check() error {
 // system x_0 ~ N(0, Σ_0), x_t = A x_{t−1} + N(0, 1), y_t = C x_t +
 // N(0, 1/ρ), by the Kalman filter (thesis eqs. 5.77-5.83 with k = p = 1).
 func LDS1LogLik(y []float64, a, c, rho, sigma0 float64) float64 {
+	quad, logDet := lds1Filter(y, a, c, 1/rho, sigma0)
+	return -0.5 * (float64(len(y))*ln2Pi + logDet + quad)
+}
+
+// lds1Filter runs the Kalman filter of LDS1LogLik with output noise
+// variance r and returns Σ_t e_t²/s_t and Σ_t ln s_t (innovations e_t,
+// their variances s_t).
+func lds1Filter(y []float64, a, c, r, sigma0 float64) (quad, logDet float64) {
 	m, P := 0.0, sigma0
-	r := 1 / rho
-	var quad float64
 	// Σ ln s_t is taken as the log of a running product, flushed before
-	// it can overflow or underflow (s_t ≥ 1/ρ > 0): one log per ~30 steps.
-	logDet, prod := 0.0, 1.0
+	// it can overflow or underflow (s_t ≥ r > 0): one log per ~30 steps.
+	prod := 1.0
 	for _, yt := range y {
 		m, P = a*m, a*a*P+1
 		s := c*c*P + r
@@ -54,12 +63,14 @@ func LDS1LogLik(y []float64, a, c, rho, sigma0 float64) float64 {
 		m += k * e
 		P -= k * c * P
 	}
-	return -0.5 * (float64(len(y))*ln2Pi + logDet + math.Log(prod) + quad)
+	return quad, logDet + math.Log(prod)
 }
 
 // LogJoint returns ln p(y, A, C, ln ρ) = ln p(y | A, C, ρ) + ln p(A) +
 // ln p(C | ρ) + ln p(ρ) + ln ρ: the joint density in the coordinates
-// (A, C, u = ln ρ) of LDS1Quadrature (the last term is the Jacobian).
+// (A, C, u = ln ρ) (the last term is the Jacobian), by the Kalman filter
+// of LDS1LogLik: the importance samplers of the bridge use it, independent
+// of CollapsedLogJoint.
 func (p LDS1Prior) LogJoint(y []float64, a, c, u float64) float64 {
 	rho := math.Exp(u)
 	lp := 0.5*(math.Log(p.Alpha)-ln2Pi) - 0.5*p.Alpha*a*a
@@ -69,216 +80,192 @@ func (p LDS1Prior) LogJoint(y []float64, a, c, u float64) float64 {
 	return lp + LDS1LogLik(y, a, c, rho, p.Sigma0)
 }
 
-// LDS1Posterior is the exact posterior of (A, C, ρ) summarised.
+// CollapsedLogJoint returns ln p(y, A, ℓ) with ρ integrated out, in the
+// coordinates (A, ℓ = ln η) where η = C²ρ is the signal-to-noise ratio of
+// the output, and the posterior of ρ given (A, η), Ga(shape, rate).
+//
+// With k = p = 1 the output's covariance is Cov(y) = C² K_A + I/ρ =
+// ρ^{-1} M(A, η), M = η K_A + I (K_A the covariance of the unit-noise AR(1)
+// chain from x_0 ~ N(0, Σ_0)), so that ρ scales it; and C | ρ ~ N(0,
+// 1/(ργ)) (thesis eq. 5.10) makes ηγ = C²ργ ~ χ²_1 whatever ρ: η ~ Ga(1/2,
+// γ/2) independent of ρ ~ Ga(a, b) (eq. 5.12) and A (eq. 5.8). The
+// Normal-Gamma conjugacy then integrates ρ in closed form,
+//
+//	p(y | A, η) = (2π)^{−T/2} |M|^{−1/2} b^a Γ(a') / (Γ(a) b'^{a'}),
+//	a' = a + T/2, b' = b + yᵀM⁻¹y/2,
+//
+// with |M| and yᵀM⁻¹y from the Kalman filter of LDS1LogLik at C = √η,
+// ρ = 1. The density of ℓ is that of η times η. Both signs of C are in η:
+// the posterior of (A, η) carries all of p(y).
+func (p LDS1Prior) CollapsedLogJoint(y []float64, a, l float64) (lj, shape, rate float64) {
+	eta := math.Exp(l)
+	quad, logDet := lds1Filter(y, a, math.Sqrt(eta), 1, p.Sigma0)
+	T := float64(len(y))
+	shape, rate = p.A+T/2, p.B+quad/2
+	lgA, _ := math.Lgamma(p.A)
+	lgS, _ := math.Lgamma(shape)
+	lj = 0.5*(math.Log(p.Alpha)-ln2Pi) - 0.5*p.Alpha*a*a // ln N(A; 0, 1/α)
+	lj += 0.5*(math.Log(p.Gamma/2)-math.Log(math.Pi)) + l/2 - p.Gamma*eta/2
+	lj += -0.5*(T*ln2Pi+logDet) + p.A*math.Log(p.B) - lgA + lgS - shape*math.Log(rate)
+	if math.IsNaN(lj) {
+		lj = math.Inf(-1)
+	}
+	return lj, shape, rate
+}
+
+// LDS1Posterior is the exact posterior of the scalar LDS's parameters
+// summarised.
 type LDS1Posterior struct {
 	LogEvidence float64 // ln p(y) = ln ∫ p(y | θ) p(θ) dθ
 	MeanA, VarA float64 // the posterior mean and variance of A
-	// MeanAbsC, SDAbsC and MeanU, SDU are the posterior mean and standard
-	// deviation of c̃ = |C|√(ργ), C standardised by its prior given ρ, and
-	// of u = ln ρ (the box of the second pass).
-	MeanAbsC, SDAbsC float64
-	MeanU, SDU       float64
-	// EdgeRatio is the largest density on a face of the box (the face
-	// C = 0 aside, inside the support) relative to the largest inside: a
-	// check that the box holds the mass.
-	EdgeRatio float64
-	Points    int // evaluations of the joint density
-
-	mean [3]float64 // posterior mean of (A, c̃, u)
-	cov  [9]float64 // and covariance
+	// RelErr is the error estimate of p(y) relative to it (the sum of
+	// the Gauss-Kronrod estimates of both levels, an upper bound in
+	// practice: the 15-point rule is far more accurate than the 7-point
+	// rule it is compared with).
+	RelErr float64
+	// Mode is the posterior mode of (A, ℓ = ln C²ρ) and Cov the inverse of
+	// the negative Hessian there (row-major 2×2): the Laplace
+	// approximation that places the quadrature's breaks.
+	Mode [2]float64
+	Cov  [4]float64
+	// Points counts the evaluations of the collapsed joint density.
+	Points int
 }
 
-// LDS1Quadrature returns the exact posterior of (A, C, ρ) and the log
-// evidence by tensor-product trapezoid quadrature in (A, c̃, u) with
-// u = ln ρ and c̃ = |C|√(ργ) (which undoes the funnel of C's prior given
-// ρ, so that one spacing resolves C at every ρ; centre and scale are in
-// these coordinates; where the box reaches c̃ = 0, c̃ = v³ on an even grid
-// in v, whose points crowd at c̃ = 0, where the density has a narrow ridge for |A| > 1: a state that
-// explodes is allowed only with C ≈ 0), with
-// the density of C < 0 taken from its mirror image (the posterior is even
-// in C). The first pass puts n1 points a side on centre ± 8·scale (scale:
-// the widened spread of an approximation, say VB's); the second puts n
-// points a side on the first pass's posterior mean ± 8 posterior standard
-// deviations (whitened by the first pass's covariance where c̃ is far from
-// 0), passes repeated from the previous one's moments at least once and
-// until the density on the faces is below MaxEdgeRatio of its peak, the
-// box widened (with the points) by half from the third pass, five passes
-// at most (|C| clipped at 0, where the even integrand makes the
-// trapezoid rule as accurate as inside). The trapezoid rule converges
-// geometrically for such smooth, rapidly decaying integrands.
-func (p LDS1Prior) LDS1Quadrature(y []float64, centre, scale [3]float64, n1, n int) (LDS1Posterior, error) {
+// LDS1Quadrature returns the exact posterior of A and ln p(y) of the scalar
+// LDS by adaptive Gauss-Kronrod quadrature (numeric.Integrate) of
+// CollapsedLogJoint over (A, ℓ), ρ integrated in closed form: an outer
+// integral over A of inner integrals over ℓ. The Laplace approximation at
+// the mode (Nelder-Mead from start, a guess of (A, ℓ), then a
+// finite-difference Hessian) puts the breaks at 0, ±1, ±2, ±4, ±8 standard
+// deviations of A, and of ℓ given A (its linear regression on A), inside
+// limits 24 standard deviations out and wider: 12 prior standard
+// deviations of A, and 80 below (the density of ℓ falls as e^{ℓ/2} where
+// the output carries no signal, η → 0: the pruned limit, where it is the
+// prior's) and 6 above ℓ's centre (the prior falls as e^{−γη/2} there),
+// grown while the density at a limit is within e^{−40} of the mode's.
+// Both levels stop at relative error estimate relTol; the moments of A
+// reuse the inner integrals (memoised by A). An error estimate above
+// 1e-4 relative is an error.
+func (p LDS1Prior) LDS1Quadrature(y []float64, start [2]float64, relTol float64) (LDS1Posterior, error) {
 	if err := p.Check(); err != nil {
 		return LDS1Posterior{}, err
 	}
-	if n1 < 5 || n < 5 {
-		return LDS1Posterior{}, errors.New("vembias: LDS1Quadrature: want at least 5 points a side")
+	if !(relTol > 0 && relTol < 1e-3) {
+		return LDS1Posterior{}, fmt.Errorf("vembias: LDS1Quadrature: relTol %v must be in (0, 1e-3)", relTol)
 	}
-	for _, s := range scale {
-		if !(s > 0) {
-			return LDS1Posterior{}, fmt.Errorf("vembias: LDS1Quadrature: scale %v must be positive", scale)
+	var out LDS1Posterior
+	f := func(a, l float64) float64 {
+		out.Points++
+		v, _, _ := p.CollapsedLogJoint(y, a, l)
+		return v
+	}
+	mode, top, cov, err := laplace2(f, start)
+	if err != nil {
+		return out, err
+	}
+	out.Mode, out.Cov = mode, cov
+	sA := math.Sqrt(cov[0])
+	slope, sL := cov[1]/cov[0], math.Sqrt(math.Max(cov[3]-cov[1]*cov[1]/cov[0], 1e-4*cov[3]))
+	// grow widens a limit until the density there is negligible.
+	grow := func(at func(d float64) float64, d float64) float64 {
+		for i := 0; i < 30 && at(d) > top-40; i++ {
+			d *= 1.5
+		}
+		return d
+	}
+	steps := []float64{-8, -4, -2, -1, 0, 1, 2, 4, 8}
+	breaks := func(c, s, lo, hi float64) []float64 {
+		b := []float64{c - lo}
+		for _, k := range steps {
+			b = append(b, c+k*s)
+		}
+		return append(b, c+hi)
+	}
+	// The inner integrals' absolute tolerance is relTol/100 of the peak's
+	// (the integrand is 1 at the mode), so that far out, where they are
+	// negligible, they stop early; their errors are integrated over A.
+	type memo struct{ v, e float64 }
+	inner := map[float64]memo{}
+	g := func(a float64) memo {
+		if m, ok := inner[a]; ok {
+			return m
+		}
+		c := mode[1] + slope*(a-mode[0])
+		h := func(l float64) float64 { return math.Exp(f(a, l) - top) }
+		lo := grow(func(d float64) float64 { return f(a, c-d) }, math.Max(24*sL, 80))
+		hi := grow(func(d float64) float64 { return f(a, c+d) }, math.Max(24*sL, 6))
+		v, e, err := numeric.IntegrateBreaks(h, breaks(c, sL, lo, hi), numeric.QuadTol{Abs: relTol * sL / 100, Rel: relTol, MaxIntervals: 400})
+		if err != nil && !errors.Is(err, numeric.ErrQuadLimit) {
+			v = math.NaN()
+		}
+		inner[a] = memo{v, e}
+		return memo{v, e}
+	}
+	lim := math.Max(24*sA, math.Abs(mode[0])+12/math.Sqrt(p.Alpha))
+	bA := breaks(mode[0], sA, lim, lim)
+	var m [3]float64
+	var outErr float64
+	for k := range m {
+		v, e, err := numeric.IntegrateBreaks(func(a float64) float64 { return math.Pow(a-mode[0], float64(k)) * g(a).v }, bA, numeric.QuadTol{Abs: relTol * sA * sL / 100, Rel: relTol, MaxIntervals: 400})
+		if err != nil && !errors.Is(err, numeric.ErrQuadLimit) {
+			return out, fmt.Errorf("vembias: LDS1Quadrature: %w", err)
+		}
+		m[k] = v
+		if k == 0 {
+			outErr = e / v
 		}
 	}
-	box := func(c, s [3]float64, width float64) [3][2]float64 {
-		var b [3][2]float64
-		for i := range b {
-			b[i] = [2]float64{c[i] - width*s[i], c[i] + width*s[i]}
-		}
-		b[1][0] = math.Max(b[1][0], 0)
-		return b
+	inErr, _, _ := numeric.IntegrateBreaks(func(a float64) float64 { return g(a).e }, bA, numeric.QuadTol{Abs: 0, Rel: 0.1, MaxIntervals: 40})
+	inErr /= m[0]
+	out.LogEvidence = top + math.Log(m[0])
+	d := m[1] / m[0]
+	out.MeanA, out.VarA = mode[0]+d, m[2]/m[0]-d*d
+	out.RelErr = outErr + inErr
+	if !(out.RelErr <= 1e-4) {
+		return out, fmt.Errorf("vembias: LDS1Quadrature: relative error estimate %.3g of p(y) (outer %.3g, inner %.3g; mode %v, covariance %v)", out.RelErr, outErr, inErr, mode, cov)
 	}
-	centre[1] = math.Abs(centre[1])
-	first := p.grid(y, box(centre, scale, 8), n1)
-	if math.IsNaN(first.LogEvidence) {
-		return first, errors.New("vembias: LDS1Quadrature: the joint density is nowhere finite on the first box")
-	}
-	// Where the mode of c̃ is far from 0 the second pass is a grid in the
-	// coordinates that whiten the first pass's covariance (the parameters
-	// are correlated, and an axis-aligned grid would be coarse across the
-	// ridge); otherwise it is axis-aligned with c̃ crowded at 0. Heavy
-	// tails (short series) need a wider box: grow it, with the points,
-	// until the density on its faces is below MaxEdgeRatio. Each pass is
-	// centred and scaled by the moments of the one before, so that a poor
-	// first guess is corrected; the box grows only after two passes at
-	// the same width.
-	prev, width, points := first, 8.0, first.Points
-	var second LDS1Posterior
-	for try := 0; ; try++ {
-		c2 := [3]float64{prev.MeanA, prev.MeanAbsC, prev.MeanU}
-		s2 := [3]float64{math.Sqrt(prev.VarA), prev.SDAbsC, prev.SDU}
-		var l [9]float64
-		copy(l[:], prev.cov[:])
-		if c2[1]-8*s2[1] > 0 && numeric.CholFactor(l[:], 3) {
-			second = p.rotGrid(y, c2, l, width, n)
-		} else {
-			second = p.grid(y, box(c2, s2, width), n)
-		}
-		points += second.Points
-		if (second.EdgeRatio <= MaxEdgeRatio && try > 0) || try == 4 || math.IsNaN(second.LogEvidence) {
-			break
-		}
-		if try >= 1 {
-			width *= 1.5
-			n = n * 3 / 2
-		}
-		prev = second
-	}
-	second.Points = points
-	return second, nil
+	return out, nil
 }
 
-// MaxEdgeRatio is the largest density on the faces of LDS1Quadrature's box
-// relative to its peak: below it the mass outside is negligible.
-const MaxEdgeRatio = 1e-8
-
-// grid integrates over the box with n trapezoid points a side.
-func (p LDS1Prior) grid(y []float64, b [3][2]float64, n int) LDS1Posterior {
-	cube := b[1][0] == 0 // the box reaches C = 0: crowd points there
-	var ax [3][]float64
-	var h [3]float64
-	for i := range ax {
-		lo, hi := b[i][0], b[i][1]
-		if i == 1 && cube {
-			lo, hi = math.Cbrt(lo), math.Cbrt(hi)
+// laplace2 returns the mode of the 2-D log density f by Nelder-Mead from
+// start, its value there, and the inverse of the negative Hessian by
+// central differences (steps a tenth of the standard deviations of a
+// first pass with steps 1e-3): the Laplace approximation.
+func laplace2(f func(a, l float64) float64, start [2]float64) (mode [2]float64, top float64, cov [4]float64, err error) {
+	prob := optimize.Problem{Func: func(x []float64) float64 {
+		v := -f(x[0], x[1])
+		if math.IsInf(v, 1) {
+			return math.MaxFloat64
 		}
-		ax[i] = Axis(lo, hi, n, false)
-		h[i] = (hi - lo) / float64(n-1)
+		return v
+	}}
+	res, err := optimize.Minimize(prob, start[:], &optimize.Settings{Converger: &optimize.FunctionConverge{Absolute: 1e-10, Iterations: 40}}, &optimize.NelderMead{})
+	if err != nil && res == nil {
+		return mode, 0, cov, fmt.Errorf("vembias: the posterior mode: %w", err)
 	}
-	return p.integrate(y, n, h[0]*h[1]*h[2], b[1][0] > 0, func(i, j, k int) ([3]float64, float64) {
-		c, jac := ax[1][j], 0.0
-		if cube {
-			c, jac = c*c*c, math.Log(3*c*c)
+	mode = [2]float64{res.X[0], res.X[1]}
+	top = -res.F
+	if !(top > -math.MaxFloat64) {
+		return mode, top, cov, fmt.Errorf("vembias: the joint density is nowhere finite near %v", start)
+	}
+	h := [2]float64{1e-3, 1e-3}
+	for pass := 0; pass < 2; pass++ {
+		at := func(i, j int) float64 {
+			x := mode
+			x[0] += float64(i) * h[0]
+			x[1] += float64(j) * h[1]
+			return f(x[0], x[1])
 		}
-		return [3]float64{ax[0][i], c, ax[2][k]}, jac
-	})
-}
-
-// rotGrid integrates over θ = m + L z, z in the cube [−width, width]³ with
-// n trapezoid points a side (L lower triangular, row-major), the points
-// with c̃ ≤ 0 left out: the box must lie in c̃ > 0, where the mirror image
-// c̃ < 0 doubles the integral.
-func (p LDS1Prior) rotGrid(y []float64, m [3]float64, l [9]float64, width float64, n int) LDS1Posterior {
-	zs := Axis(-width, width, n, false)
-	h := 2 * width / float64(n-1)
-	return p.integrate(y, n, h*h*h*l[0]*l[4]*l[8], true, func(i, j, k int) ([3]float64, float64) {
-		z0, z1, z2 := zs[i], zs[j], zs[k]
-		return [3]float64{m[0] + l[0]*z0, m[1] + l[3]*z0 + l[4]*z1, m[2] + l[6]*z0 + l[7]*z1 + l[8]*z2}, 0
-	})
-}
-
-// integrate sums the joint density in (A, c̃, u) (C = c̃ e^{−u/2}/√γ,
-// Jacobian e^{−u/2}/√γ) by the trapezoid rule over an n×n×n grid whose
-// point (i, j, k) is at(i, j, k), a θ and the log Jacobian of the grid's
-// own map, each cell of volume vol; the face j = 0 counts as a face of
-// the box when lowFace (not where the box meets c̃ = 0). It returns the
-// log evidence (doubled for the mirror c̃ < 0), the moments and the
-// largest density on the faces relative to the peak.
-func (p LDS1Prior) integrate(y []float64, n int, vol float64, lowFace bool, at func(i, j, k int) ([3]float64, float64)) LDS1Posterior {
-	lj := make([]float64, n*n*n)
-	th := make([][3]float64, n*n*n)
-	top := math.Inf(-1)
-	lg := 0.5 * math.Log(p.Gamma)
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			for k := 0; k < n; k++ {
-				t, jac := at(i, j, k)
-				v := math.Inf(-1)
-				if t[1] >= 0 {
-					v = p.LogJoint(y, t[0], t[1]*math.Exp(-t[2]/2)/math.Sqrt(p.Gamma), t[2]) - t[2]/2 - lg + jac
-					if math.IsNaN(v) {
-						v = math.Inf(-1)
-					}
-				}
-				idx := (i*n+j)*n + k
-				lj[idx], th[idx] = v, t
-				top = math.Max(top, v)
-			}
+		haa := (at(1, 0) - 2*top + at(-1, 0)) / (h[0] * h[0])
+		hll := (at(0, 1) - 2*top + at(0, -1)) / (h[1] * h[1])
+		hal := (at(1, 1) - at(1, -1) - at(-1, 1) + at(-1, -1)) / (4 * h[0] * h[1])
+		det := haa*hll - hal*hal
+		if !(haa < 0 && hll < 0 && det > 0) {
+			return mode, top, cov, fmt.Errorf("vembias: the Hessian at the mode %v is not negative definite", mode)
 		}
+		cov = [4]float64{-hll / det, hal / det, hal / det, -haa / det}
+		h = [2]float64{0.1 * math.Sqrt(cov[0]), 0.1 * math.Sqrt(cov[3])}
 	}
-	out := LDS1Posterior{Points: n * n * n, LogEvidence: math.NaN()}
-	if math.IsInf(top, -1) {
-		return out
-	}
-	wt := func(i int) float64 {
-		if i == 0 || i == n-1 {
-			return 0.5
-		}
-		return 1
-	}
-	var z, edge float64
-	var s1 [3]float64
-	var s2 [9]float64
-	for i := 0; i < n; i++ {
-		for j := 0; j < n; j++ {
-			for k := 0; k < n; k++ {
-				idx := (i*n+j)*n + k
-				d := math.Exp(lj[idx] - top)
-				if i == 0 || i == n-1 || j == n-1 || (j == 0 && lowFace) || k == 0 || k == n-1 {
-					edge = math.Max(edge, d)
-				}
-				w := d * wt(i) * wt(j) * wt(k)
-				z += w
-				for a := 0; a < 3; a++ {
-					s1[a] += w * th[idx][a]
-					for b := 0; b < 3; b++ {
-						s2[a*3+b] += w * th[idx][a] * th[idx][b]
-					}
-				}
-			}
-		}
-	}
-	for a := range s1 {
-		s1[a] /= z
-	}
-	for a := 0; a < 3; a++ {
-		for b := 0; b < 3; b++ {
-			out.cov[a*3+b] = s2[a*3+b]/z - s1[a]*s1[b]
-		}
-	}
-	out.mean = s1
-	out.LogEvidence = top + math.Log(2*z*vol)
-	out.MeanA, out.VarA = s1[0], math.Max(out.cov[0], 0)
-	out.MeanAbsC, out.SDAbsC = s1[1], math.Sqrt(math.Max(out.cov[4], 0))
-	out.MeanU, out.SDU = s1[2], math.Sqrt(math.Max(out.cov[8], 0))
-	out.EdgeRatio = edge
-	return out
+	return mode, top, cov, nil
 }

@@ -49,27 +49,50 @@ func TestLDS1LogLik(t *testing.T) {
 	}
 }
 
+// TestCollapsedLogJoint checks the closed-form integral over ρ: at fixed
+// A, ∫ p(y, A, ℓ) dℓ against ∫∫ p(y, A, C, u) dC du of LogJoint (the Kalman
+// filter in the model's own coordinates), both by nested Gauss-Kronrod.
+func TestCollapsedLogJoint(t *testing.T) {
+	prior := LDS1Prior{Alpha: 1.5, Gamma: 0.7, A: 2, B: 1.5, Sigma0: 1.2}
+	y := []float64{0.5, 1.2, 0.9, 1.5, 0.3, -0.2, 0.8, 1.1}
+	for _, a := range []float64{-0.3, 0.6, 1.2} {
+		top, _, _ := prior.CollapsedLogJoint(y, a, 0)
+		one, _, err := numeric.IntegrateBreaks(func(l float64) float64 {
+			v, _, _ := prior.CollapsedLogJoint(y, a, l)
+			return math.Exp(v - top)
+		}, []float64{-80, -10, -3, -1, 0, 1, 3, 6}, numeric.QuadTol{Rel: 1e-12, MaxIntervals: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		two, _, err := numeric.IntegrateBreaks(func(u float64) float64 {
+			v, _, err := numeric.IntegrateBreaks(func(c float64) float64 { return math.Exp(prior.LogJoint(y, a, c, u) - top) },
+				[]float64{-30, -3, -1, -0.3, 0, 0.3, 1, 3, 30}, numeric.QuadTol{Rel: 1e-12, MaxIntervals: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return v
+		}, []float64{-12, -4, -2, -1, 0, 1, 2, 4}, numeric.QuadTol{Rel: 1e-10, MaxIntervals: 500})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(math.Log(one/two)) > 1e-8 {
+			t.Errorf("A = %v: ρ in closed form %v, over (C, ln ρ) %v", a, math.Log(one)+top, math.Log(two)+top)
+		}
+	}
+}
+
 // TestLDS1Quadrature checks the quadrature's log evidence and posterior
 // mean of A against importance sampling from the prior on a short series
 // (T = 6, where the prior is a usable proposal), within 4 standard errors,
-// and its convergence in the number of points, to 1e-3 there and to 1e-5
-// on 100 steps drawn from A = 0.9, C = 1, ρ = 1 (the bridge's setting).
+// and its convergence in the tolerance on 100 and 1000 steps drawn from
+// A = 0.5 and 0.99, C = 1, ρ = 1 (the bridge's setting).
 func TestLDS1Quadrature(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 9))
 	prior := LDS1Prior{Alpha: 1, Gamma: 1, A: 2, B: 2, Sigma0: 1}
 	y := []float64{0.5, 1.2, 0.9, 1.5, 0.3, -0.2}
-	q, err := prior.LDS1Quadrature(y, [3]float64{0.5, 1, 0}, [3]float64{0.5, 0.5, 0.5}, 12, 28)
+	q, err := prior.LDS1Quadrature(y, [2]float64{0.5, 0}, 1e-9)
 	if err != nil {
 		t.Fatal(err)
-	}
-	q2, _ := prior.LDS1Quadrature(y, [3]float64{0.5, 1, 0}, [3]float64{0.5, 0.5, 0.5}, 12, 40)
-	// Six points leave a ridge at C ≈ 0, |A| > 1 (an exploding state with
-	// no output) that the grid resolves only slowly.
-	if math.Abs(q.LogEvidence-q2.LogEvidence) > 1e-3 || math.Abs(q.MeanA-q2.MeanA) > 1e-3 {
-		t.Errorf("28 points: %v, %v; 40 points: %v, %v", q.LogEvidence, q.MeanA, q2.LogEvidence, q2.MeanA)
-	}
-	if q.EdgeRatio > 1e-8 {
-		t.Errorf("edge ratio %v", q.EdgeRatio)
 	}
 	// Importance sampling from the prior: w = p(y | θ).
 	const n = 400000
@@ -107,21 +130,28 @@ func TestLDS1Quadrature(t *testing.T) {
 
 func TestLDS1QuadratureConverges(t *testing.T) {
 	r := rand.New(rand.NewPCG(23, 10))
-	y := make([]float64, 100)
-	x := r.NormFloat64()
-	for i := range y {
-		x = 0.9*x + r.NormFloat64()
-		y[i] = x + r.NormFloat64()
-	}
-	prior := LDS1Prior{Alpha: 1, Gamma: 1, A: 1, B: 1, Sigma0: 1}
-	c := [3]float64{0.9, 1, 0}
-	s := [3]float64{0.1, 0.3, 0.3}
-	a, err := prior.LDS1Quadrature(y, c, s, 12, 24)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := prior.LDS1Quadrature(y, c, s, 12, 36)
-	if math.Abs(a.LogEvidence-b.LogEvidence) > 1e-5 || math.Abs(a.MeanA-b.MeanA) > 1e-5 || math.Abs(a.VarA-b.VarA) > 1e-3*b.VarA {
-		t.Errorf("24 points: %+v\n36 points: %+v", a, b)
+	for _, c := range []struct {
+		lam float64
+		T   int
+	}{{0.5, 100}, {0.5, 1000}, {0.99, 1000}} {
+		y := make([]float64, c.T)
+		x := r.NormFloat64()
+		for i := range y {
+			x = c.lam*x + r.NormFloat64()
+			y[i] = x + r.NormFloat64()
+		}
+		prior := LDS1Prior{Alpha: 1, Gamma: 1, A: 1, B: 1, Sigma0: 1}
+		a, err := prior.LDS1Quadrature(y, [2]float64{0.9, 0}, 1e-6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := prior.LDS1Quadrature(y, [2]float64{0.9, 0}, 1e-10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("λ = %v, T = %d: %d and %d points, %+v", c.lam, c.T, a.Points, b.Points, b)
+		if math.Abs(a.LogEvidence-b.LogEvidence) > 1e-6 || math.Abs(a.MeanA-b.MeanA) > 1e-6 || math.Abs(a.VarA-b.VarA) > 1e-5*b.VarA {
+			t.Errorf("λ = %v, T = %d: relTol 1e-6 %+v\n1e-10 %+v", c.lam, c.T, a, b)
+		}
 	}
 }

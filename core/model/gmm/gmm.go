@@ -1,0 +1,530 @@
+package gmm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/mixture"
+	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/vb"
+)
+
+// The terms of the bound, in the order E reports them: TermLnZ is
+// Σ_n ln Σ_k ρ_nk (PRML (10.46)), which is E[ln p(X, Z | θ)] + H[q(Z)] at the
+// optimal q(Z), i.e. (10.71) + (10.72) − (10.75); TermKLPi is
+// −KL(q(π) ‖ p(π)) = (10.73) − (10.76); TermKLMuLambda is
+// −Σ_k KL(q(μ_k, Λ_k) ‖ p(μ_k, Λ_k)) = (10.74) − (10.77).
+const (
+	TermLnZ, TermKLPi, TermKLMuLambda = "lnZ", "-KL[pi]", "-KL[mu,Lambda]"
+)
+
+// ln2Pi is ln 2π.
+var ln2Pi = math.Log(2 * math.Pi)
+
+// Prior holds the hyperparameters of PRML (10.39)–(10.40): π ~ Dir(α₀, …, α₀)
+// (α₀ per component, PRML's convention, not Beal's α/K), and for every
+// component μ_k | Λ_k ~ N(m₀, (β₀Λ_k)⁻¹), Λ_k ~ W(W₀, ν₀) with E[Λ_k] = ν₀W₀.
+type Prior struct {
+	Alpha0 float64
+	Beta0  float64
+	Nu0    float64
+	// M0 is the prior mean m₀ (length D).
+	M0 []float64
+	// W0 is the Wishart scale W₀, D×D row-major, symmetric positive definite.
+	W0 []float64
+}
+
+// DefaultPrior returns the prior documented for the Old Faithful runs
+// (targets other-seeds.md §2.3, whose choice PRML leaves open): m₀ = 0,
+// β₀ = 1, W₀ = I, ν₀ = D, with the given α₀.
+func DefaultPrior(d int, alpha0 float64) Prior {
+	w0 := make([]float64, d*d)
+	for i := 0; i < d; i++ {
+		w0[i*d+i] = 1
+	}
+	return Prior{Alpha0: alpha0, Beta0: 1, Nu0: float64(d), M0: make([]float64, d), W0: w0}
+}
+
+// Dim returns D.
+func (p Prior) Dim() int { return len(p.M0) }
+
+// Validate returns an error unless α₀, β₀ > 0, ν₀ > D − 1, m₀ is finite and
+// W₀ is a symmetric positive definite D×D matrix.
+func (p Prior) Validate() error {
+	d := len(p.M0)
+	switch {
+	case d == 0:
+		return errors.New("gmm: prior mean m0 is empty")
+	case !(p.Alpha0 > 0) || math.IsInf(p.Alpha0, 1):
+		return fmt.Errorf("gmm: alpha0 = %v, must be positive and finite", p.Alpha0)
+	case !(p.Beta0 > 0) || math.IsInf(p.Beta0, 1):
+		return fmt.Errorf("gmm: beta0 = %v, must be positive and finite", p.Beta0)
+	case !(p.Nu0 > float64(d-1)) || math.IsInf(p.Nu0, 1):
+		return fmt.Errorf("gmm: nu0 = %v, must exceed D − 1 = %d", p.Nu0, d-1)
+	case len(p.W0) != d*d:
+		return fmt.Errorf("gmm: W0 has %d entries, want D² = %d", len(p.W0), d*d)
+	}
+	for _, v := range p.M0 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("gmm: m0 is not finite")
+		}
+	}
+	for i := 0; i < d; i++ {
+		for j := 0; j < i; j++ {
+			if p.W0[i*d+j] != p.W0[j*d+i] {
+				return errors.New("gmm: W0 is not symmetric")
+			}
+		}
+	}
+	l := append([]float64(nil), p.W0...)
+	if !numeric.CholFactor(l, d) {
+		return errors.New("gmm: W0 is not positive definite")
+	}
+	return nil
+}
+
+// consts holds what the updates need of a prior: W₀⁻¹ and the Wishart log
+// normaliser ln B(W₀, ν₀)⁻¹ of PRML (B.79).
+type consts struct {
+	w0inv  []float64 // W₀⁻¹
+	lnZ0   float64   // ln Z(W₀, ν₀) = (ν₀D/2) ln 2 + (ν₀/2) ln|W₀| + ln Γ_D(ν₀/2)
+	logDW0 float64   // ln|W₀|
+}
+
+func newConsts(p Prior) consts {
+	d := p.Dim()
+	l := append([]float64(nil), p.W0...)
+	if !numeric.CholFactor(l, d) {
+		panic("gmm: W0 is not positive definite")
+	}
+	c := consts{w0inv: make([]float64, d*d), logDW0: numeric.CholLogDet(l, d)}
+	numeric.CholInverse(c.w0inv, l, d, make([]float64, d*d))
+	c.lnZ0 = wishartLogZ(p.Nu0, c.logDW0, d)
+	return c
+}
+
+// wishartLogZ returns ln Z(W, ν) = (νD/2) ln 2 + (ν/2) ln|W| + ln Γ_D(ν/2),
+// the log normaliser of W(Λ | W, ν) (PRML (B.79): ln B(W, ν) = −ln Z).
+func wishartLogZ(nu, logDetW float64, d int) float64 {
+	return nu*float64(d)/2*math.Ln2 + nu/2*logDetW + numeric.LogMultiGamma(nu/2, d)
+}
+
+// VB is variational Bayes for the mixture of K full-covariance Gaussians of
+// PRML section 10.2 with q(Z, π, μ, Λ) = q(Z) q(π) Π_k q(μ_k, Λ_k) (10.42),
+// (10.55): q(π) = Dir(α) (10.57), q(μ_k, Λ_k) = N(μ_k | m_k, (β_kΛ_k)⁻¹)
+// W(Λ_k | W_k, ν_k) (10.59). It implements vb.Model and vb.Mover (births and
+// deaths of components, moves.go).
+//
+// E is the VB E step (10.46), (10.49), (10.64)–(10.67) and returns the bound
+// F of (10.70)–(10.77) with every constant, in the equivalent form
+// Σ_n ln Σ_k ρ_nk − KL(q(π)‖p(π)) − Σ_k KL(q(μ_k, Λ_k)‖p(μ_k, Λ_k)), valid
+// right after the E step; M is the VB M step (10.51)–(10.53), (10.58),
+// (10.60)–(10.63). Neither allocates.
+type VB struct {
+	x     []float64 // N×D row-major, not copied
+	n, d  int
+	k     int
+	prior Prior
+	c     consts
+
+	alpha, beta, nu []float64 // K
+	m               []float64 // K×D
+	winv            []float64 // K×D×D: W_k⁻¹
+	pchol           []float64 // K×D×D: Cholesky factor P_k of W_k⁻¹
+	qinv            []float64 // K×D×D: P_k⁻¹ (lower triangular)
+	resp            []float64 // K×N component-major (package mixture's layout)
+
+	// scratch
+	lnZ, elnpi []float64
+	work, vec  []float64 // D×D, D
+	terms      []vb.Term
+	bad        error // set by M when a W_k⁻¹ cannot be factored
+}
+
+var _ vb.Mover = (*VB)(nil)
+
+// NewVB returns VB for the data x (N×D row-major, N = len(x)/d, not copied)
+// with k components and the given prior. The first q(Z) is a random hard
+// partition: k distinct data points are drawn with rnd as centres and each
+// point is given to its nearest centre (Euclidean distance); a VB M step
+// then sets q(π, μ, Λ), so the first E step of vb.Run already sees the data.
+// With k = 1 every point belongs to the one component and rnd is not used.
+// It returns an error if the sizes, data or prior are invalid or k > N.
+func NewVB(x []float64, d, k int, prior Prior, rnd *rand.Rand) (*VB, error) {
+	if d < 1 || len(x) == 0 || len(x)%d != 0 {
+		return nil, fmt.Errorf("gmm: %d data values do not make rows of D = %d", len(x), d)
+	}
+	n := len(x) / d
+	if k < 1 || k > n {
+		return nil, fmt.Errorf("gmm: K = %d components for N = %d points", k, n)
+	}
+	if prior.Dim() != d {
+		return nil, fmt.Errorf("gmm: prior of dimension %d for data of dimension %d", prior.Dim(), d)
+	}
+	if err := prior.Validate(); err != nil {
+		return nil, err
+	}
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("gmm: value %d of the data (point %d) is not finite", i, i/d)
+		}
+	}
+	m := &VB{x: x, n: n, d: d, prior: prior, c: newConsts(prior),
+		lnZ: make([]float64, n), work: make([]float64, d*d), vec: make([]float64, d)}
+	m.resize(k)
+	m.resp = make([]float64, k*n)
+	randomPartition(m.resp, x, n, d, k, rnd)
+	m.M()
+	return m, nil
+}
+
+// randomPartition sets resp (k×N) to the hard partition of the points by
+// their nearest of k distinct points drawn with rnd (all to component 0
+// when k = 1).
+func randomPartition(resp, x []float64, n, d, k int, rnd *rand.Rand) {
+	clear(resp)
+	if k == 1 {
+		for i := range resp {
+			resp[i] = 1
+		}
+		return
+	}
+	centres := rnd.Perm(n)[:k]
+	for i := 0; i < n; i++ {
+		best, bd := 0, math.Inf(1)
+		for j, c := range centres {
+			var s float64
+			for a := 0; a < d; a++ {
+				v := x[i*d+a] - x[c*d+a]
+				s += v * v
+			}
+			if s < bd {
+				best, bd = j, s
+			}
+		}
+		resp[best*n+i] = 1
+	}
+}
+
+// resize gives every per-component array the length for k components
+// (contents undefined; resp is handled by the caller).
+func (m *VB) resize(k int) {
+	m.k = k
+	d := m.d
+	m.alpha, m.beta, m.nu, m.elnpi = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
+	m.m, m.winv, m.pchol, m.qinv = make([]float64, k*d), make([]float64, k*d*d), make([]float64, k*d*d), make([]float64, k*d*d)
+}
+
+// SetResponsibilities sets q(Z) to r (K×N component-major: r[k*N+n] =
+// q(z_n = k); each point's column must sum to 1) and runs M, for a
+// hand-built start. It returns an error if r has the wrong length or a
+// point's column does not sum to 1 within 1e-9.
+func (m *VB) SetResponsibilities(r []float64) error {
+	if len(r) != m.k*m.n {
+		return fmt.Errorf("gmm: %d responsibilities, want K·N = %d", len(r), m.k*m.n)
+	}
+	for i := 0; i < m.n; i++ {
+		var s float64
+		for j := 0; j < m.k; j++ {
+			v := r[j*m.n+i]
+			if !(v >= 0) {
+				return fmt.Errorf("gmm: responsibility of point %d not a probability", i)
+			}
+			s += v
+		}
+		if math.Abs(s-1) > 1e-9 {
+			return fmt.Errorf("gmm: responsibilities of point %d sum to %v", i, s)
+		}
+	}
+	copy(m.resp, r)
+	m.M()
+	return nil
+}
+
+// M is the VB M step: with N_k, x̄_k and N_kS_k of (10.51)–(10.53) from the
+// responsibilities,
+//
+//	α_k = α₀ + N_k                                           (10.58)
+//	β_k = β₀ + N_k,  m_k = (β₀m₀ + N_k x̄_k)/β_k                (10.60), (10.61)
+//	W_k⁻¹ = W₀⁻¹ + N_kS_k + β₀N_k/(β₀+N_k) (x̄_k − m₀)(x̄_k − m₀)ᵀ   (10.62)
+//	ν_k = ν₀ + N_k                                           (10.63)
+//
+// The statistics are accumulated in one pass about the component's current
+// mean m_k (a shift c close to x̄_k, so that the correction
+// N_kS_k = Σ_n r_nk (x_n − c)(x_n − c)ᵀ − N_k(x̄_k − c)(x̄_k − c)ᵀ does not
+// cancel); points with r_nk = 0 are skipped. M also factors W_k⁻¹ = P_kP_kᵀ
+// and inverts the factor, Q_k = P_k⁻¹, so that the E step's
+// (x − m_k)ᵀW_k(x − m_k) = ‖Q_k(x − m_k)‖² needs no division. It does not
+// allocate.
+func (m *VB) M() {
+	d, n, p := m.d, m.n, m.prior
+	mixture.UpdateWeights(m.alpha, m.resp, n, float64(m.k)*p.Alpha0)
+	s1, dx := m.vec, m.work[:d]
+	m.bad = nil
+	for k := 0; k < m.k; k++ {
+		r := m.resp[k*n : (k+1)*n]
+		mk := m.m[k*d : (k+1)*d] // the shift c: the mean of the last M step
+		winv := m.winv[k*d*d : (k+1)*d*d]
+		copy(winv, m.c.w0inv)
+		var nk float64
+		clear(s1)
+		for i, ri := range r {
+			if ri == 0 {
+				continue
+			}
+			nk += ri
+			xi := m.x[i*d : (i+1)*d]
+			for a, v := range xi {
+				dx[a] = v - mk[a]
+			}
+			for a, da := range dx {
+				s1[a] += ri * da
+				da *= ri
+				row := winv[a*d : a*d+a+1]
+				for b := range row {
+					row[b] += da * dx[b]
+				}
+			}
+		}
+		// s1 becomes x̄_k − c, dx the prior's deviation x̄_k − m₀.
+		if nk > 0 {
+			for a := range s1 {
+				s1[a] /= nk
+			}
+		} else {
+			for a := range s1 {
+				s1[a] = p.M0[a] - mk[a]
+			}
+		}
+		bk := p.Beta0 + nk
+		f := p.Beta0 * nk / bk
+		for a := range dx {
+			dx[a] = mk[a] + s1[a] - p.M0[a]
+		}
+		for a := 0; a < d; a++ {
+			for b := 0; b <= a; b++ {
+				winv[a*d+b] += f*dx[a]*dx[b] - nk*s1[a]*s1[b]
+			}
+		}
+		for a := 0; a < d; a++ {
+			xbar := mk[a] + s1[a]
+			mk[a] = (p.Beta0*p.M0[a] + nk*xbar) / bk
+			for b := 0; b < a; b++ {
+				winv[b*d+a] = winv[a*d+b]
+			}
+		}
+		m.beta[k], m.nu[k] = bk, p.Nu0+nk
+		pc := m.pchol[k*d*d : (k+1)*d*d]
+		copy(pc, winv)
+		if !numeric.CholFactor(pc, d) {
+			if m.bad == nil {
+				m.bad = fmt.Errorf("gmm: W⁻¹ of component %d is not positive definite", k)
+			}
+			continue
+		}
+		q := m.qinv[k*d*d : (k+1)*d*d]
+		clear(q)
+		for j := 0; j < d; j++ {
+			clear(s1)
+			s1[j] = 1
+			numeric.CholSolveVec(pc, d, s1)
+			for a := j; a < d; a++ {
+				q[a*d+j] = s1[a]
+			}
+		}
+	}
+}
+
+// logDetW returns ln|W_k| = −ln|W_k⁻¹|.
+func (m *VB) logDetW(k int) float64 {
+	return -numeric.CholLogDet(m.pchol[k*m.d*m.d:(k+1)*m.d*m.d], m.d)
+}
+
+// ElnLambda returns ln Λ̃_k = E[ln|Λ_k|] = Σ_{i=1..D} ψ((ν_k+1−i)/2) + D ln 2
+// + ln|W_k| (PRML (10.65)).
+func (m *VB) ElnLambda(k int) float64 {
+	return numeric.MultiDigamma(m.nu[k]/2, m.d) + float64(m.d)*math.Ln2 + m.logDetW(k)
+}
+
+// mahalanobisW returns (v)ᵀW_k v = ‖P_k⁻¹v‖² (W_k⁻¹ = P_kP_kᵀ), using the
+// scratch vector m.vec; v is not modified.
+func (m *VB) mahalanobisW(k int, v []float64) float64 {
+	y := m.vec
+	copy(y, v)
+	numeric.CholSolveVec(m.pchol[k*m.d*m.d:(k+1)*m.d*m.d], m.d, y)
+	var s float64
+	for _, u := range y {
+		s += u * u
+	}
+	return s
+}
+
+// E is the VB E step: the log-terms
+//
+//	ln ρ_nk = E[ln π_k] + ½ ln Λ̃_k − (D/2) ln 2π − D/(2β_k) − (ν_k/2)(x_n − m_k)ᵀW_k(x_n − m_k)
+//
+// (PRML (10.46) with (10.64)–(10.66)) are normalised into r_nk (10.49),
+// (10.67) by mixture.NormalizeLog, and the bound is returned as
+//
+//	F = Σ_n ln Σ_k ρ_nk − KL(q(π)‖p(π)) − Σ_k KL(q(μ_k,Λ_k)‖p(μ_k,Λ_k)),
+//
+// which equals PRML (10.70)–(10.77) summed (TestBoundMatchesPRMLTerms). The
+// returned Terms slice is the model's own, valid until the next E. E does
+// not allocate.
+func (m *VB) E() (vb.Bound, error) {
+	if m.bad != nil {
+		return vb.Bound{F: math.NaN()}, m.bad
+	}
+	d, n := m.d, m.n
+	dist.DirichletMeanLogTo(m.elnpi, m.alpha)
+	for k := 0; k < m.k; k++ {
+		ck := m.elnpi[k] + 0.5*m.ElnLambda(k) - float64(d)/2*ln2Pi - float64(d)/(2*m.beta[k])
+		hn := m.nu[k] / 2
+		qk := m.qinv[k*d*d : (k+1)*d*d]
+		mk := m.m[k*d : (k+1)*d]
+		row := m.resp[k*n : (k+1)*n]
+		y := m.vec
+		for i := range row {
+			xi := m.x[i*d : (i+1)*d]
+			for a := range y {
+				y[a] = xi[a] - mk[a]
+			}
+			var q float64
+			for a := range y {
+				qa := qk[a*d : a*d+a+1]
+				var t float64
+				for b, v := range qa {
+					t += v * y[b]
+				}
+				q += t * t
+			}
+			row[i] = ck - hn*q
+		}
+	}
+	if err := mixture.NormalizeLog(m.resp, n, m.lnZ); err != nil {
+		return vb.Bound{F: math.NaN()}, fmt.Errorf("gmm: %w", err)
+	}
+	lnZ := numeric.Sum(m.lnZ)
+	klPi := mixture.KLWeights(m.alpha, float64(m.k)*m.prior.Alpha0)
+	var klT float64
+	for k := 0; k < m.k; k++ {
+		klT += m.KLComponent(k)
+	}
+	m.terms = append(m.terms[:0], vb.Term{Name: TermLnZ, Value: lnZ}, vb.Term{Name: TermKLPi, Value: -klPi},
+		vb.Term{Name: TermKLMuLambda, Value: -klT})
+	return vb.Bound{F: lnZ - klPi - klT, Terms: m.terms}, nil
+}
+
+// KLComponent returns KL(q(μ_k, Λ_k) ‖ p(μ_k, Λ_k)) of the Normal-Wishart
+// posterior of component k against the prior, by the chain rule
+// KL(q(Λ)‖p(Λ)) + E_q(Λ)[KL(q(μ|Λ)‖p(μ|Λ))] (Beal (2003) Appendix C.3):
+//
+//	KL_W = ln Z(W₀,ν₀) − ln Z(W_k,ν_k) + (ν_k−ν₀)/2 · ln Λ̃_k + (ν_k/2)(Tr(W₀⁻¹W_k) − D)
+//	E KL_N = ½[Dβ₀/β_k − D + D ln(β_k/β₀) + β₀ν_k (m_k−m₀)ᵀW_k(m_k−m₀)],
+//
+// which is (10.77) − (10.74) per component. It does not allocate.
+func (m *VB) KLComponent(k int) float64 {
+	d, p := m.d, m.prior
+	df := float64(d)
+	pc := m.pchol[k*d*d : (k+1)*d*d]
+	// Tr(W₀⁻¹W_k) = Σ_a e_aᵀ W₀⁻¹ W_k e_a = Σ_a (W₀⁻¹)_a · (W_k)_{·a}; column a
+	// of W_k is P⁻ᵀP⁻¹e_a.
+	var tr float64
+	y := m.vec
+	for a := 0; a < d; a++ {
+		clear(y)
+		y[a] = 1
+		numeric.CholSolveVec(pc, d, y)
+		numeric.CholSolveVecT(pc, d, y)
+		row := m.c.w0inv[a*d : (a+1)*d]
+		for b, v := range y {
+			tr += row[b] * v
+		}
+	}
+	elnL := m.ElnLambda(k)
+	nu := m.nu[k]
+	klW := m.c.lnZ0 - wishartLogZ(nu, m.logDetW(k), d) + (nu-p.Nu0)/2*elnL + nu/2*(tr-df)
+	dm := m.work[:d]
+	for a := range dm {
+		dm[a] = m.m[k*d+a] - p.M0[a]
+	}
+	q := m.mahalanobisW(k, dm)
+	bk := m.beta[k]
+	klN := 0.5 * (df*p.Beta0/bk - df + df*math.Log(bk/p.Beta0) + p.Beta0*nu*q)
+	return klW + klN
+}
+
+// K returns the number of components.
+func (m *VB) K() int { return m.k }
+
+// N returns the number of points and D their dimension.
+func (m *VB) N() int { return m.n }
+
+// D returns the dimension of the data.
+func (m *VB) D() int { return m.d }
+
+// Prior returns the prior (its slices are shared, not copied).
+func (m *VB) Prior() Prior { return m.prior }
+
+// Responsibilities returns q(Z) (K×N component-major), the model's own slice.
+func (m *VB) Responsibilities() []float64 { return m.resp }
+
+// Alpha returns the parameters α of q(π) = Dir(α), the model's own slice.
+func (m *VB) Alpha() []float64 { return m.alpha }
+
+// Component returns the parameters of q(μ_k, Λ_k) (10.59): β_k, ν_k, the
+// mean m_k and W_k⁻¹ (D×D), the last two the model's own slices.
+func (m *VB) Component(k int) (beta, nu float64, mean, winv []float64) {
+	d := m.d
+	return m.beta[k], m.nu[k], m.m[k*d : (k+1)*d], m.winv[k*d*d : (k+1)*d*d]
+}
+
+// Counts returns N_k = α_k − α₀ (10.58).
+func (m *VB) Counts(dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, m.k)
+	}
+	for k, a := range m.alpha {
+		dst[k] = a - m.prior.Alpha0
+	}
+	return dst
+}
+
+// MeanWeights returns E[π_k] = (α₀ + N_k)/(Kα₀ + N) = α_k/Σ_j α_j, PRML
+// (10.69) as corrected by the targets (other-seeds.md §2.3: the printed
+// numerator α_k + N_k counts N_k twice).
+func (m *VB) MeanWeights(dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, m.k)
+	}
+	var a0 float64
+	for _, a := range m.alpha {
+		a0 += a
+	}
+	for k, a := range m.alpha {
+		dst[k] = a / a0
+	}
+	return dst
+}
+
+// Covariance writes E[Λ_k]⁻¹ = W_k⁻¹/ν_k into dst (D×D), the covariance
+// whose one-standard-deviation contour PRML Fig. 10.6 draws.
+func (m *VB) Covariance(k int, dst []float64) []float64 {
+	d := m.d
+	if dst == nil {
+		dst = make([]float64, d*d)
+	}
+	for i, v := range m.winv[k*d*d : (k+1)*d*d] {
+		dst[i] = v / m.nu[k]
+	}
+	return dst
+}
+
+// LogFactorial returns ln K!, the correction PRML section 10.2.4 (L548,
+// Exercise 10.22) adds to the bound before comparing models with different
+// K: each mode of the posterior has K! equivalent relabellings, of which
+// q covers one.
+func LogFactorial(k int) float64 { return numeric.LogGamma(float64(k) + 1) }

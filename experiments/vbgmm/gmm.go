@@ -1,0 +1,320 @@
+package vbgmm
+
+// The variational Gaussian mixture of PRML section 10.2 (core/model/gmm):
+//
+//   - vbgmm/fig10_6: Old Faithful, K = 6, the components kept for α₀ ∈
+//     {10⁻³, 1, 10} (PRML L450–466, Fig. 10.6) and the ellipses at several
+//     iterations;
+//   - vbgmm/fig10_7: F + ln K! against K with many random starts (L530–552,
+//     Fig. 10.7), beside AIS and IS estimates of ln p(X | K);
+//   - vbgmm/dsouza_fig3_2: D'Souza's 1-vs-2 Gaussian evidence against the
+//     separation of two clusters (../shared/seeds/003_a56118dfa4fca769.txt
+//     L752–767, Fig. 3.2), with and without ln 2, beside AIS.
+//
+// This file holds what they share: the [prior], [ais] and [is] tables, the
+// data, the restarts of a fit and the sampled evidence.
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"github.com/vbworkbench/vbw/core/model/gmm"
+	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
+	"github.com/vbworkbench/vbw/samplers/ais"
+	"github.com/vbworkbench/vbw/samplers/is"
+	"github.com/vbworkbench/vbw/samplers/mcmc"
+)
+
+func init() {
+	experiments.Add(Fig106ID, "PRML Fig. 10.6: VB mixture of K = 6 Gaussians on Old Faithful, components kept against α₀",
+		DefaultFig106, RunFig106, PlotFig106)
+	experiments.Add(Fig107ID, "PRML Fig. 10.7: F + ln K! against K on Old Faithful, beside AIS and IS estimates of ln p(X|K)",
+		DefaultFig107, RunFig107, PlotFig107)
+	experiments.Add(DSouzaID, "D'Souza Fig. 3.2: F of one and two Gaussians against cluster separation, with ln 2 and sampled evidence",
+		DefaultDSouza, RunDSouza, PlotDSouza)
+}
+
+// Fits is the part of a config that fits mixtures: the random starts of
+// each fit, the [prior] table and the [vb] table.
+type Fits struct {
+	Restarts int                     `toml:"restarts"`
+	Prior    PriorSettings           `toml:"prior"`
+	VB       experiments.FitSettings `toml:"vb"`
+}
+
+func defaultFits(restarts int) Fits {
+	return Fits{Restarts: restarts, Prior: defaultPrior(), VB: experiments.DefaultFit(1000)}
+}
+
+func (f Fits) validate() error {
+	return experiments.FirstError(experiments.AtLeast("restarts", f.Restarts, 1), f.Prior.validate(), f.VB.Validate("vb", nil))
+}
+
+// Evidence is the part of a config that samples ln p(X | K): the [ais] and
+// [is] tables.
+type Evidence struct {
+	AIS AISSettings `toml:"ais"`
+	IS  ISSettings  `toml:"is"`
+}
+
+func (e Evidence) validate() error { return experiments.FirstError(e.AIS.validate(), e.IS.validate()) }
+
+// PriorSettings is the [prior] table: the Gauss-Wishart prior of PRML
+// (10.40) with m₀ = 0 (the data are centred), W₀ = w0_scale·I. PRML leaves
+// β₀, W₀ and ν₀ open (targets §2.3).
+type PriorSettings struct {
+	Beta0 float64 `toml:"beta0"`
+	// Nu0 is ν₀; 0 means D.
+	Nu0     float64 `toml:"nu0"`
+	W0Scale float64 `toml:"w0_scale"`
+}
+
+// defaultPrior is targets §2.3's suggestion: β₀ = 1, W₀ = I, ν₀ = D.
+func defaultPrior() PriorSettings { return PriorSettings{Beta0: 1, W0Scale: 1} }
+
+func (p PriorSettings) validate() error {
+	return experiments.FirstError(experiments.Positive("prior.beta0", p.Beta0),
+		experiments.NonNegative("prior.nu0", p.Nu0), experiments.Positive("prior.w0_scale", p.W0Scale))
+}
+
+// prior returns the gmm prior in d dimensions with α₀ = alpha0 and W₀ =
+// w0·I (w0 ≤ 0: w0_scale).
+func (p PriorSettings) prior(d int, alpha0, w0 float64) (gmm.Prior, error) {
+	if w0 <= 0 {
+		w0 = p.W0Scale
+	}
+	q := gmm.DefaultPrior(d, alpha0)
+	q.Beta0 = p.Beta0
+	if p.Nu0 > 0 {
+		q.Nu0 = p.Nu0
+	}
+	for i := 0; i < d; i++ {
+		q.W0[i*d+i] = w0
+	}
+	if err := q.Validate(); err != nil {
+		return q, experiments.FieldError("prior.nu0", p.Nu0, err.Error())
+	}
+	return q, nil
+}
+
+// AISSettings is the [ais] table: runs from the prior with the Gibbs
+// sweep of core/model/gmm, on the schedule (6.73) of Beal (2003) with
+// e_tau, or the linear schedule τ(k) = k/steps when e_tau = 0.
+type AISSettings struct {
+	Runs  int     `toml:"runs"`
+	Steps int     `toml:"steps"`
+	ETau  float64 `toml:"e_tau"`
+}
+
+func (a AISSettings) validate() error {
+	return experiments.FirstError(experiments.AtLeast("ais.runs", a.Runs, 2), experiments.AtLeast("ais.steps", a.Steps, 1),
+		experiments.NonNegative("ais.e_tau", a.ETau))
+}
+
+// schedule returns the temperatures τ(0…steps).
+func (a AISSettings) schedule() []float64 {
+	if a.ETau == 0 {
+		return ais.Linear(a.Steps)
+	}
+	return ais.Nonlinear(a.Steps, a.ETau)
+}
+
+// ISSettings is the [is] table: importance sampling with the relabelled VB
+// posteriors of up to max_fits distinct optima of the restarts.
+type ISSettings struct {
+	Runs    int `toml:"runs"`
+	Samples int `toml:"samples"`
+	MaxFits int `toml:"max_fits"`
+}
+
+func (s ISSettings) validate() error {
+	return experiments.FirstError(experiments.AtLeast("is.runs", s.Runs, 2), experiments.AtLeast("is.samples", s.Samples, 1),
+		experiments.AtLeast("is.max_fits", s.MaxFits, 1))
+}
+
+// validateFaithful checks the data and α₀ keys of an Old Faithful config:
+// a file name and at least one positive α₀.
+func validateFaithful(data string, alpha0 []float64) error {
+	if data == "" {
+		return experiments.FieldError("data", data, "must name the Old Faithful file")
+	}
+	if len(alpha0) == 0 {
+		return experiments.FieldError("alpha0", alpha0, "must list at least one α₀")
+	}
+	return positives("alpha0", alpha0)
+}
+
+// positives returns the error of the first value of the list key that is
+// not positive and finite.
+func positives(key string, xs []float64) error {
+	for _, v := range xs {
+		if err := experiments.Positive(key, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// faithful reads Old Faithful and standardises each column (mean 0,
+// variance 1 with divisor N, numeric.MeanSD): PRML's "rescaled" data
+// (targets §2.2). It returns the N×2 values row-major.
+func faithful(env *experiments.Env, file string) ([]float64, error) {
+	raw, err := env.ReadData(file)
+	if err != nil {
+		return nil, err
+	}
+	m, _, err := datasets.LoadMatrixCSVHeader(file, raw)
+	if err != nil {
+		return nil, err
+	}
+	n, d := m.Dims()
+	if d != 2 || n < 2 {
+		return nil, fmt.Errorf("%s: %d columns and %d rows, want the 2 columns of Old Faithful", file, d, n)
+	}
+	x := make([]float64, n*d)
+	col := make([]float64, n)
+	for j := 0; j < d; j++ {
+		for i := 0; i < n; i++ {
+			col[i] = m.At(i, j)
+		}
+		mean, sd := numeric.MeanSD(col)
+		if !(sd > 0) {
+			return nil, fmt.Errorf("%s: column %d is constant", file, j+1)
+		}
+		for i := 0; i < n; i++ {
+			x[i*d+j] = (col[i] - mean) / sd
+		}
+	}
+	return x, nil
+}
+
+// Restart is one VB fit from a random start.
+type Restart struct {
+	F          experiments.Float `json:"f"`
+	Iterations int               `json:"iterations"`
+	Status     string            `json:"status"`
+	Monotone   bool              `json:"monotone"`
+}
+
+// fits runs restarts VB fits of k components from the streams
+// rng.New(seed, labels…, "restart", r) and returns them with the models
+// (in restart order).
+func fits(x []float64, d, k int, p gmm.Prior, restarts int, fit experiments.FitSettings, stop func() error,
+	seed uint64, labels ...string) ([]Restart, []*gmm.VB, error) {
+	out := make([]Restart, restarts)
+	models := make([]*gmm.VB, restarts)
+	for r := range out {
+		rnd := rng.New(seed, append(slices.Clone(labels), "restart", strconv.Itoa(r))...)
+		m, err := gmm.NewVB(x, d, k, p, rnd)
+		if err != nil {
+			return nil, nil, err
+		}
+		res := vb.Run(m, fit.Settings(stop, m))
+		if res.Status == vb.Canceled {
+			return nil, nil, res.Err
+		}
+		out[r] = Restart{F: experiments.Float(res.F), Iterations: res.Iterations, Status: res.Status.String(),
+			Monotone: res.Status != vb.BoundDecreased}
+		models[r] = m
+	}
+	return out, models, nil
+}
+
+// best returns the index of the restart with the highest F (−1 if none is
+// finite).
+func best(rs []Restart) int {
+	b, bf := -1, math.Inf(-1)
+	for i, r := range rs {
+		if f := float64(r.F); f > bf {
+			b, bf = i, f
+		}
+	}
+	return b
+}
+
+// distinct returns the models of up to max distinct optima among the
+// restarts (F differing by more than 10⁻⁶ nats), highest F first.
+func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
+	order := make([]int, len(rs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(float64(rs[a].F), float64(rs[b].F)) })
+	var out []*gmm.VB
+	var fs []float64
+	for _, i := range order {
+		f := float64(rs[i].F)
+		if math.IsNaN(f) || math.IsInf(f, 0) || slices.ContainsFunc(fs, func(g float64) bool { return math.Abs(g-f) < 1e-6 }) {
+			continue
+		}
+		out, fs = append(out, models[i]), append(fs, f)
+		if len(out) == max {
+			break
+		}
+	}
+	return out
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// Sampled is an estimate of ln p(X | K) with its standard error.
+type Sampled struct {
+	LogZ experiments.Float `json:"log_z"`
+	SE   experiments.Float `json:"se"`
+}
+
+// aisEvidence pools a.Runs AIS runs from the prior of K components with the
+// Gibbs sweep (ais.Pool, eq. (6.61) of Beal (2003)); run g draws from
+// rng.New(seed, labels…, "ais", g).
+func aisEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers int, seed uint64, labels ...string) (Sampled, error) {
+	j, err := gmm.NewJoint(x, d, k, p)
+	if err != nil {
+		return Sampled{}, err
+	}
+	s := ais.Sampler[*gmm.State]{
+		Model:     j,
+		NewKernel: func() mcmc.Kernel[*gmm.State] { return &mcmc.Gibbs[*gmm.State]{Target: j, Sweeper: j.NewGibbs()} },
+		Tau:       a.schedule(),
+	}
+	rnds := make([]*rand.Rand, a.Runs)
+	for g := range rnds {
+		rnds[g] = rng.New(seed, append(slices.Clone(labels), "ais", strconv.Itoa(g))...)
+	}
+	z, se := ais.Pool(ais.LogWeights(s.Runs(rnds, workers)))
+	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se)}, nil
+}
+
+// isEvidence estimates ln p(X | K) by importance sampling with the
+// relabelled VB posteriors of the fits as the proposal: the mean over
+// s.Runs runs of s.Samples samples, and its standard error (is.SampleRuns).
+func isEvidence(x []float64, d, k int, p gmm.Prior, fits []*gmm.VB, s ISSettings, workers int, seed uint64, labels ...string) (Sampled, float64, error) {
+	q, err := gmm.NewProposal(fits...)
+	if err != nil {
+		return Sampled{}, 0, err
+	}
+	t, err := gmm.NewTarget(x, d, k, p)
+	if err != nil {
+		return Sampled{}, 0, err
+	}
+	_, sum := is.SampleRuns(s.Runs, s.Samples, workers, is.RunStreams(seed, append(slices.Clone(labels), "is")...),
+		func() (is.Proposal, is.Target) { return q.Clone(), t.Clone() })
+	return Sampled{LogZ: experiments.Float(sum.Mean), SE: experiments.Float(sum.SE)}, sum.MeanLogW, nil
+}
+
+// fmtG formats a setting for a metric name or a case: 0.001, 1, 10.
+func fmtG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }

@@ -1,0 +1,67 @@
+package vbgmm
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/vbworkbench/vbw/experiments/exptest"
+)
+
+// The Gaussian-mixture configs shipped in configs/vbgmm.
+var gmmConfigs = []string{"fig10_6.toml", "fig10_7.toml", "dsouza_fig3_2.toml"}
+
+func TestGMMConfigsLoad(t *testing.T) { exptest.CheckConfigsLoad(t, configPath(""), len(gmmConfigs)) }
+
+// TestGMMQuickRuns checks the quick runs: no bound decreased, the criteria
+// that hold at the quick sizes pass, the metrics the issue names exist and
+// the figures were drawn.
+func TestGMMQuickRuns(t *testing.T) {
+	for _, c := range []struct {
+		config, figure string
+		pass           []string
+		metrics        []string
+	}{
+		{"fig10_6.toml", "fig10_6", []string{"f-monotone", "fig10.6-alpha0-0.001-two", "fig10.6-alpha0-10-six"},
+			[]string{"components_alpha0_0.001", "components_alpha0_1", "components_alpha0_10"}},
+		{"fig10_7.toml", "fig10_7", []string{"f-monotone", "fig10.7-peak-k2", "fig10.7-local-maxima-rare", "fig10.7-evidence-peak-k2", "fig10.7-f-below-is"},
+			[]string{"best_K_F", "best_K_F_lnK", "F_K1", "F_K2", "ln_p_ais_K2", "ln_p_ais_se_K2", "ln_p_is_K2"}},
+		{"dsouza_fig3_2.toml", "dsouza_fig3_2", []string{"f-monotone", "dsouza3.2-f1-decreasing", "dsouza3.2-crossover", "dsouza3.2-ais-k1-exact"},
+			[]string{"crossover_vb", "crossover_vb_ln2", "crossover_ais"}},
+	} {
+		r := exptest.Quick(t, configPath(c.config))
+		exptest.MustPass(t, r.Summary, c.pass...)
+		for _, m := range c.metrics {
+			if v, ok := r.Summary.Metrics[m]; !ok || math.IsNaN(v) {
+				t.Errorf("%s: metric %s = %v, %v", c.config, m, v, ok)
+			}
+		}
+		for _, ext := range []string{".svg", ".png"} {
+			if _, err := os.Stat(filepath.Join(r.Dir, c.figure+ext)); err != nil {
+				t.Errorf("%s: %v", c.config, err)
+			}
+		}
+	}
+}
+
+// TestCrossover checks the interpolated crossing of the two-minus-one
+// difference.
+func TestCrossover(t *testing.T) {
+	seps := []float64{0, 1, 2, 3}
+	for _, c := range []struct {
+		d    []float64
+		want float64
+	}{
+		{[]float64{-3, -1, 1, 3}, 1.5},
+		{[]float64{-4, -1, 2, 3}, 4.0 / 3},
+		{[]float64{1, 2, 3, 4}, 0},
+	} {
+		if got := crossover(seps, c.d); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("crossover(%v) = %v, want %v", c.d, got, c.want)
+		}
+	}
+	if got := crossover(seps, []float64{-1, -1, -1, -1}); !math.IsNaN(got) {
+		t.Errorf("no crossing: got %v, want NaN", got)
+	}
+}
