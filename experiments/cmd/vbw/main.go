@@ -354,7 +354,7 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 func printTimes(dirs []string, prefix string, stdout, stderr io.Writer) error {
 	for _, d := range dirs {
 		if st, err := os.Stat(d); err != nil || !st.IsDir() {
-			return fmt.Errorf("report -times: %s is not a results directory", d)
+			return fmt.Errorf("report -times: %s is not a results directory (run make quick or make chapter3 first)", d)
 		}
 	}
 	var configs []string
