@@ -559,6 +559,8 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 			man.VCS = v
 		}
 	}
+	man.Machine = results.ThisMachine(workers)
+	cpu0, cpuKnown := results.ProcessCPUSeconds()
 	start := time.Now()
 	if err := spec.Run(env, cfg); err != nil {
 		return j.Dir, fmt.Errorf("%s: %w", spec.ID, err)
@@ -567,6 +569,10 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 		return j.Dir, nil
 	}
 	man.WallSeconds = time.Since(start).Seconds()
+	if cpu1, ok := results.ProcessCPUSeconds(); ok && cpuKnown {
+		man.CPUSeconds = cpu1 - cpu0
+	}
+	man.Machine.LoadEnd = results.LoadAverage()
 	man.Runs = env.runs
 	man.Data = env.DataRecords()
 	man.Warnings = append([]string{}, env.Warnings()...)

@@ -17,19 +17,28 @@ import (
 // Manifest is not safe for concurrent use; a worker pool should send its
 // RunRecord values to one goroutine that calls AddRun.
 type Manifest struct {
-	Experiment  string      `json:"experiment"`
-	Config      string      `json:"config,omitempty"` // path of the config file that was run
-	ConfigHash  string      `json:"config_hash"`
-	Seed        uint64      `json:"seed"` // base seed; run seeds are derived from it
-	Quick       bool        `json:"quick"`
-	GoVersion   string      `json:"go_version"`
-	MainModule  Module      `json:"main_module"`
-	Modules     []Module    `json:"modules"` // dependencies, as linked into the binary
-	VCS         VCS         `json:"vcs"`     // zero if unknown
-	Start       string      `json:"start"`   // RFC 3339, UTC
-	WallSeconds float64     `json:"wall_seconds"`
-	Status      string      `json:"status,omitempty"` // outcome of the whole experiment, e.g. "ok"
-	Runs        []RunRecord `json:"runs"`
+	Experiment  string   `json:"experiment"`
+	Config      string   `json:"config,omitempty"` // path of the config file that was run
+	ConfigHash  string   `json:"config_hash"`
+	Seed        uint64   `json:"seed"` // base seed; run seeds are derived from it
+	Quick       bool     `json:"quick"`
+	GoVersion   string   `json:"go_version"`
+	MainModule  Module   `json:"main_module"`
+	Modules     []Module `json:"modules"` // dependencies, as linked into the binary
+	VCS         VCS      `json:"vcs"`     // zero if unknown
+	Start       string   `json:"start"`   // RFC 3339, UTC
+	WallSeconds float64  `json:"wall_seconds"`
+	// CPUSeconds is the CPU time (user and system) the vbw process used
+	// while the experiment computed (the figures left out, like
+	// WallSeconds), 0 when unknown; CPUSeconds/WallSeconds is the number
+	// of cores the run kept busy. A resumed run's times cover the cells it
+	// computed, not those an earlier attempt stored.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// Machine is the computer the run ran on (nil in manifests written
+	// before it was recorded).
+	Machine *Machine    `json:"machine,omitempty"`
+	Status  string      `json:"status,omitempty"` // outcome of the whole experiment, e.g. "ok"
+	Runs    []RunRecord `json:"runs"`
 	// Data lists the data files read, with their checksums and whether
 	// they were verified.
 	Data []DataRecord `json:"data"`

@@ -14,9 +14,10 @@ import (
 // state-space model demo: 1000 VBEM iterations, from lds.NewVB to the last
 // E step, of a VB LDS with p = 30 outputs, T = 400 steps and k = 10 hidden
 // dimensions, on data from a 4-state LDS, with F computed every iteration
-// and every hyperparameter group updated on the default schedule. BayesPy
-// needs about 132 s of CPU for the same shape; the target here is under
-// 2.6 s per op. Run it with
+// and every hyperparameter group updated on the default schedule. BayesPy's
+// documentation example of this shape (with ARD, one thread) took 59-75 ms
+// an iteration in a reviewer's measurement beside ours, 59-75 s per op
+// (README "Speed"); the target here is under 2.6 s per op. Run it with
 //
 //	go test ./experiments/chapter5 -run '^$' -bench BayesPyLDS -benchtime 3x
 //

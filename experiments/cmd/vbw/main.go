@@ -6,6 +6,7 @@
 //	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
 //	vbw merge [-out DIR] [-quick] [-shards N] CONFIG.toml...
 //	vbw report [-out DIR] [-for PREFIX]
+//	vbw report -times [-out DIR] [-for PREFIX] [DIR...]
 //	vbw list
 //
 // run loads each config strictly (an unknown key is an error), computes the
@@ -72,6 +73,7 @@ const usage = `usage:
   vbw merge [-out DIR] [-quick] [-data DIR] [-shards N] [-max-memory SIZE] CONFIG.toml...
   vbw report [-out DIR] [-for PREFIX]  (writes DIR/index.html and DIR/REPORT.md from the results in DIR;
                                         -for chapter3: one line of chapter 3's checks and the page to open)
+  vbw report -times [-out DIR] [-for PREFIX] [DIR...]  (the run times of the results in DIR as a Markdown table)
   vbw list                         (the experiment IDs)
   vbw COMMAND -h                   (the command's flags)
 
@@ -314,10 +316,14 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("report", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	out := fs.String("out", "output", "the output directory that vbw run wrote to; the report is written there")
-	of := fs.String("for", "", "print one line for the results folders under OUT/PREFIX (e.g. chapter3, or quick): their checks passed and failed, and the page to open")
+	of := fs.String("for", "", "print one line for the results folders under OUT/PREFIX (e.g. chapter3, or quick): their checks passed and failed, and the page to open; with -times, keep the documents that start with PREFIX")
+	times := fs.Bool("times", false, "print the run times recorded in the manifests of the results under OUT (and of any further results directories given as arguments) as a Markdown table, with a row \"not measured\" for each shipped config without a full run; write nothing")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
+	}
+	if *times {
+		return printTimes(append([]string{*out}, rest...), *of, stdout, stderr)
 	}
 	if len(rest) > 0 {
 		return fmt.Errorf("report: unexpected argument %q (use -out DIR)", rest[0])
@@ -339,6 +345,29 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	for _, d := range r.Documents {
 		fmt.Fprintf(stdout, "%s: %s\n", d.ID, d.CountLine())
 	}
+	return nil
+}
+
+// printTimes prints the run-times table of the results under dirs (see
+// report.Times), with a "not measured" row for every shipped config
+// without a full run.
+func printTimes(dirs []string, prefix string, stdout, stderr io.Writer) error {
+	for _, d := range dirs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return fmt.Errorf("report -times: %s is not a results directory (run make quick or make chapter3 first)", d)
+		}
+	}
+	var configs []string
+	if dir, err := findConfigs(); err != nil {
+		fmt.Fprintf(stderr, "vbw report -times: %v; configs without a run are not listed\n", err)
+	} else {
+		configs, _ = filepath.Glob(filepath.Join(dir, "*", "*.toml"))
+	}
+	rows, skipped := report.Times(dirs, configs, prefix)
+	for _, s := range skipped {
+		fmt.Fprintf(stderr, "vbw report -times: %s: no readable manifest.json, left out\n", s)
+	}
+	report.WriteTimes(stdout, rows)
 	return nil
 }
 

@@ -382,7 +382,7 @@ func TestWrittenConfigReruns(t *testing.T) {
 
 // TestReportShowsEveryFigure: vbw report writes index.html and REPORT.md
 // with every fig*.svg of the results, and refuses an empty folder in one
-// line.
+// line; vbw report -times tables the runs' times.
 func TestReportShowsEveryFigure(t *testing.T) {
 	out, data := t.TempDir(), experiments.TestDataDir()
 	for _, name := range []string{"synthetic.toml", "model-order.toml"} {
@@ -416,6 +416,21 @@ func TestReportShowsEveryFigure(t *testing.T) {
 	_, _, err = vbw("report", "-out", t.TempDir())
 	if err == nil || strings.Contains(err.Error(), "\n") {
 		t.Fatalf("report of an empty folder: %v", err)
+	}
+	// The run times: a row per shipped config of chapter 3, the two quick
+	// runs measured, the full runs not.
+	times, _, err := vbw("report", "-times", "-out", out, "-for", "chapter3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"synthetic", "model-order"} {
+		row := "| `configs/chapter3/" + name + ".toml` | chapter3/" + name + " | not measured |  |  |  |  | "
+		if i := strings.Index(times, row); i < 0 || strings.HasPrefix(times[i+len(row):], "not measured") {
+			t.Errorf("no row with the quick run of %s in\n%s", name, times)
+		}
+	}
+	if !strings.Contains(times, "| `configs/chapter3/alice.toml` | chapter3/alice | not measured |") || strings.Contains(times, "chapter4") {
+		t.Errorf("want a row for every config of chapter 3 and none of chapter 4:\n%s", times)
 	}
 }
 

@@ -1,0 +1,240 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// TimeRow is one row of the run-times table: a config, with the times of
+// its full run and of its quick run as their manifests record them (nil
+// when the results trees hold no such run).
+type TimeRow struct {
+	Config      string // the config file, as configs/<document>/<file>.toml
+	Document    string
+	Experiment  string // the config's experiment key, when the config file was read
+	Full, Quick *TimedRun
+}
+
+// TimedRun is one run's times, from its manifest.
+type TimedRun struct {
+	Experiment string
+	Dir        string // the results folder
+	Wall, CPU  float64
+	Machine    *results.Machine // nil when the manifest does not record it
+	Start      string           // RFC 3339
+}
+
+// Times reads the manifests of the results folders under each of dirs
+// (dir/<document>/<name> and dir/quick/<document>/<name>) and returns one
+// row per config: those of configs (the shipped configs, paths
+// configs/<document>/<file>.toml), run or not, and any other config a
+// folder was run from. Of several runs of one kind of a config, the latest
+// is kept. Only documents that start with prefix are kept ("" keeps all).
+// Rows are sorted by config. A folder whose manifest cannot be read is
+// left out and named in skipped.
+func Times(dirs, configs []string, prefix string) (rows []TimeRow, skipped []string) {
+	byConfig := map[string]*TimeRow{}
+	row := func(config string) *TimeRow {
+		r := byConfig[config]
+		if r == nil {
+			r = &TimeRow{Config: config, Document: filepath.Base(filepath.Dir(config))}
+			byConfig[config] = r
+		}
+		return r
+	}
+	for _, c := range configs {
+		r := row(configKey(c))
+		r.Experiment, _ = experiments.ExperimentOf(c) // unreadable: the runs' manifests say
+	}
+	for _, dir := range dirs {
+		for _, d := range resultFolders(dir) {
+			cur, err := results.OpenFolder(d).Current()
+			var man *results.Manifest
+			if err == nil {
+				man, err = results.ReadManifest(filepath.Join(cur, results.ManifestFile))
+			}
+			if err != nil {
+				skipped = append(skipped, d)
+				continue
+			}
+			run := &TimedRun{Experiment: man.Experiment, Dir: d, Wall: man.WallSeconds, CPU: man.CPUSeconds,
+				Machine: man.Machine, Start: man.Start}
+			r := row(configKey(man.Config))
+			slot := &r.Full
+			if man.Quick {
+				slot = &r.Quick
+			}
+			if *slot == nil || (*slot).Start < run.Start {
+				*slot = run
+			}
+		}
+	}
+	for _, r := range byConfig {
+		if strings.HasPrefix(r.Document, prefix) {
+			rows = append(rows, *r)
+		}
+	}
+	sort.Slice(rows, func(i, j int) bool { return rows[i].Config < rows[j].Config })
+	return rows, skipped
+}
+
+// configKey names a config file by its last two path elements,
+// configs/<document>/<file>.toml, so that the same config matches whether
+// it was run by a relative or an absolute path.
+func configKey(p string) string {
+	p = filepath.ToSlash(filepath.Clean(p))
+	parts := strings.Split(p, "/")
+	if len(parts) < 2 {
+		return p
+	}
+	return "configs/" + strings.Join(parts[len(parts)-2:], "/")
+}
+
+// WriteTimes writes rows as a Markdown table: the config, its experiment,
+// and of its full run the wall time, the CPU time, the cores it kept busy
+// (CPU/wall) of the machine's, the load average at its start and end, the
+// machine and date; then the wall time of its quick run; then one line per
+// machine. A field the manifest does not record (written before vbw
+// recorded it) is "not recorded"; a run the results trees do not hold is
+// "not measured".
+func WriteTimes(w io.Writer, rows []TimeRow) {
+	fmt.Fprintln(w, "| config | experiment | full run: wall time | CPU time | cores busy / CPUs | load (start–end) | machine, date | quick run: wall time |")
+	fmt.Fprintln(w, "|---|---|---:|---:|---:|---|---|---:|")
+	const none, notRun = "not recorded", "not measured"
+	hosts := map[string]string{}
+	host := func(m *results.Machine) string {
+		if m == nil {
+			return none
+		}
+		name := m.Host
+		if name == "" {
+			name = "unnamed host"
+		}
+		hosts[name] = fmt.Sprintf("%s, %d CPUs, %s/%s", orNone(m.CPUModel), m.CPUs, m.OS, m.Arch)
+		return name
+	}
+	for _, r := range rows {
+		id := r.Experiment
+		quick := notRun
+		if q := r.Quick; q != nil {
+			id, quick = q.Experiment, duration(q.Wall)
+			host(q.Machine)
+		}
+		wall, cpu, cores, load, machine := notRun, "", "", "", ""
+		if f := r.Full; f != nil {
+			id, wall, cpu, cores, load = f.Experiment, duration(f.Wall), none, none, none
+			if f.CPU > 0 {
+				cpu = duration(f.CPU)
+			}
+			if m := f.Machine; m != nil {
+				if f.CPU > 0 && f.Wall > 0 {
+					cores = fmt.Sprintf("%.1f / %d", f.CPU/f.Wall, m.CPUs)
+				}
+				load = fmt.Sprintf("%s–%s", loadString(m.LoadStart), loadString(m.LoadEnd))
+			}
+			date, _, _ := strings.Cut(f.Start, "T")
+			machine = host(f.Machine) + ", " + date
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | %s |\n", r.Config, id, wall, cpu, cores, load, machine, quick)
+	}
+	writeTotals(w, rows)
+	names := make([]string, 0, len(hosts))
+	for h := range hosts {
+		names = append(names, h)
+	}
+	sort.Strings(names)
+	for _, h := range names {
+		fmt.Fprintf(w, "\n%s: %s.\n", h, hosts[h])
+	}
+}
+
+// writeTotals writes one line per document: the wall times of the full
+// runs that make DOC and make DOC-full run (the configs without and with
+// -full in their names) added up, with how many of their configs were
+// measured, and the quick runs' total.
+func writeTotals(w io.Writer, rows []TimeRow) {
+	type total struct {
+		n, measured [2]int
+		wall        [2]float64
+		quick       float64
+		quickN      int
+	}
+	var docs []string
+	totals := map[string]*total{}
+	for _, r := range rows {
+		t := totals[r.Document]
+		if t == nil {
+			t = &total{}
+			totals[r.Document] = t
+			docs = append(docs, r.Document)
+		}
+		long := 0
+		if strings.HasSuffix(r.Config, "-full.toml") {
+			long = 1
+		}
+		t.n[long]++
+		if r.Full != nil {
+			t.measured[long]++
+			t.wall[long] += r.Full.Wall
+		}
+		if r.Quick != nil {
+			t.quickN++
+			t.quick += r.Quick.Wall
+		}
+	}
+	fmt.Fprintln(w)
+	for _, d := range docs {
+		t := totals[d]
+		var parts []string
+		for long, target := range []string{"make " + d, "make " + d + "-full"} {
+			if t.n[long] == 0 {
+				continue
+			}
+			part := fmt.Sprintf("%s: %d of %d configs measured", target, t.measured[long], t.n[long])
+			if t.measured[long] > 0 {
+				part += ", " + duration(t.wall[long]) + " wall in all"
+			}
+			parts = append(parts, part)
+		}
+		if t.quickN > 0 {
+			parts = append(parts, fmt.Sprintf("quick runs: %d, %s wall in all", t.quickN, duration(t.quick)))
+		}
+		fmt.Fprintf(w, "%s.  \n", strings.Join(parts, "; "))
+	}
+}
+
+// duration formats seconds for the times table: 0.42 s, 12.3 s,
+// 3 min 05 s, 1 h 02 min.
+func duration(s float64) string {
+	switch {
+	case s < 10:
+		return fmt.Sprintf("%.2g s", s)
+	case s < 60:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 3600:
+		t := int(s + 0.5)
+		return fmt.Sprintf("%d min %02d s", t/60, t%60)
+	}
+	t := int(s/60 + 0.5)
+	return fmt.Sprintf("%d h %02d min", t/60, t%60)
+}
+
+func loadString(v float64) string {
+	if v < 0 {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "CPU model not recorded"
+	}
+	return s
+}
