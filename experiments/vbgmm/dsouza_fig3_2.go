@@ -239,7 +239,7 @@ func writeDSouza(env *experiments.Env, c *DSouzaConfig, seps []float64, cells []
 	s.Judge(dsouzaCriteria.Get("dsouza3.2-ais-k1-exact"), float64(aisOK)/float64(len(seps)))
 	s.Judge(dsouzaCriteria.Get("dsouza3.2-vb-crosses-later"), cvb-cis, fmt.Sprintf("F at %.3f, IS at %.3f", cvb, cis))
 	s.Judge(dsouzaCriteria.Get("dsouza3.2-ln2-closer"), math.Abs(cln2-cis)-math.Abs(cvb-cis), fmt.Sprintf("F + ln 2 at %.3f", cln2))
-	s.Claims = []results.Claim{{Artifact: "D'Souza Figure 3.2", Figures: []string{"dsouza_fig3_2"},
+	s.Claims = []results.Claim{{Artifact: "Figure 3.2", Figures: []string{"dsouza_fig3_2"},
 		Checks:    []string{"dsouza3.2-f1-decreasing", "dsouza3.2-collapse", "dsouza3.2-two-lower-at-0", "dsouza3.2-crossover"},
 		Statement: "the one-Gaussian evidence falls with separation; two Gaussians first collapse to one with a lower F, then overtake it at a distinct crossover"},
 		{Artifact: "targets §8 (ln 2 and the sampled evidence)", Figures: []string{"dsouza_fig3_2"},

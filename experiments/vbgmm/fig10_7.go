@@ -242,7 +242,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 			fmt.Sprintf("AIS − IS = %.3f", r.ais-r.is))
 	}
 	s.Claims = []results.Claim{
-		{Artifact: "PRML Figure 10.7", Figures: []string{"fig10_7"}, Checks: []string{"fig10.7-peak-k2", "fig10.7-local-maxima-rare"},
+		{Artifact: "Figure 10.7", Figures: []string{"fig10_7"}, Checks: []string{"fig10.7-peak-k2", "fig10.7-local-maxima-rare"},
 			Statement: "F + ln K! on Old Faithful has a distinct peak at K = 2; suboptimal local maxima are infrequent"},
 		{Artifact: "PRML section 10.2.4 (ln K!)", Figures: []string{"fig10_7"},
 			Checks:    []string{"fig10.7-evidence-peak-k2", "fig10.7-f-below-is", "fig10.7-lnk-closer", "fig10.7-ais-matches-is"},
