@@ -223,17 +223,52 @@ func (m *Collapsed) refactor(s *Assignments, k int, mN []float64) {
 //
 // which follows from ln p(X_k ∪ {x}) − ln p(X_k) with the rank-one update
 // W_{n+1}⁻¹ = W_n⁻¹ + β_n/(β_n + 1) (x − m_n)(x − m_n)ᵀ. Each draw is exact,
-// so the sweep leaves f_τ invariant. A CollapsedGibbs holds scratch space:
-// one per chain.
+// so the pass leaves f_τ invariant.
+//
+// Single-site moves cannot carry a component across the abrupt change of
+// f_τ between one component holding every point and one per cluster (a
+// new component must grow from one point against the prior's predictive),
+// so after the pass the sweep makes Moves split-merge moves, the
+// sequentially-allocated merge-split of Dahl (2003) for K labels: pick two
+// points i ≠ j; if they share component k₁ and some component is empty,
+// propose to split k₁ by moving j to one of the E empty components k₂
+// (chosen uniformly) and allocating k₁'s other points, in a random order,
+// between k₁ and k₂ each from the conditional above given the points
+// allocated so far (the anchors i and j first), with probability q; if
+// they lie in k₁ ≠ k₂, propose to merge k₂ into k₁. The Metropolis–Hastings
+// ratio of a split is f_τ(Z′)·E / (f_τ(Z)·q(Z′)), of a merge
+// f_τ(Z′)·q(Z) / (f_τ(Z)·E′), with E′ the empty components after the merge
+// and q(Z) the probability that the sequential pass produces the current
+// allocation; each move is the reverse of the other, so they leave f_τ
+// invariant. Each split-merge move is followed by a reallocation move: pick
+// two components k₁ ≠ k₂, allocate their points afresh between them by the
+// same sequential pass without anchors (in a random order, side k₁ or k₂
+// for each), and accept with f_τ(Z′) q(Z) / (f_τ(Z) q(Z′)); it mends two
+// non-empty components that split the data along the wrong line, which
+// neither a merge (far less probable) nor single-site moves can.
+// A CollapsedGibbs holds scratch space: one per
+// chain.
 type CollapsedGibbs struct {
-	m       *Collapsed
+	m *Collapsed
+	// Moves is the number of split-merge and reallocation moves per sweep
+	// (NewGibbs: 1 of each).
+	Moves   int
 	lp      []float64 // K
 	mN, dev []float64 // D
+	pair    *Assignments
+	idx     []int // N
+	alloc   []int // N
+	// Proposed and Accepted count the split-merge and reallocation moves.
+	Proposed, Accepted int
 }
 
-// NewGibbs returns a collapsed Gibbs sampler for m.
+// NewGibbs returns a collapsed Gibbs sampler for m with one split-merge
+// move per sweep.
 func (m *Collapsed) NewGibbs() *CollapsedGibbs {
-	return &CollapsedGibbs{m: m, lp: make([]float64, m.k), mN: make([]float64, m.d), dev: make([]float64, m.d)}
+	pair := &Assignments{count: make([]int, 2), sum: make([]float64, 2*m.d), sxx: make([]float64, 2*m.d*m.d),
+		chol: make([]float64, 2*m.d*m.d), logDet: make([]float64, 2)}
+	return &CollapsedGibbs{m: m, Moves: 1, lp: make([]float64, m.k), mN: make([]float64, m.d), dev: make([]float64, m.d),
+		pair: pair, idx: make([]int, 0, m.n), alloc: make([]int, m.n)}
 }
 
 // Sweep makes one sweep at inverse temperature tau and returns s (modified
@@ -259,7 +294,224 @@ func (g *CollapsedGibbs) Sweep(s *Assignments, tau float64, rnd *rand.Rand) *Ass
 		m.move(s, i, k, 1)
 		m.refactor(s, k, g.mN)
 	}
+	if m.k >= 2 {
+		for range g.Moves {
+			g.splitMerge(s, tau, rnd)
+			g.reallocate(s, tau, rnd)
+		}
+	}
 	return s
+}
+
+// reallocate makes one reallocation move (see CollapsedGibbs).
+func (g *CollapsedGibbs) reallocate(s *Assignments, tau float64, rnd *rand.Rand) {
+	m := g.m
+	k1 := rnd.IntN(m.k)
+	k2 := rnd.IntN(m.k - 1)
+	if k2 >= k1 {
+		k2++
+	}
+	if s.count[k1]+s.count[k2] < 2 {
+		return
+	}
+	g.gather(s, k1, k2, -1, -1, rnd)
+	g.Proposed++
+	qCur := g.allocate(s, -1, -1, k1, tau, nil)
+	qNew := g.allocate(s, -1, -1, k1, tau, rnd)
+	if g.accept(g.pairTarget(tau)-g.current(s, k1, k2, tau)+qCur-qNew, rnd) {
+		g.apply(s, k1, k2, -1, -1, true)
+	}
+}
+
+// gather lists in g.idx, in a random order, the points of components k1
+// and k2 other than i and j.
+func (g *CollapsedGibbs) gather(s *Assignments, k1, k2, i, j int, rnd *rand.Rand) {
+	g.idx = g.idx[:0]
+	for n, z := range s.Z {
+		if (z == k1 || z == k2) && n != i && n != j {
+			g.idx = append(g.idx, n)
+		}
+	}
+	for a := len(g.idx) - 1; a > 0; a-- {
+		b := rnd.IntN(a + 1)
+		g.idx[a], g.idx[b] = g.idx[b], g.idx[a]
+	}
+}
+
+// current is the part of ln f_τ(Z) of components k1 and k2 of s.
+func (g *CollapsedGibbs) current(s *Assignments, k1, k2 int, tau float64) float64 {
+	m := g.m
+	f := m.lga[s.count[k1]] + m.lga[s.count[k2]]
+	if tau != 0 {
+		f += tau * (m.pairEvidence(s, k1) + m.pairEvidence(s, k2))
+	}
+	return f
+}
+
+// accept makes the Metropolis–Hastings decision for the log ratio a.
+func (g *CollapsedGibbs) accept(a float64, rnd *rand.Rand) bool {
+	if a >= 0 || rnd.Float64() < math.Exp(a) {
+		g.Accepted++
+		return true
+	}
+	return false
+}
+
+// apply writes an accepted move into s: the anchors i (to k1) and j (to
+// k2 when split, else k1; each when ≥ 0) and the points g.idx to k1, or to
+// their sides of g.alloc when split; then it recomputes the statistics.
+func (g *CollapsedGibbs) apply(s *Assignments, k1, k2, i, j int, split bool) {
+	side := [2]int{k1, k2}
+	if i >= 0 {
+		s.Z[i] = k1
+	}
+	if j >= 0 {
+		s.Z[j] = k1
+		if split {
+			s.Z[j] = k2
+		}
+	}
+	for _, n := range g.idx {
+		s.Z[n] = k1
+		if split {
+			s.Z[n] = side[g.alloc[n]]
+		}
+	}
+	g.m.restat(s, g.mN)
+}
+
+// splitMerge makes one split-merge move (see CollapsedGibbs).
+func (g *CollapsedGibbs) splitMerge(s *Assignments, tau float64, rnd *rand.Rand) {
+	m := g.m
+	if m.n < 2 {
+		return
+	}
+	i := rnd.IntN(m.n)
+	j := rnd.IntN(m.n - 1)
+	if j >= i {
+		j++
+	}
+	k1, k2 := s.Z[i], s.Z[j]
+	empty := 0
+	for _, c := range s.count {
+		if c == 0 {
+			empty++
+		}
+	}
+	split := k1 == k2
+	if split {
+		if empty == 0 {
+			return
+		}
+		e := rnd.IntN(empty)
+		for k, c := range s.count {
+			if c == 0 {
+				if e == 0 {
+					k2 = k
+					break
+				}
+				e--
+			}
+		}
+	}
+	g.gather(s, k1, k2, i, j, rnd)
+	g.Proposed++
+	fCur := g.current(s, k1, k2, tau)
+	var a float64
+	if split {
+		q := g.allocate(s, i, j, k1, tau, rnd)
+		a = g.pairTarget(tau) - fCur + math.Log(float64(empty)) - q
+	} else {
+		q := g.allocate(s, i, j, k1, tau, nil)
+		g.merged(i, j)
+		a = g.pairTarget(tau) - fCur + q - math.Log(float64(empty+1))
+	}
+	if g.accept(a, rnd) {
+		g.apply(s, k1, k2, i, j, split)
+	}
+}
+
+// pairTarget is the part of ln f_τ of the two components of g.pair.
+func (g *CollapsedGibbs) pairTarget(tau float64) float64 {
+	m, pr := g.m, g.pair
+	f := m.lga[pr.count[0]] + m.lga[pr.count[1]]
+	if tau != 0 {
+		f += tau * (m.pairEvidence(pr, 0) + m.pairEvidence(pr, 1))
+	}
+	return f
+}
+
+// pairEvidence is ln p(X_k) of component k of s (0 when empty).
+func (m *Collapsed) pairEvidence(s *Assignments, k int) float64 {
+	if s.count[k] == 0 {
+		return 0
+	}
+	return m.logEvidence(s.count[k], s.logDet[k])
+}
+
+// resetPair empties g.pair and then puts point i in side 0 and point j in
+// side 1 (each when ≥ 0).
+func (g *CollapsedGibbs) resetPair(i, j int) {
+	m, pr := g.m, g.pair
+	clear(pr.count)
+	clear(pr.sum)
+	clear(pr.sxx)
+	if i >= 0 {
+		m.move(pr, i, 0, 1)
+	}
+	if j >= 0 {
+		m.move(pr, j, 1, 1)
+	}
+	m.refactor(pr, 0, g.mN)
+	m.refactor(pr, 1, g.mN)
+}
+
+// merged puts the anchors i, j and the points g.idx into side 0 of g.pair.
+func (g *CollapsedGibbs) merged(i, j int) {
+	m, pr := g.m, g.pair
+	g.resetPair(i, -1)
+	m.move(pr, j, 0, 1)
+	for _, n := range g.idx {
+		m.move(pr, n, 0, 1)
+	}
+	m.refactor(pr, 0, g.mN)
+}
+
+// allocate makes the sequential allocation of the points g.idx between the
+// two sides of g.pair, starting from the anchors i (side 0) and j (side
+// 1; −1 for none), and returns its ln q: with rnd nil it follows the allocation of s
+// (side 0 for component k1), else it draws each side and stores it in
+// g.alloc.
+func (g *CollapsedGibbs) allocate(s *Assignments, i, j, k1 int, tau float64, rnd *rand.Rand) float64 {
+	m, d, pr := g.m, g.m.d, g.pair
+	g.resetPair(i, j)
+	var lq float64
+	var lp [2]float64
+	for _, n := range g.idx {
+		xn := m.x[n*d : (n+1)*d]
+		for c := range lp {
+			lp[c] = math.Log(float64(pr.count[c]) + m.prior.Alpha0)
+			if tau != 0 {
+				lp[c] += tau * g.logPredictive(pr, c, xn)
+			}
+		}
+		norm := numeric.LogAddExp(lp[0], lp[1])
+		var c int
+		if rnd == nil {
+			if s.Z[n] != k1 {
+				c = 1
+			}
+		} else {
+			if rnd.Float64() >= math.Exp(lp[0]-norm) {
+				c = 1
+			}
+			g.alloc[n] = c
+		}
+		lq += lp[c] - norm
+		m.move(pr, n, c, 1)
+		m.refactor(pr, c, g.mN)
+	}
+	return lq
 }
 
 // logPredictive returns ln p(x | X_k), the Student-t predictive of
