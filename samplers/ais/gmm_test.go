@@ -150,3 +150,19 @@ func TestCollapsedEvidence(t *testing.T) {
 		}
 	}
 }
+
+// TestCollapsedSweepAllocs: a collapsed sweep with its split-merge and
+// reallocation moves, and the kernel's evaluation of both terms, do not
+// allocate.
+func TestCollapsedSweepAllocs(t *testing.T) {
+	m, err := gmm.NewCollapsed(gmmData(), 2, 3, gmm.DefaultPrior(2, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(3, 4))
+	kern := &mcmc.Gibbs[*gmm.Assignments]{Target: m, Sweeper: m.NewGibbs()}
+	p := mcmc.NewPoint[*gmm.Assignments](m, m.SamplePrior(nil, rnd))
+	if a := testing.AllocsPerRun(50, func() { kern.Step(&p, 0.7, rnd) }); a != 0 {
+		t.Errorf("%v allocations per sweep", a)
+	}
+}
