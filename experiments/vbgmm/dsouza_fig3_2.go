@@ -74,7 +74,7 @@ func (c *DSouzaConfig) Estimate() experiments.Cost {
 		CellMemory: []experiments.Part{experiments.Words("fits kept for the IS proposal", experiments.Key("restarts", c.Restarts), n, experiments.Fixed(4, "values per point"))},
 		Work: []experiments.Part{
 			experiments.Ops("VB iterations", 80, seps, experiments.Key("restarts", c.Restarts), experiments.Key("vb.max_iterations", c.VB.MaxIterations), n),
-			experiments.Ops("AIS Gibbs sweeps (K = 1 and 2)", 180, seps, experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.steps", c.AIS.Steps), n),
+			experiments.Ops("AIS collapsed sweeps (K = 1 and 2)", 180, seps, experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.steps", c.AIS.Steps), n),
 			experiments.Ops("IS samples (K = 2)", 80, seps, experiments.Key("is.runs", c.IS.Runs), experiments.Key("is.samples", c.IS.Samples), n),
 		}}
 }
@@ -85,9 +85,9 @@ var dsouzaCriteria = results.Criteria{
 	{ID: "dsouza3.2-collapse", Text: "largest E[π_k] of the two-Gaussian fit at separation 0 (D'Souza: it keeps a single Gaussian)", Target: results.AtLeast(0.95)},
 	{ID: "dsouza3.2-two-lower-at-0", Text: "F(K = 2) − F(K = 1) at separation 0 (D'Souza: lower, for its complexity)", Target: results.Below(0)},
 	{ID: "dsouza3.2-crossover", Text: "the VB crossover separation lies inside the sweep (D'Souza: a distinct crossover)", Target: results.Holds},
-	{ID: "dsouza3.2-ais-k1-exact", Text: "fraction of separations at which AIS for K = 1 is within 3 se of the exact evidence", Target: results.AtLeast(0.8)},
-	{ID: "dsouza3.2-vb-crosses-later", Text: "crossover of F minus that of the IS evidence: the bound, looser for K = 2, needs more separation", Target: results.AtLeast(0)},
-	{ID: "dsouza3.2-ln2-closer", Text: "|crossover of F + ln 2 − IS crossover| − |crossover of F − IS crossover| (targets §8: ln 2 removes a bias against two)", Target: results.AtMost(0)},
+	{ID: "dsouza3.2-ais-k1-exact", Text: "fraction of separations at which AIS for K = 1 is within 3 se (or 10⁻⁶ nats: over the assignments its one state gives the evidence exactly) of the exact evidence", Target: results.AtLeast(0.8)},
+	{ID: "dsouza3.2-vb-crosses-later", Text: "crossover of F minus that of the AIS evidence (over the assignments): the bound, looser for K = 2, needs more separation", Target: results.AtLeast(0)},
+	{ID: "dsouza3.2-ln2-closer", Text: "|crossover of F + ln 2 − AIS crossover| − |crossover of F − AIS crossover| (targets §8: ln 2 removes a bias against two)", Target: results.AtMost(0)},
 }
 
 // DSouzaCell is the outcome of one separation.
@@ -218,7 +218,7 @@ func writeDSouza(env *experiments.Env, c *DSouzaConfig, seps []float64, cells []
 		if i > 0 && f1 > float64(cells[i-1].F1) {
 			rises++
 		}
-		if math.Abs(float64(cell.AIS1.LogZ)-float64(cell.Exact1)) <= 3*float64(cell.AIS1.SE) {
+		if zScore(float64(cell.AIS1.LogZ)-float64(cell.Exact1), float64(cell.AIS1.SE)) <= 3 {
 			aisOK++
 		}
 	}
@@ -237,9 +237,9 @@ func writeDSouza(env *experiments.Env, c *DSouzaConfig, seps []float64, cells []
 	s.Judge(dsouzaCriteria.Get("dsouza3.2-two-lower-at-0"), dvb[0])
 	s.JudgeBool(dsouzaCriteria.Get("dsouza3.2-crossover"), cvb > seps[0] && cvb <= seps[len(seps)-1], "at "+fmtG(cvb))
 	s.Judge(dsouzaCriteria.Get("dsouza3.2-ais-k1-exact"), float64(aisOK)/float64(len(seps)))
-	s.Judge(dsouzaCriteria.Get("dsouza3.2-vb-crosses-later"), cvb-cis, fmt.Sprintf("F at %.3f, IS at %.3f", cvb, cis))
-	s.Judge(dsouzaCriteria.Get("dsouza3.2-ln2-closer"), math.Abs(cln2-cis)-math.Abs(cvb-cis), fmt.Sprintf("F + ln 2 at %.3f", cln2))
-	s.Claims = []results.Claim{{Artifact: "D'Souza Figure 3.2", Figures: []string{"dsouza_fig3_2"},
+	s.Judge(dsouzaCriteria.Get("dsouza3.2-vb-crosses-later"), cvb-cais, fmt.Sprintf("F at %.3f, AIS at %.3f (IS at %.3f)", cvb, cais, cis))
+	s.Judge(dsouzaCriteria.Get("dsouza3.2-ln2-closer"), math.Abs(cln2-cais)-math.Abs(cvb-cais), fmt.Sprintf("F + ln 2 at %.3f", cln2))
+	s.Claims = []results.Claim{{Artifact: "Figure 3.2", Figures: []string{"dsouza_fig3_2"},
 		Checks:    []string{"dsouza3.2-f1-decreasing", "dsouza3.2-collapse", "dsouza3.2-two-lower-at-0", "dsouza3.2-crossover"},
 		Statement: "the one-Gaussian evidence falls with separation; two Gaussians first collapse to one with a lower F, then overtake it at a distinct crossover"},
 		{Artifact: "targets §8 (ln 2 and the sampled evidence)", Figures: []string{"dsouza_fig3_2"},
@@ -251,8 +251,19 @@ func writeDSouza(env *experiments.Env, c *DSouzaConfig, seps []float64, cells []
 	s.Findings = append(s.Findings, fmt.Sprintf("at separation %s, where the two-Gaussian fit keeps one component (largest E[π] %.3f), F(2) − F(1) = %.2f nats while AIS gives ln p(X|2) − ln p(X|1) = %.2f ± %.2f and IS (with the VB fits as proposal) %.2f ± %.2f: by AIS, the bound of the collapsed fit is %.2f nats looser than the exact one of one Gaussian, against the ln 2 = 0.69 of the relabelling",
 		fmtG(seps[0]), slicesMax(experiments.Float64s(cells[0].Weights)), dvb[0], dais[0], math.Hypot(float64(cells[0].AIS1.SE), float64(cells[0].AIS2.SE)),
 		dis[0], float64(cells[0].IS2.SE), dais[0]-dvb[0]))
+	gap, at := math.Inf(-1), 0
+	for i, cell := range cells {
+		if d := float64(cell.AIS2.LogZ) - float64(cell.IS2.LogZ); d > gap {
+			gap, at = d, i
+		}
+	}
+	s.SetMetric("ais2_minus_is2_max", gap)
+	if se := math.Hypot(float64(cells[at].AIS2.SE), float64(cells[at].IS2.SE)); gap > 3*se {
+		s.Findings = append(s.Findings, fmt.Sprintf("IS for K = 2 (the VB fits, which keep one component where the clusters overlap, as proposal) lies below AIS over the assignments by up to %.2f nats (separation %s, combined se %.2f): the proposal misses the posterior mass of the assignments that split one cluster, so AIS is the reference for the crossovers",
+			gap, fmtG(seps[at]), se))
+	}
 	if math.Abs(cais-cis) > 2*c.SeparationStep {
-		s.Findings = append(s.Findings, fmt.Sprintf("the AIS crossover (%.3f) differs from the IS one (%.3f): AIS from the prior lags the transition of the tempered posterior between one and two clusters and underestimates ln p(X|K = 2) once the clusters separate", cais, cis))
+		s.Findings = append(s.Findings, fmt.Sprintf("the AIS crossover (%.3f) differs from the IS one (%.3f) by more than two separation steps", cais, cis))
 	}
 	s.AddFindingsFromChecks(nil)
 	if err := env.WriteSummary(&s, "D'Souza Fig. 3.2 (L752–767): one or two Gaussians against cluster separation."); err != nil {

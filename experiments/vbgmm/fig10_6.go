@@ -264,7 +264,7 @@ func writeFig106(env *experiments.Env, c *Fig106Config, x []float64, keys []fig1
 			}
 		}
 	}
-	s.Claims = []results.Claim{{Artifact: "PRML Figure 10.6", Figures: []string{"fig10_6"}, Checks: claimed,
+	s.Claims = []results.Claim{{Artifact: "Figure 10.6", Figures: []string{"fig10_6"}, Checks: claimed,
 		Statement: "with K = 6 on Old Faithful, α₀ = 10⁻³ leaves 2 components with non-negligible E[π_k], α₀ = 1 three and α₀ = 10 all six"}}
 	s.AddFindingsFromChecks(nil)
 	if err := env.WriteSummary(&s, "PRML Fig. 10.6 and the α₀ sweep (L450–466): the components the VB mixture keeps."); err != nil {

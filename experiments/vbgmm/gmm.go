@@ -57,14 +57,24 @@ func (f Fits) validate() error {
 	return experiments.FirstError(experiments.AtLeast("restarts", f.Restarts, 1), f.Prior.validate(), f.VB.Validate("vb", nil))
 }
 
-// Evidence is the part of a config that samples ln p(X | K): the [ais] and
-// [is] tables.
+// Evidence is the part of a config that samples ln p(X | K): the [ais]
+// table (AIS over the assignments with the collapsed Gibbs sweep and its
+// split-merge moves, the reference), the optional [ais_joint] table (AIS
+// over (Z, π, μ, Λ) with the uncollapsed Gibbs sweep, kept as a variant:
+// runs = 0 leaves it out) and the [is] table.
 type Evidence struct {
-	AIS AISSettings `toml:"ais"`
-	IS  ISSettings  `toml:"is"`
+	AIS      AISSettings `toml:"ais"`
+	AISJoint AISSettings `toml:"ais_joint"`
+	IS       ISSettings  `toml:"is"`
 }
 
-func (e Evidence) validate() error { return experiments.FirstError(e.AIS.validate(), e.IS.validate()) }
+func (e Evidence) validate() error {
+	var joint error
+	if e.AISJoint.Runs != 0 {
+		joint = e.AISJoint.validate("ais_joint")
+	}
+	return experiments.FirstError(e.AIS.validate("ais"), joint, e.IS.validate())
+}
 
 // PriorSettings is the [prior] table: the Gauss-Wishart prior of PRML
 // (10.40) with m₀ = 0 (the data are centred), W₀ = w0_scale·I. PRML leaves
@@ -104,26 +114,37 @@ func (p PriorSettings) prior(d int, alpha0, w0 float64) (gmm.Prior, error) {
 	return q, nil
 }
 
-// AISSettings is the [ais] table: runs from the prior with the Gibbs
-// sweep of core/model/gmm, on the schedule (6.73) of Beal (2003) with
-// e_tau, or the linear schedule τ(k) = k/steps when e_tau = 0.
+// AISSettings is an AIS table ([ais], [ais_joint]): runs from the prior
+// on the geometric schedule τ(k) = tau1^((steps − k)/(steps − 1)) when
+// tau1 > 0 (ais.Geometric), else on the schedule (6.73) of Beal (2003) with
+// e_tau, or the linear schedule τ(k) = k/steps when e_tau = 0 too.
 type AISSettings struct {
 	Runs  int     `toml:"runs"`
 	Steps int     `toml:"steps"`
 	ETau  float64 `toml:"e_tau"`
+	Tau1  float64 `toml:"tau1"`
 }
 
-func (a AISSettings) validate() error {
-	return experiments.FirstError(experiments.AtLeast("ais.runs", a.Runs, 2), experiments.AtLeast("ais.steps", a.Steps, 1),
-		experiments.NonNegative("ais.e_tau", a.ETau))
+func (a AISSettings) validate(table string) error {
+	var tau1 error
+	if a.Tau1 != 0 && !(a.Tau1 > 0 && a.Tau1 < 1) {
+		tau1 = experiments.FieldError(table+".tau1", a.Tau1, "must be in (0, 1), or 0 for no geometric schedule")
+	} else if a.Tau1 != 0 && a.ETau != 0 {
+		tau1 = experiments.FieldError(table+".tau1", a.Tau1, "set tau1 or e_tau, not both")
+	}
+	return experiments.FirstError(experiments.AtLeast(table+".runs", a.Runs, 2), experiments.AtLeast(table+".steps", a.Steps, 2),
+		experiments.NonNegative(table+".e_tau", a.ETau), tau1)
 }
 
 // schedule returns the temperatures τ(0…steps).
 func (a AISSettings) schedule() []float64 {
-	if a.ETau == 0 {
-		return ais.Linear(a.Steps)
+	switch {
+	case a.Tau1 > 0:
+		return ais.Geometric(a.Steps, a.Tau1)
+	case a.ETau > 0:
+		return ais.Nonlinear(a.Steps, a.ETau)
 	}
-	return ais.Nonlinear(a.Steps, a.ETau)
+	return ais.Linear(a.Steps)
 }
 
 // ISSettings is the [is] table: importance sampling with the relabelled VB
@@ -278,25 +299,50 @@ type Sampled struct {
 	SE   experiments.Float `json:"se"`
 }
 
-// aisEvidence pools a.Runs AIS runs from the prior of K components with the
-// Gibbs sweep (ais.Pool, eq. (6.61) of Beal (2003)); run g draws from
+// aisEvidence pools a.Runs AIS runs from the prior of K components over
+// the assignments with the collapsed Gibbs sweep and its split-merge moves
+// (gmm.Collapsed; ais.Pool, eq. (6.61) of Beal (2003)); run g draws from
 // rng.New(seed, labels…, "ais", g).
 func aisEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers int, seed uint64, labels ...string) (Sampled, error) {
+	m, err := gmm.NewCollapsed(x, d, k, p)
+	if err != nil {
+		return Sampled{}, err
+	}
+	s := gibbsAIS[*gmm.Assignments](m, func() mcmc.Sweeper[*gmm.Assignments] { return m.NewGibbs() }, a.schedule())
+	return poolAIS(s, a.Runs, workers, seed, append(slices.Clone(labels), "ais")), nil
+}
+
+// aisJointEvidence is aisEvidence over (Z, π, μ, Λ) with the uncollapsed
+// Gibbs sweep (gmm.Joint), the variant [ais_joint]; it is (0, 0) when
+// a.Runs = 0. Run g draws from rng.New(seed, labels…, "ais_joint", g).
+func aisJointEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers int, seed uint64, labels ...string) (Sampled, error) {
+	if a.Runs == 0 {
+		return Sampled{}, nil
+	}
 	j, err := gmm.NewJoint(x, d, k, p)
 	if err != nil {
 		return Sampled{}, err
 	}
-	s := ais.Sampler[*gmm.State]{
-		Model:     j,
-		NewKernel: func() mcmc.Kernel[*gmm.State] { return &mcmc.Gibbs[*gmm.State]{Target: j, Sweeper: j.NewGibbs()} },
-		Tau:       a.schedule(),
-	}
-	rnds := make([]*rand.Rand, a.Runs)
+	s := gibbsAIS[*gmm.State](j, func() mcmc.Sweeper[*gmm.State] { return j.NewGibbs() }, a.schedule())
+	return poolAIS(s, a.Runs, workers, seed, append(slices.Clone(labels), "ais_joint")), nil
+}
+
+// gibbsAIS is the AIS sampler of m on the schedule tau with a Gibbs kernel
+// of the sweeps newSweeper makes (one per run).
+func gibbsAIS[S any](m ais.Model[S], newSweeper func() mcmc.Sweeper[S], tau []float64) ais.Sampler[S] {
+	return ais.Sampler[S]{Model: m, Tau: tau,
+		NewKernel: func() mcmc.Kernel[S] { return &mcmc.Gibbs[S]{Target: m, Sweeper: newSweeper()} }}
+}
+
+// poolAIS makes runs runs of s, run g from rng.New(seed, labels…, g), and
+// pools them.
+func poolAIS[S any](s ais.Sampler[S], runs, workers int, seed uint64, labels []string) Sampled {
+	rnds := make([]*rand.Rand, runs)
 	for g := range rnds {
-		rnds[g] = rng.New(seed, append(slices.Clone(labels), "ais", strconv.Itoa(g))...)
+		rnds[g] = rng.New(seed, append(slices.Clone(labels), strconv.Itoa(g))...)
 	}
 	z, se := ais.Pool(ais.LogWeights(s.Runs(rnds, workers)))
-	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se)}, nil
+	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se)}
 }
 
 // isEvidence estimates ln p(X | K) by importance sampling with the
@@ -314,6 +360,15 @@ func isEvidence(x []float64, d, k int, p gmm.Prior, fits []*gmm.VB, s ISSettings
 	_, sum := is.SampleRuns(s.Runs, s.Samples, workers, is.RunStreams(seed, append(slices.Clone(labels), "is")...),
 		func() (is.Proposal, is.Target) { return q.Clone(), t.Clone() })
 	return Sampled{LogZ: experiments.Float(sum.Mean), SE: experiments.Float(sum.SE)}, sum.MeanLogW, nil
+}
+
+// zScore returns |d|/se, or 0 when |d| ≤ 10⁻⁶ nats (rounding: at K = 1
+// AIS over the assignments and IS are exact, with se = 0).
+func zScore(d, se float64) float64 {
+	if math.Abs(d) <= 1e-6 {
+		return 0
+	}
+	return math.Abs(d) / se
 }
 
 // fmtG formats a setting for a metric name or a case: 0.001, 1, 10.

@@ -470,10 +470,10 @@ func RunLinreg(env *experiments.Env, c *LinregConfig) error {
 	s.Judge(linregCriteria.Get("dsouza-fig1.2-evidence-picks-true"), rate(pickEv))
 	s.Judge(linregCriteria.Get("dsouza-fig1.2-loo-picks-true"), rate(pickLOO))
 	s.Claims = []results.Claim{
-		{Artifact: "PRML Figure 10.9", Figures: []string{"fig10_9"},
+		{Artifact: "Figure 10.9", Figures: []string{"fig10_9"},
 			Checks:    []string{"fig10.9-true-order-bound", "fig10.9-true-order-exact", "fig10.9-bound-le-exact", "fig10.9-quadrature", "f-monotone"},
 			Statement: "The variational bound peaks at the order of the polynomial that generated the data (M = 3), and as a lower bound it lies below the log evidence (PRML section 10.3.3, L704-710)."},
-		{Artifact: "D'Souza Figure 1.2", Figures: []string{"dsouza_fig1_2"},
+		{Artifact: "Figure 1.2", Figures: []string{"dsouza_fig1_2"},
 			Checks:    []string{"dsouza-fig1.2-mse-picks-largest", "dsouza-fig1.2-evidence-picks-true", "dsouza-fig1.2-loo-picks-true"},
 			Statement: "Training MSE selects the most complex model, while the evidence and leave-one-out CV select the middle one (D'Souza L239-252)."},
 	}

@@ -2,8 +2,8 @@
 // Gaussians of Bishop (2006), PRML section 10.2 (converted text:
 // ../shared/seeds/002_cc78f0884d114115.txt, lines 280–566), with the pieces
 // that measure its bound against the true evidence: the exact evidence by
-// enumeration on tiny data, a Gibbs sampler for annealed importance sampling
-// from the prior, and the VB posterior with its K! relabellings as an
+// enumeration on tiny data, Gibbs samplers (uncollapsed, and collapsed with
+// split-merge moves) for annealed importance sampling from the prior, and the VB posterior with its K! relabellings as an
 // importance-sampling proposal.
 //
 // The model (PRML (10.37)–(10.41)): for points x_n ∈ R^D and K components,
@@ -51,6 +51,12 @@
 //	                       (Beal (2003) eq. (6.50)) and its Gibbs sweep on
 //	                       (Z, π, μ, Λ): (10.37), (10.57)-style Dirichlet and
 //	                       (10.59)–(10.63)-style Normal-Wishart full conditionals
+//	Collapsed,             the AIS target f_τ = p(Z)p(X|Z)^τ with π, μ, Λ
+//	CollapsedGibbs         integrated out, and its sweep: z_n by the tempered
+//	                       Student-t predictive, then split-merge and
+//	                       reallocation moves (the reference AIS: the
+//	                       uncollapsed chain crosses the jump from one
+//	                       component to one per cluster too late)
 //	Target, Proposal       ln p(θ, X) with Z summed out, and the VB posterior
 //	                       (10.57), (10.59) averaged over the K! relabellings
 //	                       (and over the distinct optima of restarts), for

@@ -244,31 +244,14 @@ func (g *Gibbs) drawZ(s *State, tau float64, rnd *rand.Rand) {
 	g.gc = gaussConsts(g.gc, s.L, j.k, d)
 	for i := range s.Z {
 		xi := j.x[i*d : (i+1)*d]
-		mx := math.Inf(-1)
 		for k := range g.lp {
 			v := s.LogPi[k]
 			if tau != 0 && v > math.Inf(-1) {
 				v += tau * (g.gc[k] - 0.5*quadL(s.L[k*d*d:(k+1)*d*d], xi, s.Mu[k*d:(k+1)*d], d))
 			}
 			g.lp[k] = v
-			mx = max(mx, v)
 		}
-		var tot float64
-		for k, v := range g.lp {
-			e := math.Exp(v - mx)
-			g.lp[k] = e
-			tot += e
-		}
-		u := rnd.Float64() * tot
-		z := len(g.lp) - 1
-		for k, e := range g.lp {
-			if u < e {
-				z = k
-				break
-			}
-			u -= e
-		}
-		s.Z[i] = z
+		s.Z[i] = drawLog(g.lp, rnd)
 	}
 }
 
