@@ -16,7 +16,7 @@ func TestArtefactCaptions(t *testing.T) {
 	root, _ := filepath.Abs("../..")
 	checked := 0
 	for _, doc := range experiments.Documents() {
-		if doc.ID != experiments.Bishop2006.ID && doc.ID != experiments.DSouza2004.ID {
+		if doc.ID != experiments.PRML.ID && doc.ID != experiments.DSouza.ID {
 			continue
 		}
 		var lines []string
