@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"io/fs"
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -99,7 +101,8 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 	for _, quick := range []bool{false, true} {
 		var vs []Verdict
 		claimLink := false
-		for _, e := range runsOf(r, a.Experiments, quick) {
+		runs, variants := reproducing(runsOf(r, a.Experiments, quick))
+		for _, e := range runs {
 			row.Where = append(row.Where, e.Dir)
 			if row.Link == "" {
 				row.Link = e.Anchor
@@ -130,6 +133,9 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 			continue
 		}
 		row.Verdict, row.Quick = combine(vs), quick
+		if len(variants) > 0 {
+			row.Verdict.Reasons = append(row.Verdict.Reasons, "judged on the config named after its experiment; other configs of it, with their own verdicts in their sections: "+strings.Join(variants, ", "))
+		}
 		if !quick {
 			var missing []string
 			for _, id := range a.Experiments {
@@ -153,6 +159,36 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 	}
 	row.Verdict = Verdict{Kind: NotRun, Reasons: []string{"run " + runHint(r, a)}}
 	return row
+}
+
+// reproducing keeps, of each experiment's runs, the run of the config named
+// after the experiment (lattice.toml for chapter4/lattice: the one that
+// reproduces the text, experiments.ShippedConfig) where there is one, and
+// returns the names of the runs it leaves out: named variants such as
+// lattice-axis.toml (a finding) or digits-classify-refpenalty.toml (an
+// ablation), whose verdicts would otherwise be pooled into the artefact's.
+// An experiment without such a run keeps all of its runs.
+func reproducing(runs []Experiment) (kept []Experiment, variants []string) {
+	main := map[string]bool{}
+	for _, e := range runs {
+		if isMainConfig(e) {
+			main[e.ID] = true
+		}
+	}
+	for _, e := range runs {
+		if main[e.ID] && !isMainConfig(e) {
+			variants = append(variants, e.Name)
+			continue
+		}
+		kept = append(kept, e)
+	}
+	return kept, variants
+}
+
+// isMainConfig reports whether run e is of the config named after its
+// experiment.
+func isMainConfig(e Experiment) bool {
+	return e.Manifest != nil && filepath.Base(e.Manifest.Config) == path.Base(e.ID)+".toml"
 }
 
 // runsOf returns the results folders of the experiments ids, full runs
