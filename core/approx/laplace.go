@@ -106,12 +106,7 @@ func invertSPD(a []float64, d int) (inv []float64, logDet float64, ok bool) {
 		return nil, 0, false
 	}
 	inv = make([]float64, d*d)
-	numeric.CholInverse(inv, l, d, make([]float64, d*d))
-	for i := range d { // CholInverse fills the upper triangle
-		for j := 0; j < i; j++ {
-			inv[i*d+j] = inv[j*d+i]
-		}
-	}
+	numeric.CholInverse(inv, l, d, make([]float64, d*d)) // both triangles, exactly symmetric
 	return inv, numeric.CholLogDet(l, d), true
 }
 

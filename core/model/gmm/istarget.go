@@ -166,6 +166,7 @@ func NewProposal(fits ...*VB) (*Proposal, error) {
 		return nil, fmt.Errorf("gmm: K = %d > %d relabelled components", k, MaxProposalK)
 	}
 	q := &Proposal{k: k, d: d, perms: permutations(k), lnKF: LogFactorial(k)}
+	work := make([]float64, d*d)
 	for i, m := range fits {
 		if m.k != k || m.d != d {
 			return nil, fmt.Errorf("gmm: fit %d has K = %d, D = %d; fit 0 has K = %d, D = %d", i, m.k, m.d, k, d)
@@ -176,7 +177,7 @@ func NewProposal(fits ...*VB) (*Proposal, error) {
 		r.lnC = -dist.NewDirichlet(r.alpha).LogNormalizer()
 		for c := 0; c < k; c++ {
 			w := r.lw[c*d*d : (c+1)*d*d]
-			numeric.CholInverse(w, m.pchol[c*d*d:(c+1)*d*d], d, make([]float64, d*d))
+			numeric.CholInverse(w, m.pchol[c*d*d:(c+1)*d*d], d, work)
 			if !numeric.CholFactor(w, d) {
 				return nil, fmt.Errorf("gmm: fit %d: W of component %d is not positive definite", i, c)
 			}
