@@ -99,15 +99,13 @@ func Laplace(f Func, x0 []float64) (LaplaceResult, error) {
 }
 
 // invertSPD returns A⁻¹ and ln|A| of the symmetric positive-definite d×d
-// matrix a, or false.
+// matrix a, or false (numeric.InverseSPD into a new matrix).
 func invertSPD(a []float64, d int) (inv []float64, logDet float64, ok bool) {
-	l := append([]float64(nil), a...)
-	if !numeric.CholFactor(l, d) {
+	inv = make([]float64, d*d)
+	if logDet, ok = numeric.InverseSPD(inv, a, d); !ok {
 		return nil, 0, false
 	}
-	inv = make([]float64, d*d)
-	numeric.CholInverse(inv, l, d, make([]float64, d*d)) // both triangles, exactly symmetric
-	return inv, numeric.CholLogDet(l, d), true
+	return inv, logDet, true
 }
 
 // HessianFD writes the Hessian of f at x into dst (row-major) by finite

@@ -177,3 +177,18 @@ func CholInverse(dst, l []float64, n int, work []float64) {
 		}
 	}
 }
+
+// InverseSPD writes a⁻¹ into the n×n matrix dst for the symmetric
+// positive-definite n×n matrix a (only its lower triangle is read; a is not
+// modified) and returns ln|a|, or false, leaving dst unchanged, if a is not
+// positive definite. It allocates its scratch, so it is for one-off
+// conversions (a prior's covariance from its precision, a Laplace
+// covariance), not for the iterations, which keep their factors.
+func InverseSPD(dst, a []float64, n int) (logDet float64, ok bool) {
+	l := append([]float64(nil), a[:n*n]...)
+	if !CholFactor(l, n) {
+		return 0, false
+	}
+	CholInverse(dst, l, n, make([]float64, n*n))
+	return CholLogDet(l, n), true
+}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Accessors of the fitted model. Each returns a fresh copy that the caller
@@ -88,7 +89,7 @@ func (m *VB) CovCD() *mat.SymDense {
 // Hyper.Lambda0).
 func (m *VB) Sigma0() *mat.SymDense {
 	s := make([]float64, m.k*m.k)
-	if !inverseSPD(s, m.Hyper.Lambda0, m.k) {
+	if _, ok := numeric.InverseSPD(s, m.Hyper.Lambda0, m.k); !ok {
 		panic("lds: Hyper.Lambda0 is not positive definite")
 	}
 	return mat.NewSymDense(m.k, s)

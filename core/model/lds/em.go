@@ -209,7 +209,7 @@ func (e *EM) Params() *Params {
 		par.B, par.D = mat.NewDense(k, d, slices.Clone(e.b)), mat.NewDense(p, d, slices.Clone(e.dd))
 	}
 	s := make([]float64, k*k)
-	inverseSPD(s, e.lambda0, k)
+	numeric.InverseSPD(s, e.lambda0, k)
 	par.Sigma0 = mat.NewSymDense(k, s)
 	return par
 }

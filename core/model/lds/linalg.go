@@ -1,31 +1,12 @@
 package lds
 
-import (
-	"slices"
-
-	"github.com/vbworkbench/vbw/core/numeric"
-)
-
 // Dense helpers of the VBM step and the hyperparameter updates. Matrices are
 // row-major []float64 (package infer's layouts); the Cholesky kernels are
 // numeric's small-matrix set (numeric.CholFactor and its companions), whose
 // factor L of A = LLᵀ overwrites A's lower triangle. The matrices here are
 // (k+d)×(k+d), small, so plain serial loops with a fixed order of summation
-// suffice; none of them but inverseSPD allocates.
-
-// inverseSPD writes a⁻¹ into the n×n matrix dst for the symmetric
-// positive-definite n×n matrix a (only its lower triangle is read; a is not
-// modified), and returns false, leaving dst unchanged, if a is not positive
-// definite. It allocates its scratch, so it is for one-off conversions
-// (Σ_0 from Λ_0), not for the iterations.
-func inverseSPD(dst, a []float64, n int) bool {
-	l := slices.Clone(a[:n*n])
-	if !numeric.CholFactor(l, n) {
-		return false
-	}
-	numeric.CholInverse(dst, l, n, make([]float64, n*n))
-	return true
-}
+// suffice; none of them allocates (numeric.InverseSPD, which does, is for
+// one-off conversions).
 
 // symmetrize replaces the n×n matrix a by (a + aᵀ)/2.
 func symmetrize(a []float64, n int) {

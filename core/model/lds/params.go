@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Params are point parameters of the linear dynamical system (Beal 2003
@@ -200,7 +201,7 @@ func (par *Params) natural() (*infer.LDSNatural, error) {
 			s0[i*k+j] = par.Sigma0.At(i, j)
 		}
 	}
-	if !inverseSPD(phi.Lambda0, s0, k) {
+	if _, ok := numeric.InverseSPD(phi.Lambda0, s0, k); !ok {
 		return nil, errors.New("lds: Params.Sigma0 is not positive definite")
 	}
 	return phi, nil
