@@ -38,6 +38,7 @@
 //
 //	Linear, Nonlinear      schedules τ(k) = k/K and (6.73)
 //	Geometric              equal steps in ln τ from a small τ(1) (continuous parameters)
+//	Adapted, Sampler.Adapt a schedule with density ∝ sd_τ(ln L), fitted to pilot runs
 //	ForwardTo              one run of Algorithm 6.1 from a given state
 //	ReverseTo              the reverse (hysteresis) pass of lines 4942–4953
 //	Sampler                runs from prior draws, independent runs on W goroutines

@@ -80,3 +80,14 @@ func (s *Sampler[S]) Runs(rnds []*rand.Rand, workers int) []Run {
 	wg.Wait()
 	return out
 }
+
+// Adapt makes pilot runs of s, run g from rnds[g], on its schedule s.Tau
+// and returns the schedule of k steps that Adapted fits to them (bins and
+// floor as there). The pilot runs are returned too (their pooled ln w is an
+// estimate of ln Z in its own right, on the pilot's schedule). Final runs on
+// the new schedule must draw from streams independent of rnds.
+func (s *Sampler[S]) Adapt(rnds []*rand.Rand, workers, k, bins int, floor float64) ([]float64, []Run, error) {
+	pilot := s.Runs(rnds, workers)
+	tau, err := Adapted(pilot, s.Tau, k, bins, floor)
+	return tau, pilot, err
+}
