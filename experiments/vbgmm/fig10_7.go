@@ -38,7 +38,7 @@ type Fig107Config struct {
 // and 10⁻³.
 func DefaultFig107() Fig107Config {
 	return Fig107Config{Common: experiments.Common{Seed: 1}, Fits: defaultFits(100),
-		Evidence: Evidence{AIS: AISSettings{Runs: 16, Steps: 8000}, IS: ISSettings{Runs: 8, Samples: 4000, MaxFits: 5}},
+		Evidence: Evidence{AIS: defaultAIS(8, 3000), IS: ISSettings{Runs: 8, Samples: 4000, MaxFits: 5}},
 		Data:     "faithful.csv", KMax: 6, Alpha0: []float64{1, 1e-3}, NearNats: 1}
 }
 
@@ -82,12 +82,12 @@ var fig107Criteria = results.Criteria{
 	{ID: "fig10.7-evidence-peak-k2", Text: "K maximising the IS estimate of ln p(X|K)", Target: results.Equal(2)},
 	{ID: "fig10.7-f-below-is", Text: "F − (IS ln p(X|K) + 3 se): the bound lies below the sampled evidence (10⁻⁶ nats for rounding: at K = 1 both are exact)", Target: results.AtMost(1e-6)},
 	{ID: "fig10.7-lnk-closer", Text: "|F + ln K! − IS| − |F − IS|: the ln K! correction moves F towards the sampled evidence (targets §7 P2)", Target: results.Below(0)},
-	{ID: "fig10.7-ais-matches-is", Text: "|AIS − IS| in combined standard errors (0 within 10⁻⁶ nats: at K = 1 both are exact): AIS over the assignments (collapsed Gibbs with split-merge moves) agrees with IS", Target: results.AtMost(3)},
+	{ID: "fig10.7-ais-matches-is", Text: "|AIS − IS| in combined standard errors, AIS's the larger of its delta-method s.e. and sd(ln w)/√runs (0 within 10⁻⁶ nats: at K = 1 both are exact): AIS over the assignments (collapsed Gibbs with split-merge moves) agrees with IS", Target: results.AtMost(3)},
 }
 
 // fig107Explain says why a criterion can fail on this setting.
 var fig107Explain = map[string]string{
-	"fig10.7-ais-matches-is": "the tempered posterior p(Z)p(X|Z)^τ jumps, near τ ≈ 0.5, from one component holding every point to one per cluster (ln p(X|Z) rises by about 300 nats); the split-merge moves let the collapsed chain cross, but where each run crosses varies, so the log weights spread by nats and the pooled estimate of few runs is noisy; its delta-method standard error understates this when one run dominates",
+	"fig10.7-ais-matches-is": "the tempered posterior p(Z)p(X|Z)^τ passes, over τ ≈ 0.45-0.65, from one component holding every point to one per cluster (ln p(X|Z) rises by about 300 nats); where each run crosses varies, so its log weight does: too few steps there (a linear schedule of 3000 steps: pooled estimates of 8 runs scatter by 1-2 nats) or too few runs leave the pooled estimate noisy, and IS with VB proposals falls short where the posterior has modes the fits miss",
 	"fig10.7-lnk-closer":     "ln K! counts K! distinct modes; when surplus components are empty (q at the prior) relabelling them gives overlapping, not distinct, modes and ln K! overcorrects",
 }
 
@@ -169,13 +169,14 @@ func RunFig107(env *experiments.Env, c *Fig107Config) error {
 type fig107Row struct {
 	k                           int
 	f, flnk, ais, aisSE, is, se float64
+	aisSELogW                   float64
 	joint, jointSE              float64
 }
 
 // writeFig107 writes the tables, the summary and the figure.
 func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells []Fig107Cell) error {
 	st := results.NewTable("alpha0", "k", "restart", "f", "f_lnk", "iterations", "status")
-	et := results.NewTable("alpha0", "k", "f", "f_lnk", "ln_p_ais", "ln_p_ais_se", "ln_p_is", "ln_p_is_se", "is_fhat", "is_fits")
+	et := results.NewTable("alpha0", "k", "f", "f_lnk", "ln_p_ais", "ln_p_ais_se", "ln_p_ais_se_log_w", "ln_p_is", "ln_p_is_se", "is_fhat", "is_fits")
 	rows := map[float64][]fig107Row{}
 	var bad, near, starts int
 	for i, cell := range cells {
@@ -194,10 +195,10 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 				}
 			}
 		}
-		row := fig107Row{k: key.k, f: bf, flnk: bf + lnk, ais: float64(cell.AIS.LogZ), aisSE: float64(cell.AIS.SE),
+		row := fig107Row{k: key.k, f: bf, flnk: bf + lnk, ais: float64(cell.AIS.LogZ), aisSE: float64(cell.AIS.SE), aisSELogW: float64(cell.AIS.SELogW),
 			is: float64(cell.IS.LogZ), se: float64(cell.IS.SE), joint: float64(cell.AISJoint.LogZ), jointSE: float64(cell.AISJoint.SE)}
 		rows[key.alpha0] = append(rows[key.alpha0], row)
-		et.AddRow(key.alpha0, key.k, row.f, row.flnk, row.ais, row.aisSE, row.is, row.se, float64(cell.ISFHat), cell.ISFits)
+		et.AddRow(key.alpha0, key.k, row.f, row.flnk, row.ais, row.aisSE, row.aisSELogW, row.is, row.se, float64(cell.ISFHat), cell.ISFits)
 	}
 	for name, t := range map[string]*results.Table{"fig10_7_starts.csv": st, "fig10_7_evidence.csv": et} {
 		if err := results.WriteCSV(env.Path(name), *t); err != nil {
@@ -219,6 +220,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 			s.SetMetric("F_lnK_K"+kk+suffix, r.flnk)
 			s.SetMetric("ln_p_ais_K"+kk+suffix, r.ais)
 			s.SetMetric("ln_p_ais_se_K"+kk+suffix, r.aisSE)
+			s.SetMetric("ln_p_ais_se_log_w_K"+kk+suffix, r.aisSELogW)
 			s.SetMetric("ln_p_is_K"+kk+suffix, r.is)
 			s.SetMetric("ln_p_is_se_K"+kk+suffix, r.se)
 			if c.AISJoint.Runs > 0 {
@@ -250,7 +252,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 		} else {
 			s.NotJudged(fig107Criteria.Get("fig10.7-lnk-closer").For(cas), "ln 1! = 0")
 		}
-		s.Judge(fig107Criteria.Get("fig10.7-ais-matches-is").For(cas), zScore(r.ais-r.is, math.Hypot(r.aisSE, r.se)),
+		s.Judge(fig107Criteria.Get("fig10.7-ais-matches-is").For(cas), zScore(r.ais-r.is, math.Hypot(max(r.aisSE, r.aisSELogW), r.se)),
 			fmt.Sprintf("AIS − IS = %.3f", r.ais-r.is))
 	}
 	s.Claims = []results.Claim{

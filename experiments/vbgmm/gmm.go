@@ -118,33 +118,58 @@ func (p PriorSettings) prior(d int, alpha0, w0 float64) (gmm.Prior, error) {
 // on the geometric schedule τ(k) = tau1^((steps − k)/(steps − 1)) when
 // tau1 > 0 (ais.Geometric), else on the schedule (6.73) of Beal (2003) with
 // e_tau, or the linear schedule τ(k) = k/steps when e_tau = 0 too.
+//
+// With pilot_runs > 0 that schedule, with pilot_steps steps, is only the
+// pilot's: pilot_runs runs on it measure the spread of ln L against τ, and
+// the final runs use the schedule of steps steps that ais.Adapted fits to
+// them (pilot_bins bins, floor pilot_floor), which puts its steps where
+// the tempered posterior changes fastest.
 type AISSettings struct {
 	Runs  int     `toml:"runs"`
 	Steps int     `toml:"steps"`
 	ETau  float64 `toml:"e_tau"`
 	Tau1  float64 `toml:"tau1"`
+
+	PilotRuns  int     `toml:"pilot_runs"`
+	PilotSteps int     `toml:"pilot_steps"`
+	PilotBins  int     `toml:"pilot_bins"`
+	PilotFloor float64 `toml:"pilot_floor"`
+}
+
+// defaultAIS returns runs runs of steps steps on the linear schedule
+// adapted to 4 pilot runs of 1000 steps in 50 bins, floor 0.05.
+func defaultAIS(runs, steps int) AISSettings {
+	return AISSettings{Runs: runs, Steps: steps, PilotRuns: 4, PilotSteps: 1000, PilotBins: 50, PilotFloor: 0.05}
 }
 
 func (a AISSettings) validate(table string) error {
-	var tau1 error
+	var tau1, pilot error
 	if a.Tau1 != 0 && !(a.Tau1 > 0 && a.Tau1 < 1) {
 		tau1 = experiments.FieldError(table+".tau1", a.Tau1, "must be in (0, 1), or 0 for no geometric schedule")
 	} else if a.Tau1 != 0 && a.ETau != 0 {
 		tau1 = experiments.FieldError(table+".tau1", a.Tau1, "set tau1 or e_tau, not both")
 	}
+	if a.PilotRuns != 0 {
+		pilot = experiments.FirstError(experiments.AtLeast(table+".pilot_runs", a.PilotRuns, 1),
+			experiments.AtLeast(table+".pilot_steps", a.PilotSteps, 2), experiments.AtLeast(table+".pilot_bins", a.PilotBins, 1),
+			experiments.Positive(table+".pilot_floor", a.PilotFloor))
+		if pilot == nil && a.PilotBins > a.PilotSteps {
+			pilot = experiments.FieldError(table+".pilot_bins", a.PilotBins, fmt.Sprintf("must be at most pilot_steps (%d)", a.PilotSteps))
+		}
+	}
 	return experiments.FirstError(experiments.AtLeast(table+".runs", a.Runs, 2), experiments.AtLeast(table+".steps", a.Steps, 2),
-		experiments.NonNegative(table+".e_tau", a.ETau), tau1)
+		experiments.NonNegative(table+".e_tau", a.ETau), tau1, pilot)
 }
 
-// schedule returns the temperatures τ(0…steps).
-func (a AISSettings) schedule() []float64 {
+// schedule returns the temperatures τ(0…steps) of the configured shape.
+func (a AISSettings) schedule(steps int) []float64 {
 	switch {
 	case a.Tau1 > 0:
-		return ais.Geometric(a.Steps, a.Tau1)
+		return ais.Geometric(steps, a.Tau1)
 	case a.ETau > 0:
-		return ais.Nonlinear(a.Steps, a.ETau)
+		return ais.Nonlinear(steps, a.ETau)
 	}
-	return ais.Linear(a.Steps)
+	return ais.Linear(steps)
 }
 
 // ISSettings is the [is] table: importance sampling with the relabelled VB
@@ -297,19 +322,30 @@ func cmpFloat(a, b float64) int {
 type Sampled struct {
 	LogZ experiments.Float `json:"log_z"`
 	SE   experiments.Float `json:"se"`
+	// SELogW (AIS only) is sd(ln w)/√runs, the standard error of the runs'
+	// mean ln w. When a few runs carry most of the weight, the
+	// delta-method SE of ln Ẑ (ais.Pool) understates the spread of ln Ẑ
+	// over repeated sets of runs; SELogW is a floor under it (for
+	// log-normal weights of spread σ the true SE is √((e^σ² − 1)/runs) ≥
+	// σ/√runs).
+	SELogW experiments.Float `json:"se_log_w,omitempty"`
 }
+
+// RobustSE is the larger of SE and SELogW.
+func (s Sampled) RobustSE() float64 { return max(float64(s.SE), float64(s.SELogW)) }
 
 // aisEvidence pools a.Runs AIS runs from the prior of K components over
 // the assignments with the collapsed Gibbs sweep and its split-merge moves
 // (gmm.Collapsed; ais.Pool, eq. (6.61) of Beal (2003)); run g draws from
-// rng.New(seed, labels…, "ais", g).
+// rng.New(seed, labels…, "ais", g), pilot run g from rng.New(seed,
+// labels…, "ais", "pilot", g).
 func aisEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers int, seed uint64, labels ...string) (Sampled, error) {
 	m, err := gmm.NewCollapsed(x, d, k, p)
 	if err != nil {
 		return Sampled{}, err
 	}
-	s := gibbsAIS[*gmm.Assignments](m, func() mcmc.Sweeper[*gmm.Assignments] { return m.NewGibbs() }, a.schedule())
-	return poolAIS(s, a.Runs, workers, seed, append(slices.Clone(labels), "ais")), nil
+	s := gibbsAIS[*gmm.Assignments](m, func() mcmc.Sweeper[*gmm.Assignments] { return m.NewGibbs() })
+	return poolAIS(s, a, workers, seed, append(slices.Clone(labels), "ais"))
 }
 
 // aisJointEvidence is aisEvidence over (Z, π, μ, Λ) with the uncollapsed
@@ -323,26 +359,43 @@ func aisJointEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers
 	if err != nil {
 		return Sampled{}, err
 	}
-	s := gibbsAIS[*gmm.State](j, func() mcmc.Sweeper[*gmm.State] { return j.NewGibbs() }, a.schedule())
-	return poolAIS(s, a.Runs, workers, seed, append(slices.Clone(labels), "ais_joint")), nil
+	s := gibbsAIS[*gmm.State](j, func() mcmc.Sweeper[*gmm.State] { return j.NewGibbs() })
+	return poolAIS(s, a, workers, seed, append(slices.Clone(labels), "ais_joint"))
 }
 
-// gibbsAIS is the AIS sampler of m on the schedule tau with a Gibbs kernel
-// of the sweeps newSweeper makes (one per run).
-func gibbsAIS[S any](m ais.Model[S], newSweeper func() mcmc.Sweeper[S], tau []float64) ais.Sampler[S] {
-	return ais.Sampler[S]{Model: m, Tau: tau,
-		NewKernel: func() mcmc.Kernel[S] { return &mcmc.Gibbs[S]{Target: m, Sweeper: newSweeper()} }}
+// gibbsAIS is the AIS sampler of m with a Gibbs kernel of the sweeps
+// newSweeper makes (one per run); poolAIS sets its schedule.
+func gibbsAIS[S any](m ais.Model[S], newSweeper func() mcmc.Sweeper[S]) ais.Sampler[S] {
+	return ais.Sampler[S]{Model: m, NewKernel: func() mcmc.Kernel[S] { return &mcmc.Gibbs[S]{Target: m, Sweeper: newSweeper()} }}
 }
 
-// poolAIS makes runs runs of s, run g from rng.New(seed, labels…, g), and
-// pools them.
-func poolAIS[S any](s ais.Sampler[S], runs, workers int, seed uint64, labels []string) Sampled {
-	rnds := make([]*rand.Rand, runs)
+// poolAIS makes a.Runs runs of s, run g from rng.New(seed, labels…, g), on
+// a's schedule (fitted to a.PilotRuns pilot runs from rng.New(seed,
+// labels…, "pilot", g) when there are any), and pools them.
+func poolAIS[S any](s ais.Sampler[S], a AISSettings, workers int, seed uint64, labels []string) (Sampled, error) {
+	s.Tau = a.schedule(a.Steps)
+	if a.PilotRuns > 0 {
+		s.Tau = a.schedule(a.PilotSteps)
+		tau, _, err := s.Adapt(streams(a.PilotRuns, seed, append(slices.Clone(labels), "pilot")), workers, a.Steps, a.PilotBins, a.PilotFloor)
+		if err != nil {
+			return Sampled{}, err
+		}
+		s.Tau = tau
+	}
+	lw := ais.LogWeights(s.Runs(streams(a.Runs, seed, labels), workers))
+	z, se := ais.Pool(lw)
+	_, sd := numeric.MeanSD(lw)
+	sd *= math.Sqrt(float64(len(lw)) / float64(len(lw)-1)) // MeanSD divides by n
+	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se), SELogW: experiments.Float(sd / math.Sqrt(float64(len(lw))))}, nil
+}
+
+// streams returns the streams rng.New(seed, labels…, g), g = 0…n−1.
+func streams(n int, seed uint64, labels []string) []*rand.Rand {
+	rnds := make([]*rand.Rand, n)
 	for g := range rnds {
 		rnds[g] = rng.New(seed, append(slices.Clone(labels), strconv.Itoa(g))...)
 	}
-	z, se := ais.Pool(ais.LogWeights(s.Runs(rnds, workers)))
-	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se)}
+	return rnds
 }
 
 // isEvidence estimates ln p(X | K) by importance sampling with the

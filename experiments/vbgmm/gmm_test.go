@@ -65,3 +65,19 @@ func TestCrossover(t *testing.T) {
 		t.Errorf("no crossing: got %v, want NaN", got)
 	}
 }
+
+// Bad values of the [ais] keys fail the load with a one-line error naming
+// the key.
+func TestGMMConfigErrors(t *testing.T) {
+	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
+		{"fig10_7.toml", "pilot_runs = 4", "pilot_runs = -1", "ais.pilot_runs"},
+		{"fig10_7.toml", "pilot_steps = 1000", "pilot_steps = 1", "ais.pilot_steps"},
+		{"fig10_7.toml", "pilot_bins = 50", "pilot_bins = 0", "ais.pilot_bins"},
+		{"fig10_7.toml", "pilot_bins = 50", "pilot_bins = 2000", "ais.pilot_bins"},
+		{"fig10_7.toml", "pilot_floor = 0.05", "pilot_floor = 0", "ais.pilot_floor"},
+		{"fig10_7.toml", "pilot_floor = 0.05", "pilot_floor = nan", "ais.pilot_floor"},
+		{"fig10_7.toml", "steps = 3000", "steps = 1", "ais.steps"},
+		{"fig10_7.toml", "e_tau = 0", "e_tau = -1", "ais.e_tau"},
+		{"dsouza_fig3_2.toml", "runs = 8\nsteps = 1000", "runs = 1\nsteps = 1000", "ais.runs"},
+	})
+}

@@ -126,7 +126,7 @@ func finiteOr(v float64) float64 {
 // PlotFig107 draws fig10_7: F + ln K! of every start against K (jittered,
 // PRML Fig. 10.7) for the first α₀, and for each α₀ the gaps of the best F,
 // F + ln K! and the AIS estimate to the IS estimate of ln p(X|K), with ±2
-// standard errors of the two estimates.
+// standard errors of the two estimates (AIS's Sampled.RobustSE).
 func PlotFig107(dir string) error {
 	st := results.ReadColumns(filepath.Join(dir, "fig10_7_starts.csv"))
 	sa, sk, sr, sf := st.Floats("alpha0"), st.Floats("k"), st.Floats("restart"), st.Floats("f_lnk")
@@ -139,6 +139,17 @@ func PlotFig107(dir string) error {
 	for _, c := range []*results.Columns{st, et} {
 		if err := c.Err(); err != nil {
 			return err
+		}
+	}
+	// AIS's error bar: the larger of its delta-method se and sd(ln w)/√runs
+	// (Sampled.RobustSE), when the table has the latter.
+	if _, err := et.Table().Col("ln_p_ais_se_log_w"); err == nil {
+		lw := et.Floats("ln_p_ais_se_log_w")
+		if err := et.Err(); err != nil {
+			return err
+		}
+		for i, v := range lw {
+			cols["ln_p_ais_se"][i] = max(cols["ln_p_ais_se"][i], v)
 		}
 	}
 	alphas := uniq(ea)
