@@ -79,3 +79,25 @@ func TestIterationDoesNotAllocate(t *testing.T) {
 		t.Errorf("one iteration allocates %v times", a)
 	}
 }
+
+// BenchmarkCollapsedSweep times one sweep of the collapsed Gibbs sampler
+// (N assignments redrawn, one split-merge and one reallocation move) at
+// Old Faithful's size, N = 272, D = 2, K = 4, at τ = 0.6: an AIS run of
+// Fig. 10.7 makes 3000 of them.
+func BenchmarkCollapsedSweep(b *testing.B) {
+	m, err := gmm.NewCollapsed(benchData(272, 2), 2, 4, gmm.DefaultPrior(2, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rnd := rand.New(rand.NewPCG(3, 3))
+	g := m.NewGibbs()
+	s := m.SamplePrior(nil, rnd)
+	for range 20 {
+		g.Sweep(s, 0.6, rnd)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		g.Sweep(s, 0.6, rnd)
+	}
+}
