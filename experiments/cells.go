@@ -83,31 +83,37 @@ func cellFile(dir, name string) string {
 // LoadCell reads a stored cell; ok is false if it is absent or was computed
 // under another config hash.
 func LoadCell[T any](dir, hash, name string) (T, bool, error) {
-	var v T
+	v, _, ok, err := loadCell[T](dir, hash, name)
+	return v, ok, err
+}
+
+// loadCell is LoadCell that also returns the seconds the cell took when it
+// was computed.
+func loadCell[T any](dir, hash, name string) (v T, seconds float64, ok bool, err error) {
 	data, err := os.ReadFile(cellFile(dir, name))
 	if errors.Is(err, os.ErrNotExist) {
-		return v, false, nil
+		return v, 0, false, nil
 	}
 	if err != nil {
-		return v, false, err
+		return v, 0, false, err
 	}
 	var sc storedCell
 	if err := json.Unmarshal(data, &sc); err != nil {
 		// A damaged cell file is recomputed rather than trusted.
-		return v, false, nil
+		return v, 0, false, nil
 	}
 	if sc.Hash != hash || sc.Name != name {
-		return v, false, nil
+		return v, 0, false, nil
 	}
 	// A cell without a result (null, or cut off) is recomputed: decoding
 	// null would leave a zero value that looks like a result.
 	if r := bytes.TrimSpace(sc.Result); len(r) == 0 || bytes.Equal(r, []byte("null")) {
-		return v, false, nil
+		return v, 0, false, nil
 	}
 	if err := json.Unmarshal(sc.Result, &v); err != nil {
-		return v, false, nil
+		return v, 0, false, nil
 	}
-	return v, true, nil
+	return v, sc.Seconds, true, nil
 }
 
 // SaveCell stores a finished cell atomically.
@@ -152,13 +158,14 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 			continue
 		}
 		owned++
-		v, ok, err := LoadCell[T](env.cellRoot(), env.CellKey, name)
+		v, secs, ok, err := loadCell[T](env.cellRoot(), env.CellKey, name)
 		if err != nil {
 			return nil, nil, err
 		}
 		if ok {
 			out[i], done[i] = v, true
 			cached++
+			env.countCells(0, 1, secs)
 			continue
 		}
 		todo = append(todo, i)
@@ -214,6 +221,9 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 					out[i], done[i] = v, true
 				}
 				mu.Unlock()
+				if err == nil {
+					env.countCells(1, 0, 0)
+				}
 				if err != nil {
 					continue // not done: the progress counts stored cells
 				}
@@ -245,6 +255,28 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	close(next)
 	wg.Wait()
 	return out, done, firstErr
+}
+
+// countCells adds to the counts of computed and resumed cells that the
+// manifest records (results.Manifest.Cells).
+func (e *Env) countCells(computed, resumed int, resumedSeconds float64) {
+	e.mu.Lock()
+	e.cells.Computed += computed
+	e.cells.Resumed += resumed
+	e.cells.ResumedSeconds += resumedSeconds
+	e.mu.Unlock()
+}
+
+// CellCounts returns the cells computed and resumed so far by RunCells and
+// RunCellsOrdered, or nil if there were none.
+func (e *Env) CellCounts() *results.CellCounts {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.cells.Computed+e.cells.Resumed == 0 {
+		return nil
+	}
+	c := e.cells
+	return &c
 }
 
 // maxNamed is the number of missing cells a merge error names.

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func testEnv(t *testing.T, ctx context.Context, workers int) *Env {
@@ -260,5 +261,31 @@ func TestNullCellIsRecomputed(t *testing.T) {
 		if _, ok, err := LoadCell[res](dir, "h", "c0"); ok || err != nil {
 			t.Errorf("%s: read as a result (ok=%v, err=%v)", body, ok, err)
 		}
+	}
+}
+
+// The env counts the cells it computed and those it resumed, with the
+// seconds the resumed ones took when they were computed (for the
+// manifest's Cells), and nothing for a run without cells.
+func TestRunCellsCounts(t *testing.T) {
+	first := testEnv(t, context.Background(), 2)
+	if c := first.CellCounts(); c != nil {
+		t.Fatalf("before any cell: %+v, want nil", c)
+	}
+	slow := func(i int) (int, error) { time.Sleep(10 * time.Millisecond); return i, nil }
+	if _, _, err := RunCells(first, names(5), slow); err != nil {
+		t.Fatal(err)
+	}
+	if c := first.CellCounts(); c == nil || c.Computed != 5 || c.Resumed != 0 || c.ResumedSeconds != 0 {
+		t.Fatalf("first run: %+v, want 5 computed, none resumed", c)
+	}
+	again := testEnv(t, context.Background(), 2)
+	again.Dir = first.Dir
+	if _, _, err := RunCells(again, names(8), slow); err != nil {
+		t.Fatal(err)
+	}
+	c := again.CellCounts()
+	if c == nil || c.Computed != 3 || c.Resumed != 5 || !(c.ResumedSeconds >= 0.05) {
+		t.Fatalf("second run: %+v, want 3 computed, 5 resumed that took at least 0.05 s", c)
 	}
 }

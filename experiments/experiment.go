@@ -192,6 +192,7 @@ type Env struct {
 
 	mu       sync.Mutex
 	warnings []string
+	cells    results.CellCounts
 	runs     []results.RunRecord
 	data     []results.DataRecord
 }
@@ -573,6 +574,7 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 		man.CPUSeconds = cpu1 - cpu0
 	}
 	man.Machine.LoadEnd = results.LoadAverage()
+	man.Cells = env.CellCounts()
 	man.Runs = env.runs
 	man.Data = env.DataRecords()
 	man.Warnings = append([]string{}, env.Warnings()...)

@@ -36,9 +36,15 @@ type Manifest struct {
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	// Machine is the computer the run ran on (nil in manifests written
 	// before it was recorded).
-	Machine *Machine    `json:"machine,omitempty"`
-	Status  string      `json:"status,omitempty"` // outcome of the whole experiment, e.g. "ok"
-	Runs    []RunRecord `json:"runs"`
+	Machine *Machine `json:"machine,omitempty"`
+	// Cells, for an experiment that computes in cells, counts those this
+	// run computed and those it took from the store of an earlier attempt
+	// (interrupted, or the same config run again by the same build), whose
+	// time WallSeconds and CPUSeconds leave out. Nil for a run without
+	// cells, and in manifests written before it was recorded.
+	Cells  *CellCounts `json:"cells,omitempty"`
+	Status string      `json:"status,omitempty"` // outcome of the whole experiment, e.g. "ok"
+	Runs   []RunRecord `json:"runs"`
 	// Data lists the data files read, with their checksums and whether
 	// they were verified.
 	Data []DataRecord `json:"data"`
@@ -48,6 +54,15 @@ type Manifest struct {
 	Warnings []string `json:"warnings"`
 
 	start time.Time
+}
+
+// CellCounts counts a run's cells (Manifest.Cells).
+type CellCounts struct {
+	Computed int `json:"computed"`
+	Resumed  int `json:"resumed"`
+	// ResumedSeconds adds up the wall times the resumed cells took when
+	// they were computed, each on its own worker.
+	ResumedSeconds float64 `json:"resumed_seconds"`
 }
 
 // Module is a module linked into the binary.

@@ -28,6 +28,9 @@ type TimedRun struct {
 	Wall, CPU  float64
 	Machine    *results.Machine // nil when the manifest does not record it
 	Start      string           // RFC 3339
+	// Cells counts the cells the run computed and those it resumed from
+	// an earlier attempt (nil when not recorded).
+	Cells *results.CellCounts
 }
 
 // Times reads the manifests of the results folders under each of dirs
@@ -64,7 +67,7 @@ func Times(dirs, configs []string, prefix string) (rows []TimeRow, skipped []str
 				continue
 			}
 			run := &TimedRun{Experiment: man.Experiment, Dir: d, Wall: man.WallSeconds, CPU: man.CPUSeconds,
-				Machine: man.Machine, Start: man.Start}
+				Machine: man.Machine, Start: man.Start, Cells: man.Cells}
 			r := row(configKey(man.Config))
 			slot := &r.Full
 			if man.Quick {
@@ -100,7 +103,9 @@ func configKey(p string) string {
 // and of its full run the wall time, the CPU time, the cores it kept busy
 // (CPU/wall) of the machine's, the load average at its start and end, the
 // machine and date; then the wall time of its quick run; then one line per
-// machine. A field the manifest does not record (written before vbw
+// machine. A run that took some of its cells from an earlier attempt says
+// how many, and the wall time they took then (each cell on its own worker):
+// its own times cover only the cells it computed. A field the manifest does not record (written before vbw
 // recorded it) is "not recorded"; a run the results trees do not hold is
 // "not measured".
 func WriteTimes(w io.Writer, rows []TimeRow) {
@@ -129,6 +134,9 @@ func WriteTimes(w io.Writer, rows []TimeRow) {
 		wall, cpu, cores, load, machine := notRun, "", "", "", ""
 		if f := r.Full; f != nil {
 			id, wall, cpu, cores, load = f.Experiment, duration(f.Wall), none, none, none
+			if c := f.Cells; c != nil && c.Resumed > 0 {
+				wall += fmt.Sprintf(" (resumed %d of %d cells, %s when computed)", c.Resumed, c.Resumed+c.Computed, duration(c.ResumedSeconds))
+			}
 			if f.CPU > 0 {
 				cpu = duration(f.CPU)
 			}
@@ -162,6 +170,8 @@ func writeTotals(w io.Writer, rows []TimeRow) {
 	type total struct {
 		n, measured [2]int
 		wall        [2]float64
+		resumed     [2]int     // configs whose full run resumed cells
+		resumedSecs [2]float64 // the cell time those cells took then
 		quick       float64
 		quickN      int
 	}
@@ -182,6 +192,10 @@ func writeTotals(w io.Writer, rows []TimeRow) {
 		if r.Full != nil {
 			t.measured[long]++
 			t.wall[long] += r.Full.Wall
+			if c := r.Full.Cells; c != nil && c.Resumed > 0 {
+				t.resumed[long]++
+				t.resumedSecs[long] += c.ResumedSeconds
+			}
 		}
 		if r.Quick != nil {
 			t.quickN++
@@ -199,6 +213,9 @@ func writeTotals(w io.Writer, rows []TimeRow) {
 			part := fmt.Sprintf("%s: %d of %d configs measured", target, t.measured[long], t.n[long])
 			if t.measured[long] > 0 {
 				part += ", " + duration(t.wall[long]) + " wall in all"
+			}
+			if t.resumed[long] > 0 {
+				part += fmt.Sprintf(" (%d of them resumed cells that took %s of cell time before)", t.resumed[long], duration(t.resumedSecs[long]))
 			}
 			parts = append(parts, part)
 		}

@@ -13,10 +13,11 @@ import (
 // TestTimes: the run-times table has one row per config: a full run with
 // its machine (cores busy = CPU/wall), a quick run of the same config from
 // another results tree, an older manifest without CPU time or machine
-// ("not recorded"), and a shipped config no tree holds ("not measured").
+// ("not recorded") that resumed 8 of its 10 cells (said, with their time),
+// and a shipped config no tree holds ("not measured").
 func TestTimes(t *testing.T) {
 	full, quick := t.TempDir(), t.TempDir()
-	write := func(root, dir, config string, quick bool, wall, cpu float64, m *results.Machine) {
+	write := func(root, dir, config string, quick bool, wall, cpu float64, m *results.Machine, cells ...*results.CellCounts) {
 		t.Helper()
 		d := filepath.Join(root, dir)
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -24,6 +25,9 @@ func TestTimes(t *testing.T) {
 		}
 		man := &results.Manifest{Experiment: "chapter3/" + filepath.Base(dir), Config: config, Quick: quick,
 			Start: "2026-11-25T20:00:00Z", WallSeconds: wall, CPUSeconds: cpu, Machine: m}
+		if len(cells) > 0 {
+			man.Cells = cells[0]
+		}
 		if err := results.WriteJSON(filepath.Join(d, results.ManifestFile), man); err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +35,8 @@ func TestTimes(t *testing.T) {
 	box := &results.Machine{Host: "box", OS: "linux", Arch: "amd64", CPUModel: "Some CPU", CPUs: 2, Workers: 2, LoadStart: 1, LoadEnd: 2.5}
 	write(full, "chapter3/alice", "/abs/path/configs/chapter3/alice.toml", false, 200, 300, box)
 	write(quick, "quick/chapter3/alice", "configs/chapter3/alice.toml", true, 1.5, 2, box)
-	write(full, "chapter3/synthetic", "configs/chapter3/synthetic.toml", false, 54, 0, nil)
+	write(full, "chapter3/synthetic", "configs/chapter3/synthetic.toml", false, 54, 0, nil,
+		&results.CellCounts{Computed: 2, Resumed: 8, ResumedSeconds: 125})
 	cfgs := t.TempDir()
 	shipped := []string{"alice", "synthetic", "tightness"}
 	var configs []string
@@ -54,7 +59,7 @@ func TestTimes(t *testing.T) {
 	lines := strings.Split(b.String(), "\n")
 	want := []string{
 		"| `configs/chapter3/alice.toml` | chapter3/alice | 3 min 20 s | 5 min 00 s | 1.5 / 2 | 1.0–2.5 | box, 2026-11-25 | 1.5 s |",
-		"| `configs/chapter3/synthetic.toml` | chapter3/synthetic | 54 s | not recorded | not recorded | not recorded | not recorded, 2026-11-25 | not measured |",
+		"| `configs/chapter3/synthetic.toml` | chapter3/synthetic | 54 s (resumed 8 of 10 cells, 2 min 05 s when computed) | not recorded | not recorded | not recorded | not recorded, 2026-11-25 | not measured |",
 		"| `configs/chapter3/tightness.toml` | chapter3/tightness | not measured |  |  |  |  | not measured |",
 	}
 	for i, w := range want {
@@ -62,7 +67,7 @@ func TestTimes(t *testing.T) {
 			t.Errorf("row %d:\n got %s\nwant %s", i, lines[2+i], w)
 		}
 	}
-	if !strings.Contains(b.String(), "make chapter3: 2 of 3 configs measured, 4 min 14 s wall in all; quick runs: 1, 1.5 s wall in all.") {
+	if !strings.Contains(b.String(), "make chapter3: 2 of 3 configs measured, 4 min 14 s wall in all (1 of them resumed cells that took 2 min 05 s of cell time before); quick runs: 1, 1.5 s wall in all.") {
 		t.Errorf("no total line for chapter 3 in\n%s", b.String())
 	}
 	if !strings.Contains(b.String(), "box: Some CPU, 2 CPUs, linux/amd64.") {

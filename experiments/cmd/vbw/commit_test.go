@@ -168,3 +168,34 @@ func TestReportCommandForAQuickOnlyFolderRuns(t *testing.T) {
 		t.Errorf("folders %q, want %q", kinds, want)
 	}
 }
+
+// TestManifestCountsResumedCells: the manifest of a run says how many
+// cells it computed and how many it took from an earlier run's store
+// (the same config run again by the same build resumes them all), so that
+// its wall and CPU times are not mistaken for the whole computation's.
+func TestManifestCountsResumedCells(t *testing.T) {
+	out, data := t.TempDir(), experiments.TestDataDir()
+	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "synthetic.toml")
+	cells := func() *results.CellCounts {
+		t.Helper()
+		if _, _, err := vbw("run", "-quick", "-noplot", "-out", out, "-data", data, cfg); err != nil {
+			t.Fatal(err)
+		}
+		man, err := results.ReadManifest(filepath.Join(out, "chapter3", "synthetic", results.ManifestFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if man.Cells == nil {
+			t.Fatal("the manifest does not count the cells")
+		}
+		return man.Cells
+	}
+	first := cells()
+	if first.Computed == 0 || first.Resumed != 0 {
+		t.Fatalf("first run: %+v, want every cell computed", *first)
+	}
+	again := cells()
+	if again.Computed != 0 || again.Resumed != first.Computed || !(again.ResumedSeconds > 0) {
+		t.Fatalf("second run: %+v, want all %d cells resumed, with their time", *again, first.Computed)
+	}
+}
