@@ -325,6 +325,7 @@ var embeddedCriteria = results.Criteria{
 	{ID: "table4.1-median-s-8", Text: "median S at 8 points per cluster", Target: results.AtMost(3)},
 	{ID: "table4.1-s-monotone", Text: "median S non-decreasing in the points per cluster (sizes where it falls)", Target: results.Equal(0)},
 	{ID: "table4.1-dims-monotone", Text: "median total dimensionality non-decreasing in the points per cluster (sizes where it falls)", Target: results.Equal(0)},
+	{ID: "fig4.4-drawn-dims", Text: "the run drawn in Figure 4.4 (the first seed at the largest size) learns the true dimensionalities {7,4,3,2,2,1} (thesis: (7,2,2,4,3,1), L2780)", Target: results.Holds},
 }
 
 // embeddedSummary computes the metrics and the acceptance criteria of
@@ -390,10 +391,16 @@ func embeddedSummary(c *EmbeddedConfig, runs []EmbeddedRun) *results.Summary {
 	s.SetMetric("iterations_per_search_median", results.Median(its))
 
 	judgeTable41(s, c, bySize, recovered, medS, medD, bad)
+	if i := slices.IndexFunc(runs, func(r EmbeddedRun) bool { return r.WithFigures }); i >= 0 {
+		s.JudgeBool(embeddedCriteria.Get("fig4.4-drawn-dims"), slices.Equal(runs[i].dims(), truth),
+			fmt.Sprintf("%d points per cluster, seed %d: dims (%s)", runs[i].Size, runs[i].Seed, joinInts(runs[i].dims())))
+	} else {
+		s.NotJudged(embeddedCriteria.Get("fig4.4-drawn-dims"), "no run drawn")
+	}
 	s.Claims = []results.Claim{
 		{Artifact: "Table 4.1", Checks: []string{"table4.1-recovered", "table4.1-recovered-32", "table4.1-median-s-16", "table4.1-median-s-8", "table4.1-s-monotone", "table4.1-dims-monotone"},
 			Statement: "With 64 or more points per cluster VBMFA recovers the six embedded clusters and their dimensionalities (7,4,3,2,2,1); with less data it first lowers the dimensionalities and then merges clusters (section 4.5.2, L2759-L2793)."},
-		{Artifact: "Figure 4.4", Figures: []string{"fig4_4"},
+		{Artifact: "Figure 4.4", Figures: []string{"fig4_4"}, Checks: []string{"fig4.4-drawn-dims"},
 			Statement: "Hinton diagrams of the learnt loadings at 300 points per cluster: ARD switches off the surplus factor columns of each analyser."},
 	}
 	s.AddFindingsFromChecks(nil)
