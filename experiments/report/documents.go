@@ -118,7 +118,12 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 						row.Link, claimLink = c.Anchor, true
 					}
 					named = true
-					vs = append(vs, c.Verdict)
+					v := c.Verdict
+					if a.Note != "" && v.Kind == NotJudged && slices.Equal(v.Reasons, []string{noCriterion}) {
+						// A figure of the data, say: the artefact says why.
+						v.Reasons = []string{a.Note}
+					}
+					vs = append(vs, v)
 				}
 			}
 			if !named {

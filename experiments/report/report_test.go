@@ -733,6 +733,7 @@ func init() {
 	experiments.AddArtefacts(testDocument,
 		experiments.Artefact{Label: "Figure 1.1", Line: 5, Caption: "a figure no experiment covers", Note: "a drawing"},
 		experiments.Artefact{Label: "Figure 1.2", Line: 7, Caption: "a figure of an experiment not run", Experiments: []string{"chapter3/model-order"}},
+		experiments.Artefact{Label: "Figure 1.4", Line: 12, Caption: "a figure of the data", Experiments: []string{"chapter3/tightness"}, Note: "the data, drawn"},
 		experiments.Artefact{Label: "Table 1.1", Line: 10, Caption: "a table", Experiments: []string{"chapter3/synthetic"},
 			Table: &experiments.Table{Experiment: "chapter3/synthetic", Source: "the test's own table",
 				Build: func(f experiments.ResultFiles) (results.Comparison, error) {
@@ -802,7 +803,7 @@ func TestReportThesisTables(t *testing.T) {
 		if d.ID != "testdoc" {
 			continue
 		}
-		if len(d.Rows) != 3 {
+		if len(d.Rows) != 4 {
 			t.Fatalf("the test document's rows: %+v", d.Rows)
 		}
 		if d.Rows[0].Verdict.Kind != report.NotJudged || !slices.Equal(d.Rows[0].Verdict.Reasons, []string{"a drawing"}) {
@@ -820,4 +821,33 @@ func TestReportThesisTables(t *testing.T) {
 	if !strings.Contains(string(md), "| 10 | 1.0 ± .1 | 1.5 | +0.5 | ≤5 | 7 |  |") {
 		t.Errorf("REPORT.md lacks the table's row:\n%s", md)
 	}
+}
+
+// TestReportNoteOfUncheckedClaim: a claim that names no criterion (a figure
+// of the data) takes its artefact's note as the reason it is not judged,
+// not "no acceptance criterion tests this claim".
+func TestReportNoteOfUncheckedClaim(t *testing.T) {
+	root := t.TempDir()
+	s := results.Summary{Experiment: "chapter3/tightness", ConfigHash: "aaa111",
+		Claims: []results.Claim{{Artifact: "Figure 1.4", Statement: "the data", Figures: []string{"fig1"}}}}
+	s.Judge(results.Criterion{ID: "other", Text: "another check", Target: results.AtLeast(0)}, 1)
+	fixture(t, root, "chapter3/tightness", s, false, "fig1")
+	r, err := report.Build(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range r.Documents {
+		if d.ID != "testdoc" {
+			continue
+		}
+		for _, row := range d.Rows {
+			if row.Label == "Figure 1.4" {
+				if row.Verdict.Kind != report.NotJudged || !slices.Equal(row.Verdict.Reasons, []string{"the data, drawn"}) {
+					t.Errorf("Figure 1.4's row: %+v, want not judged because \"the data, drawn\"", row.Verdict)
+				}
+				return
+			}
+		}
+	}
+	t.Error("no row for Figure 1.4 of the test document")
 }

@@ -41,6 +41,9 @@ type Verdict struct {
 	Reasons []string
 }
 
+// noCriterion is why a claim that names no criterion is not judged.
+const noCriterion = "no acceptance criterion tests this claim"
+
 // quickReason is why a quick run's claims are not judged.
 const quickReason = "a quick run: reduced settings, not the thesis's"
 
@@ -72,7 +75,7 @@ func ClaimVerdict(s results.Summary, c results.Claim) Verdict {
 	}
 	switch {
 	case len(checks) == 0:
-		v.Kind, v.Reasons = NotJudged, []string{"no acceptance criterion tests this claim"}
+		v.Kind, v.Reasons = NotJudged, []string{noCriterion}
 	case v.Judged == 0:
 		v.Kind, v.Reasons = NotJudged, notApplicable
 		if len(v.Reasons) == 0 {
