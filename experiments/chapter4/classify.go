@@ -563,6 +563,11 @@ func PlotClassify(dir string) error {
 		}
 		panels = append(panels, p)
 	}
+	// One y scale for both, so that the bars compare across the panels.
+	top := max(panels[0].Y.Max, panels[1].Y.Max)
+	for _, p := range panels {
+		p.Y.Min, p.Y.Max = 0, top
+	}
 	if err := experiments.SaveFigure(dir, "fig4_11", plots.Figure{Rows: 1, Cols: 2, Panels: panels,
 		Title: fmt.Sprintf("Figure 4.11: analysers per digit class against training-set size (psi_min = %g)", first)}); err != nil {
 		return err
