@@ -252,8 +252,8 @@ cells() { echo "$(dirname "$1")/.$(basename "$1").vbw/cells"; }
 # same_results A B: two results folders of one config hold the same results:
 # the same files, byte for byte, but for the timings: the columns of a table
 # and the keys of summary.json, manifest.json and the cells whose name
-# contains "seconds" (any case), and the manifest's start time and machine
-# (its load averages and workers differ between the runs).
+# contains "seconds" (any case), and the manifest's start time, machine
+# (its load averages and workers differ between the runs) and cell counts.
 same_results() {
   local a=$1 b=$2 f drop
   drop='walk(if type == "object" then with_entries(select(.key | test("seconds"; "i") | not)) else . end)'
@@ -272,9 +272,14 @@ same_results() {
   jq -e '.metrics | length > 0' "$b/summary.json" >/dev/null || fail "$b/summary.json has no metrics"
   # (The outputs' sizes and checksums change with the timings they hold; the
   # files themselves are compared above.)
-  [ "$(jq -S "del(.start, .machine) | .outputs |= map(.name) | $drop" "$a/manifest.json")" = \
-    "$(jq -S "del(.start, .machine) | .outputs |= map(.name) | $drop" "$b/manifest.json")" ] ||
+  # The cell counts say how the results were computed (in one run, or in
+  # shards and then merged, which resumes every cell): only their total
+  # must agree.
+  [ "$(jq -S "del(.start, .machine, .cells) | .outputs |= map(.name) | $drop" "$a/manifest.json")" = \
+    "$(jq -S "del(.start, .machine, .cells) | .outputs |= map(.name) | $drop" "$b/manifest.json")" ] ||
     fail "$b/manifest.json differs from the single-machine run beyond timings"
+  [ "$(jq '.cells.computed + .cells.resumed' "$a/manifest.json")" = "$(jq '.cells.computed + .cells.resumed' "$b/manifest.json")" ] ||
+    fail "$b/manifest.json counts other cells than the single-machine run's"
   diff <(cd "$(cells "$a")" && ls) <(cd "$(cells "$b")" && ls) >/dev/null || fail "$(cells "$b") and $(cells "$a") hold different cells"
   for f in "$(cells "$a")"/*.json; do
     [ "$(jq -cS "$drop" "$f")" = "$(jq -cS "$drop" "$(cells "$b")/${f##*/}")" ] ||
