@@ -111,6 +111,16 @@ func mustSchedule(tau []float64) {
 // only a guide: a forward run on the returned schedule is unbiased whatever
 // they were, as long as they are independent of it.
 //
+// The argument assumes a kernel that keeps each run near f_τ. It paid off
+// for the collapsed Gaussian mixture of PRML Fig. 10.7 (Gibbs sweeps with
+// split-merge moves: the spread of the pooled estimates fell from 1.8 to
+// 0.45 nats at K = 4). It did not for the discrete DAGs of Beal (2003)
+// chapter 6, whose kernel is one Metropolis–Hastings step per temperature:
+// there the runs lag far behind f_τ, the pilot's spread of ln L is not
+// Var_τ(ln L), and on the true structure at n = 2560 the adapted schedule
+// of 16384 steps ended 49 nats below (6.73)'s in mean ln w. Compare with
+// the schedule it replaces before relying on it.
+//
 // Adapted returns an error if a pilot run does not match pilotTau or holds
 // a non-finite ln L; it panics if k < 1, bins is not in 1…len(pilotTau)−1,
 // floor is not positive and finite, or pilotTau fails CheckSchedule.
