@@ -104,18 +104,8 @@ func (symlogTicks) Ticks(min, max float64) []plot.Tick {
 		add(-math.Pow(10, float64(k)))
 		add(math.Pow(10, float64(k)))
 	}
-	slices.SortFunc(t, func(a, b plot.Tick) int { return cmpFloat(a.Value, b.Value) })
+	slices.SortFunc(t, func(a, b plot.Tick) int { return cmp.Compare(a.Value, b.Value) })
 	return t
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // useSymlog puts p's y axis on the symlog scale, from lo (≤ 0) to 0.

@@ -15,6 +15,7 @@ package vbgmm
 // data, the restarts of a fit and the sampled evidence.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -292,7 +293,7 @@ func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return -cmpFloat(float64(rs[a].F), float64(rs[b].F)) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(float64(rs[b].F), float64(rs[a].F)) })
 	var out []*gmm.VB
 	var fs []float64
 	for _, i := range order {
@@ -306,16 +307,6 @@ func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
 		}
 	}
 	return out
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // Sampled is an estimate of ln p(X | K) with its standard error.
