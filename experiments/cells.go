@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -255,6 +256,22 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	close(next)
 	wg.Wait()
 	return out, done, firstErr
+}
+
+// RunAllCells is RunCellsOrdered (cost may be nil) for an experiment that
+// needs every cell before it writes anything: complete is false, with a
+// nil error, in a shard run (-shard i/N, whose cells are stored for vbw
+// merge and which writes nothing else), and otherwise a cell that did not
+// finish is an error naming it.
+func RunAllCells[T any](env *Env, names []string, cost []float64, run func(i int) (T, error)) (out []T, complete bool, err error) {
+	out, done, err := RunCellsOrdered(env, names, cost, run)
+	if err != nil || env.Shard.Active() {
+		return out, false, err
+	}
+	if i := slices.Index(done, false); i >= 0 {
+		return out, false, fmt.Errorf("cell %s did not finish", names[i])
+	}
+	return out, true, nil
 }
 
 // countCells adds to the counts of computed and resumed cells that the

@@ -289,3 +289,24 @@ func TestRunCellsCounts(t *testing.T) {
 		t.Fatalf("second run: %+v, want 3 computed, 5 resumed that took at least 0.05 s", c)
 	}
 }
+
+// RunAllCells: complete after a whole run; not complete, with no error,
+// in a shard; an interrupted run is an error, not a partial result.
+func TestRunAllCells(t *testing.T) {
+	env := testEnv(t, context.Background(), 2)
+	env.Shard = Shard{I: 1, N: 3}
+	if _, complete, err := RunAllCells(env, names(9), nil, func(i int) (int, error) { return i, nil }); complete || err != nil {
+		t.Fatalf("shard 1/3: complete %v, err %v; want false, nil", complete, err)
+	}
+	env.Shard = Shard{}
+	out, complete, err := RunAllCells(env, names(9), nil, func(i int) (int, error) { return i * i, nil })
+	if !complete || err != nil || out[3] != 9 {
+		t.Fatalf("whole run: complete %v, err %v, out %v", complete, err, out)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	stopped := testEnv(t, ctx, 2)
+	if _, complete, err := RunAllCells(stopped, names(9), nil, func(i int) (int, error) { return i, nil }); complete || err == nil {
+		t.Fatalf("interrupted run: complete %v, err %v; want false and an error", complete, err)
+	}
+}

@@ -259,19 +259,11 @@ func RunClutter(env *experiments.Env, c *ClutterConfig) error {
 			keys = append(keys, key{n, s})
 		}
 	}
-	cells, done, err := experiments.RunCells(env, names, func(i int) (clutterCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (clutterCell, error) {
 		return c.runClutterCell(keys[i].n, keys[i].seed)
 	})
-	if err != nil {
+	if err != nil || !complete {
 		return err
-	}
-	if env.Shard.Active() {
-		return nil
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	return writeClutter(env, c, cells)
 }

@@ -138,18 +138,15 @@ func RunModelOrder(env *experiments.Env, c *ModelOrderConfig) error {
 			cost = append(cost, float64(k*k))
 		}
 	}
-	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (OrderRun, error) {
+	runs, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (OrderRun, error) {
 		return runOrderCell(c, data, cells[i].k, cells[i].r, env.CellWorkers(len(cells)), env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
 	}
 	t := results.NewTable("k", "restart", "ml_status", "ml_iterations", "ml_loglik", "bic", "cs", "ml_active",
 		"vb_status", "vb_iterations", "F", "vb_active", "seconds")
 	for i, r := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 		for _, st := range []string{r.MLStatus, r.VBStatus} {
 			if s, _ := vb.ParseStatus(st); !s.OK() {
 				env.Warnf("run k=%d restart %d ended with status %s", r.K, r.Restart, st)

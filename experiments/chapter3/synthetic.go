@@ -202,20 +202,15 @@ func RunSynthetic(env *experiments.Env, c *SyntheticConfig) error {
 			cells = append(cells, cell{d, r})
 		}
 	}
-	runs, done, err := experiments.RunCells(env, names, func(i int) (Run, error) {
+	runs, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (Run, error) {
 		return fitMLThenVB(c, sets[cells[i].d], cells[i].d, cells[i].r, env.CellWorkers(len(cells)), env.Stop)
 	})
 	if err != nil {
 		return err
 	}
-	if env.Shard.Active() {
+	if !complete {
 		fmt.Fprintf(env.Log, "%s: shard %s done; merge the shards' cells to build the figures\n", env.ID, env.Shard)
 		return nil
-	}
-	for i := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	for _, r := range runs {
 		env.AddRun(results.RunRecord{Name: fmt.Sprintf("d%02d-r%02d", r.Dataset, r.Restart), Seed: r.InitSeed,

@@ -435,16 +435,11 @@ func RunTightness(env *experiments.Env, c *TightnessConfig) error {
 			cost = append(cost, 3e-8*float64(paths)+3e-7*float64(c.IS.Runs)*float64(c.IS.Samples)*float64(1+2*factorial(k)))
 		}
 	}
-	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (TightCell, error) {
+	runs, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (TightCell, error) {
 		return runTightCell(c, sets[cells[i].d], cells[i].d, cells[i].k, env.CellWorkers(len(cells)), env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	return writeTightness(env, c, sets, streams, runs)
 }

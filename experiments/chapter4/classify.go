@@ -260,18 +260,15 @@ func RunClassify(env *experiments.Env, c *ClassifyConfig) error {
 			}
 		}
 	}
-	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (ClassifyCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (ClassifyCell, error) {
 		return runClassifyCell(c, d, keys[i].psi, keys[i].size, keys[i].rep, env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
 	}
 	ct := results.NewTable("psi_min", "size", "rep", "vb_accuracy", "bic_accuracy", "vb_components", "bic_components", "vb_seconds", "bic_seconds")
 	comp := results.NewTable("psi_min", "size", "rep", "digit", "method", "components", "max_dim", "iterations", "status")
 	for i, cell := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 		env.AddRun(results.RunRecord{Name: names[i], Status: worstStatus(cell.Statuses), WallSeconds: cell.VBSeconds + cell.BICSeconds})
 		for digit, st := range cell.Statuses {
 			if st != vb.Converged.String() && st != vb.IterationLimit.String() {

@@ -237,16 +237,13 @@ func RunEmbedded(env *experiments.Env, c *EmbeddedConfig) error {
 			cost = append(cost, float64(n))
 		}
 	}
-	runs, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (EmbeddedRun, error) {
+	runs, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (EmbeddedRun, error) {
 		return runEmbeddedCell(c, cells[i].size, cells[i].seed, env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
 	}
 	for i, r := range runs {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 		env.AddRun(results.RunRecord{Name: names[i], Status: r.Status, WallSeconds: r.Seconds, Iterations: r.Iterations})
 		if st, _ := vb.ParseStatus(r.Status); !st.OK() {
 			env.Warnf("run %s ended with status %s", names[i], r.Status)

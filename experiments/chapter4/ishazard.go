@@ -140,7 +140,7 @@ func RunISHazard(env *experiments.Env, c *ISHazardConfig) error {
 	for i, r := range ratios {
 		names[i] = "rho" + strconv.FormatFloat(r, 'f', 4, 64)
 	}
-	cells, done, err := experiments.RunCells(env, names, func(i int) (HazardCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (HazardCell, error) {
 		cell := HazardCell{Ratio: ratios[i]}
 		for rep := 0; rep < c.Repeats; rep++ {
 			tag := []string{ISHazardID, names[i], strconv.Itoa(rep)}
@@ -149,7 +149,7 @@ func RunISHazard(env *experiments.Env, c *ISHazardConfig) error {
 		}
 		return cell, env.Stop()
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
 	}
 	st := results.NewTable("ratio", "exact", "mc_mean", "mc_se_closed_form", "mc_rel_error", "mc_median", "growth_median", "fourth_moment_finite")
@@ -158,10 +158,7 @@ func RunISHazard(env *experiments.Env, c *ISHazardConfig) error {
 	worstRel, worstZ := 0.0, 0.0
 	var judged, diverging, divergeTotal int
 	var relMid []float64
-	for i, cell := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
+	for _, cell := range cells {
 		rho := cell.Ratio
 		exact := is.GaussianWeightVariance(1, rho)
 		var mc, gr []float64

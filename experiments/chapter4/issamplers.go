@@ -451,17 +451,12 @@ func RunISSamplers(env *experiments.Env, c *ISSamplersConfig) error {
 			}
 		}
 	}
-	cells, done, err := experiments.RunCells(env, names, func(i int) (SamplersISCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (SamplersISCell, error) {
 		k := keys[i]
 		return c.runISCell(k.set, vbCells[k.set], c.IS.Samplers[k.spec], k.run)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	vt := results.NewTable("delta", "run", "F", "iterations", "single", "best")
 	dt := results.NewTable("delta", "x", "y")

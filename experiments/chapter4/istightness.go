@@ -298,18 +298,15 @@ func RunISTightness(env *experiments.Env, c *ISTightnessConfig) error {
 			cost = append(cost, float64(sn.S*n))
 		}
 	}
-	cells, cdone, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (TightIS, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (TightIS, error) {
 		return c.runTightIS(d, sr.Snapshots[keys[i].snap], keys[i].run)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
 	}
 	env.AddRun(results.RunRecord{Name: "search", Status: sr.Status, WallSeconds: sr.Seconds, Iterations: sr.Iterations})
 	runs := make([][]TightIS, len(sr.Snapshots))
 	for i, cell := range cells {
-		if !cdone[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 		runs[keys[i].snap] = append(runs[keys[i].snap], cell)
 	}
 	rt := results.NewTable("epoch", "sweep", "components", "F_VB", "run", "ln_p_hat", "F_hat", "kl_hat", "gap_full", "ess", "train_error", "test_error")

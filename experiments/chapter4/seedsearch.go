@@ -203,14 +203,11 @@ func runSeeds[T any](env *experiments.Env, restarts int, fn func(seed int) (T, e
 	for s := range names {
 		names[s] = fmt.Sprintf("s%02d", s)
 	}
-	runs, done, err := experiments.RunCells(env, names, fn)
-	if err != nil || env.Shard.Active() {
+	runs, complete, err := experiments.RunAllCells(env, names, nil, fn)
+	if err != nil || !complete {
 		return nil, err
 	}
 	for i, r := range runs {
-		if !done[i] {
-			return nil, fmt.Errorf("cell %s did not finish", names[i])
-		}
 		o := outcome(r)
 		env.AddRun(results.RunRecord{Name: names[i], Status: o.Status, WallSeconds: o.Seconds, Iterations: o.Iterations})
 		if st, _ := vb.ParseStatus(o.Status); !st.OK() {

@@ -102,14 +102,11 @@ func (o *FitOutcome) end(res vb.Result) {
 // there) and records each in the manifest, warning of a fit that ended
 // abnormally; in a shard it returns no runs.
 func runFits[T interface{ outcome() FitOutcome }](env *experiments.Env, names []string, cost []float64, run func(i int) (T, error)) ([]T, error) {
-	runs, done, err := experiments.RunCellsOrdered(env, names, cost, run)
-	if err != nil || env.Shard.Active() {
+	runs, complete, err := experiments.RunAllCells(env, names, cost, run)
+	if err != nil || !complete {
 		return nil, err
 	}
 	for i, r := range runs {
-		if !done[i] {
-			return nil, fmt.Errorf("cell %s did not finish", names[i])
-		}
 		o := r.outcome()
 		env.AddRun(results.RunRecord{Name: names[i], Status: o.Status, WallSeconds: o.Seconds, Iterations: len(o.F)})
 		if o.Error != "" {

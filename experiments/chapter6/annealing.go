@@ -105,7 +105,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 	names = append(names, "reference")
 	cost = append(cost, 1)
 	sc := c.scorer(c.Seed)
-	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (granCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (granCell, error) {
 		if i == traces {
 			start := time.Now()
 			ref := sc.score(p, false, rng.New(c.Seed, GranularityID, "restarts"))
@@ -138,13 +138,8 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 		}
 		return cell, nil
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	ref := cells[traces].Ref
 	tab := results.NewTable("trace", "init", "k", "log_w", "acceptance", "seconds")
@@ -507,7 +502,7 @@ func runHysteresis(env *experiments.Env, c *SchedulesConfig) (map[hystKey]float6
 			cost = append(cost, float64(k))
 		}
 	}
-	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (hystCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (hystCell, error) {
 		start := time.Now()
 		smp := sampler(p, h.Alpha, ais.Nonlinear(keys[i].k, keys[i].e))
 		var cell hystCell
@@ -520,15 +515,12 @@ func runHysteresis(env *experiments.Env, c *SchedulesConfig) (map[hystKey]float6
 		cell.Seconds = time.Since(start).Seconds()
 		return cell, nil
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return nil, err
 	}
 	ht := results.NewTable("e_tau", "k", "pass", "forward", "reverse", "abs_diff", "q1_diff", "q2_diff", "q3_diff", "q4_diff", "forward_acceptance", "reverse_acceptance")
 	meanDiff := map[hystKey]float64{}
 	for i, cell := range cells {
-		if !done[i] {
-			return nil, fmt.Errorf("cell %s did not finish", names[i])
-		}
 		env.AddRun(results.RunRecord{Name: names[i], Status: "ok", WallSeconds: cell.Seconds})
 		for g := range cell.Fwd {
 			d := math.Abs(float64(cell.Fwd[g] - cell.Rev[g]))

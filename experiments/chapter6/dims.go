@@ -130,7 +130,7 @@ var dimsCriteria = results.Criteria{
 func RunDims(env *experiments.Env, c *DimsConfig) error {
 	sc := c.scorer(c.Seed)
 	names := append(slices.Clone(c.DataModes), "known-answer")
-	cells, done, err := experiments.RunCellsOrdered(env, names, nil, func(i int) (dimsCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (dimsCell, error) {
 		if i == len(c.DataModes) {
 			return knownAnswer(c, sc.set)
 		}
@@ -156,13 +156,8 @@ func RunDims(env *experiments.Env, c *DimsConfig) error {
 		}
 		return cell, nil
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	t := results.NewTable("data", "structure", "code", "d_naive", "h_used", "d", "d_prime", "dprime_minus_d", "gap_rank", "pairs_dropped")
 	cands := dag.Candidates()

@@ -130,7 +130,7 @@ func RunDSouza(env *experiments.Env, c *DSouzaConfig) error {
 		names[i] = "separation=" + fmtG(s)
 	}
 	workers := env.CellWorkers(len(seps))
-	cells, done, err := experiments.RunCells(env, names, func(i int) (DSouzaCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (DSouzaCell, error) {
 		x := dsouzaData(z, c.PointsPerCluster, seps[i])
 		p, err := c.Prior.prior(2, c.Alpha0, 0)
 		if err != nil {
@@ -166,13 +166,8 @@ func RunDSouza(env *experiments.Env, c *DSouzaConfig) error {
 		cell.IS2, _, err = isEvidence(x, 2, 2, p, distinct(rs, models, c.IS.MaxFits), c.IS, workers, c.Seed, append(labels, "K", "2")...)
 		return cell, err
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	return writeDSouza(env, c, seps, cells)
 }

@@ -129,7 +129,7 @@ func RunFig106(env *experiments.Env, c *Fig106Config) error {
 			}
 		}
 	}
-	cells, done, err := experiments.RunCells(env, names, func(i int) (Fig106Cell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (Fig106Cell, error) {
 		key := keys[i]
 		p, err := c.Prior.prior(2, key.alpha0, key.w0)
 		if err != nil {
@@ -152,13 +152,8 @@ func RunFig106(env *experiments.Env, c *Fig106Config) error {
 		}
 		return cell, nil
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	snaps, err := fig106Snapshots(x, c, cells[0].Best)
 	if err != nil {

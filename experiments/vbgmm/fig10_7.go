@@ -124,7 +124,7 @@ func RunFig107(env *experiments.Env, c *Fig107Config) error {
 		}
 	}
 	workers := env.CellWorkers(len(keys))
-	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (Fig107Cell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (Fig107Cell, error) {
 		key := keys[i]
 		p, err := c.Prior.prior(2, key.alpha0, 0)
 		if err != nil {
@@ -154,13 +154,8 @@ func RunFig107(env *experiments.Env, c *Fig107Config) error {
 		cell.ISFHat, cell.ISFits = experiments.Float(fhat), len(props)
 		return cell, err
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	return writeFig107(env, c, keys, cells)
 }

@@ -328,16 +328,11 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 		k := key{c.Lambdas[i/(nT*ns)], c.Lengths[(i/ns)%nT], i % ns}
 		keys[i], names[i], cost[i] = k, fmt.Sprintf("l%s-T%d-s%d", fmtF(k.lam), k.T, k.seed), float64(k.T)
 	}
-	cells, done, err := experiments.RunCellsOrdered(env, names, cost, func(i int) (bridgeCell, error) {
+	cells, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (bridgeCell, error) {
 		return runBridgeCell(c, keys[i].lam, keys[i].T, keys[i].seed, env.Stop)
 	})
-	if err != nil || env.Shard.Active() {
+	if err != nil || !complete {
 		return err
-	}
-	for i := range cells {
-		if !done[i] {
-			return fmt.Errorf("cell %s did not finish", names[i])
-		}
 	}
 	s := results.Summary{Criteria: bridgeCriteria}
 	get := bridgeCriteria.Get
