@@ -156,16 +156,25 @@ type Q interface {
 // qBoxSD is the half-width of q's quadrature box in standard deviations.
 const qBoxSD = 12
 
+// onBox returns q as a Density on its quadrature box (qBoxSD standard
+// deviations), for expectations under q.
+func onBox(q Q) (Density, error) {
+	lq, err := q.LogDensity()
+	if err != nil {
+		return Density{}, err
+	}
+	lo, hi := q.Box(qBoxSD)
+	return Density{LogP: lq, Lo: lo, Hi: hi}, nil
+}
+
 // KLqp returns KL(q‖p) = E_q[ln q − ln p̃] + ln Z (PRML eq. (10.4)'s KL,
 // the divergence variational Bayes minimises), by quadrature over q's box;
 // ex holds p's exact ln Z.
 func KLqp(q Q, p Density, ex Exact, tol numeric.QuadTol) (float64, error) {
-	lq, err := q.LogDensity()
+	qd, err := onBox(q)
 	if err != nil {
 		return math.NaN(), err
 	}
-	lo, hi := q.Box(qBoxSD)
-	qd := Density{LogP: lq, Lo: lo, Hi: hi}
 	v, err := qd.integrate(2, 0, tol, func(x []float64, lqx, w float64, out []float64) {
 		out[0] = w
 		out[1] = w * (lqx - p.LogP(x))
@@ -198,12 +207,10 @@ func KLpq(p Density, ex Exact, q Q, tol numeric.QuadTol) (float64, error) {
 // QEntropy returns H[q] = −E_q[ln q] by quadrature over q's box (for a
 // Normal, Normal.Entropy is the closed form).
 func QEntropy(q Q, tol numeric.QuadTol) (float64, error) {
-	lq, err := q.LogDensity()
+	qd, err := onBox(q)
 	if err != nil {
 		return math.NaN(), err
 	}
-	lo, hi := q.Box(qBoxSD)
-	qd := Density{LogP: lq, Lo: lo, Hi: hi}
 	v, err := qd.integrate(2, 0, tol, func(x []float64, lqx, w float64, out []float64) {
 		out[0] = w
 		out[1] = -w * lqx
