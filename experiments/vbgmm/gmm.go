@@ -313,12 +313,8 @@ func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
 type Sampled struct {
 	LogZ experiments.Float `json:"log_z"`
 	SE   experiments.Float `json:"se"`
-	// SELogW (AIS only) is sd(ln w)/√runs, the standard error of the runs'
-	// mean ln w. When a few runs carry most of the weight, the
-	// delta-method SE of ln Ẑ (ais.Pool) understates the spread of ln Ẑ
-	// over repeated sets of runs; SELogW is a floor under it (for
-	// log-normal weights of spread σ the true SE is √((e^σ² − 1)/runs) ≥
-	// σ/√runs).
+	// SELogW (AIS only) is sd(ln w)/√runs (ais.LogWSE), a floor under
+	// SE when a few runs carry most of the weight.
 	SELogW experiments.Float `json:"se_log_w,omitempty"`
 }
 
@@ -375,9 +371,7 @@ func poolAIS[S any](s ais.Sampler[S], a AISSettings, workers int, seed uint64, l
 	}
 	lw := ais.LogWeights(s.Runs(streams(a.Runs, seed, labels), workers))
 	z, se := ais.Pool(lw)
-	_, sd := numeric.MeanSD(lw)
-	sd *= math.Sqrt(float64(len(lw)) / float64(len(lw)-1)) // MeanSD divides by n
-	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se), SELogW: experiments.Float(sd / math.Sqrt(float64(len(lw))))}, nil
+	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se), SELogW: experiments.Float(ais.LogWSE(lw))}, nil
 }
 
 // streams returns the streams rng.New(seed, labels…, g), g = 0…n−1.

@@ -382,3 +382,20 @@ func TestForwardToAllocs(t *testing.T) {
 		t.Errorf("ForwardTo allocates %g times per run", a)
 	}
 }
+
+func TestLogWSE(t *testing.T) {
+	// ln w = 0, 2: sd √2 (divisor 1), over √2 runs: 1.
+	if got := LogWSE([]float64{0, 2}); math.Abs(got-1) > 1e-15 {
+		t.Errorf("LogWSE(0, 2) = %v, want 1", got)
+	}
+	// Far from zero: only differences matter.
+	if got := LogWSE([]float64{-59000, -59002, -59004}); math.Abs(got-2/math.Sqrt(3)) > 1e-9 {
+		t.Errorf("LogWSE(−59000, −59002, −59004) = %v, want 2/√3", got)
+	}
+	if got := LogWSE([]float64{-7}); !math.IsNaN(got) {
+		t.Errorf("one run: %v, want NaN", got)
+	}
+	if got := LogWSE([]float64{-1, math.Inf(-1)}); !math.IsNaN(got) {
+		t.Errorf("a zero weight: %v, want NaN", got)
+	}
+}

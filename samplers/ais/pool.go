@@ -47,6 +47,27 @@ func Pool(logw []float64) (logZ, se float64) {
 	return logZ, math.Sqrt(ss / float64(g*(g-1)))
 }
 
+// LogWSE returns sd(ln w)/√G over the G runs' log weights (sample
+// standard deviation, divisor G − 1): the standard error of their mean
+// ln w. When a few runs carry most of the weight, Pool's delta-method se
+// understates the spread of ln Ẑ over repeated sets of runs; LogWSE is a
+// floor under it (for log-normal weights of spread σ the true se is
+// √((e^σ² − 1)/G) ≥ σ/√G). It is NaN when G < 2 or a log weight is not
+// finite.
+func LogWSE(logw []float64) float64 {
+	g := len(logw)
+	if g < 2 {
+		return math.NaN()
+	}
+	var m, m2 float64 // Welford
+	for i, v := range logw {
+		d := v - m
+		m += d / float64(i+1)
+		m2 += d * (v - m)
+	}
+	return math.Sqrt(m2/float64(g-1)) / math.Sqrt(float64(g))
+}
+
 // PoolRatios returns the all-ratios combination of G runs with the same
 // schedule,
 //
