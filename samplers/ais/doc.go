@@ -44,6 +44,7 @@
 //	Sampler                runs from prior draws, independent runs on W goroutines
 //	Run                    ln w, per-temperature ln R_k and kernel statistics
 //	Pool                   (6.61) and the standard error of ln Ẑ
+//	LogWSE                 sd(ln w)/√G, a floor under Pool's se when a few runs dominate
 //	PoolRatios             the all-ratios combination Σ_k ln[(1/G) Σ_g R_k^(g)]
 //
 // Every random number comes from an explicit *rand.Rand; run g of
