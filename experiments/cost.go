@@ -8,6 +8,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // Cost is an experiment's estimate of what one run of its config needs,
@@ -288,7 +290,7 @@ func refusal(t Part, why string) error {
 	if f == nil {
 		return errors.New(strings.ReplaceAll(why, "{key}", "the sizes of the config"))
 	}
-	return &ValueError{Key: f.Key, Value: f.Value, Why: strings.ReplaceAll(why, "{key}", f.Key)}
+	return &config.ValueError{Key: f.Key, Value: f.Value, Why: strings.ReplaceAll(why, "{key}", f.Key)}
 }
 
 // describe writes the part as "what: a × b² × unit", the unit written by
@@ -421,7 +423,7 @@ func checkCost(path string, o RunOptions, cfg Config) (Estimate, error) {
 		share = 1 / float64(o.Shard.N)
 	}
 	if err := est.check(o.Limits, share); err != nil {
-		return est, locate(path, o.Quick, err)
+		return est, config.Locate(path, o.Quick, err)
 	}
 	return est, nil
 }

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 func TestCostEval(t *testing.T) {
@@ -56,7 +58,7 @@ func TestCostRefusal(t *testing.T) {
 		Work:       []Part{Ops("fits", 1, Key("seeds", 3), Key("vb.max_iterations", 300))},
 	}
 	err := c.Eval(2).check(Limits{}, 1)
-	var ve *ValueError
+	var ve *config.ValueError
 	if !errors.As(err, &ve) || ve.Key != "model.k_grid" {
 		t.Fatalf("error %v, want a *ValueError of model.k_grid", err)
 	}

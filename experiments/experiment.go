@@ -41,6 +41,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -317,7 +318,7 @@ func ExperimentOf(path string) (string, error) {
 		Experiment string `toml:"experiment"`
 	}
 	if _, err := toml.DecodeFile(path, &head); err != nil {
-		return "", headError(path, err)
+		return "", config.FileError(path, err)
 	}
 	if head.Experiment == "" {
 		return "", fmt.Errorf("%s: missing top-level key \"experiment\" (e.g. experiment = \"chapter3/synthetic\")", path)
@@ -340,7 +341,7 @@ func Load(path string, quick bool) (Spec, Config, error) {
 		return Spec{}, nil, fmt.Errorf("%s: unknown experiment %q (known: %s)", path, id, strings.Join(ids, ", "))
 	}
 	cfg := spec.NewConfig()
-	if err := LoadConfig(path, quick, cfg); err != nil {
+	if err := config.Load(path, quick, cfg); err != nil {
 		return Spec{}, nil, err
 	}
 	return spec, cfg, nil
@@ -372,7 +373,7 @@ var nameOK = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
 func ResultsName(path string, c *Common) (string, error) {
 	if c.Name != "" {
 		if !nameOK.MatchString(c.Name) {
-			return "", fmt.Errorf("%s: %v", path, FieldError("name", c.Name, "must be letters, digits, '.', '_' and '-', starting with a letter or digit"))
+			return "", fmt.Errorf("%s: %v", path, config.FieldError("name", c.Name, "must be letters, digits, '.', '_' and '-', starting with a letter or digit"))
 		}
 		return c.Name, nil
 	}
@@ -419,7 +420,7 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	// go.
 	savedData, savedName := base.DataDir, base.Name
 	base.DataDir, base.Name = "", ""
-	_, j.hash, err = EncodeConfig(cfg)
+	_, j.hash, err = config.Encode(cfg)
 	base.DataDir, base.Name = savedData, savedName
 	if err != nil {
 		return nil, err
@@ -519,7 +520,7 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	spec, cfg, o := j.Spec, j.Config, j.o
 	base := cfg.Base()
-	resolved, _, err := EncodeConfig(cfg)
+	resolved, _, err := config.Encode(cfg)
 	if err != nil {
 		return "", err
 	}
@@ -680,14 +681,6 @@ func BuildID() string {
 		buildID = hex.EncodeToString(h.Sum(nil))[:12]
 	})
 	return buildID
-}
-
-// headError formats a TOML decoding error with the file name.
-func headError(path string, err error) error {
-	if pe, ok := err.(toml.ParseError); ok {
-		return fmt.Errorf("%s:%d:%d: %s", path, pe.Position.Line, pe.Position.Col, escapeControl(pe.Message))
-	}
-	return fmt.Errorf("%s: %s", path, oneLine(err.Error()))
 }
 
 // PlotDir redraws the figures of the experiment id from the files of the

@@ -9,6 +9,7 @@ import (
 	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -35,20 +36,20 @@ func DefaultBimodal() BimodalConfig {
 
 // Validate checks the keys.
 func (c *BimodalConfig) Validate() error {
-	errs := []error{c.Numerics.validate(), experiments.Positive("prml_separation", c.PRMLSeparation),
-		experiments.Positive("prml_variance", c.PRMLVariance)}
+	errs := []error{c.Numerics.validate(), config.Positive("prml_separation", c.PRMLSeparation),
+		config.Positive("prml_variance", c.PRMLVariance)}
 	for _, d := range c.Separations {
-		errs = append(errs, experiments.NonNegative("separations", d))
+		errs = append(errs, config.NonNegative("separations", d))
 	}
 	for _, r := range c.VarianceRatios {
 		if !(r >= 1) || math.IsInf(r, 0) {
-			errs = append(errs, experiments.FieldError("variance_ratios", c.VarianceRatios, "every ratio must be ≥ 1 and finite"))
+			errs = append(errs, config.FieldError("variance_ratios", c.VarianceRatios, "every ratio must be ≥ 1 and finite"))
 		}
 	}
 	if len(c.Separations) == 0 || len(c.VarianceRatios) == 0 || !slices.IsSorted(c.Separations) || !slices.IsSorted(c.VarianceRatios) {
-		errs = append(errs, experiments.FieldError("separations", c.Separations, "separations and variance_ratios must be non-empty and increasing"))
+		errs = append(errs, config.FieldError("separations", c.Separations, "separations and variance_ratios must be non-empty and increasing"))
 	}
-	return experiments.FirstError(errs...)
+	return config.FirstError(errs...)
 }
 
 // Estimate counts the grid's 1-D panels (three fits each) and the 2-D

@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -57,10 +58,10 @@ func (c *ClutterConfig) Validate() error {
 	if !(c.W > 0 && c.W < 1) {
 		return fmt.Errorf("w = %g: want 0 < w < 1", c.W)
 	}
-	return experiments.FirstError(experiments.AtLeast("seeds", c.Seeds, 1), experiments.Positive("a", c.A),
-		experiments.Positive("b", c.B), experiments.AtLeast("max_iterations", c.MaxIterations, 2),
-		experiments.Positive("quad_rel_tol", c.QuadRelTol), experiments.Positive("scan_cut", c.ScanCut),
-		experiments.AtLeast("grid_points", c.GridPoints, 11))
+	return config.FirstError(config.AtLeast("seeds", c.Seeds, 1), config.Positive("a", c.A),
+		config.Positive("b", c.B), config.AtLeast("max_iterations", c.MaxIterations, 2),
+		config.Positive("quad_rel_tol", c.QuadRelTol), config.Positive("scan_cut", c.ScanCut),
+		config.AtLeast("grid_points", c.GridPoints, 11))
 }
 
 // Estimate counts the truth (a scan and the pieces' quadratures, their

@@ -33,6 +33,7 @@ package approx
 import (
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // Numerics are the [numerics] keys shared by the gallery's configs.
@@ -52,10 +53,10 @@ type Numerics struct {
 func defaultNumerics() Numerics { return Numerics{QuadRelTol: 1e-10, GridPoints: 201} }
 
 func (n Numerics) validate() error {
-	return experiments.FirstError(
-		experiments.Positive("numerics.quad_rel_tol", n.QuadRelTol),
-		experiments.AtLeast("numerics.hermite_order", n.HermiteOrder, 0),
-		experiments.AtLeast("numerics.grid_points", n.GridPoints, 11),
+	return config.FirstError(
+		config.Positive("numerics.quad_rel_tol", n.QuadRelTol),
+		config.AtLeast("numerics.hermite_order", n.HermiteOrder, 0),
+		config.AtLeast("numerics.grid_points", n.GridPoints, 11),
 	)
 }
 

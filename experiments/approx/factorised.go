@@ -8,6 +8,7 @@ import (
 	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -43,33 +44,33 @@ func DefaultFactorised() FactorisedConfig {
 
 // Validate checks the keys.
 func (c *FactorisedConfig) Validate() error {
-	errs := []error{c.Numerics.validate(), experiments.AtLeast("ar_steps", c.ARSteps, 3),
-		experiments.AtLeast("max_iterations", c.MaxIterations, 2)}
+	errs := []error{c.Numerics.validate(), config.AtLeast("ar_steps", c.ARSteps, 3),
+		config.AtLeast("max_iterations", c.MaxIterations, 2)}
 	if !(math.Abs(c.PRMLCorrelation) < 1) {
-		errs = append(errs, experiments.FieldError("prml_correlation", c.PRMLCorrelation, "must lie in (−1, 1)"))
+		errs = append(errs, config.FieldError("prml_correlation", c.PRMLCorrelation, "must lie in (−1, 1)"))
 	}
 	if len(c.Eigenvalues) != 2 {
-		errs = append(errs, experiments.FieldError("eigenvalues", c.Eigenvalues, "must hold two variances"))
+		errs = append(errs, config.FieldError("eigenvalues", c.Eigenvalues, "must hold two variances"))
 	} else {
-		errs = append(errs, experiments.Positive("eigenvalues", c.Eigenvalues[0]), experiments.Positive("eigenvalues", c.Eigenvalues[1]))
+		errs = append(errs, config.Positive("eigenvalues", c.Eigenvalues[0]), config.Positive("eigenvalues", c.Eigenvalues[1]))
 	}
 	for _, r := range c.Correlations {
 		if !(math.Abs(r) < 1) {
-			errs = append(errs, experiments.FieldError("correlations", c.Correlations, "every correlation must lie in (−1, 1)"))
+			errs = append(errs, config.FieldError("correlations", c.Correlations, "every correlation must lie in (−1, 1)"))
 		}
 	}
 	if len(c.Correlations) < 2 || !slices.IsSorted(c.Correlations) {
-		errs = append(errs, experiments.FieldError("correlations", c.Correlations, "must hold at least two correlations in increasing order"))
+		errs = append(errs, config.FieldError("correlations", c.Correlations, "must hold at least two correlations in increasing order"))
 	}
 	for _, l := range c.ARLambdas {
 		if !(l > 0 && l < 1) {
-			errs = append(errs, experiments.FieldError("ar_lambdas", c.ARLambdas, "every λ must lie in (0, 1)"))
+			errs = append(errs, config.FieldError("ar_lambdas", c.ARLambdas, "every λ must lie in (0, 1)"))
 		}
 	}
 	if len(c.ARLambdas) == 0 {
-		errs = append(errs, experiments.FieldError("ar_lambdas", c.ARLambdas, "must not be empty"))
+		errs = append(errs, config.FieldError("ar_lambdas", c.ARLambdas, "must not be empty"))
 	}
-	return experiments.FirstError(errs...)
+	return config.FirstError(errs...)
 }
 
 // Estimate counts the 2-D panels' quadratures, the mixture fit, the

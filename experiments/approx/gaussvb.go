@@ -10,6 +10,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -49,12 +50,12 @@ func DefaultUnivariate() UnivariateConfig {
 
 // Validate checks the keys.
 func (c *UnivariateConfig) Validate() error {
-	return experiments.FirstError(c.Numerics.validate(), experiments.AtLeast("n", c.N, 2),
-		experiments.Positive("true_precision", c.TruePrecision),
-		experiments.Positive("prior.lambda0", c.Prior.Lambda0), experiments.Positive("prior.a0", c.Prior.A0),
-		experiments.Positive("prior.b0", c.Prior.B0),
-		experiments.Positive("init.mu_precision", c.Init.MuPrecision), experiments.Positive("init.tau_shape", c.Init.TauShape),
-		experiments.Positive("init.tau_rate", c.Init.TauRate), experiments.AtLeast("max_iterations", c.MaxIterations, 2))
+	return config.FirstError(c.Numerics.validate(), config.AtLeast("n", c.N, 2),
+		config.Positive("true_precision", c.TruePrecision),
+		config.Positive("prior.lambda0", c.Prior.Lambda0), config.Positive("prior.a0", c.Prior.A0),
+		config.Positive("prior.b0", c.Prior.B0),
+		config.Positive("init.mu_precision", c.Init.MuPrecision), config.Positive("init.tau_shape", c.Init.TauShape),
+		config.Positive("init.tau_rate", c.Init.TauRate), config.AtLeast("max_iterations", c.MaxIterations, 2))
 }
 
 // Estimate counts the four 2-D panels and the runs.

@@ -13,6 +13,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/mcmc"
@@ -42,10 +43,10 @@ func DefaultSeparable() SeparableConfig {
 
 // Validate checks the keys.
 func (c *SeparableConfig) Validate() error {
-	return experiments.FirstError(experiments.AtLeast("per_class", c.PerClass, 2), experiments.Positive("centre", c.Centre),
-		experiments.Positive("sd", c.SD), experiments.Positive("alpha", c.Alpha), experiments.AtLeast("max_iterations", c.MaxIterations, 2),
-		experiments.AtLeast("grid_points", c.GridPoints, 11), experiments.Positive("box", c.Box),
-		experiments.AtLeast("samples", c.Samples, 1), experiments.Positive("hmc_step", c.HMCStep), experiments.AtLeast("thin", c.Thin, 1))
+	return config.FirstError(config.AtLeast("per_class", c.PerClass, 2), config.Positive("centre", c.Centre),
+		config.Positive("sd", c.SD), config.Positive("alpha", c.Alpha), config.AtLeast("max_iterations", c.MaxIterations, 2),
+		config.AtLeast("grid_points", c.GridPoints, 11), config.Positive("box", c.Box),
+		config.AtLeast("samples", c.Samples, 1), config.Positive("hmc_step", c.HMCStep), config.AtLeast("thin", c.Thin, 1))
 }
 
 // Estimate counts the grid, the VB iterations and the HMC transitions.

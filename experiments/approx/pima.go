@@ -13,6 +13,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/datasets"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/ais"
@@ -66,14 +67,14 @@ func DefaultPima() PimaConfig {
 
 // Validate checks the keys.
 func (c *PimaConfig) Validate() error {
-	return experiments.FirstError(experiments.Positive("alpha", c.Alpha), experiments.Positive("ml_alpha", c.MLAlpha),
-		experiments.AtLeast("max_iterations", c.MaxIterations, 2),
-		experiments.Positive("hyper.a0", c.Hyper.A0), experiments.Positive("hyper.b0", c.Hyper.B0),
-		experiments.AtLeast("is.samples", c.IS.Samples, 10), experiments.AtLeast("is.runs", c.IS.Runs, 2),
-		experiments.Positive("is.nu", c.IS.Nu), experiments.Positive("is.widen", c.IS.Widen),
-		experiments.AtLeast("ais.temperatures", c.AIS.Temperatures, 2), experiments.AtLeast("ais.runs", c.AIS.Runs, 2),
-		experiments.Positive("ais.tau1", c.AIS.Tau1), experiments.AtLeast("ais.leapfrog", c.AIS.Leapfrog, 1),
-		experiments.Positive("ais.step", c.AIS.Step))
+	return config.FirstError(config.Positive("alpha", c.Alpha), config.Positive("ml_alpha", c.MLAlpha),
+		config.AtLeast("max_iterations", c.MaxIterations, 2),
+		config.Positive("hyper.a0", c.Hyper.A0), config.Positive("hyper.b0", c.Hyper.B0),
+		config.AtLeast("is.samples", c.IS.Samples, 10), config.AtLeast("is.runs", c.IS.Runs, 2),
+		config.Positive("is.nu", c.IS.Nu), config.Positive("is.widen", c.IS.Widen),
+		config.AtLeast("ais.temperatures", c.AIS.Temperatures, 2), config.AtLeast("ais.runs", c.AIS.Runs, 2),
+		config.Positive("ais.tau1", c.AIS.Tau1), config.AtLeast("ais.leapfrog", c.AIS.Leapfrog, 1),
+		config.Positive("ais.step", c.AIS.Step))
 }
 
 // pimaRows and pimaFeatures are the data's fixed sizes (200 training rows,

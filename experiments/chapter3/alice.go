@@ -11,6 +11,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -38,7 +39,7 @@ type AliceGrid struct {
 
 // EMSettings control an EM-type optimiser (ML or MAP): when it stops.
 type EMSettings struct {
-	experiments.FitSettings
+	config.FitSettings
 }
 
 // AliceVB are the VB settings; the prior is u0 spread evenly (3.43).
@@ -48,7 +49,7 @@ type AliceVB struct {
 	// FitSettings end VBEM (max_iterations, rel_tol, abs_tol,
 	// monotone_tol) and schedule the prior strengths' updates ([vb.hyper];
 	// default fixed, as in the thesis).
-	experiments.FitSettings
+	config.FitSettings
 }
 
 // AliceEval configures scoring.
@@ -99,8 +100,8 @@ func DefaultAlice() AliceConfig {
 	c.DiagnosticU0 = 8
 	c.Data = defaultAliceData()
 	c.Grid = AliceGrid{N: []int{1, 2, 3, 4, 5, 6, 8, 16, 32}, K: []int{1, 2, 4, 10, 20, 40, 60}, U0: []float64{1, 2, 4, 8}}
-	c.ML = EMSettings{experiments.DefaultFit(2000)}
-	c.MAP = EMSettings{experiments.DefaultFit(2000)}
+	c.ML = EMSettings{config.DefaultFit(2000)}
+	c.MAP = EMSettings{config.DefaultFit(2000)}
 	c.VB = AliceVB{InitStrength: 10, InitFloor: 1e-10, FitSettings: vbFit(2000)}
 	c.Eval = AliceEval{TieRel: 1e-12, MLFloor: 1e-10}
 	return c
@@ -109,46 +110,46 @@ func DefaultAlice() AliceConfig {
 // Validate checks every field.
 func (c *AliceConfig) Validate() error {
 	if c.Restarts < 1 {
-		return experiments.FieldError("restarts", c.Restarts, "must be at least 1")
+		return config.FieldError("restarts", c.Restarts, "must be at least 1")
 	}
 	if c.Mode != "slices" && c.Mode != "grid" {
-		return experiments.FieldError("mode", c.Mode, `must be "slices" or "grid"`)
+		return config.FieldError("mode", c.Mode, `must be "slices" or "grid"`)
 	}
 	// The data first: grid.n is checked against data.train_pool.
 	if err := c.Data.Validate(); err != nil {
 		return err
 	}
 	if len(c.Grid.N) == 0 || len(c.Grid.K) == 0 || len(c.Grid.U0) == 0 {
-		return experiments.FieldError("grid", "", "n, k and u0 must each list at least one value")
+		return config.FieldError("grid", "", "n, k and u0 must each list at least one value")
 	}
 	for _, n := range c.Grid.N {
 		if n < 1 || n > c.Data.TrainPool {
-			return experiments.FieldError("grid.n", n, fmt.Sprintf("must be in [1, data.train_pool = %d]", c.Data.TrainPool))
+			return config.FieldError("grid.n", n, fmt.Sprintf("must be in [1, data.train_pool = %d]", c.Data.TrainPool))
 		}
 	}
 	for _, k := range c.Grid.K {
 		if k < 1 {
-			return experiments.FieldError("grid.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
+			return config.FieldError("grid.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
 		}
 	}
 	for _, u := range c.Grid.U0 {
-		if err := experiments.Positive("grid.u0", u); err != nil {
+		if err := config.Positive("grid.u0", u); err != nil {
 			return err
 		}
 	}
 	if c.Mode == "slices" {
 		if !slices.Contains(c.Grid.N, c.Canonical.N) {
-			return experiments.FieldError("canonical.n", c.Canonical.N, "must be one of grid.n")
+			return config.FieldError("canonical.n", c.Canonical.N, "must be one of grid.n")
 		}
 		if !slices.Contains(c.Grid.K, c.Canonical.K) {
-			return experiments.FieldError("canonical.k", c.Canonical.K, "must be one of grid.k")
+			return config.FieldError("canonical.k", c.Canonical.K, "must be one of grid.k")
 		}
 		if !slices.Contains(c.Grid.U0, c.Canonical.U0) {
-			return experiments.FieldError("canonical.u0", c.Canonical.U0, "must be one of grid.u0")
+			return config.FieldError("canonical.u0", c.Canonical.U0, "must be one of grid.u0")
 		}
 	}
 	if c.DiagnosticU0 < 0 || math.IsNaN(c.DiagnosticU0) || math.IsInf(c.DiagnosticU0, 0) {
-		return experiments.FieldError("diagnostic_u0", c.DiagnosticU0, "must be 0 (off) or positive")
+		return config.FieldError("diagnostic_u0", c.DiagnosticU0, "must be 0 (off) or positive")
 	}
 	for _, s := range []struct {
 		key string
@@ -158,18 +159,18 @@ func (c *AliceConfig) Validate() error {
 			return err
 		}
 	}
-	if err := experiments.FirstError(experiments.Positive("vb.init_strength", c.VB.InitStrength),
-		experiments.Positive("vb.init_floor", c.VB.InitFloor)); err != nil {
+	if err := config.FirstError(config.Positive("vb.init_strength", c.VB.InitStrength),
+		config.Positive("vb.init_floor", c.VB.InitFloor)); err != nil {
 		return err
 	}
 	if err := c.VB.FitSettings.Validate("vb", hmmGroups()); err != nil {
 		return err
 	}
-	if err := experiments.NonNegative("eval.tie_rel", c.Eval.TieRel); err != nil {
+	if err := config.NonNegative("eval.tie_rel", c.Eval.TieRel); err != nil {
 		return err
 	}
 	if !(c.Eval.MLFloor > 0 && c.Eval.MLFloor < 1) {
-		return experiments.FieldError("eval.ml_floor", c.Eval.MLFloor, "must be in (0, 1)")
+		return config.FieldError("eval.ml_floor", c.Eval.MLFloor, "must be in (0, 1)")
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -87,14 +88,14 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // Validate checks the table; errors name the key ("data.test_count").
 func (d AliceData) Validate() error {
 	if strings.TrimSpace(d.File) == "" {
-		return experiments.FieldError("data.file", d.File, "must name the text file")
+		return config.FieldError("data.file", d.File, "must name the text file")
 	}
 	if err := d.TextSpec.Validate(); err != nil {
 		return prefixKey(err, "data.")
 	}
 	for _, s := range d.checksums() {
 		if s.want != "" && !sha256Hex.MatchString(s.want) {
-			return experiments.FieldError(s.key, s.want, `must be 64 lower-case hex digits, or "" to skip the check`)
+			return config.FieldError(s.key, s.want, `must be 64 lower-case hex digits, or "" to skip the check`)
 		}
 	}
 	return nil
@@ -140,7 +141,7 @@ func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, error) {
 	d := c.Data
 	raw, err := env.ReadData(d.File)
 	if err != nil {
-		return nil, experiments.FieldError("data.file", d.File, err.Error())
+		return nil, config.FieldError("data.file", d.File, err.Error())
 	}
 	fileKnown := false
 	for _, r := range env.DataRecords() {
@@ -153,7 +154,7 @@ func loadAlice(env *experiments.Env, c *AliceConfig) (*aliceData, error) {
 	corpus, err := ExtractSentences(raw, spec)
 	if err != nil {
 		err = prefixKey(err, "data.")
-		var ve *experiments.ValueError
+		var ve *config.ValueError
 		// The keys under which RecipeText would have fallen back.
 		if d.Recipe == RecipeAuto && spec.Recipe == RecipeThesis && errors.As(err, &ve) &&
 			(ve.Key == "data.body_start" || ve.Key == "data.body_end" || ve.Key == "data.test_start_chapter") {

@@ -10,6 +10,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -18,7 +19,7 @@ import (
 // its n and k slices at that u0) from points.csv and config.toml in dir.
 func PlotAlice(dir string) error {
 	c := DefaultAlice()
-	if err := experiments.LoadConfig(filepath.Join(dir, "config.toml"), false, &c); err != nil {
+	if err := config.Load(filepath.Join(dir, "config.toml"), false, &c); err != nil {
 		return err
 	}
 	t, err := results.ReadCSV(filepath.Join(dir, "points.csv"))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // Strength is a symmetric Dirichlet prior strength for each parameter
@@ -20,11 +21,11 @@ type Strength struct {
 	C  float64 `toml:"C"`
 }
 
-// MLSettings control Baum-Welch (experiments.FitSettings; the thesis does
+// MLSettings control Baum-Welch (config.FitSettings; the thesis does
 // not state its stop rule, targets §4 item 2). Default max_iterations
 // 5000, rel_tol 1e-6, abs_tol 1e-3 nats, monotone_tol 1e-9.
 type MLSettings struct {
-	experiments.FitSettings
+	config.FitSettings
 }
 
 // VBSettings control VBEM.
@@ -51,32 +52,32 @@ type VBSettings struct {
 	// 4 in the synthetic experiment (L2129).
 	PriorStrength Strength `toml:"prior_strength"`
 	// FitSettings end VBEM (max_iterations, rel_tol, abs_tol,
-	// monotone_tol; see experiments.FitSettings) and schedule the updates
+	// monotone_tol; see config.FitSettings) and schedule the updates
 	// of the three prior strengths ([vb.hyper] u_pi, u_A, u_C: the first
 	// iteration after whose VBM step F is maximised over that strength,
 	// eq. 2.79; 0 never). Default 5000, 1e-6, 1e-3 nats, 1e-9, and the
 	// strengths fixed, as the thesis keeps them (L2083): vbFit.
-	experiments.FitSettings
+	config.FitSettings
 }
 
 // hmmGroups are the hyperparameter groups of the VB HMM, hmm.VB.HyperGroups:
 // the prior strengths u_pi, u_A, u_C.
 func hmmGroups() []string { return new(hmm.VB).HyperGroups() }
 
-// vbFit returns experiments.DefaultFit(maxIterations) with every prior
+// vbFit returns config.DefaultFit(maxIterations) with every prior
 // strength fixed (the thesis's, L2083).
-func vbFit(maxIterations int) experiments.FitSettings {
-	f := experiments.DefaultFit(maxIterations)
-	f.Hyper = experiments.ScheduleOf(hmmGroups(), nil)
+func vbFit(maxIterations int) config.FitSettings {
+	f := config.DefaultFit(maxIterations)
+	f.Hyper = config.ScheduleOf(hmmGroups(), nil)
 	return f
 }
 
 func (s VBSettings) validate(prefix string) error {
 	if s.Init != "from-ml" && s.Init != "from-cs" && !s.randomStart() {
-		return experiments.FieldError(prefix+".init", s.Init, `must be "from-ml", "from-cs", "random" or "random-means"`)
+		return config.FieldError(prefix+".init", s.Init, `must be "from-ml", "from-cs", "random" or "random-means"`)
 	}
 	if s.InitMLIterations < 0 {
-		return experiments.FieldError(prefix+".init_ml_iterations", s.InitMLIterations, "must be ≥ 0")
+		return config.FieldError(prefix+".init_ml_iterations", s.InitMLIterations, "must be ≥ 0")
 	}
 	for _, f := range []struct {
 		key string
@@ -88,7 +89,7 @@ func (s VBSettings) validate(prefix string) error {
 		{prefix + ".prior_strength.A", s.PriorStrength.A},
 		{prefix + ".prior_strength.C", s.PriorStrength.C},
 	} {
-		if err := experiments.Positive(f.key, f.v); err != nil {
+		if err := config.Positive(f.key, f.v); err != nil {
 			return err
 		}
 	}
@@ -169,7 +170,7 @@ func validateFit(d SyntheticData, ml MLSettings, v VBSettings, a Analysis) error
 		return err
 	}
 	if t := a.ActiveThreshold; !(t > 0 && t < 1) {
-		return experiments.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
+		return config.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
 	}
 	return nil
 }

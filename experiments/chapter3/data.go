@@ -8,6 +8,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/datasets"
 )
 
@@ -90,32 +91,32 @@ func (d SyntheticData) validate() error {
 	switch d.Generator {
 	case "":
 		if d.File == "" {
-			return experiments.FieldError("data.file", d.File, "must name a file when data.generator is not set")
+			return config.FieldError("data.file", d.File, "must name a file when data.generator is not set")
 		}
 		if d.Datasets != 1 {
-			return experiments.FieldError("data.datasets", d.Datasets, "must be 1 when the data come from a file")
+			return config.FieldError("data.datasets", d.Datasets, "must be 1 when the data come from a file")
 		}
 		if len(d.Alphabet) < 1 {
-			return experiments.FieldError("data.alphabet", d.Alphabet, "must not be empty")
+			return config.FieldError("data.alphabet", d.Alphabet, "must not be empty")
 		}
 	case "grammar3":
 		if d.Alphabet != "abc" {
-			return experiments.FieldError("data.alphabet", d.Alphabet, `must be "abc" for generator "grammar3"`)
+			return config.FieldError("data.alphabet", d.Alphabet, `must be "abc" for generator "grammar3"`)
 		}
 		if d.Datasets < 1 {
-			return experiments.FieldError("data.datasets", d.Datasets, "must be at least 1")
+			return config.FieldError("data.datasets", d.Datasets, "must be at least 1")
 		}
 		if d.SequencesPerGrammar < 1 {
-			return experiments.FieldError("data.sequences_per_grammar", d.SequencesPerGrammar, "must be at least 1")
+			return config.FieldError("data.sequences_per_grammar", d.SequencesPerGrammar, "must be at least 1")
 		}
 		if d.MinLength < 1 || d.MaxLength < d.MinLength {
-			return experiments.FieldError("data.max_length", d.MaxLength, fmt.Sprintf("must be ≥ min_length = %d ≥ 1", d.MinLength))
+			return config.FieldError("data.max_length", d.MaxLength, fmt.Sprintf("must be ≥ min_length = %d ≥ 1", d.MinLength))
 		}
 		if !(d.ABProb > 0 && d.ABProb < 1) {
-			return experiments.FieldError("data.ab_prob", d.ABProb, "must be in (0, 1)")
+			return config.FieldError("data.ab_prob", d.ABProb, "must be in (0, 1)")
 		}
 	default:
-		return experiments.FieldError("data.generator", d.Generator, `must be "" (read data.file) or "grammar3"`)
+		return config.FieldError("data.generator", d.Generator, `must be "" (read data.file) or "grammar3"`)
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // This file holds the chapter's estimates (experiments.Cost), checked
@@ -63,7 +64,7 @@ func (d SyntheticData) shape() (symbols []experiments.Factor, longest experiment
 // of the fits (the product of fitted, times kWork: k(k+p), or its sum over
 // a list of k).
 func fitParts(cells, kept, fitted []experiments.Factor, d SyntheticData, sets, kMax, kWork experiments.Factor,
-	ml, vb experiments.FitSettings) experiments.Cost {
+	ml, vb config.FitSettings) experiments.Cost {
 	p := d.pOf()
 	symbols, longest := d.shape()
 	with := func(fs []experiments.Factor, more ...experiments.Factor) []experiments.Factor {

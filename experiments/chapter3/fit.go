@@ -7,6 +7,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // fitter is the chapter's one fitting pipeline: every Baum-Welch, MAP-EM and
@@ -25,7 +26,7 @@ type fitter struct {
 
 // run is the single place where the chapter calls vb.Run: the settings s
 // (with their hyperparameter schedule) for the model m.
-func (f *fitter) run(name string, m vb.Model, s experiments.FitSettings) vb.Result {
+func (f *fitter) run(name string, m vb.Model, s config.FitSettings) vb.Result {
 	r := vb.Run(m, s.Settings(f.stop, m))
 	if f.traces {
 		f.kept = append(f.kept, experiments.TraceOf(name, r))
@@ -34,14 +35,14 @@ func (f *fitter) run(name string, m vb.Model, s experiments.FitSettings) vb.Resu
 }
 
 // ml runs Baum-Welch from init (copied).
-func (f *fitter) ml(name string, d hmm.Data, init hmm.Params, s experiments.FitSettings) (*hmm.EM, vb.Result) {
+func (f *fitter) ml(name string, d hmm.Data, init hmm.Params, s config.FitSettings) (*hmm.EM, vb.Result) {
 	m := hmm.NewEM(d, init, nil)
 	m.Workers = f.workers
 	return m, f.run(name, m, s)
 }
 
 // mapEM runs MAP-EM in the softmax basis with prior u from init (copied).
-func (f *fitter) mapEM(name string, d hmm.Data, init hmm.Params, u hmm.Prior, s experiments.FitSettings) (*hmm.EM, vb.Result) {
+func (f *fitter) mapEM(name string, d hmm.Data, init hmm.Params, u hmm.Prior, s config.FitSettings) (*hmm.EM, vb.Result) {
 	m := hmm.NewEM(d, init, &u)
 	m.Workers = f.workers
 	return m, f.run(name, m, s)
@@ -49,7 +50,7 @@ func (f *fitter) mapEM(name string, d hmm.Data, init hmm.Params, u hmm.Prior, s 
 
 // vbem runs VBEM with prior u from the posterior w, optimising the prior
 // strengths after the VBM steps that s.Hyper schedules (eq. 2.79).
-func (f *fitter) vbem(name string, d hmm.Data, u hmm.Prior, w hmm.Posterior, s experiments.FitSettings) (*hmm.VB, vb.Result) {
+func (f *fitter) vbem(name string, d hmm.Data, u hmm.Prior, w hmm.Posterior, s config.FitSettings) (*hmm.VB, vb.Result) {
 	m := hmm.NewVB(d, u, w)
 	m.Workers = f.workers
 	return m, f.run(name, m, s)

@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -46,17 +47,17 @@ func DefaultModelOrder() ModelOrderConfig {
 // Validate checks every field.
 func (c *ModelOrderConfig) Validate() error {
 	if c.Restarts < 1 {
-		return experiments.FieldError("restarts", c.Restarts, "must be at least 1")
+		return config.FieldError("restarts", c.Restarts, "must be at least 1")
 	}
 	if c.Data.Datasets != 1 {
-		return experiments.FieldError("data.datasets", c.Data.Datasets, "must be 1 for the model-order study")
+		return config.FieldError("data.datasets", c.Data.Datasets, "must be 1 for the model-order study")
 	}
 	if len(c.Model.K) == 0 {
-		return experiments.FieldError("model.k", c.Model.K, "must list at least one k")
+		return config.FieldError("model.k", c.Model.K, "must list at least one k")
 	}
 	for _, k := range c.Model.K {
 		if k < 1 {
-			return experiments.FieldError("model.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
+			return config.FieldError("model.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
 		}
 	}
 	return validateFit(c.Data, c.ML, c.VB, c.Analysis)

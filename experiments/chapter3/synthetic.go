@@ -9,6 +9,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -56,7 +57,7 @@ func DefaultSynthetic() SyntheticConfig {
 	c.Data = SyntheticData{File: "abc21.txt", Alphabet: "abc", Datasets: 1, SequencesPerGrammar: 7,
 		MinLength: 10, MaxLength: 39, ABProb: 0.5, RandomPhase: true}
 	c.Model.K = 12
-	c.ML = SyntheticML{MLSettings: MLSettings{experiments.DefaultFit(5000)}}
+	c.ML = SyntheticML{MLSettings: MLSettings{config.DefaultFit(5000)}}
 	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, InitMLIterations: hmm.DefaultStartIterations,
 		PriorStrength: Strength{4, 4, 4}, FitSettings: vbFit(5000)}
 	c.Analysis.ActiveThreshold = 0.01
@@ -66,10 +67,10 @@ func DefaultSynthetic() SyntheticConfig {
 // Validate checks every field.
 func (c *SyntheticConfig) Validate() error {
 	if c.Restarts < 1 {
-		return experiments.FieldError("restarts", c.Restarts, "must be at least 1")
+		return config.FieldError("restarts", c.Restarts, "must be at least 1")
 	}
 	if c.Model.K < 1 {
-		return experiments.FieldError("model.k", c.Model.K, "must be at least 1")
+		return config.FieldError("model.k", c.Model.K, "must be at least 1")
 	}
 	return validateFit(c.Data, c.ML.MLSettings, c.VB, c.Analysis)
 }

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/vbworkbench/vbw/core/model/hmm"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // This file turns a plain English text into the sentence data of the
@@ -148,16 +148,16 @@ type TextSpec struct {
 	TestCount    int `toml:"test_count"`
 }
 
-// Validate checks the spec. Its errors are *experiments.ValueError values
+// Validate checks the spec. Its errors are *config.ValueError values
 // naming the TOML key at fault (without the "data." prefix of the config).
 func (s TextSpec) Validate() error {
 	switch s.Recipe {
 	case RecipeThesis, RecipeText, RecipeAuto:
 	default:
-		return experiments.FieldError("recipe", s.Recipe, fmt.Sprintf("must be %q, %q or %q", RecipeAuto, RecipeThesis, RecipeText))
+		return config.FieldError("recipe", s.Recipe, fmt.Sprintf("must be %q, %q or %q", RecipeAuto, RecipeThesis, RecipeText))
 	}
 	if _, err := regexp.Compile(s.ChapterHeading); err != nil {
-		return experiments.FieldError("chapter_heading", s.ChapterHeading, "not a regular expression: "+err.Error())
+		return config.FieldError("chapter_heading", s.ChapterHeading, "not a regular expression: "+err.Error())
 	}
 	for _, l := range []struct {
 		key  string
@@ -165,30 +165,30 @@ func (s TextSpec) Validate() error {
 	}{{"abbreviations", s.Abbreviations}, {"weak_abbreviations", s.WeakAbbreviations}} {
 		for _, a := range l.list {
 			if !abbreviationForm.MatchString(a) {
-				return experiments.FieldError(l.key, l.list, fmt.Sprintf("entry %q must be letters, with inner dots only (e.g. \"Mr\", \"e.g\")", a))
+				return config.FieldError(l.key, l.list, fmt.Sprintf("entry %q must be letters, with inner dots only (e.g. \"Mr\", \"e.g\")", a))
 			}
 		}
 	}
 	if s.TrainMinLen < 1 {
-		return experiments.FieldError("train_min_len", s.TrainMinLen, "must be at least 1")
+		return config.FieldError("train_min_len", s.TrainMinLen, "must be at least 1")
 	}
 	if s.TrainMaxLen < s.TrainMinLen {
-		return experiments.FieldError("train_max_len", s.TrainMaxLen, fmt.Sprintf("must be ≥ train_min_len = %d", s.TrainMinLen))
+		return config.FieldError("train_max_len", s.TrainMaxLen, fmt.Sprintf("must be ≥ train_min_len = %d", s.TrainMinLen))
 	}
 	if s.TrainPool < 1 {
-		return experiments.FieldError("train_pool", s.TrainPool, "must be at least 1")
+		return config.FieldError("train_pool", s.TrainPool, "must be at least 1")
 	}
 	if s.TestCount < 1 {
-		return experiments.FieldError("test_count", s.TestCount, "must be at least 1")
+		return config.FieldError("test_count", s.TestCount, "must be at least 1")
 	}
 	if s.TestChapter < 0 {
-		return experiments.FieldError("test_start_chapter", s.TestChapter, "must be at least 1, or 0 when test_start_fraction or test_start_sentence is set")
+		return config.FieldError("test_start_chapter", s.TestChapter, "must be at least 1, or 0 when test_start_fraction or test_start_sentence is set")
 	}
 	if !(s.TestFraction >= 0 && s.TestFraction < 1) {
-		return experiments.FieldError("test_start_fraction", s.TestFraction, "must be in (0, 1), or 0 when test_start_chapter or test_start_sentence is set")
+		return config.FieldError("test_start_fraction", s.TestFraction, "must be in (0, 1), or 0 when test_start_chapter or test_start_sentence is set")
 	}
 	if s.TestSentence < 0 {
-		return experiments.FieldError("test_start_sentence", s.TestSentence, "must be at least 1, or 0 when test_start_chapter or test_start_fraction is set")
+		return config.FieldError("test_start_sentence", s.TestSentence, "must be at least 1, or 0 when test_start_chapter or test_start_fraction is set")
 	}
 	// Exactly one way to start the test set.
 	type way struct {
@@ -207,7 +207,7 @@ func (s TextSpec) Validate() error {
 	}
 	switch {
 	case len(set) == 0:
-		return experiments.FieldError("test_start_chapter", s.TestChapter,
+		return config.FieldError("test_start_chapter", s.TestChapter,
 			"the test set needs a start: set one of test_start_chapter (≥ 1), test_start_fraction (in (0, 1)) or test_start_sentence (≥ 1)")
 	case len(set) > 1:
 		var others []string
@@ -218,11 +218,11 @@ func (s TextSpec) Validate() error {
 		if len(others) > 1 {
 			verb = "are"
 		}
-		return experiments.FieldError(last.key, last.val, fmt.Sprintf("%s %s set too: set exactly one of test_start_chapter, test_start_fraction and test_start_sentence, the others to 0",
+		return config.FieldError(last.key, last.val, fmt.Sprintf("%s %s set too: set exactly one of test_start_chapter, test_start_fraction and test_start_sentence, the others to 0",
 			strings.Join(others, " and "), verb))
 	}
 	if s.TestChapter > 0 && s.ChapterHeading == "" {
-		return experiments.FieldError("test_start_chapter", s.TestChapter,
+		return config.FieldError("test_start_chapter", s.TestChapter,
 			"chapter_heading is empty, so the text has no chapters: use test_start_fraction or test_start_sentence (and test_start_chapter = 0)")
 	}
 	return nil
@@ -276,7 +276,7 @@ type TextCorpus struct {
 //
 // Step 8 (reversal) is EncodeSentences's reversed flag. The input is read as
 // bytes; any byte outside a-z and A-Z is punctuation. spec.Recipe must be
-// RecipeThesis or RecipeText. Errors are *experiments.ValueError values
+// RecipeThesis or RecipeText. Errors are *config.ValueError values
 // naming the spec's key at fault: a body marker, the test start, enough
 // in-window sentences for the pool, enough sentences for the test set.
 func ExtractSentences(raw []byte, spec TextSpec) (TextCorpus, error) {
@@ -285,7 +285,7 @@ func ExtractSentences(raw []byte, spec TextSpec) (TextCorpus, error) {
 	}
 	text := spec.Recipe == RecipeText
 	if !text && spec.Recipe != RecipeThesis {
-		return TextCorpus{}, experiments.FieldError("recipe", spec.Recipe,
+		return TextCorpus{}, config.FieldError("recipe", spec.Recipe,
 			fmt.Sprintf("ExtractSentences needs %q or %q (the experiment resolves %q)", RecipeThesis, RecipeText, RecipeAuto))
 	}
 	var c TextCorpus
@@ -313,7 +313,7 @@ func ExtractSentences(raw []byte, spec TextSpec) (TextCorpus, error) {
 		}
 	}
 	if len(c.All) == 0 {
-		return TextCorpus{}, experiments.FieldError("body_start", spec.BodyStart, "the body holds no sentence (check body_start and body_end)")
+		return TextCorpus{}, config.FieldError("body_start", spec.BodyStart, "the body holds no sentence (check body_start and body_end)")
 	}
 
 	// Step 7: where the test set starts.
@@ -337,10 +337,10 @@ func ExtractSentences(raw []byte, spec TextSpec) (TextCorpus, error) {
 			}
 			found := fmt.Sprintf("chapter_heading %q matches %d line(s) of the body", spec.ChapterHeading, headings)
 			if !text {
-				return TextCorpus{}, experiments.FieldError(startKey, spec.TestChapter, "the text has no such chapter, or it has no sentence: "+found)
+				return TextCorpus{}, config.FieldError(startKey, spec.TestChapter, "the text has no such chapter, or it has no sentence: "+found)
 			}
 			if spec.TestCount > S {
-				return TextCorpus{}, experiments.FieldError("test_count", spec.TestCount, fmt.Sprintf("the text has only %d sentences", S))
+				return TextCorpus{}, config.FieldError("test_count", spec.TestCount, fmt.Sprintf("the text has only %d sentences", S))
 			}
 			start = S - spec.TestCount
 			c.Notes = append(c.Notes, fmt.Sprintf("test_start_chapter = %d: no such chapter (%s); the test set is the last %d sentences instead (from sentence %d of %d)",
@@ -353,11 +353,11 @@ func ExtractSentences(raw []byte, spec TextSpec) (TextCorpus, error) {
 		startKey, startVal = "test_start_sentence", spec.TestSentence
 		start = spec.TestSentence
 		if start >= S {
-			return TextCorpus{}, experiments.FieldError(startKey, start, fmt.Sprintf("the text has only %d sentences", S))
+			return TextCorpus{}, config.FieldError(startKey, start, fmt.Sprintf("the text has only %d sentences", S))
 		}
 	}
 	if start+spec.TestCount > S {
-		return TextCorpus{}, experiments.FieldError("test_count", spec.TestCount, fmt.Sprintf("only %d sentences remain from the test start, sentence %d (%s = %v), of %d",
+		return TextCorpus{}, config.FieldError("test_count", spec.TestCount, fmt.Sprintf("only %d sentences remain from the test start, sentence %d (%s = %v), of %d",
 			S-start, start, startKey, startVal, S))
 	}
 	c.TestStart = start
@@ -373,7 +373,7 @@ func ExtractSentences(raw []byte, spec TextSpec) (TextCorpus, error) {
 		}
 	}
 	if len(c.Train) < spec.TrainPool {
-		return TextCorpus{}, experiments.FieldError("train_pool", spec.TrainPool,
+		return TextCorpus{}, config.FieldError("train_pool", spec.TrainPool,
 			fmt.Sprintf("only %d of the %d sentences before the test set (which starts at sentence %d, %s = %v) have a length in [train_min_len, train_max_len] = [%d, %d]",
 				len(c.Train), start, start, startKey, startVal, spec.TrainMinLen, spec.TrainMaxLen))
 	}
@@ -424,7 +424,7 @@ func bodyLines(lines []string, spec TextSpec) ([]string, []string, error) {
 			from = start + 1 // the end marker may read the same
 		} else {
 			if !text {
-				return nil, nil, experiments.FieldError("body_start", spec.BodyStart, "no line of the file reads this (the start of the body; empty: the top of the file)")
+				return nil, nil, config.FieldError("body_start", spec.BodyStart, "no line of the file reads this (the start of the body; empty: the top of the file)")
 			}
 			if g := findRe(0, gutenbergStart); g >= 0 {
 				start = g + 1
@@ -439,7 +439,7 @@ func bodyLines(lines []string, spec TextSpec) ([]string, []string, error) {
 	if m := strings.TrimSpace(spec.BodyEnd); m != "" {
 		if end = find(from, m); end < 0 {
 			if !text {
-				return nil, nil, experiments.FieldError("body_end", spec.BodyEnd, fmt.Sprintf("no line after the start of the body (line %d) reads this (the end of the body; empty: the end of the file)", start+1))
+				return nil, nil, config.FieldError("body_end", spec.BodyEnd, fmt.Sprintf("no line after the start of the body (line %d) reads this (the end of the body; empty: the end of the file)", start+1))
 			}
 			if g := findRe(from, gutenbergEnd); g >= 0 {
 				end = g
@@ -732,10 +732,10 @@ func SentencesSHA256(ss []Sentence) string {
 }
 
 // prefixKey returns err with prefix added to the key of the
-// *experiments.ValueError in it, if any (the spec's keys are those of a
+// *config.ValueError in it, if any (the spec's keys are those of a
 // config table); other errors are returned as they are.
 func prefixKey(err error, prefix string) error {
-	var ve *experiments.ValueError
+	var ve *config.ValueError
 	if !errors.As(err, &ve) {
 		return err
 	}

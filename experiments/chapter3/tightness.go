@@ -13,6 +13,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -62,20 +63,20 @@ func DefaultTightness() TightnessConfig {
 // Validate checks every field.
 func (c *TightnessConfig) Validate() error {
 	if c.Restarts < 1 {
-		return experiments.FieldError("restarts", c.Restarts, "must be at least 1")
+		return config.FieldError("restarts", c.Restarts, "must be at least 1")
 	}
 	if err := c.Data.validate(); err != nil {
 		return err
 	}
 	if len(c.Model.K) == 0 {
-		return experiments.FieldError("model.k", c.Model.K, "must list at least one k")
+		return config.FieldError("model.k", c.Model.K, "must list at least one k")
 	}
 	for i, k := range c.Model.K {
 		if k < 1 || k > 8 {
-			return experiments.FieldError("model.k", k, "must be in 1..8 (the samplers mix all k! relabellings of q)")
+			return config.FieldError("model.k", k, "must be in 1..8 (the samplers mix all k! relabellings of q)")
 		}
 		if slices.Contains(c.Model.K[:i], k) {
-			return experiments.FieldError("model.k", k, "is listed twice")
+			return config.FieldError("model.k", k, "is listed twice")
 		}
 	}
 	if err := c.ML.validate("ml"); err != nil {
@@ -85,20 +86,20 @@ func (c *TightnessConfig) Validate() error {
 		return err
 	}
 	if !c.VB.Hyper.Fixed() {
-		return experiments.FieldError("vb.hyper", c.VB.Hyper, "every group must be 0: F and the exact ln p(y|m) must use the same fixed prior")
+		return config.FieldError("vb.hyper", c.VB.Hyper, "every group must be 0: F and the exact ln p(y|m) must use the same fixed prior")
 	}
 	if c.IS.Runs < 2 {
-		return experiments.FieldError("is.runs", c.IS.Runs, "must be at least 2 (the standard error needs two runs)")
+		return config.FieldError("is.runs", c.IS.Runs, "must be at least 2 (the standard error needs two runs)")
 	}
 	if c.IS.Samples < 1 {
-		return experiments.FieldError("is.samples", c.IS.Samples, "must be at least 1")
+		return config.FieldError("is.samples", c.IS.Samples, "must be at least 1")
 	}
 	if c.Data.Generator != "" {
 		// The longest data set the generator can draw must be enumerable.
 		T := satMul(satMul(3, c.Data.SequencesPerGrammar), c.Data.MaxLength)
 		for _, k := range c.Model.K {
 			if _, ok := hmm.EvidencePaths(k, T); !ok {
-				return experiments.FieldError("data.max_length", c.Data.MaxLength,
+				return config.FieldError("data.max_length", c.Data.MaxLength,
 					fmt.Sprintf("gives up to %d symbols, and the exact ln p(y|m) at k = %d would enumerate %d^%d paths, more than hmm.MaxEvidencePaths = 2^26; shorten the strings", T, k, k, T))
 			}
 		}
@@ -461,7 +462,7 @@ func tightnessData(env *experiments.Env, c *TightnessConfig) ([]hmm.Data, []int,
 	seen := map[string]bool{}
 	for j := 0; len(sets) < c.Data.Datasets; j++ {
 		if j == 100*c.Data.Datasets {
-			return nil, nil, experiments.FieldError("data.datasets", c.Data.Datasets,
+			return nil, nil, config.FieldError("data.datasets", c.Data.Datasets,
 				fmt.Sprintf("is more than the %d distinct data sets found in %d draws from the generator; ask for fewer or longer strings", len(sets), j))
 		}
 		d := g.Generate(rng.New(c.Seed, c.Experiment, "data", fmt.Sprint(j)))

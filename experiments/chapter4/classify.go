@@ -15,6 +15,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -37,7 +38,7 @@ type MLSettings struct {
 	MaxTotalIterations int `toml:"max_total_iterations"`
 	// EM is the convergence of each EM run between moves (the epoch
 	// rule is the agitation of [search], as for VB).
-	EM experiments.FitSettings `toml:"em"`
+	EM config.FitSettings `toml:"em"`
 }
 
 // ClassifyConfig is the config of chapter4/digits-classify.
@@ -54,11 +55,11 @@ type ClassifyConfig struct {
 	// PsiMins are the floors of ψ run for both models: the thesis's 1e-5
 	// and the sensitivity 1e-2 of §3.4 (constant pixels within a class
 	// push ψ to the floor). Default [1e-5].
-	PsiMins []float64                  `toml:"psi_mins"`
-	Model   ModelSettings              `toml:"model"`
-	Search  experiments.SearchSettings `toml:"search"`
-	VB      experiments.FitSettings    `toml:"vb"`
-	ML      MLSettings                 `toml:"ml"`
+	PsiMins []float64             `toml:"psi_mins"`
+	Model   ModelSettings         `toml:"model"`
+	Search  config.SearchSettings `toml:"search"`
+	VB      config.FitSettings    `toml:"vb"`
+	ML      MLSettings            `toml:"ml"`
 	// Tau is the ARD readout threshold (§1.8), for the reported
 	// dimensionalities.
 	Tau float64 `toml:"tau"`
@@ -74,7 +75,7 @@ func DefaultClassify() ClassifyConfig {
 	c.Model = defaultModel(5)
 	c.Search = digitsSearch()
 	c.VB = vbFit(500)
-	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: experiments.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
+	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: config.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
 	c.Tau = 0.1
 	return c
 }
@@ -82,32 +83,32 @@ func DefaultClassify() ClassifyConfig {
 // Validate checks every key.
 func (c *ClassifyConfig) Validate() error {
 	if c.Data.Train == "" || c.Data.Test == "" {
-		return experiments.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
+		return config.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
 	}
 	if len(c.Sizes) == 0 {
-		return experiments.FieldError("sizes", c.Sizes, "must list at least one size")
+		return config.FieldError("sizes", c.Sizes, "must list at least one size")
 	}
 	for _, n := range c.Sizes {
 		if n < 2 {
-			return experiments.FieldError("sizes", n, "every size must be at least 2")
+			return config.FieldError("sizes", n, "every size must be at least 2")
 		}
 	}
 	if len(c.PsiMins) == 0 {
-		return experiments.FieldError("psi_mins", c.PsiMins, "must list at least one floor")
+		return config.FieldError("psi_mins", c.PsiMins, "must list at least one floor")
 	}
 	for _, v := range c.PsiMins {
 		if !(v > 0) || math.IsInf(v, 0) {
-			return experiments.FieldError("psi_mins", v, "every floor must be positive and finite")
+			return config.FieldError("psi_mins", v, "every floor must be positive and finite")
 		}
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("repetitions", c.Repetitions, 1),
+	return config.FirstError(
+		config.AtLeast("repetitions", c.Repetitions, 1),
 		c.Model.validate(), c.Search.Validate(),
-		experiments.AtLeast("ml.k", c.ML.K, 0),
-		experiments.AtLeast("ml.max_tries", c.ML.MaxTries, 1),
-		experiments.AtLeast("ml.max_total_iterations", c.ML.MaxTotalIterations, 0),
+		config.AtLeast("ml.k", c.ML.K, 0),
+		config.AtLeast("ml.max_tries", c.ML.MaxTries, 1),
+		config.AtLeast("ml.max_total_iterations", c.ML.MaxTotalIterations, 0),
 		c.ML.EM.Validate("ml.em", nil),
-		experiments.Positive("tau", c.Tau),
+		config.Positive("tau", c.Tau),
 		c.VB.Validate("vb", mfaGroups()))
 }
 
@@ -242,7 +243,7 @@ func RunClassify(env *experiments.Env, c *ClassifyConfig) error {
 	}
 	counts := ClassCounts(d.TrainLabels, OptdigitsClasses)
 	if big := slices.Max(c.Sizes); big > slices.Min(counts) {
-		return experiments.FieldError("sizes", big, fmt.Sprintf("is more than the %d images of the smallest class of %s", slices.Min(counts), c.Data.Train))
+		return config.FieldError("sizes", big, fmt.Sprintf("is more than the %d images of the smallest class of %s", slices.Min(counts), c.Data.Train))
 	}
 	type key struct {
 		psi       float64

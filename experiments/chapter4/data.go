@@ -25,7 +25,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/numeric"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/datasets"
 )
 
@@ -74,29 +74,29 @@ func DefaultLattice18() Lattice18 {
 // Clusters returns the number of Gaussians, Grid[0]·Grid[1].
 func (g Lattice18) Clusters() int { return g.Grid[0] * g.Grid[1] }
 
-// Validate checks the spec; its errors are *experiments.ValueError values
+// Validate checks the spec; its errors are *config.ValueError values
 // naming the key of the config's [data] table.
 func (g Lattice18) Validate() error {
 	if g.Grid[0] < 1 || g.Grid[1] < 1 || g.Grid[0] > maxPoints || g.Grid[1] > maxPoints/g.Grid[0] {
-		return experiments.FieldError("data.grid", g.Grid, fmt.Sprintf("both sizes must be at least 1, and their product at most %d", maxPoints))
+		return config.FieldError("data.grid", g.Grid, fmt.Sprintf("both sizes must be at least 1, and their product at most %d", maxPoints))
 	}
 	if !(g.Spacing > 0) || math.IsInf(g.Spacing, 0) {
-		return experiments.FieldError("data.spacing", g.Spacing, "must be finite and > 0")
+		return config.FieldError("data.spacing", g.Spacing, "must be finite and > 0")
 	}
 	if g.PointsPerCluster < 1 {
-		return experiments.FieldError("data.points_per_cluster", g.PointsPerCluster, "must be at least 1")
+		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, "must be at least 1")
 	}
 	if g.PointsPerCluster > maxPoints/g.Clusters() {
-		return experiments.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("%d clusters of this many points exceed the limit of %d points", g.Clusters(), maxPoints))
+		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("%d clusters of this many points exceed the limit of %d points", g.Clusters(), maxPoints))
 	}
 	if err := checkRange("data.sigma_range", g.SigmaRange); err != nil {
 		return err
 	}
 	if !(g.SigmaRange[0] > 0) {
-		return experiments.FieldError("data.sigma_range", g.SigmaRange, "the standard deviations must be > 0")
+		return config.FieldError("data.sigma_range", g.SigmaRange, "the standard deviations must be > 0")
 	}
 	if !(math.Abs(g.Rotation) <= 360) {
-		return experiments.FieldError("data.rotation", g.Rotation, "must be an angle in degrees within [-360, 360]")
+		return config.FieldError("data.rotation", g.Rotation, "must be an angle in degrees within [-360, 360]")
 	}
 	return nil
 }
@@ -195,34 +195,34 @@ func DefaultEmbeddedClusters() EmbeddedClusters {
 		WithinVar: 1, NoiseVar: 0.01, PointsPerCluster: 300}
 }
 
-// Validate checks the spec; its errors are *experiments.ValueError values
+// Validate checks the spec; its errors are *config.ValueError values
 // naming the key of the config's [data] table.
 func (g EmbeddedClusters) Validate() error {
 	if g.P < 1 || g.P > maxEmbeddedP {
-		return experiments.FieldError("data.p", g.P, fmt.Sprintf("must be in 1..%d", maxEmbeddedP))
+		return config.FieldError("data.p", g.P, fmt.Sprintf("must be in 1..%d", maxEmbeddedP))
 	}
 	if len(g.Dims) == 0 {
-		return experiments.FieldError("data.dims", g.Dims, "must list at least one cluster")
+		return config.FieldError("data.dims", g.Dims, "must list at least one cluster")
 	}
 	for _, k := range g.Dims {
 		if k < 1 || k > g.P {
-			return experiments.FieldError("data.dims", g.Dims, fmt.Sprintf("every dimensionality must be in 1..p = %d (found %d)", g.P, k))
+			return config.FieldError("data.dims", g.Dims, fmt.Sprintf("every dimensionality must be in 1..p = %d (found %d)", g.P, k))
 		}
 	}
 	if err := checkRange("data.mean_range", g.MeanRange); err != nil {
 		return err
 	}
 	if !(g.WithinVar > 0) || math.IsInf(g.WithinVar, 0) {
-		return experiments.FieldError("data.within_var", g.WithinVar, "must be finite and > 0")
+		return config.FieldError("data.within_var", g.WithinVar, "must be finite and > 0")
 	}
 	if !(g.NoiseVar >= 0) || math.IsInf(g.NoiseVar, 0) {
-		return experiments.FieldError("data.noise_var", g.NoiseVar, "must be finite and ≥ 0")
+		return config.FieldError("data.noise_var", g.NoiseVar, "must be finite and ≥ 0")
 	}
 	if g.PointsPerCluster < 1 {
-		return experiments.FieldError("data.points_per_cluster", g.PointsPerCluster, "must be at least 1")
+		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, "must be at least 1")
 	}
 	if g.PointsPerCluster > maxPoints/len(g.Dims) || g.P > maxPoints/(g.PointsPerCluster*len(g.Dims)) {
-		return experiments.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("%d clusters of this many points in p = %d exceed the limit of %d values", len(g.Dims), g.P, maxPoints))
+		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("%d clusters of this many points in p = %d exceed the limit of %d values", len(g.Dims), g.P, maxPoints))
 	}
 	return nil
 }
@@ -359,20 +359,20 @@ func DefaultSpiral() Spiral {
 	return Spiral{N: 800, TRange: [2]float64{0, 4 * math.Pi}, TSampling: SpiralUniform, NoiseVar: 0.5}
 }
 
-// Validate checks the spec; its errors are *experiments.ValueError values
+// Validate checks the spec; its errors are *config.ValueError values
 // naming the key of the config's [data] table.
 func (g Spiral) Validate() error {
 	if g.N < 1 || g.N > maxPoints {
-		return experiments.FieldError("data.n", g.N, fmt.Sprintf("must be in 1..%d", maxPoints))
+		return config.FieldError("data.n", g.N, fmt.Sprintf("must be in 1..%d", maxPoints))
 	}
 	if err := checkRange("data.t_range", g.TRange); err != nil {
 		return err
 	}
 	if g.TSampling != SpiralUniform && g.TSampling != SpiralGrid {
-		return experiments.FieldError("data.t_sampling", g.TSampling, fmt.Sprintf("must be %q or %q", SpiralUniform, SpiralGrid))
+		return config.FieldError("data.t_sampling", g.TSampling, fmt.Sprintf("must be %q or %q", SpiralUniform, SpiralGrid))
 	}
 	if !(g.NoiseVar >= 0) || math.IsInf(g.NoiseVar, 0) {
-		return experiments.FieldError("data.noise_var", g.NoiseVar, "must be finite and ≥ 0")
+		return config.FieldError("data.noise_var", g.NoiseVar, "must be finite and ≥ 0")
 	}
 	return nil
 }
@@ -436,20 +436,20 @@ type FourClusters struct {
 // separated set).
 func DefaultFourClusters() FourClusters { return FourClusters{Delta: 4, NTotal: 150} }
 
-// Validate checks the spec; its errors are *experiments.ValueError values
+// Validate checks the spec; its errors are *config.ValueError values
 // naming the key of the config's [data] table.
 func (g FourClusters) Validate() error {
 	if !(g.Delta > 0) || math.IsInf(g.Delta, 0) {
-		return experiments.FieldError("data.deltas", g.Delta, "every δ must be finite and > 0")
+		return config.FieldError("data.deltas", g.Delta, "every δ must be finite and > 0")
 	}
 	if g.NTotal < 0 || g.NTotal > maxPoints {
-		return experiments.FieldError("data.n_total", g.NTotal, fmt.Sprintf("must be in 1..%d, or 0 when points_per_cluster is set", maxPoints))
+		return config.FieldError("data.n_total", g.NTotal, fmt.Sprintf("must be in 1..%d, or 0 when points_per_cluster is set", maxPoints))
 	}
 	if g.PointsPerCluster < 0 || g.PointsPerCluster > maxPoints/4 {
-		return experiments.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("must be in 1..%d, or 0 when n_total is set", maxPoints/4))
+		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("must be in 1..%d, or 0 when n_total is set", maxPoints/4))
 	}
 	if (g.NTotal > 0) == (g.PointsPerCluster > 0) {
-		return experiments.FieldError("data.points_per_cluster", g.PointsPerCluster,
+		return config.FieldError("data.points_per_cluster", g.PointsPerCluster,
 			fmt.Sprintf("n_total = %d: set exactly one of n_total and points_per_cluster, the other to 0", g.NTotal))
 	}
 	return nil
@@ -483,11 +483,11 @@ func (g FourClusters) Generate(rnd *rand.Rand) (X *mat.Dense, labels []int) {
 func checkRange(key string, r [2]float64) error {
 	for _, v := range r {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return experiments.FieldError(key, r, "must be finite")
+			return config.FieldError(key, r, "must be finite")
 		}
 	}
 	if r[0] > r[1] {
-		return experiments.FieldError(key, r, "must be [low, high] with low ≤ high")
+		return config.FieldError(key, r, "must be [low, high] with low ≤ high")
 	}
 	return nil
 }
@@ -769,13 +769,13 @@ func ClassRows(labels []int, classes ...int) []int {
 // fewer than n rows.
 func SampleRowsPerClass(labels []int, classes []int, n int, rnd *rand.Rand) ([]int, error) {
 	if n < 1 {
-		return nil, experiments.FieldError("data.per_class_sizes", n, "every size must be at least 1")
+		return nil, config.FieldError("data.per_class_sizes", n, "every size must be at least 1")
 	}
 	var out []int
 	for _, c := range classes {
 		pool := ClassRows(labels, c)
 		if len(pool) < n {
-			return nil, experiments.FieldError("data.per_class_sizes", n, fmt.Sprintf("class %d has only %d rows", c, len(pool)))
+			return nil, config.FieldError("data.per_class_sizes", n, fmt.Sprintf("class %d has only %d rows", c, len(pool)))
 		}
 		for i := 0; i < n; i++ { // partial Fisher-Yates
 			j := i + rnd.IntN(len(pool)-i)

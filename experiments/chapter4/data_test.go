@@ -18,6 +18,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // stream returns a seeded generator for test purpose name.
@@ -495,7 +496,7 @@ func TestGeneratorValidate(t *testing.T) {
 		{FourClusters{Delta: 1, NTotal: -1}, "data.n_total"},
 	} {
 		err := c.spec.Validate()
-		var ve *experiments.ValueError
+		var ve *config.ValueError
 		if !errors.As(err, &ve) || ve.Key != c.key {
 			t.Errorf("%+v: Validate() = %v, want an error for key %s", c.spec, err, c.key)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -46,13 +47,13 @@ func DefaultDigitExamples() DigitExamplesConfig {
 // Validate checks the keys.
 func (c *DigitExamplesConfig) Validate() error {
 	if c.Data.Train == "" {
-		return experiments.FieldError("data.train", c.Data.Train, "must name the training file")
+		return config.FieldError("data.train", c.Data.Train, "must name the training file")
 	}
 	if c.Data.Test == "" {
-		return experiments.FieldError("data.test", c.Data.Test, "must name the test file")
+		return config.FieldError("data.test", c.Data.Test, "must name the test file")
 	}
 	if c.PerClass < 1 || c.PerClass > 50 {
-		return experiments.FieldError("per_class", c.PerClass, "must be in [1, 50]")
+		return config.FieldError("per_class", c.PerClass, "must be in [1, 50]")
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -43,10 +44,10 @@ type EmbeddedConfig struct {
 	Data EmbeddedClusters `toml:"data"`
 	// TableSizes are the points per cluster of Table 4.1. Default
 	// [8, 16, 32, 64, 128].
-	TableSizes []int                      `toml:"table_sizes"`
-	Model      ModelSettings              `toml:"model"`
-	Search     experiments.SearchSettings `toml:"search"`
-	VB         experiments.FitSettings    `toml:"vb"`
+	TableSizes []int                 `toml:"table_sizes"`
+	Model      ModelSettings         `toml:"model"`
+	Search     config.SearchSettings `toml:"search"`
+	VB         config.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold: a factor column is active when its
 	// energy E‖Λ_·l‖² is at least Tau (targets §1.8). Default 0.1.
 	Tau float64 `toml:"tau"`
@@ -79,7 +80,7 @@ func DefaultEmbedded() EmbeddedConfig {
 	// reference, with the final model converged before the readout,
 	// recover the clusters (README, "Chapter 4").
 	c.Search = DefaultSearch()
-	c.Search.Epoch, c.Search.Reference, c.Search.MaxFinalIterations = experiments.EpochAgitation, experiments.ReferenceMatched, 2000
+	c.Search.Epoch, c.Search.Reference, c.Search.MaxFinalIterations = config.EpochAgitation, config.ReferenceMatched, 2000
 	// Under search.epoch = "dF" an epoch ends on the relative test alone:
 	// as the ARD precisions grow F keeps creeping up and the projected-limit
 	// test would not end it (targets §6: ΔF < 1e-6 nats per datum).
@@ -96,18 +97,18 @@ func (c *EmbeddedConfig) Validate() error {
 		return err
 	}
 	if len(c.TableSizes) == 0 {
-		return experiments.FieldError("table_sizes", c.TableSizes, "must list at least one size")
+		return config.FieldError("table_sizes", c.TableSizes, "must list at least one size")
 	}
 	for _, n := range c.TableSizes {
 		if n < 1 {
-			return experiments.FieldError("table_sizes", n, "must be at least 1")
+			return config.FieldError("table_sizes", n, "must be at least 1")
 		}
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("restarts", c.Restarts, 1),
+	return config.FirstError(
+		config.AtLeast("restarts", c.Restarts, 1),
 		c.Model.validate(),
 		c.Search.Validate(),
-		experiments.Positive("tau", c.Tau),
+		config.Positive("tau", c.Tau),
 		c.VB.Validate("vb", mfaGroups()))
 }
 

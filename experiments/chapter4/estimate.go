@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // This file holds the chapter's estimates (experiments.Cost), checked
@@ -67,7 +68,7 @@ func (m mfaShape) work(what string, iterations ...experiments.Factor) experiment
 // search.max_total_iterations and the final iterations, or, without a
 // budget, an epoch of vb.max_iterations for every proposal (max_tries for
 // each of at most s analysers, twice for a matched reference).
-func searchIterations(s experiments.SearchSettings, fit experiments.FitSettings, analysers experiments.Factor) experiments.Factor {
+func searchIterations(s config.SearchSettings, fit config.FitSettings, analysers experiments.Factor) experiments.Factor {
 	if s.MaxTotalIterations > 0 {
 		return experiments.KeyN("search.max_total_iterations", s.MaxTotalIterations,
 			float64(s.MaxTotalIterations)+float64(s.MaxFinalIterations), "iterations of a search")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -67,17 +68,17 @@ func DefaultISHazard() ISHazardConfig {
 // Validate checks every key.
 func (c *ISHazardConfig) Validate() error {
 	if !(c.Grid.From > 0) || !(c.Grid.To >= c.Grid.From) || math.IsInf(c.Grid.To, 0) {
-		return experiments.FieldError("grid.ratio_to", c.Grid.To, fmt.Sprintf("need 0 < grid.ratio_from (%v) <= grid.ratio_to, finite", c.Grid.From))
+		return config.FieldError("grid.ratio_to", c.Grid.To, fmt.Sprintf("need 0 < grid.ratio_from (%v) <= grid.ratio_to, finite", c.Grid.From))
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("grid.steps", c.Grid.Steps, 2),
-		experiments.AtLeast("mc_samples", c.MCSamples, 2),
-		experiments.AtLeast("repeats", c.Repeats, 1),
-		experiments.AtLeast("growth_samples", c.GrowthSamples, 2),
-		experiments.Positive("check_max_ratio", c.CheckMaxRatio),
-		experiments.Positive("rel_tol", c.RelTol),
-		experiments.Positive("se_tol", c.SETol),
-		experiments.Positive("diverge_from", c.DivergeFrom))
+	return config.FirstError(
+		config.AtLeast("grid.steps", c.Grid.Steps, 2),
+		config.AtLeast("mc_samples", c.MCSamples, 2),
+		config.AtLeast("repeats", c.Repeats, 1),
+		config.AtLeast("growth_samples", c.GrowthSamples, 2),
+		config.Positive("check_max_ratio", c.CheckMaxRatio),
+		config.Positive("rel_tol", c.RelTol),
+		config.Positive("se_tol", c.SETol),
+		config.Positive("diverge_from", c.DivergeFrom))
 }
 
 // ratios returns the grid.

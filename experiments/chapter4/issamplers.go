@@ -15,6 +15,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
@@ -96,10 +97,10 @@ type ISSamplersConfig struct {
 	Model ModelSettings `toml:"model"`
 	// Search holds the epoch rule and the deaths of each optimisation
 	// (births are never proposed).
-	Search experiments.SearchSettings `toml:"search"`
-	VB     experiments.FitSettings    `toml:"vb"`
-	Runs   SamplersVB                 `toml:"vb_runs"`
-	IS     SamplersIS                 `toml:"is"`
+	Search config.SearchSettings `toml:"search"`
+	VB     config.FitSettings    `toml:"vb"`
+	Runs   SamplersVB            `toml:"vb_runs"`
+	IS     SamplersIS            `toml:"is"`
 }
 
 // DefaultSamplers returns the six samplers of Table 4.3.
@@ -123,7 +124,7 @@ func DefaultISSamplers() ISSamplersConfig {
 // Validate checks every key.
 func (c *ISSamplersConfig) Validate() error {
 	if len(c.Data.Deltas) == 0 {
-		return experiments.FieldError("data.deltas", c.Data.Deltas, "must list at least one δ")
+		return config.FieldError("data.deltas", c.Data.Deltas, "must list at least one δ")
 	}
 	for _, d := range c.Data.Deltas {
 		if err := (FourClusters{Delta: d, NTotal: c.Data.NTotal, PointsPerCluster: c.Data.PointsPerCluster}).Validate(); err != nil {
@@ -131,35 +132,35 @@ func (c *ISSamplersConfig) Validate() error {
 		}
 	}
 	if c.Runs.Init != "dirichlet" && c.Runs.Init != "data_points" {
-		return experiments.FieldError("vb_runs.init", c.Runs.Init, `must be "dirichlet" or "data_points"`)
+		return config.FieldError("vb_runs.init", c.Runs.Init, `must be "dirichlet" or "data_points"`)
 	}
 	if S := float64(max(c.Runs.InitComponents, 1)); !(c.Runs.InitSharpness > 1/S && c.Runs.InitSharpness <= 1) {
-		return experiments.FieldError("vb_runs.init_sharpness", c.Runs.InitSharpness, "must be in (1/init_components, 1]")
+		return config.FieldError("vb_runs.init_sharpness", c.Runs.InitSharpness, "must be in (1/init_components, 1]")
 	}
 	if len(c.IS.Samplers) == 0 {
-		return experiments.FieldError("is.samplers", len(c.IS.Samplers), "must list at least one sampler")
+		return config.FieldError("is.samplers", len(c.IS.Samplers), "must list at least one sampler")
 	}
 	var keys []int
 	for _, sp := range c.IS.Samplers {
 		if sp.Kind != "single" && sp.Kind != "mixture" {
-			return experiments.FieldError("is.samplers.kind", sp.Kind, `must be "single" or "mixture"`)
+			return config.FieldError("is.samplers.kind", sp.Kind, `must be "single" or "mixture"`)
 		}
-		if err := experiments.NonNegative("is.samplers.dof", sp.DOF); err != nil {
+		if err := config.NonNegative("is.samplers.dof", sp.DOF); err != nil {
 			return err
 		}
 		if slices.Contains(keys, sp.Key) {
-			return experiments.FieldError("is.samplers.key", sp.Key, "keys must be distinct")
+			return config.FieldError("is.samplers.key", sp.Key, "keys must be distinct")
 		}
 		keys = append(keys, sp.Key)
 	}
-	return experiments.FirstError(
+	return config.FirstError(
 		c.Model.validate(), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()),
-		experiments.AtLeast("vb_runs.count", c.Runs.Count, 1),
-		experiments.AtLeast("vb_runs.init_components", c.Runs.InitComponents, 1),
-		experiments.AtLeast("vb_runs.require_S", c.Runs.RequireS, 1),
-		experiments.AtLeast("vb_runs.max_attempts", c.Runs.MaxAttempts, c.Runs.Count),
-		experiments.AtLeast("is.samples", c.IS.Samples, 2),
-		experiments.AtLeast("is.runs", c.IS.Runs, 2))
+		config.AtLeast("vb_runs.count", c.Runs.Count, 1),
+		config.AtLeast("vb_runs.init_components", c.Runs.InitComponents, 1),
+		config.AtLeast("vb_runs.require_S", c.Runs.RequireS, 1),
+		config.AtLeast("vb_runs.max_attempts", c.Runs.MaxAttempts, c.Runs.Count),
+		config.AtLeast("is.samples", c.IS.Samples, 2),
+		config.AtLeast("is.runs", c.IS.Runs, 2))
 }
 
 // generator returns the FourClusters generator of data set j.

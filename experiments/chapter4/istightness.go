@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -43,11 +44,11 @@ type ISTightnessConfig struct {
 	Data DigitFiles `toml:"data"`
 	// Classes are the digits learnt, without labels. Default [0, 1, 2]
 	// (L3058).
-	Classes []int                      `toml:"classes"`
-	Model   ModelSettings              `toml:"model"`
-	Search  experiments.SearchSettings `toml:"search"`
-	VB      experiments.FitSettings    `toml:"vb"`
-	IS      TightnessIS                `toml:"is"`
+	Classes []int                 `toml:"classes"`
+	Model   ModelSettings         `toml:"model"`
+	Search  config.SearchSettings `toml:"search"`
+	VB      config.FitSettings    `toml:"vb"`
+	IS      TightnessIS           `toml:"is"`
 }
 
 // DefaultISTightness returns the targets' settings (§3.8): k_max = 6,
@@ -71,21 +72,21 @@ func DefaultISTightness() ISTightnessConfig {
 // Validate checks every key.
 func (c *ISTightnessConfig) Validate() error {
 	if c.Data.Train == "" || c.Data.Test == "" {
-		return experiments.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
+		return config.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
 	}
 	if len(c.Classes) == 0 {
-		return experiments.FieldError("classes", c.Classes, "must list at least one digit")
+		return config.FieldError("classes", c.Classes, "must list at least one digit")
 	}
 	for i, d := range c.Classes {
 		if d < 0 || d >= OptdigitsClasses || slices.Contains(c.Classes[:i], d) {
-			return experiments.FieldError("classes", c.Classes, "must be distinct digits 0-9")
+			return config.FieldError("classes", c.Classes, "must be distinct digits 0-9")
 		}
 	}
-	return experiments.FirstError(
+	return config.FirstError(
 		c.Model.validate(), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()),
-		experiments.AtLeast("is.samples", c.IS.Samples, 2),
-		experiments.AtLeast("is.runs", c.IS.Runs, 2),
-		experiments.AtLeast("is.snapshot_every", c.IS.SnapshotEvery, 1))
+		config.AtLeast("is.samples", c.IS.Samples, 2),
+		config.AtLeast("is.runs", c.IS.Runs, 2),
+		config.AtLeast("is.snapshot_every", c.IS.SnapshotEvery, 1))
 }
 
 // tightData is the experiment's data: the chosen digits of both files,

@@ -13,6 +13,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/mfa"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -66,8 +67,8 @@ func model2D(kMax int) ModelSettings {
 
 // validate checks the [model] keys.
 func (m ModelSettings) validate() error {
-	return experiments.FirstError(experiments.AtLeast("model.k_max", m.KMax, 1), experiments.NonNegative("model.psi_min", m.PsiMin),
-		experiments.Positive("model.a_star", m.AStar), experiments.Positive("model.b_star", m.BStar))
+	return config.FirstError(config.AtLeast("model.k_max", m.KMax, 1), config.NonNegative("model.psi_min", m.PsiMin),
+		config.Positive("model.a_star", m.AStar), config.Positive("model.b_star", m.BStar))
 }
 
 // settings returns the model's settings for analysers of k_max factors.
@@ -77,9 +78,9 @@ func (m ModelSettings) settings() mfa.Settings {
 
 // moves returns the VBMFA's move settings of the [search] keys, with the
 // births' directions from rnd (nil: deaths only).
-func moves(s experiments.SearchSettings, rnd *rand.Rand) mfa.MoveSettings {
+func moves(s config.SearchSettings, rnd *rand.Rand) mfa.MoveSettings {
 	death := mfa.DeathInSweep
-	if s.Death == experiments.DeathMove {
+	if s.Death == config.DeathMove {
 		death = mfa.DeathAsMove
 	}
 	return mfa.MoveSettings{Rand: rnd, MaxTries: s.MaxTries, DeathThreshold: s.DeathThreshold, Death: death,
@@ -90,10 +91,10 @@ func moves(s experiments.SearchSettings, rnd *rand.Rand) mfa.MoveSettings {
 // synthetic experiments (§1.9): spatial births, max_tries = 1,
 // agitation+dF epochs judged against the converged F, 3000 iterations in
 // all.
-func DefaultSearch() experiments.SearchSettings {
-	return experiments.SearchSettings{MaxTries: 1, Birth: experiments.BirthSpatial, Children: experiments.ChildrenPCA,
-		Epoch: experiments.EpochAgitationDF, AgitationTol: mfa.DefaultAgitationTol, DFTolPerDatum: 1e-6, MinEpochIterations: 2,
-		DeathThreshold: 1, Death: experiments.DeathImmediate, Reference: experiments.ReferenceConverged, MaxTotalIterations: 3000}
+func DefaultSearch() config.SearchSettings {
+	return config.SearchSettings{MaxTries: 1, Birth: config.BirthSpatial, Children: config.ChildrenPCA,
+		Epoch: config.EpochAgitationDF, AgitationTol: mfa.DefaultAgitationTol, DFTolPerDatum: 1e-6, MinEpochIterations: 2,
+		DeathThreshold: 1, Death: config.DeathImmediate, Reference: config.ReferenceConverged, MaxTotalIterations: 3000}
 }
 
 // digitsSearch returns the [search] settings of the digit experiments
@@ -101,10 +102,10 @@ func DefaultSearch() experiments.SearchSettings {
 // epochs judged against a matched reference, as in chapter4/embedded,
 // responsibility births whose children inherit the parent's loadings,
 // max_tries = 3, 500 final iterations and 4000 in all.
-func digitsSearch() experiments.SearchSettings {
+func digitsSearch() config.SearchSettings {
 	s := DefaultSearch()
-	s.MaxTries, s.Birth, s.Children = 3, experiments.BirthResponsibility, experiments.ChildrenInherit
-	s.Epoch, s.Reference = experiments.EpochAgitation, experiments.ReferenceMatched
+	s.MaxTries, s.Birth, s.Children = 3, config.BirthResponsibility, config.ChildrenInherit
+	s.Epoch, s.Reference = config.EpochAgitation, config.ReferenceMatched
 	s.MaxFinalIterations, s.MaxTotalIterations = 500, 4000
 	return s
 }
@@ -117,9 +118,9 @@ func mfaGroups() []string { return new(mfa.VB).HyperGroups() }
 // the reference code's hyperparameter schedule, Ψ and μ*, ν* at every
 // iteration, a*, b* and α* fixed (mfa.DefaultSchedule; targets §1.7,
 // §1.14).
-func vbFit(maxIterations int) experiments.FitSettings {
-	return experiments.FitSettings{MaxIterations: maxIterations, RelTol: 1e-6, MonotoneTol: 1e-9,
-		Hyper: experiments.ScheduleOf(mfaGroups(), mfa.DefaultSchedule())}
+func vbFit(maxIterations int) config.FitSettings {
+	return config.FitSettings{MaxIterations: maxIterations, RelTol: 1e-6, MonotoneTol: 1e-9,
+		Hyper: config.ScheduleOf(mfaGroups(), mfa.DefaultSchedule())}
 }
 
 // MoveRow is one logged move of a search.
@@ -146,7 +147,7 @@ type MoveRow struct {
 // its accepted state (the figures' snapshots). The search also returns,
 // for every move, the active dimensionalities of the analysers with at
 // least one point after it (MoveDims, for moves.csv).
-func searchMFA(z *mat.Dense, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings, rnd *rand.Rand, stop func() error,
+func searchMFA(z *mat.Dense, m ModelSettings, s config.SearchSettings, fit config.FitSettings, rnd *rand.Rand, stop func() error,
 	onMove func(vb.MoveRecord, *mfa.VB)) (*mfa.VB, vb.SearchResult, []string, error) {
 	n, _ := z.Dims()
 	ones := mat.NewDense(n, 1, nil)
@@ -172,8 +173,8 @@ func searchMFA(z *mat.Dense, m ModelSettings, s experiments.SearchSettings, fit 
 }
 
 // birthSplit is the VBMFA's birth of the [search] birth key.
-func birthSplit(b experiments.Birth) mfa.BirthMode {
-	if b == experiments.BirthResponsibility {
+func birthSplit(b config.Birth) mfa.BirthMode {
+	if b == config.BirthResponsibility {
 		return mfa.ResponsibilitySplit
 	}
 	return mfa.SpatialSplit
@@ -181,8 +182,8 @@ func birthSplit(b experiments.Birth) mfa.BirthMode {
 
 // children is the VBMFA's initialisation of the children's loadings of
 // the [search] children key.
-func children(c experiments.Children) mfa.ChildInit {
-	if c == experiments.ChildrenInherit {
+func children(c config.Children) mfa.ChildInit {
+	if c == config.ChildrenInherit {
 		return mfa.InheritLoadings
 	}
 	return mfa.PCALoadings
@@ -264,7 +265,7 @@ func addMoves(t *results.Table, moves []MoveRow, keys ...any) {
 // (PCA start) on y: responsibility births ordered by the local KL,
 // accepted when BIC rises, no deaths, epochs ended by the same agitation
 // rule and judged against the same reference as the VB search of s.
-func searchML(y *mat.Dense, ml MLSettings, s experiments.SearchSettings, psiMin float64, rnd *rand.Rand, stop func() error) (*mfa.EM, vb.SearchResult, error) {
+func searchML(y *mat.Dense, ml MLSettings, s config.SearchSettings, psiMin float64, rnd *rand.Rand, stop func() error) (*mfa.EM, vb.SearchResult, error) {
 	m, err := mfa.NewEM(y, 1, ml.K, psiMin, rnd)
 	if err != nil {
 		return nil, vb.SearchResult{}, err

@@ -12,6 +12,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -20,10 +21,10 @@ import (
 type SeedSearch struct {
 	// Restarts is the number of seeds (new data and a new search each).
 	// Default 10.
-	Restarts int                        `toml:"restarts"`
-	Model    ModelSettings              `toml:"model"`
-	Search   experiments.SearchSettings `toml:"search"`
-	VB       experiments.FitSettings    `toml:"vb"`
+	Restarts int                   `toml:"restarts"`
+	Model    ModelSettings         `toml:"model"`
+	Search   config.SearchSettings `toml:"search"`
+	VB       config.FitSettings    `toml:"vb"`
 	// Snapshots are the accepted epochs after which the figures draw the
 	// model (seed 0).
 	Snapshots []int `toml:"snapshots"`
@@ -43,10 +44,10 @@ func defaultSeedSearch(kMax, maxTotal int, snapshots ...int) SeedSearch {
 func (s SeedSearch) validate() error {
 	for _, e := range s.Snapshots {
 		if e < 1 {
-			return experiments.FieldError("snapshots", e, "must be at least 1")
+			return config.FieldError("snapshots", e, "must be at least 1")
 		}
 	}
-	return experiments.FirstError(experiments.AtLeast("restarts", s.Restarts, 1),
+	return config.FirstError(config.AtLeast("restarts", s.Restarts, 1),
 		s.Model.validate(), s.Search.Validate(), s.VB.Validate("vb", mfaGroups()))
 }
 
@@ -65,7 +66,7 @@ type SeedSearchConfig[D interface {
 
 // Validate checks every key.
 func (c *SeedSearchConfig[D]) Validate() error {
-	return experiments.FirstError(c.Data.Validate(), c.SeedSearch.validate())
+	return config.FirstError(c.Data.Validate(), c.SeedSearch.validate())
 }
 
 // SearchOutcome is what every seed's search records.
@@ -146,7 +147,7 @@ func (ss SeedSearch) fromLabels(z mat.Matrix, labels []int, k int, stop func() e
 // set, returns snapshots of the model (in the original units of st) after
 // the accepted epochs listed in snapshots, and F after every sweep with
 // the epoch it belongs to.
-func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s experiments.SearchSettings, fit experiments.FitSettings,
+func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s config.SearchSettings, fit config.FitSettings,
 	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.VB, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
 	want := map[int]bool{}
 	for _, e := range snapshots {

@@ -17,6 +17,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -37,10 +38,10 @@ type UnsupervisedConfig struct {
 	// PerClass, if positive, trains on a random subset of this many images
 	// of each digit (the same for every seed) instead of the whole
 	// training file; the quick run's budget. Default 0 (all 3823).
-	PerClass int                        `toml:"per_class"`
-	Model    ModelSettings              `toml:"model"`
-	Search   experiments.SearchSettings `toml:"search"`
-	VB       experiments.FitSettings    `toml:"vb"`
+	PerClass int                   `toml:"per_class"`
+	Model    ModelSettings         `toml:"model"`
+	Search   config.SearchSettings `toml:"search"`
+	VB       config.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold of an active factor column (§1.8).
 	Tau float64 `toml:"tau"`
 	// MaxKMeansIterations bounds the baseline's Lloyd iterations. Default
@@ -66,14 +67,14 @@ func DefaultUnsupervised() UnsupervisedConfig {
 // Validate checks every key.
 func (c *UnsupervisedConfig) Validate() error {
 	if c.Data.Train == "" || c.Data.Test == "" {
-		return experiments.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
+		return config.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("restarts", c.Restarts, 1),
-		experiments.AtLeast("per_class", c.PerClass, 0),
+	return config.FirstError(
+		config.AtLeast("restarts", c.Restarts, 1),
+		config.AtLeast("per_class", c.PerClass, 0),
 		c.Model.validate(), c.Search.Validate(),
-		experiments.Positive("tau", c.Tau),
-		experiments.AtLeast("max_kmeans_iterations", c.MaxKMeansIterations, 1),
+		config.Positive("tau", c.Tau),
+		config.AtLeast("max_kmeans_iterations", c.MaxKMeansIterations, 1),
 		c.VB.Validate("vb", mfaGroups()))
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -63,31 +64,31 @@ func (c *DimensionalityConfig) Validate() error {
 		return err
 	}
 	if len(c.TGrid) == 0 {
-		return experiments.FieldError("t_grid", c.TGrid, "must list at least one length")
+		return config.FieldError("t_grid", c.TGrid, "must list at least one length")
 	}
 	for i, T := range c.TGrid {
 		if T < 2 || T > c.Data.TMax || (i > 0 && T <= c.TGrid[i-1]) {
-			return experiments.FieldError("t_grid", c.TGrid, fmt.Sprintf("must increase strictly, within [2, data.t_max = %d]", c.Data.TMax))
+			return config.FieldError("t_grid", c.TGrid, fmt.Sprintf("must increase strictly, within [2, data.t_max = %d]", c.Data.TMax))
 		}
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("seeds", c.Seeds, 1),
+	return config.FirstError(
+		config.AtLeast("seeds", c.Seeds, 1),
 		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, false)),
-		experiments.AtLeast("extended.max_total_iterations", c.Extended.MaxTotalIterations, 0),
-		experiments.NonNegative("extended.rel_tol", c.Extended.RelTol),
+		config.AtLeast("extended.max_total_iterations", c.Extended.MaxTotalIterations, 0),
+		config.NonNegative("extended.rel_tol", c.Extended.RelTol),
 		c.Extended.CompareHyper.Validate("extended.compare_hyper", lds.HyperGroupsOf(lds.Variational, false)),
 		c.Thresholds.validate())
 }
 
 // validate checks the [thresholds] keys.
 func (th Thresholds) validate() error {
-	if err := experiments.FirstError(experiments.Positive("thresholds.alive_threshold", th.Alive),
-		experiments.Positive("thresholds.extinct_threshold", th.Extinct)); err != nil {
+	if err := config.FirstError(config.Positive("thresholds.alive_threshold", th.Alive),
+		config.Positive("thresholds.extinct_threshold", th.Extinct)); err != nil {
 		return err
 	}
 	if th.Extinct > th.Alive {
-		return experiments.FieldError("thresholds.extinct_threshold", th.Extinct, "must not exceed alive_threshold")
+		return config.FieldError("thresholds.extinct_threshold", th.Extinct, "must not exceed alive_threshold")
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/lds"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -40,7 +41,7 @@ type Extension struct {
 	// CompareHyper (keys as [vb.hyper]; absent by default): the longest
 	// sequence is fitted again with it in place of [vb.hyper], as long,
 	// for the end states of both schedules (extended.go).
-	CompareHyper experiments.HyperSchedule `toml:"compare_hyper"`
+	CompareHyper config.HyperSchedule `toml:"compare_hyper"`
 }
 
 // Files of the extended runs.
@@ -164,7 +165,7 @@ func (e extEnd) deaths() []int {
 
 // scheduleText describes a [vb.hyper] schedule in the model's group
 // order: "alpha=10 gamma=20 noise=30 x0=30".
-func scheduleText(h experiments.HyperSchedule) string {
+func scheduleText(h config.HyperSchedule) string {
 	var parts []string
 	for _, g := range lds.HyperGroupsOf(lds.Variational, false) {
 		parts = append(parts, fmt.Sprintf("%s=%d", g, h[g]))

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // TestExtendedEnds: the readout of an extended run classifies every
@@ -14,7 +14,7 @@ import (
 func TestExtendedEnds(t *testing.T) {
 	c := DefaultDimensionality()
 	c.Data.Eigenvalues = []float64{0.5, 0.6} // k_true = 2
-	c.Extended.CompareHyper = experiments.HyperSchedule{"alpha": 1, "gamma": 1, "noise": 1, "x0": 1}
+	c.Extended.CompareHyper = config.HyperSchedule{"alpha": 1, "gamma": 1, "noise": 1, "x0": 1}
 	// F after every iteration: the [vb] phase (3 iterations), then a
 	// continuation whose increments shrink below 1e-6·|F| at iteration 6.
 	f := []float64{-1000, -900, -800, -790, -789, -788.9999, -788.9998, -788}

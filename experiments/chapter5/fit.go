@@ -8,6 +8,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/lds"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -33,7 +34,7 @@ func crossInit(s string) lds.CrossInit {
 // checkCrossInit validates a cross_init key.
 func checkCrossInit(key, s string) error {
 	if s != CrossIdentity && s != CrossZero {
-		return experiments.FieldError(key, s, `must be "identity" or "zero"`)
+		return config.FieldError(key, s, `must be "identity" or "zero"`)
 	}
 	return nil
 }
@@ -49,7 +50,7 @@ type LDSModel struct {
 }
 
 func (m LDSModel) validate() error {
-	return experiments.FirstError(experiments.AtLeast("model.k", m.K, 1), checkCrossInit("model.cross_init", m.CrossInit))
+	return config.FirstError(config.AtLeast("model.k", m.K, 1), checkCrossInit("model.cross_init", m.CrossInit))
 }
 
 // settings returns the model's lds.Settings with the initial Υ_{t−1,t}
@@ -65,9 +66,9 @@ func (m LDSModel) settings(cross string) lds.Settings {
 // chapter5/inputs with M = LDSModel): the [model], its VBEM run ([vb])
 // and the [thresholds] of the readout.
 type ARDSettings[M any] struct {
-	Model      M                       `toml:"model"`
-	VB         experiments.FitSettings `toml:"vb"`
-	Thresholds Thresholds              `toml:"thresholds"`
+	Model      M                  `toml:"model"`
+	VB         config.FitSettings `toml:"vb"`
+	Thresholds Thresholds         `toml:"thresholds"`
 }
 
 // defaultARD returns the thesis's settings for model: maxIterations of
@@ -166,10 +167,10 @@ func firstBelow(tr [][]float64, thr float64) []int {
 // or MAP LDS with or without inputs: maxIterations iterations exactly
 // (the thesis's runs have no stop rule) and the staged hyperparameter
 // schedule of section 5.4.2, lds.StagedSchedule ("hypit = [10, 20, 30]").
-func ldsFit(maxIterations int, mode lds.Mode, inputs bool) experiments.FitSettings {
+func ldsFit(maxIterations int, mode lds.Mode, inputs bool) config.FitSettings {
 	groups := lds.HyperGroupsOf(mode, inputs)
-	return experiments.FitSettings{MaxIterations: maxIterations, MonotoneTol: 1e-9,
-		Hyper: experiments.ScheduleOf(groups, lds.StagedSchedule(groups))}
+	return config.FitSettings{MaxIterations: maxIterations, MonotoneTol: 1e-9,
+		Hyper: config.ScheduleOf(groups, lds.StagedSchedule(groups))}
 }
 
 // extendConverger stops a continuation when ΔF < rel·|F| (targets §3.1

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -563,7 +564,7 @@ func (g *genePipeline) networkCheck(book *checkBook, pairs []interPair, dir stri
 		src, e2 := t.Int(i, cols["source"])
 		tgt, e3 := t.Int(i, cols["target"])
 		sg, e4 := t.Int(i, cols["sign"])
-		if err := experiments.FirstError(e1, e2, e3, e4); err != nil {
+		if err := config.FirstError(e1, e2, e3, e4); err != nil {
 			return err
 		}
 		drawn[arc{seed, row[cols["variant"]], src, tgt, sg}] = true

@@ -9,7 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/model/lds"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // RotatedDiagonal returns A = Q diag(eig) Qᵀ with Q a Haar-random orthogonal
@@ -104,22 +104,22 @@ func (g NoInputLDS) Validate() error {
 	if err := checkEigenvalues("data.eigenvalues", g.Eigenvalues); err != nil {
 		return err
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("data.p", g.P, 1),
-		experiments.Positive("data.c_mixture_sd", g.CSD),
+	return config.FirstError(
+		config.AtLeast("data.p", g.P, 1),
+		config.Positive("data.c_mixture_sd", g.CSD),
 		finite("data.c_mixture_means", g.CMeans[:]),
-		experiments.AtLeast("data.t_max", g.TMax, 2))
+		config.AtLeast("data.t_max", g.TMax, 2))
 }
 
 // checkEigenvalues refuses an empty list and values outside (−1, 1) (an
 // unstable A).
 func checkEigenvalues(key string, eig []float64) error {
 	if len(eig) == 0 {
-		return experiments.FieldError(key, eig, "must list at least one eigenvalue")
+		return config.FieldError(key, eig, "must list at least one eigenvalue")
 	}
 	for _, v := range eig {
 		if !(math.Abs(v) < 1) {
-			return experiments.FieldError(key, eig, "every eigenvalue must lie in (-1, 1)")
+			return config.FieldError(key, eig, "every eigenvalue must lie in (-1, 1)")
 		}
 	}
 	return nil
@@ -129,7 +129,7 @@ func checkEigenvalues(key string, eig []float64) error {
 func finite(key string, xs []float64) error {
 	for _, v := range xs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return experiments.FieldError(key, xs, "must be finite")
+			return config.FieldError(key, xs, "must be finite")
 		}
 	}
 	return nil
@@ -188,12 +188,12 @@ func (g InputLDS) Validate() error {
 	if err := checkEigenvalues("data.eigenvalues", g.Eigenvalues); err != nil {
 		return err
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("data.p", g.P, 1),
-		experiments.AtLeast("data.t", g.T, 2),
-		experiments.Positive("data.input_period", g.Period),
-		experiments.Positive("data.d_uniform_halfwidth", g.DHalfWidth),
-		experiments.Positive("data.c_mixture_sd", g.CSD),
+	return config.FirstError(
+		config.AtLeast("data.p", g.P, 1),
+		config.AtLeast("data.t", g.T, 2),
+		config.Positive("data.input_period", g.Period),
+		config.Positive("data.d_uniform_halfwidth", g.DHalfWidth),
+		config.Positive("data.c_mixture_sd", g.CSD),
 		finite("data.c_mixture_means", g.CMeans[:]))
 }
 
@@ -296,39 +296,39 @@ func (g Surrogate) Validate() error {
 		return err
 	}
 	if g.Observation != ObsLognormal && g.Observation != ObsLinear {
-		return experiments.FieldError("data.observation", g.Observation, `must be "lognormal" or "linear"`)
+		return config.FieldError("data.observation", g.Observation, `must be "lognormal" or "linear"`)
 	}
 	if g.NTrain >= g.N {
-		return experiments.FieldError("data.n_train", g.NTrain, fmt.Sprintf("must be less than n_sequences = %d (the rest are the test set)", g.N))
+		return config.FieldError("data.n_train", g.NTrain, fmt.Sprintf("must be less than n_sequences = %d (the rest are the test set)", g.N))
 	}
 	for _, r := range []struct {
 		key string
 		v   [2]float64
 	}{{"data.edge_weight", g.EdgeWeight}, {"data.self_weight", g.SelfWeight}, {"data.scale_range", g.ScaleRange}} {
 		if !(r.v[0] >= 0 && r.v[0] <= r.v[1]) || math.IsInf(r.v[1], 0) {
-			return experiments.FieldError(r.key, r.v[:], "must be [lo, hi] with 0 ≤ lo ≤ hi, finite")
+			return config.FieldError(r.key, r.v[:], "must be [lo, hi] with 0 ≤ lo ≤ hi, finite")
 		}
 	}
 	if !(g.ScaleRange[0] > 0) {
-		return experiments.FieldError("data.scale_range", g.ScaleRange[:], "must be positive")
+		return config.FieldError("data.scale_range", g.ScaleRange[:], "must be positive")
 	}
 	if !(g.SelfLoopProb >= 0 && g.SelfLoopProb <= 1) {
-		return experiments.FieldError("data.self_loop_prob", g.SelfLoopProb, "must be in [0, 1]")
+		return config.FieldError("data.self_loop_prob", g.SelfLoopProb, "must be in [0, 1]")
 	}
 	if !(g.EdgesPerGene >= 0 && g.EdgesPerGene <= float64(g.P-1)) {
-		return experiments.FieldError("data.edges_per_gene", g.EdgesPerGene, "must be in [0, p-1]")
+		return config.FieldError("data.edges_per_gene", g.EdgesPerGene, "must be in [0, p-1]")
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("data.p", g.P, 2),
-		experiments.AtLeast("data.n_sequences", g.N, 2),
-		experiments.AtLeast("data.t", g.T, 3),
-		experiments.AtLeast("data.n_train", g.NTrain, 1),
-		experiments.Positive("data.d_spectral_radius_max", g.SpectralRadiusMax),
-		experiments.NonNegative("data.c_sd", g.CSD),
-		experiments.NonNegative("data.obs_noise_sd", g.ObsNoiseSD),
-		experiments.NonNegative("data.z1_sd", g.Z1SD),
-		experiments.NonNegative("data.stimulus_mean_abs", g.StimulusMeanAbs),
-		experiments.NonNegative("data.x0_sd", g.X0SD))
+	return config.FirstError(
+		config.AtLeast("data.p", g.P, 2),
+		config.AtLeast("data.n_sequences", g.N, 2),
+		config.AtLeast("data.t", g.T, 3),
+		config.AtLeast("data.n_train", g.NTrain, 1),
+		config.Positive("data.d_spectral_radius_max", g.SpectralRadiusMax),
+		config.NonNegative("data.c_sd", g.CSD),
+		config.NonNegative("data.obs_noise_sd", g.ObsNoiseSD),
+		config.NonNegative("data.z1_sd", g.Z1SD),
+		config.NonNegative("data.stimulus_mean_abs", g.StimulusMeanAbs),
+		config.NonNegative("data.x0_sd", g.X0SD))
 }
 
 // SurrogateData is one draw of the surrogate.

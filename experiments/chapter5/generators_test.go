@@ -10,7 +10,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/lds"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // TestInputGenerator checks the generator of section 5.4.2 (targets §3.3
@@ -352,12 +352,12 @@ func TestPhasesContinue(t *testing.T) {
 // from 20, the noise and x₀ priors from 30, as the model's own
 // DefaultSchedule orders them.
 func TestDefaultHyperSchedule(t *testing.T) {
-	thesis := experiments.HyperSchedule{lds.HyperAlpha: 10, lds.HyperBeta: 10, lds.HyperGamma: 20, lds.HyperDelta: 20, lds.HyperNoise: 30, lds.HyperX0: 30}
+	thesis := config.HyperSchedule{lds.HyperAlpha: 10, lds.HyperBeta: 10, lds.HyperGamma: 20, lds.HyperDelta: 20, lds.HyperNoise: 30, lds.HyperX0: 30}
 	gs := DefaultGeneSettings()
 	genesVB, genesMAP := gs.VB, gs.MAP
 	for _, c := range []struct {
 		name   string
-		fit    experiments.FitSettings
+		fit    config.FitSettings
 		mode   lds.Mode
 		inputs bool
 	}{

@@ -13,6 +13,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // This file is the pipeline of section 5.5 shared by chapter5/genes (the
@@ -45,7 +46,7 @@ type GeneModel struct {
 
 // MAPSettings are the [map] keys: the run settings and the MAP variant.
 type MAPSettings struct {
-	experiments.FitSettings
+	config.FitSettings
 	// Mode is "boost" (the thesis's: statistics multiplied by κ, default)
 	// or "tempered" (statistics and prior multiplied by κ: the exact MAP).
 	Mode string `toml:"mode"`
@@ -71,11 +72,11 @@ type InteractionSettings struct {
 // [vb], [map], [interactions] and [thresholds]. The configs embed it, so
 // the tables stay at the top level of their files.
 type GeneSettings struct {
-	Model        GeneModel               `toml:"model"`
-	VB           experiments.FitSettings `toml:"vb"`
-	MAP          MAPSettings             `toml:"map"`
-	Interactions InteractionSettings     `toml:"interactions"`
-	Thresholds   Thresholds              `toml:"thresholds"`
+	Model        GeneModel           `toml:"model"`
+	VB           config.FitSettings  `toml:"vb"`
+	MAP          MAPSettings         `toml:"map"`
+	Interactions InteractionSettings `toml:"interactions"`
+	Thresholds   Thresholds          `toml:"thresholds"`
 }
 
 // DefaultGeneSettings returns the shared defaults of targets §3.7-§3.8:
@@ -100,26 +101,26 @@ func DefaultGeneSettings() GeneSettings {
 func (g GeneSettings) validate() error {
 	m, mp, in := g.Model, g.MAP, g.Interactions
 	if len(m.KGrid) == 0 {
-		return experiments.FieldError("model.k_grid", m.KGrid, "must list at least one k")
+		return config.FieldError("model.k_grid", m.KGrid, "must list at least one k")
 	}
 	for i, k := range m.KGrid {
 		if k < 1 || (i > 0 && k <= m.KGrid[i-1]) {
-			return experiments.FieldError("model.k_grid", m.KGrid, "must increase strictly from at least 1")
+			return config.FieldError("model.k_grid", m.KGrid, "must increase strictly from at least 1")
 		}
 	}
 	if mp.Mode != MAPBoost && mp.Mode != MAPTempered {
-		return experiments.FieldError("map.mode", mp.Mode, `must be "boost" or "tempered"`)
+		return config.FieldError("map.mode", mp.Mode, `must be "boost" or "tempered"`)
 	}
 	if !(mp.Kappa >= 1 && mp.Kappa <= 1e6) {
-		return experiments.FieldError("map.kappa", mp.Kappa, "must be in [1, 1e6] (beyond, the prior is lost to round-off; targets §1.12 pitfall 10)")
+		return config.FieldError("map.kappa", mp.Kappa, "must be in [1, 1e6] (beyond, the prior is lost to round-off; targets §1.12 pitfall 10)")
 	}
-	return experiments.FirstError(
+	return config.FirstError(
 		checkCrossInit("model.cross_init", m.CrossInit),
 		g.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
 		mp.FitSettings.Validate("map", lds.HyperGroupsOf(lds.MAPBoost, true)),
-		experiments.AtLeast("interactions.k", in.K, 1),
-		experiments.Positive("interactions.beta_fixed_gene_inputs", in.BetaFixed),
-		experiments.Positive("interactions.significance_sds", in.SignificanceSDs),
+		config.AtLeast("interactions.k", in.K, 1),
+		config.Positive("interactions.beta_fixed_gene_inputs", in.BetaFixed),
+		config.Positive("interactions.significance_sds", in.SignificanceSDs),
 		g.Thresholds.validate())
 }
 

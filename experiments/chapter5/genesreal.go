@@ -10,6 +10,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/lds"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -60,26 +61,26 @@ func DefaultGenes() GenesConfig {
 func (c *GenesConfig) Validate() error {
 	d := c.Data
 	if d.File == "" {
-		return experiments.FieldError("data.file", d.File, "must name the data file")
+		return config.FieldError("data.file", d.File, "must name the data file")
 	}
 	if d.TrainSet == "" {
-		return experiments.FieldError("data.train_set", d.TrainSet, "must name a set of the file")
+		return config.FieldError("data.train_set", d.TrainSet, "must name a set of the file")
 	}
 	for _, r := range []struct {
 		key string
 		v   [2]int
 	}{{"data.train_replicates", d.TrainReplicates}, {"data.test_replicates", d.TestReplicates}} {
 		if r.v[0] < 1 || r.v[1] < r.v[0] {
-			return experiments.FieldError(r.key, r.v[:], "must be [first, last] with 1 ≤ first ≤ last")
+			return config.FieldError(r.key, r.v[:], "must be [first, last] with 1 ≤ first ≤ last")
 		}
 	}
 	if d.TestReplicates[0] <= d.TrainReplicates[1] && d.TrainReplicates[0] <= d.TestReplicates[1] {
-		return experiments.FieldError("data.test_replicates", d.TestReplicates[:], "must not overlap data.train_replicates")
+		return config.FieldError("data.test_replicates", d.TestReplicates[:], "must not overlap data.train_replicates")
 	}
 	if !(d.LogBase == 0 || d.LogBase > 1) || math.IsInf(d.LogBase, 0) {
-		return experiments.FieldError("data.log_base", d.LogBase, "must be 0 (values used as they are) or a finite base > 1")
+		return config.FieldError("data.log_base", d.LogBase, "must be 0 (values used as they are) or a finite base > 1")
 	}
-	return experiments.FirstError(experiments.AtLeast("seeds", c.Seeds, 1),
+	return config.FirstError(config.AtLeast("seeds", c.Seeds, 1),
 		c.GeneSettings.validate())
 }
 

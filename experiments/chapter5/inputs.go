@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -56,21 +57,21 @@ func (c *InputsConfig) Validate() error {
 		return err
 	}
 	if len(c.NoiseInputs) == 0 {
-		return experiments.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both`)
+		return config.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both`)
 	}
 	for i, n := range c.NoiseInputs {
 		if (n != NoiseU01 && n != NoiseUm11) || slices.Index(c.NoiseInputs, n) != i {
-			return experiments.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both, once each`)
+			return config.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both, once each`)
 		}
 	}
 	// [vb] first: the iterations are checked against its max_iterations,
 	// which must be valid itself (max_iterations = -1 is its own error).
-	if err := experiments.FirstError(
-		experiments.AtLeast("seeds", c.Seeds, 1),
+	if err := config.FirstError(
+		config.AtLeast("seeds", c.Seeds, 1),
 		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
-		experiments.AtLeast("readout_iteration", c.Readout, 1),
-		experiments.AtLeast("early_iteration", c.Early, 1),
+		config.AtLeast("readout_iteration", c.Readout, 1),
+		config.AtLeast("early_iteration", c.Early, 1),
 		c.Thresholds.validate()); err != nil {
 		return err
 	}
@@ -79,7 +80,7 @@ func (c *InputsConfig) Validate() error {
 		v   int
 	}{{"readout_iteration", c.Readout}, {"early_iteration", c.Early}} {
 		if it.v >= c.VB.MaxIterations {
-			return experiments.FieldError(it.key, it.v, fmt.Sprintf("must be below vb.max_iterations = %d", c.VB.MaxIterations))
+			return config.FieldError(it.key, it.v, fmt.Sprintf("must be below vb.max_iterations = %d", c.VB.MaxIterations))
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -46,8 +47,8 @@ func (c *SurrogateConfig) Validate() error {
 	if err := c.Data.Validate(); err != nil {
 		return err
 	}
-	return experiments.FirstError(experiments.AtLeast("seeds", c.Seeds, 1),
-		experiments.NonNegative("noisy_obs_noise_sd", c.NoisyObsNoiseSD),
+	return config.FirstError(config.AtLeast("seeds", c.Seeds, 1),
+		config.NonNegative("noisy_obs_noise_sd", c.NoisyObsNoiseSD),
 		c.GeneSettings.validate())
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/dag"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/ais"
@@ -63,8 +64,8 @@ func (c *GranularityConfig) Validate() error {
 	if err := validateSizes("k_grid", c.KGrid); err != nil {
 		return err
 	}
-	if err := experiments.FirstError(c.MainData.validate(""),
-		experiments.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("anneal"), c.Scoring.validate()); err != nil {
+	if err := config.FirstError(c.MainData.validate(""),
+		config.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("anneal"), c.Scoring.validate()); err != nil {
 		return err
 	}
 	_, err := thesisParams(c.Model)
@@ -374,10 +375,10 @@ func DefaultSchedules() SchedulesConfig {
 // Validate checks every key.
 func (c *SchedulesConfig) Validate() error {
 	if len(c.ETauValues) == 0 {
-		return experiments.FieldError("e_tau_values", c.ETauValues, "must list at least one value")
+		return config.FieldError("e_tau_values", c.ETauValues, "must list at least one value")
 	}
 	for _, e := range c.ETauValues {
-		if err := experiments.Positive("e_tau_values", e); err != nil {
+		if err := config.Positive("e_tau_values", e); err != nil {
 			return err
 		}
 	}
@@ -385,13 +386,13 @@ func (c *SchedulesConfig) Validate() error {
 	if err := validateSizes("hysteresis.k_values", h.KValues); err != nil {
 		return err
 	}
-	if err := experiments.FirstError(experiments.AtLeast("points", c.Points, 2), h.MainData.validate("hysteresis."),
-		experiments.AtLeast("hysteresis.passes", h.Passes, 1),
-		experiments.Positive("hysteresis.alpha", h.Alpha), c.Model.validate()); err != nil {
+	if err := config.FirstError(config.AtLeast("points", c.Points, 2), h.MainData.validate("hysteresis."),
+		config.AtLeast("hysteresis.passes", h.Passes, 1),
+		config.Positive("hysteresis.alpha", h.Alpha), c.Model.validate()); err != nil {
 		return err
 	}
 	if h.KValues[0] < 4 {
-		return experiments.FieldError("hysteresis.k_values", h.KValues[0], "must be at least 4 (the quarters of the schedule)")
+		return config.FieldError("hysteresis.k_values", h.KValues[0], "must be at least 4 (the quarters of the schedule)")
 	}
 	_, err := thesisParams(c.Model)
 	return err

@@ -33,7 +33,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/dag"
 	"github.com/vbworkbench/vbw/core/rng"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // ThesisSizes are the 20 data-set sizes of section 6.4 (line 4712).
@@ -60,15 +60,15 @@ func defaultModel() ModelSettings {
 }
 
 func (m ModelSettings) validate() error {
-	if err := experiments.Positive("model.prior_lambda", m.PriorLambda); err != nil {
+	if err := config.Positive("model.prior_lambda", m.PriorLambda); err != nil {
 		return err
 	}
 	c, err := dag.ParseCode(m.TrueCode)
 	if err != nil {
-		return experiments.FieldError("model.true_code", m.TrueCode, "must be four digits 0–3, e.g. \"1332\"")
+		return config.FieldError("model.true_code", m.TrueCode, "must be four digits 0–3, e.g. \"1332\"")
 	}
 	if c.HUsed() == 0 {
-		return experiments.FieldError("model.true_code", m.TrueCode, "must give some observed node a hidden parent")
+		return config.FieldError("model.true_code", m.TrueCode, "must give some observed node a hidden parent")
 	}
 	return nil
 }
@@ -129,18 +129,18 @@ func defaultScores() ScoreSettings {
 
 func (s ScoreSettings) validate() error {
 	if !slices.Contains([]string{"thesis", "strict", "none"}, s.AliasRule) {
-		return experiments.FieldError("scores.alias_rule", s.AliasRule, `must be "thesis", "strict" or "none"`)
+		return config.FieldError("scores.alias_rule", s.AliasRule, `must be "thesis", "strict" or "none"`)
 	}
 	if s.VBInit != "same_theta" && s.VBInit != "from_cs" {
-		return experiments.FieldError("scores.vb_init", s.VBInit, `must be "same_theta" or "from_cs"`)
+		return config.FieldError("scores.vb_init", s.VBInit, `must be "same_theta" or "from_cs"`)
 	}
 	if s.EMStop != "thesis" && s.EMStop != "converged" {
-		return experiments.FieldError("scores.em_stop", s.EMStop, `must be "thesis" or "converged"`)
+		return config.FieldError("scores.em_stop", s.EMStop, `must be "thesis" or "converged"`)
 	}
-	return experiments.FirstError(
-		experiments.AtLeast("scores.restarts", s.Restarts, 1),
-		experiments.AtLeast("scores.max_iterations", s.MaxIterations, 1),
-		experiments.Positive("scores.tol_per_datum", s.TolPerDatum))
+	return config.FirstError(
+		config.AtLeast("scores.restarts", s.Restarts, 1),
+		config.AtLeast("scores.max_iterations", s.MaxIterations, 1),
+		config.Positive("scores.tol_per_datum", s.TolPerDatum))
 }
 
 // settings returns the dag.Settings of the [scores] keys.
@@ -173,7 +173,7 @@ type Scoring struct {
 func defaultScoring() Scoring { return Scoring{Model: defaultModel(), Scores: defaultScores()} }
 
 func (s Scoring) validate() error {
-	return experiments.FirstError(s.Model.validate(), s.Scores.validate())
+	return config.FirstError(s.Model.validate(), s.Scores.validate())
 }
 
 // AnnealSettings are the keys of the sampler of Algorithm 6.1 (lines
@@ -199,9 +199,9 @@ func defaultAnneal() AnnealSettings {
 
 func (a AnnealSettings) validate(prefix string) error {
 	if a.Schedule != "nonlinear" && a.Schedule != "linear" {
-		return experiments.FieldError(prefix+".schedule", a.Schedule, `must be "nonlinear" or "linear"`)
+		return config.FieldError(prefix+".schedule", a.Schedule, `must be "nonlinear" or "linear"`)
 	}
-	return experiments.FirstError(experiments.Positive(prefix+".e_tau", a.ETau), experiments.Positive(prefix+".alpha", a.Alpha))
+	return config.FirstError(config.Positive(prefix+".e_tau", a.ETau), config.Positive(prefix+".alpha", a.Alpha))
 }
 
 // withK returns the [ais] keys of one run of k steps.
@@ -228,7 +228,7 @@ func defaultAIS() AISSettings {
 }
 
 func (a AISSettings) validate() error {
-	return experiments.FirstError(a.AnnealSettings.validate("ais"), experiments.AtLeast("ais.k", a.K, 1), experiments.AtLeast("ais.runs", a.Runs, 1))
+	return config.FirstError(a.AnnealSettings.validate("ais"), config.AtLeast("ais.k", a.K, 1), config.AtLeast("ais.runs", a.Runs, 1))
 }
 
 // MainData are the keys that select the data of the AIS analyses
@@ -242,7 +242,7 @@ type MainData struct {
 
 // validate checks the keys, which are prefix + "n" and prefix + "data_seed".
 func (d MainData) validate(prefix string) error {
-	return experiments.FirstError(experiments.AtLeast(prefix+"n", d.N, 1), experiments.AtLeast(prefix+"data_seed", d.DataSeed, 0))
+	return config.FirstError(config.AtLeast(prefix+"n", d.N, 1), config.AtLeast(prefix+"data_seed", d.DataSeed, 0))
 }
 
 // problem binds the configured true structure (as configured, not its
@@ -273,14 +273,14 @@ func (d MainData) problem(m ModelSettings, seed uint64) (*dag.Problem, dag.Param
 // validateSizes checks a list of data sizes under key.
 func validateSizes(key string, sizes []int) error {
 	if len(sizes) == 0 {
-		return experiments.FieldError(key, sizes, "must list at least one size")
+		return config.FieldError(key, sizes, "must list at least one size")
 	}
 	for i, n := range sizes {
 		if n < 1 {
-			return experiments.FieldError(key, n, "every size must be at least 1")
+			return config.FieldError(key, n, "every size must be at least 1")
 		}
 		if i > 0 && n <= sizes[i-1] {
-			return experiments.FieldError(key, sizes, "must be strictly increasing")
+			return config.FieldError(key, sizes, "must be strictly increasing")
 		}
 	}
 	return nil

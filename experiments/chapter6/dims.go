@@ -10,6 +10,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/dag"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -53,15 +54,15 @@ func DefaultDims() DimsConfig {
 // Validate checks every key.
 func (c *DimsConfig) Validate() error {
 	if len(c.DataModes) == 0 {
-		return experiments.FieldError("data", c.DataModes, `must list "sampled" and/or "all625"`)
+		return config.FieldError("data", c.DataModes, `must list "sampled" and/or "all625"`)
 	}
 	for i, m := range c.DataModes {
 		if (m != "sampled" && m != "all625") || slices.Contains(c.DataModes[:i], m) {
-			return experiments.FieldError("data", m, `every mode must be "sampled" or "all625", once`)
+			return config.FieldError("data", m, `every mode must be "sampled" or "all625", once`)
 		}
 	}
-	if err := experiments.FirstError(experiments.AtLeast("n_data", c.NData, 1), experiments.AtLeast("R", c.R, 1),
-		experiments.Positive("epsilon", c.Epsilon), experiments.Positive("rank_rel_tol", c.RankRelTol),
+	if err := config.FirstError(config.AtLeast("n_data", c.NData, 1), config.AtLeast("R", c.R, 1),
+		config.Positive("epsilon", c.Epsilon), config.Positive("rank_rel_tol", c.RankRelTol),
 		c.Scoring.validate()); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -39,7 +40,7 @@ func DefaultPrior() PriorConfig {
 
 // Validate checks every key.
 func (c *PriorConfig) Validate() error {
-	return experiments.FirstError(validateSizes("sizes", c.Sizes), experiments.AtLeast("instances", c.Instances, 1),
+	return config.FirstError(validateSizes("sizes", c.Sizes), config.AtLeast("instances", c.Instances, 1),
 		c.Scoring.validate())
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/samplers/ais"
 	"github.com/vbworkbench/vbw/samplers/mcmc"
 )
@@ -285,7 +286,7 @@ func thesisParams(m ModelSettings) (dag.Params, error) {
 	s, ts := c.Structure(), dag.TrueCode.Structure()
 	for j := 0; j < s.Nodes(); j++ {
 		if s.Rows(j) != ts.Rows(j) {
-			return nil, experiments.FieldError("model.true_code", m.TrueCode,
+			return nil, config.FieldError("model.true_code", m.TrueCode,
 				fmt.Sprintf("the thesis's parameters need the row counts of %s (y3 and y6 with one hidden parent, y4 and y5 with two)", dag.TrueCode))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -62,22 +63,22 @@ func (c *SingleConfig) Validate() error {
 		return err
 	}
 	if len(c.DataSeeds) == 0 {
-		return experiments.FieldError("data_seeds", c.DataSeeds, "must list at least one seed")
+		return config.FieldError("data_seeds", c.DataSeeds, "must list at least one seed")
 	}
 	for i, s := range c.DataSeeds {
 		if s < 0 || slices.Contains(c.DataSeeds[:i], s) {
-			return experiments.FieldError("data_seeds", c.DataSeeds, "must be distinct and ≥ 0")
+			return config.FieldError("data_seeds", c.DataSeeds, "must be distinct and ≥ 0")
 		}
 	}
 	for _, n := range c.Fig62Rows {
 		if !slices.Contains(c.Sizes, n) {
-			return experiments.FieldError("fig62_rows", n, "every row must be one of sizes")
+			return config.FieldError("fig62_rows", n, "every row must be one of sizes")
 		}
 	}
 	if c.ExactN != 0 && (!slices.Contains(c.Sizes, c.ExactN) || c.ExactN > 12) {
-		return experiments.FieldError("exact_n", c.ExactN, "must be 0 or one of sizes, at most 12 (the sum has 4^n terms)")
+		return config.FieldError("exact_n", c.ExactN, "must be 0 or one of sizes, at most 12 (the sum has 4^n terms)")
 	}
-	if err := experiments.FirstError(c.Scoring.validate(), c.AIS.validate()); err != nil {
+	if err := config.FirstError(c.Scoring.validate(), c.AIS.validate()); err != nil {
 		return err
 	}
 	if _, err := thesisParams(c.Model); err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/gmm"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -49,10 +50,10 @@ func DefaultDSouza() DSouzaConfig {
 // Validate checks the config.
 func (c *DSouzaConfig) Validate() error {
 	if !(c.SeparationStep > 0) || !(c.SeparationMax >= 0) || math.IsInf(c.SeparationMax, 0) || c.SeparationMax/c.SeparationStep > 1e4 {
-		return experiments.FieldError("separation_step", c.SeparationStep, "must be positive, with separation_max ≥ 0 and at most 10⁴ steps")
+		return config.FieldError("separation_step", c.SeparationStep, "must be positive, with separation_max ≥ 0 and at most 10⁴ steps")
 	}
-	return experiments.FirstError(experiments.AtLeast("points_per_cluster", c.PointsPerCluster, 1),
-		experiments.Positive("alpha0", c.Alpha0), c.Fits.validate(), c.Evidence.validate())
+	return config.FirstError(config.AtLeast("points_per_cluster", c.PointsPerCluster, 1),
+		config.Positive("alpha0", c.Alpha0), c.Fits.validate(), c.Evidence.validate())
 }
 
 // separations returns 0, step, …, max.

@@ -8,6 +8,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/gmm"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -52,13 +53,13 @@ func (c *Fig106Config) Validate() error {
 	}
 	for _, it := range c.SnapshotIterations {
 		if it < 0 || it > c.VB.MaxIterations {
-			return experiments.FieldError("snapshot_iterations", c.SnapshotIterations, "must lie in [0, vb.max_iterations]")
+			return config.FieldError("snapshot_iterations", c.SnapshotIterations, "must lie in [0, vb.max_iterations]")
 		}
 	}
 	if !(c.Threshold > 0 && c.Threshold < 1) {
-		return experiments.FieldError("threshold", c.Threshold, "must lie in (0, 1)")
+		return config.FieldError("threshold", c.Threshold, "must lie in (0, 1)")
 	}
-	return experiments.FirstError(experiments.AtLeast("k", c.K, 1), experiments.AtLeast("seeds", c.Seeds, 1), c.Fits.validate())
+	return config.FirstError(config.AtLeast("k", c.K, 1), config.AtLeast("seeds", c.Seeds, 1), c.Fits.validate())
 }
 
 // w0s returns the W₀ scales run: the headline first, then w0_scales.

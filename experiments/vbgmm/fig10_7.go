@@ -7,6 +7,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/gmm"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -48,9 +49,9 @@ func (c *Fig107Config) Validate() error {
 		return err
 	}
 	if c.KMax > gmm.MaxProposalK {
-		return experiments.FieldError("k_max", c.KMax, fmt.Sprintf("must be at most %d (the K! relabellings of the IS proposal)", gmm.MaxProposalK))
+		return config.FieldError("k_max", c.KMax, fmt.Sprintf("must be at most %d (the K! relabellings of the IS proposal)", gmm.MaxProposalK))
 	}
-	return experiments.FirstError(experiments.AtLeast("k_max", c.KMax, 1), experiments.Positive("near_nats", c.NearNats),
+	return config.FirstError(config.AtLeast("k_max", c.KMax, 1), config.Positive("near_nats", c.NearNats),
 		c.Fits.validate(), c.Evidence.validate())
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/datasets"
 	"github.com/vbworkbench/vbw/samplers/ais"
 	"github.com/vbworkbench/vbw/samplers/is"
@@ -45,17 +46,17 @@ func init() {
 // Fits is the part of a config that fits mixtures: the random starts of
 // each fit, the [prior] table and the [vb] table.
 type Fits struct {
-	Restarts int                     `toml:"restarts"`
-	Prior    PriorSettings           `toml:"prior"`
-	VB       experiments.FitSettings `toml:"vb"`
+	Restarts int                `toml:"restarts"`
+	Prior    PriorSettings      `toml:"prior"`
+	VB       config.FitSettings `toml:"vb"`
 }
 
 func defaultFits(restarts int) Fits {
-	return Fits{Restarts: restarts, Prior: defaultPrior(), VB: experiments.DefaultFit(1000)}
+	return Fits{Restarts: restarts, Prior: defaultPrior(), VB: config.DefaultFit(1000)}
 }
 
 func (f Fits) validate() error {
-	return experiments.FirstError(experiments.AtLeast("restarts", f.Restarts, 1), f.Prior.validate(), f.VB.Validate("vb", nil))
+	return config.FirstError(config.AtLeast("restarts", f.Restarts, 1), f.Prior.validate(), f.VB.Validate("vb", nil))
 }
 
 // Evidence is the part of a config that samples ln p(X | K): the [ais]
@@ -74,7 +75,7 @@ func (e Evidence) validate() error {
 	if e.AISJoint.Runs != 0 {
 		joint = e.AISJoint.validate("ais_joint")
 	}
-	return experiments.FirstError(e.AIS.validate("ais"), joint, e.IS.validate())
+	return config.FirstError(e.AIS.validate("ais"), joint, e.IS.validate())
 }
 
 // PriorSettings is the [prior] table: the Gauss-Wishart prior of PRML
@@ -91,8 +92,8 @@ type PriorSettings struct {
 func defaultPrior() PriorSettings { return PriorSettings{Beta0: 1, W0Scale: 1} }
 
 func (p PriorSettings) validate() error {
-	return experiments.FirstError(experiments.Positive("prior.beta0", p.Beta0),
-		experiments.NonNegative("prior.nu0", p.Nu0), experiments.Positive("prior.w0_scale", p.W0Scale))
+	return config.FirstError(config.Positive("prior.beta0", p.Beta0),
+		config.NonNegative("prior.nu0", p.Nu0), config.Positive("prior.w0_scale", p.W0Scale))
 }
 
 // prior returns the gmm prior in d dimensions with α₀ = alpha0 and W₀ =
@@ -110,7 +111,7 @@ func (p PriorSettings) prior(d int, alpha0, w0 float64) (gmm.Prior, error) {
 		q.W0[i*d+i] = w0
 	}
 	if err := q.Validate(); err != nil {
-		return q, experiments.FieldError("prior.nu0", p.Nu0, err.Error())
+		return q, config.FieldError("prior.nu0", p.Nu0, err.Error())
 	}
 	return q, nil
 }
@@ -146,20 +147,20 @@ func defaultAIS(runs, steps int) AISSettings {
 func (a AISSettings) validate(table string) error {
 	var tau1, pilot error
 	if a.Tau1 != 0 && !(a.Tau1 > 0 && a.Tau1 < 1) {
-		tau1 = experiments.FieldError(table+".tau1", a.Tau1, "must be in (0, 1), or 0 for no geometric schedule")
+		tau1 = config.FieldError(table+".tau1", a.Tau1, "must be in (0, 1), or 0 for no geometric schedule")
 	} else if a.Tau1 != 0 && a.ETau != 0 {
-		tau1 = experiments.FieldError(table+".tau1", a.Tau1, "set tau1 or e_tau, not both")
+		tau1 = config.FieldError(table+".tau1", a.Tau1, "set tau1 or e_tau, not both")
 	}
 	if a.PilotRuns != 0 {
-		pilot = experiments.FirstError(experiments.AtLeast(table+".pilot_runs", a.PilotRuns, 1),
-			experiments.AtLeast(table+".pilot_steps", a.PilotSteps, 2), experiments.AtLeast(table+".pilot_bins", a.PilotBins, 1),
-			experiments.Positive(table+".pilot_floor", a.PilotFloor))
+		pilot = config.FirstError(config.AtLeast(table+".pilot_runs", a.PilotRuns, 1),
+			config.AtLeast(table+".pilot_steps", a.PilotSteps, 2), config.AtLeast(table+".pilot_bins", a.PilotBins, 1),
+			config.Positive(table+".pilot_floor", a.PilotFloor))
 		if pilot == nil && a.PilotBins > a.PilotSteps {
-			pilot = experiments.FieldError(table+".pilot_bins", a.PilotBins, fmt.Sprintf("must be at most pilot_steps (%d)", a.PilotSteps))
+			pilot = config.FieldError(table+".pilot_bins", a.PilotBins, fmt.Sprintf("must be at most pilot_steps (%d)", a.PilotSteps))
 		}
 	}
-	return experiments.FirstError(experiments.AtLeast(table+".runs", a.Runs, 2), experiments.AtLeast(table+".steps", a.Steps, 2),
-		experiments.NonNegative(table+".e_tau", a.ETau), tau1, pilot)
+	return config.FirstError(config.AtLeast(table+".runs", a.Runs, 2), config.AtLeast(table+".steps", a.Steps, 2),
+		config.NonNegative(table+".e_tau", a.ETau), tau1, pilot)
 }
 
 // schedule returns the temperatures τ(0…steps) of the configured shape.
@@ -182,18 +183,18 @@ type ISSettings struct {
 }
 
 func (s ISSettings) validate() error {
-	return experiments.FirstError(experiments.AtLeast("is.runs", s.Runs, 2), experiments.AtLeast("is.samples", s.Samples, 1),
-		experiments.AtLeast("is.max_fits", s.MaxFits, 1))
+	return config.FirstError(config.AtLeast("is.runs", s.Runs, 2), config.AtLeast("is.samples", s.Samples, 1),
+		config.AtLeast("is.max_fits", s.MaxFits, 1))
 }
 
 // validateFaithful checks the data and α₀ keys of an Old Faithful config:
 // a file name and at least one positive α₀.
 func validateFaithful(data string, alpha0 []float64) error {
 	if data == "" {
-		return experiments.FieldError("data", data, "must name the Old Faithful file")
+		return config.FieldError("data", data, "must name the Old Faithful file")
 	}
 	if len(alpha0) == 0 {
-		return experiments.FieldError("alpha0", alpha0, "must list at least one α₀")
+		return config.FieldError("alpha0", alpha0, "must list at least one α₀")
 	}
 	return positives("alpha0", alpha0)
 }
@@ -202,7 +203,7 @@ func validateFaithful(data string, alpha0 []float64) error {
 // not positive and finite.
 func positives(key string, xs []float64) error {
 	for _, v := range xs {
-		if err := experiments.Positive(key, v); err != nil {
+		if err := config.Positive(key, v); err != nil {
 			return err
 		}
 	}
@@ -253,7 +254,7 @@ type Restart struct {
 // fits runs restarts VB fits of k components from the streams
 // rng.New(seed, labels…, "restart", r) and returns them with the models
 // (in restart order).
-func fits(x []float64, d, k int, p gmm.Prior, restarts int, fit experiments.FitSettings, stop func() error,
+func fits(x []float64, d, k int, p gmm.Prior, restarts int, fit config.FitSettings, stop func() error,
 	seed uint64, labels ...string) ([]Restart, []*gmm.VB, error) {
 	out := make([]Restart, restarts)
 	models := make([]*gmm.VB, restarts)

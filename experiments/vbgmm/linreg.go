@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -71,11 +72,11 @@ type LinregDSouza struct {
 // and [vb].
 type LinregConfig struct {
 	experiments.Common
-	Seeds  int                     `toml:"seeds"`
-	Data   LinregData              `toml:"data"`
-	Model  LinregModel             `toml:"model"`
-	DSouza LinregDSouza            `toml:"dsouza"`
-	VB     experiments.FitSettings `toml:"vb"`
+	Seeds  int                `toml:"seeds"`
+	Data   LinregData         `toml:"data"`
+	Model  LinregModel        `toml:"model"`
+	DSouza LinregDSouza       `toml:"dsouza"`
+	VB     config.FitSettings `toml:"vb"`
 }
 
 // DefaultLinreg returns the settings of Fig. 10.9 as the text gives them,
@@ -90,23 +91,23 @@ func DefaultLinreg() LinregConfig {
 			Coefficients: []float64{1, -1, -0.3, 0.1}},
 		Model:  LinregModel{Orders: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, A0: 1e-3, B0: 1e-3},
 		DSouza: LinregDSouza{Orders: []int{1, 2, 6}, True: 2, Coefficients: []float64{1, -1, -0.3}},
-		VB:     experiments.FitSettings{MaxIterations: 10000, RelTol: 0, AbsTol: 1e-9, MonotoneTol: 1e-9},
+		VB:     config.FitSettings{MaxIterations: 10000, RelTol: 0, AbsTol: 1e-9, MonotoneTol: 1e-9},
 	}
 }
 
 // Validate checks every key.
 func (c *LinregConfig) Validate() error {
 	d := c.Data
-	return experiments.FirstError(
-		experiments.AtLeast("seeds", c.Seeds, 1),
-		experiments.AtLeast("data.points", d.Points, 2),
+	return config.FirstError(
+		config.AtLeast("seeds", c.Seeds, 1),
+		config.AtLeast("data.points", d.Points, 2),
 		checkInterval("data.interval", d.Interval),
 		checkOneOf("data.inputs", d.Inputs, "uniform", "grid"),
-		experiments.Positive("data.noise_variance", d.NoiseVariance),
+		config.Positive("data.noise_variance", d.NoiseVariance),
 		checkCoefficients("data.coefficients", d.Coefficients),
 		checkOrders("model.orders", c.Model.Orders, len(d.Coefficients)-1, "the true order (the degree of data.coefficients)"),
-		experiments.Positive("model.a0", c.Model.A0),
-		experiments.Positive("model.b0", c.Model.B0),
+		config.Positive("model.a0", c.Model.A0),
+		config.Positive("model.b0", c.Model.B0),
 		checkOrders("dsouza.orders", c.DSouza.Orders, c.DSouza.True, "dsouza.true_order"),
 		checkCoefficients("dsouza.coefficients", c.DSouza.Coefficients),
 		checkTrueOrder(c.DSouza),
@@ -116,29 +117,29 @@ func (c *LinregConfig) Validate() error {
 
 func checkInterval(key string, iv []float64) error {
 	if len(iv) != 2 || !(iv[1] > iv[0]) || math.IsInf(iv[0], 0) || math.IsInf(iv[1], 0) {
-		return experiments.FieldError(key, iv, "must be two finite numbers [lo, hi] with lo < hi")
+		return config.FieldError(key, iv, "must be two finite numbers [lo, hi] with lo < hi")
 	}
 	return nil
 }
 
 func checkOneOf(key, v string, allowed ...string) error {
 	if !slices.Contains(allowed, v) {
-		return experiments.FieldError(key, v, fmt.Sprintf("must be one of %q", allowed))
+		return config.FieldError(key, v, fmt.Sprintf("must be one of %q", allowed))
 	}
 	return nil
 }
 
 func checkCoefficients(key string, cs []float64) error {
 	if len(cs) == 0 {
-		return experiments.FieldError(key, cs, "must list at least one coefficient (lowest power first)")
+		return config.FieldError(key, cs, "must list at least one coefficient (lowest power first)")
 	}
 	for _, v := range cs {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return experiments.FieldError(key, cs, "must be finite")
+			return config.FieldError(key, cs, "must be finite")
 		}
 	}
 	if cs[len(cs)-1] == 0 {
-		return experiments.FieldError(key, cs, "must end with a non-zero coefficient (it sets the true order)")
+		return config.FieldError(key, cs, "must end with a non-zero coefficient (it sets the true order)")
 	}
 	return nil
 }
@@ -147,25 +148,25 @@ func checkCoefficients(key string, cs []float64) error {
 // order and including want (named what).
 func checkOrders(key string, orders []int, want int, what string) error {
 	if len(orders) < 2 {
-		return experiments.FieldError(key, orders, "must list at least two orders")
+		return config.FieldError(key, orders, "must list at least two orders")
 	}
 	for i, o := range orders {
 		if o < 0 || o > 20 {
-			return experiments.FieldError(key, orders, "must be in 0..20")
+			return config.FieldError(key, orders, "must be in 0..20")
 		}
 		if i > 0 && o <= orders[i-1] {
-			return experiments.FieldError(key, orders, "must be increasing")
+			return config.FieldError(key, orders, "must be increasing")
 		}
 	}
 	if !slices.Contains(orders, want) {
-		return experiments.FieldError(key, orders, fmt.Sprintf("must include %d, %s", want, what))
+		return config.FieldError(key, orders, fmt.Sprintf("must include %d, %s", want, what))
 	}
 	return nil
 }
 
 func checkTrueOrder(d LinregDSouza) error {
 	if d.True != len(d.Coefficients)-1 {
-		return experiments.FieldError("dsouza.true_order", d.True, fmt.Sprintf("must be the degree of dsouza.coefficients, %d", len(d.Coefficients)-1))
+		return config.FieldError("dsouza.true_order", d.True, fmt.Sprintf("must be the degree of dsouza.coefficients, %d", len(d.Coefficients)-1))
 	}
 	return nil
 }

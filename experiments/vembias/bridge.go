@@ -17,6 +17,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
@@ -84,23 +85,23 @@ func DefaultBridge() BridgeConfig {
 // Validate checks every field.
 func (c *BridgeConfig) Validate() error {
 	if len(c.Lambdas) == 0 || len(c.Lambdas) > 20 {
-		return experiments.FieldError("lambdas", c.Lambdas, "must list 1 to 20 values")
+		return config.FieldError("lambdas", c.Lambdas, "must list 1 to 20 values")
 	}
 	for _, l := range c.Lambdas {
 		if !(math.Abs(l) < 1) {
-			return experiments.FieldError("lambdas", c.Lambdas, "must be in (−1, 1)")
+			return config.FieldError("lambdas", c.Lambdas, "must be in (−1, 1)")
 		}
 	}
 	if len(c.Lengths) == 0 || len(c.Lengths) > 20 {
-		return experiments.FieldError("lengths", c.Lengths, "must list 1 to 20 lengths")
+		return config.FieldError("lengths", c.Lengths, "must list 1 to 20 lengths")
 	}
 	for _, T := range c.Lengths {
 		if T < 2 || T > 1e6 {
-			return experiments.FieldError("lengths", c.Lengths, "must be in 2..1000000")
+			return config.FieldError("lengths", c.Lengths, "must be in 2..1000000")
 		}
 	}
 	if !(c.C != 0 && math.Abs(c.C) < 1e3) {
-		return experiments.FieldError("c", c.C, "must be non-zero, |c| < 1000")
+		return config.FieldError("c", c.C, "must be non-zero, |c| < 1000")
 	}
 	return checkBounds(
 		bound{"seeds", float64(c.Seeds), 1, 1e5, ""},

@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -177,7 +177,7 @@ type bound struct {
 func checkBounds(bs ...bound) error {
 	for _, b := range bs {
 		if !(b.v >= b.lo && b.v <= b.hi) {
-			return experiments.FieldError(b.key, b.v, fmt.Sprintf("must be in [%g, %g]%s", b.lo, b.hi, b.why))
+			return config.FieldError(b.key, b.v, fmt.Sprintf("must be in [%g, %g]%s", b.lo, b.hi, b.why))
 		}
 	}
 	return nil

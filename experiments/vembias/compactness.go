@@ -10,6 +10,7 @@ import (
 
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -46,34 +47,34 @@ func DefaultCompactness() CompactnessConfig {
 // Validate checks every field.
 func (c *CompactnessConfig) Validate() error {
 	if len(c.MeanDifferences) == 0 || len(c.MeanDifferences) > 20 {
-		return experiments.FieldError("mean_differences", c.MeanDifferences, "must list 1 to 20 values")
+		return config.FieldError("mean_differences", c.MeanDifferences, "must list 1 to 20 values")
 	}
 	for _, d := range c.MeanDifferences {
 		if !(d >= 0 && d <= 100) {
-			return experiments.FieldError("mean_differences", c.MeanDifferences, "must be in [0, 100]")
+			return config.FieldError("mean_differences", c.MeanDifferences, "must be in [0, 100]")
 		}
 	}
 	if len(c.VarianceRatios) == 0 || len(c.VarianceRatios) > 20 {
-		return experiments.FieldError("variance_ratios", c.VarianceRatios, "must list 1 to 20 values")
+		return config.FieldError("variance_ratios", c.VarianceRatios, "must list 1 to 20 values")
 	}
 	for _, r := range c.VarianceRatios {
 		if !(r >= 1 && r <= 1e4) {
-			return experiments.FieldError("variance_ratios", c.VarianceRatios, "must be in [1, 10000]")
+			return config.FieldError("variance_ratios", c.VarianceRatios, "must be in [1, 10000]")
 		}
 	}
 	if len(c.Lambdas) == 0 || len(c.Lambdas) > 10 {
-		return experiments.FieldError("lambdas", c.Lambdas, "must list 1 to 10 values")
+		return config.FieldError("lambdas", c.Lambdas, "must list 1 to 10 values")
 	}
 	for _, l := range c.Lambdas {
 		if !(l > 0 && l < 1) {
-			return experiments.FieldError("lambdas", c.Lambdas, "must be in (0, 1)")
+			return config.FieldError("lambdas", c.Lambdas, "must be in (0, 1)")
 		}
 	}
 	if c.ChainLength < 3 || c.ChainLength > 10000 {
-		return experiments.FieldError("chain_length", c.ChainLength, "must be in 3..10000")
+		return config.FieldError("chain_length", c.ChainLength, "must be in 3..10000")
 	}
 	if len(c.Eq118Variances) != 2 || !(c.Eq118Variances[0] > 0) || !(c.Eq118Variances[1] > 0) {
-		return experiments.FieldError("eq118_variances", c.Eq118Variances, "must be two positive variances")
+		return config.FieldError("eq118_variances", c.Eq118Variances, "must be two positive variances")
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -74,10 +75,10 @@ func (c *MapsConfig) Validate() error {
 		return err
 	}
 	if !(c.Fig17Lambda > 0 && c.Fig17Lambda < 1) {
-		return experiments.FieldError("fig17_lambda", c.Fig17Lambda, "must be in (0, 1)")
+		return config.FieldError("fig17_lambda", c.Fig17Lambda, "must be in (0, 1)")
 	}
 	if !(c.Fig17SigmaY2 > 0 && c.Fig17SigmaY2 <= 10) {
-		return experiments.FieldError("fig17_sigma_y2", c.Fig17SigmaY2, "must be in (0, 10]")
+		return config.FieldError("fig17_sigma_y2", c.Fig17SigmaY2, "must be in (0, 10]")
 	}
 	return checkBounds(
 		bound{"grid_points", float64(c.GridPoints), 11, 1e5, ""},

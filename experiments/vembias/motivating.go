@@ -12,6 +12,7 @@ import (
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -40,7 +41,7 @@ func DefaultMotivating() MotivatingConfig {
 // Validate checks every field.
 func (c *MotivatingConfig) Validate() error {
 	if math.IsNaN(c.Y) || math.Abs(c.Y) > 100 {
-		return experiments.FieldError("y", c.Y, "must be finite, |y| ≤ 100")
+		return config.FieldError("y", c.Y, "must be finite, |y| ≤ 100")
 	}
 	return checkBounds(
 		bound{"q_var", c.QVar, 1e-9, 100, ""},
@@ -279,7 +280,7 @@ func qOf(method string, s, qVar float64) float64 {
 // motivatingSettings reads y and σ_q² from the results folder's config.
 func motivatingSettings(dir string) (y, qVar float64, err error) {
 	c := DefaultMotivating()
-	if err := experiments.LoadConfig(filepath.Join(dir, "config.toml"), false, &c); err != nil {
+	if err := config.Load(filepath.Join(dir, "config.toml"), false, &c); err != nil {
 		return 0, 0, err
 	}
 	return c.Y, c.QVar, nil

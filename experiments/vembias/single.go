@@ -11,6 +11,7 @@ import (
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -39,7 +40,7 @@ func (s Setting) params() vm.Params {
 // validate checks the setting under the config key key.
 func (s Setting) validate(key string) error {
 	if err := s.params().Check(); err != nil {
-		return experiments.FieldError(key, s, err.Error())
+		return config.FieldError(key, s, err.Error())
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 )
 
 // FuzzLoadConfig feeds arbitrary text to the strict loader of the
@@ -89,7 +90,7 @@ func fuzzLoad(t *testing.T, text string, quick bool) {
 		}
 		return
 	}
-	data, hash, err := experiments.EncodeConfig(cfg)
+	data, hash, err := config.Encode(cfg)
 	if err != nil {
 		t.Fatalf("accepted config does not encode: %v", err)
 	}
@@ -98,10 +99,10 @@ func fuzzLoad(t *testing.T, text string, quick bool) {
 		t.Fatal(err)
 	}
 	cfg2 := spec.NewConfig()
-	if err := experiments.LoadConfig(again, false, cfg2); err != nil {
+	if err := config.Load(again, false, cfg2); err != nil {
 		t.Fatalf("the written config does not load: %v\n%s", err, data)
 	}
-	if _, hash2, _ := experiments.EncodeConfig(cfg2); hash2 != hash {
+	if _, hash2, _ := config.Encode(cfg2); hash2 != hash {
 		t.Fatalf("the written config loads to another config (hash %s, was %s)\n%s", hash2, hash, data)
 	}
 	e := cfg.Estimate().Eval(2)

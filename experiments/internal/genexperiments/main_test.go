@@ -67,7 +67,7 @@ func TestPackages(t *testing.T) {
 		"experiments/chapter7/a.go":      "package chapter7\n\n" + imp + "func init() { experiments.Add(\"chapter7/a\", \"A\", nil, nil, nil) }\n",
 		"experiments/docs/gmm/gmm.go":    "package gmm\n\nimport ex \"example.com/m/experiments\"\n\nfunc init() { ex.Register(ex.Spec{}) }\n",
 		"experiments/docs/gmm/more.go":   "package gmm\n\n" + imp + "func init() { experiments.Add(\"gmm/b\", \"B\", nil, nil, nil) }\n",
-		"experiments/helper/h.go":        "package helper\n\n" + imp + "var _ = experiments.FieldError\n",
+		"experiments/helper/h.go":        "package helper\n\n" + imp + "var _ = config.FieldError\n",
 		"experiments/onlytest/x_test.go": "package onlytest\n\n" + imp + "func init() { experiments.Add(\"x\", \"\", nil, nil, nil) }\n",
 		"experiments/testdata/t/t.go":    "package t\n\n" + imp + "func init() { experiments.Add(\"t\", \"\", nil, nil, nil) }\n",
 		"experiments/_old/o.go":          "package o\n\n" + imp + "func init() { experiments.Add(\"o\", \"\", nil, nil, nil) }\n",

@@ -20,6 +20,7 @@ package tiny
 
 import (
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -35,7 +36,7 @@ func Default() Config { return Config{N: 3} }
 // Validate checks n.
 func (c *Config) Validate() error {
 	if c.N < 1 {
-		return experiments.FieldError("n", c.N, "must be at least 1")
+		return config.FieldError("n", c.N, "must be at least 1")
 	}
 	return nil
 }

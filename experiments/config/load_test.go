@@ -1,4 +1,4 @@
-package experiments
+package config
 
 import (
 	"errors"
@@ -39,7 +39,7 @@ type priorStrength struct {
 	C  float64 `toml:"C"`
 }
 
-var defaultNoise = []float64{0.1, 0.2, 0.3} // shared on purpose: LoadConfig must not write to it
+var defaultNoise = []float64{0.1, 0.2, 0.3} // shared on purpose: Load must not write to it
 
 func defaultTestConfig() *testConfig {
 	return &testConfig{
@@ -84,7 +84,7 @@ func writeConfig(t *testing.T, text string) string {
 func load(t *testing.T, text string, quick bool) (*testConfig, error) {
 	t.Helper()
 	cfg := defaultTestConfig()
-	err := LoadConfig(writeConfig(t, text), quick, cfg)
+	err := Load(writeConfig(t, text), quick, cfg)
 	return cfg, err
 }
 
@@ -247,9 +247,9 @@ func TestLoadConfigUnknownKeys(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := load(t, c.text, c.quick)
 			wantError(t, err, c.suffix, c.contains...)
-			var ce *ConfigError
+			var ce *Error
 			if !errors.As(err, &ce) || ce.Key == "" || ce.Line == 0 {
-				t.Errorf("error %#v is not a located *ConfigError", err)
+				t.Errorf("error %#v is not a located *Error", err)
 			}
 			if strings.Count(err.Error(), "unknown key") != 1 {
 				t.Errorf("want one unknown key in %q", err)
@@ -261,9 +261,9 @@ func TestLoadConfigUnknownKeys(t *testing.T) {
 func TestLoadConfigSeveralUnknownKeys(t *testing.T) {
 	_, err := load(t, "a = 1\n[vb]\nb = 2\n[quick]\nc = 3\n", false)
 	wantError(t, err, `:1: unknown key "a"`, `x.toml:3: unknown key "vb.b"`, `x.toml:5: unknown key "quick.c"`)
-	var ces ConfigErrors
+	var ces Errors
 	if !errors.As(err, &ces) || len(ces) != 3 {
-		t.Errorf("error %#v is not a ConfigErrors of 3", err)
+		t.Errorf("error %#v is not a Errors of 3", err)
 	}
 }
 
@@ -307,13 +307,13 @@ func TestLoadConfigValidate(t *testing.T) {
 	cfg := defaultTestConfig()
 	cfg.Runs = -1
 	path := writeConfig(t, "seed = 1\n")
-	err = LoadConfig(path, false, cfg)
+	err = Load(path, false, cfg)
 	if err == nil || err.Error() != path+": runs = -1: must be at least 1" {
 		t.Errorf("error = %v", err)
 	}
 
 	sentinel := errors.New("first line\nsecond line")
-	err = LoadConfig(path, false, &failingConfig{err: sentinel})
+	err = Load(path, false, &failingConfig{err: sentinel})
 	if !errors.Is(err, sentinel) || strings.Contains(err.Error(), "\n") {
 		t.Errorf("error = %q; want one line wrapping the Validate error", err)
 	}
@@ -329,19 +329,19 @@ func (c *failingConfig) Validate() error { return c.err }
 func TestLoadConfigBadTarget(t *testing.T) {
 	path := writeConfig(t, "seed = 1\n")
 	for _, cfg := range []any{nil, testConfig{}, new(int), (*testConfig)(nil)} {
-		if err := LoadConfig(path, false, cfg); err == nil {
-			t.Errorf("LoadConfig accepted %T", cfg)
+		if err := Load(path, false, cfg); err == nil {
+			t.Errorf("Load accepted %T", cfg)
 		}
 	}
 	type withQuick struct {
 		Seed  uint64
 		Quick struct{ Runs int }
 	}
-	err := LoadConfig(writeConfig(t, "[quick]\nruns = 1\n"), true, &withQuick{})
+	err := Load(writeConfig(t, "[quick]\nruns = 1\n"), true, &withQuick{})
 	if err == nil || !strings.Contains(err.Error(), "reserved") {
 		t.Errorf("config with a quick field: err = %v", err)
 	}
-	if err := LoadConfig(filepath.Join(t.TempDir(), "missing.toml"), false, defaultTestConfig()); err == nil {
+	if err := Load(filepath.Join(t.TempDir(), "missing.toml"), false, defaultTestConfig()); err == nil {
 		t.Error("no error for a missing file")
 	}
 }
@@ -349,12 +349,12 @@ func TestLoadConfigBadTarget(t *testing.T) {
 func TestEncodeConfig(t *testing.T) {
 	cfg := defaultTestConfig()
 	cfg.Weights = map[string]float64{"z": 1, "b": 2, "m": 3}
-	data1, hash1, err := EncodeConfig(cfg)
+	data1, hash1, err := Encode(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 20; i++ { // map order must not matter
-		data, hash, err := EncodeConfig(cfg)
+		data, hash, err := Encode(cfg)
 		if err != nil || hash != hash1 || string(data) != string(data1) {
 			t.Fatalf("encoding %d differs: %s vs %s", i, hash, hash1)
 		}
@@ -365,7 +365,7 @@ func TestEncodeConfig(t *testing.T) {
 
 	// The encoding loads back to the same config.
 	back := &testConfig{}
-	if err := LoadConfig(writeConfig(t, string(data1)), false, back); err != nil {
+	if err := Load(writeConfig(t, string(data1)), false, back); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(back, cfg) {
@@ -373,7 +373,7 @@ func TestEncodeConfig(t *testing.T) {
 	}
 
 	cfg.VB.PriorStrength.C = 4.000000001
-	_, hash2, err := EncodeConfig(cfg)
+	_, hash2, err := Encode(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +414,7 @@ func TestLoadConfigKeysAreCaseSensitive(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := LoadConfig(p, false, defaultTestConfig())
+		err := Load(p, false, defaultTestConfig())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
 		}
@@ -431,7 +431,7 @@ func TestLoadConfigNegativeUnsigned(t *testing.T) {
 		if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		err := LoadConfig(p, false, defaultTestConfig())
+		err := Load(p, false, defaultTestConfig())
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
 		}
@@ -446,7 +446,7 @@ func TestLoadConfigValidatesQuickWithoutQuick(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, quick := range []bool{false, true} {
-		err := LoadConfig(p, quick, defaultTestConfig())
+		err := Load(p, quick, defaultTestConfig())
 		if err == nil || !strings.Contains(err.Error(), ":3:") || !strings.Contains(err.Error(), "runs = 0") {
 			t.Errorf("quick=%v: error %v, want the [quick] line 3 naming runs = 0", quick, err)
 		}

@@ -1,4 +1,4 @@
-package experiments
+package config
 
 // This file is the strict TOML loader shared by every experiment:
 // Go defaults ← the config file ← its [quick] table (under -quick), with
@@ -38,7 +38,7 @@ type Validator interface{ Validate() error }
 // -quick. Config structs have no field for it.
 const quickTable = "quick"
 
-// LoadConfig reads the TOML file at path into cfg, a pointer to a struct
+// Load reads the TOML file at path into cfg, a pointer to a struct
 // already filled with defaults.
 //
 //  1. The file is decoded over cfg; a key absent from the file keeps its
@@ -60,12 +60,12 @@ const quickTable = "quick"
 //
 // Errors are single lines, located in the file as path:line[:col]. Syntax
 // errors carry the parser's line, column and message; type mismatches name
-// the key. They are *ConfigError values (several unknown keys give a
-// ConfigErrors list).
-func LoadConfig(path string, quick bool, cfg any) error {
+// the key. They are *Error values (several unknown keys give a
+// Errors list).
+func Load(path string, quick bool, cfg any) error {
 	rv := reflect.ValueOf(cfg)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("experiments: LoadConfig %s: cfg must be a non-nil pointer to a struct, not %T", path, cfg)
+		return fmt.Errorf("experiments: Load %s: cfg must be a non-nil pointer to a struct, not %T", path, cfg)
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -95,7 +95,7 @@ func LoadConfig(path string, quick bool, cfg any) error {
 	}
 	for _, k := range qmd.Keys() {
 		if strings.EqualFold(k[0], quickTable) && !mainLeft[k.String()] {
-			return fmt.Errorf("experiments: LoadConfig %s: config type %s has a field for the reserved table [%s]", path, l.typ, quickTable)
+			return fmt.Errorf("experiments: Load %s: config type %s has a field for the reserved table [%s]", path, l.typ, quickTable)
 		}
 	}
 
@@ -124,7 +124,7 @@ func LoadConfig(path string, quick bool, cfg any) error {
 			isUnknown[k.String()] = true
 		}
 	}
-	var unknown ConfigErrors
+	var unknown Errors
 	for _, k := range qmd.Undecoded() {
 		s := k.String()
 		if !isUnknown[s] || hasUnknownParent(k, isUnknown) {
@@ -137,7 +137,7 @@ func LoadConfig(path string, quick bool, cfg any) error {
 		} else if alt := suggest(l.typ, k); alt != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", alt)
 		}
-		unknown = append(unknown, &ConfigError{Path: path, Line: l.keyLine(k), Key: s, Msg: msg})
+		unknown = append(unknown, &Error{Path: path, Line: l.keyLine(k), Key: s, Msg: msg})
 	}
 	// toml wraps a negative integer decoded into an unsigned field (seed =
 	// -1 becomes 2⁶⁴−1, which the written config.toml cannot hold); refuse
@@ -146,7 +146,7 @@ func LoadConfig(path string, quick bool, cfg any) error {
 	if _, err := toml.Decode(l.text, &raw); err == nil {
 		if key, v, ok := negativeUnsigned(l.typ, raw, nil); ok {
 			k := toml.Key(strings.Split(key, "."))
-			return &ConfigError{Path: path, Line: l.keyLine(k), Key: key, Msg: fmt.Sprintf("%s = %d: must be ≥ 0", key, v)}
+			return &Error{Path: path, Line: l.keyLine(k), Key: key, Msg: fmt.Sprintf("%s = %d: must be ≥ 0", key, v)}
 		}
 	}
 	// toml matches keys to fields case-insensitively; a key spelt in
@@ -156,7 +156,7 @@ func LoadConfig(path string, quick bool, cfg any) error {
 			continue
 		}
 		if right := rightCase(l.typ, k); right != "" {
-			unknown = append(unknown, &ConfigError{Path: path, Line: l.keyLine(k), Key: k.String(),
+			unknown = append(unknown, &Error{Path: path, Line: l.keyLine(k), Key: k.String(),
 				Msg: fmt.Sprintf("unknown key %q (did you mean %q? keys are case-sensitive)", k.String(), right)})
 		}
 	}
@@ -191,12 +191,12 @@ func hasUnknownParent(k toml.Key, isUnknown map[string]bool) bool {
 	return false
 }
 
-// EncodeConfig encodes the resolved cfg as TOML and returns the bytes and an
+// Encode encodes the resolved cfg as TOML and returns the bytes and an
 // identifier of the config: the first 12 hex digits of their SHA-256. The
 // encoding is deterministic (struct fields in declaration order, map keys
-// sorted), so equal configs have equal identifiers, and LoadConfig reads the
+// sorted), so equal configs have equal identifiers, and Load reads the
 // bytes back to an equal config.
-func EncodeConfig(cfg any) (data []byte, hash string, err error) {
+func Encode(cfg any) (data []byte, hash string, err error) {
 	var buf bytes.Buffer
 	if err := toml.NewEncoder(&buf).Encode(cfg); err != nil {
 		return nil, "", fmt.Errorf("experiments: encode config %T: %s", cfg, oneLine(err.Error()))
@@ -205,9 +205,9 @@ func EncodeConfig(cfg any) (data []byte, hash string, err error) {
 	return buf.Bytes(), hex.EncodeToString(sum[:])[:12], nil
 }
 
-// ConfigError is an error at a place in a config file. Its Error method
+// Error is an error at a place in a config file. Its Error method
 // gives one line: path[:line[:col]]: message.
-type ConfigError struct {
+type Error struct {
 	Path string
 	Line int    // 1-based; 0 if unknown
 	Col  int    // 1-based; 0 if unknown
@@ -216,7 +216,7 @@ type ConfigError struct {
 	Err  error // the underlying error, if any (a Validate error, for example)
 }
 
-func (e *ConfigError) Error() string {
+func (e *Error) Error() string {
 	loc := e.Path
 	if e.Line > 0 {
 		loc += ":" + strconv.Itoa(e.Line)
@@ -227,13 +227,13 @@ func (e *ConfigError) Error() string {
 	return loc + ": " + oneLine(e.Msg)
 }
 
-func (e *ConfigError) Unwrap() error { return e.Err }
+func (e *Error) Unwrap() error { return e.Err }
 
-// ConfigErrors is a list of errors in one config file, in file order.
-type ConfigErrors []*ConfigError
+// Errors is a list of errors in one config file, in file order.
+type Errors []*Error
 
 // Error joins the errors with "; ".
-func (es ConfigErrors) Error() string {
+func (es Errors) Error() string {
 	s := make([]string, len(es))
 	for i, e := range es {
 		s[i] = e.Error()
@@ -241,8 +241,8 @@ func (es ConfigErrors) Error() string {
 	return strings.Join(s, "; ")
 }
 
-// Unwrap lets errors.As find the first *ConfigError.
-func (es ConfigErrors) Unwrap() []error {
+// Unwrap lets errors.As find the first *Error.
+func (es Errors) Unwrap() []error {
 	errs := make([]error, len(es))
 	for i, e := range es {
 		errs[i] = e
@@ -264,7 +264,7 @@ func (e *ValueError) Error() string {
 // FieldError returns a *ValueError for Validate methods:
 // FieldError("vb.prior_strength", -4.0, "must be > 0") reads
 // `vb.prior_strength = -4: must be > 0`. Values are written as in TOML.
-// LoadConfig adds the file and the line that set key.
+// Load adds the file and the line that set key.
 func FieldError(key string, value any, why string) error {
 	return &ValueError{Key: key, Value: value, Why: why}
 }
@@ -325,7 +325,7 @@ var tomlError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key ("(?:[^"\\
 func (l *loader) decodeError(err error, decoding bool) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		ce := &ConfigError{Path: l.path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: escapeControl(pe.Message), Err: err}
+		ce := &Error{Path: l.path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: escapeControl(pe.Message), Err: err}
 		switch {
 		case decoding && pe.LastKey != "":
 			ce.Key = pe.LastKey
@@ -342,16 +342,16 @@ func (l *loader) decodeError(err error, decoding bool) error {
 		if uerr != nil {
 			key = m[2]
 		}
-		return &ConfigError{Path: l.path, Line: line, Key: key, Msg: fmt.Sprintf("key %q: %s", key, m[3]), Err: err}
+		return &Error{Path: l.path, Line: line, Key: key, Msg: fmt.Sprintf("key %q: %s", key, m[3]), Err: err}
 	}
-	return &ConfigError{Path: l.path, Msg: strings.TrimPrefix(msg, "toml: "), Err: err}
+	return &Error{Path: l.path, Msg: strings.TrimPrefix(msg, "toml: "), Err: err}
 }
 
 // validateError wraps a Validate error with the file and, for a
 // *ValueError whose key the file sets, the line that set it (the [quick]
 // line when the overlay applied and set it).
 func (l *loader) validateError(err error, quick bool) error {
-	ce := &ConfigError{Path: l.path, Msg: err.Error(), Err: err}
+	ce := &Error{Path: l.path, Msg: err.Error(), Err: err}
 	var ve *ValueError
 	if errors.As(err, &ve) && ve.Key != "" {
 		ce.Key = ve.Key
@@ -367,11 +367,11 @@ func (l *loader) validateError(err error, quick bool) error {
 
 // locate puts the file, and the line that set the key of a *ValueError
 // (the [quick] line under quick, if the overlay sets it), in front of err,
-// as LoadConfig does for the errors of Validate.
-func locate(path string, quick bool, err error) error {
+// as Load does for the errors of Validate.
+func Locate(path string, quick bool, err error) error {
 	data, rerr := os.ReadFile(path)
 	if rerr != nil {
-		return &ConfigError{Path: path, Msg: err.Error(), Err: err}
+		return &Error{Path: path, Msg: err.Error(), Err: err}
 	}
 	l := &loader{path: path, text: string(data)}
 	var head struct {
@@ -379,7 +379,7 @@ func locate(path string, quick bool, err error) error {
 	}
 	md, derr := toml.Decode(l.text, &head)
 	if derr != nil {
-		return &ConfigError{Path: path, Msg: err.Error(), Err: err}
+		return &Error{Path: path, Msg: err.Error(), Err: err}
 	}
 	l.md = &md
 	return l.validateError(err, quick)
@@ -837,4 +837,13 @@ func oneLine(s string) string {
 		}
 	}
 	return strings.Join(parts, "; ")
+}
+
+// FileError formats an error of decoding the TOML file path (a parse
+// error at its line and column) on one line, with the file name.
+func FileError(path string, err error) error {
+	if pe, ok := err.(toml.ParseError); ok {
+		return fmt.Errorf("%s:%d:%d: %s", path, pe.Position.Line, pe.Position.Col, escapeControl(pe.Message))
+	}
+	return fmt.Errorf("%s: %s", path, oneLine(err.Error()))
 }

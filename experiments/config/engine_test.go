@@ -1,4 +1,4 @@
-package experiments
+package config
 
 import (
 	"math/rand/v2"
@@ -35,7 +35,7 @@ func (c *engineConfig) Validate() error {
 func loadEngine(t *testing.T, text string, quick bool) (*engineConfig, error) {
 	t.Helper()
 	c := defaultEngineConfig()
-	err := LoadConfig(writeConfig(t, text), quick, c)
+	err := Load(writeConfig(t, text), quick, c)
 	return c, err
 }
 
@@ -68,12 +68,12 @@ max_total_iterations = 9
 		t.Fatalf("decoded %+v, want %+v", c, want)
 	}
 	// The encoded config reads back the same (the enums are strings).
-	data, _, err := EncodeConfig(c)
+	data, _, err := Encode(c)
 	if err != nil {
 		t.Fatal(err)
 	}
 	back := defaultEngineConfig()
-	if err := LoadConfig(writeConfig(t, string(data)), false, back); err != nil || back.Search != c.Search || !mapsEqual(back.VB.Hyper, c.VB.Hyper) {
+	if err := Load(writeConfig(t, string(data)), false, back); err != nil || back.Search != c.Search || !mapsEqual(back.VB.Hyper, c.VB.Hyper) {
 		t.Fatalf("round trip: %v, %+v", err, back)
 	}
 	if strings.Contains(string(data), "[ml.hyper]") {
