@@ -62,10 +62,10 @@ type Common struct {
 	// Experiment is the registry key, e.g. "chapter3/synthetic" (required).
 	Experiment string `toml:"experiment"`
 	// Figures lists the thesis artefacts the config produces, e.g. ["fig3.2"].
-	Figures []string `toml:"figures"`
+	Figures []string `toml:"figures" range:"len=0.."`
 	// Seed is the base seed; every random stream is derived from it and a
 	// name (package core/rng).
-	Seed uint64 `toml:"seed"`
+	Seed uint64 `toml:"seed" range:"[0,inf)"`
 	// DataDir is the data directory; empty means $VBW_DATA or ../shared/data.
 	// Relative paths are relative to the directory vbw runs in.
 	DataDir string `toml:"data_dir"`

@@ -41,7 +41,7 @@ type Extension struct {
 	// CompareHyper (keys as [vb.hyper]; absent by default): the longest
 	// sequence is fitted again with it in place of [vb.hyper], as long,
 	// for the end states of both schedules (extended.go).
-	CompareHyper config.HyperSchedule `toml:"compare_hyper"`
+	CompareHyper config.HyperSchedule `toml:"compare_hyper" range:"[0,1e8]"`
 }
 
 // Files of the extended runs.

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +14,7 @@ import (
 // take the same keys everywhere:
 //
 //	max_iterations = 2000   # the largest number of iterations (one E and one M step each)
+//	min_iterations = 0      # the fewest before the stop rule may end the run (0: 2)
 //	rel_tol        = 1e-6   # stop when ΔF < rel_tol·|F| ...
 //	abs_tol        = 1e-3   # ... and F is within abs_tol nats of its limit
 //	monotone_tol   = 1e-9   # a decrease beyond monotone_tol·max(1,|F|) is a bug
@@ -32,7 +32,7 @@ import (
 // to max(1,|F|)) stops it with status bound-decreased: EM, MAP-EM and VBEM
 // never decrease their objective, so it is a bug (vb.Settings.MonotoneTol).
 //
-// The vocabulary of every config (issue 19): an iteration is one pass of
+// The vocabulary of every config: an iteration is one pass of
 // a coordinate-ascent algorithm (an E step and an M step: VBEM, EM, MAP-EM,
 // K-means); a cap on iterations is max_<scope>iterations (max_iterations
 // of one run, max_total_iterations of a whole search or continuation,
@@ -41,13 +41,16 @@ import (
 // retired spellings (max_iter, sweeps, iters) are refused with the new
 // name (see retiredKeys).
 type FitSettings struct {
-	MaxIterations int     `toml:"max_iterations"`
-	RelTol        float64 `toml:"rel_tol"`
-	AbsTol        float64 `toml:"abs_tol"`
-	MonotoneTol   float64 `toml:"monotone_tol"`
+	MaxIterations int `toml:"max_iterations" range:"[2,1e8]"`
+	// MinIterations is the fewest iterations before the stop rule may end
+	// the run; 0 means 2 (vb.Settings.MinIterations).
+	MinIterations int     `toml:"min_iterations" range:"[0,1e8]"`
+	RelTol        float64 `toml:"rel_tol" range:"[0,1)"`
+	AbsTol        float64 `toml:"abs_tol" range:"[0,1e6]"`
+	MonotoneTol   float64 `toml:"monotone_tol" range:"(0,1)"`
 	// Hyper is the hyperparameter schedule of the run ([vb.hyper]); nil
 	// (absent) for a model without hyperparameters.
-	Hyper HyperSchedule `toml:"hyper"`
+	Hyper HyperSchedule `toml:"hyper" range:"[0,1e8]"`
 }
 
 // DefaultFit returns max_iterations, rel_tol = 1e-6, abs_tol = 1e-3 nats
@@ -60,17 +63,8 @@ func DefaultFit(maxIterations int) FitSettings {
 // groups are the hyperparameter groups of the model the table runs (nil
 // for a model without any: then [prefix.hyper] must be empty).
 func (r FitSettings) Validate(prefix string, groups []string) error {
-	if r.MaxIterations < 2 {
-		return FieldError(prefix+".max_iterations", r.MaxIterations, "must be at least 2")
-	}
-	if !(r.RelTol >= 0) || math.IsInf(r.RelTol, 0) {
-		return FieldError(prefix+".rel_tol", r.RelTol, "must be finite and ≥ 0 (0 switches the relative test off)")
-	}
-	if !(r.AbsTol >= 0) || math.IsInf(r.AbsTol, 0) {
-		return FieldError(prefix+".abs_tol", r.AbsTol, "must be finite and ≥ 0 nats (0 switches the absolute test off)")
-	}
-	if err := Positive(prefix+".monotone_tol", r.MonotoneTol); err != nil {
-		return err
+	if r.MinIterations > r.MaxIterations {
+		return FieldError(prefix+".min_iterations", r.MinIterations, fmt.Sprintf("must be at most max_iterations (%d)", r.MaxIterations))
 	}
 	return r.Hyper.Validate(prefix+".hyper", groups)
 }
@@ -83,7 +77,7 @@ func (r FitSettings) Settings(stop func() error, m vb.Model) vb.Settings {
 	if h, ok := m.(vb.HyperUpdater); ok {
 		order = h.HyperGroups()
 	}
-	s := vb.Settings{MaxIterations: r.MaxIterations, MonotoneTol: r.MonotoneTol, Stop: stop, Hyper: r.Hyper.Stages(order)}
+	s := vb.Settings{MaxIterations: r.MaxIterations, MinIterations: r.MinIterations, MonotoneTol: r.MonotoneTol, Stop: stop, Hyper: r.Hyper.Stages(order)}
 	switch {
 	case r.RelTol == 0 && r.AbsTol == 0:
 		s.Converger = vb.FixedIterations{}
@@ -134,9 +128,6 @@ func (h HyperSchedule) Validate(key string, groups []string) error {
 				return FieldError(key+"."+g, h[g], "this run's model has no hyperparameters to schedule")
 			}
 			return FieldError(key+"."+g, h[g], fmt.Sprintf("unknown group (the model's groups are %s)", quoteList(groups)))
-		}
-		if h[g] < 0 {
-			return FieldError(key+"."+g, h[g], "must be ≥ 1 (the first iteration after which the group is updated), or 0 for never")
 		}
 	}
 	return nil

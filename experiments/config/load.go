@@ -55,8 +55,10 @@ const quickTable = "quick"
 //  3. Any key of the file that did not land in a field, in the main part
 //     or in [quick], is an error naming the key and its line, e.g.
 //     `configs/x.toml:12: unknown key "vb.prior_strenght" (did you mean "vb.prior_strength"?)`.
-//  4. If cfg implements Validator, Validate is called. An error made by
-//     FieldError is reported at the line that set the key, if the file set it.
+//  4. Every field is checked against the range its tag declares
+//     (CheckRanges), then, if cfg implements Validator, Validate is called.
+//     An error made by FieldError is reported at the line that set the key,
+//     if the file set it.
 //
 // Errors are single lines, located in the file as path:line[:col]. Syntax
 // errors carry the parser's line, column and message; type mismatches name
@@ -168,14 +170,22 @@ func Load(path string, quick bool, cfg any) error {
 		return unknown
 	}
 
+	if err := CheckRanges(cfg); err != nil {
+		return l.validateError(err, quick)
+	}
 	if v, ok := cfg.(Validator); ok {
 		if err := v.Validate(); err != nil {
 			return l.validateError(err, quick)
 		}
 	}
-	if v, ok := target.(Validator); ok && !quick && qmd.IsDefined(quickTable) {
-		if err := v.Validate(); err != nil {
+	if !quick && qmd.IsDefined(quickTable) {
+		if err := CheckRanges(target); err != nil {
 			return l.validateError(err, true)
+		}
+		if v, ok := target.(Validator); ok {
+			if err := v.Validate(); err != nil {
+				return l.validateError(err, true)
+			}
 		}
 	}
 	return nil
@@ -529,7 +539,7 @@ func suggest(t reflect.Type, k toml.Key) string {
 	return ""
 }
 
-// retiredKeys are the keys that issue 19's one vocabulary renamed or moved
+// retiredKeys are the keys that the one vocabulary of iterations renamed or moved
 // (see FitSettings), by their last component: the replacement is a key of
 // the same table or, starting with "/", a key from the top of the config,
 // with a note on its values. Configs written before it get a one-line

@@ -34,7 +34,7 @@ import (
 type SearchSettings struct {
 	// MaxTries: every component is tried as a birth parent this many
 	// times without an accepted move before the search ends (L2690).
-	MaxTries int `toml:"max_tries"`
+	MaxTries int `toml:"max_tries" range:"[1,1e6]"`
 	// Birth is how a born component's points are chosen: "spatial" (the
 	// children are clones of the parent with means displaced ±d, the
 	// thesis's heuristic for its synthetic experiments, L2755, L2763,
@@ -55,16 +55,16 @@ type SearchSettings struct {
 	Epoch EpochRule `toml:"epoch"`
 	// AgitationTol is the agitation tolerance (the reference code's
 	// maintol = 6 is e⁻⁶).
-	AgitationTol float64 `toml:"agitation_tol"`
+	AgitationTol float64 `toml:"agitation_tol" range:"(0,1e3]"`
 	// DFTolPerDatum is the test |ΔF|/n < dF_tol_per_datum of
 	// "agitation+dF" (nats per datum), and of the final run.
-	DFTolPerDatum float64 `toml:"dF_tol_per_datum"`
+	DFTolPerDatum float64 `toml:"dF_tol_per_datum" range:"(0,1e3]"`
 	// MinEpochIterations is the smallest number of iterations of an epoch
 	// under the agitation rules (at least 2).
-	MinEpochIterations int `toml:"min_epoch_iterations"`
+	MinEpochIterations int `toml:"min_epoch_iterations" range:"[2,1e8]"`
 	// DeathThreshold: a component with less responsibility mass than this
 	// dies ("less than one data point's worth", L2637).
-	DeathThreshold float64 `toml:"death_threshold"`
+	DeathThreshold float64 `toml:"death_threshold" range:"(0,1e9]"`
 	// Death is when it dies: "immediate" (the thesis's rule, L2637, and the
 	// reference code's: the model removes it inside the iteration in which
 	// its mass fell below the threshold) or "move" (its removal is proposed
@@ -80,28 +80,22 @@ type SearchSettings struct {
 	// this many more iterations, until the agitation+dF rule holds (with
 	// a ΔF tolerance of at least 1e-6 nats per datum), before it is read
 	// out; they are not counted in MaxTotalIterations. 0: none.
-	MaxFinalIterations int `toml:"max_final_iterations"`
+	MaxFinalIterations int `toml:"max_final_iterations" range:"[0,1e8]"`
 	// MaxTotalIterations bounds the iterations of the whole search, over
 	// all its epochs and reference runs (the thesis's "200 iterations of
 	// variational EM in total", L2763); 0 is no bound.
-	MaxTotalIterations int `toml:"max_total_iterations"`
+	MaxTotalIterations int `toml:"max_total_iterations" range:"[0,1e9]"`
 }
 
-// Validate checks the [search] keys.
+// Validate checks the [search] keys that are not numbers (their ranges
+// are declared beside their fields).
 func (s SearchSettings) Validate() error {
 	return FirstError(
 		s.Birth.validate("search.birth"),
 		s.Children.validate("search.children"),
 		s.Epoch.validate("search.epoch"),
 		s.Reference.validate("search.reference"),
-		s.Death.validate("search.death"),
-		AtLeast("search.max_tries", s.MaxTries, 1),
-		Positive("search.death_threshold", s.DeathThreshold),
-		Positive("search.agitation_tol", s.AgitationTol),
-		Positive("search.dF_tol_per_datum", s.DFTolPerDatum),
-		AtLeast("search.min_epoch_iterations", s.MinEpochIterations, 2),
-		AtLeast("search.max_total_iterations", s.MaxTotalIterations, 0),
-		AtLeast("search.max_final_iterations", s.MaxFinalIterations, 0))
+		s.Death.validate("search.death"))
 }
 
 // EpochModel is a model whose epochs can end by the agitation rule of

@@ -65,7 +65,7 @@ func TestHostileInput(t *testing.T) {
 		args   []string // after "run" (the config path is appended)
 		want   string   // in the first line of stderr
 	}{
-		{"inf tolerance", edit(syn, "rel_tol        = 1e-6 ", "rel_tol        = inf "), nil, "ml.rel_tol = +Inf: must be finite"},
+		{"inf tolerance", edit(syn, "rel_tol        = 1e-6 ", "rel_tol        = inf "), nil, "ml.rel_tol = +Inf: must be in [0, 1)"},
 		{"inf strength", edit(alice, "init_strength  = 10.0", "init_strength  = inf"), nil, "vb.init_strength = +Inf: must be positive and finite"},
 		{"negative seed", edit(syn, "seed       = 3001", "seed       = -1"), nil, "seed = -1: must be ≥ 0"},
 		{"wrong case", edit(syn, "restarts   = 10", "Restarts   = 10"), nil, `unknown key "Restarts" (did you mean "restarts"?`},

@@ -145,7 +145,7 @@ func TestHostileSizes(t *testing.T) {
 		{"empty lock file", "chapter4/is-hazard.toml", nil, nil, ptr(""),
 			[]string{"is being written by another vbw run (its lock file is empty: a run is taking the lock right now, or one was killed while taking it)"}},
 		{"partial lock file", "chapter4/is-hazard.toml", nil, nil, ptr("999999999\n"), []string{"(pid 999999999; its lock file is cut short)"}},
-		{"inputs max_iterations", "chapter5/inputs.toml", []edit{{"vb", "max_iterations", "-1"}}, nil, nil, []string{"vb.max_iterations = -1: must be at least 2"}},
+		{"inputs max_iterations", "chapter5/inputs.toml", []edit{{"vb", "max_iterations", "-1"}}, nil, nil, []string{"vb.max_iterations = -1: must be from 2 to 1e8"}},
 		{"genes unknown train_set", "chapter5/genes.toml", []edit{{"data", "train_set", `"tcell99"`}}, nil, nil,
 			[]string{`no series of the set "tcell99" (data.train_set; the file's sets are tcell10, tcell34)`}},
 	}
