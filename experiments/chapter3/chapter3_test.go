@@ -260,7 +260,7 @@ func TestBadConfigs(t *testing.T) {
 		name, from, to, want string
 	}{
 		{"unknown key", "restarts   = 10", "restarts   = 10\nrestrats = 3", `"restrats"`},
-		{"negative prior strength", "pi = 4.0", "pi = -4.0", "vb.prior_strength.pi = -4"},
+		{"negative prior strength", "pi = 4.0", "pi = -4.0", "prior.pi = -4"},
 		{"missing data file", `file     = "abc21.txt"`, `file     = "nope.txt"`, "nope.txt"},
 		{"bad init", `init           = "from-ml"`, `init           = "sideways"`, "vb.init"},
 	}

@@ -12,14 +12,21 @@ import (
 	"github.com/vbworkbench/vbw/experiments/config"
 )
 
-// Strength is a symmetric Dirichlet prior strength for each parameter
-// group: every row of that group gets total pseudo-count f, spread evenly
-// (eq. 3.43).
+// Strength is the [prior] table of the VB HMM: a symmetric Dirichlet prior
+// strength f for each parameter group, every row of the group getting
+// total pseudo-count f spread evenly (eq. 3.43); 4 in the synthetic
+// experiment (L2129).
 type Strength struct {
-	Pi float64 `toml:"pi"`
-	A  float64 `toml:"A"`
-	C  float64 `toml:"C"`
+	Pi float64 `toml:"pi" range:"(0,1e8]"`
+	A  float64 `toml:"A" range:"(0,1e8]"`
+	C  float64 `toml:"C" range:"(0,1e8]"`
 }
+
+// prior returns the symmetric prior of these strengths (eq. 3.43).
+func (s Strength) prior(k, p int) hmm.Prior { return hmm.SymmetricPrior(k, p, s.Pi, s.A, s.C) }
+
+// retiredPrior is the former place of the [prior] table.
+var retiredPrior = map[string]string{"vb.prior_strength": "prior"}
 
 // MLSettings control Baum-Welch (config.FitSettings; the thesis does
 // not state its stop rule, targets §4 item 2). Default max_iterations
@@ -48,9 +55,6 @@ type VBSettings struct {
 	// InitFloor is the smallest initial pseudo-count (ML zeros would give
 	// ψ(0) = −∞). Default 1e-10.
 	InitFloor float64 `toml:"init_floor"`
-	// PriorStrength is the strength f of the symmetric Dirichlet priors,
-	// 4 in the synthetic experiment (L2129).
-	PriorStrength Strength `toml:"prior_strength"`
 	// FitSettings end VBEM (max_iterations, rel_tol, abs_tol,
 	// monotone_tol; see config.FitSettings) and schedule the updates
 	// of the three prior strengths ([vb.hyper] u_pi, u_A, u_C: the first
@@ -85,9 +89,6 @@ func (s VBSettings) validate(prefix string) error {
 	}{
 		{prefix + ".init_strength", s.InitStrength},
 		{prefix + ".init_floor", s.InitFloor},
-		{prefix + ".prior_strength.pi", s.PriorStrength.Pi},
-		{prefix + ".prior_strength.A", s.PriorStrength.A},
-		{prefix + ".prior_strength.C", s.PriorStrength.C},
 	} {
 		if err := config.Positive(f.key, f.v); err != nil {
 			return err
@@ -118,11 +119,6 @@ func (s VBSettings) initialPosterior(data hmm.Data, u hmm.Prior, ml hmm.Params, 
 	return hmm.PosteriorFromParams(ml, s.InitStrength, s.InitFloor), nil
 }
 
-// prior returns the symmetric prior of strength PriorStrength (eq. 3.43).
-func (s VBSettings) prior(k, p int) hmm.Prior {
-	return hmm.SymmetricPrior(k, p, s.PriorStrength.Pi, s.PriorStrength.A, s.PriorStrength.C)
-}
-
 // Analysis holds the settings of the structure analysis.
 type Analysis struct {
 	// ActiveThreshold: a state is active if its expected occupancy is at
@@ -143,8 +139,9 @@ type KSweep struct {
 		// K lists the numbers of hidden states to compare.
 		K []int `toml:"k"`
 	} `toml:"model"`
-	ML MLSettings `toml:"ml"`
-	VB VBSettings `toml:"vb"`
+	ML    MLSettings `toml:"ml"`
+	VB    VBSettings `toml:"vb"`
+	Prior Strength   `toml:"prior"`
 }
 
 // defaultKSweep returns the k sweep over ks on data with the synthetic
@@ -152,7 +149,7 @@ type KSweep struct {
 // started from the Cheeseman-Stutz point of each of 5 ML restarts.
 func defaultKSweep(data SyntheticData, ks []int) KSweep {
 	s := DefaultSynthetic()
-	w := KSweep{Restarts: 5, Data: data, ML: s.ML.MLSettings, VB: s.VB}
+	w := KSweep{Restarts: 5, Data: data, ML: s.ML.MLSettings, VB: s.VB, Prior: s.Prior}
 	w.Model.K = ks
 	w.VB.Init = "from-cs"
 	return w
@@ -228,3 +225,12 @@ func dataShape(ds ...hmm.Data) (maxLen, nSeq int) {
 	}
 	return maxLen, nSeq
 }
+
+// RetiredKeys: the prior strengths moved from [vb] to [prior].
+func (*SyntheticConfig) RetiredKeys() map[string]string { return retiredPrior }
+
+// RetiredKeys: the prior strengths moved from [vb] to [prior].
+func (*ModelOrderConfig) RetiredKeys() map[string]string { return retiredPrior }
+
+// RetiredKeys: the prior strengths moved from [vb] to [prior].
+func (*TightnessConfig) RetiredKeys() map[string]string { return retiredPrior }

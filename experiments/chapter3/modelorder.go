@@ -93,7 +93,7 @@ func runOrderCell(c *ModelOrderConfig, data hmm.Data, k, restart, workers int, s
 	}
 	r.MLStatus, r.MLIterations, r.MLLogLik = mr.Status.String(), mr.Iterations, experiments.Float(mr.F)
 	r.MLActive = len(Active(ml.Counts().Occupancy(), c.Analysis.ActiveThreshold))
-	u := c.VB.prior(k, p)
+	u := c.Prior.prior(k, p)
 	r.BIC = experiments.Float(hmm.BIC(data, ml.Params))
 	r.CS = experiments.Float(hmm.CheesemanStutz(data, ml.Params, u))
 	m, vr, err := fit.vbFrom(name+"/VB", data, u, c.VB, ml.Params, rnd)

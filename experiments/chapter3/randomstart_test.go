@@ -33,7 +33,7 @@ func TestSyntheticRandomStart(t *testing.T) {
 	if r.MLStatus != mlSkipped {
 		t.Errorf("ml_status %q, want %q", r.MLStatus, mlSkipped)
 	}
-	u := c.VB.prior(c.Model.K, data.P)
+	u := c.Prior.prior(c.Model.K, data.P)
 	w, err := hmm.RandomStart(data, u, c.Model.K, 7, rng.New(c.Seed, c.Experiment, "init", "0", "1"))
 	if err != nil {
 		t.Fatal(err)

@@ -34,6 +34,7 @@ type SyntheticConfig struct {
 	} `toml:"model"`
 	ML       SyntheticML `toml:"ml"`
 	VB       VBSettings  `toml:"vb"`
+	Prior    Strength    `toml:"prior"`
 	Analysis Analysis    `toml:"analysis"`
 }
 
@@ -59,7 +60,8 @@ func DefaultSynthetic() SyntheticConfig {
 	c.Model.K = 12
 	c.ML = SyntheticML{MLSettings: MLSettings{config.DefaultFit(5000)}}
 	c.VB = VBSettings{Init: "from-ml", InitStrength: 10, InitFloor: 1e-10, InitMLIterations: hmm.DefaultStartIterations,
-		PriorStrength: Strength{4, 4, 4}, FitSettings: vbFit(5000)}
+		FitSettings: vbFit(5000)}
+	c.Prior = Strength{4, 4, 4}
 	c.Analysis.ActiveThreshold = 0.01
 	return c
 }
@@ -117,7 +119,7 @@ func fitMLThenVB(c *SyntheticConfig, data hmm.Data, dataset, restart, workers in
 	fit := &fitter{workers: workers, stop: stop, traces: true}
 	name := runName(dataset, restart)
 
-	u := c.VB.prior(k, p)
+	u := c.Prior.prior(k, p)
 	mlParams := hmm.NewParams(k, p) // only its shape is used without ML
 	if c.runsML() {
 		start := time.Now()

@@ -22,7 +22,7 @@ import (
 func syntheticSummary(env *experiments.Env, c *SyntheticConfig, runs []Run, best []int) *results.Summary {
 	s := &results.Summary{Experiment: c.Experiment, ConfigHash: env.Hash, Quick: env.Quick, Criteria: syntheticCriteria}
 	thr := c.Analysis.ActiveThreshold
-	u := c.VB.prior(c.Model.K, c.Data.pOf())
+	u := c.Prior.prior(c.Model.K, c.Data.pOf())
 
 	fig := runs[best[0]]
 	hasML := c.runsML()

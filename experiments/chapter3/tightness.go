@@ -34,17 +34,11 @@ type TightnessConfig struct {
 	// restart, and the samplers use the q(θ) of the restart with the
 	// highest F.
 	KSweep
-	IS ISSettings `toml:"is"`
-}
-
-// ISSettings control the importance samplers of chapter3/tightness.
-type ISSettings struct {
-	// Runs is the number R ≥ 2 of independent runs of each sampler. The
-	// estimate is the mean of the runs' ln Ẑ_r and its standard error is
-	// their standard deviation over √R (Beal 2003 Figure 4.14, L3149).
-	Runs int `toml:"runs"`
-	// Samples is the number M of draws per run.
-	Samples int `toml:"samples"`
+	// IS is the [is] table of every sampler: Runs R independent runs of
+	// Samples M draws; the estimate is the mean of the runs' ln Ẑ_r and its
+	// standard error their standard deviation over √R (Beal 2003 Figure
+	// 4.14, L3149).
+	IS config.IS `toml:"is"`
 }
 
 // DefaultTightness returns the settings of extension E3-X2: 6 distinct data
@@ -57,7 +51,7 @@ func DefaultTightness() TightnessConfig {
 	data := SyntheticData{Alphabet: "abc", Generator: "grammar3", Datasets: 6, SequencesPerGrammar: 1,
 		MinLength: 3, MaxLength: 5, ABProb: 0.5, RandomPhase: true}
 	return TightnessConfig{Common: experiments.Common{Experiment: TightnessID, Figures: []string{"tightness"}, Seed: 3005},
-		KSweep: defaultKSweep(data, []int{2, 3}), IS: ISSettings{Runs: 20, Samples: 20000}}
+		KSweep: defaultKSweep(data, []int{2, 3}), IS: config.IS{Runs: 20, Samples: 20000}}
 }
 
 // Validate checks every field.
@@ -87,12 +81,6 @@ func (c *TightnessConfig) Validate() error {
 	}
 	if !c.VB.Hyper.Fixed() {
 		return config.FieldError("vb.hyper", c.VB.Hyper, "every group must be 0: F and the exact ln p(y|m) must use the same fixed prior")
-	}
-	if c.IS.Runs < 2 {
-		return config.FieldError("is.runs", c.IS.Runs, "must be at least 2 (the standard error needs two runs)")
-	}
-	if c.IS.Samples < 1 {
-		return config.FieldError("is.samples", c.IS.Samples, "must be at least 1")
 	}
 	if c.Data.Generator != "" {
 		// The longest data set the generator can draw must be enumerable.
@@ -307,7 +295,7 @@ func tightName(dataset, k int) string { return fmt.Sprintf("d%02d-k%d", dataset,
 func runTightCell(c *TightnessConfig, data hmm.Data, dataset, k, workers int, stop func() error) (TightCell, error) {
 	start := time.Now()
 	p := data.P
-	u := c.VB.prior(k, p)
+	u := c.Prior.prior(k, p)
 	cell := TightCell{Dataset: dataset, K: k, Symbols: data.Symbols(), Best: -1}
 	cell.Paths, _ = hmm.EvidencePaths(k, cell.Symbols)
 	t0 := time.Now()

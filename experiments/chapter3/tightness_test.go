@@ -304,7 +304,7 @@ func TestDefensiveSamplerCalibrated(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := DefaultTightness()
-	u := c.VB.prior(2, 3)
+	u := c.Prior.prior(2, 3)
 	exact, err := hmm.ExactLogEvidence(d, 2, u)
 	if err != nil {
 		t.Fatal(err)

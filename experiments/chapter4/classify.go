@@ -57,6 +57,7 @@ type ClassifyConfig struct {
 	// push ψ to the floor). Default [1e-5].
 	PsiMins []float64             `toml:"psi_mins"`
 	Model   ModelSettings         `toml:"model"`
+	Prior   PriorSettings         `toml:"prior"`
 	Search  config.SearchSettings `toml:"search"`
 	VB      config.FitSettings    `toml:"vb"`
 	ML      MLSettings            `toml:"ml"`
@@ -72,7 +73,7 @@ func DefaultClassify() ClassifyConfig {
 	c.Sizes = []int{50, 100, 150, 200, 250, 300, 350}
 	c.Repetitions = 3
 	c.PsiMins = []float64{mfa.DefaultPsiMin}
-	c.Model = defaultModel(5)
+	c.Model, c.Prior = defaultModel(5), defaultPrior()
 	c.Search = digitsSearch()
 	c.VB = vbFit(500)
 	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: config.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
@@ -147,7 +148,7 @@ func (c *ClassifyConfig) fitClass(y *mat.Dense, psiMin float64, size, rep, digit
 	start := time.Now()
 	model := c.Model
 	model.PsiMin = psiMin
-	m, res, _, err := searchMFA(y, model, c.Search, c.VB, rng.New(c.Seed, append(tag, "vb")...), stop, nil)
+	m, res, _, err := searchMFA(y, model.settings(c.Prior), c.Search, c.VB, rng.New(c.Seed, append(tag, "vb")...), stop, nil)
 	if err != nil {
 		return out, err
 	}

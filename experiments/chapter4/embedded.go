@@ -46,6 +46,7 @@ type EmbeddedConfig struct {
 	// [8, 16, 32, 64, 128].
 	TableSizes []int                 `toml:"table_sizes"`
 	Model      ModelSettings         `toml:"model"`
+	Prior      PriorSettings         `toml:"prior"`
 	Search     config.SearchSettings `toml:"search"`
 	VB         config.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold: a factor column is active when its
@@ -69,7 +70,7 @@ func DefaultEmbedded() EmbeddedConfig {
 	c.Restarts = 10
 	c.Data = DefaultEmbeddedClusters()
 	c.TableSizes = []int{8, 16, 32, 64, 128}
-	c.Model = defaultModel(7)
+	c.Model, c.Prior = defaultModel(7), defaultPrior()
 	// The epoch rule and the reference depart from the targets' (§1.9:
 	// agitation+dF epochs judged against the converged F): after a birth
 	// the responsibilities freeze within tens of iterations, but F rises by
@@ -212,7 +213,7 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 		return r, err
 	}
 	births := rng.New(c.Seed, EmbeddedID, "births", strconv.Itoa(size), strconv.Itoa(seed))
-	model, res, dims, err := searchMFA(z, c.Model, c.Search, c.VB, births, stop, nil)
+	model, res, dims, err := searchMFA(z, c.Model.settings(c.Prior), c.Search, c.VB, births, stop, nil)
 	if err != nil {
 		return r, err
 	}

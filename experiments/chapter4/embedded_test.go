@@ -56,8 +56,8 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"embedded.toml", "k_max          = 7", "k_max          = -1", "model.k_max = -1"},
 		{"embedded.toml", "k_max          = 7", "k_max          = 0", "model.k_max = 0"},
-		{"embedded.toml", "b_star = 0.01", "b_star = 0.0", "model.b_star = 0"},
-		{"embedded.toml", "a_star = 1.0", "a_star = -1.0", "model.a_star = -1"},
+		{"embedded.toml", "b_star = 0.01", "b_star = 0.0", "prior.b_star = 0"},
+		{"embedded.toml", "a_star = 1.0", "a_star = -1.0", "prior.a_star = -1"},
 		{"embedded.toml", `death                = "immediate"`, `death                = "never"`, `key "search.death": "never" is not allowed: must be "immediate" or "move"`},
 		{"lattice.toml", "rotation           = 45.0", "rotation           = 720.0", "data.rotation = 720"},
 		{"embedded.toml", `children             = "pca"`, `children             = "clone"`, `key "search.children": "clone" is not allowed: must be "pca" or "inherit"`},

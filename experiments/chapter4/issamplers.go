@@ -80,12 +80,10 @@ type SamplerSpec struct {
 	DOF float64 `toml:"dof"`
 }
 
-// SamplersIS are the [is] keys.
+// SamplersIS are the [is] keys: per sampler, runs independent runs (5) of
+// samples draws (L3146: 4000), and the samplers.
 type SamplersIS struct {
-	// Samples is M per run (L3146: 4000) and Runs the independent runs
-	// per sampler (5).
-	Samples int `toml:"samples"`
-	Runs    int `toml:"runs"`
+	config.IS
 	// Samplers are the rows of Table 4.3.
 	Samplers []SamplerSpec `toml:"samplers"`
 }
@@ -95,6 +93,7 @@ type ISSamplersConfig struct {
 	experiments.Common
 	Data  SamplersData  `toml:"data"`
 	Model ModelSettings `toml:"model"`
+	Prior PriorSettings `toml:"prior"`
 	// Search holds the epoch rule and the deaths of each optimisation
 	// (births are never proposed).
 	Search config.SearchSettings `toml:"search"`
@@ -112,12 +111,12 @@ func DefaultSamplers() []SamplerSpec {
 func DefaultISSamplers() ISSamplersConfig {
 	c := ISSamplersConfig{Common: experiments.Common{Experiment: ISSamplersID, Figures: []string{"table4.3", "fig4.14"}, Seed: 4702}}
 	c.Data = SamplersData{Deltas: []float64{4, 2, 1}, NTotal: 150}
-	c.Model = model2D(1)
+	c.Model, c.Prior = defaultModel(1), prior2D()
 	c.Search = DefaultSearch()
 	c.Search.MaxTotalIterations = 0
 	c.VB = vbFit(2000)
 	c.Runs = SamplersVB{Count: 10, InitComponents: 4, Init: "data_points", InitSharpness: 0.9, RequireS: 4, MaxAttempts: 200, FallbackModal: true}
-	c.IS = SamplersIS{Samples: 4000, Runs: 5, Samplers: DefaultSamplers()}
+	c.IS = SamplersIS{IS: config.IS{Samples: 4000, Runs: 5}, Samplers: DefaultSamplers()}
 	return c
 }
 
@@ -245,7 +244,7 @@ func (c *ISSamplersConfig) initResp(z *mat.Dense, rnd *rand.Rand) *mat.Dense {
 // to convergence with deaths of analysers below the death threshold and no
 // births (targets §3.9).
 func (c *ISSamplersConfig) deathRun(z, resp *mat.Dense, stop func() error) (*mfa.VB, vb.SearchResult, error) {
-	model, err := mfa.NewVB(z, resp, c.Model.settings())
+	model, err := mfa.NewVB(z, resp, c.Model.settings(c.Prior))
 	if err != nil {
 		return nil, vb.SearchResult{}, err
 	}

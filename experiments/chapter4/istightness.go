@@ -25,14 +25,11 @@ import (
 // proposal (Beal 2003 §4.7.2, L3027-L3064; targets ch4-mfa.md §1.11, §3.8).
 const ISTightnessID = "chapter4/is-tightness"
 
-// TightnessIS are the [is] keys of chapter4/is-tightness.
+// TightnessIS are the [is] keys of chapter4/is-tightness: per snapshot,
+// runs independent runs (thesis: 6, Figure 4.13) of samples importance
+// samples (thesis: 100, L3058), and which snapshots are sampled.
 type TightnessIS struct {
-	// Samples is M, the importance samples of one run (thesis: 100,
-	// L3058).
-	Samples int `toml:"samples"`
-	// Runs is the number of independent runs per snapshot (thesis: 6,
-	// Figure 4.13).
-	Runs int `toml:"runs"`
+	config.IS
 	// SnapshotEvery keeps every n-th accepted epoch's q (and always the
 	// last); 1 keeps them all, as the thesis did.
 	SnapshotEvery int `toml:"snapshot_every"`
@@ -46,6 +43,7 @@ type ISTightnessConfig struct {
 	// (L3058).
 	Classes []int                 `toml:"classes"`
 	Model   ModelSettings         `toml:"model"`
+	Prior   PriorSettings         `toml:"prior"`
 	Search  config.SearchSettings `toml:"search"`
 	VB      config.FitSettings    `toml:"vb"`
 	IS      TightnessIS           `toml:"is"`
@@ -59,13 +57,13 @@ func DefaultISTightness() ISTightnessConfig {
 	c := ISTightnessConfig{Common: experiments.Common{Experiment: ISTightnessID, Figures: []string{"fig4.12", "fig4.13"}, Seed: 4701}}
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	c.Classes = []int{0, 1, 2}
-	c.Model = defaultModel(6)
+	c.Model, c.Prior = defaultModel(6), defaultPrior()
 	// The search of chapter4/digits-unsupervised, without its final
 	// iterations: the snapshots, not the final model, are the results.
 	u := DefaultUnsupervised()
 	c.Search, c.VB = u.Search, u.VB
 	c.Search.MaxFinalIterations = 0
-	c.IS = TightnessIS{Samples: 100, Runs: 6, SnapshotEvery: 1}
+	c.IS = TightnessIS{IS: config.IS{Samples: 100, Runs: 6}, SnapshotEvery: 1}
 	return c
 }
 
@@ -230,7 +228,7 @@ func (c *ISTightnessConfig) runTightSearch(env *experiments.Env, d tightData) (T
 		}
 	}
 	births := rng.New(c.Seed, ISTightnessID, "births")
-	_, res, dims, err := searchMFA(d.train, c.Model, c.Search, c.VB, births, env.Stop, onMove)
+	_, res, dims, err := searchMFA(d.train, c.Model.settings(c.Prior), c.Search, c.VB, births, env.Stop, onMove)
 	if err != nil {
 		return out, err
 	}

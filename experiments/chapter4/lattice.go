@@ -31,7 +31,7 @@ func DefaultLatticeConfig() LatticeConfig {
 	c := LatticeConfig{Common: experiments.Common{Experiment: LatticeID, Figures: []string{"fig4.3"}, Seed: 4301},
 		SeedSearch: defaultSeedSearch(1, 40000, 7, 14, 16, 22), Data: DefaultLattice18()}
 	c.Data.Rotation = 45
-	c.Model = model2D(1)
+	c.Model, c.Prior = defaultModel(1), prior2D()
 	return c
 }
 
@@ -182,7 +182,7 @@ func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
 	s.AddFindingsFromChecks(nil)
 	n := len(runs)
 	s.Findings = append(s.Findings, fmt.Sprintf("The lattice is rotated by %g degrees (data.rotation) and b* = %g. The search ends with %g-%g analysers (18 in %d of %d seeds); converged from the true labels the model keeps %d of its %d analysers in %d of %d seeds (S %g-%g), and F(true-label state) - F(found state) is %.3g to %.3g nats (median %.3g).",
-		c.Data.Rotation, c.Model.BStar, slices.Min(S), slices.Max(S), found, n, c.Data.Clusters(), c.Data.Clusters(), keeps, n,
+		c.Data.Rotation, c.Prior.BStar, slices.Min(S), slices.Max(S), found, n, c.Data.Clusters(), c.Data.Clusters(), keeps, n,
 		slices.Min(trueS), slices.Max(trueS), slices.Min(gap), slices.Max(gap), results.Median(gap)))
 	budget := 0
 	for _, r := range runs {

@@ -23,6 +23,7 @@ type SeedSearch struct {
 	// Default 10.
 	Restarts int                   `toml:"restarts"`
 	Model    ModelSettings         `toml:"model"`
+	Prior    PriorSettings         `toml:"prior"`
 	Search   config.SearchSettings `toml:"search"`
 	VB       config.FitSettings    `toml:"vb"`
 	// Snapshots are the accepted epochs after which the figures draw the
@@ -36,7 +37,7 @@ type SeedSearch struct {
 // iterations, chapter4/embedded's [vb], and snapshots after the given
 // accepted epochs.
 func defaultSeedSearch(kMax, maxTotal int, snapshots ...int) SeedSearch {
-	s := SeedSearch{Restarts: 10, Model: defaultModel(kMax), Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
+	s := SeedSearch{Restarts: 10, Model: defaultModel(kMax), Prior: defaultPrior(), Search: DefaultSearch(), VB: vbFit(2000), Snapshots: snapshots}
 	s.Search.MaxTotalIterations = maxTotal
 	return s
 }
@@ -101,7 +102,7 @@ func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, sto
 		return o, nil, vb.SearchResult{}, err
 	}
 	births := rng.New(base, id, "births", strconv.Itoa(seed))
-	model, res, snaps, path, dims, err := tracedSearch(z, st, ss.Model, ss.Search, ss.VB, births, stop, ss.Snapshots, seed == 0)
+	model, res, snaps, path, dims, err := tracedSearch(z, st, ss.Model.settings(ss.Prior), ss.Search, ss.VB, births, stop, ss.Snapshots, seed == 0)
 	if err != nil {
 		return o, nil, res, err
 	}
@@ -131,7 +132,7 @@ func (ss SeedSearch) fromLabels(z mat.Matrix, labels []int, k int, stop func() e
 	for i, l := range labels {
 		resp.Set(i, l, 1)
 	}
-	m, err := mfa.NewVB(z, resp, ss.Model.settings())
+	m, err := mfa.NewVB(z, resp, ss.Model.settings(ss.Prior))
 	if err != nil {
 		return nil, vb.SearchResult{}, err
 	}
@@ -147,7 +148,7 @@ func (ss SeedSearch) fromLabels(z mat.Matrix, labels []int, k int, stop func() e
 // set, returns snapshots of the model (in the original units of st) after
 // the accepted epochs listed in snapshots, and F after every sweep with
 // the epoch it belongs to.
-func tracedSearch(z *mat.Dense, st Standardisation, m ModelSettings, s config.SearchSettings, fit config.FitSettings,
+func tracedSearch(z *mat.Dense, st Standardisation, m mfa.Settings, s config.SearchSettings, fit config.FitSettings,
 	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.VB, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
 	want := map[int]bool{}
 	for _, e := range snapshots {

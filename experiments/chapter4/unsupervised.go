@@ -40,6 +40,7 @@ type UnsupervisedConfig struct {
 	// training file; the quick run's budget. Default 0 (all 3823).
 	PerClass int                   `toml:"per_class"`
 	Model    ModelSettings         `toml:"model"`
+	Prior    PriorSettings         `toml:"prior"`
 	Search   config.SearchSettings `toml:"search"`
 	VB       config.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold of an active factor column (§1.8).
@@ -54,7 +55,7 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	c := UnsupervisedConfig{Common: experiments.Common{Experiment: UnsupervisedID, Figures: []string{"fig4.9", "fig4.10"}, Seed: 4901}}
 	c.Restarts = 3
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
-	c.Model = defaultModel(6)
+	c.Model, c.Prior = defaultModel(6), defaultPrior()
 	// Agitation epochs (the thesis's) judged against a matched reference,
 	// as in chapter4/embedded.
 	c.Search = digitsSearch()
@@ -128,7 +129,7 @@ func runUnsupervisedCell(c *UnsupervisedConfig, d DigitSplit, seed int, stop fun
 	start := time.Now()
 	r := UnsupervisedRun{SearchOutcome: SearchOutcome{Seed: seed}}
 	births := rng.New(c.Seed, UnsupervisedID, "births", strconv.Itoa(seed))
-	model, res, dims, err := searchMFA(d.Train, c.Model, c.Search, c.VB, births, stop,
+	model, res, dims, err := searchMFA(d.Train, c.Model.settings(c.Prior), c.Search, c.VB, births, stop,
 		heartbeat(log, fmt.Sprintf("%s seed %d", UnsupervisedID, seed), c.Search.MaxTotalIterations, 30*time.Second))
 	if err != nil {
 		return r, err

@@ -134,7 +134,9 @@ func Load(path string, quick bool, cfg any) error {
 		}
 		isUnknown[s] = false // report an array-of-tables key once
 		msg := fmt.Sprintf("unknown key %q", s)
-		if alt, note := renamed(l.typ, k); alt != "" {
+		if alt, note := moved(cfg, l.typ, k); alt != "" {
+			msg += fmt.Sprintf(": renamed to %q%s", alt, note)
+		} else if alt, note := renamed(l.typ, k); alt != "" {
 			msg += fmt.Sprintf(": renamed to %q%s", alt, note)
 		} else if alt := suggest(l.typ, k); alt != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", alt)
@@ -555,6 +557,40 @@ var retiredKeys = map[string]struct{ key, note string }{
 	"optimise_hyper":   {key: "hyper", note: "a table of group = first iteration after which it is updated, 0 never; e.g. u_pi = 1"},
 	"optimise_ab":      {key: "/vb.hyper.ab", note: "= 1 updates a*, b* from the first iteration, 0 never"},
 	"optimise_alpha":   {key: "/vb.hyper.alpha", note: "= 1 updates α* from the first iteration, 0 never"},
+}
+
+// Retirer is implemented by a config whose keys were renamed or moved:
+// RetiredKeys maps each former dotted key (from the top of the config,
+// without [quick]) to its new one, and a config that still uses the former
+// gets a one-line error naming the new key, at its line:
+//
+//	func (*BridgeConfig) RetiredKeys() map[string]string {
+//		return map[string]string{"is_runs": "is.runs", "is_samples": "is.samples"}
+//	}
+//
+// A former table maps to its new table ("vb.prior_strength": "prior").
+type Retirer interface{ RetiredKeys() map[string]string }
+
+// moved returns the new name of the unknown key k if cfg declares it
+// retired (Retirer), with the [quick] prefix kept; "" if not.
+func moved(cfg any, t reflect.Type, k toml.Key) (string, string) {
+	r, ok := cfg.(Retirer)
+	if !ok {
+		return "", ""
+	}
+	prefix, rest := toml.Key(nil), k
+	if strings.EqualFold(k[0], quickTable) {
+		prefix, rest = k[:1], k[1:]
+	}
+	alt, ok := r.RetiredKeys()[rest.String()]
+	if !ok {
+		return "", ""
+	}
+	newKey := toml.Key(strings.Split(alt, "."))
+	if !hasKey(t, newKey) {
+		panic(fmt.Sprintf("config: %s retires %q for %q, which is not a key of it", t, rest, alt))
+	}
+	return append(append(toml.Key{}, prefix...), newKey...).String(), ""
 }
 
 // renamed returns the new name of the unknown key k if its last component

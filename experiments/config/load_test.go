@@ -452,3 +452,33 @@ func TestLoadConfigValidatesQuickWithoutQuick(t *testing.T) {
 		}
 	}
 }
+
+// retiringConfig moved its runs key into a table.
+type retiringConfig struct {
+	Table struct {
+		Runs int `toml:"runs" range:"[1,10]"`
+	} `toml:"table"`
+	Prior struct {
+		A float64 `toml:"a" range:"(0,inf)"`
+	} `toml:"prior"`
+}
+
+func (*retiringConfig) RetiredKeys() map[string]string {
+	return map[string]string{"runs": "table.runs", "model.prior": "prior"}
+}
+
+func TestLoadRetiredKeys(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"runs = 3\n", `:1: unknown key "runs": renamed to "table.runs"`},
+		{"[quick]\nruns = 3\n", `:2: unknown key "quick.runs": renamed to "quick.table.runs"`},
+		{"[model.prior]\na = 1\n", `:1: unknown key "model.prior": renamed to "prior"`},
+		{"[model]\nprior = { a = 1 }\n", `unknown key "model`},
+	} {
+		cfg := &retiringConfig{}
+		cfg.Table.Runs, cfg.Prior.A = 1, 1
+		err := Load(writeConfig(t, c.text), false, cfg)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: got %v, want …%s", c.text, err, c.want)
+		}
+	}
+}
