@@ -37,14 +37,14 @@ type GranularityConfig struct {
 	Scoring
 	// MainData: n, the data size (thesis 480), and data_seed.
 	MainData
-	// KGrid are the annealing lengths; every point of a trace is an
+	// StepsGrid are the annealing lengths K; every point of a trace is an
 	// independent run from the trace's initial parameters.
-	KGrid []int `toml:"k_grid"`
+	StepsGrid []int `toml:"steps_grid" range:"[1,1e9] len=1.. increasing"`
 	// RandomTraces is the number of traces started from a draw of the
 	// prior; TrueTrace adds one started from the true parameters.
 	RandomTraces int            `toml:"random_traces"`
 	TrueTrace    bool           `toml:"true_trace"`
-	Anneal       AnnealSettings `toml:"anneal"`
+	Anneal       AnnealSettings `toml:"ais"`
 }
 
 // DefaultGranularity returns the settings of targets §3.6.
@@ -52,7 +52,7 @@ func DefaultGranularity() GranularityConfig {
 	c := GranularityConfig{Common: experiments.Common{Experiment: GranularityID, Figures: []string{"fig6.10"}, Seed: 20030101}}
 	c.Scoring = defaultScoring()
 	c.MainData = MainData{N: 480, DataSeed: 1}
-	c.KGrid = []int{32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768}
+	c.StepsGrid = []int{32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768}
 	c.RandomTraces = 8
 	c.TrueTrace = true
 	c.Anneal = defaultAnneal()
@@ -61,11 +61,8 @@ func DefaultGranularity() GranularityConfig {
 
 // Validate checks every key.
 func (c *GranularityConfig) Validate() error {
-	if err := validateSizes("k_grid", c.KGrid); err != nil {
-		return err
-	}
 	if err := config.FirstError(c.MainData.validate(""),
-		config.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("anneal"), c.Scoring.validate()); err != nil {
+		config.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("ais"), c.Scoring.validate()); err != nil {
 		return err
 	}
 	_, err := thesisParams(c.Model)
@@ -85,7 +82,7 @@ type granCell struct {
 // RunGranularity runs every trace and writes fig6_10.csv, reference.csv,
 // summary.json and scorecard.md.
 func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
-	p, theta, err := c.MainData.problem(c.Model, c.Seed)
+	p, theta, err := c.MainData.problem(c.Model, c.Prior, c.Seed)
 	if err != nil {
 		return err
 	}
@@ -96,7 +93,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 	var names []string
 	var cost []float64
 	var sumK float64
-	for _, k := range c.KGrid {
+	for _, k := range c.StepsGrid {
 		sumK += float64(k)
 	}
 	for t := 0; t < traces; t++ {
@@ -126,9 +123,9 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 			theta0 = p.SamplePrior(nil, rng.New(c.Seed, GranularityID, "init", strconv.Itoa(i)))
 		}
 		var cell granCell
-		for _, k := range c.KGrid {
+		for _, k := range c.StepsGrid {
 			start := time.Now()
-			a := c.Anneal.withK(k)
+			a := c.Anneal.withSteps(k)
 			kern := &mcmc.MH[dag.Params]{Target: p, Proposal: dag.NewDirichletProposal(p.Structure(), a.Alpha)}
 			pt := mcmc.NewPoint[dag.Params](p, theta0.Clone())
 			var run ais.Run
@@ -149,7 +146,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 		if t == 0 && traces > c.RandomTraces {
 			from = "true"
 		}
-		for j, k := range c.KGrid {
+		for j, k := range c.StepsGrid {
 			tab.AddRow(t, from, k, float64(cells[t].LogW[j]), cells[t].Accept[j], cells[t].Seconds[j])
 		}
 		env.AddRun(results.RunRecord{Name: names[t], Status: "ok", WallSeconds: results.Sum(cells[t].Seconds)})
@@ -175,7 +172,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 // granularityCriteria are the acceptance criteria of Figure 6.10 (targets
 // ch6-dag.md §3.6) for a config.
 func granularityCriteria(c *GranularityConfig) results.Criteria {
-	short := count(len(c.KGrid), func(i int) bool { return c.KGrid[i] <= 1024 })
+	short := count(len(c.StepsGrid), func(i int) bool { return c.StepsGrid[i] <= 1024 })
 	return results.Criteria{
 		{ID: "fig6.10-short-runs-below-vb", Text: "Fig 6.10: every random-initialised run with K ≤ 256 below VB*", Target: results.Holds},
 		{ID: "fig6.10-median-k16384", Text: "Fig 6.10: median over random traces at K = 16384 minus VB* (nats)", Target: results.AtLeast(-2)},
@@ -193,10 +190,10 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 		first = 1
 	}
 	vbStar, bic := float64(ref.VB), ref.Value("BIC")
-	med := make([]float64, len(c.KGrid))
-	iqr := make([]float64, len(c.KGrid))
+	med := make([]float64, len(c.StepsGrid))
+	iqr := make([]float64, len(c.StepsGrid))
 	var ks []float64
-	for j, k := range c.KGrid {
+	for j, k := range c.StepsGrid {
 		var v []float64
 		for _, t := range traces[first:] {
 			v = append(v, float64(t.LogW[j]))
@@ -212,7 +209,7 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 	cr := granularityCriteria(c)
 	j := newJudge(s, cr)
 	below, nShort := true, 0
-	for i, k := range c.KGrid {
+	for i, k := range c.StepsGrid {
 		if k > 256 {
 			continue
 		}
@@ -226,18 +223,18 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 	} else {
 		j.na("fig6.10-short-runs-below-vb", "no K ≤ 256 in k_grid")
 	}
-	long, mid := indexOf(c.KGrid, 16384), indexOf(c.KGrid, 1024)
+	long, mid := indexOf(c.StepsGrid, 16384), indexOf(c.StepsGrid, 1024)
 	j.when("fig6.10-median-k16384", long >= 0, "K = 16384 not in k_grid", func() float64 { return med[long] - vbStar })
 	j.when("fig6.10-iqr-shrinks", long >= 0 && mid >= 0, "K = 1024 or 16384 not in k_grid", func() float64 { return iqr[long] / iqr[mid] })
 	above := 0
-	for i, k := range c.KGrid {
+	for i, k := range c.StepsGrid {
 		if withTrue && k <= 1024 && float64(traces[0].LogW[i]) > med[i] {
 			above++
 		}
 	}
 	j.when("fig6.10-true-init-above", withTrue, "true_trace is off", func() float64 { return float64(above) })
 	cross := func(level float64) float64 {
-		for i, k := range c.KGrid {
+		for i, k := range c.StepsGrid {
 			if med[i] > level {
 				return float64(k)
 			}
@@ -250,7 +247,7 @@ func granularitySummary(c *GranularityConfig, traces []granCell, withTrue bool, 
 	j.yes("fig6.10-bic-before-vb", kb > 0 && (kv == 0 || kb < kv), fmt.Sprintf("BIC at K = %g, VB* at K = %g; 0: never", kb, kv))
 	// Cost: VB (all restarts) against AIS at K = 2^13 (line 4870).
 	var aisT []float64
-	if j := indexOf(c.KGrid, 8192); j >= 0 {
+	if j := indexOf(c.StepsGrid, 8192); j >= 0 {
 		for _, t := range traces {
 			aisT = append(aisT, t.Seconds[j])
 		}
@@ -344,6 +341,7 @@ type SchedulesConfig struct {
 	Points     int               `toml:"points"`
 	Hysteresis HysteresisSection `toml:"hysteresis"`
 	Model      ModelSettings     `toml:"model"`
+	Prior      PriorSettings     `toml:"prior"`
 }
 
 // HysteresisSection is the optional forward/reverse diagnostic of lines
@@ -354,9 +352,9 @@ type HysteresisSection struct {
 	// MainData: n and data_seed select the data, as in
 	// chapter6/ais-granularity.
 	MainData
-	// KValues are the schedule lengths; Passes the forward/reverse pairs
-	// per (e_τ, K).
-	KValues []int `toml:"k_values"`
+	// StepsGrid are the schedule lengths K; Passes the forward/reverse
+	// pairs per (e_τ, K).
+	StepsGrid []int `toml:"steps_grid"`
 	Passes  int   `toml:"passes"`
 	// Alpha is the proposal strength.
 	Alpha float64 `toml:"alpha"`
@@ -367,8 +365,8 @@ func DefaultSchedules() SchedulesConfig {
 	c := SchedulesConfig{Common: experiments.Common{Experiment: SchedulesID, Figures: []string{"fig6.13"}, Seed: 20030101}}
 	c.ETauValues = []float64{0.01, 0.05, 0.1, 0.2, 1, 10}
 	c.Points = 400
-	c.Hysteresis = HysteresisSection{Enabled: true, MainData: MainData{N: 480, DataSeed: 1}, KValues: []int{1024, 4096, 16384}, Passes: 5, Alpha: 2500}
-	c.Model = defaultModel()
+	c.Hysteresis = HysteresisSection{Enabled: true, MainData: MainData{N: 480, DataSeed: 1}, StepsGrid: []int{1024, 4096, 16384}, Passes: 5, Alpha: 2500}
+	c.Model, c.Prior = defaultModel(), defaultPrior()
 	return c
 }
 
@@ -383,7 +381,7 @@ func (c *SchedulesConfig) Validate() error {
 		}
 	}
 	h := c.Hysteresis
-	if err := validateSizes("hysteresis.k_values", h.KValues); err != nil {
+	if err := validateSizes("hysteresis.steps_grid", h.StepsGrid); err != nil {
 		return err
 	}
 	if err := config.FirstError(config.AtLeast("points", c.Points, 2), h.MainData.validate("hysteresis."),
@@ -391,8 +389,8 @@ func (c *SchedulesConfig) Validate() error {
 		config.Positive("hysteresis.alpha", h.Alpha), c.Model.validate()); err != nil {
 		return err
 	}
-	if h.KValues[0] < 4 {
-		return config.FieldError("hysteresis.k_values", h.KValues[0], "must be at least 4 (the quarters of the schedule)")
+	if h.StepsGrid[0] < 4 {
+		return config.FieldError("hysteresis.steps_grid", h.StepsGrid[0], "must be at least 4 (the quarters of the schedule)")
 	}
 	_, err := thesisParams(c.Model)
 	return err
@@ -409,7 +407,7 @@ type hystCell struct {
 // schedulesCriteria are the acceptance criteria of Figure 6.13 and the
 // hysteresis diagnostic (targets ch6-dag.md §3.11, test T11) for a config.
 func schedulesCriteria(c *SchedulesConfig) (fig613, hysteresis results.Criteria) {
-	kv := c.Hysteresis.KValues
+	kv := c.Hysteresis.StepsGrid
 	ne := len(c.ETauValues)
 	return results.Criteria{
 			{ID: "fig6.13-schedules-valid", Text: "Fig 6.13: every schedule runs from τ(0) = 0 to τ(K) = 1, strictly increasing (6.49), (6.74)", Target: results.Holds},
@@ -452,7 +450,7 @@ func RunSchedules(env *experiments.Env, c *SchedulesConfig) error {
 	j.when("fig6.13-linear-large-etau", !math.IsNaN(linDev), "e_τ = 10 not in e_tau_values", func() float64 { return linDev })
 	intro := "Checks of targets ch6-dag.md §3.11 (test T11 and the hysteresis diagnostic)."
 	h := c.Hysteresis
-	kLo, kHi := h.KValues[0], h.KValues[len(h.KValues)-1]
+	kLo, kHi := h.StepsGrid[0], h.StepsGrid[len(h.StepsGrid)-1]
 	if !h.Enabled {
 		j.na("hysteresis-shrinks", "hysteresis is off")
 	} else {
@@ -469,7 +467,7 @@ func RunSchedules(env *experiments.Env, c *SchedulesConfig) error {
 				dec++
 			}
 		}
-		j.when("hysteresis-shrinks", kHi > kLo, "hysteresis.k_values has one K", func() float64 { return float64(dec) })
+		j.when("hysteresis-shrinks", kHi > kLo, "hysteresis.steps_grid has one K", func() float64 { return float64(dec) })
 		intro += fmt.Sprintf(" Hysteresis: the true structure at n = %d, %d forward/reverse pairs per (e_τ, K).", h.N, h.Passes)
 	}
 	s.Claims = []results.Claim{{Artifact: "Figure 6.13", Figures: []string{"fig6_13"}, Checks: ids(fig613, hyst),
@@ -489,7 +487,7 @@ type hystKey struct {
 // mean |forward − reverse| of each; nil when this shard ran only part.
 func runHysteresis(env *experiments.Env, c *SchedulesConfig) (map[hystKey]float64, error) {
 	h := c.Hysteresis
-	p, _, err := h.MainData.problem(c.Model, c.Seed)
+	p, _, err := h.MainData.problem(c.Model, c.Prior, c.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -497,7 +495,7 @@ func runHysteresis(env *experiments.Env, c *SchedulesConfig) (map[hystKey]float6
 	var names []string
 	var cost []float64
 	for _, e := range c.ETauValues {
-		for _, k := range h.KValues {
+		for _, k := range h.StepsGrid {
 			keys = append(keys, hystKey{e, k})
 			names = append(names, fmt.Sprintf("e%g-k%d", e, k))
 			cost = append(cost, float64(k))

@@ -41,10 +41,6 @@ var ThesisSizes = []int{10, 20, 40, 80, 110, 160, 230, 320, 400, 430, 480, 560, 
 
 // ModelSettings are the [model] keys shared by the chapter's experiments.
 type ModelSettings struct {
-	// PriorLambda is the pseudo-count λ_jlk of every Dirichlet prior
-	// (eqs. (6.4)–(6.6)); the thesis uses 1 (line 4694). With λ = 1 the
-	// MAP estimate (6.23) is the ML estimate.
-	PriorLambda float64 `toml:"prior_lambda"`
 	// PruneChildless removes the hidden nodes without children from every
 	// candidate (targets §1.6, an ablation): the thesis keeps them, which
 	// costs VB about ½ ln n per such node.
@@ -55,14 +51,24 @@ type ModelSettings struct {
 	TrueCode string `toml:"true_code"`
 }
 
-func defaultModel() ModelSettings {
-	return ModelSettings{PriorLambda: 1, TrueCode: dag.TrueCode.String()}
+func defaultModel() ModelSettings { return ModelSettings{TrueCode: dag.TrueCode.String()} }
+
+// PriorSettings is the [prior] table: λ_jlk, the pseudo-count of every
+// Dirichlet prior of the parameters (eqs. (6.4)–(6.6)); the thesis uses 1
+// (line 4694). With λ = 1 the MAP estimate (6.23) is the ML estimate.
+type PriorSettings struct {
+	Lambda float64 `toml:"lambda" range:"(0,1e6]"`
 }
 
+func defaultPrior() PriorSettings { return PriorSettings{Lambda: 1} }
+
+// retired are the keys of chapter 6 renamed or moved: the prior's
+// strength to [prior], the AIS tables' number of steps to steps, and
+// ais-granularity's [anneal] table to [ais].
+var retired = map[string]string{"model.prior_lambda": "prior.lambda", "ais.k": "ais.steps", "anneal": "ais",
+	"k_grid": "steps_grid", "hysteresis.k_values": "hysteresis.steps_grid"}
+
 func (m ModelSettings) validate() error {
-	if err := config.Positive("model.prior_lambda", m.PriorLambda); err != nil {
-		return err
-	}
 	c, err := dag.ParseCode(m.TrueCode)
 	if err != nil {
 		return config.FieldError("model.true_code", m.TrueCode, "must be four digits 0–3, e.g. \"1332\"")
@@ -167,68 +173,68 @@ func (s ScoreSettings) settings() dag.Settings {
 // [scores] table, the EM/VBEM protocol.
 type Scoring struct {
 	Model  ModelSettings `toml:"model"`
+	Prior  PriorSettings `toml:"prior"`
 	Scores ScoreSettings `toml:"scores"`
 }
 
-func defaultScoring() Scoring { return Scoring{Model: defaultModel(), Scores: defaultScores()} }
+func defaultScoring() Scoring {
+	return Scoring{Model: defaultModel(), Prior: defaultPrior(), Scores: defaultScores()}
+}
 
 func (s Scoring) validate() error {
 	return config.FirstError(s.Model.validate(), s.Scores.validate())
 }
 
 // AnnealSettings are the keys of the sampler of Algorithm 6.1 (lines
-// 4578–4608; targets §2.7) apart from its length: the schedule and the
-// proposal. They are the [anneal] table of chapter6/ais-granularity and,
-// with k and runs, the [ais] table.
+// 4578–4608; targets §2.7) apart from its length and runs: the schedule
+// (config.AISSchedule) and the proposal. They are the [ais] table of
+// chapter6/ais-granularity, whose lengths are its steps_grid, and, with
+// runs and steps, of AISSettings. The schedule is not adapted (pilot_runs =
+// 0): with one MH step per temperature the runs lag far behind f_τ, and an
+// adapted schedule ends below (6.73)'s (see ais.Adapted).
 type AnnealSettings struct {
-	// Schedule is "nonlinear" (eq. (6.73), the thesis's) or "linear".
-	Schedule string `toml:"schedule"`
-	// ETau is e_τ of the nonlinear schedule (6.73). Thesis 0.2.
-	ETau float64 `toml:"e_tau"`
+	config.AISSchedule
 	// Alpha is the strength of the Dirichlet proposal centred on the
 	// current parameters (6.59); the thesis does not give it (targets §4
 	// item 3: 2500).
-	Alpha float64 `toml:"alpha"`
+	Alpha float64 `toml:"alpha" range:"(0,1e12]"`
 }
 
-// defaultAnneal returns the thesis's schedule with targets §4 item 3's
-// proposal strength.
+// defaultAnneal returns the thesis's schedule (6.73) with e_τ = 0.2 and
+// targets §4 item 3's proposal strength.
 func defaultAnneal() AnnealSettings {
-	return AnnealSettings{Schedule: "nonlinear", ETau: 0.2, Alpha: 2500}
+	return AnnealSettings{AISSchedule: config.DefaultSchedule(config.ScheduleNonlinear), Alpha: 2500}
 }
 
 func (a AnnealSettings) validate(prefix string) error {
-	if a.Schedule != "nonlinear" && a.Schedule != "linear" {
-		return config.FieldError(prefix+".schedule", a.Schedule, `must be "nonlinear" or "linear"`)
+	if a.PilotRuns != 0 {
+		return config.FieldError(prefix+".pilot_runs", a.PilotRuns, "must be 0: chapter 6's AIS (one MH step per temperature) is not adapted, see ais.Adapted")
 	}
-	return config.FirstError(config.Positive(prefix+".e_tau", a.ETau), config.Positive(prefix+".alpha", a.Alpha))
+	return a.AISSchedule.Validate(prefix)
 }
 
-// withK returns the [ais] keys of one run of k steps.
-func (a AnnealSettings) withK(k int) AISSettings {
-	return AISSettings{K: k, AnnealSettings: a, Runs: 1}
+// withSteps returns the [ais] keys of one run of k steps.
+func (a AnnealSettings) withSteps(k int) AISSettings {
+	return AISSettings{AIS: config.AIS{Runs: 1, Steps: k, AISSchedule: a.AISSchedule}, Alpha: a.Alpha}
 }
 
-// AISSettings are the [ais] keys of Algorithm 6.1.
+// AISSettings are the [ais] keys of Algorithm 6.1: runs G of steps K
+// steps each, one MH step at each of τ(0…K−1) (thesis 5 runs of 16384
+// steps, line 4722, pooled by (6.61) into the AIS^(G) score), the schedule
+// and the proposal strength.
 type AISSettings struct {
-	// K is the number of annealing steps (one MH step at each of
-	// τ(0…K−1)). Thesis 16384 (line 4722).
-	K int `toml:"k"`
-	// AnnealSettings: schedule, e_tau and alpha.
-	AnnealSettings
-	// Runs is the number G of independent runs per structure and size,
-	// pooled by (6.61) into the AIS^(G) score. Thesis 5.
-	Runs int `toml:"runs"`
+	config.AIS
+	Alpha float64 `toml:"alpha" range:"(0,1e12]"`
 }
 
 func defaultAIS() AISSettings {
-	a := defaultAnneal().withK(16384)
+	a := defaultAnneal().withSteps(16384)
 	a.Runs = 5
 	return a
 }
 
 func (a AISSettings) validate() error {
-	return config.FirstError(a.AnnealSettings.validate("ais"), config.AtLeast("ais.k", a.K, 1), config.AtLeast("ais.runs", a.Runs, 1))
+	return AnnealSettings{AISSchedule: a.AISSchedule, Alpha: a.Alpha}.validate("ais")
 }
 
 // MainData are the keys that select the data of the AIS analyses
@@ -248,7 +254,7 @@ func (d MainData) validate(prefix string) error {
 // problem binds the configured true structure (as configured, not its
 // canonical swap, so that the thesis's parameters fit it) to the data; it
 // returns the thesis's parameters too (nil when the structure is pruned).
-func (d MainData) problem(m ModelSettings, seed uint64) (*dag.Problem, dag.Params, error) {
+func (d MainData) problem(m ModelSettings, pr PriorSettings, seed uint64) (*dag.Problem, dag.Params, error) {
 	theta, err := thesisParams(m)
 	if err != nil {
 		return nil, nil, err
@@ -260,7 +266,7 @@ func (d MainData) problem(m ModelSettings, seed uint64) (*dag.Problem, dag.Param
 	}
 	code, _ := dag.ParseCode(m.TrueCode)
 	s := m.structure(code)
-	p, err := dag.NewProblem(s, s.SymmetricPrior(m.PriorLambda), data)
+	p, err := dag.NewProblem(s, s.SymmetricPrior(pr.Lambda), data)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -288,3 +294,18 @@ func validateSizes(key string, sizes []int) error {
 
 // sizeName formats a data size for cell names and labels.
 func sizeName(n int) string { return fmt.Sprintf("n%05d", n) }
+
+// RetiredKeys: see retired.
+func (*SingleConfig) RetiredKeys() map[string]string { return retired }
+
+// RetiredKeys: see retired.
+func (*GranularityConfig) RetiredKeys() map[string]string { return retired }
+
+// RetiredKeys: see retired.
+func (*SchedulesConfig) RetiredKeys() map[string]string { return retired }
+
+// RetiredKeys: see retired.
+func (*PriorConfig) RetiredKeys() map[string]string { return retired }
+
+// RetiredKeys: see retired.
+func (*DimsConfig) RetiredKeys() map[string]string { return retired }

@@ -80,7 +80,7 @@ func (c *SingleConfig) Estimate() experiments.Cost {
 	seeds := experiments.KeyN("data_seeds", c.DataSeeds, float64(len(c.DataSeeds)), "data seeds")
 	sizes := experiments.KeyN("sizes", c.Sizes, float64(len(c.Sizes)), "sizes")
 	maxN := experiments.KeyN("sizes", c.Sizes, float64(slices.Max(c.Sizes)), "points (largest size)")
-	runs, k := cfgKey("ais.runs", c.AIS.Runs), cfgKey("ais.k", c.AIS.K)
+	runs, k := cfgKey("ais.runs", c.AIS.Runs), cfgKey("ais.steps", c.AIS.Steps)
 	patterns := patternSum("sizes", c.Sizes)
 	scoring := fixed(float64(len(c.DataSeeds)), "data seeds")
 	if c.FromCSCheck {
@@ -140,14 +140,14 @@ func (c *GranularityConfig) Estimate() experiments.Cost {
 	data, patterns := c.MainData.mainData("")
 	traces := experiments.KeyN("random_traces", c.RandomTraces, float64(c.RandomTraces+1), "traces")
 	var sumK float64
-	for _, k := range c.KGrid {
+	for _, k := range c.StepsGrid {
 		sumK += float64(k)
 	}
-	k := experiments.KeyN("k_grid", c.KGrid, sumK, "steps, summed over the grid")
+	k := experiments.KeyN("steps_grid", c.StepsGrid, sumK, "steps, summed over the grid")
 	return experiments.Cost{
 		Cells:      []experiments.Factor{traces},
-		Memory:     []experiments.Part{data, experiments.Rows("fig6_10.csv rows", traces, experiments.KeyN("k_grid", c.KGrid, float64(len(c.KGrid)), "runs a trace"))},
-		CellMemory: []experiments.Part{words("an AIS run", experiments.KeyN("k_grid", c.KGrid, float64(slices.Max(c.KGrid)), "steps (largest K)"), fixed(stepWords, "words a step"))},
+		Memory:     []experiments.Part{data, experiments.Rows("fig6_10.csv rows", traces, experiments.KeyN("steps_grid", c.StepsGrid, float64(len(c.StepsGrid)), "runs a trace"))},
+		CellMemory: []experiments.Part{words("an AIS run", experiments.KeyN("steps_grid", c.StepsGrid, float64(slices.Max(c.StepsGrid)), "steps (largest K)"), fixed(stepWords, "words a step"))},
 		Work: append(aisWork("AIS", k, fixed(1, "data set"), patterns, traces),
 			ops("reference scores", 2*patternOps, cfgKey("scores.restarts", c.Scores.Restarts), cfgKey("scores.max_iterations", c.Scores.MaxIterations), patterns)),
 	}
@@ -168,16 +168,16 @@ func (c *SchedulesConfig) Estimate() experiments.Cost {
 	}
 	data, patterns := h.MainData.mainData("hysteresis.")
 	var sumK float64
-	for _, k := range h.KValues {
+	for _, k := range h.StepsGrid {
 		sumK += float64(k)
 	}
-	nk := experiments.KeyN("hysteresis.k_values", h.KValues, float64(len(h.KValues)), "values of K")
+	nk := experiments.KeyN("hysteresis.steps_grid", h.StepsGrid, float64(len(h.StepsGrid)), "values of K")
 	passes := experiments.KeyN("hysteresis.passes", h.Passes, 2*float64(h.Passes), "passes (forward and reverse)")
 	cost.Cells = []experiments.Factor{etau, nk}
 	cost.Memory = append(cost.Memory, data)
 	cost.CellMemory = []experiments.Part{words("a forward and a reverse pass", fixed(2, "passes"),
-		experiments.KeyN("hysteresis.k_values", h.KValues, float64(slices.Max(h.KValues)), "steps (largest K)"), fixed(stepWords, "words a step"))}
-	cost.Work = append(cost.Work, aisWork("AIS passes", experiments.KeyN("hysteresis.k_values", h.KValues, sumK, "steps, summed over k_values"),
+		experiments.KeyN("hysteresis.steps_grid", h.StepsGrid, float64(slices.Max(h.StepsGrid)), "steps (largest K)"), fixed(stepWords, "words a step"))}
+	cost.Work = append(cost.Work, aisWork("AIS passes", experiments.KeyN("hysteresis.steps_grid", h.StepsGrid, sumK, "steps, summed over steps_grid"),
 		fixed(1, "data set"), patterns, etau, passes)...)
 	return cost
 }

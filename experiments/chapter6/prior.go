@@ -78,7 +78,7 @@ func RunPrior(env *experiments.Env, c *PriorConfig) error {
 	cells, complete, err := experiments.RunAllCells(env, names, cost, func(k int) (PriorCell, error) {
 		i, n := keys[k].inst, c.Sizes[keys[k].size]
 		inst := strconv.Itoa(i)
-		theta := priorParams(c.Model, rng.New(c.Seed, PriorID, "params", inst))
+		theta := priorParams(c.Model, c.Prior, rng.New(c.Seed, PriorID, "params", inst))
 		rows := drawData(c.Model, theta, maxN, rng.New(c.Seed, PriorID, "data", inst))
 		ss, err := sc.scoreAll(rows, n, false, PriorID, "restarts", inst, strconv.Itoa(n))
 		if err != nil {

@@ -101,6 +101,7 @@ func (s StructScore) Value(m string) float64 {
 // scorer scores every candidate structure on a data set.
 type scorer struct {
 	model ModelSettings
+	prior PriorSettings
 	set   dag.Settings
 	seed  uint64
 	cands []dag.Code
@@ -110,18 +111,18 @@ type scorer struct {
 // from seed.
 func (s Scoring) scorer(seed uint64) scorer {
 	m, set := s.Model, s.Scores.settings()
-	if m.PriorLambda < 1 {
+	if s.Prior.Lambda < 1 {
 		// MAP-EM (6.23) needs λ ≥ 1 (line 4364); below it the EM scores
 		// are taken at the ML estimate.
 		set.Estimator = dag.ML
 	}
-	return scorer{model: m, set: set, seed: seed, cands: dag.Candidates()}
+	return scorer{model: m, prior: s.Prior, set: set, seed: seed, cands: dag.Candidates()}
 }
 
 // problem binds structure i to the data.
 func (sc scorer) problem(i int, d dag.Data) (*dag.Problem, error) {
 	s := sc.model.structure(sc.cands[i])
-	return dag.NewProblem(s, s.SymmetricPrior(sc.model.PriorLambda), d)
+	return dag.NewProblem(s, s.SymmetricPrior(sc.prior.Lambda), d)
 }
 
 const statusDecreased = "bound-decreased"
@@ -211,12 +212,7 @@ type AISResult struct {
 }
 
 // schedule returns τ(0…K) of the [ais] keys.
-func (a AISSettings) schedule() []float64 {
-	if a.Schedule == "linear" {
-		return ais.Linear(a.K)
-	}
-	return ais.Nonlinear(a.K, a.ETau)
-}
+func (a AISSettings) schedule() []float64 { return a.Tau(a.Steps) }
 
 // sampler returns the AIS sampler of Algorithm 6.1 for p: the joint
 // Dirichlet proposal (6.59) of strength alpha inside an MH kernel (6.60)
@@ -295,7 +291,7 @@ func thesisParams(m ModelSettings) (dag.Params, error) {
 
 // priorParams draws the parameters of the true structure from the prior,
 // every row from Dir(λ) (section 6.4.2, line 4797).
-func priorParams(m ModelSettings, rnd *rand.Rand) dag.Params {
+func priorParams(m ModelSettings, pr PriorSettings, rnd *rand.Rand) dag.Params {
 	c, err := dag.ParseCode(m.TrueCode)
 	if err != nil {
 		panic(err)
@@ -305,7 +301,7 @@ func priorParams(m ModelSettings, rnd *rand.Rand) dag.Params {
 	for j := 0; j < s.Nodes(); j++ {
 		alpha := make([]float64, s.Arity(j))
 		for k := range alpha {
-			alpha[k] = m.PriorLambda
+			alpha[k] = pr.Lambda
 		}
 		for l := 0; l < s.Rows(j); l++ {
 			dist.Dirichlet{Alpha: alpha}.Rand(s.Row(theta, j, l), rnd)

@@ -142,7 +142,7 @@ func RunSingle(env *experiments.Env, c *SingleConfig) error {
 		for g := 0; g < c.AIS.Runs; g++ {
 			keys = append(keys, cellKey{1, 0, j, g})
 			names = append(names, fmt.Sprintf("ais-%s-g%d", sizeName(n), g+1))
-			cost = append(cost, nc*float64(c.AIS.K)*(4e-6+2.5e-8*patterns(n)))
+			cost = append(cost, nc*float64(c.AIS.Steps)*(4e-6+2.5e-8*patterns(n)))
 		}
 	}
 	if c.ExactN > 0 {

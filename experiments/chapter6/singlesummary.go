@@ -581,7 +581,7 @@ func (ss *singleSummary) timings() (intro, finding string) {
 	intro = fmt.Sprintf("Checks of targets ch6-dag.md §3.2-3.4, 3.7-3.10, 3.13, 3.14 on the main data seed (ranks: medians over %d data seeds). "+
 		"Mean wall seconds per score (one structure, one size): EM with every EM-derived score %.4f, VBEM %.4f (ratio %.2f; thesis 575/200 = 2.9), "+
 		"one AIS run of K = %d %.3f, AIS^(%d) %.3f (%.0f× VB; thesis AIS/VB ≈ 70 at K = 2^13 and n = 480)",
-		len(c.DataSeeds), em, vbm, vbm/em, c.AIS.K, am, G, am*float64(G), am*float64(G)/vbm)
+		len(c.DataSeeds), em, vbm, vbm/em, c.AIS.Steps, am, G, am*float64(G), am*float64(G)/vbm)
 	if j := ss.at(480); j >= 0 {
 		var e, v, a float64
 		for _, sc := range ss.scores[0][j] {
@@ -602,7 +602,7 @@ func (ss *singleSummary) timings() (intro, finding string) {
 	vbBetter := count(ss.m, func(j int) bool { return ss.rank(0, j, "VB") <= rankOf(ss.aisScores(j, -1), ss.truth) })
 	s.SetMetric("sizes_vb_rank_le_ais_rank", float64(vbBetter))
 	finding = fmt.Sprintf("Timing (wall seconds on the shared 2-core machine): per structure and size EM %.4f s, VBEM %.4f s, one AIS run (K = %d) %.3f s; AIS^(%d) costs %.0f× VB. VB ranked the true structure at least as well as AIS^(%d) at %d of %d sizes.",
-		em, vbm, c.AIS.K, am, G, am*float64(G)/vbm, G, vbBetter, ss.m)
+		em, vbm, c.AIS.Steps, am, G, am*float64(G)/vbm, G, vbBetter, ss.m)
 	return intro + ".", finding
 }
 
@@ -631,8 +631,8 @@ func (ss *singleSummary) claims(timing string) {
 		"fig6.2-ais-above-vb":         "AIS is poorly mixed at small n (targets §3.14).",
 	})
 	s.Findings = append(s.Findings, timing)
-	if c.AIS.K != 16384 {
-		s.Findings = append(s.Findings, fmt.Sprintf("AIS ran with K = %d annealing steps, not the thesis's 16384 (line 4722); its violations of the VB bound (Table 6.4) depend on K.", c.AIS.K))
+	if c.AIS.Steps != 16384 {
+		s.Findings = append(s.Findings, fmt.Sprintf("AIS ran with K = %d annealing steps, not the thesis's 16384 (line 4722); its violations of the VB bound (Table 6.4) depend on K.", c.AIS.Steps))
 	}
 	if c.Scores.EMStop != "thesis" {
 		s.Findings = append(s.Findings, fmt.Sprintf("EM ran with the stop rule %q, not the thesis's (an increase below %g·n per iteration, at most %d iterations), which stops it on slow plateaus.",
