@@ -355,7 +355,7 @@ type HysteresisSection struct {
 	// StepsGrid are the schedule lengths K; Passes the forward/reverse
 	// pairs per (e_τ, K).
 	StepsGrid []int `toml:"steps_grid"`
-	Passes  int   `toml:"passes"`
+	Passes    int   `toml:"passes"`
 	// Alpha is the proposal strength.
 	Alpha float64 `toml:"alpha"`
 }
