@@ -234,6 +234,9 @@ func defaultAIS() AISSettings {
 }
 
 func (a AISSettings) validate() error {
+	if a.Runs < 1 {
+		return config.FieldError("ais.runs", a.Runs, "must be at least 1: the AIS scores are part of every result")
+	}
 	return AnnealSettings{AISSchedule: a.AISSchedule, Alpha: a.Alpha}.validate("ais")
 }
 

@@ -39,7 +39,8 @@ import (
 //   - increasing, nondecreasing, decreasing, nonincreasing, distinct: the
 //     order of a list's elements.
 //
-// A list of strings declares its length only. Tables (structs) need no
+// A list of strings declares its length only, and a string may declare
+// one (len=1..: it must not be empty). Tables (structs) need no
 // tag: their fields declare their own. TestEveryKeyDeclaresItsRange (in
 // experiments/cmd/vbw) fails for a numeric key or list of a registered
 // experiment without a tag, and CheckRanges panics on a tag it cannot
@@ -313,6 +314,15 @@ func checkValue(v reflect.Value, key string, spec *rangeSpec, tagged bool) error
 		return nil
 	}
 	if !tagged {
+		return nil
+	}
+	if v.Kind() == reflect.String {
+		if n := len(v.String()); n < spec.minLen || spec.maxLen >= 0 && n > spec.maxLen {
+			if spec.minLen == 1 && spec.maxLen < 0 {
+				return FieldError(key, v.String(), "must not be empty")
+			}
+			return FieldError(key, v.String(), fmt.Sprintf("must be %d to %d characters long", spec.minLen, spec.maxLen))
+		}
 		return nil
 	}
 	if x, ok := number(v); ok {

@@ -110,7 +110,9 @@ func (a AISSchedule) Tau(steps int) []float64 {
 //	schedule = "nonlinear"
 //	e_tau    = 0.2
 type AIS struct {
-	Runs  int `toml:"runs" range:"[1,1e6]"`
+	// Runs is the number of runs; 0 leaves the estimate out, in the
+	// experiments that allow it (their Validate says which need more).
+	Runs  int `toml:"runs" range:"[0,1e6]"`
 	Steps int `toml:"steps" range:"[2,1e9]"`
 	AISSchedule
 }

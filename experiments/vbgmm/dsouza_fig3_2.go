@@ -32,28 +32,39 @@ const DSouzaID = "vbgmm/dsouza_fig3_2"
 type DSouzaConfig struct {
 	experiments.Common
 	Fits
+	Prior DSouzaPrior `toml:"prior"`
 	Evidence
-	PointsPerCluster int     `toml:"points_per_cluster"`
-	SeparationMax    float64 `toml:"separation_max"`
-	SeparationStep   float64 `toml:"separation_step"`
-	Alpha0           float64 `toml:"alpha0"`
+	PointsPerCluster int     `toml:"points_per_cluster" range:"[1,1e6]"`
+	SeparationMax    float64 `toml:"separation_max" range:"[0,1e3]"`
+	SeparationStep   float64 `toml:"separation_step" range:"[1e-3,1e3]"`
+}
+
+// DSouzaPrior is the [prior] table of vbgmm/dsouza_fig3_2: the
+// Gauss-Wishart prior and α₀.
+type DSouzaPrior struct {
+	PriorSettings
+	Alpha0 float64 `toml:"alpha0" range:"[1e-8,1e8]"`
 }
 
 // DefaultDSouza returns D'Souza's setting, with α₀ = 1 (his Beta(u₁, u₂)
 // on the mixing weight, u₁ = u₂ = 1) and the prior of targets §2.3.
 func DefaultDSouza() DSouzaConfig {
+	a := defaultAIS(8, 1000)
+	a.PilotRuns = 0
+	joint := a
+	joint.Runs = 0
 	return DSouzaConfig{Common: experiments.Common{Seed: 1}, Fits: defaultFits(10),
-		Evidence:         Evidence{AIS: AISSettings{Runs: 8, Steps: 1000}, IS: ISSettings{Runs: 8, Samples: 2000, MaxFits: 3}},
-		PointsPerCluster: 100, SeparationMax: 6, SeparationStep: 0.25, Alpha0: 1}
+		Prior:            DSouzaPrior{PriorSettings: defaultPrior(), Alpha0: 1},
+		Evidence:         Evidence{AIS: a, AISJoint: joint, IS: ISSettings{IS: config.IS{Runs: 8, Samples: 2000}, MaxFits: 3}},
+		PointsPerCluster: 100, SeparationMax: 6, SeparationStep: 0.25}
 }
 
 // Validate checks the config.
 func (c *DSouzaConfig) Validate() error {
-	if !(c.SeparationStep > 0) || !(c.SeparationMax >= 0) || math.IsInf(c.SeparationMax, 0) || c.SeparationMax/c.SeparationStep > 1e4 {
-		return config.FieldError("separation_step", c.SeparationStep, "must be positive, with separation_max ≥ 0 and at most 10⁴ steps")
+	if c.SeparationMax/c.SeparationStep > 1e4 {
+		return config.FieldError("separation_step", c.SeparationStep, fmt.Sprintf("must give at most 10⁴ steps up to separation_max = %g", c.SeparationMax))
 	}
-	return config.FirstError(config.AtLeast("points_per_cluster", c.PointsPerCluster, 1),
-		config.Positive("alpha0", c.Alpha0), c.Fits.validate(), c.Evidence.validate())
+	return config.FirstError(c.Fits.validate(), c.Evidence.validate())
 }
 
 // separations returns 0, step, …, max.
@@ -133,7 +144,7 @@ func RunDSouza(env *experiments.Env, c *DSouzaConfig) error {
 	workers := env.CellWorkers(len(seps))
 	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (DSouzaCell, error) {
 		x := dsouzaData(z, c.PointsPerCluster, seps[i])
-		p, err := c.Prior.prior(2, c.Alpha0, 0)
+		p, err := c.Prior.prior(2, c.Prior.Alpha0, 0)
 		if err != nil {
 			return DSouzaCell{}, err
 		}

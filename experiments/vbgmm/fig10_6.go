@@ -25,51 +25,51 @@ const Fig106ID = "vbgmm/fig10_6"
 type Fig106Config struct {
 	experiments.Common
 	Fits
-	Data   string    `toml:"data"`
-	K      int       `toml:"k"`
-	Alpha0 []float64 `toml:"alpha0"`
-	Seeds  int       `toml:"seeds"`
+	Prior Fig106Prior `toml:"prior"`
+	Data  string      `toml:"data" range:"len=1.."`
+	K     int         `toml:"k" range:"[1,1e4]"`
+	Seeds int         `toml:"seeds" range:"[1,1e6]"`
 	// Threshold is the E[π_k] above which a component counts as kept.
-	Threshold float64 `toml:"threshold"`
+	Threshold float64 `toml:"threshold" range:"(0,1)"`
 	// SnapshotIterations are the iterations at which the ellipses of the
 	// first α₀'s first seed's best start are drawn (PRML: 0, 15, 60, 120).
-	SnapshotIterations []int     `toml:"snapshot_iterations"`
-	W0Scales           []float64 `toml:"w0_scales"`
+	SnapshotIterations []int `toml:"snapshot_iterations" range:"[0,1e8] len=1.. increasing"`
+}
+
+// Fig106Prior is the [prior] table of vbgmm/fig10_6: the Gauss-Wishart
+// prior, the α₀ of the figure's panels, and the W₀ scales of the
+// sensitivity runs (the sweep repeated with W₀ = s·I for each s).
+type Fig106Prior struct {
+	PriorSettings
+	Alpha0   []float64 `toml:"alpha0" range:"[1e-8,1e8] len=1.."`
+	W0Scales []float64 `toml:"w0_scales" range:"[1e-6,1e6] len=0.."`
 }
 
 // DefaultFig106 returns PRML's setting with targets §7 P2's replication.
 func DefaultFig106() Fig106Config {
-	return Fig106Config{Common: experiments.Common{Seed: 1}, Fits: defaultFits(10), Data: "faithful.csv", K: 6,
-		Alpha0: []float64{1e-3, 1, 10}, Seeds: 20, Threshold: 1e-2, SnapshotIterations: []int{0, 15, 60, 120}}
+	return Fig106Config{Common: experiments.Common{Seed: 1}, Fits: defaultFits(10),
+		Prior: Fig106Prior{PriorSettings: defaultPrior(), Alpha0: []float64{1e-3, 1, 10}},
+		Data:  "faithful.csv", K: 6, Seeds: 20, Threshold: 1e-2, SnapshotIterations: []int{0, 15, 60, 120}}
 }
 
 // Validate checks the config.
 func (c *Fig106Config) Validate() error {
-	if err := validateFaithful(c.Data, c.Alpha0); err != nil {
-		return err
+	if last := c.SnapshotIterations[len(c.SnapshotIterations)-1]; last > c.VB.MaxIterations {
+		return config.FieldError("snapshot_iterations", c.SnapshotIterations, fmt.Sprintf("must lie in [0, vb.max_iterations = %d]", c.VB.MaxIterations))
 	}
-	if err := positives("w0_scales", c.W0Scales); err != nil {
-		return err
-	}
-	for _, it := range c.SnapshotIterations {
-		if it < 0 || it > c.VB.MaxIterations {
-			return config.FieldError("snapshot_iterations", c.SnapshotIterations, "must lie in [0, vb.max_iterations]")
-		}
-	}
-	if !(c.Threshold > 0 && c.Threshold < 1) {
-		return config.FieldError("threshold", c.Threshold, "must lie in (0, 1)")
-	}
-	return config.FirstError(config.AtLeast("k", c.K, 1), config.AtLeast("seeds", c.Seeds, 1), c.Fits.validate())
+	return c.Fits.validate()
 }
 
 // w0s returns the W₀ scales run: the headline first, then w0_scales.
-func (c *Fig106Config) w0s() []float64 { return append([]float64{c.Prior.W0Scale}, c.W0Scales...) }
+func (c *Fig106Config) w0s() []float64 {
+	return append([]float64{c.Prior.W0Scale}, c.Prior.W0Scales...)
+}
 
 // Estimate counts the fits: (1 + len(w0_scales))·len(alpha0)·seeds·restarts
 // runs of vb.max_iterations iterations over the 272 points and k components.
 func (c *Fig106Config) Estimate() experiments.Cost {
-	w0 := experiments.KeyN("w0_scales", c.W0Scales, float64(len(c.W0Scales)+1), "prior scales")
-	a0 := experiments.KeyN("alpha0", c.Alpha0, float64(len(c.Alpha0)), "values of α₀")
+	w0 := experiments.KeyN("prior.w0_scales", c.Prior.W0Scales, float64(len(c.Prior.W0Scales)+1), "prior scales")
+	a0 := experiments.KeyN("prior.alpha0", c.Prior.Alpha0, float64(len(c.Prior.Alpha0)), "values of α₀")
 	seeds, k := experiments.Key("seeds", c.Seeds), experiments.Key("k", c.K)
 	return experiments.Cost{Cells: []experiments.Factor{w0, a0, seeds},
 		Memory: []experiments.Part{experiments.Rows("fits table", w0, a0, seeds, experiments.Key("restarts", c.Restarts))},
@@ -123,7 +123,7 @@ func RunFig106(env *experiments.Env, c *Fig106Config) error {
 	var keys []fig106Key
 	var names []string
 	for _, w0 := range c.w0s() {
-		for _, a0 := range c.Alpha0 {
+		for _, a0 := range c.Prior.Alpha0 {
 			for s := 0; s < c.Seeds; s++ {
 				keys = append(keys, fig106Key{w0, a0, s})
 				names = append(names, fmt.Sprintf("w0=%s/alpha0=%s/seed=%d", fmtG(w0), fmtG(a0), s))
@@ -168,7 +168,7 @@ func RunFig106(env *experiments.Env, c *Fig106Config) error {
 // iteration, a row per component: iteration, component, E[π_k], mean and
 // covariance E[Λ_k]⁻¹ (the one-standard-deviation ellipse of Fig. 10.6).
 func fig106Snapshots(x []float64, c *Fig106Config, restart int) (*results.Table, error) {
-	key := fig106Key{c.Prior.W0Scale, c.Alpha0[0], 0}
+	key := fig106Key{c.Prior.W0Scale, c.Prior.Alpha0[0], 0}
 	p, err := c.Prior.prior(2, key.alpha0, key.w0)
 	if err != nil {
 		return nil, err
@@ -237,9 +237,9 @@ func writeFig106(env *experiments.Env, c *Fig106Config, x []float64, keys []fig1
 	s := results.Summary{Criteria: fig106Criteria}
 	s.Judge(fig106Criteria.Get("f-monotone"), float64(bad))
 	head := c.Prior.W0Scale
-	for _, a0 := range c.Alpha0 {
+	for _, a0 := range c.Prior.Alpha0 {
 		s.SetMetric("components_alpha0_"+fmtG(a0), results.Median(counts[[2]float64{head, a0}]))
-		for _, w0 := range c.W0Scales {
+		for _, w0 := range c.Prior.W0Scales {
 			s.SetMetric("components_alpha0_"+fmtG(a0)+"_w0_"+fmtG(w0), results.Median(counts[[2]float64{w0, a0}]))
 		}
 	}
@@ -248,12 +248,12 @@ func writeFig106(env *experiments.Env, c *Fig106Config, x []float64, keys []fig1
 		crit := fig106Criteria.Get(cl.id)
 		n, ok := counts[[2]float64{head, cl.alpha0}]
 		if !ok {
-			s.NotJudged(crit, fmt.Sprintf("alpha0 does not list %s", fmtG(cl.alpha0)))
+			s.NotJudged(crit, fmt.Sprintf("prior.alpha0 does not list %s", fmtG(cl.alpha0)))
 			continue
 		}
 		claimed = append(claimed, cl.id)
 		s.Judge(crit, fracEqual(n, cl.want), fmt.Sprintf("%d seeds, W₀ = %s·I", len(n), fmtG(head)))
-		for _, w0 := range c.W0Scales {
+		for _, w0 := range c.Prior.W0Scales {
 			if m := counts[[2]float64{w0, cl.alpha0}]; results.Median(m) != float64(cl.want) {
 				s.Findings = append(s.Findings, fmt.Sprintf("with W₀ = %s·I instead of %s·I the median number of components at α₀ = %s is %v, not PRML's %d (the count depends on the prior of Λ, which PRML does not state)",
 					fmtG(w0), fmtG(head), fmtG(cl.alpha0), results.Median(m), cl.want))

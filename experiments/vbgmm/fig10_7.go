@@ -26,40 +26,46 @@ const Fig107ID = "vbgmm/fig10_7"
 type Fig107Config struct {
 	experiments.Common
 	Fits
+	Prior Fig107Prior `toml:"prior"`
 	Evidence
-	Data   string    `toml:"data"`
-	KMax   int       `toml:"k_max"`
-	Alpha0 []float64 `toml:"alpha0"`
+	Data string `toml:"data" range:"len=1.."`
+	KMax int    `toml:"k_max" range:"[1,1e3]"`
 	// NearNats: a start whose F is within near_nats of the best of its K
 	// found the best optimum.
-	NearNats float64 `toml:"near_nats"`
+	NearNats float64 `toml:"near_nats" range:"(0,1e6]"`
+}
+
+// Fig107Prior is the [prior] table of vbgmm/fig10_7: the Gauss-Wishart
+// prior and the α₀ values, the first the headline.
+type Fig107Prior struct {
+	PriorSettings
+	Alpha0 []float64 `toml:"alpha0" range:"[1e-8,1e8] len=1.."`
 }
 
 // DefaultFig107 returns PRML's setting (K = 1…6, 100 starts each) at α₀ = 1
 // and 10⁻³.
 func DefaultFig107() Fig107Config {
+	joint := defaultAIS(0, 8000)
+	joint.PilotRuns = 0
 	return Fig107Config{Common: experiments.Common{Seed: 1}, Fits: defaultFits(100),
-		Evidence: Evidence{AIS: defaultAIS(8, 3000), IS: ISSettings{Runs: 8, Samples: 4000, MaxFits: 5}},
-		Data:     "faithful.csv", KMax: 6, Alpha0: []float64{1, 1e-3}, NearNats: 1}
+		Prior:    Fig107Prior{PriorSettings: defaultPrior(), Alpha0: []float64{1, 1e-3}},
+		Evidence: Evidence{AIS: defaultAIS(8, 3000), AISJoint: joint, IS: ISSettings{IS: config.IS{Runs: 8, Samples: 4000}, MaxFits: 5}},
+		Data:     "faithful.csv", KMax: 6, NearNats: 1}
 }
 
 // Validate checks the config.
 func (c *Fig107Config) Validate() error {
-	if err := validateFaithful(c.Data, c.Alpha0); err != nil {
-		return err
-	}
 	if c.KMax > gmm.MaxProposalK {
 		return config.FieldError("k_max", c.KMax, fmt.Sprintf("must be at most %d (the K! relabellings of the IS proposal)", gmm.MaxProposalK))
 	}
-	return config.FirstError(config.AtLeast("k_max", c.KMax, 1), config.Positive("near_nats", c.NearNats),
-		c.Fits.validate(), c.Evidence.validate())
+	return config.FirstError(c.Fits.validate(), c.Evidence.validate())
 }
 
 // Estimate counts, per α₀ and K ≤ k_max, the restarts' VB iterations, the
 // AIS sweeps (runs·steps over the points and components) and the IS
 // samples (each a pass over the points and the K!·K sum of the proposal).
 func (c *Fig107Config) Estimate() experiments.Cost {
-	a0 := experiments.KeyN("alpha0", c.Alpha0, float64(len(c.Alpha0)), "values of α₀")
+	a0 := experiments.KeyN("prior.alpha0", c.Prior.Alpha0, float64(len(c.Prior.Alpha0)), "values of α₀")
 	k := experiments.Key("k_max", c.KMax)
 	n := experiments.Fixed(faithfulN, "points")
 	fact := experiments.KeyN("k_max", c.KMax, math.Gamma(float64(c.KMax)+1)*float64(c.KMax)*float64(max(c.IS.MaxFits, 1)), "K!·K·fits")
@@ -117,7 +123,7 @@ func RunFig107(env *experiments.Env, c *Fig107Config) error {
 	var keys []fig107Key
 	var names []string
 	var cost []float64
-	for _, a0 := range c.Alpha0 {
+	for _, a0 := range c.Prior.Alpha0 {
 		for k := 1; k <= c.KMax; k++ {
 			keys = append(keys, fig107Key{a0, k})
 			names = append(names, fmt.Sprintf("alpha0=%s/K=%d", fmtG(a0), k))
@@ -184,7 +190,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 			if !rs.Monotone {
 				bad++
 			}
-			if key.alpha0 == c.Alpha0[0] {
+			if key.alpha0 == c.Prior.Alpha0[0] {
 				starts++
 				if float64(rs.F) >= bf-c.NearNats {
 					near++
@@ -204,7 +210,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 
 	s := results.Summary{Criteria: fig107Criteria}
 	s.Judge(fig107Criteria.Get("f-monotone"), float64(bad))
-	for ai, a0 := range c.Alpha0 {
+	for ai, a0 := range c.Prior.Alpha0 {
 		suffix := ""
 		if ai > 0 {
 			suffix = "_alpha0_" + fmtG(a0)
@@ -235,8 +241,8 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 				fmtG(a0), kFl, kF, kI, kA))
 		}
 	}
-	head := rows[c.Alpha0[0]]
-	s.Judge(fig107Criteria.Get("fig10.7-peak-k2"), s.Metrics["best_K_F_lnK"], "α₀ = "+fmtG(c.Alpha0[0]))
+	head := rows[c.Prior.Alpha0[0]]
+	s.Judge(fig107Criteria.Get("fig10.7-peak-k2"), s.Metrics["best_K_F_lnK"], "α₀ = "+fmtG(c.Prior.Alpha0[0]))
 	s.Judge(fig107Criteria.Get("fig10.7-local-maxima-rare"), float64(near)/float64(starts), fmt.Sprintf("%d starts", starts))
 	s.Judge(fig107Criteria.Get("fig10.7-evidence-peak-k2"), s.Metrics["best_K_is"])
 	for _, r := range head {

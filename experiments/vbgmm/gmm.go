@@ -11,14 +11,14 @@ package vbgmm
 //     separation of two clusters (../shared/seeds/003_a56118dfa4fca769.txt
 //     L752–767, Fig. 3.2), with and without ln 2, beside AIS.
 //
-// This file holds what they share: the [prior], [ais] and [is] tables, the
-// data, the restarts of a fit and the sampled evidence.
+// This file holds what they share: the [prior] table's Gauss-Wishart
+// part, the [ais] and [is] tables, the data, the restarts of a fit and the
+// sampled evidence.
 
 import (
 	"cmp"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 
@@ -44,57 +44,56 @@ func init() {
 }
 
 // Fits is the part of a config that fits mixtures: the random starts of
-// each fit, the [prior] table and the [vb] table.
+// each fit and the [vb] table (the [prior] table is each config's, with
+// its α₀).
 type Fits struct {
-	Restarts int                `toml:"restarts"`
-	Prior    PriorSettings      `toml:"prior"`
+	Restarts int                `toml:"restarts" range:"[1,1e6]"`
 	VB       config.FitSettings `toml:"vb"`
 }
 
 func defaultFits(restarts int) Fits {
-	return Fits{Restarts: restarts, Prior: defaultPrior(), VB: config.DefaultFit(1000)}
+	return Fits{Restarts: restarts, VB: config.DefaultFit(1000)}
 }
 
-func (f Fits) validate() error {
-	return config.FirstError(config.AtLeast("restarts", f.Restarts, 1), f.Prior.validate(), f.VB.Validate("vb", nil))
-}
+func (f Fits) validate() error { return f.VB.Validate("vb", nil) }
 
 // Evidence is the part of a config that samples ln p(X | K): the [ais]
 // table (AIS over the assignments with the collapsed Gibbs sweep and its
-// split-merge moves, the reference), the optional [ais_joint] table (AIS
-// over (Z, π, μ, Λ) with the uncollapsed Gibbs sweep, kept as a variant:
-// runs = 0 leaves it out) and the [is] table.
+// split-merge moves, the reference), the [ais_joint] table (AIS over
+// (Z, π, μ, Λ) with the uncollapsed Gibbs sweep, kept as a variant: runs =
+// 0 leaves it out) and the [is] table.
 type Evidence struct {
-	AIS      AISSettings `toml:"ais"`
-	AISJoint AISSettings `toml:"ais_joint"`
-	IS       ISSettings  `toml:"is"`
+	AIS      config.AIS `toml:"ais"`
+	AISJoint config.AIS `toml:"ais_joint"`
+	IS       ISSettings `toml:"is"`
 }
 
 func (e Evidence) validate() error {
 	var joint error
-	if e.AISJoint.Runs != 0 {
-		joint = e.AISJoint.validate("ais_joint")
+	if e.AISJoint.Runs == 1 {
+		joint = config.FieldError("ais_joint.runs", e.AISJoint.Runs, "must be 0 (no joint AIS) or at least 2 (a standard error)")
 	}
-	return config.FirstError(e.AIS.validate("ais"), joint, e.IS.validate())
+	var runs error
+	if e.AIS.Runs < 2 {
+		runs = config.FieldError("ais.runs", e.AIS.Runs, "must be at least 2 (a standard error)")
+	}
+	return config.FirstError(runs, e.AIS.Validate("ais"), joint, e.AISJoint.Validate("ais_joint"))
 }
 
-// PriorSettings is the [prior] table: the Gauss-Wishart prior of PRML
-// (10.40) with m₀ = 0 (the data are centred), W₀ = w0_scale·I. PRML leaves
-// β₀, W₀ and ν₀ open (targets §2.3).
+// PriorSettings are the keys of the [prior] table that every config of
+// the package has: the Gauss-Wishart prior of PRML (10.40) with m₀ = 0 (the
+// data are centred), W₀ = w0_scale·I. PRML leaves β₀, W₀ and ν₀ open
+// (targets §2.3). Each config adds its α₀, the concentration of the
+// Dirichlet prior of the weights (10.39).
 type PriorSettings struct {
-	Beta0 float64 `toml:"beta0"`
-	// Nu0 is ν₀; 0 means D.
-	Nu0     float64 `toml:"nu0"`
-	W0Scale float64 `toml:"w0_scale"`
+	Beta0 float64 `toml:"beta0" range:"(0,1e6]"`
+	// Nu0 is ν₀; 0 means D, and ν₀ > D − 1 is required.
+	Nu0     float64 `toml:"nu0" range:"[0,1e6]"`
+	W0Scale float64 `toml:"w0_scale" range:"[1e-6,1e6]"`
 }
 
 // defaultPrior is targets §2.3's suggestion: β₀ = 1, W₀ = I, ν₀ = D.
 func defaultPrior() PriorSettings { return PriorSettings{Beta0: 1, W0Scale: 1} }
-
-func (p PriorSettings) validate() error {
-	return config.FirstError(config.Positive("prior.beta0", p.Beta0),
-		config.NonNegative("prior.nu0", p.Nu0), config.Positive("prior.w0_scale", p.W0Scale))
-}
 
 // prior returns the gmm prior in d dimensions with α₀ = alpha0 and W₀ =
 // w0·I (w0 ≤ 0: w0_scale).
@@ -116,99 +115,35 @@ func (p PriorSettings) prior(d int, alpha0, w0 float64) (gmm.Prior, error) {
 	return q, nil
 }
 
-// AISSettings is an AIS table ([ais], [ais_joint]): runs from the prior
-// on the geometric schedule τ(k) = tau1^((steps − k)/(steps − 1)) when
-// tau1 > 0 (ais.Geometric), else on the schedule (6.73) of Beal (2003) with
-// e_tau, or the linear schedule τ(k) = k/steps when e_tau = 0 too.
-//
-// With pilot_runs > 0 that schedule, with pilot_steps steps, is only the
-// pilot's: pilot_runs runs on it measure the spread of ln L against τ, and
-// the final runs use the schedule of steps steps that ais.Adapted fits to
-// them (pilot_bins bins, floor pilot_floor), which puts its steps where
-// the tempered posterior changes fastest.
-type AISSettings struct {
-	Runs  int     `toml:"runs"`
-	Steps int     `toml:"steps"`
-	ETau  float64 `toml:"e_tau"`
-	Tau1  float64 `toml:"tau1"`
-
-	PilotRuns  int     `toml:"pilot_runs"`
-	PilotSteps int     `toml:"pilot_steps"`
-	PilotBins  int     `toml:"pilot_bins"`
-	PilotFloor float64 `toml:"pilot_floor"`
+// ISSettings is the [is] table: importance sampling (runs, samples) with
+// the relabelled VB posteriors of up to max_fits distinct optima of the
+// restarts.
+type ISSettings struct {
+	config.IS
+	MaxFits int `toml:"max_fits" range:"[1,1e4]"`
 }
 
 // defaultAIS returns runs runs of steps steps on the linear schedule
 // adapted to 4 pilot runs of 1000 steps in 50 bins, floor 0.05.
-func defaultAIS(runs, steps int) AISSettings {
-	return AISSettings{Runs: runs, Steps: steps, PilotRuns: 4, PilotSteps: 1000, PilotBins: 50, PilotFloor: 0.05}
+func defaultAIS(runs, steps int) config.AIS {
+	a := config.AIS{Runs: runs, Steps: steps, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)}
+	a.PilotRuns = 4
+	return a
 }
 
-func (a AISSettings) validate(table string) error {
-	var tau1, pilot error
-	if a.Tau1 != 0 && !(a.Tau1 > 0 && a.Tau1 < 1) {
-		tau1 = config.FieldError(table+".tau1", a.Tau1, "must be in (0, 1), or 0 for no geometric schedule")
-	} else if a.Tau1 != 0 && a.ETau != 0 {
-		tau1 = config.FieldError(table+".tau1", a.Tau1, "set tau1 or e_tau, not both")
-	}
-	if a.PilotRuns != 0 {
-		pilot = config.FirstError(config.AtLeast(table+".pilot_runs", a.PilotRuns, 1),
-			config.AtLeast(table+".pilot_steps", a.PilotSteps, 2), config.AtLeast(table+".pilot_bins", a.PilotBins, 1),
-			config.Positive(table+".pilot_floor", a.PilotFloor))
-		if pilot == nil && a.PilotBins > a.PilotSteps {
-			pilot = config.FieldError(table+".pilot_bins", a.PilotBins, fmt.Sprintf("must be at most pilot_steps (%d)", a.PilotSteps))
-		}
-	}
-	return config.FirstError(config.AtLeast(table+".runs", a.Runs, 2), config.AtLeast(table+".steps", a.Steps, 2),
-		config.NonNegative(table+".e_tau", a.ETau), tau1, pilot)
-}
+// retired are the keys moved: α₀ and the W₀ scales into [prior], and the
+// AIS schedule's shape, which e_tau = 0 (linear) or tau1 > 0 (geometric)
+// implied, is now the key schedule.
+var retired = map[string]string{"alpha0": "prior.alpha0", "w0_scales": "prior.w0_scales"}
 
-// schedule returns the temperatures τ(0…steps) of the configured shape.
-func (a AISSettings) schedule(steps int) []float64 {
-	switch {
-	case a.Tau1 > 0:
-		return ais.Geometric(steps, a.Tau1)
-	case a.ETau > 0:
-		return ais.Nonlinear(steps, a.ETau)
-	}
-	return ais.Linear(steps)
-}
+// RetiredKeys: see retired.
+func (*Fig106Config) RetiredKeys() map[string]string { return retired }
 
-// ISSettings is the [is] table: importance sampling with the relabelled VB
-// posteriors of up to max_fits distinct optima of the restarts.
-type ISSettings struct {
-	Runs    int `toml:"runs"`
-	Samples int `toml:"samples"`
-	MaxFits int `toml:"max_fits"`
-}
+// RetiredKeys: see retired.
+func (*Fig107Config) RetiredKeys() map[string]string { return retired }
 
-func (s ISSettings) validate() error {
-	return config.FirstError(config.AtLeast("is.runs", s.Runs, 2), config.AtLeast("is.samples", s.Samples, 1),
-		config.AtLeast("is.max_fits", s.MaxFits, 1))
-}
-
-// validateFaithful checks the data and α₀ keys of an Old Faithful config:
-// a file name and at least one positive α₀.
-func validateFaithful(data string, alpha0 []float64) error {
-	if data == "" {
-		return config.FieldError("data", data, "must name the Old Faithful file")
-	}
-	if len(alpha0) == 0 {
-		return config.FieldError("alpha0", alpha0, "must list at least one α₀")
-	}
-	return positives("alpha0", alpha0)
-}
-
-// positives returns the error of the first value of the list key that is
-// not positive and finite.
-func positives(key string, xs []float64) error {
-	for _, v := range xs {
-		if err := config.Positive(key, v); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// RetiredKeys: see retired.
+func (*DSouzaConfig) RetiredKeys() map[string]string { return retired }
 
 // faithful reads Old Faithful and standardises each column (mean 0,
 // variance 1 with divisor N, numeric.MeanSD): PRML's "rescaled" data
@@ -327,7 +262,7 @@ func (s Sampled) RobustSE() float64 { return max(float64(s.SE), float64(s.SELogW
 // (gmm.Collapsed; ais.Pool, eq. (6.61) of Beal (2003)); run g draws from
 // rng.New(seed, labels…, "ais", g), pilot run g from rng.New(seed,
 // labels…, "ais", "pilot", g).
-func aisEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers int, seed uint64, labels ...string) (Sampled, error) {
+func aisEvidence(x []float64, d, k int, p gmm.Prior, a config.AIS, workers int, seed uint64, labels ...string) (Sampled, error) {
 	m, err := gmm.NewCollapsed(x, d, k, p)
 	if err != nil {
 		return Sampled{}, err
@@ -339,7 +274,7 @@ func aisEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers int,
 // aisJointEvidence is aisEvidence over (Z, π, μ, Λ) with the uncollapsed
 // Gibbs sweep (gmm.Joint), the variant [ais_joint]; it is (0, 0) when
 // a.Runs = 0. Run g draws from rng.New(seed, labels…, "ais_joint", g).
-func aisJointEvidence(x []float64, d, k int, p gmm.Prior, a AISSettings, workers int, seed uint64, labels ...string) (Sampled, error) {
+func aisJointEvidence(x []float64, d, k int, p gmm.Prior, a config.AIS, workers int, seed uint64, labels ...string) (Sampled, error) {
 	if a.Runs == 0 {
 		return Sampled{}, nil
 	}
@@ -357,31 +292,17 @@ func gibbsAIS[S any](m ais.Model[S], newSweeper func() mcmc.Sweeper[S]) ais.Samp
 	return ais.Sampler[S]{Model: m, NewKernel: func() mcmc.Kernel[S] { return &mcmc.Gibbs[S]{Target: m, Sweeper: newSweeper()} }}
 }
 
-// poolAIS makes a.Runs runs of s, run g from rng.New(seed, labels…, g), on
-// a's schedule (fitted to a.PilotRuns pilot runs from rng.New(seed,
+// poolAIS makes a.Runs runs of s (config.Sample: run g from rng.New(seed,
+// labels…, g), on a's schedule, adapted to pilot runs from rng.New(seed,
 // labels…, "pilot", g) when there are any), and pools them.
-func poolAIS[S any](s ais.Sampler[S], a AISSettings, workers int, seed uint64, labels []string) (Sampled, error) {
-	s.Tau = a.schedule(a.Steps)
-	if a.PilotRuns > 0 {
-		s.Tau = a.schedule(a.PilotSteps)
-		tau, _, err := s.Adapt(streams(a.PilotRuns, seed, append(slices.Clone(labels), "pilot")), workers, a.Steps, a.PilotBins, a.PilotFloor)
-		if err != nil {
-			return Sampled{}, err
-		}
-		s.Tau = tau
+func poolAIS[S any](s ais.Sampler[S], a config.AIS, workers int, seed uint64, labels []string) (Sampled, error) {
+	runs, _, err := config.Sample(a, s, workers, seed, labels...)
+	if err != nil {
+		return Sampled{}, err
 	}
-	lw := ais.LogWeights(s.Runs(streams(a.Runs, seed, labels), workers))
+	lw := ais.LogWeights(runs)
 	z, se := ais.Pool(lw)
 	return Sampled{LogZ: experiments.Float(z), SE: experiments.Float(se), SELogW: experiments.Float(ais.LogWSE(lw))}, nil
-}
-
-// streams returns the streams rng.New(seed, labels…, g), g = 0…n−1.
-func streams(n int, seed uint64, labels []string) []*rand.Rand {
-	rnds := make([]*rand.Rand, n)
-	for g := range rnds {
-		rnds[g] = rng.New(seed, append(slices.Clone(labels), strconv.Itoa(g))...)
-	}
-	return rnds
 }
 
 // isEvidence estimates ln p(X | K) by importance sampling with the

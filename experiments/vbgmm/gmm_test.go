@@ -77,7 +77,8 @@ func TestGMMConfigErrors(t *testing.T) {
 		{"fig10_7.toml", "pilot_floor = 0.05", "pilot_floor = 0", "ais.pilot_floor"},
 		{"fig10_7.toml", "pilot_floor = 0.05", "pilot_floor = nan", "ais.pilot_floor"},
 		{"fig10_7.toml", "steps = 3000", "steps = 1", "ais.steps"},
-		{"fig10_7.toml", "e_tau = 0", "e_tau = -1", "ais.e_tau"},
+		{"fig10_7.toml", `schedule = "linear"`, "e_tau = -1", "ais.e_tau"},
+		{"fig10_7.toml", `schedule = "linear"`, `schedule = "cubic"`, "ais.schedule"},
 		{"dsouza_fig3_2.toml", "runs = 8\nsteps = 1000", "runs = 1\nsteps = 1000", "ais.runs"},
 	})
 }

@@ -30,41 +30,44 @@ const LinregID = "vbgmm/linreg"
 // LinregData are the [data] keys: the data of Fig. 10.9 (L708).
 type LinregData struct {
 	// Points is the number N of data points; the text's 10.
-	Points int `toml:"points"`
+	Points int `toml:"points" range:"[2,1e7]"`
 	// Interval is the input range; the text's (−5, 5).
-	Interval []float64 `toml:"interval"`
+	Interval []float64 `toml:"interval" range:"[-1e6,1e6] len=2 increasing"`
 	// Inputs is "uniform" (each x drawn uniformly on the interval) or
 	// "grid" (the midpoints of N equal parts); the text says "sampled".
 	Inputs string `toml:"inputs"`
 	// NoiseVariance is 1/β; the text's 0.09. β is known to the model
 	// (fixed to its true value, L594).
-	NoiseVariance float64 `toml:"noise_variance"`
+	NoiseVariance float64 `toml:"noise_variance" range:"[1e-12,1e12]"`
 	// Coefficients of the true polynomial, lowest power first; the text
 	// gives a cubic without its coefficients.
-	Coefficients []float64 `toml:"coefficients"`
+	Coefficients []float64 `toml:"coefficients" range:"[-1e6,1e6] len=1..21"`
 }
 
 // LinregModel are the [model] keys.
 type LinregModel struct {
 	// Orders are the polynomial orders fitted (M = order + 1 weights).
-	Orders []int `toml:"orders"`
-	// A0 and B0 are the shape and rate of p(α) (eq. 10.89). The text's
-	// a₀ = b₀ = 0 is improper (doc of core/model/linreg); both must be
-	// positive.
-	A0 float64 `toml:"a0"`
-	B0 float64 `toml:"b0"`
+	Orders []int `toml:"orders" range:"[0,20] len=2.. increasing"`
+}
+
+// LinregPrior is the [prior] table: a₀ and b₀, the shape and rate of p(α)
+// (eq. 10.89). The text's a₀ = b₀ = 0 is improper (doc of
+// core/model/linreg); both must be positive.
+type LinregPrior struct {
+	A0 float64 `toml:"a0" range:"[1e-12,1e12]"`
+	B0 float64 `toml:"b0" range:"[1e-12,1e12]"`
 }
 
 // LinregDSouza are the [dsouza] keys: the analogue of D'Souza's Fig. 1.2,
 // drawn with the inputs and noise of [data] and its own true polynomial.
 type LinregDSouza struct {
 	// Orders are the orders compared; D'Souza's 1, 2 and 6.
-	Orders []int `toml:"orders"`
+	Orders []int `toml:"orders" range:"[0,20] len=2.. increasing"`
 	// True is the order the text's evidence and LOO-CV pick (2).
-	True int `toml:"true_order"`
+	True int `toml:"true_order" range:"[0,20]"`
 	// Coefficients of the true polynomial, lowest power first (D'Souza
 	// does not describe his data).
-	Coefficients []float64 `toml:"coefficients"`
+	Coefficients []float64 `toml:"coefficients" range:"[-1e6,1e6] len=1..21"`
 }
 
 // LinregConfig is the config of vbgmm/linreg: seeds is the number of data
@@ -72,9 +75,10 @@ type LinregDSouza struct {
 // and [vb].
 type LinregConfig struct {
 	experiments.Common
-	Seeds  int                `toml:"seeds"`
+	Seeds  int                `toml:"seeds" range:"[1,1e6]"`
 	Data   LinregData         `toml:"data"`
 	Model  LinregModel        `toml:"model"`
+	Prior  LinregPrior        `toml:"prior"`
 	DSouza LinregDSouza       `toml:"dsouza"`
 	VB     config.FitSettings `toml:"vb"`
 }
@@ -89,7 +93,8 @@ func DefaultLinreg() LinregConfig {
 		Seeds:  100,
 		Data: LinregData{Points: 10, Interval: []float64{-5, 5}, Inputs: "uniform", NoiseVariance: 0.09,
 			Coefficients: []float64{1, -1, -0.3, 0.1}},
-		Model:  LinregModel{Orders: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}, A0: 1e-3, B0: 1e-3},
+		Model:  LinregModel{Orders: []int{0, 1, 2, 3, 4, 5, 6, 7, 8}},
+		Prior:  LinregPrior{A0: 1e-3, B0: 1e-3},
 		DSouza: LinregDSouza{Orders: []int{1, 2, 6}, True: 2, Coefficients: []float64{1, -1, -0.3}},
 		VB:     config.FitSettings{MaxIterations: 10000, RelTol: 0, AbsTol: 1e-9, MonotoneTol: 1e-9},
 	}
@@ -99,27 +104,14 @@ func DefaultLinreg() LinregConfig {
 func (c *LinregConfig) Validate() error {
 	d := c.Data
 	return config.FirstError(
-		config.AtLeast("seeds", c.Seeds, 1),
-		config.AtLeast("data.points", d.Points, 2),
-		checkInterval("data.interval", d.Interval),
 		checkOneOf("data.inputs", d.Inputs, "uniform", "grid"),
-		config.Positive("data.noise_variance", d.NoiseVariance),
 		checkCoefficients("data.coefficients", d.Coefficients),
 		checkOrders("model.orders", c.Model.Orders, len(d.Coefficients)-1, "the true order (the degree of data.coefficients)"),
-		config.Positive("model.a0", c.Model.A0),
-		config.Positive("model.b0", c.Model.B0),
 		checkOrders("dsouza.orders", c.DSouza.Orders, c.DSouza.True, "dsouza.true_order"),
 		checkCoefficients("dsouza.coefficients", c.DSouza.Coefficients),
 		checkTrueOrder(c.DSouza),
 		c.VB.Validate("vb", nil),
 	)
-}
-
-func checkInterval(key string, iv []float64) error {
-	if len(iv) != 2 || !(iv[1] > iv[0]) || math.IsInf(iv[0], 0) || math.IsInf(iv[1], 0) {
-		return config.FieldError(key, iv, "must be two finite numbers [lo, hi] with lo < hi")
-	}
-	return nil
 }
 
 func checkOneOf(key, v string, allowed ...string) error {
@@ -130,14 +122,6 @@ func checkOneOf(key, v string, allowed ...string) error {
 }
 
 func checkCoefficients(key string, cs []float64) error {
-	if len(cs) == 0 {
-		return config.FieldError(key, cs, "must list at least one coefficient (lowest power first)")
-	}
-	for _, v := range cs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return config.FieldError(key, cs, "must be finite")
-		}
-	}
 	if cs[len(cs)-1] == 0 {
 		return config.FieldError(key, cs, "must end with a non-zero coefficient (it sets the true order)")
 	}
@@ -147,17 +131,6 @@ func checkCoefficients(key string, cs []float64) error {
 // checkOrders requires distinct orders in 0..20, listed in increasing
 // order and including want (named what).
 func checkOrders(key string, orders []int, want int, what string) error {
-	if len(orders) < 2 {
-		return config.FieldError(key, orders, "must list at least two orders")
-	}
-	for i, o := range orders {
-		if o < 0 || o > 20 {
-			return config.FieldError(key, orders, "must be in 0..20")
-		}
-		if i > 0 && o <= orders[i-1] {
-			return config.FieldError(key, orders, "must be increasing")
-		}
-	}
 	if !slices.Contains(orders, want) {
 		return config.FieldError(key, orders, fmt.Sprintf("must include %d, %s", want, what))
 	}
@@ -282,7 +255,7 @@ func (c *LinregConfig) fitOrder(x, t []float64, order int, stop func() error) (L
 	if err != nil {
 		return r, err
 	}
-	prior := linreg.Prior{A0: c.Model.A0, B0: c.Model.B0}
+	prior := linreg.Prior{A0: c.Prior.A0, B0: c.Prior.B0}
 	m, err := linreg.NewVB(p, prior, linreg.Settings{})
 	if err != nil {
 		return r, err
@@ -519,4 +492,9 @@ func linregGapMetrics(s *results.Summary, cells []LinregCell, c *LinregConfig) {
 func init() {
 	experiments.Add(LinregID, "Variational linear regression: the bound against polynomial order beside the exact evidence (PRML Fig 10.9), and MSE, evidence and LOO-CV (D'Souza Fig 1.2)",
 		DefaultLinreg, RunLinreg, PlotLinreg)
+}
+
+// RetiredKeys: a₀ and b₀ moved from [model] to [prior].
+func (*LinregConfig) RetiredKeys() map[string]string {
+	return map[string]string{"model.a0": "prior.a0", "model.b0": "prior.b0"}
 }

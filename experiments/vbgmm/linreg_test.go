@@ -40,7 +40,8 @@ func TestLinregQuick(t *testing.T) {
 func TestLinregConfigs(t *testing.T) {
 	exptest.CheckConfigsLoad(t, configPath(""), 1)
 	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
-		{"linreg.toml", "a0     = 1e-3", "a0 = 0.0", "model.a0"},
+		{"linreg.toml", "a0     = 1e-3", "a0 = 0.0", "prior.a0"},
+		{"linreg.toml", "[prior]\na0", "a0", `unknown key "model.a0": renamed to "prior.a0"`},
 		{"linreg.toml", "orders = [0, 1, 2, 3, 4, 5, 6, 7, 8]", "orders = [0, 1, 2]", "model.orders"},
 		{"linreg.toml", "interval       = [-5.0, 5.0]", "interval = [5.0, -5.0]", "data.interval"},
 		{"linreg.toml", `inputs         = "uniform"`, `inputs = "random"`, "data.inputs"},
