@@ -25,7 +25,8 @@ func TestConfigs(t *testing.T) {
 		{"univariate-gaussian.toml", "a0      = 0.1", "a0      = 0.0", "prior.a0"},
 		{"clutter-1d.toml", "dim            = 1", "dim            = 3", "dim"},
 		{"clutter-2d.toml", "w              = 0.5", "w              = 1.0", "w"},
-		{"pima.toml", "alpha          = 1.0", "alpha          = 0.0", "alpha"},
+		{"pima.toml", "alpha = 1.0", "alpha = 0.0", "prior.alpha"},
+		{"pima.toml", "steps        = 4000", "temperatures = 4000", `unknown key "ais.temperatures": renamed to "ais.steps"`},
 		{"pima.toml", "leapfrog     = 10", "leapfrog     = 0", "ais.leapfrog"},
 		{"logistic-separable.toml", "sd             = 0.6", "sd             = -1.0", "sd"},
 	})

@@ -23,46 +23,37 @@ import (
 // 10.16-10.17).
 type ClutterConfig struct {
 	experiments.Common
-	Dim           int     `toml:"dim"`            // D, 1 or 2
-	N             []int   `toml:"n"`              // data set sizes
-	Seeds         int     `toml:"seeds"`          // data sets per size
-	TrueTheta     float64 `toml:"true_theta"`     // every coordinate of the θ that generates the data
-	W             float64 `toml:"w"`              // clutter weight
-	A             float64 `toml:"a"`              // clutter variance
-	B             float64 `toml:"b"`              // prior variance
-	MaxIterations int     `toml:"max_iterations"` // EP sweeps, VB iterations and Newton steps, each run to this length
-	QuadRelTol    float64 `toml:"quad_rel_tol"`   // relative tolerance of the truth's quadratures
-	ScanCut       float64 `toml:"scan_cut"`       // nats below the peak under which a unit piece is left out
-	GridPoints    int     `toml:"grid_points"`    // points of Fig. 10.16's curves
+	Dim       int     `toml:"dim" range:"[1,2]"`                    // D, 1 or 2 (the truth by quadrature)
+	N         []int   `toml:"n" range:"[1,1e5] len=1.. increasing"` // data set sizes
+	Seeds     int     `toml:"seeds" range:"[1,1e5]"`                // data sets per size
+	TrueTheta float64 `toml:"true_theta" range:"[-1e3,1e3]"`        // every coordinate of the θ that generates the data
+	W         float64 `toml:"w" range:"(0,1)"`                      // clutter weight
+	A         float64 `toml:"a" range:"[1e-3,1e6]"`                 // clutter variance
+	Prior     struct {
+		B float64 `toml:"b" range:"[1e-3,1e6]"` // the variance of the prior θ ~ N(0, bI)
+	} `toml:"prior"`
+	// MaxIterations is the budget of every method: EP sweeps, VB
+	// iterations and Newton steps, each run to this length (the figures
+	// draw errors against counted operations along them).
+	MaxIterations int     `toml:"max_iterations" range:"[2,1e5]"`
+	QuadRelTol    float64 `toml:"quad_rel_tol" range:"[1e-14,1e-2]"` // relative tolerance of the truth's quadratures
+	ScanCut       float64 `toml:"scan_cut" range:"[1,700]"`          // nats below the peak under which a unit piece is left out
+	GridPoints    int     `toml:"grid_points" range:"[11,1e5]"`      // points of Fig. 10.16's curves
 }
+
+// RetiredKeys: the prior's variance moved into [prior].
+func (*ClutterConfig) RetiredKeys() map[string]string { return map[string]string{"b": "prior.b"} }
 
 // DefaultClutter returns PRML's settings (L1279) in one dimension.
 func DefaultClutter() ClutterConfig {
-	return ClutterConfig{Dim: 1, N: []int{10, 20, 50, 200}, Seeds: 50, TrueTheta: 2, W: 0.5, A: 10, B: 100,
+	c := ClutterConfig{Dim: 1, N: []int{10, 20, 50, 200}, Seeds: 50, TrueTheta: 2, W: 0.5, A: 10,
 		MaxIterations: 30, QuadRelTol: 1e-9, ScanCut: 40, GridPoints: 401}
+	c.Prior.B = 100
+	return c
 }
 
 // Validate checks the keys.
-func (c *ClutterConfig) Validate() error {
-	if c.Dim != 1 && c.Dim != 2 {
-		return fmt.Errorf("dim = %d: the truth by quadrature needs 1 or 2", c.Dim)
-	}
-	if len(c.N) == 0 {
-		return fmt.Errorf("n: at least one data set size")
-	}
-	for _, n := range c.N {
-		if n < 1 {
-			return fmt.Errorf("n: %d is not a size", n)
-		}
-	}
-	if !(c.W > 0 && c.W < 1) {
-		return fmt.Errorf("w = %g: want 0 < w < 1", c.W)
-	}
-	return config.FirstError(config.AtLeast("seeds", c.Seeds, 1), config.Positive("a", c.A),
-		config.Positive("b", c.B), config.AtLeast("max_iterations", c.MaxIterations, 2),
-		config.Positive("quad_rel_tol", c.QuadRelTol), config.Positive("scan_cut", c.ScanCut),
-		config.AtLeast("grid_points", c.GridPoints, 11))
-}
+func (c *ClutterConfig) Validate() error { return nil }
 
 // Estimate counts the truth (a scan and the pieces' quadratures, their
 // evaluations costing N each) and the three methods' iterations.
@@ -134,7 +125,7 @@ type clutterCell struct {
 // every coordinate.
 func (c *ClutterConfig) clutterData(n, seed int) approx.ClutterProblem {
 	rnd := rng.New(c.Seed, "clutter", fmt.Sprint(c.Dim), fmt.Sprint(n), fmt.Sprint(seed))
-	p := approx.ClutterProblem{W: c.W, A: c.A, B: c.B}
+	p := approx.ClutterProblem{W: c.W, A: c.A, B: c.Prior.B}
 	for range n {
 		x := make([]float64, c.Dim)
 		clut := rnd.Float64() < c.W
@@ -202,13 +193,15 @@ func (c *ClutterConfig) runClutterCell(n, seed int) (clutterCell, error) {
 	vt.add(v.Flops, v.Mean, ex.Mean, math.NaN(), ex.LnZ)
 	prevF := math.Inf(-1)
 	out.VBConverged = -1
-	res := vb.Run(v, vb.Settings{MaxIterations: c.MaxIterations, RelTol: -1, AbsTol: -1, Recorder: func(it vb.Iteration) {
+	set := config.FixedBudget(c.MaxIterations).Settings(nil, v)
+	set.Recorder = func(it vb.Iteration) {
 		// The recorder runs after E (the bound of q(θ) before this M).
 		if out.VBConverged < 0 && math.Abs(it.F-prevF) <= 1e-10*math.Abs(it.F) {
 			out.VBConverged = it.Iter
 		}
 		prevF = it.F
-	}})
+	}
+	res := vb.Run(v, set)
 	if res.Err != nil {
 		return out, res.Err
 	}
@@ -427,7 +420,7 @@ func writeClutter(env *experiments.Env, c *ClutterConfig, cells []clutterCell) e
 	}
 	s.AddFindingsFromChecks(nil)
 	return env.WriteSummary(s, fmt.Sprintf("The clutter problem (PRML §10.7.1) in D = %d: w = %g, a = %g, b = %g, θ = %g in every coordinate, N ∈ %v, %d data sets each. The truth by adaptive Gauss–Kronrod quadrature (relative tolerance %g per piece; pieces more than %g nats below the peak left out). Operations are counted in the algorithms (core/approx: +, −, ×, ÷ one each, exp/log/sqrt %d). Errors are medians over data sets after %d iterations; 'equal cost' compares each method at VB's cost at convergence.",
-		c.Dim, c.W, c.A, c.B, c.TrueTheta, c.N, c.Seeds, c.QuadRelTol, c.ScanCut, approx.TranscendentalFlops, c.MaxIterations))
+		c.Dim, c.W, c.A, c.Prior.B, c.TrueTheta, c.N, c.Seeds, c.QuadRelTol, c.ScanCut, approx.TranscendentalFlops, c.MaxIterations))
 }
 
 // writeFig10_16 draws, for the first data set of the smallest size after

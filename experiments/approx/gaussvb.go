@@ -18,30 +18,38 @@ import (
 type UnivariateConfig struct {
 	experiments.Common
 	// N data drawn from N(TrueMean, 1/TruePrecision) with the config's seed.
-	N             int     `toml:"n"`
-	TrueMean      float64 `toml:"true_mean"`
-	TruePrecision float64 `toml:"true_precision"`
+	N             int     `toml:"n" range:"[2,1e7]"`
+	TrueMean      float64 `toml:"true_mean" range:"[-1e6,1e6]"`
+	TruePrecision float64 `toml:"true_precision" range:"[1e-6,1e6]"`
 	// Prior is the Normal–Gamma prior (10.22)-(10.23).
 	Prior struct {
-		Mu0     float64 `toml:"mu0"`
-		Lambda0 float64 `toml:"lambda0"`
-		A0      float64 `toml:"a0"`
-		B0      float64 `toml:"b0"`
+		Mu0     float64 `toml:"mu0" range:"[-1e6,1e6]"`
+		Lambda0 float64 `toml:"lambda0" range:"[1e-8,1e8]"`
+		A0      float64 `toml:"a0" range:"[1e-8,1e8]"`
+		B0      float64 `toml:"b0" range:"[1e-8,1e8]"`
 	} `toml:"prior"`
 	// Init is the initial q(μ)q(τ) of Fig. 10.4(a).
 	Init struct {
-		MuMean      float64 `toml:"mu_mean"`
-		MuPrecision float64 `toml:"mu_precision"`
-		TauShape    float64 `toml:"tau_shape"`
-		TauRate     float64 `toml:"tau_rate"`
+		MuMean      float64 `toml:"mu_mean" range:"[-1e6,1e6]"`
+		MuPrecision float64 `toml:"mu_precision" range:"[1e-8,1e8]"`
+		TauShape    float64 `toml:"tau_shape" range:"[1e-8,1e8]"`
+		TauRate     float64 `toml:"tau_rate" range:"[1e-8,1e8]"`
 	} `toml:"init"`
-	MaxIterations int      `toml:"max_iterations"`
-	Numerics      Numerics `toml:"numerics"`
+	// VB is the converged fit's run: max_iterations also sets the
+	// improper prior's fixed-point iterations (10.33).
+	VB       config.FitSettings `toml:"vb"`
+	Numerics Numerics           `toml:"numerics"`
+}
+
+// RetiredKeys: the iteration cap moved into [vb].
+func (*UnivariateConfig) RetiredKeys() map[string]string {
+	return map[string]string{"max_iterations": "vb.max_iterations"}
 }
 
 // DefaultUnivariate returns the defaults.
 func DefaultUnivariate() UnivariateConfig {
-	c := UnivariateConfig{N: 10, TrueMean: 0, TruePrecision: 1, MaxIterations: 200, Numerics: defaultNumerics()}
+	c := UnivariateConfig{N: 10, TrueMean: 0, TruePrecision: 1, Numerics: defaultNumerics(),
+		VB: config.FitSettings{MaxIterations: 200, AbsTol: 1e-12, MonotoneTol: 1e-9}}
 	c.Numerics.GridPoints = 81
 	c.Prior.Lambda0, c.Prior.A0, c.Prior.B0 = 0.1, 0.1, 0.1
 	c.Init.MuMean, c.Init.MuPrecision, c.Init.TauShape, c.Init.TauRate = -0.6, 20, 5, 10
@@ -50,12 +58,7 @@ func DefaultUnivariate() UnivariateConfig {
 
 // Validate checks the keys.
 func (c *UnivariateConfig) Validate() error {
-	return config.FirstError(c.Numerics.validate(), config.AtLeast("n", c.N, 2),
-		config.Positive("true_precision", c.TruePrecision),
-		config.Positive("prior.lambda0", c.Prior.Lambda0), config.Positive("prior.a0", c.Prior.A0),
-		config.Positive("prior.b0", c.Prior.B0),
-		config.Positive("init.mu_precision", c.Init.MuPrecision), config.Positive("init.tau_shape", c.Init.TauShape),
-		config.Positive("init.tau_rate", c.Init.TauRate), config.AtLeast("max_iterations", c.MaxIterations, 2))
+	return c.VB.Validate("vb", nil)
 }
 
 // Estimate counts the four 2-D panels and the runs.
@@ -66,7 +69,7 @@ func (c *UnivariateConfig) Estimate() experiments.Cost {
 			experiments.KeyN("numerics.grid_points", n.GridPoints, float64(n.GridPoints*n.GridPoints), "grid points"))},
 		Work: []experiments.Part{
 			experiments.Ops("exact numbers and KLs", quadOps(2, 1), experiments.Fixed(4, "panels")),
-			experiments.Ops("VB iterations", 20, experiments.Key("max_iterations", c.MaxIterations), experiments.Key("n", c.N)),
+			experiments.Ops("VB iterations", 20, experiments.Key("vb.max_iterations", c.VB.MaxIterations), experiments.Key("n", c.N)),
 		},
 	}
 }
@@ -158,8 +161,9 @@ func RunUnivariate(env *experiments.Env, c *UnivariateConfig) error {
 		return err
 	}
 	trace := results.NewTable("iteration", "F")
-	res := vb.Run(g, vb.Settings{MaxIterations: c.MaxIterations, RelTol: -1, AbsTol: 1e-12,
-		Recorder: func(it vb.Iteration) { trace.AddRow(it.Iter, it.F) }})
+	set := c.VB.Settings(env.Stop, g)
+	set.Recorder = func(it vb.Iteration) { trace.AddRow(it.Iter, it.F) }
+	res := vb.Run(g, set)
 	if res.Err != nil {
 		return res.Err
 	}
@@ -190,7 +194,7 @@ func RunUnivariate(env *experiments.Env, c *UnivariateConfig) error {
 	if err != nil {
 		return err
 	}
-	for range c.MaxIterations {
+	for range c.VB.MaxIterations {
 		gi.UpdateMu()
 		gi.UpdateTau()
 	}

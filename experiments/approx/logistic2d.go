@@ -23,31 +23,43 @@ import (
 // 10.13, L1022): VB logistic regression on linearly separable 2-D data.
 type SeparableConfig struct {
 	experiments.Common
-	PerClass      int     `toml:"per_class"`      // points of each class
-	Centre        float64 `toml:"centre"`         // class 1 around (c, c), class 0 around (−c, −c)
-	SD            float64 `toml:"sd"`             // the clusters' standard deviation
-	Alpha         float64 `toml:"alpha"`          // prior w ~ N(0, α⁻¹I) on (bias, w₁, w₂)
-	MaxIterations int     `toml:"max_iterations"` // VB iterations
-	GridPoints    int     `toml:"grid_points"`    // per axis of the predictive's grid on [−box, box]²
-	Box           float64 `toml:"box"`
-	Samples       int     `toml:"samples"` // posterior draws drawn as boundaries (PRML: 5)
-	HMCStep       float64 `toml:"hmc_step"`
-	Thin          int     `toml:"thin"` // HMC transitions between draws (and of the burn-in)
+	PerClass int     `toml:"per_class" range:"[2,1e6]"` // points of each class
+	Centre   float64 `toml:"centre" range:"(0,1e3]"`    // class 1 around (c, c), class 0 around (−c, −c)
+	SD       float64 `toml:"sd" range:"[1e-3,1e3]"`     // the clusters' standard deviation
+	Prior    struct {
+		Alpha float64 `toml:"alpha" range:"[1e-8,1e8]"` // w ~ N(0, α⁻¹I) on (bias, w₁, w₂)
+	} `toml:"prior"`
+	VB         config.FitSettings `toml:"vb"`
+	GridPoints int                `toml:"grid_points" range:"[11,2001]"` // per axis of the predictive's grid on [−box, box]²
+	Box        float64            `toml:"box" range:"(0,1e3]"`
+	// HMC draws from the exact posterior: the kernel (leapfrog steps and
+	// the step size), the draws drawn as boundaries (PRML: 5) and the
+	// transitions between draws (and of the burn-in).
+	HMC struct {
+		config.HMC
+		Samples int `toml:"samples" range:"[1,1e4]"`
+		Thin    int `toml:"thin" range:"[1,1e6]"`
+	} `toml:"hmc"`
+}
+
+// RetiredKeys: the prior, the VB run and the HMC keys moved into tables.
+func (*SeparableConfig) RetiredKeys() map[string]string {
+	return map[string]string{"alpha": "prior.alpha", "max_iterations": "vb.max_iterations", "samples": "hmc.samples",
+		"hmc_step": "hmc.step", "thin": "hmc.thin"}
 }
 
 // DefaultSeparable returns the defaults.
 func DefaultSeparable() SeparableConfig {
-	return SeparableConfig{PerClass: 20, Centre: 1.5, SD: 0.6, Alpha: 0.01, MaxIterations: 500, GridPoints: 101, Box: 4,
-		Samples: 5, HMCStep: 0.2, Thin: 200}
+	c := SeparableConfig{PerClass: 20, Centre: 1.5, SD: 0.6, GridPoints: 101, Box: 4,
+		VB: config.FitSettings{MaxIterations: 500, AbsTol: 1e-10, MonotoneTol: 1e-9}}
+	c.Prior.Alpha = 0.01
+	c.HMC.HMC = config.HMC{Leapfrog: 10, Step: 0.2}
+	c.HMC.Samples, c.HMC.Thin = 5, 200
+	return c
 }
 
 // Validate checks the keys.
-func (c *SeparableConfig) Validate() error {
-	return config.FirstError(config.AtLeast("per_class", c.PerClass, 2), config.Positive("centre", c.Centre),
-		config.Positive("sd", c.SD), config.Positive("alpha", c.Alpha), config.AtLeast("max_iterations", c.MaxIterations, 2),
-		config.AtLeast("grid_points", c.GridPoints, 11), config.Positive("box", c.Box),
-		config.AtLeast("samples", c.Samples, 1), config.Positive("hmc_step", c.HMCStep), config.AtLeast("thin", c.Thin, 1))
-}
+func (c *SeparableConfig) Validate() error { return c.VB.Validate("vb", nil) }
 
 // Estimate counts the grid, the VB iterations and the HMC transitions.
 func (c *SeparableConfig) Estimate() experiments.Cost {
@@ -55,8 +67,8 @@ func (c *SeparableConfig) Estimate() experiments.Cost {
 	return experiments.Cost{
 		Memory: []experiments.Part{experiments.Rows("grid points", experiments.KeyN("grid_points", c.GridPoints, float64(c.GridPoints*c.GridPoints), "grid points"))},
 		Work: []experiments.Part{
-			experiments.Ops("VB iterations", 100, pts, experiments.Key("max_iterations", c.MaxIterations)),
-			experiments.Ops("HMC transitions (10 leapfrog steps)", 500, pts, experiments.Key("samples", c.Samples), experiments.Key("thin", c.Thin)),
+			experiments.Ops("VB iterations", 100, pts, experiments.Key("vb.max_iterations", c.VB.MaxIterations)),
+			experiments.Ops("HMC transitions", 50, pts, experiments.Key("hmc.leapfrog", c.HMC.Leapfrog), experiments.Key("hmc.samples", c.HMC.Samples), experiments.Key("hmc.thin", c.HMC.Thin)),
 		},
 	}
 }
@@ -80,11 +92,11 @@ func RunSeparable(env *experiments.Env, c *SeparableConfig) error {
 		t = append(t, cls)
 		pts.AddRow(x, y, cls)
 	}
-	lr, err := approx.NewLogistic(phi, t, approx.LogisticPrior{Alpha: c.Alpha})
+	lr, err := approx.NewLogistic(phi, t, approx.LogisticPrior{Alpha: c.Prior.Alpha})
 	if err != nil {
 		return err
 	}
-	res := vb.Run(lr, vb.Settings{MaxIterations: c.MaxIterations, RelTol: -1, AbsTol: 1e-10})
+	res := vb.Run(lr, c.VB.Settings(env.Stop, lr))
 	if res.Err != nil {
 		return res.Err
 	}
@@ -150,8 +162,8 @@ func RunSeparable(env *experiments.Env, c *SeparableConfig) error {
 	for n := range t {
 		signs[n] = 2*float64(t[n]) - 1
 	}
-	target := &logisticTarget{phi: phi, sign: signs, alpha: c.Alpha}
-	hmc := &mcmc.HMC{Target: target, Steps: 10, StepSize: func(float64) float64 { return c.HMCStep }}
+	target := &logisticTarget{phi: phi, sign: signs, alpha: c.Prior.Alpha}
+	hmc := &mcmc.HMC{Target: target, Steps: c.HMC.Leapfrog, StepSize: func(float64) float64 { return c.HMC.Step }}
 	p := mcmc.NewPoint[[]float64](target, append([]float64(nil), mu...))
 	hr := rng.New(c.Seed, "separable", "hmc")
 	draws := results.NewTable("sample", "w0", "w1", "w2")
@@ -165,8 +177,8 @@ func RunSeparable(env *experiments.Env, c *SeparableConfig) error {
 		return false
 	}
 	shown, states := 0, 0 // of the drawn boundaries, and of every state after the burn-in
-	for k := range c.Samples + 1 {
-		for range c.Thin {
+	for k := range c.HMC.Samples + 1 {
+		for range c.HMC.Thin {
 			hmc.Step(&p, 1, hr)
 			if k > 0 && cuts(p.X) {
 				states++
@@ -179,7 +191,7 @@ func RunSeparable(env *experiments.Env, c *SeparableConfig) error {
 	}
 	s.SetMetric("hmc_acceptance", hmc.Stats.Rate())
 	s.SetMetric("draws_cutting_a_cluster", float64(shown))
-	s.SetMetric("posterior_cutting_fraction", float64(states)/float64(c.Samples*c.Thin))
+	s.SetMetric("posterior_cutting_fraction", float64(states)/float64(c.HMC.Samples*c.HMC.Thin))
 	for name, tab := range map[string]*results.Table{"prml_fig10_13_grid.csv": grid, "prml_fig10_13_points.csv": pts, "prml_fig10_13_samples.csv": draws} {
 		if err := results.WriteCSV(env.Path(name), *tab); err != nil {
 			return err
@@ -190,9 +202,9 @@ func RunSeparable(env *experiments.Env, c *SeparableConfig) error {
 		Statement: "The variational predictive's decision boundary lies roughly mid-way between the clusters and its contours splay out away from the data (L1022)."}}
 	s.AddFindingsFromChecks(nil)
 	s.Findings = append(s.Findings, fmt.Sprintf("PRML gives no prior for Fig. 10.13 (only the general N(w | m₀, S₀) of eq. 10.147) and its five posterior boundaries all pass between the clusters. Ours is N(0, I/%g): %d of the %d drawn boundaries and %.1f%% of the HMC states after the burn-in put a training point on the wrong side. A stronger prior keeps ‖w‖ small, so the exact posterior's boundaries swing more and cut into a cluster more often (α = 0.1 in configs/approx/logistic-separable.toml's note).",
-		c.Alpha, shown, c.Samples, 100*float64(states)/float64(c.Samples*c.Thin)))
+		c.Prior.Alpha, shown, c.HMC.Samples, 100*float64(states)/float64(c.HMC.Samples*c.HMC.Thin)))
 	return env.WriteSummary(s, fmt.Sprintf("%d points per class, N((±%g, ±%g), %g²I); features (1, x₁, x₂), prior N(0, I/%g) (PRML gives none); the predictive by the probit approximation (PRML eq. 4.155); boundaries of %d draws from the exact posterior by HMC (%d transitions apart).",
-		c.PerClass, c.Centre, c.Centre, c.SD, c.Alpha, c.Samples, c.Thin))
+		c.PerClass, c.Centre, c.Centre, c.SD, c.Prior.Alpha, c.HMC.Samples, c.HMC.Thin))
 }
 
 // xyGrid is a plotter.GridXYZ over a square grid stored x outer.

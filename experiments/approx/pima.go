@@ -10,7 +10,6 @@ import (
 
 	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/numeric"
-	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
@@ -25,56 +24,71 @@ import (
 // on Ripley's Pima split (PRML §10.6; Lawrence Table 3.1's baselines, L1436-1476).
 type PimaConfig struct {
 	experiments.Common
-	Train string `toml:"train"`
-	Test  string `toml:"test"`
-	// Alpha is the prior precision of every weight, bias included, on
-	// inputs standardised by the training set's mean and standard
-	// deviation (divisor n): w ~ N(0, α⁻¹I).
-	Alpha float64 `toml:"alpha"`
+	Train string `toml:"train" range:"len=1.."`
+	Test  string `toml:"test" range:"len=1.."`
+	// Prior: alpha is the prior precision of every weight, bias included,
+	// on inputs standardised by the training set's mean and standard
+	// deviation (divisor n): w ~ N(0, α⁻¹I); a0 and b0 are the Gamma
+	// hyperprior α ~ Gam(a0, b0) of the second VB fit, q(w)q(α) (PRML
+	// §10.6.3), run beside the fit with α fixed.
+	Prior struct {
+		Alpha float64 `toml:"alpha" range:"[1e-8,1e8]"`
+		A0    float64 `toml:"a0" range:"[1e-8,1e8]"`
+		B0    float64 `toml:"b0" range:"[1e-8,1e8]"`
+	} `toml:"prior"`
 	// MLAlpha is the vanishing precision that makes the ML fit a Newton
 	// iteration with a proper Hessian.
-	MLAlpha       float64 `toml:"ml_alpha"`
-	MaxIterations int     `toml:"max_iterations"` // VB iterations and EP sweeps
-	// Hyper is the Gamma hyperprior α ~ Gam(a0, b0) of the second VB fit,
-	// q(w)q(α) (PRML §10.6.3), run beside the fit with α fixed.
-	Hyper struct {
-		A0 float64 `toml:"a0"`
-		B0 float64 `toml:"b0"`
-	} `toml:"hyper"`
+	MLAlpha float64 `toml:"ml_alpha" range:"[1e-12,1e-2]"`
+	// VB ends both VB fits (the JJ bound, vb.Run).
+	VB config.FitSettings `toml:"vb"`
+	// EP ends EP's sweeps.
+	EP EPSettings `toml:"ep"`
+	// IS is a Student t on the VB posterior, its scale widened.
 	IS struct {
-		Samples int     `toml:"samples"` // per run
-		Runs    int     `toml:"runs"`
-		Nu      float64 `toml:"nu"`    // Student-t degrees of freedom
-		Widen   float64 `toml:"widen"` // scale of the VB covariance's standard deviations
+		config.IS
+		Nu    float64 `toml:"nu" range:"[1,1e6]"`     // Student-t degrees of freedom
+		Widen float64 `toml:"widen" range:"[0.1,10]"` // scale of the VB covariance's standard deviations
 	} `toml:"is"`
+	// AIS with an HMC kernel, whose step is a fraction of the tempered
+	// posterior's smallest standard deviation.
 	AIS struct {
-		Temperatures int     `toml:"temperatures"` // K
-		Runs         int     `toml:"runs"`
-		Tau1         float64 `toml:"tau1"`     // first inverse temperature of the geometric schedule
-		Leapfrog     int     `toml:"leapfrog"` // HMC steps per transition
-		Step         float64 `toml:"step"`     // HMC step over the tempered posterior's smallest standard deviation
+		config.AIS
+		config.HMC
 	} `toml:"ais"`
+}
+
+// EPSettings are the [ep] keys: at most max_iterations sweeps, until no
+// site's natural parameters change by more than tol (core/approx
+// EPSettings).
+type EPSettings struct {
+	MaxIterations int     `toml:"max_iterations" range:"[1,1e6]"`
+	Tol           float64 `toml:"tol" range:"[1e-14,1]"`
+}
+
+// RetiredKeys: the prior into [prior], the runs' caps into [vb] and [ep],
+// and the AIS length into ais.steps.
+func (*PimaConfig) RetiredKeys() map[string]string {
+	return map[string]string{"alpha": "prior.alpha", "hyper": "prior", "hyper.a0": "prior.a0", "hyper.b0": "prior.b0",
+		"max_iterations": "vb.max_iterations", "ais.temperatures": "ais.steps"}
 }
 
 // DefaultPima returns the defaults.
 func DefaultPima() PimaConfig {
-	c := PimaConfig{Train: "pima_train.csv", Test: "pima_test.csv", Alpha: 1, MLAlpha: 1e-8, MaxIterations: 500}
-	c.Hyper.A0, c.Hyper.B0 = 1e-2, 1e-2
+	c := PimaConfig{Train: "pima_train.csv", Test: "pima_test.csv", MLAlpha: 1e-8,
+		VB: config.FitSettings{MaxIterations: 500, AbsTol: 1e-10, MonotoneTol: 1e-9}, EP: EPSettings{MaxIterations: 500, Tol: 1e-8}}
+	c.Prior.Alpha, c.Prior.A0, c.Prior.B0 = 1, 1e-2, 1e-2
 	c.IS.Samples, c.IS.Runs, c.IS.Nu, c.IS.Widen = 20000, 5, 5, 1.5
-	c.AIS.Temperatures, c.AIS.Runs, c.AIS.Tau1, c.AIS.Leapfrog, c.AIS.Step = 2000, 16, 1e-4, 10, 0.3
+	c.AIS.AIS = config.AIS{Runs: 16, Steps: 2000, AISSchedule: config.DefaultSchedule(config.ScheduleGeometric)}
+	c.AIS.HMC = config.HMC{Leapfrog: 10, Step: 0.3}
 	return c
 }
 
 // Validate checks the keys.
 func (c *PimaConfig) Validate() error {
-	return config.FirstError(config.Positive("alpha", c.Alpha), config.Positive("ml_alpha", c.MLAlpha),
-		config.AtLeast("max_iterations", c.MaxIterations, 2),
-		config.Positive("hyper.a0", c.Hyper.A0), config.Positive("hyper.b0", c.Hyper.B0),
-		config.AtLeast("is.samples", c.IS.Samples, 10), config.AtLeast("is.runs", c.IS.Runs, 2),
-		config.Positive("is.nu", c.IS.Nu), config.Positive("is.widen", c.IS.Widen),
-		config.AtLeast("ais.temperatures", c.AIS.Temperatures, 2), config.AtLeast("ais.runs", c.AIS.Runs, 2),
-		config.Positive("ais.tau1", c.AIS.Tau1), config.AtLeast("ais.leapfrog", c.AIS.Leapfrog, 1),
-		config.Positive("ais.step", c.AIS.Step))
+	if c.AIS.Runs < 2 {
+		return config.FieldError("ais.runs", c.AIS.Runs, "must be at least 2 (a standard error)")
+	}
+	return config.FirstError(c.VB.Validate("vb", nil), c.AIS.Validate("ais"))
 }
 
 // pimaRows and pimaFeatures are the data's fixed sizes (200 training rows,
@@ -88,8 +102,8 @@ func (c *PimaConfig) Estimate() experiments.Cost {
 		Memory: []experiments.Part{experiments.Words("IS log weights", experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
 		Work: []experiments.Part{
 			experiments.Ops("importance sampling", 1, eval, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
-			experiments.Ops("AIS with HMC", 2, eval, experiments.Key("ais.temperatures", c.AIS.Temperatures), experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog)),
-			experiments.Ops("VB iterations and EP sweeps", 2000, eval, experiments.Key("max_iterations", c.MaxIterations)),
+			experiments.Ops("AIS with HMC", 2, eval, experiments.Key("ais.steps", c.AIS.Steps), experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog)),
+			experiments.Ops("VB iterations and EP sweeps", 2000, eval, experiments.Key("vb.max_iterations", c.VB.MaxIterations), experiments.Key("ep.max_iterations", c.EP.MaxIterations)),
 		},
 	}
 }
@@ -258,14 +272,14 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 		if err != nil {
 			return nil, vb.Result{}, err
 		}
-		res := vb.Run(v, vb.Settings{MaxIterations: c.MaxIterations, RelTol: -1, AbsTol: 1e-10})
+		res := vb.Run(v, c.VB.Settings(env.Stop, v))
 		return v, res, res.Err
 	}
-	v, res, err := fitVB(approx.LogisticPrior{Alpha: c.Alpha})
+	v, res, err := fitVB(approx.LogisticPrior{Alpha: c.Prior.Alpha})
 	if err != nil {
 		return err
 	}
-	vh, resH, err := fitVB(approx.LogisticPrior{Hyper: true, A0: c.Hyper.A0, B0: c.Hyper.B0})
+	vh, resH, err := fitVB(approx.LogisticPrior{Hyper: true, A0: c.Prior.A0, B0: c.Prior.B0})
 	if err != nil {
 		return err
 	}
@@ -273,7 +287,7 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 	s.SetMetric("vb_hyper_alpha", vh.AN/vh.BN)
 	s.SetMetric("vb_hyper_iterations", float64(resH.Iterations))
 	// Laplace and ML.
-	lap, err := approx.Laplace(approx.LogisticJoint(phi, t, c.Alpha), make([]float64, m))
+	lap, err := approx.Laplace(approx.LogisticJoint(phi, t, c.Prior.Alpha), make([]float64, m))
 	if err != nil {
 		return err
 	}
@@ -289,9 +303,9 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 	}
 	prior := approx.Normal{Mean: make([]float64, m), Cov: make([]float64, m*m)}
 	for i := range m {
-		prior.Cov[i*m+i] = 1 / c.Alpha
+		prior.Cov[i*m+i] = 1 / c.Prior.Alpha
 	}
-	ep, err := approx.NewEP(prior, fs, approx.EPSettings{MaxIterations: c.MaxIterations, Tol: 1e-8})
+	ep, err := approx.NewEP(prior, fs, approx.EPSettings{MaxIterations: c.EP.MaxIterations, Tol: c.EP.Tol})
 	if err != nil {
 		return err
 	}
@@ -300,7 +314,7 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 		return err
 	}
 	if !epConverged {
-		env.Warnf("EP did not converge in %d sweeps", c.MaxIterations)
+		env.Warnf("EP did not converge in %d sweeps", c.EP.MaxIterations)
 	}
 	lnEP, err := ep.LogEvidence()
 	if err != nil {
@@ -325,13 +339,13 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 	}
 	_, isSum := is.SampleRuns(c.IS.Runs, c.IS.Samples, env.CellWorkers(c.IS.Runs), is.RunStreams(c.Seed, "pima", "is"),
 		func() (is.Proposal, is.Target) {
-			return is.NewStudentT(c.IS.Nu, mean, &chol), &logisticTarget{phi: phi, sign: signs, alpha: c.Alpha}
+			return is.NewStudentT(c.IS.Nu, mean, &chol), &logisticTarget{phi: phi, sign: signs, alpha: c.Prior.Alpha}
 		})
 
 	// AIS with HMC under a geometric schedule; the step is a fraction of
 	// the tempered posterior's smallest standard deviation, from the VB
 	// precision's largest diagonal entry.
-	target := &logisticTarget{phi: phi, sign: signs, alpha: c.Alpha}
+	target := &logisticTarget{phi: phi, sign: signs, alpha: c.Prior.Alpha}
 	hmax := 0.0
 	for i := range m {
 		var h float64
@@ -340,17 +354,16 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 		}
 		hmax = math.Max(hmax, h)
 	}
-	sampler := ais.Sampler[[]float64]{Model: target, Tau: ais.Geometric(c.AIS.Temperatures, c.AIS.Tau1),
+	sampler := ais.Sampler[[]float64]{Model: target,
 		NewKernel: func() mcmc.Kernel[[]float64] {
 			return &mcmc.HMC{Target: target, Steps: c.AIS.Leapfrog, StepSize: func(beta float64) float64 {
-				return c.AIS.Step / math.Sqrt(c.Alpha+beta*hmax)
+				return c.AIS.Step / math.Sqrt(c.Prior.Alpha+beta*hmax)
 			}}
 		}}
-	rnds := make([]*rand.Rand, c.AIS.Runs)
-	for g := range rnds {
-		rnds[g] = rng.New(c.Seed, "pima", "ais", fmt.Sprint(g))
+	runs, _, err := config.Sample(c.AIS.AIS, sampler, env.CellWorkers(c.AIS.Runs), c.Seed, "pima", "ais")
+	if err != nil {
+		return err
 	}
-	runs := sampler.Runs(rnds, env.CellWorkers(c.AIS.Runs))
 	lnAIS, seAIS := ais.Pool(ais.LogWeights(runs))
 	var acc mcmc.Stats
 	for i := range runs {
@@ -389,6 +402,6 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 		Checks:    []string{"table3.1-ripley-66", "pima-vb-below-ais", "pima-is-ais-agree", "pima-vb-monotone"},
 		Statement: "Ripley's logistic regression makes 66 errors on the 332 test points (Lawrence L1467); the Bayesian fits should be near it, and the VB bound below the sampled ln p(t)."}}
 	s.AddFindingsFromChecks(nil)
-	return env.WriteSummary(s, fmt.Sprintf("Pima: %d training and %d test points, the seven inputs standardised by the training mean and sd (divisor n) with a bias; prior w ~ N(0, I/%g) on all %d weights (PRML's isotropic prior 10.165 with α fixed; PRML gives no value); vb_hyper is the same VB fit with α ~ Gam(%g, %g) and q(w)q(α) (PRML §10.6.3), its bound a bound on the evidence of that model. ML is Newton with α = %g. IS: %d runs of %d draws from a Student t (ν = %g) on the VB posterior with its scale widened %g×. AIS: %d runs, K = %d geometric temperatures from τ = %g, HMC with %d leapfrog steps.",
-		len(phi), len(phiTest), c.Alpha, m, c.Hyper.A0, c.Hyper.B0, c.MLAlpha, c.IS.Runs, c.IS.Samples, c.IS.Nu, c.IS.Widen, c.AIS.Runs, c.AIS.Temperatures, c.AIS.Tau1, c.AIS.Leapfrog))
+	return env.WriteSummary(s, fmt.Sprintf("Pima: %d training and %d test points, the seven inputs standardised by the training mean and sd (divisor n) with a bias; prior w ~ N(0, I/%g) on all %d weights (PRML's isotropic prior 10.165 with α fixed; PRML gives no value); vb_hyper is the same VB fit with α ~ Gam(%g, %g) and q(w)q(α) (PRML §10.6.3), its bound a bound on the evidence of that model. ML is Newton with α = %g. IS: %d runs of %d draws from a Student t (ν = %g) on the VB posterior with its scale widened %g×. AIS: %d runs, %d steps of the %s schedule (τ(1) = %g if geometric), HMC with %d leapfrog steps.",
+		len(phi), len(phiTest), c.Prior.Alpha, m, c.Prior.A0, c.Prior.B0, c.MLAlpha, c.IS.Runs, c.IS.Samples, c.IS.Nu, c.IS.Widen, c.AIS.Runs, c.AIS.Steps, c.AIS.Schedule, c.AIS.Tau1, c.AIS.Leapfrog))
 }

@@ -59,6 +59,12 @@ func DefaultFit(maxIterations int) FitSettings {
 	return FitSettings{MaxIterations: maxIterations, RelTol: 1e-6, AbsTol: 1e-3, MonotoneTol: 1e-9}
 }
 
+// FixedBudget returns the settings of a run of exactly n iterations (both
+// tolerances 0) with the default monotone_tol: the run of a fixed budget
+// that an experiment compares methods at, such as iterations against
+// counted operations.
+func FixedBudget(n int) FitSettings { return FitSettings{MaxIterations: n, MonotoneTol: 1e-9} }
+
 // Validate checks the settings; prefix is their table, e.g. "vb", and
 // groups are the hyperparameter groups of the model the table runs (nil
 // for a model without any: then [prefix.hyper] must be empty).
