@@ -103,7 +103,8 @@ func (c *PimaConfig) Estimate() experiments.Cost {
 		Work: []experiments.Part{
 			experiments.Ops("importance sampling", 1, eval, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
 			experiments.Ops("AIS with HMC", 2, eval, experiments.Key("ais.steps", c.AIS.Steps), experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog)),
-			experiments.Ops("VB iterations and EP sweeps", 2000, eval, experiments.Key("vb.max_iterations", c.VB.MaxIterations), experiments.Key("ep.max_iterations", c.EP.MaxIterations)),
+			experiments.Ops("VB iterations", 2000, eval, experiments.Key("vb.max_iterations", c.VB.MaxIterations)),
+			experiments.Ops("EP sweeps", 2000, eval, experiments.Key("ep.max_iterations", c.EP.MaxIterations)),
 		},
 	}
 }

@@ -33,21 +33,22 @@ const BridgeID = "vembias/bridge"
 //   - lambdas, the true A = λ; lengths, the series lengths T; seeds, the
 //     series drawn per (λ, T); c and rho, the true C and ρ (x_0 ~ N(0, 1)
 //     and the state noise 1, Q = I, Beal line 3203);
-//   - vb_max_iterations caps VBEM; with update_hyper its hyperparameters
-//     α, γ, a, b follow the staged schedule (lds.StagedSchedule) and the
-//     exact posterior uses the values VB converged to (the issue's
-//     design); without, they stay at the priors' defaults (α = γ = a = b
-//     = 1), so that F and ln p(y) are of the same fixed model; μ_0 = 0 and
-//     Σ_0 = 1 are always held;
+//   - [vb] ends VBEM (at least 40 iterations, until F is within abs_tol
+//     of its limit); with [vb.hyper] alpha = 10, gamma = 20, noise = 30 its
+//     hyperparameters α, γ, a, b follow the staged schedule
+//     (lds.StagedSchedule) and the exact posterior uses the values VB
+//     converged to; with every group 0 they stay at the priors' defaults
+//     (α = γ = a = b = 1), so that F and ln p(y) are of the same fixed
+//     model; μ_0 = 0 and Σ_0 = 1 (the group x0) are always held;
 //   - quadrature_tol, the relative tolerance of both levels of
 //     vembias.LDS1Prior.LDS1Quadrature (ρ integrated in closed form,
 //     adaptive Gauss-Kronrod over A and ℓ = ln C²ρ);
-//   - is_runs runs of is_samples draws of each of two importance
+//   - [is]: runs runs of samples draws of each of two importance
 //     samplers in (A, C, ln ρ) with the Kalman filter of the model's own
 //     coordinates (LDS1Prior.LogJoint): the check, from the Laplace
 //     approximation of (A, ℓ) as a Student-t with 4 degrees of freedom,
 //     ρ from its exact conditional and C = ±√(η/ρ); and the issue's
-//     cross-check, VB's q widened by widen as a Student-t with 4 degrees of
+//     cross-check, VB's q widened by is.widen as a Student-t with 4 degrees of
 //     freedom mixed with its mirror C → −C.
 type BridgeConfig struct {
 	experiments.Common
@@ -57,60 +58,55 @@ type BridgeConfig struct {
 
 // BridgeData are the keys of the series (see BridgeConfig).
 type BridgeData struct {
-	Lambdas []float64 `toml:"lambdas"`
-	Lengths []int     `toml:"lengths"`
-	Seeds   int       `toml:"seeds"`
-	C       float64   `toml:"c"`
-	Rho     float64   `toml:"rho"`
+	Lambdas []float64 `toml:"lambdas" range:"(-1,1) len=1..20"`
+	Lengths []int     `toml:"lengths" range:"[2,1e6] len=1..20"`
+	Seeds   int       `toml:"seeds" range:"[1,1e5]"`
+	C       float64   `toml:"c" range:"(-1e3,0)|(0,1e3)"`
+	Rho     float64   `toml:"rho" range:"[1e-6,1e6]"`
 }
 
 // BridgeFit are the keys of VB, the quadrature and IS (see BridgeConfig).
 type BridgeFit struct {
-	VBMaxIterations int     `toml:"vb_max_iterations"`
-	UpdateHyper     bool    `toml:"update_hyper"`
-	QuadratureTol   float64 `toml:"quadrature_tol"`
-	Widen           float64 `toml:"widen"`
-	ISRuns          int     `toml:"is_runs"`
-	ISSamples       int     `toml:"is_samples"`
+	VB            config.FitSettings `toml:"vb"`
+	QuadratureTol float64            `toml:"quadrature_tol" range:"[1e-12,1e-4]"`
+	IS            struct {
+		config.IS
+		Widen float64 `toml:"widen" range:"[1,100]"`
+	} `toml:"is"`
+}
+
+// bridgeGroups are the VB-LDS's hyperparameter groups (no inputs).
+func bridgeGroups() []string { return lds.HyperGroupsOf(lds.Variational, false) }
+
+// RetiredKeys: VBEM's keys moved into [vb] (update_hyper = true is the
+// staged [vb.hyper] alpha = 10, gamma = 20, noise = 30; false every group
+// 0) and the importance samplers' into [is].
+func (*BridgeConfig) RetiredKeys() map[string]string {
+	return map[string]string{"vb_max_iterations": "vb.max_iterations", "update_hyper": "vb.hyper",
+		"is_runs": "is.runs", "is_samples": "is.samples", "widen": "is.widen"}
 }
 
 // DefaultBridge returns the issue's design: λ ∈ {0.5, 0.9, 0.99}, T ∈ {10,
 // 30, 100, 300, 1000}, 20 seeds.
 func DefaultBridge() BridgeConfig {
+	fit := BridgeFit{QuadratureTol: 1e-6,
+		VB: config.FitSettings{MaxIterations: 1000, MinIterations: 40, AbsTol: 1e-4, MonotoneTol: 1e-9,
+			Hyper: config.ScheduleOf(bridgeGroups(), lds.StagedSchedule([]string{lds.HyperAlpha, lds.HyperGamma, lds.HyperNoise}))}}
+	fit.IS.IS, fit.IS.Widen = config.IS{Runs: 4, Samples: 500}, 2
 	return BridgeConfig{Common: experiments.Common{Figures: []string{"bridge"}, Seed: 23},
 		BridgeData: BridgeData{Lambdas: []float64{0.5, 0.9, 0.99}, Lengths: []int{10, 30, 100, 300, 1000}, Seeds: 20, C: 1, Rho: 1},
-		BridgeFit:  BridgeFit{VBMaxIterations: 1000, UpdateHyper: true, QuadratureTol: 1e-6, Widen: 2, ISRuns: 4, ISSamples: 500}}
+		BridgeFit:  fit}
 }
 
 // Validate checks every field.
 func (c *BridgeConfig) Validate() error {
-	if len(c.Lambdas) == 0 || len(c.Lambdas) > 20 {
-		return config.FieldError("lambdas", c.Lambdas, "must list 1 to 20 values")
+	if err := c.VB.Validate("vb", bridgeGroups()); err != nil {
+		return err
 	}
-	for _, l := range c.Lambdas {
-		if !(math.Abs(l) < 1) {
-			return config.FieldError("lambdas", c.Lambdas, "must be in (−1, 1)")
-		}
+	if c.VB.Hyper[lds.HyperX0] != 0 {
+		return config.FieldError("vb.hyper.x0", c.VB.Hyper[lds.HyperX0], "must be 0: μ_0 = 0 and Σ_0 = 1 are held (the exact posterior assumes them)")
 	}
-	if len(c.Lengths) == 0 || len(c.Lengths) > 20 {
-		return config.FieldError("lengths", c.Lengths, "must list 1 to 20 lengths")
-	}
-	for _, T := range c.Lengths {
-		if T < 2 || T > 1e6 {
-			return config.FieldError("lengths", c.Lengths, "must be in 2..1000000")
-		}
-	}
-	if !(c.C != 0 && math.Abs(c.C) < 1e3) {
-		return config.FieldError("c", c.C, "must be non-zero, |c| < 1000")
-	}
-	return checkBounds(
-		bound{"seeds", float64(c.Seeds), 1, 1e5, ""},
-		bound{"rho", c.Rho, 1e-6, 1e6, ""},
-		bound{"vb_max_iterations", float64(c.VBMaxIterations), 40, 1e6, " (the staged schedule starts its last group at 30)"},
-		bound{"quadrature_tol", c.QuadratureTol, 1e-12, 1e-4, ""},
-		bound{"widen", c.Widen, 1, 100, ""},
-		bound{"is_runs", float64(c.ISRuns), 2, 1000, " (the standard error needs two runs)"},
-		bound{"is_samples", float64(c.ISSamples), 1, 1e7, ""})
+	return nil
 }
 
 // kfOps is the work of one Kalman-filter step of the scalar model.
@@ -135,9 +131,9 @@ func (c *BridgeConfig) Estimate() experiments.Cost {
 		Memory:     []experiments.Part{experiments.Words("cell results", lams, lens, seeds, experiments.Fixed(20, "numbers a cell"))},
 		CellMemory: []experiments.Part{experiments.Words("memoised inner integrals", experiments.Fixed(4000, "values"))},
 		Work: []experiments.Part{
-			experiments.Ops("VBEM", 300, lams, seeds, total, experiments.Key("vb_max_iterations", c.VBMaxIterations)),
+			experiments.Ops("VBEM", 300, lams, seeds, total, experiments.Key("vb.max_iterations", c.VB.MaxIterations)),
 			experiments.Ops("quadrature", kfOps, lams, seeds, total, points),
-			experiments.Ops("importance sampling", 3*kfOps, lams, seeds, total, experiments.Key("is_runs", c.ISRuns), experiments.Key("is_samples", c.ISSamples)),
+			experiments.Ops("importance sampling", 3*kfOps, lams, seeds, total, experiments.Key("is.runs", c.IS.Runs), experiments.Key("is.samples", c.IS.Samples)),
 		},
 	}
 }
@@ -165,12 +161,7 @@ func runBridgeCell(c *BridgeConfig, lam float64, T, seed int, stop func() error)
 	if err != nil {
 		return bridgeCell{}, err
 	}
-	var sched []vb.Stage
-	if c.UpdateHyper {
-		sched = lds.StagedSchedule([]string{lds.HyperAlpha, lds.HyperGamma, lds.HyperNoise})
-	}
-	res := vb.Run(m, vb.Settings{MaxIterations: c.VBMaxIterations, MinIterations: 40,
-		Converger: &vb.BoundConverge{Relative: -1, Absolute: 1e-4}, Hyper: sched, Stop: stop})
+	res := vb.Run(m, c.VB.Settings(stop, m))
 	out := bridgeCell{F: res.F, Iterations: res.Iterations, Decreased: res.Status == vb.BoundDecreased, Alpha: m.Hyper.Alpha[0]}
 	if err := res.Error(); err != nil && !out.Decreased {
 		return out, fmt.Errorf("VBEM: %w", err)
@@ -182,7 +173,7 @@ func runBridgeCell(c *BridgeConfig, lam float64, T, seed int, stop func() error)
 	cMean, cVar := math.Abs(m.C().At(0, 0)), m.CovCD().At(0, 0)
 	y := make([]float64, T)
 	mat.Col(y, 0, seq.Y)
-	w := c.Widen
+	w := c.IS.Widen
 	// ℓ = ln C²ρ at VB's means starts the search for the mode.
 	post, err := prior.LDS1Quadrature(y, [2]float64{out.VBMeanA, math.Log((cMean*cMean + cVar) * eRho)}, c.QuadratureTol)
 	if err != nil {
@@ -195,7 +186,7 @@ func runBridgeCell(c *BridgeConfig, lam float64, T, seed int, stop func() error)
 	if err != nil {
 		return out, err
 	}
-	sum, meanA := importance(lap, target, streams, 0, c.ISRuns, c.ISSamples, post.LogEvidence)
+	sum, meanA := importance(lap, target, streams, 0, c.IS.Runs, c.IS.Samples, post.LogEvidence)
 	out.ISLogZ, out.ISSE, out.ISMeanA = sum.Mean, sum.SE, meanA
 	// VB's q widened, in (A, C, ln ρ), a t with 4 degrees of freedom,
 	// mixed with its mirror C → −C (the posterior is even in C).
@@ -205,7 +196,7 @@ func runBridgeCell(c *BridgeConfig, lam float64, T, seed int, stop func() error)
 		return out, fmt.Errorf("IS proposal: VB's variances %v are not positive", sd)
 	}
 	q := is.NewMixture(is.NewStudentT(4, []float64{out.VBMeanA, cMean, eU}, &chol), is.NewStudentT(4, []float64{out.VBMeanA, -cMean, eU}, &chol))
-	sum, _ = importance(q, target, streams, c.ISRuns, c.ISRuns, c.ISSamples, post.LogEvidence)
+	sum, _ = importance(q, target, streams, c.IS.Runs, c.IS.Runs, c.IS.Samples, post.LogEvidence)
 	out.VQLogZ, out.VQSE = sum.Mean, sum.SE
 	return out, nil
 }
@@ -427,9 +418,9 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 	s.Judge(get("bridge-quadrature-error"), quadErr)
 	s.SetMetric("bridge_vbq_is_off_share", float64(vqBad)/float64(len(keys)))
 	s.Findings = append(s.Findings, fmt.Sprintf("The reference: ρ integrated in closed form and adaptive Gauss-Kronrod over (A, ln C²ρ), error estimate at most %.2g of p(y); importance sampling in the model's own coordinates from its Laplace approximation agrees in %.0f%% of series (bridge-is-agrees). IS from VB's q widened ×%g disagrees in %.0f%% (bridge_vbq_is_off_share), below the quadrature where q is much narrower than the posterior: heavy weights, not an error of the quadrature.",
-		quadErr, 100*(1-float64(isBad)/float64(len(keys))), c.Widen, 100*float64(vqBad)/float64(len(keys))))
+		quadErr, 100*(1-float64(isBad)/float64(len(keys))), c.IS.Widen, 100*float64(vqBad)/float64(len(keys))))
 	biasText := fmt.Sprintf("With Beal's split q(A)q(C, ρ)q(x) the median of E_q[A] − E[A|y] is above 0 at %d of %d (λ, T) (largest %+.3g at %s), not towards 0.", above, cellsN, worst.bias, worst.at)
-	if c.UpdateHyper {
+	if !c.VB.Hyper.Fixed() {
 		biasText += fmt.Sprintf(" The pull towards 0 comes through the hyperparameters instead: learning α by VB prunes A (α > 1e3, E_q[A] = 0) in at least half the series at %d of %d (λ, T), the short ones (bridge_pruned_share_*), and the exact posterior at that α is pruned too, so that the comparison at VB's hyperparameters shows no bias there.", prunedN, cellsN)
 	}
 	s.Judge(get("f-monotone"), float64(decreased))

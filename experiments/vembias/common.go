@@ -165,23 +165,15 @@ func sortCriteria(cs results.Criteria) {
 // thickGrey is the thick grey line of the optimal μ_q in Fig 1.1.
 var thickGrey = draw.LineStyle{Color: color.Gray{Y: 150}, Width: vg.Points(2.5)}
 
-// bound is a config number that must lie in [lo, hi].
-type bound struct {
-	key    string
-	v      float64
-	lo, hi float64
-	why    string // appended to the message
+// vemFit is the [vem] table of the experiments that run vEM to its
+// optimum (core/model/vembias RunVEM): at most max_iterations iterations,
+// until F is within abs_tol = 1e-11 nats of its limit.
+func vemFit() config.FitSettings {
+	return config.FitSettings{MaxIterations: 20000, AbsTol: 1e-11, MonotoneTol: 1e-9}
 }
 
-// checkBounds returns an error naming the first key out of its bounds.
-func checkBounds(bs ...bound) error {
-	for _, b := range bs {
-		if !(b.v >= b.lo && b.v <= b.hi) {
-			return config.FieldError(b.key, b.v, fmt.Sprintf("must be in [%g, %g]%s", b.lo, b.hi, b.why))
-		}
-	}
-	return nil
-}
+// retiredVEM: vEM's cap moved into [vem].
+var retiredVEM = map[string]string{"vem_max_iterations": "vem.max_iterations"}
 
 // claim is the claim on artefact, shown by figure (a file stem, or ""),
 // stated in one line, of every criterion of cs whose ID begins with one of

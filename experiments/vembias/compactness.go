@@ -10,7 +10,6 @@ import (
 
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -28,11 +27,11 @@ const CompactnessID = "vembias/compactness"
 // eq. (1.17)'s Gaussian.
 type CompactnessConfig struct {
 	experiments.Common
-	MeanDifferences []float64 `toml:"mean_differences"`
-	VarianceRatios  []float64 `toml:"variance_ratios"`
-	Lambdas         []float64 `toml:"lambdas"`
-	ChainLength     int       `toml:"chain_length"`
-	Eq118Variances  []float64 `toml:"eq118_variances"`
+	MeanDifferences []float64 `toml:"mean_differences" range:"[0,100] len=1..20"`
+	VarianceRatios  []float64 `toml:"variance_ratios" range:"[1,1e4] len=1..20"`
+	Lambdas         []float64 `toml:"lambdas" range:"(0,1) len=1..10"`
+	ChainLength     int       `toml:"chain_length" range:"[3,1e4]"`
+	Eq118Variances  []float64 `toml:"eq118_variances" range:"[1e-6,1e6] len=2"`
 }
 
 // DefaultCompactness returns a 4×5 grid (μ₁ − μ₂ from 0 to 10, σ₁²/σ₂²
@@ -45,39 +44,7 @@ func DefaultCompactness() CompactnessConfig {
 }
 
 // Validate checks every field.
-func (c *CompactnessConfig) Validate() error {
-	if len(c.MeanDifferences) == 0 || len(c.MeanDifferences) > 20 {
-		return config.FieldError("mean_differences", c.MeanDifferences, "must list 1 to 20 values")
-	}
-	for _, d := range c.MeanDifferences {
-		if !(d >= 0 && d <= 100) {
-			return config.FieldError("mean_differences", c.MeanDifferences, "must be in [0, 100]")
-		}
-	}
-	if len(c.VarianceRatios) == 0 || len(c.VarianceRatios) > 20 {
-		return config.FieldError("variance_ratios", c.VarianceRatios, "must list 1 to 20 values")
-	}
-	for _, r := range c.VarianceRatios {
-		if !(r >= 1 && r <= 1e4) {
-			return config.FieldError("variance_ratios", c.VarianceRatios, "must be in [1, 10000]")
-		}
-	}
-	if len(c.Lambdas) == 0 || len(c.Lambdas) > 10 {
-		return config.FieldError("lambdas", c.Lambdas, "must list 1 to 10 values")
-	}
-	for _, l := range c.Lambdas {
-		if !(l > 0 && l < 1) {
-			return config.FieldError("lambdas", c.Lambdas, "must be in (0, 1)")
-		}
-	}
-	if c.ChainLength < 3 || c.ChainLength > 10000 {
-		return config.FieldError("chain_length", c.ChainLength, "must be in 3..10000")
-	}
-	if len(c.Eq118Variances) != 2 || !(c.Eq118Variances[0] > 0) || !(c.Eq118Variances[1] > 0) {
-		return config.FieldError("eq118_variances", c.Eq118Variances, "must be two positive variances")
-	}
-	return nil
-}
+func (c *CompactnessConfig) Validate() error { return nil }
 
 // Estimate counts the fits (a few BFGS runs of 96-node quadratures and
 // a 20001-point entropy per panel) and the chains' mean-field sweeps.

@@ -33,7 +33,7 @@ const MapsID = "vembias/maps"
 //     two-parameter grid, refined by gradient ascent (L334);
 //   - check_every: every check_every-th setting (row-major) is also
 //     optimised by gradient ascent and by vEM, whose optima must agree
-//     with the grid's (L322); vem_max_iterations caps vEM.
+//     with the grid's (L322); [vem] ends vEM (vemFit).
 type MapsConfig struct {
 	experiments.Common
 	MapGrid
@@ -42,22 +42,25 @@ type MapsConfig struct {
 
 // MapGrid are the keys of the true settings (see MapsConfig).
 type MapGrid struct {
-	N            int       `toml:"n"`
-	NJoint       int       `toml:"n_joint"`
-	LambdaRange  []float64 `toml:"lambda_range"`
-	SigmaY2Range []float64 `toml:"sigma_y2_range"`
-	AngleRange   []float64 `toml:"angle_range"`
-	Fig17Lambda  float64   `toml:"fig17_lambda"`
-	Fig17SigmaY2 float64   `toml:"fig17_sigma_y2"`
+	N            int       `toml:"n" range:"[2,1000]"`
+	NJoint       int       `toml:"n_joint" range:"[2,100]"`
+	LambdaRange  []float64 `toml:"lambda_range" range:"(0,1) len=2 increasing"`
+	SigmaY2Range []float64 `toml:"sigma_y2_range" range:"[1e-4,10] len=2 increasing"`
+	AngleRange   []float64 `toml:"angle_range" range:"(0,1.5707963267948966] len=2 increasing"`
+	Fig17Lambda  float64   `toml:"fig17_lambda" range:"(0,1)"`
+	Fig17SigmaY2 float64   `toml:"fig17_sigma_y2" range:"(0,10]"`
 }
 
 // MapOptimisers are the keys of the optimisers (see MapsConfig).
 type MapOptimisers struct {
-	GridPoints       int `toml:"grid_points"`
-	JointGridPoints  int `toml:"joint_grid_points"`
-	CheckEvery       int `toml:"check_every"`
-	VEMMaxIterations int `toml:"vem_max_iterations"`
+	GridPoints      int                `toml:"grid_points" range:"[11,1e5]"`
+	JointGridPoints int                `toml:"joint_grid_points" range:"[5,1000]"`
+	CheckEvery      int                `toml:"check_every" range:"[1,1e9]"`
+	VEM             config.FitSettings `toml:"vem"`
 }
+
+// RetiredKeys: see retiredVEM.
+func (*MapsConfig) RetiredKeys() map[string]string { return retiredVEM }
 
 // DefaultMaps returns 40×40 maps over λ ∈ [0.05, 0.99], σ_y² ∈ [0.01, 2]
 // and φ₂ − φ₁ ∈ [0.05, π/2] (targets §1.2's suggestion), an 8×8 arrow
@@ -66,26 +69,11 @@ func DefaultMaps() MapsConfig {
 	return MapsConfig{Common: experiments.Common{Figures: []string{"fig1_6", "fig1_7", "fig1_8"}, Seed: 23},
 		MapGrid: MapGrid{N: 40, NJoint: 8, LambdaRange: []float64{0.05, 0.99}, SigmaY2Range: []float64{0.01, 2},
 			AngleRange: []float64{0.05, math.Pi / 2}, Fig17Lambda: 0.9, Fig17SigmaY2: 0.1},
-		MapOptimisers: MapOptimisers{GridPoints: 200, JointGridPoints: 60, CheckEvery: 37, VEMMaxIterations: 20000}}
+		MapOptimisers: MapOptimisers{GridPoints: 200, JointGridPoints: 60, CheckEvery: 37, VEM: vemFit()}}
 }
 
 // Validate checks every field.
-func (c *MapsConfig) Validate() error {
-	if err := checkBounds(bound{"n", float64(c.N), 2, 1000, ""}, bound{"n_joint", float64(c.NJoint), 2, 100, ""}); err != nil {
-		return err
-	}
-	if !(c.Fig17Lambda > 0 && c.Fig17Lambda < 1) {
-		return config.FieldError("fig17_lambda", c.Fig17Lambda, "must be in (0, 1)")
-	}
-	if !(c.Fig17SigmaY2 > 0 && c.Fig17SigmaY2 <= 10) {
-		return config.FieldError("fig17_sigma_y2", c.Fig17SigmaY2, "must be in (0, 10]")
-	}
-	return checkBounds(
-		bound{"grid_points", float64(c.GridPoints), 11, 1e5, ""},
-		bound{"joint_grid_points", float64(c.JointGridPoints), 5, 1000, ""},
-		bound{"check_every", float64(c.CheckEvery), 1, 1e9, ""},
-		bound{"vem_max_iterations", float64(c.VEMMaxIterations), 2, 1e7, ""})
-}
+func (c *MapsConfig) Validate() error { return c.VEM.Validate("vem", nil) }
 
 // Estimate counts the optimisations: five maps of N² settings and five
 // schemes, each a grid of GridPoints (and a refinement), and Fig 1.8's
@@ -97,7 +85,7 @@ func (c *MapsConfig) Estimate() experiments.Cost {
 		Work: []experiments.Part{
 			experiments.Ops("bias maps", evalOps, experiments.Fixed(25, "maps × schemes"), n, n, experiments.Key("grid_points", c.GridPoints).Plus(60, "points + refinement")),
 			experiments.Ops("joint learning", evalOps, experiments.Fixed(4, "schemes"), nj, nj, experiments.Key("joint_grid_points", c.JointGridPoints), experiments.Key("joint_grid_points", c.JointGridPoints)),
-			experiments.Ops("vEM cross-checks", 60*evalOps, experiments.Fixed(25, "maps × schemes"), experiments.Key("vem_max_iterations", c.VEMMaxIterations)),
+			experiments.Ops("vEM cross-checks", 60*evalOps, experiments.Fixed(25, "maps × schemes"), experiments.Key("vem.max_iterations", c.VEM.MaxIterations)),
 		},
 	}
 }
@@ -230,13 +218,13 @@ func RunMaps(env *experiments.Env, c *MapsConfig) error {
 				if err != nil {
 					return err
 				}
-				v, run, err := pr.RunVEM(g.X, c.VEMMaxIterations)
+				v, run, err := pr.RunVEM(g.X, c.VEM.Settings(nil, nil))
 				if err != nil && run.Status != vb.BoundDecreased {
 					return fmt.Errorf("%s at (%g, %g), %v: vEM: %w", m.name, x, m.ys[t.row], q, err)
 				}
 				// vEM is started from a point 10% off the grid's optimum
 				// as well, so that it has to climb.
-				v2, run2, err := pr.RunVEM([]float64{g.X[0]*0.9 + 0.1*truth[m.param]}, c.VEMMaxIterations)
+				v2, run2, err := pr.RunVEM([]float64{g.X[0]*0.9 + 0.1*truth[m.param]}, c.VEM.Settings(nil, nil))
 				if err != nil && run2.Status != vb.BoundDecreased {
 					return err
 				}
@@ -291,7 +279,7 @@ func (c *MapsConfig) joint(env *experiments.Env) ([]jointPoint, error) {
 			p.estLam, p.estSy2 = g.X[0], g.X[1]
 		}
 		if i%c.CheckEvery == 0 && !p.edge {
-			v, run, err := pr.RunVEM(g.X, c.VEMMaxIterations)
+			v, run, err := pr.RunVEM(g.X, c.VEM.Settings(nil, nil))
 			if err != nil && run.Status != vb.BoundDecreased {
 				return err
 			}

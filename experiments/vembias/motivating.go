@@ -24,31 +24,27 @@ const MotivatingID = "vembias/motivating"
 // MotivatingConfig is the config of vembias/motivating.
 type MotivatingConfig struct {
 	experiments.Common
-	Y          float64 `toml:"y"`           // the observation (0.4, L100)
-	QVar       float64 `toml:"q_var"`       // vEM's fixed σ_q² (0.4)
-	Start      float64 `toml:"start"`       // the initial σ_y²
-	Iterations int     `toml:"iterations"`  // EM and vEM iterations drawn (10)
-	GridPoints int     `toml:"grid_points"` // side of the contour grids
+	Y          float64 `toml:"y" range:"[-100,100]"`         // the observation (0.4, L100)
+	QVar       float64 `toml:"q_var" range:"[1e-9,100]"`     // vEM's fixed σ_q² (0.4)
+	Start      float64 `toml:"start" range:"[1e-9,100]"`     // the initial σ_y²
+	Iterations int     `toml:"iterations" range:"[1,1e4]"`   // EM and vEM iterations drawn (10), a fixed budget
+	GridPoints int     `toml:"grid_points" range:"[5,2000]"` // side of the contour grids
+	// VEM ends the run of vEM on to its fixed point (vemFit, 100000
+	// iterations at most).
+	VEM config.FitSettings `toml:"vem"`
 }
 
 // DefaultMotivating returns y = 0.4, σ_q² = 0.4, ten iterations from
 // σ_y² = 1 and 80×80 contour grids.
 func DefaultMotivating() MotivatingConfig {
-	return MotivatingConfig{Common: experiments.Common{Figures: []string{"fig1_1"}, Seed: 23},
-		Y: 0.4, QVar: 0.4, Start: 1, Iterations: 10, GridPoints: 80}
+	c := MotivatingConfig{Common: experiments.Common{Figures: []string{"fig1_1"}, Seed: 23},
+		Y: 0.4, QVar: 0.4, Start: 1, Iterations: 10, GridPoints: 80, VEM: vemFit()}
+	c.VEM.MaxIterations, c.VEM.AbsTol = 100000, 1e-13
+	return c
 }
 
 // Validate checks every field.
-func (c *MotivatingConfig) Validate() error {
-	if math.IsNaN(c.Y) || math.Abs(c.Y) > 100 {
-		return config.FieldError("y", c.Y, "must be finite, |y| ≤ 100")
-	}
-	return checkBounds(
-		bound{"q_var", c.QVar, 1e-9, 100, ""},
-		bound{"start", c.Start, 1e-9, 100, ""},
-		bound{"iterations", float64(c.Iterations), 1, 10000, ""},
-		bound{"grid_points", float64(c.GridPoints), 5, 2000, ""})
-}
+func (c *MotivatingConfig) Validate() error { return c.VEM.Validate("vem", nil) }
 
 // Estimate counts the contour grids and the iterations.
 func (c *MotivatingConfig) Estimate() experiments.Cost {
@@ -92,7 +88,9 @@ func RunMotivating(env *experiments.Env, c *MotivatingConfig) error {
 			}
 		}
 		// Iterations E steps and as many M steps (vb.Run ends on an E step).
-		res := vb.Run(f, vb.Settings{MaxIterations: c.Iterations, Converger: vb.FixedIterations{}, Recorder: rec})
+		set := config.FixedBudget(c.Iterations).Settings(env.Stop, f)
+		set.Recorder = rec
+		res := vb.Run(f, set)
 		if res.Status == vb.BoundDecreased {
 			decreased++
 		}
@@ -103,7 +101,7 @@ func RunMotivating(env *experiments.Env, c *MotivatingConfig) error {
 		// vEM run on to its fixed point.
 		if qv > 0 {
 			g, _ := vm.NewFactor(c.Y, c.Start, qv)
-			r2 := vb.Run(g, vb.Settings{MaxIterations: 100000, Converger: &vb.BoundConverge{Relative: -1, Absolute: 1e-13}})
+			r2 := vb.Run(g, c.VEM.Settings(env.Stop, g))
 			if r2.Status == vb.BoundDecreased {
 				decreased++
 			}

@@ -22,13 +22,13 @@ const SingleID = "vembias/single"
 
 // Setting is a true θ of the two-chain model, as the configs spell it.
 type Setting struct {
-	Lambda  float64 `toml:"lambda"`
-	SigmaX2 float64 `toml:"sigma_x2"`
-	SigmaY2 float64 `toml:"sigma_y2"`
-	Phi1    float64 `toml:"phi1"`
-	Phi2    float64 `toml:"phi2"`
-	W1Norm  float64 `toml:"w1_norm"`
-	W2Norm  float64 `toml:"w2_norm"`
+	Lambda  float64 `toml:"lambda" range:"(-1,1)"`
+	SigmaX2 float64 `toml:"sigma_x2" range:"[1e-6,1e6]"`
+	SigmaY2 float64 `toml:"sigma_y2" range:"[1e-6,1e6]"`
+	Phi1    float64 `toml:"phi1" range:"[-7,7]"`
+	Phi2    float64 `toml:"phi2" range:"[-7,7]"`
+	W1Norm  float64 `toml:"w1_norm" range:"[1e-6,1e6]"`
+	W2Norm  float64 `toml:"w2_norm" range:"[1e-6,1e6]"`
 }
 
 // params returns the setting as vembias.Params.
@@ -53,12 +53,15 @@ type SingleConfig struct {
 	Fig14 Setting `toml:"fig14"`
 	Fig15 Setting `toml:"fig15"`
 	// GridPoints is the grid optimiser's number of points (then refined).
-	GridPoints int `toml:"grid_points"`
+	GridPoints int `toml:"grid_points" range:"[11,1e6]"`
 	// CurvePoints is the number of points of each drawn objective.
-	CurvePoints int `toml:"curve_points"`
-	// VEMMaxIterations caps each vEM run.
-	VEMMaxIterations int `toml:"vem_max_iterations"`
+	CurvePoints int `toml:"curve_points" range:"[3,1e6]"`
+	// VEM ends each vEM run (vemFit).
+	VEM config.FitSettings `toml:"vem"`
 }
+
+// RetiredKeys: see retiredVEM.
+func (*SingleConfig) RetiredKeys() map[string]string { return retiredVEM }
 
 // DefaultSingle returns the paper's settings (Fig 1.4: λ = 0.9, σ_x² =
 // 0.19, w₁ = w₂ = [1, 0], σ_y² = 0.43; Fig 1.5: w₂ = [cos π/8, sin π/8],
@@ -67,7 +70,7 @@ func DefaultSingle() SingleConfig {
 	return SingleConfig{Common: experiments.Common{Figures: []string{"fig1_4", "fig1_5"}, Seed: 23},
 		Fig14:      Setting{Lambda: 0.9, SigmaX2: 0.19, SigmaY2: 0.43, W1Norm: 1, W2Norm: 1},
 		Fig15:      Setting{Lambda: 0.9, SigmaX2: 0.19, SigmaY2: 0.3, Phi2: math.Pi / 8, W1Norm: 1, W2Norm: 1},
-		GridPoints: 2001, CurvePoints: 300, VEMMaxIterations: 20000}
+		GridPoints: 2001, CurvePoints: 300, VEM: vemFit()}
 }
 
 // Validate checks every field.
@@ -78,10 +81,7 @@ func (c *SingleConfig) Validate() error {
 	if err := c.Fig15.validate("fig15"); err != nil {
 		return err
 	}
-	return checkBounds(
-		bound{"grid_points", float64(c.GridPoints), 11, 1e6, ""},
-		bound{"curve_points", float64(c.CurvePoints), 3, 1e6, ""},
-		bound{"vem_max_iterations", float64(c.VEMMaxIterations), 2, 1e7, ""})
+	return c.VEM.Validate("vem", nil)
 }
 
 // evalOps is the work of one objective evaluation (two 4×4 Cholesky
@@ -98,7 +98,7 @@ func (c *SingleConfig) Estimate() experiments.Cost {
 		Work: []experiments.Part{
 			experiments.Ops("grid and gradient", evalOps, runs, experiments.Key("grid_points", c.GridPoints).Plus(200, "points + gradient steps")),
 			experiments.Ops("curves", evalOps, runs, experiments.Key("curve_points", c.CurvePoints)),
-			experiments.Ops("vEM runs", 60*evalOps, runs, experiments.Key("vem_max_iterations", c.VEMMaxIterations)),
+			experiments.Ops("vEM runs", 60*evalOps, runs, experiments.Key("vem.max_iterations", c.VEM.MaxIterations)),
 		},
 	}
 }
@@ -205,7 +205,7 @@ func RunSingle(env *experiments.Env, c *SingleConfig) error {
 			if start == 0 {
 				start = 0.2
 			}
-			v, run, err := pr.RunVEM([]float64{start}, c.VEMMaxIterations)
+			v, run, err := pr.RunVEM([]float64{start}, c.VEM.Settings(nil, nil))
 			if run.Status == vb.BoundDecreased {
 				decreased++
 			} else if err != nil {

@@ -19,7 +19,7 @@ func Example() {
 		if err != nil {
 			panic(err)
 		}
-		vem, run, err := pr.RunVEM([]float64{0.5}, 10000)
+		vem, run, err := pr.RunVEM([]float64{0.5}, vembias.Converged(10000))
 		if err != nil {
 			panic(err)
 		}

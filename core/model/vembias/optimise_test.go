@@ -42,7 +42,7 @@ func TestAppendixA(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			v, res, err := pr.RunVEM([]float64{c.truth[c.p] * 0.8}, 100000)
+			v, res, err := pr.RunVEM([]float64{c.truth[c.p] * 0.8}, Converged(100000))
 			if err != nil {
 				t.Fatalf("%v %v: vEM: %v", c.p, q, err)
 			}
@@ -108,7 +108,7 @@ func TestJointLearning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		v, _, err := pr.RunVEM(g.X, 100000)
+		v, _, err := pr.RunVEM(g.X, Converged(100000))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -222,18 +222,25 @@ func bracket(f func(float64) float64, x0, f0, lo, hi float64) (float64, float64)
 	return a, b
 }
 
-// RunVEM runs vEM from start with vb.Run until F is within 1e-11 of its
-// limit (vb.BoundConverge, absolute test) or maxIterations, and returns the
+// RunVEM runs vEM from start with vb.Run under set and returns the
 // optimum and the run's result (whose Error is non-nil if F decreased).
-func (pr *Problem) RunVEM(start []float64, maxIterations int) (Result, vb.Result, error) {
+// Converged gives the settings of a run to the optimum.
+func (pr *Problem) RunVEM(start []float64, set vb.Settings) (Result, vb.Result, error) {
 	v, err := NewVEM(pr, start)
 	if err != nil {
 		return Result{}, vb.Result{}, err
 	}
-	res := vb.Run(v, vb.Settings{MaxIterations: maxIterations, Converger: &vb.BoundConverge{Relative: -1, Absolute: 1e-11}})
+	res := vb.Run(v, set)
 	out := Result{X: v.X(), F: res.F, Evals: v.MEvals}
 	for i, x := range out.X {
 		out.Edge = out.Edge || pr.onEdge(i, x)
 	}
 	return out, res, res.Error()
+}
+
+// Converged returns the settings of a vEM run to its optimum: until F is
+// within 1e-11 nats of its limit (vb.BoundConverge's absolute test; the
+// relative test off), or maxIterations.
+func Converged(maxIterations int) vb.Settings {
+	return vb.Settings{MaxIterations: maxIterations, Converger: &vb.BoundConverge{Relative: -1, Absolute: 1e-11}}
 }

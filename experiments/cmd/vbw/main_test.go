@@ -67,10 +67,10 @@ func TestRunQuickAndPlot(t *testing.T) {
 
 func TestRunBadConfigIsOneLine(t *testing.T) {
 	p := filepath.Join(t.TempDir(), "bad.toml")
-	os.WriteFile(p, []byte("experiment = \"chapter3/synthetic\"\nrestarts = 2\n[vb]\nprior_strength = { pi = -1.0, A = 4.0, C = 4.0 }\n"), 0o644)
+	os.WriteFile(p, []byte("experiment = \"chapter3/synthetic\"\nrestarts = 2\n[prior]\npi = -1.0\n"), 0o644)
 	_, _, err := vbw("run", "-out", t.TempDir(), p)
-	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), "prior_strength.pi = -1") {
-		t.Fatalf("error %q, want one line naming vb.prior_strength.pi", err)
+	if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), ":4: prior.pi = -1") {
+		t.Fatalf("error %q, want one line naming prior.pi at line 4", err)
 	}
 	os.WriteFile(p, []byte("experiment = \"chapter3/nothing\"\n"), 0o644)
 	if _, _, err := vbw("run", "-out", t.TempDir(), p); err == nil || !strings.Contains(err.Error(), "unknown experiment") {
