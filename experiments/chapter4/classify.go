@@ -36,9 +36,15 @@ type MLSettings struct {
 	MaxTries int `toml:"max_tries"`
 	// MaxTotalIterations bounds the EM iterations of one search (0: none).
 	MaxTotalIterations int `toml:"max_total_iterations"`
-	// EM is the convergence of each EM run between moves (the epoch
-	// rule is the agitation of [search], as for VB).
-	EM config.FitSettings `toml:"em"`
+	// FitSettings end each EM run between moves (the epoch rule is the
+	// agitation of [search], as for VB).
+	config.FitSettings
+}
+
+// RetiredKeys: a* and b* moved from [model] to [prior], and the EM run's
+// keys from [ml.em] into [ml].
+func (*ClassifyConfig) RetiredKeys() map[string]string {
+	return map[string]string{"model.a_star": "prior.a_star", "model.b_star": "prior.b_star", "ml.em": "ml"}
 }
 
 // ClassifyConfig is the config of chapter4/digits-classify.
@@ -76,7 +82,7 @@ func DefaultClassify() ClassifyConfig {
 	c.Model, c.Prior = defaultModel(5), defaultPrior()
 	c.Search = digitsSearch()
 	c.VB = vbFit(500)
-	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, EM: config.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
+	c.ML = MLSettings{K: 5, MaxTries: 3, MaxTotalIterations: 4000, FitSettings: config.FitSettings{MaxIterations: 500, RelTol: 1e-6, MonotoneTol: 1e-9}}
 	c.Tau = 0.1
 	return c
 }
@@ -108,7 +114,7 @@ func (c *ClassifyConfig) Validate() error {
 		config.AtLeast("ml.k", c.ML.K, 0),
 		config.AtLeast("ml.max_tries", c.ML.MaxTries, 1),
 		config.AtLeast("ml.max_total_iterations", c.ML.MaxTotalIterations, 0),
-		c.ML.EM.Validate("ml.em", nil),
+		c.ML.FitSettings.Validate("ml", nil),
 		config.Positive("tau", c.Tau),
 		c.VB.Validate("vb", mfaGroups()))
 }

@@ -205,7 +205,7 @@ func (c *ClassifyConfig) Estimate() experiments.Cost {
 	ml := newShape(ModelSettings{KMax: c.ML.K}, pixels, s, all.n...)
 	mlIterations := experiments.KeyN("ml.max_total_iterations", c.ML.MaxTotalIterations, float64(c.ML.MaxTotalIterations), "EM iterations of a search")
 	if c.ML.MaxTotalIterations == 0 {
-		mlIterations = experiments.KeyN("ml.em.max_iterations", c.ML.EM.MaxIterations, float64(c.ML.EM.MaxIterations)*(2*s.N*float64(c.ML.MaxTries)+1),
+		mlIterations = experiments.KeyN("ml.max_iterations", c.ML.MaxIterations, float64(c.ML.MaxIterations)*(2*s.N*float64(c.ML.MaxTries)+1),
 			"EM iterations of a search (no ml.max_total_iterations: max_iterations for each of its epochs)")
 	}
 	cost := searchCost([]experiments.Factor{floors, nsizes, reps}, largest, searchIterations(c.Search, c.VB, s), 0)

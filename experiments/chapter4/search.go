@@ -281,7 +281,7 @@ func searchML(y *mat.Dense, ml MLSettings, s config.SearchSettings, psiMin float
 	m.Moves = mfa.EMMoveSettings{Rand: rnd, MaxTries: ml.MaxTries}
 	// The VB search's epoch rule and reference, ML's budget, no final run.
 	s.MaxTotalIterations, s.MaxFinalIterations = ml.MaxTotalIterations, 0
-	res := s.Search(m, ml.EM.Settings(stop, m), nil)
+	res := s.Search(m, ml.FitSettings.Settings(stop, m), nil)
 	if res.Status == vb.Canceled {
 		return nil, res, res.Err
 	}
@@ -315,9 +315,6 @@ func heartbeat(w io.Writer, label string, budget int, interval time.Duration) fu
 		}
 	}
 }
-
-// RetiredKeys: a* and b* moved from [model] to [prior].
-func (*ClassifyConfig) RetiredKeys() map[string]string { return retiredPrior }
 
 // RetiredKeys: a* and b* moved from [model] to [prior].
 func (*EmbeddedConfig) RetiredKeys() map[string]string { return retiredPrior }
