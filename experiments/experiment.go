@@ -39,8 +39,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -311,19 +309,18 @@ type RunOptions struct {
 	MergeShards int
 }
 
-// ExperimentOf returns the experiment key of a config file without decoding
-// the rest of it.
+// ExperimentOf returns the experiment key of a config file (or of its
+// base, for a variant that does not set it) without decoding the rest of
+// it.
 func ExperimentOf(path string) (string, error) {
-	var head struct {
-		Experiment string `toml:"experiment"`
+	id, err := config.TopString(path, "experiment")
+	if err != nil {
+		return "", err
 	}
-	if _, err := toml.DecodeFile(path, &head); err != nil {
-		return "", config.FileError(path, err)
-	}
-	if head.Experiment == "" {
+	if id == "" {
 		return "", fmt.Errorf("%s: missing top-level key \"experiment\" (e.g. experiment = \"chapter3/synthetic\")", path)
 	}
-	return head.Experiment, nil
+	return id, nil
 }
 
 // Load reads a config file for its registered experiment.

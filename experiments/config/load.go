@@ -22,8 +22,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -69,65 +71,175 @@ func Load(path string, quick bool, cfg any) error {
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("experiments: Load %s: cfg must be a non-nil pointer to a struct, not %T", path, cfg)
 	}
-	data, err := os.ReadFile(path)
+	chain, err := readChain(path, rv.Elem().Type())
 	if err != nil {
 		return err
 	}
-	l := &loader{path: path, text: string(data), typ: rv.Elem().Type()}
+	detach(rv.Elem())
+	for _, l := range chain {
+		if err := l.decodeMain(cfg); err != nil {
+			return err
+		}
+	}
+	// Decode the overlays, the base's first. A zero Primitive (no [quick]
+	// in a file) decodes to nothing. Without -quick the overlays are
+	// decoded onto a copy of the config, so that their keys are checked and
+	// the config they would give is validated too (a bad [quick] value is
+	// an error before anyone runs -quick).
+	target := cfg
+	if !quick {
+		c := reflect.New(rv.Elem().Type())
+		c.Elem().Set(rv.Elem())
+		detach(c.Elem())
+		target = c.Interface()
+	}
+	hasQuick := false
+	for _, l := range chain {
+		if err := l.qmd.PrimitiveDecode(l.quick, target); err != nil {
+			return l.decodeError(err, true)
+		}
+		hasQuick = hasQuick || l.qmd.IsDefined(quickTable)
+	}
+	for _, l := range chain {
+		if err := l.unknownKeys(cfg); err != nil {
+			return err
+		}
+	}
+	if err := CheckRanges(cfg); err != nil {
+		return locateIn(chain, err, quick)
+	}
+	if v, ok := cfg.(Validator); ok {
+		if err := v.Validate(); err != nil {
+			return locateIn(chain, err, quick)
+		}
+	}
+	if !quick && hasQuick {
+		if err := CheckRanges(target); err != nil {
+			return locateIn(chain, err, true)
+		}
+		if v, ok := target.(Validator); ok {
+			if err := v.Validate(); err != nil {
+				return locateIn(chain, err, true)
+			}
+		}
+	}
+	return nil
+}
 
-	// Parse, collecting the [quick] table undecoded. Any error here is a
-	// syntax error: a Primitive accepts any value.
+// BaseKey is the top-level key of a variant config: the file, relative to
+// the variant's folder, whose settings the variant starts from. The
+// variant lists only what differs (its [quick] table too: the base's
+// overlay applies, then the variant's). The resolved config, which the
+// results folder records, has no base.
+const BaseKey = "base"
+
+// maxChain bounds a chain of bases.
+const maxChain = 8
+
+// readChain reads path and the bases it names, and returns their loaders
+// from the first base to path. A missing base, a cycle or a chain longer
+// than maxChain is an error naming the file and the line of its base key.
+func readChain(path string, typ reflect.Type) ([]*loader, error) {
+	var chain []*loader
+	seen := map[string]bool{}
+	for p := path; ; {
+		abs, err := filepath.Abs(p)
+		if err != nil {
+			return nil, err
+		}
+		if seen[abs] || len(chain) == maxChain {
+			last := chain[len(chain)-1]
+			why := "a base cycle"
+			if !seen[abs] {
+				why = fmt.Sprintf("more than %d files deep", maxChain)
+			}
+			return nil, &Error{Path: last.path, Line: last.keyLine(toml.Key{BaseKey}), Key: BaseKey, Msg: fmt.Sprintf("base = %q: %s", last.base, why)}
+		}
+		seen[abs] = true
+		data, err := os.ReadFile(p)
+		if err != nil {
+			if len(chain) > 0 {
+				last := chain[len(chain)-1]
+				return nil, &Error{Path: last.path, Line: last.keyLine(toml.Key{BaseKey}), Key: BaseKey, Msg: fmt.Sprintf("base = %q: %v", last.base, errors.Unwrap(err))}
+			}
+			return nil, err
+		}
+		l := &loader{path: p, text: string(data), typ: typ}
+		if err := l.parse(); err != nil {
+			return nil, err
+		}
+		chain = append(chain, l)
+		if l.base == "" {
+			break
+		}
+		if filepath.IsAbs(l.base) {
+			p = l.base
+		} else {
+			p = filepath.Join(filepath.Dir(p), l.base)
+		}
+	}
+	slices.Reverse(chain)
+	return chain, nil
+}
+
+// parse parses the file, collecting its [quick] table undecoded and its
+// base key. Any error here is a syntax error: a Primitive accepts any value.
+func (l *loader) parse() error {
 	var head struct {
+		Base  any            `toml:"base"`
 		Quick toml.Primitive `toml:"quick"`
 	}
 	qmd, err := toml.Decode(l.text, &head)
 	if err != nil {
 		return l.decodeError(err, false)
 	}
-	l.md = &qmd
+	l.qmd, l.md, l.quick = qmd, &qmd, head.Quick
+	if head.Base != nil {
+		b, ok := head.Base.(string)
+		if !ok || b == "" {
+			return &Error{Path: l.path, Line: l.keyLine(toml.Key{BaseKey}), Key: BaseKey, Msg: fmt.Sprintf("base = %s: must name a config file, e.g. base = \"single-instance.toml\"", formatValue(reflect.ValueOf(head.Base)))}
+		}
+		l.base = b
+	}
+	return nil
+}
 
-	detach(rv.Elem())
+// decodeMain decodes the file (but its [quick] table) over cfg.
+func (l *loader) decodeMain(cfg any) error {
 	md, err := toml.Decode(l.text, cfg)
 	if err != nil {
 		return l.decodeError(err, true)
 	}
-	mainLeft := make(map[string]bool)
+	l.mainLeft = make(map[string]bool)
 	for _, k := range md.Undecoded() {
-		mainLeft[k.String()] = true
+		l.mainLeft[k.String()] = true
 	}
-	for _, k := range qmd.Keys() {
-		if strings.EqualFold(k[0], quickTable) && !mainLeft[k.String()] {
-			return fmt.Errorf("experiments: Load %s: config type %s has a field for the reserved table [%s]", path, l.typ, quickTable)
+	for _, k := range l.qmd.Keys() {
+		if strings.EqualFold(k[0], quickTable) && !l.mainLeft[k.String()] {
+			return fmt.Errorf("experiments: Load %s: config type %s has a field for the reserved table [%s]", l.path, l.typ, quickTable)
+		}
+		if k[0] == BaseKey && !l.mainLeft[k.String()] {
+			return fmt.Errorf("experiments: Load %s: config type %s has a field for the reserved key %s", l.path, l.typ, BaseKey)
 		}
 	}
+	return nil
+}
 
-	// Decode the overlay. A zero Primitive (no [quick] in the file) decodes
-	// to nothing.
-	// Without -quick the overlay is decoded onto a copy of the config, so
-	// that its keys are checked and the config it would give is validated
-	// too (a bad [quick] value is an error before anyone runs -quick).
-	target := cfg
-	if !quick {
-		c := reflect.New(l.typ)
-		c.Elem().Set(rv.Elem())
-		detach(c.Elem())
-		target = c.Interface()
-	}
-	if err := qmd.PrimitiveDecode(head.Quick, target); err != nil {
-		return l.decodeError(err, true)
-	}
-
+// unknownKeys returns the error of the keys of the file that neither its
+// main decode nor its overlay decode used, and of keys spelt in another
+// case than their field's; nil if there are none.
+func (l *loader) unknownKeys(cfg any) error {
 	// A key is unknown if neither decode used it: the main decode leaves
 	// the [quick] keys undecoded, the overlay decode all the others. Of an
 	// unknown table only the table is reported, not each key in it.
 	isUnknown := make(map[string]bool)
-	for _, k := range qmd.Undecoded() {
-		if mainLeft[k.String()] {
+	for _, k := range l.qmd.Undecoded() {
+		if l.mainLeft[k.String()] {
 			isUnknown[k.String()] = true
 		}
 	}
 	var unknown Errors
-	for _, k := range qmd.Undecoded() {
+	for _, k := range l.qmd.Undecoded() {
 		s := k.String()
 		if !isUnknown[s] || hasUnknownParent(k, isUnknown) {
 			continue
@@ -141,7 +253,7 @@ func Load(path string, quick bool, cfg any) error {
 		} else if alt := suggest(l.typ, k); alt != "" {
 			msg += fmt.Sprintf(" (did you mean %q?)", alt)
 		}
-		unknown = append(unknown, &Error{Path: path, Line: l.keyLine(k), Key: s, Msg: msg})
+		unknown = append(unknown, &Error{Path: l.path, Line: l.keyLine(k), Key: s, Msg: msg})
 	}
 	// toml wraps a negative integer decoded into an unsigned field (seed =
 	// -1 becomes 2⁶⁴−1, which the written config.toml cannot hold); refuse
@@ -150,47 +262,51 @@ func Load(path string, quick bool, cfg any) error {
 	if _, err := toml.Decode(l.text, &raw); err == nil {
 		if key, v, ok := negativeUnsigned(l.typ, raw, nil); ok {
 			k := toml.Key(strings.Split(key, "."))
-			return &Error{Path: path, Line: l.keyLine(k), Key: key, Msg: fmt.Sprintf("%s = %d: must be ≥ 0", key, v)}
+			return &Error{Path: l.path, Line: l.keyLine(k), Key: key, Msg: fmt.Sprintf("%s = %d: must be ≥ 0", key, v)}
 		}
 	}
 	// toml matches keys to fields case-insensitively; a key spelt in
 	// another case (Restarts for restarts) is refused like an unknown one.
-	for _, k := range qmd.Keys() {
+	for _, k := range l.qmd.Keys() {
 		if isUnknown[k.String()] {
 			continue
 		}
 		if right := rightCase(l.typ, k); right != "" {
-			unknown = append(unknown, &Error{Path: path, Line: l.keyLine(k), Key: k.String(),
+			unknown = append(unknown, &Error{Path: l.path, Line: l.keyLine(k), Key: k.String(),
 				Msg: fmt.Sprintf("unknown key %q (did you mean %q? keys are case-sensitive)", k.String(), right)})
 		}
 	}
 	switch len(unknown) {
 	case 0:
+		return nil
 	case 1:
 		return unknown[0]
-	default:
-		return unknown
 	}
+	return unknown
+}
 
-	if err := CheckRanges(cfg); err != nil {
-		return l.validateError(err, quick)
-	}
-	if v, ok := cfg.(Validator); ok {
-		if err := v.Validate(); err != nil {
-			return l.validateError(err, quick)
+// locateIn places the error of a key (a *ValueError) at the file of the
+// chain that set it last: under quick the [quick] table of the latest file
+// that sets it there, else the main part of the latest file that sets it;
+// the variant's file when none does.
+func locateIn(chain []*loader, err error, quick bool) error {
+	var ve *ValueError
+	if errors.As(err, &ve) && ve.Key != "" {
+		key := toml.Key(strings.Split(ve.Key, "."))
+		if quick {
+			for i := len(chain) - 1; i >= 0; i-- {
+				if chain[i].md.IsDefined(append(toml.Key{quickTable}, key...)...) {
+					return chain[i].validateError(err, true)
+				}
+			}
 		}
-	}
-	if !quick && qmd.IsDefined(quickTable) {
-		if err := CheckRanges(target); err != nil {
-			return l.validateError(err, true)
-		}
-		if v, ok := target.(Validator); ok {
-			if err := v.Validate(); err != nil {
-				return l.validateError(err, true)
+		for i := len(chain) - 1; i >= 0; i-- {
+			if chain[i].md.IsDefined(key...) {
+				return chain[i].validateError(err, false)
 			}
 		}
 	}
-	return nil
+	return chain[len(chain)-1].validateError(err, quick)
 }
 
 // hasUnknownParent reports whether a proper prefix of k is unknown too.
@@ -319,12 +435,17 @@ func formatValue(v reflect.Value) string {
 	return v.String()
 }
 
-// loader holds what the error paths need.
+// loader holds one file of a config's chain and what the error paths need.
 type loader struct {
 	path string
 	text string
 	typ  reflect.Type   // cfg's struct type
 	md   *toml.MetaData // metadata of the whole file (from the [quick] decode)
+
+	qmd      toml.MetaData  // the decode of the file's head: base and [quick]
+	quick    toml.Primitive // its [quick] table
+	base     string         // its base key, or ""
+	mainLeft map[string]bool
 }
 
 // tomlError matches the errors toml's decoder makes with fmt.Errorf (type
@@ -377,24 +498,16 @@ func (l *loader) validateError(err error, quick bool) error {
 	return ce
 }
 
-// locate puts the file, and the line that set the key of a *ValueError
+// Locate puts the file, and the line that set the key of a *ValueError
 // (the [quick] line under quick, if the overlay sets it), in front of err,
-// as Load does for the errors of Validate.
+// as Load does for the errors of Validate (the base that set it, for a
+// variant).
 func Locate(path string, quick bool, err error) error {
-	data, rerr := os.ReadFile(path)
-	if rerr != nil {
+	chain, cerr := readChain(path, nil)
+	if cerr != nil {
 		return &Error{Path: path, Msg: err.Error(), Err: err}
 	}
-	l := &loader{path: path, text: string(data)}
-	var head struct {
-		Quick toml.Primitive `toml:"quick"`
-	}
-	md, derr := toml.Decode(l.text, &head)
-	if derr != nil {
-		return &Error{Path: path, Msg: err.Error(), Err: err}
-	}
-	l.md = &md
-	return l.validateError(err, quick)
+	return locateIn(chain, err, quick)
 }
 
 // keyProbe is the toml.Unmarshaler at the end of keyLine's probe type.
@@ -892,4 +1005,28 @@ func FileError(path string, err error) error {
 		return fmt.Errorf("%s:%d:%d: %s", path, pe.Position.Line, pe.Position.Col, escapeControl(pe.Message))
 	}
 	return fmt.Errorf("%s: %s", path, oneLine(err.Error()))
+}
+
+// TopString returns the top-level string key of a config file, from the
+// file or, if it does not set it, from the latest of its bases that does
+// ("" if none does), without decoding the rest.
+func TopString(path, key string) (string, error) {
+	chain, err := readChain(path, nil)
+	if err != nil {
+		return "", err
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		var head map[string]any
+		if _, err := toml.Decode(chain[i].text, &head); err != nil {
+			return "", chain[i].decodeError(err, false)
+		}
+		if v, ok := head[key]; ok {
+			s, ok := v.(string)
+			if !ok {
+				return "", &Error{Path: chain[i].path, Line: chain[i].keyLine(toml.Key{key}), Key: key, Msg: fmt.Sprintf("%s = %s: must be a string", key, formatValue(reflect.ValueOf(v)))}
+			}
+			return s, nil
+		}
+	}
+	return "", nil
 }

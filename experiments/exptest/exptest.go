@@ -35,15 +35,38 @@ func CheckConfigEdits(t testing.TB, dir string, edits []ConfigEdit) {
 			t.Errorf("%s: pattern %q not found", c.File, c.From)
 			continue
 		}
-		p := filepath.Join(t.TempDir(), "x.toml")
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		p := EditedCopy(t, dir, c.File, text)
 		_, _, err = experiments.Load(p, false)
 		if err == nil || !strings.Contains(err.Error(), c.Want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: %s: error %v, want one line naming %s", c.File, c.To, err, c.Want)
 		}
 	}
+}
+
+// EditedCopy copies every config of dir into a new temporary folder, so
+// that a variant finds its base, writes text as its file, and returns that
+// file's path.
+func EditedCopy(t testing.TB, dir, file, text string) string {
+	t.Helper()
+	tmp := t.TempDir()
+	files, err := filepath.Glob(filepath.Join(dir, "*.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(tmp, filepath.Base(f)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p := filepath.Join(tmp, file)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // CheckConfigsLoad loads every *.toml of dir, with and without its
