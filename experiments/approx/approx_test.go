@@ -222,3 +222,27 @@ func TestArtefactsCovered(t *testing.T) {
 		}
 	}
 }
+
+// TestPimaData: a NaN or an overflowing value in either Pima file, or a
+// column the standardisation cannot take, is refused naming the file (and
+// line and column for a value) before anything is fitted.
+func TestPimaData(t *testing.T) {
+	head := "npreg,glu,bp,skin,bmi,ped,age,type\n"
+	good := "1,2,3,4,5,6,7,Yes\n2,3,1,5,6,7,8,No\n"
+	x, tt, err := readPima("pima_train.csv", []byte(head+good))
+	if err != nil || len(x) != 2 || tt[1] != 0 {
+		t.Fatalf("readPima: %v %v %v", x, tt, err)
+	}
+	for _, c := range []struct{ text, want string }{
+		{head + "1,NaN,3,4,5,6,7,Yes\n", `pima_train.csv:2:3: "NaN" is not allowed`},
+		{head + "1,2,3,4,1e300,6,7,Yes\n", `pima_train.csv:2:9: "1e300" is too large`},
+	} {
+		if _, _, err := readPima("pima_train.csv", []byte(c.text)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+	constant := [][]float64{{1, 2, 3, 4, 5, 6, 7}, {1, 3, 1, 5, 6, 7, 8}}
+	if _, _, err := standardise("pima_train.csv", "pima_test.csv", constant, constant); err == nil || !strings.HasPrefix(err.Error(), "pima_train.csv: column 1 is constant") {
+		t.Errorf("a constant column: %v", err)
+	}
+}

@@ -122,9 +122,11 @@ func readPima(name string, data []byte) (x [][]float64, t []int, err error) {
 		}
 		row := make([]float64, 7)
 		for j := range 7 {
-			if _, err := fmt.Sscan(fs[j].Text, &row[j]); err != nil {
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is not a number", name, i+1, fs[j].Col, datasets.Quote(fs[j].Text))
+			v, err := datasets.Number(name, i+1, fs[j].Col, fs[j].Text)
+			if err != nil {
+				return nil, nil, err
 			}
+			row[j] = v
 		}
 		switch fs[7].Text {
 		case "Yes":
@@ -142,30 +144,39 @@ func readPima(name string, data []byte) (x [][]float64, t []int, err error) {
 	return x, t, nil
 }
 
-// standardise returns the features (1, (x − mean)/sd) with the training
-// set's mean and sd (numeric.MeanSD, divisor n).
-func standardise(train, test [][]float64) (phiTrain, phiTest [][]float64) {
-	p := len(train[0])
-	mean, sd := make([]float64, p), make([]float64, p)
-	col := make([]float64, len(train))
-	for j := range p {
-		for i, r := range train {
-			col[i] = r[j]
+// standardise returns the features (1, z) of the training and test rows,
+// z the inputs standardised by the training set's mean and sd
+// (numeric.Standardisation, divisor n). A column constant in the training
+// data, or one too large to standardise, is an error naming the file.
+func standardise(trainName, testName string, train, test [][]float64) (phiTrain, phiTest [][]float64, err error) {
+	xs := make([]*mat.Dense, 2)
+	for k, rows := range [][][]float64{train, test} {
+		xs[k] = mat.NewDense(len(rows), len(rows[0]), nil)
+		for i, r := range rows {
+			xs[k].SetRow(i, r)
 		}
-		mean[j], sd[j] = numeric.MeanSD(col)
 	}
-	f := func(rows [][]float64) [][]float64 {
-		var out [][]float64
-		for _, r := range rows {
-			v := []float64{1}
-			for j := range p {
-				v = append(v, (r[j]-mean[j])/sd[j])
-			}
-			out = append(out, v)
+	st, err := numeric.FitStandardisation(xs[0], numeric.RefuseConstant)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", trainName, err)
+	}
+	f := func(name string, x *mat.Dense) ([][]float64, error) {
+		z, err := st.Apply(x)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		return out
+		n, _ := z.Dims()
+		out := make([][]float64, n)
+		for i := range n {
+			out[i] = append([]float64{1}, mat.Row(nil, i, z)...)
+		}
+		return out, nil
 	}
-	return f(train), f(test)
+	if phiTrain, err = f(trainName, xs[0]); err != nil {
+		return nil, nil, err
+	}
+	phiTest, err = f(testName, xs[1])
+	return phiTrain, phiTest, err
 }
 
 // logisticTarget is ln p(t, w) split as AIS needs it (prior N(0, α⁻¹I),
@@ -259,7 +270,10 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 			return err
 		}
 	}
-	phi, phiTest := standardise(xs[0], xs[1])
+	phi, phiTest, err := standardise(c.Train, c.Test, xs[0], xs[1])
+	if err != nil {
+		return err
+	}
 	t, tTest := ts[0], ts[1]
 	m := len(phi[0])
 	s := &results.Summary{Criteria: pimaCriteria}

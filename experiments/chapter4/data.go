@@ -20,11 +20,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/datasets"
 )
@@ -585,155 +583,6 @@ func LoadOptdigits(name string, data []byte) (X *mat.Dense, labels []int, err er
 
 // ---------------------------------------------------------------------------
 // Pre-processing (targets §3 "Global conventions" and §3.4).
-
-// Standardisation is a per-column affine map fitted on training data: the
-// columns constant in the training data are dropped, and each kept column
-// q becomes (y_q − Mean[q])/SD[q]. The thesis normalised its digits "by
-// first subtracting the mean image from every example, and then rescaling
-// each individual pixel to have variance 1 across all the examples"
-// (L2826); the targets fit the statistics on the training file only and
-// drop the pixels whose training standard deviation is 0 (§3.4), and
-// z-score every data set per coordinate with its training statistics (§3,
-// "Global conventions").
-type Standardisation struct {
-	// Mean and SD are the training mean and standard deviation of every
-	// original column (numeric.MeanSD, vbw's one z-scoring convention, as
-	// mfa.Standardize). SD divides by n, so the standardised training data
-	// has mean 0 and mean square 1 in each kept column exactly.
-	Mean, SD []float64
-	// Kept lists the original columns that are kept, in order: column j of
-	// the standardised data is original column Kept[j].
-	Kept []int
-	// Dropped lists the original columns whose training values are all
-	// equal (their value is Mean[q]).
-	Dropped []int
-}
-
-// FitStandardisation computes the statistics of train's columns. It is an
-// error if train has no rows, holds a NaN or ±Inf, has a column whose
-// statistics overflow, or has no column that varies.
-func FitStandardisation(train *mat.Dense) (Standardisation, error) {
-	n, p := train.Dims()
-	if n == 0 || p == 0 {
-		return Standardisation{}, errors.New("chapter4: standardise: no training data")
-	}
-	s := Standardisation{Mean: make([]float64, p), SD: make([]float64, p)}
-	col := make([]float64, n)
-	for q := 0; q < p; q++ {
-		mat.Col(col, q, train)
-		lo, hi := col[0], col[0]
-		for i, v := range col {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return Standardisation{}, fmt.Errorf("chapter4: standardise: training row %d, column %d is %v", i, q, v)
-			}
-			lo, hi = min(lo, v), max(hi, v)
-		}
-		mean, sd := numeric.MeanSD(col)
-		if math.IsInf(mean, 0) || math.IsNaN(mean) || math.IsInf(sd, 0) || math.IsNaN(sd) {
-			return Standardisation{}, fmt.Errorf("chapter4: standardise: training column %d is too large to standardise (range %g to %g)", q, lo, hi)
-		}
-		s.Mean[q], s.SD[q] = mean, sd
-		if lo == hi || sd == 0 {
-			s.SD[q] = 0
-			s.Dropped = append(s.Dropped, q)
-		} else {
-			s.Kept = append(s.Kept, q)
-		}
-	}
-	if len(s.Kept) == 0 {
-		return Standardisation{}, fmt.Errorf("chapter4: standardise: none of the %d training columns varies (%d rows)", p, n)
-	}
-	return s, nil
-}
-
-// Apply returns X (with the training data's columns) standardised: the
-// kept columns, each centred and scaled. It is an error if X has another
-// number of columns or holds a NaN or ±Inf.
-func (s Standardisation) Apply(X *mat.Dense) (*mat.Dense, error) {
-	n, p := X.Dims()
-	if p != len(s.Mean) {
-		return nil, fmt.Errorf("chapter4: standardise: the data has %d columns, the training data %d", p, len(s.Mean))
-	}
-	if n == 0 {
-		return nil, errors.New("chapter4: standardise: no data")
-	}
-	Z := mat.NewDense(n, len(s.Kept), nil)
-	for i := 0; i < n; i++ {
-		for j, q := range s.Kept {
-			v := X.At(i, q)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("chapter4: standardise: row %d, column %d is %v", i, q, v)
-			}
-			Z.Set(i, j, (v-s.Mean[q])/s.SD[q])
-		}
-	}
-	return Z, nil
-}
-
-// Invert maps standardised rows back to the original units and columns,
-// filling each dropped column with its constant training value (for
-// Figure 4.9's templates, targets §3.6, and plots in data units). It
-// panics if Z does not have len(Kept) columns.
-func (s Standardisation) Invert(Z *mat.Dense) *mat.Dense {
-	n, k := Z.Dims()
-	if k != len(s.Kept) {
-		panic(fmt.Sprintf("chapter4: Invert: %d columns, want %d", k, len(s.Kept)))
-	}
-	Y := mat.NewDense(n, len(s.Mean), nil)
-	for i := 0; i < n; i++ {
-		for _, q := range s.Dropped {
-			Y.Set(i, q, s.Mean[q])
-		}
-		for j, q := range s.Kept {
-			Y.Set(i, q, s.Mean[q]+s.SD[q]*Z.At(i, j))
-		}
-	}
-	return Y
-}
-
-// Note describes the dropped columns for a log or a warning, naming each
-// with name (nil: "column q"), or returns "" if none was dropped.
-func (s Standardisation) Note(name func(q int) string) string {
-	if len(s.Dropped) == 0 {
-		return ""
-	}
-	if name == nil {
-		name = func(q int) string { return fmt.Sprintf("column %d", q) }
-	}
-	parts := make([]string, len(s.Dropped))
-	for i, q := range s.Dropped {
-		parts[i] = fmt.Sprintf("%s = %g", name(q), s.Mean[q])
-	}
-	return fmt.Sprintf("dropped %d of %d columns that are constant in the training data: %s",
-		len(s.Dropped), len(s.Mean), strings.Join(parts, ", "))
-}
-
-// Standardise fits a Standardisation on train and applies it to train and
-// to test (which may be nil, giving a nil ztest): the protocol of targets
-// §3.4 for the digits, and the per-coordinate z-scoring of the synthetic
-// data sets (§3, "Global conventions"). The caller should log s.Note.
-func Standardise(train, test *mat.Dense) (ztrain, ztest *mat.Dense, s Standardisation, err error) {
-	if s, err = FitStandardisation(train); err != nil {
-		return nil, nil, Standardisation{}, err
-	}
-	if ztrain, err = s.Apply(train); err != nil {
-		return nil, nil, Standardisation{}, err
-	}
-	if test != nil {
-		if ztest, err = s.Apply(test); err != nil {
-			return nil, nil, Standardisation{}, fmt.Errorf("%w (test data)", err)
-		}
-	}
-	return ztrain, ztest, s, nil
-}
-
-// ZScore standardises one data set with its own statistics, Standardise(X,
-// nil).
-func ZScore(X *mat.Dense) (*mat.Dense, Standardisation, error) {
-	Z, _, s, err := Standardise(X, nil)
-	return Z, s, err
-}
-
 // ---------------------------------------------------------------------------
 // Selecting rows by class (targets §3.6-§3.8).
 

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
@@ -583,7 +584,7 @@ func TestOptdigitsFiles(t *testing.T) {
 		t.Error("OptdigitsTrainCounts or OptdigitsTestCounts differ from targets §3.4")
 	}
 
-	ztrain, ztest, s, err := Standardise(train, test)
+	ztrain, ztest, s, err := numeric.Standardise(train, test, numeric.DropConstant)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -661,64 +662,6 @@ func TestLoadOptdigits(t *testing.T) {
 		}
 		if !strings.HasPrefix(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%s: error\n\t%s\nwant one line starting\n\t%s", c.name, err, c.want)
-		}
-	}
-}
-
-func TestStandardise(t *testing.T) {
-	// Column 1 is constant; columns 0 and 2 have mean 2 and 10, sd √(2/3)
-	// and √(200/3) (divisor n = 3).
-	train := mat.NewDense(3, 3, []float64{1, 3, 0, 2, 3, 10, 3, 3, 20})
-	test := mat.NewDense(1, 3, []float64{2, 7, 30})
-	ztrain, ztest, s, err := Standardise(train, test)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(s.Kept, []int{0, 2}) || !slices.Equal(s.Dropped, []int{1}) {
-		t.Errorf("kept %v dropped %v, want [0 2] and [1]", s.Kept, s.Dropped)
-	}
-	if want := mat.NewDense(1, 2, []float64{0, 20 / math.Sqrt(200.0/3)}); !mat.EqualApprox(ztest, want, 1e-14) {
-		t.Errorf("standardised test row %v, want %v", mat.Row(nil, 0, ztest), mat.Row(nil, 0, want))
-	}
-	for j := range 2 {
-		if m, sd := colStats(ztrain, j, nil); math.Abs(m) > 1e-15 || math.Abs(sd-1) > 1e-14 {
-			t.Errorf("column %d: mean %g sd %g", j, m, sd)
-		}
-	}
-	if !mat.EqualApprox(s.Invert(ztrain), train, 1e-14) {
-		t.Errorf("Invert does not restore the training data: %v", mat.Formatted(s.Invert(ztrain)))
-	}
-	if want := "dropped 1 of 3 columns that are constant in the training data: column 1 = 3"; s.Note(nil) != want {
-		t.Errorf("Note = %q, want %q", s.Note(nil), want)
-	}
-
-	// The synthetic sets are z-scored per coordinate (targets §3).
-	X, _ := DefaultEmbeddedClusters().Generate(stream(12, "embedded"))
-	Z, s2, err := ZScore(X)
-	if err != nil || len(s2.Dropped) != 0 {
-		t.Fatalf("ZScore: %v, dropped %v", err, s2.Dropped)
-	}
-	for j := range 10 {
-		if m, sd := colStats(Z, j, nil); math.Abs(m) > 1e-12 || math.Abs(sd-1) > 1e-12 {
-			t.Errorf("z-scored column %d: mean %g sd %g", j, m, sd)
-		}
-	}
-
-	for _, c := range []struct {
-		name         string
-		train, test  *mat.Dense
-		wantContains string
-	}{
-		{"all constant", mat.NewDense(2, 2, []float64{1, 2, 1, 2}), nil, "none of the 2 training columns varies"},
-		{"one row", mat.NewDense(1, 2, []float64{1, 2}), nil, "none of the 2 training columns varies"},
-		{"NaN in train", mat.NewDense(2, 2, []float64{1, 2, math.NaN(), 3}), nil, "training row 1, column 0 is NaN"},
-		{"overflow", mat.NewDense(2, 1, []float64{-math.MaxFloat64, math.MaxFloat64}), nil, "too large"},
-		{"test columns", train, mat.NewDense(1, 2, []float64{1, 2}), "the data has 2 columns, the training data 3"},
-		{"Inf in test", train, mat.NewDense(1, 3, []float64{1, 2, math.Inf(-1)}), "row 0, column 2 is -Inf"},
-	} {
-		_, _, _, err := Standardise(c.train, c.test)
-		if err == nil || !strings.Contains(err.Error(), c.wantContains) {
-			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.wantContains)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
@@ -208,7 +209,7 @@ func runEmbeddedCell(c *EmbeddedConfig, size, seed int, stop func() error) (Embe
 	gen := c.Data
 	gen.PointsPerCluster = size
 	x, labels := gen.Generate(rng.New(c.Seed, EmbeddedID, "data", strconv.Itoa(size), strconv.Itoa(seed)))
-	z, _, err := ZScore(x)
+	z, _, _, err := numeric.Standardise(x, nil, numeric.DropConstant)
 	if err != nil {
 		return r, err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
@@ -170,7 +171,7 @@ func (c *ISSamplersConfig) generator(j int) FourClusters {
 // data returns data set j, z-scored (targets §3, "Global conventions").
 func (c *ISSamplersConfig) data(j int) (*mat.Dense, error) {
 	x, _ := c.generator(j).Generate(rng.New(c.Seed, ISSamplersID, "data", strconv.Itoa(j)))
-	z, _, err := ZScore(x)
+	z, _, _, err := numeric.Standardise(x, nil, numeric.DropConstant)
 	return z, err
 }
 

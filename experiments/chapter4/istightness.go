@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
@@ -114,7 +115,7 @@ func (c *ISTightnessConfig) loadData(env *experiments.Env) (tightData, error) {
 	}
 	xtr, ltr = SelectRows(xtr, ltr, ClassRows(ltr, c.Classes...))
 	xte, lte = SelectRows(xte, lte, ClassRows(lte, c.Classes...))
-	ztr, zte, st, err := Standardise(xtr, xte)
+	ztr, zte, st, err := numeric.Standardise(xtr, xte, numeric.DropConstant)
 	if err != nil {
 		return out, fmt.Errorf("%s: %w", c.Data.Train, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
@@ -97,7 +98,7 @@ type PathPoint struct {
 func (ss SeedSearch) runSeed(base uint64, id string, seed int, x *mat.Dense, stop func() error) (SearchOutcome, *mfa.VB, vb.SearchResult, error) {
 	start := time.Now()
 	o := SearchOutcome{Seed: seed}
-	z, st, err := ZScore(x)
+	z, _, st, err := numeric.Standardise(x, nil, numeric.DropConstant)
 	if err != nil {
 		return o, nil, vb.SearchResult{}, err
 	}
@@ -148,7 +149,7 @@ func (ss SeedSearch) fromLabels(z mat.Matrix, labels []int, k int, stop func() e
 // set, returns snapshots of the model (in the original units of st) after
 // the accepted epochs listed in snapshots, and F after every sweep with
 // the epoch it belongs to.
-func tracedSearch(z *mat.Dense, st Standardisation, m mfa.Settings, s config.SearchSettings, fit config.FitSettings,
+func tracedSearch(z *mat.Dense, st numeric.Standardisation, m mfa.Settings, s config.SearchSettings, fit config.FitSettings,
 	births *rand.Rand, stop func() error, snapshots []int, keep bool) (*mfa.VB, vb.SearchResult, []Snapshot, []PathPoint, []string, error) {
 	want := map[int]bool{}
 	for _, e := range snapshots {
@@ -186,7 +187,7 @@ func tracedSearch(z *mat.Dense, st Standardisation, m mfa.Settings, s config.Sea
 }
 
 // toOriginal maps a snapshot of z-scored data back to the original units.
-func toOriginal(sn *Snapshot, st Standardisation) {
+func toOriginal(sn *Snapshot, st numeric.Standardisation) {
 	p := len(st.Mean)
 	for s := range sn.Means {
 		for q := 0; q < p; q++ {

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
@@ -85,7 +86,7 @@ func (c *UnsupervisedConfig) Validate() error {
 type DigitSplit struct {
 	Train, Test             *mat.Dense // z-scored, p = len(Std.Kept) columns
 	TrainLabels, TestLabels []int
-	Std                     Standardisation
+	Std                     numeric.Standardisation
 }
 
 // loadDigitSplit reads both files and applies the §3.4 protocol.
@@ -98,7 +99,7 @@ func loadDigitSplit(env *experiments.Env, f DigitFiles) (DigitSplit, error) {
 	if err != nil {
 		return DigitSplit{}, err
 	}
-	ztr, zte, st, err := Standardise(xtr, xte)
+	ztr, zte, st, err := numeric.Standardise(xtr, xte, numeric.DropConstant)
 	if err != nil {
 		return DigitSplit{}, fmt.Errorf("%s: %w", f.Train, err)
 	}

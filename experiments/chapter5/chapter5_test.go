@@ -319,8 +319,8 @@ func TestParseTCell(t *testing.T) {
 	}
 	for _, c := range []struct{ name, text, want string }{
 		{"short row", tcellHeader + strings.Replace(tcellRows("a", 1), "a,4,1,17,17\n", "a,4,1,17\n", 1), "x.csv:4: 4 fields, want 5"},
-		{"NaN", tcellHeader + strings.Replace(tcellRows("a", 1), "a,6,1,15,16\n", "a,6,1,NaN,16\n", 1), "x.csv:5: gene G1"},
-		{"NA", tcellHeader + strings.Replace(tcellRows("a", 1), "a,6,1,15,16\n", "a,6,1,15,NA\n", 1), "x.csv:5: gene G2"},
+		{"NaN", tcellHeader + strings.Replace(tcellRows("a", 1), "a,6,1,15,16\n", "a,6,1,NaN,16\n", 1), "x.csv:5:7: gene G1"},
+		{"NA", tcellHeader + strings.Replace(tcellRows("a", 1), "a,6,1,15,16\n", "a,6,1,15,NA\n", 1), "x.csv:5:10: gene G2"},
 		{"missing time", tcellHeader + strings.Replace(tcellRows("a", 1), "a,18,1,17,16\n", "", 1), "x.csv:2: set a replicate 1 has no row for time 18 h"},
 		{"unknown time", tcellHeader + strings.Replace(tcellRows("a", 1), "a,18,1", "a,19,1", 1), "x.csv:7: time_h = 19"},
 		{"duplicate time", tcellHeader + tcellRows("a", 1) + "a,0,1,1,1\n", "x.csv:12: set a replicate 1 has a second row for time 0 h"},

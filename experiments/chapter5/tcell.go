@@ -117,9 +117,11 @@ func ParseTCell(name string, data []byte, hours []float64) (*TCell, error) {
 		}
 		filled[si][ti] = true
 		for j, f := range rec[len(want):] {
-			v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: gene %s: %q is not a finite number", name, line, genes[j], f)
+			_, col := r.FieldPos(len(want) + j)
+			v, err := datasets.Number(name, line, col, strings.TrimSpace(f))
+			if err != nil {
+				err.(*datasets.ValueError).What = "gene " + genes[j]
+				return nil, err
 			}
 			out.Series[si].Values.Set(ti, j, v)
 		}

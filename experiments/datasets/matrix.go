@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"math"
 	"strconv"
 
 	"gonum.org/v1/gonum/mat"
@@ -24,9 +23,10 @@ func LoadMatrixCSV(name string, data []byte) (*mat.Dense, error) {
 // around it ("1.5") are ignored. The first line is a header if none of its
 // fields is a number. Blank lines, lines starting with '#' and a leading
 // UTF-8 byte-order mark are skipped; lines may end in "\r\n". Every row
-// must have as many fields as the first. Errors name the file, line and
-// column (in bytes, from 1): a field that is not a number, NaN or ±Inf, a
-// number beyond the float64 range, a row of the wrong length.
+// must have as many fields as the first. Every value is read by Number.
+// Errors name the file, line and column (in bytes, from 1): a field that is
+// not a number, NaN or ±Inf, a number whose square overflows, a row of the
+// wrong length.
 func LoadMatrixCSVHeader(name string, data []byte) (*mat.Dense, []string, error) {
 	data = bytes.TrimPrefix(data, []byte("\xEF\xBB\xBF"))
 	var (
@@ -74,20 +74,12 @@ func LoadMatrixCSVHeader(name string, data []byte) (*mat.Dense, []string, error)
 			return nil, nil, fmt.Errorf("%s:%d: %d fields, want %d (as the %s on line %d)", name, lineNo, len(fs), p, what, first)
 		}
 		for _, f := range fs {
-			v, err := strconv.ParseFloat(f.Text, 64)
-			switch {
-			case f.Text == "":
-				return nil, nil, fmt.Errorf("%s:%d:%d: empty field (missing values must be removed or imputed first)", name, lineNo, f.Col)
-			case errors.Is(err, strconv.ErrRange):
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is beyond the float64 range", name, lineNo, f.Col, Quote(f.Text))
-			case err != nil:
-				hint := ""
-				if lineNo == first {
-					hint = " (a header line has no numeric field)"
+			v, err := Number(name, lineNo, f.Col, f.Text)
+			if err != nil {
+				if ve := err.(*ValueError); lineNo == first && f.Text != "" {
+					ve.Msg += " (a header line has no numeric field)"
 				}
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is not a number%s", name, lineNo, f.Col, Quote(f.Text), hint)
-			case math.IsNaN(v) || math.IsInf(v, 0):
-				return nil, nil, fmt.Errorf("%s:%d:%d: %s is not allowed: every value must be finite (remove or impute missing values first)", name, lineNo, f.Col, Quote(f.Text))
+				return nil, nil, err
 			}
 			vals = append(vals, v)
 		}

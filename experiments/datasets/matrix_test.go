@@ -83,3 +83,25 @@ func FuzzLoadMatrixCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestNumber: every data value is finite and small enough to square, and
+// a bad one is refused at its file, line and column.
+func TestNumber(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{"1.5", ""}, {"-1e154", ""},
+		{"", "f.csv:3:7: empty field"},
+		{"NaN", `f.csv:3:7: "NaN" is not allowed`},
+		{"-inf", `f.csv:3:7: "-inf" is not allowed`},
+		{"1e308", `f.csv:3:7: "1e308" is too large: its square overflows`},
+		{"2e400", `f.csv:3:7: "2e400" is beyond the float64 range`},
+		{"x", `f.csv:3:7: "x" is not a number`},
+	} {
+		_, err := Number("f.csv", 3, 7, c.text)
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.HasPrefix(err.Error(), c.want)) {
+			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
+		}
+	}
+	if _, err := LoadMatrixCSV("m.csv", []byte("a,b\n1,2\n3,1e200\n")); err == nil || !strings.HasPrefix(err.Error(), `m.csv:3:3: "1e200" is too large`) {
+		t.Errorf("LoadMatrixCSV of a value whose square overflows: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -94,4 +95,48 @@ func CSVError(name string, err error) error {
 		return fmt.Errorf("%s:%d: %v", name, pe.StartLine, pe.Err)
 	}
 	return fmt.Errorf("%s: %v", name, err)
+}
+
+// MaxAbs is the largest magnitude a data value may have: its square is
+// finite (√MaxFloat64 ≈ 1.34e154), so that sums of squares and the
+// standardisation of a column of such values cannot overflow silently.
+var MaxAbs = math.Sqrt(math.MaxFloat64)
+
+// Number parses one numeric field of a data file, text at name:line:col:
+// a finite float64 of magnitude at most MaxAbs. The error (a *ValueError)
+// names the place and what is wrong: empty, not a number, NaN or ±Inf, too
+// large.
+func Number(name string, line, col int, text string) (float64, error) {
+	v, err := strconv.ParseFloat(text, 64)
+	bad := func(msg string) (float64, error) {
+		return 0, &ValueError{Name: name, Line: line, Col: col, Msg: msg}
+	}
+	switch {
+	case text == "":
+		return bad("empty field (missing values must be removed or imputed first)")
+	case errors.Is(err, strconv.ErrRange):
+		return bad(Quote(text) + " is beyond the float64 range")
+	case err != nil:
+		return bad(Quote(text) + " is not a number")
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return bad(Quote(text) + " is not allowed: every value must be finite (remove or impute missing values first)")
+	case math.Abs(v) > MaxAbs:
+		return bad(fmt.Sprintf("%s is too large: its square overflows (values up to %.3g)", Quote(text), MaxAbs))
+	}
+	return v, nil
+}
+
+// ValueError is a bad value of a data file at name:line:col; What, if
+// set, says which field it is ("gene G1").
+type ValueError struct {
+	Name      string
+	Line, Col int
+	What, Msg string
+}
+
+func (e *ValueError) Error() string {
+	if e.What != "" {
+		return fmt.Sprintf("%s:%d:%d: %s: %s", e.Name, e.Line, e.Col, e.What, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d:%d: %s", e.Name, e.Line, e.Col, e.Msg)
 }

@@ -146,8 +146,8 @@ func (*Fig107Config) RetiredKeys() map[string]string { return retired }
 func (*DSouzaConfig) RetiredKeys() map[string]string { return retired }
 
 // faithful reads Old Faithful and standardises each column (mean 0,
-// variance 1 with divisor N, numeric.MeanSD): PRML's "rescaled" data
-// (targets §2.2). It returns the N×2 values row-major.
+// variance 1 with divisor N, numeric.Standardisation): PRML's "rescaled"
+// data (targets §2.2). It returns the N×2 values row-major.
 func faithful(env *experiments.Env, file string) ([]float64, error) {
 	raw, err := env.ReadData(file)
 	if err != nil {
@@ -161,21 +161,15 @@ func faithful(env *experiments.Env, file string) ([]float64, error) {
 	if d != 2 || n < 2 {
 		return nil, fmt.Errorf("%s: %d columns and %d rows, want the 2 columns of Old Faithful", file, d, n)
 	}
-	x := make([]float64, n*d)
-	col := make([]float64, n)
-	for j := 0; j < d; j++ {
-		for i := 0; i < n; i++ {
-			col[i] = m.At(i, j)
-		}
-		mean, sd := numeric.MeanSD(col)
-		if !(sd > 0) {
-			return nil, fmt.Errorf("%s: column %d is constant", file, j+1)
-		}
-		for i := 0; i < n; i++ {
-			x[i*d+j] = (col[i] - mean) / sd
-		}
+	_, _, st, err := numeric.Standardise(m, nil, numeric.RefuseConstant)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
 	}
-	return x, nil
+	z, err := st.Apply(m)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	return z.RawMatrix().Data, nil
 }
 
 // Restart is one VB fit from a random start.
