@@ -68,9 +68,9 @@ func workLimit(t *testing.T, path string) float64 {
 type hostileCase struct {
 	config string  // the shipped config's path
 	work   float64 // the work limit of its runs
-	key    string // dotted key, in the resolved config
-	value  string // the TOML literal
-	text   string // the config with the key set
+	key    string  // dotted key, in the resolved config
+	value  string  // the TOML literal
+	text   string  // the config with the key set
 }
 
 func (c hostileCase) String() string {
