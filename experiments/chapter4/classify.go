@@ -175,30 +175,44 @@ func (c *ClassifyConfig) fitClass(y *mat.Dense, psiMin float64, size, rep, digit
 	return out, nil
 }
 
-// runClassifyCell draws the training images of one cell, fits both models
-// per digit and classifies the test file.
-func runClassifyCell(c *ClassifyConfig, d DigitSplit, psiMin float64, size, rep int, stop func() error) (ClassifyCell, error) {
-	cell := ClassifyCell{PsiMin: psiMin, Size: size, Rep: rep}
+// cellRows draws the training images of the cells of (size, rep): size
+// images of every digit. The subset depends on (size, rep) only: every
+// floor sees the same images.
+func (c *ClassifyConfig) cellRows(d DigitSplit, size, rep int) ([]int, error) {
 	classes := make([]int, OptdigitsClasses)
 	for k := range classes {
 		classes[k] = k
 	}
-	// The subset depends on (size, rep) only: both floors see the same
-	// images.
 	rows, err := SampleRowsPerClass(d.TrainLabels, classes, size, rng.New(c.Seed, ClassifyID, "subset", strconv.Itoa(size), strconv.Itoa(rep)))
 	if err != nil {
-		return cell, fmt.Errorf("%s: %w", c.Data.Train, err)
+		return nil, fmt.Errorf("%s: %w", c.Data.Train, err)
+	}
+	return rows, nil
+}
+
+// classImages returns the training images of digit among rows.
+func classImages(d DigitSplit, rows []int, digit int) *mat.Dense {
+	var own []int
+	for _, i := range rows {
+		if d.TrainLabels[i] == digit {
+			own = append(own, i)
+		}
+	}
+	y, _ := SelectRows(d.Train, nil, own)
+	return y
+}
+
+// runClassifyCell draws the training images of one cell, fits both models
+// per digit and classifies the test file.
+func runClassifyCell(c *ClassifyConfig, d DigitSplit, psiMin float64, size, rep int, stop func() error) (ClassifyCell, error) {
+	cell := ClassifyCell{PsiMin: psiMin, Size: size, Rep: rep}
+	rows, err := c.cellRows(d, size, rep)
+	if err != nil {
+		return cell, err
 	}
 	models := make([]classModels, OptdigitsClasses)
 	for digit := range models {
-		var own []int
-		for _, i := range rows {
-			if d.TrainLabels[i] == digit {
-				own = append(own, i)
-			}
-		}
-		y, _ := SelectRows(d.Train, nil, own)
-		if models[digit], err = c.fitClass(y, psiMin, size, rep, digit, stop); err != nil {
+		if models[digit], err = c.fitClass(classImages(d, rows, digit), psiMin, size, rep, digit, stop); err != nil {
 			return cell, fmt.Errorf("digit %d: %w", digit, err)
 		}
 		m := models[digit]
