@@ -15,7 +15,6 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/vbworkbench/vbw/core/rng"
-	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
@@ -294,7 +293,8 @@ var unsupervisedCriteria = results.Criteria{
 func unsupervisedSummary(runs []UnsupervisedRun, n, p int) *results.Summary {
 	s := &results.Summary{Criteria: unsupervisedCriteria}
 	var S, tr, te, ktr, kte, secs, maxDim []float64
-	low, total, bad := 0, 0, 0
+	low, total := 0, 0
+	var statuses []string
 	for _, r := range runs {
 		S = append(S, float64(r.Components))
 		tr, te = append(tr, r.TrainAccuracy), append(te, r.TestAccuracy)
@@ -307,9 +307,7 @@ func unsupervisedSummary(runs []UnsupervisedRun, n, p int) *results.Summary {
 				low++
 			}
 		}
-		if st, _ := vb.ParseStatus(r.Status); !st.OK() {
-			bad++
-		}
+		statuses = append(statuses, r.Status)
 	}
 	med := results.Median
 	s.SetMetric("components", med(S))
@@ -327,7 +325,7 @@ func unsupervisedSummary(runs []UnsupervisedRun, n, p int) *results.Summary {
 		frac = float64(low) / float64(total)
 	}
 	crit := unsupervisedCriteria.Get
-	s.Judge(crit("f-monotone"), float64(bad))
+	judgeSearches(s, crit("f-monotone"), statuses)
 	s.Judge(crit("fig4.10-test-vs-kmeans"), 100*(med(te)-med(kte)))
 	s.Judge(crit("fig4.10-train-vs-kmeans"), 100*(med(tr)-med(ktr)))
 	s.Judge(crit("fig4.10-test-accuracy"), med(te))
