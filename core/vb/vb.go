@@ -201,6 +201,16 @@ func (s Status) String() string {
 	return statusNames[s]
 }
 
+// Statuses returns every Status, in order (Converged … Canceled), for a
+// caller that counts how runs ended.
+func Statuses() []Status {
+	st := make([]Status, len(statusNames))
+	for i := range st {
+		st[i] = Status(i)
+	}
+	return st
+}
+
 // ParseStatus is the inverse of Status.String.
 func ParseStatus(name string) (Status, error) {
 	for i, n := range statusNames {

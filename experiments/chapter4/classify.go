@@ -128,11 +128,11 @@ type ClassifyCell struct {
 	VBAccuracy, BICAccuracy float64
 	// Per digit: analysers (with at least one point for VB), their
 	// largest active dimensionality (VB), searches' iterations and
-	// statuses.
+	// statuses (vb.Status names).
 	VBComponents, BICComponents []int
 	VBMaxDim                    []int
 	VBIterations, BICIterations []int
-	Statuses                    []string
+	VBStatuses, BICStatuses     []string
 	VBSeconds, BICSeconds       float64
 }
 
@@ -143,7 +143,8 @@ type classModels struct {
 	vbS, mlS   int
 	vbDim      int
 	vbIt, mlIt int
-	status     string
+	vbStatus   string
+	mlStatus   string
 	vbT, mlT   float64
 }
 
@@ -159,7 +160,7 @@ func (c *ClassifyConfig) fitClass(y *mat.Dense, psiMin float64, size, rep, digit
 		return out, err
 	}
 	out.vbT = time.Since(start).Seconds()
-	out.vbIt, out.status = res.Iterations, res.Status.String()
+	out.vbIt, out.vbStatus = res.Iterations, res.Status.String()
 	for s, v := range m.Counts() {
 		if v >= 1 {
 			out.vbS++
@@ -173,40 +174,51 @@ func (c *ClassifyConfig) fitClass(y *mat.Dense, psiMin float64, size, rep, digit
 		return out, err
 	}
 	out.mlT = time.Since(start).Seconds()
-	out.mlIt, out.mlS = mres.Iterations, ml.Size()
-	if !mres.Status.OK() {
-		out.status += "/ml:" + mres.Status.String()
-	}
+	out.mlIt, out.mlS, out.mlStatus = mres.Iterations, ml.Size(), mres.Status.String()
 	if out.ml, err = ml.Density(); err != nil {
 		return out, fmt.Errorf("BIC-ML model: %w", err)
 	}
 	return out, nil
 }
 
-// runClassifyCell draws the training images of one cell, fits both models
-// per digit and classifies the test file.
-func runClassifyCell(c *ClassifyConfig, d DigitSplit, psiMin float64, size, rep int, stop func() error) (ClassifyCell, error) {
-	cell := ClassifyCell{PsiMin: psiMin, Size: size, Rep: rep}
+// cellRows draws the training images of the cells of (size, rep): size
+// images of every digit. The subset depends on (size, rep) only: every
+// floor sees the same images.
+func (c *ClassifyConfig) cellRows(d DigitSplit, size, rep int) ([]int, error) {
 	classes := make([]int, OptdigitsClasses)
 	for k := range classes {
 		classes[k] = k
 	}
-	// The subset depends on (size, rep) only: both floors see the same
-	// images.
 	rows, err := SampleRowsPerClass(d.TrainLabels, classes, size, rng.New(c.Seed, ClassifyID, "subset", strconv.Itoa(size), strconv.Itoa(rep)))
 	if err != nil {
-		return cell, fmt.Errorf("%s: %w", c.Data.Train, err)
+		return nil, fmt.Errorf("%s: %w", c.Data.Train, err)
+	}
+	return rows, nil
+}
+
+// classImages returns the training images of digit among rows.
+func classImages(d DigitSplit, rows []int, digit int) *mat.Dense {
+	var own []int
+	for _, i := range rows {
+		if d.TrainLabels[i] == digit {
+			own = append(own, i)
+		}
+	}
+	y, _ := SelectRows(d.Train, nil, own)
+	return y
+}
+
+// runClassifyCell draws the training images of one cell, fits both models
+// per digit and classifies the test file.
+func runClassifyCell(c *ClassifyConfig, d DigitSplit, psiMin float64, size, rep int, stop func() error) (ClassifyCell, error) {
+	cell := ClassifyCell{PsiMin: psiMin, Size: size, Rep: rep}
+	rows, err := c.cellRows(d, size, rep)
+	if err != nil {
+		return cell, err
 	}
 	models := make([]classModels, OptdigitsClasses)
 	for digit := range models {
-		var own []int
-		for _, i := range rows {
-			if d.TrainLabels[i] == digit {
-				own = append(own, i)
-			}
-		}
-		y, _ := SelectRows(d.Train, nil, own)
-		if models[digit], err = c.fitClass(y, psiMin, size, rep, digit, stop); err != nil {
+		if models[digit], err = c.fitClass(classImages(d, rows, digit), psiMin, size, rep, digit, stop); err != nil {
 			return cell, fmt.Errorf("digit %d: %w", digit, err)
 		}
 		m := models[digit]
@@ -215,7 +227,8 @@ func runClassifyCell(c *ClassifyConfig, d DigitSplit, psiMin float64, size, rep 
 		cell.VBMaxDim = append(cell.VBMaxDim, m.vbDim)
 		cell.VBIterations = append(cell.VBIterations, m.vbIt)
 		cell.BICIterations = append(cell.BICIterations, m.mlIt)
-		cell.Statuses = append(cell.Statuses, m.status)
+		cell.VBStatuses = append(cell.VBStatuses, m.vbStatus)
+		cell.BICStatuses = append(cell.BICStatuses, m.mlStatus)
 		cell.VBSeconds += m.vbT
 		cell.BICSeconds += m.mlT
 	}
@@ -277,13 +290,16 @@ func RunClassify(env *experiments.Env, c *ClassifyConfig) error {
 	ct := results.NewTable("psi_min", "size", "rep", "vb_accuracy", "bic_accuracy", "vb_components", "bic_components", "vb_seconds", "bic_seconds")
 	comp := results.NewTable("psi_min", "size", "rep", "digit", "method", "components", "max_dim", "iterations", "status")
 	for i, cell := range cells {
-		env.AddRun(results.RunRecord{Name: names[i], Status: worstStatus(cell.Statuses), WallSeconds: cell.VBSeconds + cell.BICSeconds})
-		for digit, st := range cell.Statuses {
-			if st != vb.Converged.String() && st != vb.IterationLimit.String() {
-				env.Warnf("cell %s, digit %d: search status %s", names[i], digit, st)
+		env.AddRun(results.RunRecord{Name: names[i], Status: worstStatus(append(slices.Clone(cell.VBStatuses), cell.BICStatuses...)), WallSeconds: cell.VBSeconds + cell.BICSeconds})
+		for digit := range cell.VBStatuses {
+			vbSt, bicSt := cell.VBStatuses[digit], cell.BICStatuses[digit]
+			for _, r := range [...]struct{ method, status string }{{"VB", vbSt}, {"BIC", bicSt}} {
+				if st, err := vb.ParseStatus(r.status); err != nil || !st.OK() {
+					env.Warnf("cell %s, digit %d: %s search status %s (check f-monotone)", names[i], digit, r.method, r.status)
+				}
 			}
-			comp.AddRow(cell.PsiMin, cell.Size, cell.Rep, digit, "vb", cell.VBComponents[digit], cell.VBMaxDim[digit], cell.VBIterations[digit], st)
-			comp.AddRow(cell.PsiMin, cell.Size, cell.Rep, digit, "bic", cell.BICComponents[digit], "", cell.BICIterations[digit], st)
+			comp.AddRow(cell.PsiMin, cell.Size, cell.Rep, digit, "vb", cell.VBComponents[digit], cell.VBMaxDim[digit], cell.VBIterations[digit], vbSt)
+			comp.AddRow(cell.PsiMin, cell.Size, cell.Rep, digit, "bic", cell.BICComponents[digit], "", cell.BICIterations[digit], bicSt)
 		}
 		ct.AddRow(cell.PsiMin, cell.Size, cell.Rep, cell.VBAccuracy, cell.BICAccuracy, sumInts(cell.VBComponents), sumInts(cell.BICComponents), cell.VBSeconds, cell.BICSeconds)
 	}
@@ -329,6 +345,7 @@ func classifyCriteria(c *ClassifyConfig) results.Criteria {
 	m := len(c.Sizes)
 	most := results.AtLeast(math.Ceil(5.0 / 7 * float64(m))).OutOf(m)
 	return results.Criteria{
+		fMonotone,
 		{ID: "table4.2-accuracy-monotone", Text: "VB and BIC mean accuracy non-decreasing in n (largest dip, points)", Target: results.AtMost(0.5)},
 		{ID: "table4.2-vb-ge-bic", Text: fmt.Sprintf("sizes with VB mean >= BIC mean (of %d)", m), Target: most},
 		{ID: "table4.2-sign-test", Text: "paired sign test VB > BIC over the (size, repetition) pairs (one-sided p)", Target: results.Below(0.05)},
@@ -412,8 +429,14 @@ func classifySummary(c *ClassifyConfig, cells []ClassifyCell, pixels int) (*resu
 			compWins++
 		}
 	}
+	// Every search of every cell and floor, VB and BIC.
+	var statuses []string
+	for _, cell := range cells {
+		statuses = append(append(statuses, cell.VBStatuses...), cell.BICStatuses...)
+	}
 	crit := s.Criteria.Get
 	m := len(sizes)
+	judgeSearches(s, fMonotone, statuses)
 	s.Judge(crit("table4.2-accuracy-monotone"), math.Max(maxDip(vbMean), maxDip(bicMean)))
 	s.Judge(crit("table4.2-vb-ge-bic"), float64(vbWins))
 	s.Judge(as(crit("table4.2-sign-test"), fmt.Sprintf("paired sign test VB > BIC over %d (size, repetition) pairs (one-sided p)", wins+losses)), pSign)

@@ -380,17 +380,15 @@ func embeddedSummary(c *EmbeddedConfig, runs []EmbeddedRun) *results.Summary {
 	}
 	s.Lists = map[string][]float64{"dims": dims}
 	var secs, its []float64
-	bad := 0
+	var statuses []string
 	for _, r := range runs {
 		secs, its = append(secs, r.Seconds), append(its, float64(r.Iterations))
-		if st, _ := vb.ParseStatus(r.Status); !st.OK() {
-			bad++
-		}
+		statuses = append(statuses, r.Status)
 	}
 	s.SetMetric("seconds_per_search_median", results.Median(secs))
 	s.SetMetric("iterations_per_search_median", results.Median(its))
 
-	judgeTable41(s, c, bySize, recovered, medS, medD, bad)
+	judgeTable41(s, c, bySize, recovered, medS, medD, statuses)
 	if i := slices.IndexFunc(runs, func(r EmbeddedRun) bool { return r.WithFigures }); i >= 0 {
 		s.JudgeBool(embeddedCriteria.Get("fig4.4-drawn-dims"), slices.Equal(runs[i].dims(), truth),
 			fmt.Sprintf("%d points per cluster, seed %d: dims (%s)", runs[i].Size, runs[i].Seed, joinInts(runs[i].dims())))
@@ -422,9 +420,9 @@ func embeddedSummary(c *EmbeddedConfig, runs []EmbeddedRun) *results.Summary {
 // judgeTable41 judges the criteria of Table 4.1. They are stated for the
 // thesis's clusters and the relaxed run of 3000 sweeps: on another run, or
 // where a size they name was not run, they are not judged.
-func judgeTable41(s *results.Summary, c *EmbeddedConfig, bySize map[int][]EmbeddedRun, recovered map[int]float64, medS, medD []float64, bad int) {
+func judgeTable41(s *results.Summary, c *EmbeddedConfig, bySize map[int][]EmbeddedRun, recovered map[int]float64, medS, medD []float64, statuses []string) {
 	crit := embeddedCriteria.Get
-	s.Judge(fMonotone, float64(bad))
+	judgeSearches(s, fMonotone, statuses)
 	na := ""
 	if c.Search.MaxTotalIterations != 3000 || c.Experiment == EmbeddedFaithfulID {
 		na = fmt.Sprintf("the criteria are stated for the relaxed run of 3000 sweeps; this one has %d (reported, not judged)", c.Search.MaxTotalIterations)

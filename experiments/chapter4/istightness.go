@@ -445,12 +445,7 @@ func tightnessSummary(sr TightSearch, runs [][]TightIS, n, nt, p int) *results.S
 	s.Judge(crit("fig4.12-lnp-vs-test-error"), rhoErr)
 	s.Judge(crit("fig4.12-acceptance-rate"), rate)
 	s.Judge(crit("fig4.12-fhat-bounds-f"), float64(fAboveFVB)/fns)
-	bad := 0.0
-	var status []string
-	if st, _ := vb.ParseStatus(sr.Status); !st.OK() {
-		bad, status = 1, []string{"status " + sr.Status}
-	}
-	s.Judge(fMonotone, bad, status...)
+	judgeSearches(s, fMonotone, []string{sr.Status})
 	s.Claims = []results.Claim{
 		{Artifact: "Figure 4.12", Figures: []string{"fig4_12"}, Checks: []string{"fig4.12-lnp-above-f", "fig4.12-pl-gap-half", "fig4.12-fhat-bounds-f", "fig4.12-train-test", "fig4.12-lnp-vs-test-error"},
 			Statement: "Along the search, F_VB stays close to the importance-sampling estimate of ln p(y) and moves in tandem with it; F̂(π,Λ̃) is closer still, so most of the gap is the KL over (ν, x, s); train and test errors move together, and rises of ln p̂ go with falls of the test error (§4.7.2, L3048-L3056)."},

@@ -8,7 +8,6 @@ import (
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
 	"github.com/vbworkbench/vbw/core/rng"
-	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -139,7 +138,8 @@ func RunLattice(env *experiments.Env, c *LatticeConfig) error {
 func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
 	s := &results.Summary{Criteria: latticeCriteria(c.Restarts)}
 	var S, trueS, F, trueF, gap []float64
-	found, near, poor, bad, keeps := 0, 0, 0, 0, 0
+	found, near, poor, keeps := 0, 0, 0, 0
+	var statuses []string
 	for _, r := range runs {
 		S, trueS = append(S, float64(r.Components)), append(trueS, float64(r.TrueComponents))
 		F, trueF = append(F, float64(r.F)), append(trueF, float64(r.TrueF))
@@ -156,11 +156,7 @@ func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
 		if d := r.Components - r.TrueComponents; d >= -1 && d <= 1 {
 			near++
 		}
-		for _, st := range []string{r.Status, r.TrueStatus} {
-			if st, _ := vb.ParseStatus(st); !st.OK() {
-				bad++
-			}
-		}
+		statuses = append(statuses, r.Status, r.TrueStatus)
 	}
 	s.SetMetric("components", results.Median(S))
 	s.SetMetric("components_true_labels", results.Median(trueS))
@@ -169,7 +165,7 @@ func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
 	s.Lists = map[string][]float64{"components_per_seed": S, "components_true_labels_per_seed": trueS,
 		"F_per_seed": F, "F_true_labels_per_seed": trueF}
 	crit := s.Criteria.Get
-	s.Judge(fMonotone, float64(bad))
+	judgeSearches(s, fMonotone, statuses)
 	s.Judge(crit("fig4.3-s-true-labels"), float64(near))
 	s.Judge(crit("fig4.3-f-true-labels"), results.Median(gap))
 	if found > 0 {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 
 	"github.com/vbworkbench/vbw/core/rng"
-	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -138,7 +137,8 @@ var spiralCriteria = results.Criteria{
 func spiralSummary(c *SpiralConfig, runs []SpiralRun) *results.Summary {
 	s := &results.Summary{Criteria: spiralCriteria}
 	var S, late, secs []float64
-	in1214, in1016, straddle, bad := 0, 0, 0, 0
+	in1214, in1016, straddle := 0, 0, 0
+	var statuses []string
 	for _, r := range runs {
 		S = append(S, float64(r.Components))
 		if !math.IsNaN(r.LateRejected) {
@@ -152,16 +152,14 @@ func spiralSummary(c *SpiralConfig, runs []SpiralRun) *results.Summary {
 			in1016++
 		}
 		straddle += r.Straddling
-		if st, _ := vb.ParseStatus(r.Status); !st.OK() {
-			bad++
-		}
+		statuses = append(statuses, r.Status)
 	}
 	n := float64(len(runs))
 	s.SetMetric("components", results.Median(S))
 	s.SetMetric("seconds_per_search_median", results.Median(secs))
 	s.Lists = map[string][]float64{"components_per_seed": S}
 	crit := spiralCriteria.Get
-	s.Judge(fMonotone, float64(bad))
+	judgeSearches(s, fMonotone, statuses)
 	s.Judge(crit("fig4.6-s-12-14"), float64(in1214)/n)
 	s.Judge(crit("fig4.6-s-10-16"), float64(in1016)/n)
 	s.Judge(crit("fig4.6-straddle"), float64(straddle))

@@ -16,7 +16,6 @@ import (
 
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
-	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
@@ -297,7 +296,8 @@ var unsupervisedCriteria = results.Criteria{
 func unsupervisedSummary(runs []UnsupervisedRun, n, p int) *results.Summary {
 	s := &results.Summary{Criteria: unsupervisedCriteria}
 	var S, tr, te, ktr, kte, secs, maxDim []float64
-	low, total, bad := 0, 0, 0
+	low, total := 0, 0
+	var statuses []string
 	for _, r := range runs {
 		S = append(S, float64(r.Components))
 		tr, te = append(tr, r.TrainAccuracy), append(te, r.TestAccuracy)
@@ -310,9 +310,7 @@ func unsupervisedSummary(runs []UnsupervisedRun, n, p int) *results.Summary {
 				low++
 			}
 		}
-		if st, _ := vb.ParseStatus(r.Status); !st.OK() {
-			bad++
-		}
+		statuses = append(statuses, r.Status)
 	}
 	med := results.Median
 	s.SetMetric("components", med(S))
@@ -330,7 +328,7 @@ func unsupervisedSummary(runs []UnsupervisedRun, n, p int) *results.Summary {
 		frac = float64(low) / float64(total)
 	}
 	crit := unsupervisedCriteria.Get
-	s.Judge(crit("f-monotone"), float64(bad))
+	judgeSearches(s, crit("f-monotone"), statuses)
 	s.Judge(crit("fig4.10-test-vs-kmeans"), 100*(med(te)-med(kte)))
 	s.Judge(crit("fig4.10-train-vs-kmeans"), 100*(med(tr)-med(ktr)))
 	s.Judge(crit("fig4.10-test-accuracy"), med(te))

@@ -67,6 +67,47 @@ func TestStandardize(t *testing.T) {
 	}
 }
 
+// TestDefaultMeanPrior checks the defaults μ*_q = mean and ν*_q =
+// 1/(sample variance) of eq. (4.19)'s prior (Settings.Hyper), and that a
+// constant column has its value as μ* and ν* = 1, though the floating-point
+// sum of its values divided by n is not its value. (With the computed mean,
+// the variance of such a column is of order (n·ulp)², ν* about 1e32, and F
+// changes by tenths of a nat with the rounding of E[μ^s_q] − μ*_q: the
+// decreases of F in the searches of chapter4/digits-classify, whose digit
+// classes have constant pixels.)
+func TestDefaultMeanPrior(t *testing.T) {
+	const n = 3
+	consts := []float64{0.1, -0.17574058349, 1.0 / 3}
+	y := mat.NewDense(n, len(consts)+1, nil)
+	for i := 0; i < n; i++ {
+		for q, c := range consts {
+			y.Set(i, q, c)
+		}
+		y.Set(i, len(consts), []float64{1, 2, 4}[i])
+	}
+	r := mat.NewDense(n, 1, []float64{1, 1, 1})
+	m, err := mfa.NewVB(y, r, mfa.Settings{K: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inexact := 0
+	for q, c := range consts {
+		if (c+c+c)/n != c {
+			inexact++
+		}
+		if m.Hyper.Mu[q] != c || m.Hyper.Nu[q] != 1 {
+			t.Errorf("constant column %d = %v: μ* = %v, ν* = %v; want %v and 1", q, c, m.Hyper.Mu[q], m.Hyper.Nu[q], c)
+		}
+	}
+	if inexact == 0 {
+		t.Fatal("no constant of the test has an inexact mean: the test has no power")
+	}
+	// The column 1, 2, 4: mean 7/3, sample variance 7/3.
+	if q := len(consts); math.Abs(m.Hyper.Mu[q]-7.0/3) > 1e-15 || math.Abs(m.Hyper.Nu[q]-3.0/7) > 1e-15 {
+		t.Errorf("column 1, 2, 4: μ* = %v, ν* = %v; want 7/3 and 3/7", m.Hyper.Mu[q], m.Hyper.Nu[q])
+	}
+}
+
 // TestNewErrors checks that NewVB refuses inconsistent input with an error.
 func TestNewErrors(t *testing.T) {
 	y := mat.NewDense(3, 2, []float64{0, 1, 2, 3, 4, 5})

@@ -30,7 +30,7 @@ type Hyper struct {
 	// Mu and Nu are μ* and ν*, the mean and precision of the prior on every
 	// analyser mean, per output dimension (eq. (4.19), line 2325). Defaults:
 	// the data mean and 1/(sample variance) of each coordinate (1 where the
-	// variance is 0).
+	// variance is 0, as it is exactly for a constant coordinate).
 	Mu, Nu []float64
 	// Psi is the diagonal of Ψ, the sensor-noise covariance shared by all
 	// analysers; it has no prior and is optimised (line 2291). Default: from
@@ -452,17 +452,34 @@ func (m *VB) setSettings(set Settings) error {
 }
 
 // columnMoments returns the mean and the sample variance (divisor n−1; 0
-// when n = 1) of every column of y.
+// when n = 1) of every column of y. A column whose values are all equal
+// has that value as its mean and variance 0 exactly. Computed, its mean
+// Σ_i y_iq/n is in general not the value (three times 0.1 sums to
+// 0.30000000000000004), and the deviations from it, of one or a few ulps,
+// give a variance of order (n·ulp)² instead of 0: about 1e-34 to 1e-31 on
+// the pixels that are constant within one digit class of optdigits. The
+// default ν*_q = 1/variance would then be 1e31 to 1e34, and the term
+// ½ν*_q(E[μ^s_q] − μ*_q)² of −KL[q(Λ̃)] would turn the one-ulp rounding of
+// E[μ^s_q] − μ*_q into changes of F of tenths of a nat at every update.
 func columnMoments(y *mat.Dense) (mean, vr []float64) {
 	n, p := y.Dims()
 	mean, vr = make([]float64, p), make([]float64, p)
+	constant := make([]bool, p)
+	for q := range constant {
+		constant[q] = true
+	}
+	first := y.RawRowView(0)
 	for i := 0; i < n; i++ {
 		for q, v := range y.RawRowView(i) {
 			mean[q] += v
+			constant[q] = constant[q] && v == first[q]
 		}
 	}
 	for q := range mean {
 		mean[q] /= float64(n)
+		if constant[q] {
+			mean[q] = first[q]
+		}
 	}
 	if n < 2 {
 		return mean, vr
