@@ -4,8 +4,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
-	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -19,12 +20,12 @@ import (
 func TestClassifyConstantPixels(t *testing.T) {
 	train, labels := readOptdigits(t, OptdigitsTrain)
 	test, _ := readOptdigits(t, OptdigitsTest)
-	ztr, _, _, err := Standardise(train, test)
+	ztr, _, _, err := numeric.Standardise(train, test, numeric.DropConstant)
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := DefaultClassify()
-	if err := experiments.LoadConfig(configPath("digits-classify.toml"), false, &c); err != nil {
+	if err := config.Load(configPath("digits-classify.toml"), false, &c); err != nil {
 		t.Fatal(err)
 	}
 	const size, rep, digit = 50, 1, 0
