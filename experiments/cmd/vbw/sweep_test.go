@@ -78,7 +78,7 @@ func (c hostileCase) String() string {
 }
 
 // sweepPlaceholder marks the value to replace in the encoded text.
-const sweepPlaceholder = "\x00hostile\x00"
+const sweepPlaceholder = "VBW-HOSTILE-VALUE"
 
 // resolvedQuick returns the resolved quick config of path as a TOML map.
 func resolvedQuick(t *testing.T, path string) map[string]any {
@@ -440,9 +440,18 @@ func TestHostileSweep(t *testing.T) {
 	if _, err := exec.LookPath("prlimit"); err != nil {
 		t.Skip("prlimit (util-linux) is not installed")
 	}
-	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "configs", "*", "*.toml"))
+	// VBW_SWEEP_CONFIGS narrows the sweep to the shipped configs whose
+	// path below configs/ matches it (a glob, e.g. "chapter4/*").
+	pattern := "*/*.toml"
+	if p := os.Getenv("VBW_SWEEP_CONFIGS"); p != "" {
+		pattern = p
+		if !strings.HasSuffix(pattern, ".toml") {
+			pattern += ".toml"
+		}
+	}
+	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "configs", pattern))
 	if err != nil || len(paths) == 0 {
-		t.Fatalf("configs: %v", err)
+		t.Fatalf("configs %s: %v", pattern, err)
 	}
 	var cases []hostileCase
 	for _, p := range paths {
@@ -479,15 +488,33 @@ func TestHostileSweep(t *testing.T) {
 	var mu sync.Mutex
 	var failures []string
 	counts := map[string]int{}
+	// VBW_SWEEP_LOG names a file that gets every case's outcome, a line
+	// each (for a report of the sweep).
+	var logf *os.File
+	if p := os.Getenv("VBW_SWEEP_LOG"); p != "" {
+		if logf, err = os.Create(p); err != nil {
+			t.Fatal(err)
+		}
+		defer logf.Close()
+	}
+	record := func(c hostileCase, outcome string) {
+		if logf != nil {
+			mu.Lock()
+			fmt.Fprintf(logf, "%s\t%s\n", c, strings.ReplaceAll(outcome, "\n", " | "))
+			mu.Unlock()
+		}
+	}
 	fail := func(c hostileCase, why string) {
 		mu.Lock()
 		failures = append(failures, c.String()+": "+why)
 		mu.Unlock()
+		record(c, "FAIL: "+why)
 	}
-	count := func(what string) {
+	count := func(c hostileCase, what, detail string) {
 		mu.Lock()
 		counts[what]++
 		mu.Unlock()
+		record(c, what+": "+detail)
 	}
 	work := make(chan hostileCase)
 	var wg sync.WaitGroup
@@ -496,7 +523,11 @@ func TestHostileSweep(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for c := range work {
+				start := time.Now()
 				sweepOne(t, c, baseline, fail, count)
+				if d := time.Since(start); d > 20*time.Second {
+					record(c, fmt.Sprintf("slow: %.0f s", d.Seconds()))
+				}
 			}
 		}()
 	}
@@ -513,7 +544,7 @@ func TestHostileSweep(t *testing.T) {
 }
 
 // sweepOne judges one case.
-func sweepOne(t *testing.T, c hostileCase, baseline func(string, float64) runOutcome, fail func(hostileCase, string), count func(string)) {
+func sweepOne(t *testing.T, c hostileCase, baseline func(string, float64) runOutcome, fail func(hostileCase, string), count func(hostileCase, string, string)) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "x.toml")
 	if err := os.WriteFile(p, []byte(c.text), 0o644); err != nil {
@@ -539,7 +570,7 @@ func sweepOne(t *testing.T, c hostileCase, baseline func(string, float64) runOut
 		case !namesKey(msg, c.key):
 			fail(c, "refused without naming the key: "+msg)
 		default:
-			count("refused")
+			count(c, "refused", msg)
 		}
 		return
 	}
@@ -552,13 +583,13 @@ func sweepOne(t *testing.T, c hostileCase, baseline func(string, float64) runOut
 		case namesKey(last, c.key):
 			// A refusal inside the run, once the data are read, that
 			// names the key: clean.
-			count("refused in the run")
+			count(c, "refused in the run", last)
 		default:
 			fail(c, "the run failed with an error that does not name the key: "+last)
 		}
 		return
 	}
-	count("ran")
+	count(c, "ran", "")
 	if !allPass(o.summary) {
 		return
 	}
