@@ -28,6 +28,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -396,6 +397,9 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	if err := o.Limits.Check(); err != nil {
 		return nil, err
 	}
+	if strings.TrimSpace(o.Out) == "" {
+		return nil, errors.New("-out is empty: name the folder the results go to (default output)")
+	}
 	spec, cfg, err := Load(path, o.Quick)
 	if err != nil {
 		return nil, err
@@ -420,6 +424,9 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	_, j.hash, err = config.Encode(cfg)
 	base.DataDir, base.Name = savedData, savedName
 	if err != nil {
+		return nil, err
+	}
+	if err := results.OpenFolder(j.Dir).CheckPath(); err != nil {
 		return nil, err
 	}
 	if err := j.checkClaim(); err != nil {

@@ -179,9 +179,53 @@ func (f Folder) Commit(staging string) error {
 	return nil
 }
 
+// CheckPath refuses a results path that holds something vbw must not
+// replace: a regular file, a link that is not the folder's own link to one
+// of its generations, or anything else that is neither a directory (a
+// folder of an older vbw, which Migrate turns into a managed one, or
+// refuses when it holds other files) nor absent. Nothing of the user's is
+// ever overwritten.
+func (f Folder) CheckPath() error {
+	st, err := os.Lstat(f.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case st.IsDir():
+		return nil
+	case st.Mode()&fs.ModeSymlink != 0:
+		if f.currentGen() != "" {
+			return nil
+		}
+		target, _ := os.Readlink(f.Path)
+		return fmt.Errorf("%s is a link to %s, not a results link of vbw: move it away or write the results elsewhere (-out, or name = \"...\" in the config)", f.Path, target)
+	}
+	return fmt.Errorf("%s exists and is not a results folder of vbw (a %s): move it away or write the results elsewhere (-out, or name = \"...\" in the config)", f.Path, kindOf(st.Mode()))
+}
+
+// kindOf names a file mode for a message.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "regular file"
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	}
+	return m.Type().String()
+}
+
 // link points Path at the generation gen: a new link in the state
-// directory, renamed over Path.
+// directory, renamed over Path, which must be absent or the folder's own
+// link (CheckPath).
 func (f Folder) link(gen string) error {
+	if err := f.CheckPath(); err != nil {
+		return err
+	}
 	tmp := filepath.Join(f.StateDir(), linkTemp)
 	step("remove link leftover")
 	if err := os.RemoveAll(tmp); err != nil {

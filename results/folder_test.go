@@ -514,3 +514,40 @@ func TestCommitKilledBySIGKILL(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPathNeverReplacesTheUsers: a regular file or a foreign link at
+// a results path is refused, and Commit leaves it as it was.
+func TestCheckPathNeverReplacesTheUsers(t *testing.T) {
+	parent := t.TempDir()
+	file := filepath.Join(parent, "pima")
+	if err := os.WriteFile(file, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f := OpenFolder(file)
+	if err := f.CheckPath(); err == nil || !strings.Contains(err.Error(), "is not a results folder of vbw (a regular file)") {
+		t.Errorf("a regular file: %v", err)
+	}
+	staging, err := f.NewStaging()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(staging, ManifestFile), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Commit(staging); err == nil {
+		t.Error("Commit replaced a regular file")
+	}
+	if data, err := os.ReadFile(file); err != nil || string(data) != "mine" {
+		t.Errorf("the user's file is now %q, %v", data, err)
+	}
+	link := filepath.Join(parent, "elsewhere")
+	if err := os.Symlink(parent, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := OpenFolder(link).CheckPath(); err == nil || !strings.Contains(err.Error(), "not a results link of vbw") {
+		t.Errorf("a foreign link: %v", err)
+	}
+	if err := OpenFolder(filepath.Join(parent, "absent")).CheckPath(); err != nil {
+		t.Errorf("an absent path: %v", err)
+	}
+}

@@ -78,6 +78,9 @@ func TestHostileInput(t *testing.T) {
 		{"missing data file", edit(syn, `file     = "abc21.txt"`, `file     = "nope.txt"`), nil, "nope.txt"},
 		{"quick into a full folder", edit(syn, "restarts   = 10", "restarts   = 1"), []string{"-quick"}, "holds the results of a full run"},
 		{"syntax error", "experiment = \"chapter3/synthetic\"\nrestarts = = 3\n", nil, ":2:"},
+		{"empty out", syn, []string{"-out", ""}, "-out is empty"},
+		{"empty out with quick", syn, []string{"-quick", "-out", ""}, "-out is empty"},
+		{"file at the results path", syn, nil, "exists and is not a results folder of vbw (a regular file)"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -94,6 +97,18 @@ func TestHostileInput(t *testing.T) {
 			o := t.TempDir()
 			if c.name == "quick into a full folder" {
 				o = out
+			}
+			if c.name == "file at the results path" {
+				mine := filepath.Join(o, "chapter3", "synthetic")
+				os.MkdirAll(filepath.Dir(mine), 0o755)
+				if err := os.WriteFile(mine, []byte("mine"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				defer func() {
+					if data, err := os.ReadFile(mine); err != nil || string(data) != "mine" {
+						t.Errorf("the file at the results path is now %q, %v", data, err)
+					}
+				}()
 			}
 			args := append([]string{"run", "-noplot", "-out", o, "-data", data}, c.args...)
 			if c.name == "flag after config" {

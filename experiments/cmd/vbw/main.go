@@ -149,6 +149,9 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	if configs, err = resolveIDs(configs, *configsDir); err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
+	if err := checkOut(*out); err != nil {
+		return err
+	}
 	// Quick runs go to their own folder unless -out says otherwise, so
 	// that they never meet the full results (a folder holds one kind).
 	outSet := false
@@ -295,6 +298,9 @@ func cmdPlot(args []string, stdout, stderr io.Writer) error {
 	if len(targets) == 0 {
 		return errors.New("plot: no target given (an experiment ID, chapterN, all, or a results directory)")
 	}
+	if err := checkOut(*out); err != nil {
+		return err
+	}
 	for _, target := range targets {
 		dirs, err := plotTargets(*out, target)
 		if err != nil {
@@ -320,6 +326,9 @@ func cmdReport(args []string, stdout, stderr io.Writer) error {
 	times := fs.Bool("times", false, "print the run times recorded in the manifests of the results under OUT (and of any further results directories given as arguments) as a Markdown table, with a row \"not measured\" for each shipped config without a full run; write nothing")
 	rest, err := parseInterspersed(fs, args)
 	if err != nil {
+		return err
+	}
+	if err := checkOut(*out); err != nil {
 		return err
 	}
 	if *times {
@@ -522,4 +531,13 @@ func onePerExperiment(jobs []*experiments.Job, log io.Writer) []*experiments.Job
 		out = append(out, j)
 	}
 	return out
+}
+
+// checkOut refuses an empty -out, which would put results (or a report)
+// in the working directory.
+func checkOut(out string) error {
+	if strings.TrimSpace(out) == "" {
+		return errors.New("-out is empty: name the folder the results are in (default output)")
+	}
+	return nil
 }
