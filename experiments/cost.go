@@ -64,6 +64,9 @@ type Factor struct {
 	// What says what N counts where it is not the key's value itself
 	// (a list's largest element, a constant): "genes".
 	What string
+	// data, if not nil, is the data file whose size N is, set by Prepare
+	// (DataRows, DataCols, DataBytes).
+	data *dataRef
 }
 
 // Key is the size of the config key key whose value v is the size itself:
@@ -290,6 +293,9 @@ func refusal(t Part, why string) error {
 	if f == nil {
 		return errors.New(strings.ReplaceAll(why, "{key}", "the sizes of the config"))
 	}
+	if f.data != nil {
+		why = strings.ReplaceAll(why, "lower {key}", "use a smaller file for {key}")
+	}
 	return &config.ValueError{Key: f.Key, Value: f.Value, Why: strings.ReplaceAll(why, "{key}", f.Key)}
 }
 
@@ -406,15 +412,21 @@ func CheckWorkers(n int) error {
 }
 
 // checkCost evaluates the config's estimate for the run's workers and
-// refuses it beyond the limits, at the line of the key behind it. A shard
+// refuses it beyond the limits, at the line of the key behind it; the
+// sizes of the data files it names are read from dataDir first
+// (resolveData). A shard
 // does its part of the work; a merge computes nothing, so only its memory
 // is checked.
-func checkCost(path string, o RunOptions, cfg Config) (Estimate, error) {
+func checkCost(path string, o RunOptions, cfg Config, dataDir string) (Estimate, error) {
 	workers := o.Workers
 	if workers <= 0 {
 		workers = defaultWorkers()
 	}
-	est := cfg.Estimate().Eval(workers)
+	cost := cfg.Estimate()
+	if err := resolveData(&cost, dataDir); err != nil {
+		return Estimate{}, config.Locate(path, o.Quick, err)
+	}
+	est := cost.Eval(workers)
 	share := 1.0
 	switch {
 	case o.MergeOnly:

@@ -3,7 +3,10 @@ package experiments
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -201,5 +204,36 @@ func TestLockHolder(t *testing.T) {
 		if got := lockHolder(c.fields); got != c.want {
 			t.Errorf("lockHolder(%q) = %q, want %q", c.fields, got, c.want)
 		}
+	}
+}
+
+// TestDataSizes: an estimate's data factors take the rows and columns of
+// the file the config names, counted at Prepare (a header and blank lines
+// left out); a missing file is refused naming the key.
+func TestDataSizes(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("eruptions,waiting\n\n# a comment\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "%d,%d\n", i, 2*i)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "big.csv"), []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := Cost{Work: []Part{Ops("E steps", 10, Key("restarts", 5), DataRows("data", "big.csv", "points"), DataCols("data", "big.csv", ""))}}
+	if err := resolveData(&c, dir); err != nil {
+		t.Fatal(err)
+	}
+	if e := c.Eval(1); e.Work != 10*5*1000*2 {
+		t.Errorf("work %g, want %d", e.Work, 10*5*1000*2)
+	}
+	if got := c.Work[0].describe(formatSize); got != "E steps: restarts 5 × 1000 points of big.csv × 2 columns of big.csv × 10" {
+		t.Errorf("describe = %q", got)
+	}
+	c = Cost{Memory: []Part{Words("data", DataRows("data", "nope.csv", ""))}}
+	err := resolveData(&c, dir)
+	var ve *config.ValueError
+	if !errors.As(err, &ve) || ve.Key != "data" || !strings.Contains(err.Error(), `data = "nope.csv": no such file`) {
+		t.Errorf("a missing file: %v", err)
 	}
 }

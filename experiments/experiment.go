@@ -404,18 +404,19 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	est, err := checkCost(path, o, cfg)
+	base := cfg.Base()
+	dataDir := ResolveDataDir(o.DataDir, base.DataDir)
+	est, err := checkCost(path, o, cfg, dataDir)
 	if err != nil {
 		return nil, err
 	}
-	base := cfg.Base()
 	name, err := ResultsName(path, base)
 	if err != nil {
 		return nil, err
 	}
 	chapter, _, _ := strings.Cut(spec.ID, "/")
 	j := &Job{Path: path, Spec: spec, Config: cfg, Dir: filepath.Join(o.Out, chapter, name), o: o,
-		data: ResolveDataDir(o.DataDir, base.DataDir), Estimate: est}
+		data: dataDir, Estimate: est}
 	// The hash that identifies results leaves out where the data lives (the
 	// data files are checked by their SHA-256 instead) and where the results
 	// go.

@@ -91,20 +91,24 @@ func (c *PimaConfig) Validate() error {
 	return config.FirstError(c.VB.Validate("vb", nil), c.AIS.Validate("ais"))
 }
 
-// pimaRows and pimaFeatures are the data's fixed sizes (200 training rows,
-// 7 inputs and the bias).
-const pimaRows, pimaFeatures = 200, 8
-
-// Estimate counts IS, AIS (each evaluation N·M multiply-adds) and the fits.
+// Estimate counts IS, AIS and the fits, each evaluation of ln p(t, w) a
+// few multiply-adds per entry of the training set (its rows times the
+// columns: 7 inputs and the class, the bias in the class's place).
 func (c *PimaConfig) Estimate() experiments.Cost {
-	eval := experiments.Fixed(pimaRows*pimaFeatures*4, "operations of ln p(t, w) on the training set")
+	rows, cols := experiments.DataRows("train", c.Train, "training rows"), experiments.DataCols("train", c.Train, "columns")
+	test := []experiments.Factor{experiments.DataRows("test", c.Test, "test rows"), experiments.DataCols("test", c.Test, "columns")}
+	per := func(what string, unit float64, of ...experiments.Factor) experiments.Part {
+		return experiments.Ops(what, 4*unit, append([]experiments.Factor{rows, cols}, of...)...)
+	}
 	return experiments.Cost{
-		Memory: []experiments.Part{experiments.Words("IS log weights", experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
+		Memory: []experiments.Part{experiments.Words("IS log weights", experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
+			experiments.Words("the data", experiments.Fixed(4, "copies"), rows, cols),
+			experiments.Words("the test data", append([]experiments.Factor{experiments.Fixed(4, "copies")}, test...)...)},
 		Work: []experiments.Part{
-			experiments.Ops("importance sampling", 1, eval, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
-			experiments.Ops("AIS with HMC", 2, eval, experiments.Key("ais.steps", c.AIS.Steps), experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog)),
-			experiments.Ops("VB iterations", 2000, eval, experiments.Key("vb.max_iterations", c.VB.MaxIterations)),
-			experiments.Ops("EP sweeps", 2000, eval, experiments.Key("ep.max_iterations", c.EP.MaxIterations)),
+			per("importance sampling", 1, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
+			per("AIS with HMC", 2, experiments.Key("ais.steps", c.AIS.Steps), experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog)),
+			per("VB iterations", 2000, experiments.Key("vb.max_iterations", c.VB.MaxIterations)),
+			per("EP sweeps", 2000, experiments.Key("ep.max_iterations", c.EP.MaxIterations)),
 		},
 	}
 }

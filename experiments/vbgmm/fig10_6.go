@@ -66,21 +66,19 @@ func (c *Fig106Config) w0s() []float64 {
 }
 
 // Estimate counts the fits: (1 + len(w0_scales))·len(alpha0)·seeds·restarts
-// runs of vb.max_iterations iterations over the 272 points and k components.
+// runs of vb.max_iterations iterations over the data's rows (272 eruptions
+// of Old Faithful) and k components.
 func (c *Fig106Config) Estimate() experiments.Cost {
 	w0 := experiments.KeyN("prior.w0_scales", c.Prior.W0Scales, float64(len(c.Prior.W0Scales)+1), "prior scales")
 	a0 := experiments.KeyN("prior.alpha0", c.Prior.Alpha0, float64(len(c.Prior.Alpha0)), "values of α₀")
 	seeds, k := experiments.Key("seeds", c.Seeds), experiments.Key("k", c.K)
 	return experiments.Cost{Cells: []experiments.Factor{w0, a0, seeds},
 		Memory: []experiments.Part{experiments.Rows("fits table", w0, a0, seeds, experiments.Key("restarts", c.Restarts))},
-		CellMemory: []experiments.Part{experiments.Words("responsibilities and data", experiments.Fixed(faithfulN, "points"),
+		CellMemory: []experiments.Part{experiments.Words("responsibilities and data", experiments.DataRows("data", c.Data, "points"),
 			k.Plus(2, "components + data columns"))},
 		Work: []experiments.Part{experiments.Ops("VB iterations", 40, w0, a0, seeds, experiments.Key("restarts", c.Restarts),
-			experiments.Key("vb.max_iterations", c.VB.MaxIterations), experiments.Fixed(faithfulN, "points"), k)}}
+			experiments.Key("vb.max_iterations", c.VB.MaxIterations), experiments.DataRows("data", c.Data, "points"), k)}}
 }
-
-// faithfulN is the number of Old Faithful eruptions.
-const faithfulN = 272
 
 var fig106Criteria = results.Criteria{
 	{ID: "f-monotone", Text: "fits whose F decreased within a VB run", Target: results.Equal(0)},

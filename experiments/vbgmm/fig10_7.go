@@ -67,7 +67,7 @@ func (c *Fig107Config) Validate() error {
 func (c *Fig107Config) Estimate() experiments.Cost {
 	a0 := experiments.KeyN("prior.alpha0", c.Prior.Alpha0, float64(len(c.Prior.Alpha0)), "values of α₀")
 	k := experiments.Key("k_max", c.KMax)
-	n := experiments.Fixed(faithfulN, "points")
+	n := experiments.DataRows("data", c.Data, "points")
 	fact := experiments.KeyN("k_max", c.KMax, math.Gamma(float64(c.KMax)+1)*float64(c.KMax)*float64(max(c.IS.MaxFits, 1)), "K!·K·fits")
 	return experiments.Cost{Cells: []experiments.Factor{a0, k},
 		Memory: []experiments.Part{experiments.Rows("starts table", a0, k, experiments.Key("restarts", c.Restarts))},

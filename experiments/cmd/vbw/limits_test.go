@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -289,5 +291,41 @@ func TestShippedConfigsWithinLimits(t *testing.T) {
 					name, quick, experiments.FormatBytes(e.Bytes), e.Work, experiments.FormatBytes(maxBytes), maxWork, e.MemPart.What, e.WorkPart.What)
 			}
 		}
+	}
+}
+
+// TestDataSizeRefusal: a valid Old Faithful file of 3 million rows in
+// place of the published 272 is refused by -max-work 1e12 before it is
+// read, naming the data key, within the refusals' memory and time.
+func TestDataSizeRefusal(t *testing.T) {
+	bin := buildVBW(t)
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "big-faithful.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	fmt.Fprintln(w, "eruptions,waiting")
+	for i := range 3000000 {
+		fmt.Fprintf(w, "%d.%d,%d\n", 1+i%5, i%10, 40+i%50)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "configs", "vbgmm", "fig10_7.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "fig10_7.toml")
+	text := strings.Replace(string(b), `data = "faithful.csv"`, `data = "big-faithful.csv"`, 1)
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg, rss, cpu := refused(t, exec.Command(bin, "run", "-out", t.TempDir(), "-data", dir, "-max-work", "1e12", "-max-memory", "1TiB", cfg),
+		`data = "big-faithful.csv": this run needs about`, "3000000 points of big-faithful.csv", "more than the limit of 1e+12", "use a smaller file for data")
+	t.Log(msg)
+	if rss > refusalRSS || cpu > refusalCPU {
+		t.Errorf("the refusal took %d MiB of memory at its peak and %v of CPU, want at most %d MiB and %v", rss>>20, cpu, refusalRSS>>20, refusalCPU)
 	}
 }
