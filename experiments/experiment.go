@@ -355,6 +355,9 @@ type Job struct {
 	// the limits.
 	Estimate Estimate
 	hash     string // identifies the resolved config (without data_dir and name)
+	// resolutions are the hashes of the file's resolutions with and
+	// without its [quick] table.
+	resolutions results.Resolutions
 	data     string // resolved data directory
 	o        RunOptions
 }
@@ -420,12 +423,22 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	// The hash that identifies results leaves out where the data lives (the
 	// data files are checked by their SHA-256 instead) and where the results
 	// go.
-	savedData, savedName := base.DataDir, base.Name
-	base.DataDir, base.Name = "", ""
-	_, j.hash, err = config.Encode(cfg)
-	base.DataDir, base.Name = savedData, savedName
+	if j.hash, err = runHash(cfg); err != nil {
+		return nil, err
+	}
+	// The other resolution of the file, so that the manifest records both
+	// and a relabelled run is found (Verify).
+	_, other, err := Load(path, !o.Quick)
 	if err != nil {
 		return nil, err
+	}
+	otherHash, err := runHash(other)
+	if err != nil {
+		return nil, err
+	}
+	j.resolutions = results.Resolutions{Full: j.hash, Quick: otherHash}
+	if o.Quick {
+		j.resolutions = results.Resolutions{Full: otherHash, Quick: j.hash}
 	}
 	if err := results.OpenFolder(j.Dir).CheckPath(); err != nil {
 		return nil, err
@@ -559,6 +572,7 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards, Limits: o.Limits}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
+	man.Resolutions, man.CellKey = &j.resolutions, env.CellKey
 	if man.VCS.Revision == "" {
 		// Built without VCS stamping (go run, tests, -buildvcs=false): ask
 		// git about the config's checkout, if it is one.

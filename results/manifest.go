@@ -20,6 +20,13 @@ type Manifest struct {
 	Experiment  string   `json:"experiment"`
 	Config      string   `json:"config,omitempty"` // path of the config file that was run
 	ConfigHash  string   `json:"config_hash"`
+	// Resolutions are the hashes of the config file's two resolutions when
+	// it ran, without its [quick] table and with it: ConfigHash is the one
+	// Quick says (vbw verify checks it). Nil in older manifests.
+	Resolutions *Resolutions `json:"resolutions,omitempty"`
+	// CellKey is the key the run's cells are stored under (its config
+	// hash and its build); empty in older manifests.
+	CellKey string `json:"cell_key,omitempty"`
 	Seed        uint64   `json:"seed"` // base seed; run seeds are derived from it
 	Quick       bool     `json:"quick"`
 	GoVersion   string   `json:"go_version"`
@@ -54,6 +61,13 @@ type Manifest struct {
 	Warnings []string `json:"warnings"`
 
 	start time.Time
+}
+
+// Resolutions are the hashes of a config file's two resolutions
+// (Manifest.Resolutions).
+type Resolutions struct {
+	Full  string `json:"full"`
+	Quick string `json:"quick"`
 }
 
 // CellCounts counts a run's cells (Manifest.Cells).

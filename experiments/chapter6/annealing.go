@@ -76,7 +76,7 @@ type granCell struct {
 	Accept   []float64           `json:",omitempty"`
 	Seconds  []float64           `json:",omitempty"`
 	Ref      *StructScore        `json:",omitempty"`
-	RefTotal float64             `json:",omitempty"`
+	RefSeconds float64             `json:",omitempty"`
 }
 
 // RunGranularity runs every trace and writes fig6_10.csv, reference.csv,
@@ -107,7 +107,7 @@ func RunGranularity(env *experiments.Env, c *GranularityConfig) error {
 		if i == traces {
 			start := time.Now()
 			ref := sc.score(p, false, rng.New(c.Seed, GranularityID, "restarts"))
-			return granCell{Ref: &ref, RefTotal: time.Since(start).Seconds()}, nil
+			return granCell{Ref: &ref, RefSeconds: time.Since(start).Seconds()}, nil
 		}
 		var theta0 dag.Params
 		if i == 0 && traces > c.RandomTraces {

@@ -83,11 +83,11 @@ ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block
 <div class="scroll"><table>
 <thead><tr><th>experiment</th><th>run</th><th>files against the manifest</th><th>checks passed</th><th>failed</th><th>not applicable or not computed</th><th>wall time</th></tr></thead>
 <tbody>
-{{range .Experiments}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a> <small>{{.Dir}}</small></td><td>{{if .Quick}}<span class="badge quick">QUICK</span>{{else}}{{.Kind}}{{end}}</td><td><span class="state {{.State}}">{{.State}}</span>{{with .Problems}}<ul class="problems">{{range firstProblems .}}<li>{{.}}</li>{{end}}</ul>{{end}}</td>{{if .Trusted}}<td class="pass">{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td class="na">{{.NotApplicable}}</td>{{else}}<td colspan="3" class="fail">not shown: summary.json is not verified</td>{{end}}<td>{{if .ManifestOK}}{{seconds .Manifest.WallSeconds}}{{end}}</td></tr>
+{{range .Experiments}}<tr><td><a href="#{{.Anchor}}">{{.ID}}</a> <small>{{.Dir}}</small></td><td>{{if .Quick}}<span class="badge quick">QUICK</span>{{else}}{{.Kind}}{{end}}</td><td><span class="state {{.State}}">{{.State}}</span>{{with .Recomputed}}<br><small>{{.}}</small>{{end}}{{with .Problems}}<ul class="problems">{{range firstProblems .}}<li>{{.}}</li>{{end}}</ul>{{end}}</td>{{if .Trusted}}<td class="pass">{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td class="na">{{.NotApplicable}}</td>{{else}}<td colspan="3" class="fail">not shown: summary.json is not verified</td>{{end}}<td>{{if .ManifestOK}}{{seconds .Manifest.WallSeconds}}{{end}}</td></tr>
 {{end}}</tbody>
 <tfoot><tr><th colspan="6">total</th><th>{{seconds .WallSeconds}}</th></tr></tfoot>
 </table></div>
-<p><small>A number or figure is shown only from a file whose size and SHA-256 match the folder's manifest.json. The manifest itself is checked against summary.json, config.toml and the folder's place; a consistent edit of all of them and of the recorded SHA-256 cannot be detected.</small></p>
+<p><small>A number or figure is shown only from a file whose size and SHA-256 match the folder's manifest.json. The manifest itself is checked against summary.json, config.toml and the folder's place; a consistent edit of all of them and of the recorded SHA-256 is found only by recomputation: <code>bin/vbw verify -out DIR all</code> recomputes a sample of each folder's cells from its recorded config and seeds and compares every table and check bit for bit, and the folders so verified say when.</small></p>
 {{if .Missing}}<h3 id="not-run">Not run</h3>
 <ul>
 {{range .Missing}}<li><code>{{.ID}}</code>: {{.Title}}.{{with .Note}} {{.}}.{{end}}{{with .Command}} Run it with <code>{{.}}</code>{{end}}{{with .Make}} (or with its chapter, <code>{{.}}</code>){{end}}{{with .Time}}, expected {{.}}{{end}}{{if .Command}}, then <code>bin/vbw report</code>.{{end}}</li>
@@ -187,6 +187,9 @@ func markdown(r *Report) string {
 		if e.State != Verified {
 			state = "**" + e.State + "**: " + strings.Join(firstProblems(e.Problems), "; ")
 		}
+		if e.Recomputed != "" {
+			state += "; " + e.Recomputed
+		}
 		counts := "not shown | not shown | not shown"
 		if e.Trusted {
 			counts = fmt.Sprintf("%d | %d | %d", e.Passed, e.Failed, e.NotApplicable)
@@ -197,7 +200,7 @@ func markdown(r *Report) string {
 		}
 		fmt.Fprintf(&b, "| [%s](#%s) (`%s`) | %s | %s | %s | %s |\n", esc(e.ID), e.Anchor, esc(e.Dir), kind, esc(state), counts, wall)
 	}
-	b.WriteString("\nA number or figure is shown only from a file whose size and SHA-256 match the folder's manifest.json.\n")
+	b.WriteString("\nA number or figure is shown only from a file whose size and SHA-256 match the folder's manifest.json; `bin/vbw verify` recomputes a sample of a folder's cells and compares every table and check bit for bit, and the folders so verified say when.\n")
 	if len(r.Missing) > 0 {
 		b.WriteString("\n### Not run\n\n")
 		for _, m := range r.Missing {

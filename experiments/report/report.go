@@ -87,6 +87,9 @@ type Experiment struct {
 	QuickFailures []results.Check
 	// Tables are the document's tables this run fills, beside ours.
 	Tables []TableView
+	// Recomputed says whether and when vbw verify recomputed the folder
+	// (experiments.Verify): "" if never, or for an earlier manifest.
+	Recomputed string
 
 	bad   map[string]string // listed outputs that do not match: why
 	files map[string][]byte // verified outputs the page reads

@@ -1,7 +1,10 @@
 package report
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
+	"os"
 	"fmt"
 	"io/fs"
 	"path/filepath"
@@ -149,7 +152,40 @@ func readExperiment(root, dir string) Experiment {
 	}
 	e.files = good
 	e.placeFigures(root, dir, good)
+	e.recomputed(dir, cur)
 	return e
+}
+
+// recomputed reads the record of the folder's last verification by
+// recomputation (experiments.Verify) and, if it is of the folder's current
+// manifest, says so; a recomputation that differed marks the folder
+// tampered.
+func (e *Experiment) recomputed(dir, cur string) {
+	v := experiments.ReadVerification(dir)
+	if v == nil {
+		return
+	}
+	data, err := os.ReadFile(filepath.Join(cur, results.ManifestFile))
+	if err != nil {
+		return
+	}
+	sum := sha256.Sum256(data)
+	if hex.EncodeToString(sum[:]) != v.ManifestSHA256 {
+		return // a record of an earlier run
+	}
+	day, _, _ := strings.Cut(v.Time, "T")
+	if v.OK && v.Whole {
+		e.Recomputed = fmt.Sprintf("recomputed whole on %s: every table and check equal (build %s)", day, v.Build)
+		return
+	}
+	if v.OK {
+		e.Recomputed = fmt.Sprintf("recomputed on %s: %d of %d stored cells and every table and check equal (build %s)", day, len(v.Recomputed), v.Cells, v.Build)
+		return
+	}
+	e.Recomputed = fmt.Sprintf("recomputation on %s differs (build %s)", day, v.Build)
+	for _, p := range v.Problems {
+		e.flag(Tampered, "vbw verify: %s", p)
+	}
 }
 
 // crossCheck compares the manifest with what else records the run: the

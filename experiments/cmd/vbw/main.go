@@ -7,6 +7,7 @@
 //	vbw merge [-out DIR] [-quick] [-shards N] CONFIG.toml...
 //	vbw report [-out DIR] [-for PREFIX]
 //	vbw report -times [-out DIR] [-for PREFIX] [DIR...]
+//	vbw verify [-out DIR] [-cells N] [-seed S] [-data DIR] [-workers N] TARGET...
 //	vbw list
 //
 // run loads each config strictly (an unknown key is an error), computes the
@@ -14,8 +15,12 @@
 // ID that vbw list prints (chapter3/synthetic) stands for its shipped
 // config, found in the configs/ folder of the module (or -configs DIR). plot redraws
 // figures from the result files alone. merge joins the cells computed by
-// sharded runs (-shard i/N) into the results a single run gives. list
-// prints the registered experiments.
+// sharded runs (-shard i/N) into the results a single run gives. verify
+// recomputes a random sample of each results folder's stored cells from
+// its recorded config and seeds, assembles the tables and checks again and
+// compares them bit for bit with the folder's (experiments.Verify); the
+// report says which folders were verified so, and when. list prints the
+// registered experiments.
 //
 // Before anything runs, every config's estimate of memory and work
 // (experiments.Cost) is checked against the limits: -max-memory (default
@@ -74,6 +79,8 @@ const usage = `usage:
   vbw report [-out DIR] [-for PREFIX]  (writes DIR/index.html and DIR/REPORT.md from the results in DIR;
                                         -for chapter3: one line of chapter 3's checks and the page to open)
   vbw report -times [-out DIR] [-for PREFIX] [DIR...]  (the run times of the results in DIR as a Markdown table)
+  vbw verify [-out DIR] [-cells N] [-seed S] [-data DIR] [-workers N] TARGET...
+                                   (recompute N stored cells of each results folder and compare bit for bit)
   vbw list                         (the experiment IDs)
   vbw COMMAND -h                   (the command's flags)
 
@@ -105,6 +112,8 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cmdPlot(args[1:], stdout, stderr)
 	case "report":
 		return cmdReport(args[1:], stdout, stderr)
+	case "verify":
+		return cmdVerify(ctx, args[1:], stdout, stderr)
 	case "list":
 		for _, s := range experiments.List() {
 			fmt.Fprintf(stdout, "%-24s %s\n", s.ID, s.Title)
@@ -401,7 +410,12 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 // plotTargets expands a plot target into result directories: a results
 // directory itself, or every folder <out>/<chapter>/* with a summary whose
 // config names a matching experiment (all, chapterN, or an experiment ID).
-func plotTargets(out, target string) ([]plotDir, error) {
+func plotTargets(out, target string) ([]plotDir, error) { return targets("plot", out, target) }
+
+// targets returns the results folders under out that target names (an
+// experiment ID, chapterN, all, or a results directory), for the command
+// cmd.
+func targets(cmd, out, target string) ([]plotDir, error) {
 	if st, err := os.Stat(target); err == nil && st.IsDir() {
 		if _, err := os.Stat(filepath.Join(target, "config.toml")); err == nil {
 			id, err := experiments.ExperimentOf(filepath.Join(target, "config.toml"))
@@ -418,9 +432,13 @@ func plotTargets(out, target string) ([]plotDir, error) {
 		}
 	}
 	if !known {
-		return nil, fmt.Errorf("plot: %q is not an experiment ID, chapterN, all, or a results directory", target)
+		return nil, fmt.Errorf("%s: %q is not an experiment ID, chapterN, all, or a results directory", cmd, target)
 	}
 	folders, _ := filepath.Glob(filepath.Join(out, "*", "*", "summary.json"))
+	quick, _ := filepath.Glob(filepath.Join(out, "quick", "*", "*", "summary.json"))
+	if cmd != "plot" {
+		folders = append(folders, quick...)
+	}
 	var dirs []plotDir
 	for _, f := range folders {
 		d := filepath.Dir(f)
@@ -433,7 +451,7 @@ func plotTargets(out, target string) ([]plotDir, error) {
 		}
 	}
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("plot: no results under %s for %q (run it first: vbw run -out %s CONFIG.toml)", out, target, out)
+		return nil, fmt.Errorf("%s: no results under %s for %q (run it first: vbw run -out %s CONFIG.toml)", cmd, out, target, out)
 	}
 	sort.Slice(dirs, func(i, j int) bool { return dirs[i].dir < dirs[j].dir })
 	return dirs, nil
@@ -538,6 +556,63 @@ func onePerExperiment(jobs []*experiments.Job, log io.Writer) []*experiments.Job
 func checkOut(out string) error {
 	if strings.TrimSpace(out) == "" {
 		return errors.New("-out is empty: name the folder the results are in (default output)")
+	}
+	return nil
+}
+
+func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "output", "top output directory that vbw run wrote to")
+	cells := fs.Int("cells", 3, "stored cells of each folder to recompute (0: none, only the assembly of the stored cells is checked); a run without cells is recomputed whole when > 0")
+	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the sample of cells (default: the time; the record says which)")
+	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
+	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers for the recomputed cells")
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		return errors.New("verify: no target given (an experiment ID, chapterN, all, or a results directory)")
+	}
+	if err := checkOut(*out); err != nil {
+		return err
+	}
+	if *cells < 0 {
+		return fmt.Errorf("-cells %d: want 0 or more", *cells)
+	}
+	if err := experiments.CheckWorkers(*workers); err != nil {
+		return err
+	}
+	bad := 0
+	for _, target := range args {
+		dirs, err := targets("verify", *out, target)
+		if err != nil {
+			return err
+		}
+		for _, d := range dirs {
+			v, err := experiments.Verify(ctx, d.dir, experiments.VerifyOptions{Cells: *cells, Seed: *seed, DataDir: *data, Workers: *workers, Log: stderr})
+			if err != nil {
+				return err
+			}
+			if v.OK && v.Whole {
+				fmt.Fprintf(stdout, "verified %s: recomputed whole (it has no cells), the tables and checks equal\n", d.dir)
+				continue
+			}
+			if v.OK {
+				fmt.Fprintf(stdout, "verified %s: %d of %d stored cells recomputed and equal, the tables and checks assembled again and equal (seed %d)\n",
+					d.dir, len(v.Recomputed), v.Cells, v.Seed)
+				continue
+			}
+			bad++
+			fmt.Fprintf(stdout, "NOT verified %s (seed %d):\n", d.dir, v.Seed)
+			for _, p := range v.Problems {
+				fmt.Fprintf(stdout, "  %s\n", p)
+			}
+		}
+	}
+	if bad > 0 {
+		return fmt.Errorf("verify: %d results folders differ from their recomputation", bad)
 	}
 	return nil
 }
