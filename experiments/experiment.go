@@ -358,8 +358,8 @@ type Job struct {
 	// resolutions are the hashes of the file's resolutions with and
 	// without its [quick] table.
 	resolutions results.Resolutions
-	data     string // resolved data directory
-	o        RunOptions
+	data        string // resolved data directory
+	o           RunOptions
 }
 
 // Hash identifies the job's resolved config, without data_dir and name:

@@ -55,9 +55,9 @@ type Verification struct {
 	Recomputed     []string `json:"recomputed"` // the cells recomputed
 	Seed           uint64   `json:"seed"`       // of the sample
 	// Whole: the run has no cells and was recomputed whole.
-	Whole bool `json:"whole,omitempty"`
-	OK             bool     `json:"ok"`
-	Problems       []string `json:"problems"`
+	Whole    bool     `json:"whole,omitempty"`
+	OK       bool     `json:"ok"`
+	Problems []string `json:"problems"`
 }
 
 // VerifyOptions are the settings of Verify.

@@ -17,16 +17,16 @@ import (
 // Manifest is not safe for concurrent use; a worker pool should send its
 // RunRecord values to one goroutine that calls AddRun.
 type Manifest struct {
-	Experiment  string   `json:"experiment"`
-	Config      string   `json:"config,omitempty"` // path of the config file that was run
-	ConfigHash  string   `json:"config_hash"`
+	Experiment string `json:"experiment"`
+	Config     string `json:"config,omitempty"` // path of the config file that was run
+	ConfigHash string `json:"config_hash"`
 	// Resolutions are the hashes of the config file's two resolutions when
 	// it ran, without its [quick] table and with it: ConfigHash is the one
 	// Quick says (vbw verify checks it). Nil in older manifests.
 	Resolutions *Resolutions `json:"resolutions,omitempty"`
 	// CellKey is the key the run's cells are stored under (its config
 	// hash and its build); empty in older manifests.
-	CellKey string `json:"cell_key,omitempty"`
+	CellKey     string   `json:"cell_key,omitempty"`
 	Seed        uint64   `json:"seed"` // base seed; run seeds are derived from it
 	Quick       bool     `json:"quick"`
 	GoVersion   string   `json:"go_version"`

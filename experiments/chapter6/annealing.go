@@ -72,10 +72,10 @@ func (c *GranularityConfig) Validate() error {
 // granCell is one trace (the AIS runs of every K from one initial θ) or,
 // for Trace = −1, the VB and BIC references.
 type granCell struct {
-	LogW     []experiments.Float `json:",omitempty"`
-	Accept   []float64           `json:",omitempty"`
-	Seconds  []float64           `json:",omitempty"`
-	Ref      *StructScore        `json:",omitempty"`
+	LogW       []experiments.Float `json:",omitempty"`
+	Accept     []float64           `json:",omitempty"`
+	Seconds    []float64           `json:",omitempty"`
+	Ref        *StructScore        `json:",omitempty"`
 	RefSeconds float64             `json:",omitempty"`
 }
 
