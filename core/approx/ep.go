@@ -92,18 +92,10 @@ func (f ProjectedFactor) Tilted(m, v, mean, cov []float64) (float64, error) {
 // moments returns ln ∫ g(u) N(u | mu, s2) du and the mean and variance of
 // u under g(u)N(u | mu, s2)/Z (see ProjectedFactor).
 func (f ProjectedFactor) moments(mu, s2 float64) (lnZ, mean, vr float64, err error) {
-	s := math.Sqrt(s2)
-	rules := tiltedRules()
-	var coarse, fine hermiteSums
-	coarse.eval(f.LogG, mu, s, rules[0])
-	for _, r := range rules[1:] {
-		fine.eval(f.LogG, mu, s, r)
-		if fine.agrees(&coarse, f.Tol) {
-			lnZ, mean, vr = fine.moments(r)
-			return lnZ, mu + s*mean, s2 * vr, nil
-		}
-		coarse = fine
+	if lnZ, mean, vr, ok := f.hermiteMoments(mu, s2); ok {
+		return lnZ, mean, vr, nil
 	}
+	s := math.Sqrt(s2)
 	g := Density{LogP: func(x []float64) float64 {
 		z := (x[0] - mu) / s
 		return f.LogG(x[0]) - 0.5*z*z
@@ -113,6 +105,24 @@ func (f ProjectedFactor) moments(mu, s2 float64) (lnZ, mean, vr float64, err err
 		return math.NaN(), math.NaN(), math.NaN(), err
 	}
 	return ex.LnZ - 0.5*math.Log(2*math.Pi*s2), ex.Mean[0], ex.Cov[0], nil
+}
+
+// hermiteMoments is moments by the Gauss–Hermite rules, or false if no two
+// successive rules agree (see ProjectedFactor).
+func (f ProjectedFactor) hermiteMoments(mu, s2 float64) (lnZ, mean, vr float64, ok bool) {
+	s := math.Sqrt(s2)
+	rules := tiltedRules()
+	var coarse, fine hermiteSums
+	coarse.eval(f.LogG, mu, s, rules[0])
+	for _, r := range rules[1:] {
+		fine.eval(f.LogG, mu, s, r)
+		if fine.agrees(&coarse, f.Tol) {
+			lnZ, mean, vr = fine.moments(r)
+			return lnZ, mu + s*mean, s2 * vr, true
+		}
+		coarse = fine
+	}
+	return 0, 0, 0, false
 }
 
 // hermiteMaxNodes is the size of the finest rule of tiltedRules.
