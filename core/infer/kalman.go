@@ -239,10 +239,10 @@ func kalmanReuse(s []float64, n int) []float64 {
 // SmoothSequences smooths many sequences under the same parameters, as a
 // VBE step does, and runs the precision pass once for each length among
 // them, whatever their outputs and inputs: a sequence after the first of
-// its length costs O(T(k² + pk + dk + pd + d²)) instead of
-// O(T(k³ + pk + …)). The results are identical, bit for bit, to those of
-// Smooth on each sequence, since the precision pass would repeat the same
-// operations on the same numbers.
+// its length copies the first one's covariances and costs
+// O(T(k² + pk + dk + pd + d²)) instead of O(T(k³ + pk + …)). The results
+// are identical, bit for bit, to those of Smooth on each sequence, since
+// the precision pass would repeat the same operations on the same numbers.
 //
 // Within one precision pass, the recursions usually settle on their fixed
 // points exactly, bit for bit, within a few tens of steps; from there on
@@ -271,9 +271,6 @@ type KalmanSmoother struct {
 	lpsi    []float64 // T×k×k row t−1: Cholesky factor Lψ_t of Ψ*_t⁻¹ = I + ⟨CᵀR⁻¹C⟩ + P_t, t = 1..T
 	ypsi    []float64 // T×k×k row t−1: Y_t = Lψ_t⁻¹⟨A⟩
 	lmar    []float64 // (T+1)×k×k Cholesky factor of Υ_{t,t}⁻¹ = Λ_t + P_t, t = 0..T
-	vmar    []float64 // T×k×k row t−1: Υ_{t,t}, t = 1..T
-	wmar    []float64 // (T−1)×k×k row t−1: Υ_{t,t+1}, t = 1..T−1
-	v0, w0  []float64 // k×k Υ_{0,0}, Υ_{0,1}
 	ldlamT  float64   // ln|Λ_T|
 	steadyP int       // largest t with P_t = P_{t+1} exactly, −1 if none (see precisions)
 	vTop    int       // Υ_{t,t} = Υ_{vTop,vTop} exactly for steadyF ≤ t < vTop (0: no such t)
@@ -305,7 +302,6 @@ func NewKalmanSmoother(k, p, d, tmax int) *KalmanSmoother {
 		k: k, p: p, d: d,
 		at: make([]float64, kk), ata: make([]float64, kk), icrc: make([]float64, kk),
 		bmc: make([]float64, k*d), quu: make([]float64, d*d),
-		v0: make([]float64, kk), w0: make([]float64, kk),
 		pc: make([]float64, kk), pn: make([]float64, kk), z: make([]float64, kk),
 		gc: make([]float64, k), gn: make([]float64, k), v: make([]float64, k),
 	}
@@ -324,8 +320,6 @@ func (ks *KalmanSmoother) grow(T int) {
 	ks.lpsi = kalmanReuse(ks.lpsi, T*kk)
 	ks.ypsi = kalmanReuse(ks.ypsi, T*kk)
 	ks.lmar = kalmanReuse(ks.lmar, (T+1)*kk)
-	ks.vmar = kalmanReuse(ks.vmar, T*kk)
-	ks.wmar = kalmanReuse(ks.wmar, max(T-1, 0)*kk)
 	ks.h = kalmanReuse(ks.h, (T+1)*k)
 	ks.drive = kalmanReuse(ks.drive, T*k)
 	ks.back = kalmanReuse(ks.back, T*k)
@@ -373,7 +367,7 @@ func (ks *KalmanSmoother) grow(T int) {
 // or invalid parameters). It panics if phi's dimensions differ from the
 // smoother's or the lengths of y and u do not match.
 func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64) error {
-	return ks.smooth(dst, phi, y, u, true)
+	return ks.smooth(dst, phi, y, u, nil)
 }
 
 // SmoothSequences smooths the sequences i = 0, …, len(y)−1, with outputs
@@ -393,20 +387,26 @@ func (ks *KalmanSmoother) SmoothSequences(dst []LDSPosterior, phi *LDSNatural, y
 		ks.order = append(ks.order, i)
 	}
 	slices.SortStableFunc(ks.order, func(i, j int) int { return cmp.Compare(len(y[i]), len(y[j])) })
-	last := -1 // len(y) of the last precision pass
+	var first *LDSPosterior // the posterior of the last precision pass
 	for _, i := range ks.order {
-		fresh := ks.noReuse || len(y[i]) != last
-		if err := ks.smooth(&dst[i], phi, y[i], u[i], fresh); err != nil {
+		var shared *LDSPosterior
+		if !ks.noReuse && first != nil && first.T*ks.p == len(y[i]) {
+			shared = first
+		}
+		if err := ks.smooth(&dst[i], phi, y[i], u[i], shared); err != nil {
 			return i, err
 		}
-		last = len(y[i])
+		if shared == nil {
+			first = &dst[i]
+		}
 	}
 	return -1, nil
 }
 
-// smooth is Smooth, with the precision pass of the previous call reused
-// when fresh is false: the caller guarantees the same T and phi.
-func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64, fresh bool) error {
+// smooth is Smooth. When shared is not nil, the precision pass of the
+// previous call is reused, with its covariances from shared, the posterior
+// it wrote: the caller guarantees the same T and phi.
+func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64, shared *LDSPosterior) error {
 	phi.Check()
 	k, p, d := ks.k, ks.p, ks.d
 	if phi.K != k || phi.P != p || phi.D != d {
@@ -420,18 +420,18 @@ func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []floa
 		panic(fmt.Sprintf("infer: Kalman smoother: len(u)=%d, want T·d = %d", len(u), T*d))
 	}
 	dst.resize(k, T)
-	if fresh {
+	if shared == nil {
 		ks.grow(T)
 		ks.prepare(phi)
-		if err := ks.precisions(phi, T); err != nil {
+		if err := ks.precisions(dst, phi, T); err != nil {
 			return err
 		}
+	} else {
+		copy(dst.V, shared.V)
+		copy(dst.W, shared.W)
+		copy(dst.V0, shared.V0)
+		copy(dst.W0, shared.W0)
 	}
-	kk := k * k
-	copy(dst.V, ks.vmar[:T*kk])
-	copy(dst.W, ks.wmar[:(T-1)*kk])
-	copy(dst.V0, ks.v0)
-	copy(dst.W0, ks.w0)
 	lnZ := ks.forwardMeans(phi, y, u, T)
 	dst.LogZ = ks.backwardMeans(dst, lnZ, T)
 	return nil
@@ -466,8 +466,8 @@ func kalmanErr(what string, t int) error {
 
 // precisions runs the precision pass for T steps (see KalmanSmoother and
 // Smooth): forwards Λ_t, L*_t, X_t and ½ ln|Σ*_t⁻¹|, backwards P_t, Lψ_t,
-// Y_t, the factors of Υ_{t,t}⁻¹ and the covariances Υ_{t,t}, Υ_{t,t+1},
-// with ln|Σ_0⁻¹| and ln|Λ_T| for ln Z'.
+// Y_t and the factors of Υ_{t,t}⁻¹, with ln|Σ_0⁻¹| and ln|Λ_T| for ln Z';
+// it writes the covariances Υ_{t,t}, Υ_{t,t+1} into dst.
 //
 // The precisions Λ_t converge to a fixed point of the Riccati map
 // Λ_{t−1} ↦ Λ_t; in floating point they usually reach it exactly, bit for
@@ -483,7 +483,7 @@ func kalmanErr(what string, t int) error {
 // Υ_{t+1,t+1} = Υ_{t+2,t+2}, Υ_{t,t+1} = Υ_{t+1,t+2}. Each shortcut copies
 // what the same operations on the same numbers would compute, so the
 // results are identical to the full recursion's.
-func (ks *KalmanSmoother) precisions(phi *LDSNatural, T int) error {
+func (ks *KalmanSmoother) precisions(dst *LDSPosterior, phi *LDSNatural, T int) error {
 	k := ks.k
 	kk := k * k
 	ks.passes++
@@ -530,18 +530,18 @@ func (ks *KalmanSmoother) precisions(phi *LDSNatural, T int) error {
 	pSame := false     // P_t = P_{t+1} exactly
 	vSameNext := false // Υ_{t+1,t+1} = Υ_{t+2,t+2} exactly
 	for t := T; t >= 0; t-- {
-		vt, wt := ks.v0, ks.w0
+		vt, wt := dst.V0, dst.W0
 		if t > 0 {
-			vt, wt = ks.vmar[(t-1)*kk:t*kk], nil
+			vt, wt = dst.V[(t-1)*kk:t*kk], nil
 			if t < T {
-				wt = ks.wmar[(t-1)*kk : t*kk]
+				wt = dst.W[(t-1)*kk : t*kk]
 			}
 		}
 
 		// Υ_{t,t}⁻¹ = Λ_t + P_t = LLᵀ.
 		vSame := t < T && t >= ks.steadyF && pSame
 		if vSame {
-			copy(vt, ks.vmar[t*kk:(t+1)*kk])
+			copy(vt, dst.V[t*kk:(t+1)*kk])
 			if ks.vTop == 0 {
 				ks.vTop = t + 1
 			}
@@ -562,9 +562,9 @@ func (ks *KalmanSmoother) precisions(phi *LDSNatural, T int) error {
 		// Υ_{t,t+1} = Σ*_t⟨A⟩ᵀΥ_{t+1,t+1} = L*_t⁻ᵀ(X_t Υ_{t+1,t+1}).
 		if t < T {
 			if t+1 < T && t >= ks.steadyF-1 && vSameNext {
-				copy(wt, ks.wmar[t*kk:(t+1)*kk])
+				copy(wt, dst.W[t*kk:(t+1)*kk])
 			} else {
-				kalmanMul(wt, ks.xsAt(t), k, k, ks.vmar[t*kk:(t+1)*kk], k)
+				kalmanMul(wt, ks.xsAt(t), k, k, dst.V[t*kk:(t+1)*kk], k)
 				numeric.CholSolveT(ks.starAt(t), k, wt, k)
 			}
 		}
