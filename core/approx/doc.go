@@ -23,7 +23,8 @@
 //	                      the "exact" rows of every gallery table (targets §7 P3)
 //	KLqp, KLpq, Compare   KL(q‖p) (PRML eq. (10.4)) and KL(p‖q) (eq. (10.16)) by quadrature
 //	Exact.Moments         the KL(p‖q) minimiser, moment matching (PRML eqs. (10.17)–(10.19))
-//	Laplace               mode and −∇∇ ln p̃ (PRML eqs. (4.133)–(4.135); Lawrence L560–578,
+//	Laplace               mode (Newton's method; gonum's Newton or BFGS otherwise) and
+//	                      −∇∇ ln p̃ (PRML eqs. (4.133)–(4.135); Lawrence L560–578,
 //	                      Figs 1.12–1.13; PRML Figs 10.1, 10.14)
 //	FitKLqp               the Gaussian minimising KL(q‖p) (PRML eq. (10.3), Fig. 10.1;
 //	                      Lawrence Figs 1.12–1.13; T&S eq. (1.16), Fig. 1.2; PRML Fig. 10.3)
@@ -35,7 +36,9 @@
 //	                      (1.19)–(1.22), Fig. 1.3: (1 − λ²)/(1 + λ²) in a chain)
 //	EP, ProjectedFactor   expectation propagation with site updates and damping (PRML
 //	                      eqs. (10.184)–(10.207)); sites may have negative precision
-//	                      (Fig. 10.16, L1335–1345)
+//	                      (Fig. 10.16, L1335–1345); a projected factor's tilted moments
+//	                      by Gauss–Hermite rules checked against each other, adaptive
+//	                      quadrature where they disagree
 //	EP.LogEvidence        PRML eq. (10.208) in natural parameters
 //	GaussVB               PRML eqs. (10.21)–(10.30), Fig. 10.4, with a_N = a₀ + (N+1)/2
 //	                      for the conjugate prior; eq. (10.33) under the improper prior

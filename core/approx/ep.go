@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/vbworkbench/vbw/core/numeric"
 )
@@ -27,18 +28,26 @@ import (
 type Factor interface {
 	// Tilted returns ln Z = ln ∫ f(θ) N(θ | m, V) dθ and writes the mean
 	// and covariance (row-major) of the tilted density f(θ)N(θ | m, V)/Z
-	// into mean and cov. It must not keep its arguments.
+	// into mean and cov, which share no memory with m and v. It must not
+	// keep its arguments.
 	Tilted(m, v, mean, cov []float64) (lnZ float64, err error)
 }
 
 // ProjectedFactor is a factor that depends on θ through u = aᵀθ alone,
 // f(θ) = g(aᵀθ): a logistic or probit likelihood (PRML §10.6, §4.5), or the
 // one-dimensional clutter factor (PRML eq. (10.209)) with a = 1. Its tilted
-// moments come from a one-dimensional adaptive quadrature over u ~
-// N(aᵀm, aᵀVa), box ±12 standard deviations: with E_t and Var_t the tilted
-// moments of u,
+// moments are those of u under g(u)N(u | μ_u, σ_u²) with μ_u = aᵀm and
+// σ_u² = aᵀVa: with E_t and Var_t the tilted moments of u,
 //
 //	mean = m + Va (E_t[u] − μ_u)/σ_u²,  cov = V + Va aᵀV (Var_t[u] − σ_u²)/σ_u⁴.
+//
+// E_t and Var_t are expectations under the cavity's N(μ_u, σ_u²): Tilted
+// takes them by Gauss–Hermite rules of 16 and 32 nodes, then 32 and 64,
+// then 64 and 128 (gonum's quad.Hermite), and keeps the finer rule's values
+// as soon as two rules agree within Tol on each of Σ_j w_j g(u_j) z_j^k,
+// k = 0, 1, 2 (z_j the nodes in units of σ_u), as they do when g is smooth
+// on the scale of σ_u; when no two agree, it takes them by adaptive
+// quadrature (Density.Exact) over u on the box μ_u ± 12σ_u.
 type ProjectedFactor struct {
 	A    []float64
 	LogG func(u float64) float64
@@ -48,10 +57,11 @@ type ProjectedFactor struct {
 // Tilted implements Factor.
 func (f ProjectedFactor) Tilted(m, v, mean, cov []float64) (float64, error) {
 	d := len(m)
-	va := make([]float64, d)
+	va := mean // Va, until mean is written
 	var mu, s2 float64
 	for i := range d {
 		mu += f.A[i] * m[i]
+		va[i] = 0
 		for j := range d {
 			va[i] += v[i*d+j] * f.A[j]
 		}
@@ -62,6 +72,29 @@ func (f ProjectedFactor) Tilted(m, v, mean, cov []float64) (float64, error) {
 	if !(s2 > 0) {
 		return math.NaN(), errors.New("approx: projected cavity variance not positive")
 	}
+	lnZ, eu, vu, err := f.moments(mu, s2)
+	if err != nil {
+		return math.NaN(), err
+	}
+	dm := (eu - mu) / s2
+	dv := (vu - s2) / (s2 * s2)
+	for i := range d {
+		for j := range d {
+			cov[i*d+j] = v[i*d+j] + va[i]*va[j]*dv
+		}
+	}
+	for i := range d {
+		mean[i] = m[i] + va[i]*dm
+	}
+	return lnZ, nil
+}
+
+// moments returns ln ∫ g(u) N(u | mu, s2) du and the mean and variance of
+// u under g(u)N(u | mu, s2)/Z (see ProjectedFactor).
+func (f ProjectedFactor) moments(mu, s2 float64) (lnZ, mean, vr float64, err error) {
+	if lnZ, mean, vr, ok := f.hermiteMoments(mu, s2); ok {
+		return lnZ, mean, vr, nil
+	}
 	s := math.Sqrt(s2)
 	g := Density{LogP: func(x []float64) float64 {
 		z := (x[0] - mu) / s
@@ -69,17 +102,90 @@ func (f ProjectedFactor) Tilted(m, v, mean, cov []float64) (float64, error) {
 	}, Lo: []float64{mu - 12*s}, Hi: []float64{mu + 12*s}}
 	ex, err := g.Exact(f.Tol)
 	if err != nil {
-		return math.NaN(), err
+		return math.NaN(), math.NaN(), math.NaN(), err
 	}
-	dm := (ex.Mean[0] - mu) / s2
-	dv := (ex.Cov[0] - s2) / (s2 * s2)
-	for i := range d {
-		mean[i] = m[i] + va[i]*dm
-		for j := range d {
-			cov[i*d+j] = v[i*d+j] + va[i]*va[j]*dv
+	return ex.LnZ - 0.5*math.Log(2*math.Pi*s2), ex.Mean[0], ex.Cov[0], nil
+}
+
+// hermiteMoments is moments by the Gauss–Hermite rules, or false if no two
+// successive rules agree (see ProjectedFactor).
+func (f ProjectedFactor) hermiteMoments(mu, s2 float64) (lnZ, mean, vr float64, ok bool) {
+	s := math.Sqrt(s2)
+	rules := tiltedRules()
+	var coarse, fine hermiteSums
+	coarse.eval(f.LogG, mu, s, rules[0])
+	for _, r := range rules[1:] {
+		fine.eval(f.LogG, mu, s, r)
+		if fine.agrees(&coarse, f.Tol) {
+			lnZ, mean, vr = fine.moments(r)
+			return lnZ, mu + s*mean, s2 * vr, true
+		}
+		coarse = fine
+	}
+	return 0, 0, 0, false
+}
+
+// hermiteMaxNodes is the size of the finest rule of tiltedRules.
+const hermiteMaxNodes = 128
+
+// tiltedRules returns the Gauss–Hermite rules of 16, 32, 64 and 128 nodes
+// that ProjectedFactor tries in turn.
+var tiltedRules = sync.OnceValue(func() [4]hermiteRule {
+	return [4]hermiteRule{newHermite(16), newHermite(32), newHermite(64), newHermite(hermiteMaxNodes)}
+})
+
+// hermiteSums holds one rule's sums for g(μ + σz): shift, the largest
+// ln g(μ + σz_j), and sum[k] = Σ_j w_j e^{ln g(μ+σz_j) − shift} z_j^k,
+// k = 0, 1, 2, with the terms w_j e^{…} in wg.
+type hermiteSums struct {
+	shift float64
+	sum   [3]float64
+	wg    [hermiteMaxNodes]float64
+}
+
+// eval computes the sums of rule r for ln g = logG at mu + s·z.
+func (h *hermiteSums) eval(logG func(float64) float64, mu, s float64, r hermiteRule) {
+	lg := h.wg[:len(r.u)]
+	h.shift = math.Inf(-1)
+	for j, z := range r.u {
+		lg[j] = logG(mu + s*z)
+		h.shift = math.Max(h.shift, lg[j])
+	}
+	h.sum = [3]float64{}
+	for j, z := range r.u {
+		wg := r.w[j] * math.Exp(lg[j]-h.shift)
+		lg[j] = wg
+		h.sum[0] += wg
+		h.sum[1] += wg * z
+		h.sum[2] += wg * z * z
+	}
+}
+
+// agrees reports whether the sums of h and of the coarser rule c agree
+// within tol, relative to h's sums, on the scale of h's shift, and are
+// finite.
+func (h *hermiteSums) agrees(c *hermiteSums, tol numeric.QuadTol) bool {
+	if math.IsInf(h.shift, 0) || math.IsNaN(h.shift) || math.IsInf(c.shift, 0) || math.IsNaN(c.shift) {
+		return false
+	}
+	r := math.Exp(c.shift - h.shift)
+	for k, v := range h.sum {
+		if !(math.Abs(c.sum[k]*r-v) <= tol.Scale(v)) {
+			return false
 		}
 	}
-	return ex.LnZ - 0.5*math.Log(2*math.Pi*s2), nil
+	return h.sum[0] > 0
+}
+
+// moments returns ln Σ_j w_j g(μ + σz_j) and the mean and variance of z
+// under the weights w_j g(μ + σz_j), for the rule r of the sums.
+func (h *hermiteSums) moments(r hermiteRule) (lnZ, mean, vr float64) {
+	z0 := h.sum[0]
+	mean = h.sum[1] / z0
+	for j, z := range r.u {
+		vr += h.wg[j] * (z - mean) * (z - mean)
+	}
+	return h.shift + math.Log(z0), mean, vr / z0
 }
 
 // EPSettings control EP. The zero value means the defaults.
@@ -118,6 +224,12 @@ func (n natural) clone() natural {
 	return natural{h: append([]float64(nil), n.h...), lam: append([]float64(nil), n.lam...)}
 }
 
+// set copies o into n.
+func (n natural) set(o natural) {
+	copy(n.h, o.h)
+	copy(n.lam, o.lam)
+}
+
 // addScaled sets n += c·o.
 func (n natural) addScaled(c float64, o natural) {
 	for i := range n.h {
@@ -133,35 +245,66 @@ func (n natural) addScaled(c float64, o natural) {
 // definite.
 func (n natural) moments() (Normal, float64, bool) {
 	d := len(n.h)
-	cov, ldet, ok := invertSPD(n.lam, d)
+	q := Normal{Mean: make([]float64, d), Cov: make([]float64, d*d)}
+	a, ok := n.momentsTo(q.Mean, q.Cov, make([]float64, 2*d*d))
 	if !ok {
 		return Normal{}, 0, false
 	}
-	mean := make([]float64, d)
+	return q, a, true
+}
+
+// momentsTo is moments writing the mean and covariance into mean and cov,
+// with scratch of 2d² values.
+func (n natural) momentsTo(mean, cov, scratch []float64) (float64, bool) {
+	d := len(n.h)
+	ldet, ok := inverseSPDTo(cov, n.lam, d, scratch)
+	if !ok {
+		return 0, false
+	}
 	var hm float64
 	for i := range d {
+		mean[i] = 0
 		for j := range d {
 			mean[i] += cov[i*d+j] * n.h[j]
 		}
 		hm += n.h[i] * mean[i]
 	}
-	return Normal{Mean: mean, Cov: cov}, 0.5*hm - 0.5*ldet + 0.5*float64(d)*math.Log(2*math.Pi), true
+	return 0.5*hm - 0.5*ldet + 0.5*float64(d)*math.Log(2*math.Pi), true
 }
 
 // fromMoments returns the natural parameters of q.
 func fromMoments(q Normal) (natural, bool) {
 	d := q.Dim()
-	lam, _, ok := invertSPD(q.Cov, d)
-	if !ok {
-		return natural{}, false
+	n := newNatural(d)
+	return n, n.setMoments(q.Mean, q.Cov, make([]float64, 2*d*d))
+}
+
+// setMoments sets n to the natural parameters of N(mean, cov), with scratch
+// of 2d² values, or returns false if cov is not positive definite.
+func (n natural) setMoments(mean, cov, scratch []float64) bool {
+	d := len(n.h)
+	if _, ok := inverseSPDTo(n.lam, cov, d, scratch); !ok {
+		return false
 	}
-	n := natural{h: make([]float64, d), lam: lam}
 	for i := range d {
+		n.h[i] = 0
 		for j := range d {
-			n.h[i] += lam[i*d+j] * q.Mean[j]
+			n.h[i] += n.lam[i*d+j] * mean[j]
 		}
 	}
-	return n, true
+	return true
+}
+
+// inverseSPDTo is numeric.InverseSPD (the same operations) with its
+// scratch, 2n² values, supplied.
+func inverseSPDTo(dst, a []float64, n int, scratch []float64) (logDet float64, ok bool) {
+	l, work := scratch[:n*n], scratch[n*n:2*n*n]
+	copy(l, a[:n*n])
+	if !numeric.CholFactor(l, n) {
+		return 0, false
+	}
+	numeric.CholInverse(dst, l, n, work)
+	return numeric.CholLogDet(l, n), true
 }
 
 // EP is expectation propagation on a Gaussian prior and factors.
@@ -174,6 +317,14 @@ type EP struct {
 	// Iterations is the number of sweeps run; Skipped counts site updates
 	// left out because the cavity or the new q was improper.
 	Iterations, Skipped int
+
+	// Scratch of Sweep and LogEvidence: the cavity, the tilted
+	// distribution, the step of a site, a trial q; the moments of the
+	// cavity and of the tilted distribution; an inverse's (inverseSPDTo).
+	cav, tilt, step, try natural
+	cmean, ccov          []float64
+	tmean, tcov          []float64
+	scratch              []float64
 }
 
 // NewEP returns EP with every site at 1 (q = prior).
@@ -182,9 +333,13 @@ func NewEP(prior Normal, factors []Factor, s EPSettings) (*EP, error) {
 	if !ok {
 		return nil, fmt.Errorf("approx: EP prior: %w", errNotProper)
 	}
-	e := &EP{prior: pn, factors: factors, q: pn.clone(), s: s.withDefaults()}
+	d := prior.Dim()
+	e := &EP{prior: pn, factors: factors, q: pn.clone(), s: s.withDefaults(),
+		cav: newNatural(d), tilt: newNatural(d), step: newNatural(d), try: newNatural(d),
+		cmean: make([]float64, d), ccov: make([]float64, d*d), tmean: make([]float64, d), tcov: make([]float64, d*d),
+		scratch: make([]float64, 2*d*d)}
 	for range factors {
-		e.sites = append(e.sites, newNatural(prior.Dim()))
+		e.sites = append(e.sites, newNatural(d))
 	}
 	return e, nil
 }
@@ -211,38 +366,33 @@ func (e *EP) Cavity(i int) (Normal, bool) {
 }
 
 // Sweep updates every site once in order and returns the largest change
-// of a site's natural parameters.
+// of a site's natural parameters. It does not allocate beyond what the
+// factors' Tilted does.
 func (e *EP) Sweep() (float64, error) {
-	d := len(e.q.h)
-	mean, cov := make([]float64, d), make([]float64, d*d)
+	cav, tn, step := e.cav, e.tilt, e.step
 	var change float64
 	for i, f := range e.factors {
-		cav := e.q.clone()
+		cav.set(e.q)
 		cav.addScaled(-1, e.sites[i])
-		cn, _, ok := cav.moments()
-		if !ok {
+		if _, ok := cav.momentsTo(e.cmean, e.ccov, e.scratch); !ok {
 			e.Skipped++
 			continue
 		}
-		if _, err := f.Tilted(cn.Mean, cn.Cov, mean, cov); err != nil {
+		if _, err := f.Tilted(e.cmean, e.ccov, e.tmean, e.tcov); err != nil {
 			return change, fmt.Errorf("approx: EP site %d: %w", i, err)
 		}
-		tn, ok := fromMoments(Normal{Mean: mean, Cov: cov})
-		if !ok {
+		if !tn.setMoments(e.tmean, e.tcov, e.scratch) {
 			e.Skipped++
 			continue
 		}
 		// Proposed site = tilted − cavity; step δ from the old site.
-		step := tn.clone()
+		step.set(tn)
 		step.addScaled(-1, cav)
 		step.addScaled(-1, e.sites[i]) // now new − old
 		delta := e.s.Damping
 		applied := false
 		for range 20 {
-			q := e.q.clone()
-			q.addScaled(delta, step)
-			if _, _, ok := q.moments(); ok {
-				e.q = q
+			if e.tryQ(func(q natural) { q.set(e.q); q.addScaled(delta, step) }) {
 				e.sites[i].addScaled(delta, step)
 				applied = true
 				break
@@ -261,15 +411,25 @@ func (e *EP) Sweep() (float64, error) {
 		}
 	}
 	// Recompute q from the prior and the sites, against drift.
-	q := e.prior.clone()
-	for _, s := range e.sites {
-		q.addScaled(1, s)
-	}
-	if _, _, ok := q.moments(); ok {
-		e.q = q
-	}
+	e.tryQ(func(q natural) {
+		q.set(e.prior)
+		for _, s := range e.sites {
+			q.addScaled(1, s)
+		}
+	})
 	e.Iterations++
 	return change, nil
+}
+
+// tryQ sets a trial q by fill and makes it q if it is proper, reporting
+// whether it was.
+func (e *EP) tryQ(fill func(q natural)) bool {
+	fill(e.try)
+	if _, ok := e.try.momentsTo(e.cmean, e.ccov, e.scratch); !ok {
+		return false
+	}
+	e.q, e.try = e.try, e.q
+	return true
 }
 
 // Run sweeps until the sites stop moving (EPSettings.Tol) or the cap, and
@@ -296,22 +456,21 @@ func (e *EP) Run() (bool, error) {
 //
 // evaluated at the current q (exact at a fixed point).
 func (e *EP) LogEvidence() (float64, error) {
-	d := len(e.q.h)
-	mean, cov := make([]float64, d), make([]float64, d*d)
-	_, aq, ok := e.q.moments()
+	aq, ok := e.q.momentsTo(e.cmean, e.ccov, e.scratch)
 	if !ok {
 		return math.NaN(), errNotProper
 	}
-	_, ap, _ := e.prior.moments()
+	ap, _ := e.prior.momentsTo(e.cmean, e.ccov, e.scratch)
 	lnz := aq - ap
+	cav := e.cav
 	for i, f := range e.factors {
-		cav := e.q.clone()
+		cav.set(e.q)
 		cav.addScaled(-1, e.sites[i])
-		cn, ac, ok := cav.moments()
+		ac, ok := cav.momentsTo(e.cmean, e.ccov, e.scratch)
 		if !ok {
 			return math.NaN(), fmt.Errorf("approx: EP evidence: cavity %d is improper", i)
 		}
-		lz, err := f.Tilted(cn.Mean, cn.Cov, mean, cov)
+		lz, err := f.Tilted(e.cmean, e.ccov, e.tmean, e.tcov)
 		if err != nil {
 			return math.NaN(), err
 		}

@@ -236,9 +236,10 @@ func (lr *Logistic) Predict(phi []float64) float64 {
 }
 
 // LogisticJoint returns ln p(t, w) = Σ_n ln σ((2t_n − 1) φ_nᵀw) + ln N(w | 0,
-// α⁻¹I) with its gradient and Hessian, the target of Laplace's
-// approximation for logistic regression (PRML §4.5, eqs. (4.142)–(4.143))
-// and of quadrature or sampling. It panics on ragged rows.
+// α⁻¹I) with its gradient and Hessian (also in one pass, GradHess), the
+// target of Laplace's approximation for logistic regression (PRML §4.5,
+// eqs. (4.142)–(4.143)) and of quadrature or sampling. It panics on ragged
+// rows.
 func LogisticJoint(phi [][]float64, t []int, alpha float64) Func {
 	m := len(phi[0])
 	act := func(n int, w []float64) float64 {
@@ -247,6 +248,42 @@ func LogisticJoint(phi [][]float64, t []int, alpha float64) Func {
 			a += v * w[i]
 		}
 		return a
+	}
+	// grad adds (t_n − σ)φ_n to dst.
+	grad := func(dst []float64, n int, s float64) {
+		r := float64(t[n]) - s
+		for i, v := range phi[n] {
+			dst[i] += r * v
+		}
+	}
+	// hess adds −σ(1 − σ)φ_nφ_nᵀ to the lower triangle of dst.
+	hess := func(dst []float64, n int, s float64) {
+		f := phi[n]
+		c := s * (1 - s)
+		for i := range m {
+			ci, row := c*f[i], dst[i*m:i*m+i+1]
+			for j := range row {
+				row[j] -= ci * f[j]
+			}
+		}
+	}
+	startGrad := func(dst, w []float64) {
+		for i := range dst {
+			dst[i] = -alpha * w[i]
+		}
+	}
+	startHess := func(dst []float64) {
+		clear(dst)
+		for i := range m {
+			dst[i*m+i] = -alpha
+		}
+	}
+	mirror := func(dst []float64) {
+		for i := range m {
+			for j := range i {
+				dst[j*m+i] = dst[i*m+j]
+			}
+		}
 	}
 	return Func{
 		LogP: func(w []float64) float64 {
@@ -257,30 +294,27 @@ func LogisticJoint(phi [][]float64, t []int, alpha float64) Func {
 			return v
 		},
 		Grad: func(dst, w []float64) {
-			for i := range dst {
-				dst[i] = -alpha * w[i]
-			}
-			for n, f := range phi {
-				r := float64(t[n]) - Sigmoid(act(n, w))
-				for i, v := range f {
-					dst[i] += r * v
-				}
+			startGrad(dst, w)
+			for n := range phi {
+				grad(dst, n, Sigmoid(act(n, w)))
 			}
 		},
 		Hess: func(dst, w []float64) {
-			clear(dst)
-			for i := range m {
-				dst[i*m+i] = -alpha
+			startHess(dst)
+			for n := range phi {
+				hess(dst, n, Sigmoid(act(n, w)))
 			}
-			for n, f := range phi {
+			mirror(dst)
+		},
+		GradHess: func(g, h, w []float64) {
+			startGrad(g, w)
+			startHess(h)
+			for n := range phi {
 				s := Sigmoid(act(n, w))
-				c := s * (1 - s)
-				for i := range m {
-					for j := range m {
-						dst[i*m+j] -= c * f[i] * f[j]
-					}
-				}
+				grad(g, n, s)
+				hess(h, n, s)
 			}
+			mirror(h)
 		},
 	}
 }

@@ -106,6 +106,8 @@
 //	                                   backward pass                          Algorithm 5.2 (eqs. 5.106-5.112 at φ̄),
 //	                                                                          information form (ch5-lds.md §1.6, §1.12)
 //	                                   marginals ω_t, Υ_{t,t}, Υ_{t,t+1}      eqs. 5.116-5.120, 5.125
+//	KalmanSmoother.SmoothSequences     Smooth on many sequences, the          as Smooth, over the sequences of a VBE
+//	                                   precision recursions once per length   step (section 5.3.8)
 //	LDSPosterior                       q(x_{0:T}) of one sequence, ln Z'      eqs. 5.116-5.125; 5.70
 //	LDSStats.AddSequence               W_A, G_A, S_A, W_C, G_C, S_C; x_0      eqs. 5.126-5.132 summed as 5.148-5.149;
 //	                                   statistics; ln Z'                      x_0 for 5.150-5.151

@@ -10,8 +10,10 @@ package infer
 // package comment.
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/vbworkbench/vbw/core/numeric"
 )
@@ -227,43 +229,65 @@ func kalmanReuse(s []float64, n int) []float64 {
 // triangular solves, and the only explicit inverses formed are the output
 // covariances Υ_{t,t}.
 //
-// The precision recursions (Λ_t forwards, P_t backwards) do not involve the
-// data and usually settle on their fixed points exactly, bit for bit, within
-// a few tens of steps; from there on the smoother reuses the factors it has
-// instead of recomputing the same numbers, and each step costs O(k² + pk)
-// instead of O(k³). The results are identical either way. A step costs
-// O(k³ + pk + dk) until then.
+// Each call has two parts. The precision pass (precisions) runs the
+// recursions of the precisions, Λ_t forwards and P_t backwards, and
+// everything they determine: the Cholesky factors the means are solved
+// with, Υ_{t,t}, Υ_{t,t+1} and the log-determinants in ln Z'. None of it
+// involves the outputs or the inputs; it depends on T and on the
+// parameters alone. The mean pass (forwardMeans, backwardMeans) runs the
+// recursions of h_t and g_t, the means ω_t and ln Z' from those factors.
+// SmoothSequences smooths many sequences under the same parameters, as a
+// VBE step does, and runs the precision pass once for each length among
+// them, whatever their outputs and inputs: a sequence after the first of
+// its length copies the first one's covariances and costs
+// O(T(k² + pk + dk + pd + d²)) instead of O(T(k³ + pk + …)). The results
+// are identical, bit for bit, to those of Smooth on each sequence, since
+// the precision pass would repeat the same operations on the same numbers.
+//
+// Within one precision pass, the recursions usually settle on their fixed
+// points exactly, bit for bit, within a few tens of steps; from there on
+// the pass reuses the factors it has instead of recomputing the same
+// numbers, so that a step costs O(k²) instead of O(k³). The results are
+// identical either way.
 type KalmanSmoother struct {
 	k, p, d int
 
-	// Per call: forms of the parameters used at every step.
+	// Forms of the parameters used at every step (prepare).
 	at   []float64 // k×k ⟨A⟩ᵀ
 	ata  []float64 // k×k (⟨AᵀA⟩ + ⟨AᵀA⟩ᵀ)/2
 	icrc []float64 // k×k I + (⟨CᵀR⁻¹C⟩ + ⟨CᵀR⁻¹C⟩ᵀ)/2
 	bmc  []float64 // k×d ⟨B⟩ − ⟨CᵀR⁻¹D⟩
 	quu  []float64 // d×d ⟨BᵀB⟩ + ⟨DᵀR⁻¹D⟩
 
-	// Forward pass.
-	lam   []float64 // (T+1)×k×k Λ_t = Σ_t⁻¹, t = 0..T
-	h     []float64 // (T+1)×k h_t = Σ_t⁻¹μ_t
-	lstar []float64 // T×k×k Cholesky factor L*_t of Σ*_t⁻¹ = Λ_t + ⟨AᵀA⟩, t = 0..T−1
-	xs    []float64 // T×k×k X_t = L*_t⁻¹⟨A⟩ᵀ, t = 0..T−1
-	drive []float64 // T×k row t−1: ⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t, the x_t term of step t
-	back  []float64 // T×k row t−1: ⟨AᵀB⟩u_t, minus the x_{t−1} term of step t
+	// Precision pass, forwards.
+	lam     []float64 // (T+1)×k×k Λ_t = Σ_t⁻¹, t = 0..T
+	lstar   []float64 // T×k×k Cholesky factor L*_t of Σ*_t⁻¹ = Λ_t + ⟨AᵀA⟩, t = 0..T−1
+	xs      []float64 // T×k×k X_t = L*_t⁻¹⟨A⟩ᵀ, t = 0..T−1
+	ldstar  []float64 // T: ½ ln|Σ*_t⁻¹|, t = 0..T−1
+	ldlam0  float64   // ln|Σ_0⁻¹|
+	steadyF int       // first t with Λ_t = Λ_{t−1} exactly, T+1 if none (see precisions)
 
-	steadyF int // first t with Λ_t = Λ_{t−1} exactly, T+1 if none (see forward)
-
-	// Backward pass.
+	// Precision pass, backwards.
+	lpsi    []float64 // T×k×k row t−1: Cholesky factor Lψ_t of Ψ*_t⁻¹ = I + ⟨CᵀR⁻¹C⟩ + P_t, t = 1..T
+	ypsi    []float64 // T×k×k row t−1: Y_t = Lψ_t⁻¹⟨A⟩
+	lmar    []float64 // (T+1)×k×k Cholesky factor of Υ_{t,t}⁻¹ = Λ_t + P_t, t = 0..T
+	ldlamT  float64   // ln|Λ_T|
+	steadyP int       // largest t with P_t = P_{t+1} exactly, −1 if none (see precisions)
+	vTop    int       // Υ_{t,t} = Υ_{vTop,vTop} exactly for steadyF ≤ t < vTop (0: no such t)
 	pc, pn  []float64 // k×k P_t and P_{t−1}
-	gc, gn  []float64 // k g_t and g_{t−1}
-	sm      []float64 // k×k Cholesky factor of Λ_t + P_t
-	sp      []float64 // k×k Cholesky factor Lψ of I + ⟨CᵀR⁻¹C⟩ + P_t
-	y       []float64 // k×k Lψ⁻¹⟨A⟩
-	z       []float64 // k×k scratch for L⁻¹
-	v       []float64 // k scratch
-	steadyP int       // largest t with P_t = P_{t+1} exactly, −1 if none (see backward)
+	z       []float64 // k×k scratch
 
-	noReuse bool // tests: recompute every step even at the fixed points
+	// Mean pass.
+	h      []float64 // (T+1)×k h_t = Σ_t⁻¹μ_t
+	drive  []float64 // T×k row t−1: ⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t, the x_t term of step t
+	back   []float64 // T×k row t−1: ⟨AᵀB⟩u_t, minus the x_{t−1} term of step t
+	gc, gn []float64 // k g_t and g_{t−1}
+	v      []float64 // k scratch
+
+	order []int // SmoothSequences: the sequences by length
+
+	passes  int  // tests: precision passes run
+	noReuse bool // tests: recompute every step even at the fixed points, and every sequence
 }
 
 // NewKalmanSmoother returns a smoother for k states, p outputs and d inputs
@@ -278,10 +302,8 @@ func NewKalmanSmoother(k, p, d, tmax int) *KalmanSmoother {
 		k: k, p: p, d: d,
 		at: make([]float64, kk), ata: make([]float64, kk), icrc: make([]float64, kk),
 		bmc: make([]float64, k*d), quu: make([]float64, d*d),
-		pc: make([]float64, kk), pn: make([]float64, kk),
-		gc: make([]float64, k), gn: make([]float64, k),
-		sm: make([]float64, kk), sp: make([]float64, kk), z: make([]float64, kk), y: make([]float64, kk),
-		v: make([]float64, k),
+		pc: make([]float64, kk), pn: make([]float64, kk), z: make([]float64, kk),
+		gc: make([]float64, k), gn: make([]float64, k), v: make([]float64, k),
 	}
 	ks.grow(tmax)
 	return ks
@@ -290,10 +312,15 @@ func NewKalmanSmoother(k, p, d, tmax int) *KalmanSmoother {
 // grow makes the per-step buffers hold T steps.
 func (ks *KalmanSmoother) grow(T int) {
 	k := ks.k
-	ks.lam = kalmanReuse(ks.lam, (T+1)*k*k)
+	kk := k * k
+	ks.lam = kalmanReuse(ks.lam, (T+1)*kk)
+	ks.lstar = kalmanReuse(ks.lstar, T*kk)
+	ks.xs = kalmanReuse(ks.xs, T*kk)
+	ks.ldstar = kalmanReuse(ks.ldstar, T)
+	ks.lpsi = kalmanReuse(ks.lpsi, T*kk)
+	ks.ypsi = kalmanReuse(ks.ypsi, T*kk)
+	ks.lmar = kalmanReuse(ks.lmar, (T+1)*kk)
 	ks.h = kalmanReuse(ks.h, (T+1)*k)
-	ks.lstar = kalmanReuse(ks.lstar, T*k*k)
-	ks.xs = kalmanReuse(ks.xs, T*k*k)
 	ks.drive = kalmanReuse(ks.drive, T*k)
 	ks.back = kalmanReuse(ks.back, T*k)
 }
@@ -340,6 +367,46 @@ func (ks *KalmanSmoother) grow(T int) {
 // or invalid parameters). It panics if phi's dimensions differ from the
 // smoother's or the lengths of y and u do not match.
 func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64) error {
+	return ks.smooth(dst, phi, y, u, nil)
+}
+
+// SmoothSequences smooths the sequences i = 0, …, len(y)−1, with outputs
+// y[i] (T_i×p) and inputs u[i] (T_i×d; nil when d = 0), under phi into
+// dst[i], exactly as Smooth does one at a time. It smooths them in order of
+// length (a stable sort) and runs the precision pass once for each length
+// (see KalmanSmoother). If a sequence's smoothing fails it returns the
+// sequence's index and the error, leaving the posteriors of the sequences
+// not yet smoothed unchanged; otherwise −1 and nil. It panics as Smooth
+// does, and if the numbers of posteriors, outputs and inputs differ.
+func (ks *KalmanSmoother) SmoothSequences(dst []LDSPosterior, phi *LDSNatural, y, u [][]float64) (int, error) {
+	if len(dst) != len(y) || len(u) != len(y) {
+		panic(fmt.Sprintf("infer: SmoothSequences: %d posteriors, %d outputs, %d inputs", len(dst), len(y), len(u)))
+	}
+	ks.order = ks.order[:0]
+	for i := range y {
+		ks.order = append(ks.order, i)
+	}
+	slices.SortStableFunc(ks.order, func(i, j int) int { return cmp.Compare(len(y[i]), len(y[j])) })
+	var first *LDSPosterior // the posterior of the last precision pass
+	for _, i := range ks.order {
+		var shared *LDSPosterior
+		if !ks.noReuse && first != nil && first.T*ks.p == len(y[i]) {
+			shared = first
+		}
+		if err := ks.smooth(&dst[i], phi, y[i], u[i], shared); err != nil {
+			return i, err
+		}
+		if shared == nil {
+			first = &dst[i]
+		}
+	}
+	return -1, nil
+}
+
+// smooth is Smooth. When shared is not nil, the precision pass of the
+// previous call is reused, with its covariances from shared, the posterior
+// it wrote: the caller guarantees the same T and phi.
+func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64, shared *LDSPosterior) error {
 	phi.Check()
 	k, p, d := ks.k, ks.p, ks.d
 	if phi.K != k || phi.P != p || phi.D != d {
@@ -352,17 +419,22 @@ func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []floa
 	if len(u) != T*d {
 		panic(fmt.Sprintf("infer: Kalman smoother: len(u)=%d, want T·d = %d", len(u), T*d))
 	}
-	ks.grow(T)
 	dst.resize(k, T)
-	ks.prepare(phi)
-
-	lnZ, err := ks.forward(phi, y, u, T)
-	if err != nil {
-		return err
+	if shared == nil {
+		ks.grow(T)
+		ks.prepare(phi)
+		if err := ks.precisions(dst, phi, T); err != nil {
+			return err
+		}
+	} else {
+		copy(dst.V, shared.V)
+		copy(dst.W, shared.W)
+		copy(dst.V0, shared.V0)
+		copy(dst.W0, shared.W0)
 	}
-	lnZ, err = ks.backward(dst, phi, lnZ, T)
-	dst.LogZ = lnZ
-	return err
+	lnZ := ks.forwardMeans(phi, y, u, T)
+	dst.LogZ = ks.backwardMeans(dst, lnZ, T)
+	return nil
 }
 
 // prepare forms the per-call parameter matrices: ⟨A⟩ᵀ, the symmetric parts
@@ -392,39 +464,193 @@ func kalmanErr(what string, t int) error {
 	return fmt.Errorf("infer: Kalman smoother: %s is not positive definite at t=%d", what, t)
 }
 
-// forward runs Algorithm 5.1 (see Smooth) and returns ln Z' without the
-// t = T terms ½ ln|Σ_T| + ½ μ_TᵀΛ_Tμ_T, which backward adds.
+// precisions runs the precision pass for T steps (see KalmanSmoother and
+// Smooth): forwards Λ_t, L*_t, X_t and ½ ln|Σ*_t⁻¹|, backwards P_t, Lψ_t,
+// Y_t and the factors of Υ_{t,t}⁻¹, with ln|Σ_0⁻¹| and ln|Λ_T| for ln Z';
+// it writes the covariances Υ_{t,t}, Υ_{t,t+1} into dst.
 //
-// The precisions Λ_t do not depend on the data and converge to a fixed
-// point of the Riccati map Λ_{t−1} ↦ Λ_t; in floating point they usually
-// reach it exactly, bit for bit, after a few steps. From the first t = F at
-// which Λ_t equals Λ_{t−1} exactly, every later step would repeat the same
-// operations on the same numbers, so forward stores no more matrices:
-// Λ_t for t ≥ F is Λ_F and L*_t, X_t for t ≥ F−1 are L*_{F−1}, X_{F−1}
-// (ks.lamAt, ks.starAt). The results are identical to the full recursion's.
-func (ks *KalmanSmoother) forward(phi *LDSNatural, y, u []float64, T int) (float64, error) {
-	k, p, d := ks.k, ks.p, ks.d
+// The precisions Λ_t converge to a fixed point of the Riccati map
+// Λ_{t−1} ↦ Λ_t; in floating point they usually reach it exactly, bit for
+// bit, after a few steps. From the first t = F at which Λ_t equals Λ_{t−1}
+// exactly, every later step would repeat the same operations on the same
+// numbers, so the pass stores no more matrices: Λ_t for t ≥ F is Λ_F and
+// L*_t, X_t for t ≥ F−1 are L*_{F−1}, X_{F−1} (lamAt, starAt, xsAt).
+// Likewise the backward precisions P_t: once P_{t−1} equals P_t bit for
+// bit, so do all earlier ones, and so do Lψ and Lψ⁻¹⟨A⟩, which are then
+// kept rather than recomputed (psiAt). Where Λ_t = Λ_{t+1} and
+// P_t = P_{t+1} exactly, Υ_{t,t} = Υ_{t+1,t+1} and its factor is kept
+// (marAt); where moreover L*_t = L*_{t+1}, X_t = X_{t+1} and
+// Υ_{t+1,t+1} = Υ_{t+2,t+2}, Υ_{t,t+1} = Υ_{t+1,t+2}. Each shortcut copies
+// what the same operations on the same numbers would compute, so the
+// results are identical to the full recursion's.
+func (ks *KalmanSmoother) precisions(dst *LDSPosterior, phi *LDSNatural, T int) error {
+	k := ks.k
 	kk := k * k
-	ks.steadyF = T + 1
+	ks.passes++
 
-	// t = 0: the prior N(μ_0, Σ_0) of x_0 (eq. 5.13); ln Z' starts with
-	// −½ ln|Σ_0| − ½ μ_0ᵀΛ_0μ_0.
+	// Forwards, from Λ_0 = Σ_0⁻¹ (eq. 5.13).
+	ks.steadyF = T + 1
 	lam0 := ks.lam[:kk]
 	for i := 0; i < k; i++ {
 		for j := 0; j < k; j++ {
 			lam0[i*k+j] = 0.5 * (phi.Lambda0[i*k+j] + phi.Lambda0[j*k+i])
 		}
 	}
+	copy(ks.z, lam0)
+	if !numeric.CholFactor(ks.z, k) {
+		return kalmanErr("the prior precision Σ_0⁻¹", 0)
+	}
+	ks.ldlam0 = numeric.CholLogDet(ks.z, k)
+	for t := 1; t <= T && t <= ks.steadyF; t++ {
+		// Σ*_{t−1}⁻¹ = Λ_{t−1} + ⟨AᵀA⟩ = L*L*ᵀ.
+		ls, x := ks.lstar[(t-1)*kk:t*kk], ks.xs[(t-1)*kk:t*kk]
+		lamPrev, lamCur := ks.lam[(t-1)*kk:t*kk], ks.lam[t*kk:(t+1)*kk]
+		for i := range ls {
+			ls[i] = lamPrev[i] + ks.ata[i]
+		}
+		if !numeric.CholFactor(ls, k) {
+			return kalmanErr("Σ*⁻¹ = Σ_{t−1}⁻¹ + ⟨AᵀA⟩", t)
+		}
+		ks.ldstar[t-1] = 0.5 * numeric.CholLogDet(ls, k)
+		// X = L*⁻¹⟨A⟩ᵀ, so ⟨A⟩Σ*⟨A⟩ᵀ = XᵀX and Λ_t = I + ⟨CᵀR⁻¹C⟩ − XᵀX.
+		copy(x, ks.at)
+		numeric.CholSolve(ls, k, x, k)
+		copy(lamCur, ks.icrc)
+		kalmanSubGram(lamCur, k, x, k)
+		kalmanMirror(lamCur, k)
+		if !ks.noReuse && kalmanEqual(lamCur, lamPrev) {
+			ks.steadyF = t
+		}
+	}
+
+	// Backwards, from P_T = 0.
+	pc, pn := ks.pc, ks.pn
+	clear(pc)
+	ks.steadyP, ks.vTop = -1, 0
+	pSame := false     // P_t = P_{t+1} exactly
+	vSameNext := false // Υ_{t+1,t+1} = Υ_{t+2,t+2} exactly
+	for t := T; t >= 0; t-- {
+		vt, wt := dst.V0, dst.W0
+		if t > 0 {
+			vt, wt = dst.V[(t-1)*kk:t*kk], nil
+			if t < T {
+				wt = dst.W[(t-1)*kk : t*kk]
+			}
+		}
+
+		// Υ_{t,t}⁻¹ = Λ_t + P_t = LLᵀ.
+		vSame := t < T && t >= ks.steadyF && pSame
+		if vSame {
+			copy(vt, dst.V[t*kk:(t+1)*kk])
+			if ks.vTop == 0 {
+				ks.vTop = t + 1
+			}
+		} else {
+			sm, lamT := ks.lmar[t*kk:(t+1)*kk], ks.lamAt(t)
+			for i := range sm {
+				sm[i] = lamT[i] + pc[i]
+			}
+			if !numeric.CholFactor(sm, k) {
+				return kalmanErr("Υ_{t,t}⁻¹ = Σ_t⁻¹ + Ψ_t⁻¹", t)
+			}
+			numeric.CholInverse(vt, sm, k, ks.z)
+			if t == T {
+				ks.ldlamT = numeric.CholLogDet(sm, k) // P_T = 0
+			}
+		}
+
+		// Υ_{t,t+1} = Σ*_t⟨A⟩ᵀΥ_{t+1,t+1} = L*_t⁻ᵀ(X_t Υ_{t+1,t+1}).
+		if t < T {
+			if t+1 < T && t >= ks.steadyF-1 && vSameNext {
+				copy(wt, dst.W[t*kk:(t+1)*kk])
+			} else {
+				kalmanMul(wt, ks.xsAt(t), k, k, dst.V[t*kk:(t+1)*kk], k)
+				numeric.CholSolveT(ks.starAt(t), k, wt, k)
+			}
+		}
+		vSameNext = vSame
+		if t == 0 {
+			break
+		}
+
+		// Ψ*_t⁻¹ = I + ⟨CᵀR⁻¹C⟩ + P_t = LψLψᵀ, Y = Lψ⁻¹⟨A⟩,
+		// P_{t−1} = ⟨AᵀA⟩ − YᵀY.
+		if !pSame {
+			sp, yy := ks.lpsi[(t-1)*kk:t*kk], ks.ypsi[(t-1)*kk:t*kk]
+			for i := range sp {
+				sp[i] = ks.icrc[i] + pc[i]
+			}
+			if !numeric.CholFactor(sp, k) {
+				return kalmanErr("Ψ*⁻¹ = I + ⟨CᵀR⁻¹C⟩ + Ψ_t⁻¹", t)
+			}
+			copy(yy, phi.A)
+			numeric.CholSolve(sp, k, yy, k)
+			copy(pn, ks.ata)
+			kalmanSubGram(pn, k, yy, k)
+			kalmanMirror(pn, k)
+			if !ks.noReuse && kalmanEqual(pn, pc) {
+				pSame = true
+				ks.steadyP = t - 1
+			} else {
+				pc, pn = pn, pc
+			}
+		}
+	}
+	ks.pc, ks.pn = pc, pn
+	return nil
+}
+
+// lamAt returns Λ_t (see precisions).
+func (ks *KalmanSmoother) lamAt(t int) []float64 {
+	kk := ks.k * ks.k
+	t = min(t, ks.steadyF)
+	return ks.lam[t*kk : (t+1)*kk]
+}
+
+// starAt returns L*_t, the Cholesky factor of Λ_t + ⟨AᵀA⟩ (see precisions).
+func (ks *KalmanSmoother) starAt(t int) []float64 {
+	kk := ks.k * ks.k
+	t = min(t, ks.steadyF-1)
+	return ks.lstar[t*kk : (t+1)*kk]
+}
+
+// xsAt returns X_t = L*_t⁻¹⟨A⟩ᵀ (see precisions).
+func (ks *KalmanSmoother) xsAt(t int) []float64 {
+	kk := ks.k * ks.k
+	t = min(t, ks.steadyF-1)
+	return ks.xs[t*kk : (t+1)*kk]
+}
+
+// psiAt returns Lψ_t and Y_t = Lψ_t⁻¹⟨A⟩ for 1 ≤ t ≤ T (see precisions).
+func (ks *KalmanSmoother) psiAt(t int) (lpsi, y []float64) {
+	kk := ks.k * ks.k
+	t = max(t, ks.steadyP+1)
+	return ks.lpsi[(t-1)*kk : t*kk], ks.ypsi[(t-1)*kk : t*kk]
+}
+
+// marAt returns the Cholesky factor of Υ_{t,t}⁻¹ = Λ_t + P_t (see
+// precisions).
+func (ks *KalmanSmoother) marAt(t int) []float64 {
+	kk := ks.k * ks.k
+	if t >= ks.steadyF && t < ks.vTop {
+		t = ks.vTop
+	}
+	return ks.lmar[t*kk : (t+1)*kk]
+}
+
+// forwardMeans runs the mean part of Algorithm 5.1 (see Smooth) on the
+// factors of the precision pass and returns ln Z' without the t = T terms
+// ½ ln|Σ_T| + ½ μ_TᵀΛ_Tμ_T, which backwardMeans adds.
+func (ks *KalmanSmoother) forwardMeans(phi *LDSNatural, y, u []float64, T int) float64 {
+	k, p, d := ks.k, ks.p, ks.d
+
+	// t = 0: the prior N(μ_0, Σ_0) of x_0 (eq. 5.13); ln Z' starts with
+	// −½ ln|Σ_0| − ½ μ_0ᵀΛ_0μ_0.
 	h0 := ks.h[:k]
 	clear(h0)
-	kalmanMulVec(h0, lam0, k, k, phi.Mu0)
-	copy(ks.sm, lam0)
-	if !numeric.CholFactor(ks.sm, k) {
-		return 0, kalmanErr("the prior precision Σ_0⁻¹", 0)
-	}
-	lnZ := 0.5*numeric.CholLogDet(ks.sm, k) - 0.5*kalmanDot(phi.Mu0, h0)
+	kalmanMulVec(h0, ks.lam[:k*k], k, k, phi.Mu0)
+	lnZ := 0.5*ks.ldlam0 - 0.5*kalmanDot(phi.Mu0, h0)
 
-	var logDetStar float64 // ½ ln|Σ*_{t−1}⁻¹|
 	for t := 1; t <= T; t++ {
 		yt := y[(t-1)*p : t*p]
 		var ut []float64
@@ -432,27 +658,7 @@ func (ks *KalmanSmoother) forward(phi *LDSNatural, y, u []float64, T int) (float
 			ut = u[(t-1)*d : t*d]
 		}
 		ls, x := ks.starAt(t-1), ks.xsAt(t-1)
-		if t <= ks.steadyF {
-			// Σ*_{t−1}⁻¹ = Λ_{t−1} + ⟨AᵀA⟩ = L*L*ᵀ.
-			lamPrev, lamCur := ks.lam[(t-1)*kk:t*kk], ks.lam[t*kk:(t+1)*kk]
-			for i := range ls {
-				ls[i] = lamPrev[i] + ks.ata[i]
-			}
-			if !numeric.CholFactor(ls, k) {
-				return 0, kalmanErr("Σ*⁻¹ = Σ_{t−1}⁻¹ + ⟨AᵀA⟩", t)
-			}
-			logDetStar = 0.5 * numeric.CholLogDet(ls, k)
-			// X = L*⁻¹⟨A⟩ᵀ, so ⟨A⟩Σ*⟨A⟩ᵀ = XᵀX and Λ_t = I + ⟨CᵀR⁻¹C⟩ − XᵀX.
-			copy(x, ks.at)
-			numeric.CholSolve(ls, k, x, k)
-			copy(lamCur, ks.icrc)
-			kalmanSubGram(lamCur, k, x, k)
-			kalmanMirror(lamCur, k)
-			if !ks.noReuse && kalmanEqual(lamCur, lamPrev) {
-				ks.steadyF = t
-			}
-		}
-		lnZ -= logDetStar // −½ ln|Σ*_{t−1}⁻¹|
+		lnZ -= ks.ldstar[min(t-1, ks.steadyF-1)] // −½ ln|Σ*_{t−1}⁻¹|
 
 		// The linear terms of step t: a_t multiplies x_t, −e_t multiplies x_{t−1}.
 		a := ks.drive[(t-1)*k : t*k]
@@ -492,78 +698,24 @@ func (ks *KalmanSmoother) forward(phi *LDSNatural, y, u []float64, T int) (float
 		lnZ += q
 	}
 	lnZ += float64(T) * (0.5*phi.LogDetRho - 0.5*float64(p)*math.Log(2*math.Pi))
-	return lnZ, nil
+	return lnZ
 }
 
-// lamAt returns Λ_t (see forward).
-func (ks *KalmanSmoother) lamAt(t int) []float64 {
-	kk := ks.k * ks.k
-	t = min(t, ks.steadyF)
-	return ks.lam[t*kk : (t+1)*kk]
-}
-
-// starAt returns L*_t, the Cholesky factor of Λ_t + ⟨AᵀA⟩ (see forward).
-func (ks *KalmanSmoother) starAt(t int) []float64 {
-	kk := ks.k * ks.k
-	t = min(t, ks.steadyF-1)
-	return ks.lstar[t*kk : (t+1)*kk]
-}
-
-// xsAt returns X_t = L*_t⁻¹⟨A⟩ᵀ (see forward).
-func (ks *KalmanSmoother) xsAt(t int) []float64 {
-	kk := ks.k * ks.k
-	t = min(t, ks.steadyF-1)
-	return ks.xs[t*kk : (t+1)*kk]
-}
-
-// backward runs Algorithm 5.2 in information form and the marginals (see
-// Smooth), writing them into dst, and returns lnZ completed with the t = T
-// terms of the forward pass.
-//
-// Like Λ_t, the backward precisions P_t depend on no data and usually reach
-// the fixed point of their Riccati map exactly. Once P_{t−1} equals P_t bit
-// for bit, so do all earlier ones, and so do the factor Lψ and Lψ⁻¹⟨A⟩,
-// which are then kept rather than recomputed. Where Λ_t = Λ_{t+1} and
-// P_t = P_{t+1} exactly, Υ_{t,t} = Υ_{t+1,t+1} and its factor is kept; where
-// moreover L*_t = L*_{t+1}, X_t = X_{t+1} and Υ_{t+1,t+1} = Υ_{t+2,t+2},
-// Υ_{t,t+1} = Υ_{t+1,t+2}. Each shortcut copies what the same operations on
-// the same numbers would compute, so the results are identical to the full
-// recursion's.
-func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float64, T int) (float64, error) {
+// backwardMeans runs the mean part of Algorithm 5.2 and the means ω_t (see
+// Smooth) on the factors of the precision pass, writing ω_t into dst, and
+// returns lnZ completed with the t = T terms of the forward pass.
+func (ks *KalmanSmoother) backwardMeans(dst *LDSPosterior, lnZ float64, T int) float64 {
 	k := ks.k
-	kk := k * k
-	pc, pn, gc, gn := ks.pc, ks.pn, ks.gc, ks.gn
-	sm, sp := ks.sm, ks.sp
-	clear(pc) // P_T = 0
+	gc, gn := ks.gc, ks.gn
 	clear(gc) // g_T = 0
-	ks.steadyP = -1
-	pSame := false     // P_t = P_{t+1} exactly
-	vSameNext := false // Υ_{t+1,t+1} = Υ_{t+2,t+2} exactly
 	for t := T; t >= 0; t-- {
-		var om, vt, wt []float64
+		om := dst.X0
 		if t > 0 {
-			om, vt = dst.X[(t-1)*k:t*k], dst.V[(t-1)*kk:t*kk]
-			if t < T {
-				wt = dst.W[(t-1)*kk : t*kk]
-			}
-		} else {
-			om, vt, wt = dst.X0, dst.V0, dst.W0
+			om = dst.X[(t-1)*k : t*k]
 		}
 
-		// Marginal of x_t: Υ_{t,t}⁻¹ = Λ_t + P_t = LLᵀ, ω_t = L⁻ᵀL⁻¹(h_t + g_t).
-		vSame := t < T && t >= ks.steadyF && pSame
-		if vSame {
-			copy(vt, dst.V[t*kk:(t+1)*kk])
-		} else {
-			lamT := ks.lamAt(t)
-			for i := range sm {
-				sm[i] = lamT[i] + pc[i]
-			}
-			if !numeric.CholFactor(sm, k) {
-				return lnZ, kalmanErr("Υ_{t,t}⁻¹ = Σ_t⁻¹ + Ψ_t⁻¹", t)
-			}
-			numeric.CholInverse(vt, sm, k, ks.z)
-		}
+		// ω_t = L⁻ᵀL⁻¹(h_t + g_t) with Υ_{t,t}⁻¹ = LLᵀ.
+		sm := ks.marAt(t)
 		ht := ks.h[t*k : (t+1)*k]
 		for i := range om {
 			om[i] = ht[i] + gc[i]
@@ -571,46 +723,15 @@ func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float
 		numeric.CholSolveVec(sm, k, om)
 		if t == T {
 			// P_T = 0, so sm = Λ_T: add ½ ln|Σ_T| + ½ h_TᵀΛ_T⁻¹h_T.
-			lnZ += 0.5*kalmanDot(om, om) - 0.5*numeric.CholLogDet(sm, k)
+			lnZ += 0.5*kalmanDot(om, om) - 0.5*ks.ldlamT
 		}
 		numeric.CholSolveVecT(sm, k, om)
-
-		// Υ_{t,t+1} = Σ*_t⟨A⟩ᵀΥ_{t+1,t+1} = L*_t⁻ᵀ(X_t Υ_{t+1,t+1}).
-		if t < T {
-			if t+1 < T && t >= ks.steadyF-1 && vSameNext {
-				copy(wt, dst.W[t*kk:(t+1)*kk])
-			} else {
-				kalmanMul(wt, ks.xsAt(t), k, k, dst.V[t*kk:(t+1)*kk], k)
-				numeric.CholSolveT(ks.starAt(t), k, wt, k)
-			}
-		}
-		vSameNext = vSame
 		if t == 0 {
 			break
 		}
 
-		// β_t → β_{t−1}: Ψ*_t⁻¹ = I + ⟨CᵀR⁻¹C⟩ + P_t = LψLψᵀ, Y = Lψ⁻¹⟨A⟩,
-		// P_{t−1} = ⟨AᵀA⟩ − YᵀY, g_{t−1} = −e_t + Yᵀ Lψ⁻¹(a_t + g_t).
-		yy := ks.y
-		if !pSame {
-			for i := range sp {
-				sp[i] = ks.icrc[i] + pc[i]
-			}
-			if !numeric.CholFactor(sp, k) {
-				return lnZ, kalmanErr("Ψ*⁻¹ = I + ⟨CᵀR⁻¹C⟩ + Ψ_t⁻¹", t)
-			}
-			copy(yy, phi.A)
-			numeric.CholSolve(sp, k, yy, k)
-			copy(pn, ks.ata)
-			kalmanSubGram(pn, k, yy, k)
-			kalmanMirror(pn, k)
-			if !ks.noReuse && kalmanEqual(pn, pc) {
-				pSame = true
-				ks.steadyP = t - 1
-			} else {
-				pc, pn = pn, pc
-			}
-		}
+		// β_t → β_{t−1}: g_{t−1} = −e_t + Yᵀ Lψ⁻¹(a_t + g_t).
+		sp, yy := ks.psiAt(t)
 		v := ks.v
 		a := ks.drive[(t-1)*k : t*k]
 		for i := range v {
@@ -624,8 +745,8 @@ func (ks *KalmanSmoother) backward(dst *LDSPosterior, phi *LDSNatural, lnZ float
 		kalmanMulTVec(gn, yy, k, k, v)
 		gc, gn = gn, gc
 	}
-	ks.pc, ks.pn, ks.gc, ks.gn = pc, pn, gc, gn
-	return lnZ, nil
+	ks.gc, ks.gn = gc, gn
+	return lnZ
 }
 
 // kalmanEqual reports whether a and b are equal element by element (bit

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -802,6 +803,97 @@ func TestKalmanSequences(t *testing.T) {
 	}
 }
 
+// TestKalmanSmoothSequences checks that SmoothSequences, which runs the
+// precision pass once for each length, gives every sequence the posterior
+// of a fresh smoother, bit for bit: without and with inputs, on sequences
+// of equal and of unequal lengths in mixed order (T = 300 lets both
+// recursions reach their fixed points, so the reused factors include the
+// steady ones), again after phi has been changed in place, and on one
+// sequence. It checks that the precision pass ran once per length, and
+// that a failing pass returns the index of the first sequence of that
+// length.
+func TestKalmanSmoothSequences(t *testing.T) {
+	for _, tc := range []struct {
+		k, p, d int
+		lengths []int
+	}{
+		{3, 4, 0, []int{10, 10, 3, 10, 1, 3, 10}},
+		{3, 4, 2, []int{10, 10, 3, 10, 1, 3, 10}},
+		{4, 6, 0, []int{300, 7, 300, 300}},
+		{4, 6, 3, []int{300, 7, 300, 300}},
+		{2, 3, 1, []int{5}},
+		{5, 8, 2, []int{10, 10, 10, 10, 10, 10}},
+	} {
+		name := fmt.Sprintf("k=%d,p=%d,d=%d,T=%v", tc.k, tc.p, tc.d, tc.lengths)
+		t.Run(name, func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(9, uint64(tc.d*1000+len(tc.lengths))))
+			c := vbCase(rnd, tc.k, tc.p, tc.d, 1)
+			n := len(tc.lengths)
+			y, u := make([][]float64, n), make([][]float64, n)
+			distinct := map[int]bool{}
+			for i, T := range tc.lengths {
+				y[i] = randNormals(rnd, T*tc.p, 2)
+				if tc.d > 0 {
+					u[i] = randNormals(rnd, T*tc.d, 1)
+				}
+				distinct[T] = true
+			}
+			ks := NewKalmanSmoother(tc.k, tc.p, tc.d, 1)
+			post := make([]LDSPosterior, n)
+			check := func(what string) {
+				t.Helper()
+				before := ks.passes
+				if i, err := ks.SmoothSequences(post, c.phi, y, u); err != nil || i != -1 {
+					t.Fatalf("%s: sequence %d: %v", what, i, err)
+				}
+				if got := ks.passes - before; got != len(distinct) {
+					t.Errorf("%s: %d precision passes for %d lengths", what, got, len(distinct))
+				}
+				// The last pass is the longest sequence's.
+				if slices.Max(tc.lengths) >= 300 && (ks.steadyF > 300 || ks.steadyP < 0 || ks.vTop == 0) {
+					t.Errorf("%s: not steady: forward from t=%d, backward from t=%d, Υ below t=%d", what, ks.steadyF, ks.steadyP, ks.vTop)
+				}
+				for i := range post {
+					var fresh LDSPosterior
+					if err := NewKalmanSmoother(tc.k, tc.p, tc.d, 1).Smooth(&fresh, c.phi, y[i], u[i]); err != nil {
+						t.Fatal(err)
+					}
+					comparePosteriors(t, &post[i], &fresh, 0)
+				}
+			}
+			check("first")
+			// The parameters of the next VBE step, changed in place.
+			for i := range c.phi.A {
+				c.phi.A[i] *= 0.9
+				c.phi.AtA[i] *= 0.81
+			}
+			c.phi.CtRhoC[0] += 0.5
+			check("changed")
+
+			// An indefinite Σ_0⁻¹ fails the first pass, at the first of the
+			// shortest sequences.
+			c.phi.Lambda0[0] = -1
+			want := slices.Index(tc.lengths, slices.Min(tc.lengths))
+			if i, err := ks.SmoothSequences(post, c.phi, y, u); err == nil || i != want {
+				t.Errorf("indefinite Σ_0⁻¹: sequence %d, error %v; want sequence %d and an error", i, err, want)
+			}
+		})
+	}
+	ks := NewKalmanSmoother(2, 3, 0, 1)
+	for _, f := range []func(){
+		func() {
+			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), NewLDSNatural(2, 3, 0), make([][]float64, 3), make([][]float64, 3))
+		},
+		func() {
+			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), NewLDSNatural(2, 3, 0), make([][]float64, 2), make([][]float64, 1))
+		},
+	} {
+		if !kalmanPanics(f) {
+			t.Error("no panic on mismatched numbers of posteriors, outputs and inputs")
+		}
+	}
+}
+
 // TestKalmanSteadyState checks that the exact reuse at the fixed points of
 // the forward and backward Riccati recursions (see KalmanSmoother.forward
 // and backward) gives the same posterior, bit for bit, as recomputing every
@@ -855,8 +947,8 @@ func TestKalmanSteadyState(t *testing.T) {
 	}
 }
 
-// TestKalmanNoAlloc checks that Smooth and AddSequence do not allocate once
-// the buffers are sized.
+// TestKalmanNoAlloc checks that Smooth, SmoothSequences and AddSequence do
+// not allocate once the buffers are sized.
 func TestKalmanNoAlloc(t *testing.T) {
 	for _, d := range []int{0, 2} {
 		rnd := rand.New(rand.NewPCG(5, uint64(d)))
@@ -872,6 +964,19 @@ func TestKalmanNoAlloc(t *testing.T) {
 		run()
 		if n := testing.AllocsPerRun(10, run); n != 0 {
 			t.Errorf("d=%d: %v allocations per Smooth+AddSequence", d, n)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		ys := [][]float64{c.y, c.y[:20*6], c.y}
+		us := [][]float64{c.u, c.u[:20*d], c.u}
+		posts := make([]LDSPosterior, len(ys))
+		all := func() {
+			_, err = ks.SmoothSequences(posts, c.phi, ys, us)
+		}
+		all()
+		if n := testing.AllocsPerRun(10, all); n != 0 {
+			t.Errorf("d=%d: %v allocations per SmoothSequences", d, n)
 		}
 		if err != nil {
 			t.Fatal(err)

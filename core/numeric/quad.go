@@ -35,6 +35,13 @@ func (t QuadTol) withDefaults() QuadTol {
 	return t
 }
 
+// Scale returns max(Abs, Rel·|v|) with the zero-value defaults: the error
+// estimate that an integral of value v may have.
+func (t QuadTol) Scale(v float64) float64 {
+	t = t.withDefaults()
+	return math.Max(t.Abs, t.Rel*math.Abs(v))
+}
+
 // ErrQuadLimit is returned (with the best estimate) when the tolerance was
 // not met within QuadTol.MaxIntervals intervals.
 var ErrQuadLimit = errors.New("numeric: adaptive quadrature did not meet its tolerance")
@@ -164,7 +171,7 @@ func integrateVec(dst []float64, m int, f func(x float64, out []float64), breaks
 			if math.IsNaN(dst[i]) || math.IsInf(dst[i], 0) {
 				return dst, errTot, ErrQuadLimit
 			}
-			scale[i] = math.Max(tol.Abs, tol.Rel*math.Abs(dst[i]))
+			scale[i] = tol.Scale(dst[i])
 			if errTot[i] > scale[i] {
 				done = false
 			}

@@ -1,6 +1,7 @@
 package lds_test
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -71,4 +72,54 @@ func BenchmarkIteration(b *testing.B) {
 			em.M()
 		}
 	})
+}
+
+// BenchmarkGenes times the E step and one whole VBEM iteration at the shape
+// of the gene experiments (chapter5/genes-surrogate): N = 30 sequences of
+// T = 10 steps, p = 88 outputs, d = 89 inputs, for k = 2, 10 and 20 hidden
+// dimensions, after 20 warm-up iterations. The 30 sequences share one
+// length, so the smoother's precision pass runs once per E step. Run it
+// with
+//
+//	go test ./core/model/lds -run '^$' -bench Genes
+func BenchmarkGenes(b *testing.B) {
+	const p, d, T, n = 88, 89, 10, 30
+	lens := make([]int, n)
+	for i := range lens {
+		lens[i] = T
+	}
+	data, _ := sequences(rand.New(rand.NewPCG(93, 0)), p, d, lens...)
+	for _, k := range []int{2, 10, 20} {
+		m, err := lds.NewVB(data, lds.Settings{K: k}, rand.New(rand.NewPCG(94, uint64(k))))
+		if err != nil {
+			b.Fatal(err)
+		}
+		groups := m.HyperGroups()
+		step := func() {
+			if _, err := m.E(); err != nil {
+				b.Fatal(err)
+			}
+			m.M()
+			for _, g := range groups {
+				m.UpdateHyper(g)
+			}
+		}
+		for range 20 {
+			step()
+		}
+		b.Run(fmt.Sprintf("k=%d/E", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := m.E(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("k=%d/EMHyper", k), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				step()
+			}
+		})
+	}
 }

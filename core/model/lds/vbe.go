@@ -39,7 +39,9 @@ import (
 // κ⟨ln p(x, y | θ)⟩ + ⟨ln p(θ)⟩ + H[q(θ)] over q(θ) and their VBE step
 // κ(⟨ln p(x, y | θ)⟩ + H[q(x)]) over q(x), so G never decreases either.
 //
-// E allocates only the returned Bound.Terms, which the caller may keep.
+// The smoother runs its precision recursions once for each length among
+// the sequences (infer.KalmanSmoother.SmoothSequences). E allocates only
+// the returned Bound.Terms, which the caller may keep.
 func (m *VB) E() (vb.Bound, error) {
 	if m.err != nil {
 		return vb.Bound{F: math.NaN()}, m.err
@@ -47,11 +49,11 @@ func (m *VB) E() (vb.Bound, error) {
 	ds, phi := m.data, m.phi
 	copy(phi.Mu0, m.Hyper.Mu0)
 	copy(phi.Lambda0, m.Hyper.Lambda0)
+	if i, err := m.ks.SmoothSequences(m.post, phi, ds.y, ds.u); err != nil {
+		return vb.Bound{F: math.NaN()}, fmt.Errorf("lds: VBE, sequence %d: %w", i, err)
+	}
 	m.stats.Zero()
 	for i := range ds.y {
-		if err := m.ks.Smooth(&m.post[i], phi, ds.y[i], ds.u[i]); err != nil {
-			return vb.Bound{F: math.NaN()}, fmt.Errorf("lds: VBE, sequence %d: %w", i, err)
-		}
 		m.stats.AddSequence(&m.post[i], ds.y[i], ds.u[i])
 	}
 	return m.bound(), nil
