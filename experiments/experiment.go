@@ -400,9 +400,6 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	if err := o.Limits.Check(); err != nil {
 		return nil, err
 	}
-	if strings.TrimSpace(o.Out) == "" {
-		return nil, errors.New("-out is empty: name the folder the results go to (default output)")
-	}
 	spec, cfg, err := Load(path, o.Quick)
 	if err != nil {
 		return nil, err
@@ -537,6 +534,9 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 // can share a folder; vbw merge writes the results.
 func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	spec, cfg, o := j.Spec, j.Config, j.o
+	if strings.TrimSpace(o.Out) == "" {
+		return "", errors.New("-out is empty: name the folder the results go to (default output)")
+	}
 	base := cfg.Base()
 	resolved, _, err := config.Encode(cfg)
 	if err != nil {

@@ -31,7 +31,10 @@ func pimaBench(b *testing.B) (phi [][]float64, t []int) {
 			t = ts
 		}
 	}
-	phi, _ = standardise(xs[0], xs[1])
+	phi, _, err := standardise(c.Train, c.Test, xs[0], xs[1])
+	if err != nil {
+		b.Fatal(err)
+	}
 	return phi, t
 }
 
@@ -74,9 +77,9 @@ func BenchmarkPima(b *testing.B) {
 		}
 		prior := approx.Normal{Mean: make([]float64, m), Cov: make([]float64, m*m)}
 		for i := range m {
-			prior.Cov[i*m+i] = 1 / c.Alpha
+			prior.Cov[i*m+i] = 1 / c.Prior.Alpha
 		}
-		ep, err := approx.NewEP(prior, fs, approx.EPSettings{MaxIterations: c.MaxIterations, Tol: 1e-8})
+		ep, err := approx.NewEP(prior, fs, approx.EPSettings{MaxIterations: c.EP.MaxIterations, Tol: c.EP.Tol})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -90,7 +93,7 @@ func BenchmarkPima(b *testing.B) {
 		return ep.Q(), lnz
 	}
 	fitLaplace := func() (approx.Normal, float64) {
-		r, err := approx.Laplace(approx.LogisticJoint(phi, t, c.Alpha), make([]float64, m))
+		r, err := approx.Laplace(approx.LogisticJoint(phi, t, c.Prior.Alpha), make([]float64, m))
 		if err != nil {
 			b.Fatal(err)
 		}
