@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -152,7 +153,72 @@ type Criterion struct {
 	Text string
 	// Target is what the measured value must meet.
 	Target Target
+	// Kind says what the criterion tests: a claim of the text, a claim
+	// of ours that extends it, or a sanity check of the run (Kind). A
+	// verdict is computed from the claims alone; a failed sanity check
+	// makes the run invalid.
+	Kind Kind
+	// Theirs (a claim) is the text's number or ordering as the text
+	// states it ("0.7 at n = 2", "VB above BIC at every size"), and Line
+	// where it states it in the document's source ("L2169", "Table 4.2,
+	// L2901").
+	Theirs, Line string
 }
+
+// Kind is what a criterion tests.
+type Kind int
+
+const (
+	// KindUnclassified is the zero value: a criterion not yet classified is
+	// judged as a claim of the text, without its number.
+	KindUnclassified Kind = iota
+	// KindClaim: an assertion of the text (Criterion.Theirs, at
+	// Criterion.Line), judged on every seed or data set of the run.
+	KindClaim
+	// KindExtension: a claim of ours that goes past the text (the bridge to
+	// chapter 5, a converged-EM variant, another schedule), judged like a
+	// claim and reported in the document's extensions table.
+	KindExtension
+	// KindSanity: a property every valid run has, whatever the text says: a
+	// data checksum, a bound that never decreases, convergence, an
+	// identity, agreement of two estimators of one number. Its failure
+	// makes the run invalid rather than the claim false.
+	KindSanity
+)
+
+var kindNames = [...]string{"unclassified", "claim", "extension", "sanity"}
+
+func (k Kind) String() string {
+	if k < 0 || int(k) >= len(kindNames) {
+		return fmt.Sprintf("Kind(%d)", int(k))
+	}
+	return kindNames[k]
+}
+
+// ParseKind reads a Kind as String writes it ("" is Unclassified).
+func ParseKind(s string) (Kind, error) {
+	if s == "" {
+		return KindUnclassified, nil
+	}
+	for i, n := range kindNames {
+		if n == s {
+			return Kind(i), nil
+		}
+	}
+	return 0, fmt.Errorf("results: kind %q: want claim, extension or sanity", s)
+}
+
+// AsClaim returns c as a claim of the text stating theirs at line.
+func (c Criterion) AsClaim(theirs, line string) Criterion {
+	c.Kind, c.Theirs, c.Line = KindClaim, theirs, line
+	return c
+}
+
+// AsSanity returns c as a sanity check.
+func (c Criterion) AsSanity() Criterion { c.Kind = KindSanity; return c }
+
+// AsExtension returns c as a claim of ours that extends the text.
+func (c Criterion) AsExtension() Criterion { c.Kind = KindExtension; return c }
 
 var idOK = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(\[[^\[\]]+\])?$`)
 
@@ -193,6 +259,9 @@ func (cs Criteria) Validate() error {
 		if c.Text == "" {
 			return fmt.Errorf("results: criterion %q has no text", c.ID)
 		}
+		if c.Kind == KindClaim && (c.Theirs == "" || c.Line == "") {
+			return fmt.Errorf("results: criterion %q is a claim of the text without the text's number (Theirs) and line (Line)", c.ID)
+		}
 	}
 	return nil
 }
@@ -225,7 +294,85 @@ func (s *Summary) Judge(c Criterion, v float64, detail ...string) {
 	if len(detail) > 0 && strings.Join(detail, "") != "" {
 		name += " (" + strings.Join(detail, ", ") + ")"
 	}
-	s.Checks = append(s.Checks, Check{ID: c.ID, Name: name, Pass: c.Target.Met(v), Value: v, Target: c.Target.String()})
+	s.Checks = append(s.Checks, c.check(name, c.Target.Met(v), v))
+}
+
+// check is the check of c named name with the verdict and value given.
+func (c Criterion) check(name string, pass bool, v float64) Check {
+	ch := Check{ID: c.ID, Name: name, Pass: pass, Value: v, Target: c.Target.String(), Theirs: c.Theirs, Line: c.Line}
+	if c.Kind != KindUnclassified {
+		ch.Kind = c.Kind.String()
+	}
+	return ch
+}
+
+// Unclassified returns the IDs of the criteria not classified (Kind).
+func (cs Criteria) Unclassified() []string {
+	var out []string
+	for _, c := range cs {
+		if c.Kind == KindUnclassified {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
+
+// JudgeSeeds records the check of a claim over the seeds (or data sets,
+// instances) of a run, never over one of them alone: values are the
+// claim's measure on each, holds says whether the claim holds on one, the
+// check's value is the fraction of them on which it holds, which c's
+// target bounds (results.AtLeast(0.7): on at least 70%), and the check
+// keeps the spread of values (Spread: median, range, count), which the
+// report shows beside the text's number. A NaN value counts as one on
+// which the claim does not hold. It panics on no values.
+func (s *Summary) JudgeSeeds(c Criterion, values []float64, holds func(v float64) bool, detail ...string) {
+	if len(values) == 0 {
+		panic(fmt.Sprintf("results: JudgeSeeds of %q over no values", c.ID))
+	}
+	held := 0
+	for _, v := range values {
+		if !math.IsNaN(v) && holds(v) {
+			held++
+		}
+	}
+	frac := float64(held) / float64(len(values))
+	name := c.Text
+	if len(detail) > 0 && strings.Join(detail, "") != "" {
+		name += " (" + strings.Join(detail, ", ") + ")"
+	}
+	ch := c.check(name, c.Target.Met(frac), frac)
+	ch.Spread = SpreadOf(values)
+	ch.Spread.Held = held
+	s.Checks = append(s.Checks, ch)
+}
+
+// Spread is the distribution of a claim's measure over the seeds of a
+// run (JudgeSeeds): how many, on how many it held, the median and the
+// range of the finite values.
+type Spread struct {
+	N      int     `json:"n"`
+	Held   int     `json:"held"`
+	Median float64 `json:"median"`
+	Min    float64 `json:"min"`
+	Max    float64 `json:"max"`
+}
+
+// SpreadOf returns the spread of values (Held left 0); the median and the
+// range are NaN when none is finite.
+func SpreadOf(values []float64) *Spread {
+	var fin []float64
+	for _, v := range values {
+		if !math.IsNaN(v) && !math.IsInf(v, 0) {
+			fin = append(fin, v)
+		}
+	}
+	sp := &Spread{N: len(values), Median: math.NaN(), Min: math.NaN(), Max: math.NaN()}
+	if len(fin) > 0 {
+		sort.Float64s(fin)
+		sp.Min, sp.Max = fin[0], fin[len(fin)-1]
+		sp.Median = Median(fin)
+	}
+	return sp
 }
 
 // Holds is the target of a yes/no criterion (JudgeBool): the value 1.
@@ -249,7 +396,9 @@ func (s *Summary) JudgeBool(c Criterion, ok bool, detail ...string) {
 // (a quick run's sizes leave out the one it is about; a user's own data has
 // no thesis numbers).
 func (s *Summary) NotJudged(c Criterion, why string) {
-	s.Checks = append(s.Checks, Check{ID: c.ID, Name: c.Text, Value: math.NaN(), Target: c.Target.String(), NotApplicable: true, Why: why})
+	ch := c.check(c.Text, false, math.NaN())
+	ch.NotApplicable, ch.Why = true, why
+	s.Checks = append(s.Checks, ch)
 }
 
 // CheckComplete returns an error naming every criterion of cs that s has no

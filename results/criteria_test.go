@@ -1,6 +1,7 @@
 package results
 
 import (
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -135,5 +136,47 @@ func TestParseTargetRoundTrip(t *testing.T) {
 		if _, err := ParseTarget(s); err == nil {
 			t.Errorf("ParseTarget(%q) accepted", s)
 		}
+	}
+}
+
+// TestClaimsAndSanity: a claim carries the text's number and line into its
+// check, judged over every seed with the spread of its measure; a sanity
+// check is marked so; a claim without the text's number is refused.
+func TestClaimsAndSanity(t *testing.T) {
+	c := Criterion{ID: "fig4.4-dims", Text: "seeds whose search learns the true dimensionalities", Target: AtLeast(0.7)}.AsClaim("(7,2,2,4,3,1)", "L2801")
+	var s Summary
+	s.JudgeSeeds(c, []float64{1, 0, 1, 1, math.NaN()}, func(v float64) bool { return v == 1 })
+	ch := s.Checks[0]
+	if ch.Value != 0.6 || ch.Pass || ch.Kind != "claim" || ch.Theirs != "(7,2,2,4,3,1)" || ch.Line != "L2801" {
+		t.Errorf("check %+v", ch)
+	}
+	if sp := ch.Spread; sp == nil || sp.N != 5 || sp.Held != 3 || sp.Median != 1 || sp.Min != 0 || sp.Max != 1 {
+		t.Errorf("spread %+v", ch.Spread)
+	}
+	m := Criterion{ID: "f-monotone", Text: "F never decreases", Target: Equal(0)}.AsSanity()
+	s.Judge(m, 0)
+	if !s.Checks[1].IsSanity() || s.Checks[1].IsExtension() {
+		t.Errorf("sanity check %+v", s.Checks[1])
+	}
+	s.NotJudged(c, "the quick sizes")
+	if s.Checks[2].Kind != "claim" || s.Checks[2].Theirs == "" {
+		t.Errorf("a claim not judged keeps its kind and number: %+v", s.Checks[2])
+	}
+	if err := (Criteria{{ID: "a", Text: "x", Target: AtLeast(1), Kind: KindClaim}}).Validate(); err == nil || !strings.Contains(err.Error(), "without the text's number") {
+		t.Errorf("a claim without the text's number: %v", err)
+	}
+	for _, k := range []Kind{KindUnclassified, KindClaim, KindExtension, KindSanity} {
+		if got, err := ParseKind(map[Kind]string{KindUnclassified: ""}[k] + map[bool]string{true: k.String()}[k != KindUnclassified]); err != nil || got != k {
+			t.Errorf("ParseKind(%v) = %v, %v", k, got, err)
+		}
+	}
+	// Round trip through JSON.
+	data, err := json.Marshal(s.Checks[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Check
+	if err := json.Unmarshal(data, &back); err != nil || back.Spread == nil || back.Spread.Held != 3 || back.Kind != "claim" {
+		t.Errorf("round trip %s → %+v, %v", data, back, err)
 	}
 }

@@ -67,7 +67,23 @@ type Check struct {
 	// not apply.
 	NotApplicable bool   `json:"not_applicable,omitempty"`
 	Why           string `json:"why,omitempty"`
+	// Kind is the criterion's kind ("claim", "extension", "sanity"; empty
+	// when unclassified, judged as a claim), and Theirs and Line are the
+	// text's number and where it states it (Criterion).
+	Kind   string `json:"kind,omitempty"`
+	Theirs string `json:"theirs,omitempty"`
+	Line   string `json:"line,omitempty"`
+	// Spread is the measure's distribution over the run's seeds, for a
+	// claim judged over them (Summary.JudgeSeeds).
+	Spread *Spread `json:"spread,omitempty"`
 }
+
+// IsSanity reports whether the check is a sanity check of the run.
+func (c Check) IsSanity() bool { return c.Kind == "sanity" }
+
+// IsExtension reports whether the check is a claim of ours that extends
+// the text.
+func (c Check) IsExtension() bool { return c.Kind == "extension" }
 
 // Key returns the check's ID, or its name when it has none.
 func (c Check) Key() string {
@@ -403,20 +419,48 @@ func (s *Summary) UnmarshalJSON(data []byte) error {
 
 // checkJSON is the wire form of Check.
 type checkJSON struct {
-	ID            string   `json:"id,omitempty"`
-	Name          string   `json:"name"`
-	Pass          bool     `json:"pass"`
-	Value         *float64 `json:"value"`
-	Target        string   `json:"target"`
-	NotApplicable bool     `json:"not_applicable,omitempty"`
-	Why           string   `json:"why,omitempty"`
+	ID            string      `json:"id,omitempty"`
+	Name          string      `json:"name"`
+	Pass          bool        `json:"pass"`
+	Value         *float64    `json:"value"`
+	Target        string      `json:"target"`
+	NotApplicable bool        `json:"not_applicable,omitempty"`
+	Why           string      `json:"why,omitempty"`
+	Kind          string      `json:"kind,omitempty"`
+	Theirs        string      `json:"theirs,omitempty"`
+	Line          string      `json:"line,omitempty"`
+	Spread        *spreadJSON `json:"spread,omitempty"`
+}
+
+// spreadJSON is a Spread with its non-finite numbers as null.
+type spreadJSON struct {
+	N      int      `json:"n"`
+	Held   int      `json:"held"`
+	Median *float64 `json:"median"`
+	Min    *float64 `json:"min"`
+	Max    *float64 `json:"max"`
+}
+
+func finiteOrNil(x float64) *float64 {
+	if isFinite(x) {
+		return &x
+	}
+	return nil
+}
+
+func nilToNaN(p *float64) float64 {
+	if p == nil {
+		return math.NaN()
+	}
+	return *p
 }
 
 // MarshalJSON writes a non-finite Value as null.
 func (c Check) MarshalJSON() ([]byte, error) {
-	w := checkJSON{ID: c.ID, Name: c.Name, Pass: c.Pass, Target: c.Target, NotApplicable: c.NotApplicable, Why: c.Why}
-	if isFinite(c.Value) {
-		w.Value = &c.Value
+	w := checkJSON{ID: c.ID, Name: c.Name, Pass: c.Pass, Target: c.Target, NotApplicable: c.NotApplicable, Why: c.Why,
+		Kind: c.Kind, Theirs: c.Theirs, Line: c.Line, Value: finiteOrNil(c.Value)}
+	if sp := c.Spread; sp != nil {
+		w.Spread = &spreadJSON{N: sp.N, Held: sp.Held, Median: finiteOrNil(sp.Median), Min: finiteOrNil(sp.Min), Max: finiteOrNil(sp.Max)}
 	}
 	return marshal(w)
 }
@@ -427,9 +471,13 @@ func (c *Check) UnmarshalJSON(data []byte) error {
 	if err := strictUnmarshal(data, &w); err != nil {
 		return err
 	}
-	*c = Check{ID: w.ID, Name: w.Name, Pass: w.Pass, Value: math.NaN(), Target: w.Target, NotApplicable: w.NotApplicable, Why: w.Why}
-	if w.Value != nil {
-		c.Value = *w.Value
+	*c = Check{ID: w.ID, Name: w.Name, Pass: w.Pass, Value: nilToNaN(w.Value), Target: w.Target, NotApplicable: w.NotApplicable, Why: w.Why,
+		Kind: w.Kind, Theirs: w.Theirs, Line: w.Line}
+	if sp := w.Spread; sp != nil {
+		c.Spread = &Spread{N: sp.N, Held: sp.Held, Median: nilToNaN(sp.Median), Min: nilToNaN(sp.Min), Max: nilToNaN(sp.Max)}
+	}
+	if _, err := ParseKind(c.Kind); err != nil {
+		return err
 	}
 	return nil
 }
