@@ -63,6 +63,35 @@ type Artefact struct {
 	// Table, for a table of the document, renders it beside our numbers
 	// (nil: a figure).
 	Table *Table
+	// Judged and NotAttempted, for an artefact whose parts are not all
+	// attempted (the rows of a table of many methods, say), name the
+	// parts the verdict judges and those it does not, with why: the
+	// verdict is of the judged part alone.
+	Judged, NotAttempted string
+}
+
+// Extension is an experiment of ours that goes past a document: not a
+// figure or table of it, but a question it raises (the bias it predicts,
+// measured on another model; a variant of its setting). Its claims are
+// judged like the document's and shown in the document's extensions table.
+type Extension struct {
+	// Label names it on the page, e.g. "the bridge to Beal chapter 5".
+	Label string
+	// Experiments are the IDs of the experiments whose claims judge it.
+	Experiments []string
+}
+
+// AddExtensions declares the extensions of document d (see Extension), in
+// an experiment package's init.
+func AddExtensions(d Document, es ...Extension) {
+	artefactsMu.Lock()
+	defer artefactsMu.Unlock()
+	doc, ok := documents[d.ID]
+	if !ok {
+		doc = &DocumentArtefacts{Document: d}
+		documents[d.ID] = doc
+	}
+	doc.Extensions = append(doc.Extensions, es...)
 }
 
 // Table renders a table of the document with our numbers beside the
@@ -98,7 +127,8 @@ func (f ResultFiles) Table(name string) (results.Table, error) {
 // order.
 type DocumentArtefacts struct {
 	Document
-	Artefacts []Artefact
+	Artefacts  []Artefact
+	Extensions []Extension
 }
 
 var (
@@ -142,6 +172,7 @@ func Documents() []DocumentArtefacts {
 	for _, d := range documents {
 		c := *d
 		c.Artefacts = append([]Artefact(nil), d.Artefacts...)
+		c.Extensions = append([]Extension(nil), d.Extensions...)
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })

@@ -233,8 +233,10 @@ func Verify(ctx context.Context, dir string, o VerifyOptions) (*Verification, er
 
 func kindOf(quick bool) string { return map[bool]string{true: "quick", false: "full"}[quick] }
 
-// runHash is the hash that identifies a run's resolved config: without
+// RunHash is the hash that identifies a run's resolved config: without
 // where its data live and where its results go (as Prepare takes it).
+func RunHash(cfg Config) (string, error) { return runHash(cfg) }
+
 func runHash(cfg Config) (string, error) {
 	base := cfg.Base()
 	savedData, savedName := base.DataDir, base.Name

@@ -9,13 +9,20 @@ import (
 	"strings"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/results"
 )
 
 // DocumentView is the verdict table of one document: each of its figures
-// and tables with its verdict and a link to where the page shows it.
+// and tables with its verdict and a link to where the page shows it, and
+// the extensions of ours with theirs.
 type DocumentView struct {
 	experiments.Document
 	Rows []ArtefactRow
+	// Extensions are the claims of ours that go past the document: the
+	// experiments declared as its extensions, the named variants of its
+	// experiments (lattice-axis.toml beside lattice.toml), and the
+	// extension checks of the claims that name its artefacts.
+	Extensions []ExtensionRow
 	// Counts are the number of artefacts of each verdict, in the order of
 	// VerdictKinds.
 	Counts []VerdictCount
@@ -31,6 +38,23 @@ func (d DocumentView) CountLine() string {
 	return strings.Join(parts, ", ")
 }
 
+// Short is the document's short name: its title up to the first comma,
+// "Beal (2003)".
+func (d DocumentView) Short() string {
+	short, _, _ := strings.Cut(d.Title, ",")
+	return short
+}
+
+// Count returns the number of artefacts with verdict kind.
+func (d DocumentView) Count(kind string) int {
+	for _, c := range d.Counts {
+		if c.Kind == kind {
+			return c.N
+		}
+	}
+	return 0
+}
+
 // VerdictCount is the number of artefacts with one verdict.
 type VerdictCount struct {
 	Kind string
@@ -38,7 +62,7 @@ type VerdictCount struct {
 }
 
 // VerdictKinds are the verdicts in the order the page lists them.
-var VerdictKinds = []string{Reproduced, PartlyReproduced, NotReproduced, NotJudged, NotRun}
+var VerdictKinds = []string{Reproduced, PartlyReproduced, NotReproduced, Invalid, NotJudged, NotRun}
 
 // ArtefactRow is one figure or table of a document.
 type ArtefactRow struct {
@@ -54,6 +78,17 @@ type ArtefactRow struct {
 	Quick bool
 }
 
+// ExtensionRow is one claim of ours beside a document: what it extends,
+// the run, its statement and its verdict with its rows.
+type ExtensionRow struct {
+	Label     string // the artefact it goes past, or the extension's label
+	Where     string // the results folder
+	Statement string
+	Verdict   Verdict
+	Link      string
+	Quick     bool
+}
+
 // documentViews computes every declared document's verdict table from the
 // report's experiments (and fills the experiments' document tables).
 func documentViews(r *Report) []DocumentView {
@@ -64,7 +99,7 @@ func documentViews(r *Report) []DocumentView {
 			if a.Table != nil {
 				addTable(r, a)
 			}
-			row := artefactRow(r, a)
+			row, ext := artefactRow(r, a)
 			if a.Table != nil { // the link goes to the table beside ours
 				for _, e := range runsOf(r, []string{a.Table.Experiment}, row.Quick) {
 					if i := slices.IndexFunc(e.Tables, func(t TableView) bool { return t.Label == a.Label }); i >= 0 && row.Link != "" {
@@ -74,6 +109,10 @@ func documentViews(r *Report) []DocumentView {
 				}
 			}
 			v.Rows = append(v.Rows, row)
+			v.Extensions = append(v.Extensions, ext...)
+		}
+		for _, x := range d.Extensions {
+			v.Extensions = append(v.Extensions, extensionRows(r, x)...)
 		}
 		for _, k := range VerdictKinds {
 			n := 0
@@ -89,19 +128,58 @@ func documentViews(r *Report) []DocumentView {
 	return out
 }
 
+// extensionRows are the rows of a declared extension: every claim of its
+// experiments' runs (full runs, or quick runs when there are none), judged
+// on all of its checks but the sanity ones.
+func extensionRows(r *Report, x experiments.Extension) []ExtensionRow {
+	for _, quick := range []bool{false, true} {
+		var rows []ExtensionRow
+		for _, e := range runsOf(r, x.Experiments, quick) {
+			if !e.Trusted {
+				rows = append(rows, ExtensionRow{Label: x.Label, Where: e.Dir, Link: e.Anchor, Quick: quick,
+					Verdict: Verdict{Kind: NotJudged, Reasons: []string{fmt.Sprintf("%s does not match its manifest (%s)", e.Dir, e.State)}}})
+				continue
+			}
+			for _, c := range e.Claims {
+				v := verdictOf(e.Summary, c.Claim, func(ch results.Check) bool { return !ch.IsSanity() })
+				rows = append(rows, ExtensionRow{Label: x.Label + ": " + c.Artifact, Where: e.Dir, Statement: c.Statement, Verdict: v, Link: c.Anchor, Quick: quick})
+			}
+		}
+		if len(rows) > 0 {
+			return rows
+		}
+	}
+	return []ExtensionRow{{Label: x.Label, Verdict: Verdict{Kind: NotRun, Reasons: []string{"run " + runHint(r, experiments.Artefact{Experiments: x.Experiments})}}}}
+}
+
 // artefactRow computes the verdict of artefact a: from the claims that
 // name it in the verified full runs of its experiments, or else in their
-// quick runs (not judged), or else not run, with the commands.
-func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
+// quick runs (not judged), or else not run, with the commands. It also
+// returns the extension rows of a: the extension checks of those claims,
+// and the claims of the named variants of its experiments.
+func artefactRow(r *Report, a experiments.Artefact) (ArtefactRow, []ExtensionRow) {
 	row := ArtefactRow{Artefact: a}
 	if len(a.Experiments) == 0 {
 		row.Verdict = Verdict{Kind: NotJudged, Reasons: []string{a.Note}}
-		return row
+		return row, nil
 	}
+	var ext []ExtensionRow
 	for _, quick := range []bool{false, true} {
 		var vs []Verdict
 		claimLink := false
-		runs, variants := reproducing(runsOf(r, a.Experiments, quick))
+		all := runsOf(r, a.Experiments, quick)
+		runs, variants := reproducing(all)
+		for _, e := range all {
+			if !e.Trusted || slices.ContainsFunc(runs, func(k Experiment) bool { return k.Dir == e.Dir }) {
+				continue
+			}
+			for _, c := range e.Claims {
+				if slices.Contains(experiments.ArtefactLabels(c.Artifact), a.Label) {
+					v := verdictOf(e.Summary, c.Claim, func(ch results.Check) bool { return !ch.IsSanity() })
+					ext = append(ext, ExtensionRow{Label: a.Label + " (" + e.Name + ")", Where: e.Dir, Statement: c.Statement, Verdict: v, Link: c.Anchor, Quick: quick})
+				}
+			}
+		}
 		for _, e := range runs {
 			row.Where = append(row.Where, e.Dir)
 			if row.Link == "" {
@@ -124,6 +202,9 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 						v.Reasons = []string{a.Note}
 					}
 					vs = append(vs, v)
+					if xv := ExtensionVerdict(e.Summary, c.Claim); len(xv.Rows) > 0 {
+						ext = append(ext, ExtensionRow{Label: a.Label, Where: e.Dir, Statement: c.Statement, Verdict: xv, Link: c.Anchor, Quick: quick})
+					}
 				}
 			}
 			if !named {
@@ -139,7 +220,7 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 		}
 		row.Verdict, row.Quick = combine(vs), quick
 		if len(variants) > 0 {
-			row.Verdict.Reasons = append(row.Verdict.Reasons, "judged on the config named after its experiment; other configs of it, with their own verdicts in their sections: "+strings.Join(variants, ", "))
+			row.Verdict.Reasons = append(row.Verdict.Reasons, "judged on the config named after its experiment; its other configs are in the extensions table: "+strings.Join(variants, ", "))
 		}
 		if !quick {
 			var missing []string
@@ -160,10 +241,10 @@ func artefactRow(r *Report, a experiments.Artefact) ArtefactRow {
 				row.Verdict.Reasons = append([]string{a.Note}, row.Verdict.Reasons...)
 			}
 		}
-		return row
+		return row, ext
 	}
 	row.Verdict = Verdict{Kind: NotRun, Reasons: []string{"run " + runHint(r, a)}}
-	return row
+	return row, ext
 }
 
 // reproducing keeps, of each experiment's runs, the run of the config named

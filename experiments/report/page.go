@@ -5,24 +5,35 @@ import (
 	"strings"
 )
 
-// pageHTML is the report page: one file, no scripts, no external fonts or
-// files (figures are data: URIs), readable on a narrow screen and printable.
+// pageHTML is the report page: one HTML file, no scripts, no external
+// fonts; the figures are the SVG files of the results folders beside it,
+// linked by relative path and loaded lazily, so the page stays small. It
+// opens with the matrix of documents and verdicts, then each document's
+// verdict table (one row per claim: the text's number, ours, whether it
+// holds) and its extensions, then the runs. It reads on a narrow screen
+// (the verdict tables turn into blocks below 40rem) and prints without
+// clipping.
 const pageHTML = `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>vbw: reproduction report of Beal (2003)</title>
+<title>vbw: reproduction report of Beal (2003), Lawrence (2000), PRML ch. 10, D'Souza (2004), Turner &amp; Sahani</title>
 <style>
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.45; margin: 0 auto; max-width: 72rem; padding: 1rem; color: #222; }
-h1 { font-size: 1.6rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem; margin-top: 2.5rem; } h3 { margin-bottom: .3rem; }
-code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9em; }
-pre { background: #f6f6f6; padding: .6rem; overflow-x: auto; }
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; line-height: 1.4; margin: 0 auto; max-width: 76rem; padding: 1rem; color: #222; }
+h1 { font-size: 1.45rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2rem; margin-top: 2.2rem; } h3 { margin-bottom: .3rem; }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9em; overflow-wrap: anywhere; }
+pre { background: #f6f6f6; padding: .6rem; overflow-x: auto; white-space: pre-wrap; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; margin: .5rem 0; }
-th, td { border: 1px solid #ddd; padding: .25rem .5rem; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ddd; padding: .25rem .45rem; text-align: left; vertical-align: top; }
 th { background: #f2f2f2; }
-td.pass { color: #116611; } td.fail, .fail { color: #b00020; font-weight: bold; } td.na { color: #777; }
+table.verdicts { width: 100%; table-layout: fixed; font-size: .88rem; }
+table.verdicts td, table.verdicts th { overflow-wrap: anywhere; }
+table.verdicts col.artefact { width: 15%; } table.verdicts col.claim { width: 30%; } table.verdicts col.theirs { width: 17%; }
+table.verdicts col.ours { width: 20%; } table.verdicts col.holds { width: 7%; } table.verdicts col.verdict { width: 11%; }
+table.matrix td.n { text-align: right; font-variant-numeric: tabular-nums; } table.matrix td.zero { color: #bbb; }
+td.pass, .holds { color: #116611; } td.fail, .fail, .doesnot { color: #b00020; font-weight: bold; } td.na, .nj { color: #777; }
 .badge { display: inline-block; font-size: .75rem; padding: .05rem .4rem; border-radius: .3rem; vertical-align: middle; }
 .quick { background: #ffe0b2; color: #7a3e00; font-weight: bold; }
 .error { color: #b00020; }
@@ -31,22 +42,31 @@ td ul.problems { margin: .2rem 0 0; padding-left: 1.1rem; font-size: .8rem; }
 figure { margin: 1rem 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid #eee; }
 figcaption { font-size: .85rem; color: #555; }
-.claim { margin: 1rem 0 1.5rem; }
-.claim > p { margin: .2rem 0 .5rem; }
-small { color: #666; }
-.verdict { display: inline-block; font-weight: bold; padding: .05rem .4rem; border-radius: .3rem; white-space: nowrap; }
+.claim { margin: 1rem 0 1.5rem; } .claim > p { margin: .2rem 0 .5rem; }
+small, .reasons { color: #666; } .reasons { font-size: .8rem; margin: .2rem 0 0; padding-left: 1rem; }
+.verdict { display: inline-block; font-weight: bold; padding: .05rem .35rem; border-radius: .3rem; }
 .verdict.reproduced { background: #d9f2d9; color: #115511; } .verdict.partly-reproduced { background: #fff1c2; color: #6b4e00; }
-.verdict.not-reproduced { background: #fbd5d9; color: #8a0015; } .verdict.not-judged { background: #eee; color: #555; } .verdict.not-run { background: #e3ecfa; color: #1d3d73; }
-.thesis-claim { margin: .2rem 0 .4rem; } .thesis-claim b { color: #444; }
-.ours { margin: .2rem 0 .6rem; } .ours ul { margin: .2rem 0; font-size: .9rem; }
-table.compared td.num { text-align: right; font-variant-numeric: tabular-nums; } table.compared td.diff { color: #555; text-align: right; }
-ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block; margin-right: .8rem; }
-@media (max-width: 40rem) { body { padding: .5rem; } th, td { padding: .2rem .3rem; } }
+.verdict.not-reproduced { background: #fbd5d9; color: #8a0015; } .verdict.invalid { background: #3a3a3a; color: #fff; }
+.verdict.not-judged { background: #eee; color: #555; } .verdict.not-run { background: #e3ecfa; color: #1d3d73; }
+.coverage { font-size: .78rem; color: #555; margin: .2rem 0 0; }
+nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inline-block; margin-right: 1rem; }
+@media (max-width: 40rem) {
+  body { padding: .4rem; } th, td { padding: .2rem .3rem; }
+  table.matrix { font-size: .72rem; width: 100%; table-layout: fixed; } table.matrix th, table.matrix td { padding: .15rem .15rem; overflow-wrap: anywhere; }
+  table.matrix .verdict { padding: 0 .1rem; font-size: .68rem; }
+  table.verdicts, table.verdicts tbody, table.verdicts tr, table.verdicts td { display: block; width: auto; }
+  table.verdicts thead, table.verdicts colgroup { display: none; }
+  table.verdicts tr { border-top: 2px solid #ccc; margin-top: .4rem; }
+  table.verdicts td { border: none; padding: .1rem .2rem; }
+  table.verdicts td[data-label]::before { content: attr(data-label) ": "; font-weight: bold; color: #555; }
+}
 @media print {
+  body { max-width: none; font-size: 10pt; }
   nav#contents { display: none; }
+  section.runs { break-before: page; }
   section.experiment { break-before: page; }
   figure, tr { break-inside: avoid; }
-  figure img { max-height: 17cm; width: auto; }
+  figure img { max-height: 16cm; width: auto; }
   h2, h3 { break-after: avoid; }
   details { display: block; } details > * { display: block; }
   a { color: inherit; text-decoration: none; }
@@ -55,31 +75,46 @@ ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block
 </head>
 <body>
 <header>
-<h1>Reproduction report: Beal (2003), <i>Variational Algorithms for Approximate Bayesian Inference</i></h1>
-<p>Results in <code>{{.Dir}}</code>; page built {{.Generated}} from the stored results (nothing recomputed). Total run time {{seconds .WallSeconds}}.{{if .AnyQuick}} <span class="badge quick">Some results are QUICK runs, not the thesis's settings</span>{{end}}</p>
+<h1>Reproduction report: Beal (2003), <i>Variational Algorithms for Approximate Bayesian Inference</i>, and four documents beside it: Lawrence (2000), Bishop (2006, PRML chapter 10), D'Souza (2004), Turner &amp; Sahani (2011)</h1>
+<p>Results in <code>{{.Dir}}</code>; page built {{.Generated}} from the stored results (nothing recomputed). Total run time {{seconds .WallSeconds}}.{{if .AnyQuick}} <span class="badge quick">Some results are QUICK runs, not the texts' settings</span>{{end}}</p>
 </header>
-<nav id="contents">
-<h2>Contents</h2>
-<ol>
-{{range .Documents}}<li><a href="#doc-{{.ID}}">Verdicts: {{.Title}}</a></li>
-{{end}}<li><a href="#overview">Overview</a></li>
-{{range .Experiments}}<li><a href="#{{.Anchor}}">{{.ID}}</a>{{if .Quick}} <span class="badge quick">QUICK</span>{{end}} <small>{{.Dir}}</small></li>
-{{end}}{{if .Missing}}<li><a href="#not-run">Not run</a></li>{{end}}
-</ol>
-</nav>
-{{range .Documents}}<section id="doc-{{.ID}}" class="document">
-<h2>Verdicts: {{.Title}}</h2>
-<ul class="counts">{{range .Counts}}<li><span class="verdict {{verdictClass .Kind}}">{{.Kind}}</span> {{.N}}</li>{{end}}</ul>
-<div class="scroll"><table class="verdicts">
-<thead><tr><th>figure or table</th><th>what it shows</th><th>verdict</th><th>checks passed</th><th>why, or how to run it</th></tr></thead>
+<section id="matrix">
+<h2>At a glance</h2>
+<div class="scroll"><table class="matrix">
+<thead><tr><th>document</th>{{range $.Kinds}}<th><span class="verdict {{verdictClass .}}">{{.}}</span></th>{{end}}</tr></thead>
 <tbody>
-{{range .Rows}}<tr><td>{{if .Link}}<a href="#{{.Link}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}</td><td>{{.Caption}}{{with .Where}} <small>({{join . ", "}})</small>{{end}}</td><td><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td><td>{{if .Verdict.Judged}}{{.Verdict.Passed}} of {{.Verdict.Judged}}{{if .Quick}} would pass{{end}}{{end}}</td><td>{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td></tr>
+{{range .Documents}}{{$d := .}}<tr><td><a href="#doc-{{.ID}}">{{.Short}}</a></td>{{range $.Kinds}}{{$n := $d.Count .}}<td class="n{{if eq $n 0}} zero{{end}}">{{$n}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>
-<p><small>Each verdict is computed from the acceptance criteria of the runs in this folder: reproduced (every check of the claims that name it passed), partly reproduced (some did), not reproduced (none did), not judged (a quick run, a check that does not apply, or nothing to compute), not run (no results here). Expected times are the configs' work estimates at 10<sup>9</sup> operations a core-second, upper bounds that take every fit to its iteration cap.</small></p>
+<p><small>Figures and tables of each document by verdict. A verdict is computed from the texts' claims alone, each judged on every seed or data set of the run: <b>reproduced</b> (every claim holds), <b>partly reproduced</b>, <b>not reproduced</b> (none holds), <b>invalid</b> (a sanity check of the run failed: a bound that decreased, a data file that did not verify, so the run cannot judge its claims), <b>not judged</b> (a quick run, the user's own data, or nothing to compute), <b>not run</b>. Claims of ours that go past a text are in its extensions table.</small></p>
 </section>
-{{end}}<section id="overview">
-<h2>Overview</h2>
+<nav id="contents"><ul>
+{{range .Documents}}<li><a href="#doc-{{.ID}}">{{.Short}}</a></li>{{end}}<li><a href="#overview">the runs ({{len .Experiments}})</a></li>{{if .Missing}}<li><a href="#not-run">not run ({{len .Missing}})</a></li>{{end}}
+</ul></nav>
+{{range .Documents}}<section id="doc-{{.ID}}" class="document">
+<h2>{{.Title}}</h2>
+<p><small>{{.CountLine}}. One row per claim of the text: the text's number or ordering with its line, ours (over the seeds: median, range, and on how many the claim holds), and whether it holds.</small></p>
+<table class="verdicts">
+<colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
+<thead><tr><th>figure or table</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
+<tbody>
+{{range .Rows}}{{$a := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="figure or table">{{template "artefact" $a}}</td>{{end}}<td data-label="claim">{{$c.Check.Name}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="verdict">{{template "verdict" $a.Verdict}}</td>{{end}}</tr>
+{{end}}{{else}}<tr><td data-label="figure or table">{{template "artefact" $a}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
+{{end}}{{end}}</tbody>
+</table>
+{{if .Extensions}}<h3 id="ext-{{.ID}}">Extensions: claims of ours beside {{.Short}}</h3>
+<table class="verdicts">
+<colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
+<thead><tr><th>extends</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
+<tbody>
+{{range .Extensions}}{{$x := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="extends">{{if $x.Link}}<a href="#{{$x.Link}}">{{$x.Label}}</a>{{else}}{{$x.Label}}{{end}}{{if $x.Quick}} <span class="badge quick">QUICK</span>{{end}}{{with $x.Where}}<br><small>{{.}}</small>{{end}}</td>{{end}}<td data-label="claim">{{$c.Check.Name}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="verdict">{{template "verdict" $x.Verdict}}</td>{{end}}</tr>
+{{end}}{{else}}<tr><td data-label="extends">{{.Label}}{{with .Where}}<br><small>{{.}}</small>{{end}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
+{{end}}{{end}}</tbody>
+</table>{{end}}
+</section>
+{{end}}
+<section id="overview" class="runs">
+<h2>The runs</h2>
 <div class="scroll"><table>
 <thead><tr><th>experiment</th><th>run</th><th>files against the manifest</th><th>checks passed</th><th>failed</th><th>not applicable or not computed</th><th>wall time</th></tr></thead>
 <tbody>
@@ -95,43 +130,43 @@ ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block
 </section>
 {{range .Experiments}}
 <section class="experiment" id="{{.Anchor}}">
-<h2>{{.ID}}{{if .Quick}} <span class="badge quick">QUICK run: reduced settings, not the thesis's</span>{{end}}</h2>
+<h2>{{.ID}}{{if .Quick}} <span class="badge quick">QUICK run: reduced settings, not the text's</span>{{end}}</h2>
 <p>{{.Title}} <small>(folder {{.Dir}})</small></p>
 {{if .Problems}}<div class="error"><p><span class="state {{.State}}">{{.State}}</span>: this folder does not match its manifest; what does not match is not shown.</p>
 <ul>{{range .Problems}}<li>{{.}}</li>{{end}}</ul></div>{{end}}
+{{with .Invalid}}<div class="error"><p><span class="verdict invalid">invalid</span> a sanity check of this run failed, so its claims are not judged on it:</p><ul>{{range .}}<li>{{.Name}}: {{value .}} (target {{.Target}})</li>{{end}}</ul></div>{{end}}
 {{range .Claims}}<div class="claim">
 <h3 id="{{.Anchor}}">{{.Artifact}}</h3>
-<p class="thesis-claim"><b>Thesis:</b> {{.Statement}}</p>
-<div class="ours"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span>{{if and .Verdict.Judged (ne .Verdict.Kind "not judged")}} {{.Verdict.Passed}} of {{.Verdict.Judged}} checks passed{{end}}{{range .Verdict.Reasons}}<br>{{.}}{{end}}
-{{with .Verdict.Values}}<details{{if le (len .) 6}} open{{end}}><summary>Our values ({{len .}})</summary><ul>{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}</div>
-{{range .Shown}}<figure><img src="{{.DataURI}}" alt="{{.Stem}}"><figcaption>{{.Stem}} <small>({{.Path}})</small></figcaption></figure>
+<p><b>The text:</b> {{.Statement}}</p>
+<p><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span>{{if and .Verdict.Judged (ne .Verdict.Kind "not judged")}} {{.Verdict.Passed}} of {{.Verdict.Judged}} claim checks hold{{end}}{{range .Verdict.Reasons}}<br><small>{{.}}</small>{{end}}</p>
+{{range .Shown}}<figure><a href="{{.Path}}"><img src="{{.Path}}" alt="{{.Stem}}" loading="lazy"></a><figcaption>{{.Stem}} <small>({{.Path}})</small></figcaption></figure>
 {{end}}{{range .Withheld}}<p class="error">Figure not shown: {{.}}</p>
 {{end}}</div>
 {{end}}{{range .Tables}}<div class="claim thesis-table" id="{{.Anchor}}">
 <h3>{{.Label}} beside ours</h3>
-<p>{{.Caption}}. The thesis's values from {{.Source}}; ours from this run; the difference is ours − the thesis's.</p>
+<p>{{.Caption}}. The text's values from {{.Source}}; ours from this run; the difference is ours − the text's.</p>
 {{if .Error}}<p class="error">Not shown: {{.Error}}</p>{{else}}{{with .Comparison}}<div class="scroll"><table class="compared">
 <thead><tr><th rowspan="2">{{.Key}}</th>{{range .Columns}}<th colspan="3">{{.}}</th>{{end}}</tr>
-<tr>{{range .Columns}}<th>thesis</th><th>ours</th><th>diff.</th>{{end}}</tr></thead>
+<tr>{{range .Columns}}<th>text</th><th>ours</th><th>diff.</th>{{end}}</tr></thead>
 <tbody>
 {{range .Rows}}<tr><th>{{.Key}}</th>{{range .Cells}}<td class="num">{{if .Thesis}}{{.Thesis}}{{else}}—{{end}}</td><td class="num">{{.OursString}}</td><td class="diff">{{.DiffString}}</td>{{end}}</tr>
 {{end}}</tbody>
 </table></div>
 {{with .Notes}}<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}{{end}}</div>
-{{end}}{{if .Other}}<div class="claim other"><h3>Other figures</h3>
-{{range .Other}}<figure><img src="{{.DataURI}}" alt="{{.Stem}}"><figcaption>{{.Stem}} <small>({{.Path}})</small></figcaption></figure>
-{{end}}</div>{{end}}
+{{end}}{{if .Other}}<details class="claim other"><summary>Other figures ({{len .Other}})</summary>
+{{range .Other}}<figure><a href="{{.Path}}"><img src="{{.Path}}" alt="{{.Stem}}" loading="lazy"></a><figcaption>{{.Stem}} <small>({{.Path}})</small></figcaption></figure>
+{{end}}</details>{{end}}
 <h3>Scorecard</h3>
-{{if not .Trusted}}<p class="error">Not shown: summary.json is not verified (see above).</p>{{else if .Summary.Checks}}<div class="scroll"><table>
-<thead><tr><th>check</th><th>result</th><th>value</th><th>target</th></tr></thead>
+{{if not .Trusted}}<p class="error">Not shown: summary.json is not verified (see above).</p>{{else if .Summary.Checks}}{{range groups .Summary.Checks}}{{if .Checks}}<h4>{{.Title}}</h4><div class="scroll"><table>
+<thead><tr><th>check</th><th>result</th><th>value</th><th>target</th>{{if .Claims}}<th>the text</th>{{end}}</tr></thead>
 <tbody>
-{{range .Summary.Checks}}<tr><td>{{.Name}}</td><td class="{{checkClass .}}">{{.Verdict}}{{if .NotApplicable}}{{with .Why}}: {{.}}{{end}}{{end}}</td><td>{{value .}}</td><td>{{.Target}}</td></tr>
+{{$g := .}}{{range .Checks}}<tr><td>{{.Name}}</td><td class="{{checkClass .}}">{{.Verdict}}{{if .NotApplicable}}{{with .Why}}: {{.}}{{end}}{{end}}</td><td>{{value .}}</td><td>{{.Target}}</td>{{if $g.Claims}}<td>{{.Theirs}}{{with .Line}} ({{.}}){{end}}</td>{{end}}</tr>
 {{end}}</tbody>
-</table></div>{{else}}<p>No checks recorded.</p>{{end}}
+</table></div>{{end}}{{end}}{{else}}<p>No checks recorded.</p>{{end}}
 {{with .QuickFailures}}<h3>Not judged: the failed checks of a quick run</h3>
-<p>A quick run's settings are reduced, not the thesis's, so its failed checks are not findings: run the full config to judge them.</p>
+<p>A quick run's settings are reduced, not the text's, so its failed checks are not findings: run the full config to judge them.</p>
 <ul>{{range .}}<li>{{.Name}}: {{value .}} (target {{.Target}})</li>{{end}}</ul>{{end}}
-{{if .Findings}}<h3>{{if .Quick}}Notes on this quick run{{else}}Findings: where the results differ from the thesis{{end}}</h3>
+{{if .Findings}}<h3>{{if .Quick}}Notes on this quick run{{else}}Findings: where the results differ from the text{{end}}</h3>
 <ul>{{range .Findings}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{with .Summary.Warnings}}<details><summary>Warnings ({{len .}})</summary>
 <ul>{{range .}}<li>{{.}}</li>{{end}}</ul></details>{{end}}
@@ -151,6 +186,8 @@ ul.counts { list-style: none; padding: 0; } ul.counts li { display: inline-block
 {{end}}
 </body>
 </html>
+{{define "artefact"}}{{if .Link}}<a href="#{{.Link}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{if .Quick}} <span class="badge quick">QUICK</span>{{end}}<br><small>{{.Caption}}</small>{{with .Judged}}<p class="coverage">judged: {{.}}</p>{{end}}{{with .NotAttempted}}<p class="coverage">not attempted: {{.}}</p>{{end}}{{end}}
+{{define "verdict"}}<span class="verdict {{verdictClass .Kind}}">{{.Kind}}</span>{{with .Reasons}}<ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
 `
 
 // firstProblems returns the first three problems, and a line that counts
@@ -169,11 +206,23 @@ func markdown(r *Report) string {
 	esc := func(s string) string {
 		return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
 	}
-	fmt.Fprintf(&b, "# Reproduction report: Beal (2003)\n\nResults in `%s`; built %s from the stored results. Total run time %s.", r.Dir, r.Generated, Seconds(r.WallSeconds))
+	fmt.Fprintf(&b, "# Reproduction report: Beal (2003), and Lawrence (2000), Bishop (2006, PRML chapter 10), D'Souza (2004), Turner & Sahani (2011)\n\nResults in `%s`; built %s from the stored results. Total run time %s.", r.Dir, r.Generated, Seconds(r.WallSeconds))
 	if r.AnyQuick {
-		b.WriteString(" **Some results are QUICK runs, not the thesis's settings.**")
+		b.WriteString(" **Some results are QUICK runs, not the texts' settings.**")
 	}
-	b.WriteString("\n")
+	b.WriteString("\n\n## At a glance\n\n| document |")
+	for _, k := range r.Kinds {
+		b.WriteString(" " + k + " |")
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(r.Kinds)) + "\n")
+	for _, d := range r.Documents {
+		fmt.Fprintf(&b, "| [%s](#doc-%s) |", esc(d.Short()), d.ID)
+		for _, k := range r.Kinds {
+			fmt.Fprintf(&b, " %d |", d.Count(k))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nA verdict is computed from the texts' claims alone, each judged on every seed or data set of the run; a run whose sanity check failed is invalid. Claims of ours that go past a text are in its extensions table.\n")
 	for _, d := range r.Documents {
 		markdownDocument(&b, d, esc)
 	}
@@ -234,7 +283,7 @@ func markdown(r *Report) string {
 			}
 		}
 		for _, c := range e.Claims {
-			fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n### %s\n\n**Thesis:** %s\n\n**Verdict: %s**", c.Anchor, esc(c.Artifact), esc(c.Statement), c.Verdict.Kind)
+			fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n### %s\n\n**The text:** %s\n\n**Verdict: %s**", c.Anchor, esc(c.Artifact), esc(c.Statement), c.Verdict.Kind)
 			if c.Verdict.Judged > 0 && c.Verdict.Kind != NotJudged {
 				fmt.Fprintf(&b, " (%d of %d checks passed)", c.Verdict.Passed, c.Verdict.Judged)
 			}
@@ -333,28 +382,63 @@ func markdown(r *Report) string {
 
 // markdownDocument writes a document's verdict table.
 func markdownDocument(b *strings.Builder, d DocumentView, esc func(string) string) {
-	fmt.Fprintf(b, "\n<a id=\"doc-%s\"></a>\n## Verdicts: %s\n\n", d.ID, esc(d.Title))
+	fmt.Fprintf(b, "\n<a id=\"doc-%s\"></a>\n## %s\n\n", d.ID, esc(d.Title))
 	b.WriteString(d.CountLine())
-	b.WriteString("\n\n| figure or table | what it shows | verdict | checks passed | why, or how to run it |\n|---|---|---|---|---|\n")
+	b.WriteString(". One row per claim of the text: the text's number with its line, ours, whether it holds.\n\n| figure or table | claim | the text | ours | holds? | verdict |\n|---|---|---|---|---|---|\n")
 	for _, row := range d.Rows {
 		label := row.Label
 		if row.Link != "" {
 			label = fmt.Sprintf("[%s](#%s)", row.Label, row.Link)
 		}
-		passed := ""
-		if row.Verdict.Judged > 0 {
-			passed = fmt.Sprintf("%d of %d", row.Verdict.Passed, row.Verdict.Judged)
-			if row.Quick {
-				passed += " would pass"
-			}
+		if row.Quick {
+			label += " (QUICK)"
 		}
-		fmt.Fprintf(b, "| %s | %s | **%s** | %s | %s |\n", label, esc(row.Caption), row.Verdict.Kind, passed, esc(strings.Join(row.Verdict.Reasons, "; ")))
+		if row.Judged != "" {
+			label += "; judged: " + row.Judged
+		}
+		if row.NotAttempted != "" {
+			label += "; not attempted: " + row.NotAttempted
+		}
+		markdownRows(b, esc(label), row.Verdict, esc)
+	}
+	if len(d.Extensions) > 0 {
+		fmt.Fprintf(b, "\n### Extensions: claims of ours beside %s\n\n| extends | claim | the text | ours | holds? | verdict |\n|---|---|---|---|---|---|\n", esc(d.Short()))
+		for _, x := range d.Extensions {
+			label := x.Label
+			if x.Link != "" {
+				label = fmt.Sprintf("[%s](#%s)", x.Label, x.Link)
+			}
+			if x.Where != "" {
+				label += " (`" + x.Where + "`)"
+			}
+			markdownRows(b, esc(label), x.Verdict, esc)
+		}
+	}
+}
+
+// markdownRows writes the rows of one artefact (or extension) label: one
+// per claim check, the verdict and its reasons in the first.
+func markdownRows(b *strings.Builder, label string, v Verdict, esc func(string) string) {
+	verdict := "**" + v.Kind + "**"
+	if len(v.Reasons) > 0 {
+		verdict += ": " + esc(strings.Join(v.Reasons, "; "))
+	}
+	if len(v.Rows) == 0 {
+		fmt.Fprintf(b, "| %s | | | | | %s |\n", label, verdict)
+		return
+	}
+	for i, c := range v.Rows {
+		first, last := "", ""
+		if i == 0 {
+			first, last = label, verdict
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", first, esc(c.Check.Name), esc(c.Theirs()), esc(c.Ours()), esc(c.Holds), last)
 	}
 }
 
 // markdownTable writes a document's table beside ours.
 func markdownTable(b *strings.Builder, t TableView, esc func(string) string) {
-	fmt.Fprintf(b, "\n<a id=\"%s\"></a>\n### %s beside ours\n\n%s. The thesis's values from %s; ours from this run; the difference is ours − the thesis's.\n\n", t.Anchor, esc(t.Label), esc(t.Caption), esc(t.Source))
+	fmt.Fprintf(b, "\n<a id=\"%s\"></a>\n### %s beside ours\n\n%s. The text's values from %s; ours from this run; the difference is ours − the text's.\n\n", t.Anchor, esc(t.Label), esc(t.Caption), esc(t.Source))
 	if t.Error != "" {
 		fmt.Fprintf(b, "Not shown: %s\n", esc(t.Error))
 		return
@@ -362,7 +446,7 @@ func markdownTable(b *strings.Builder, t TableView, esc func(string) string) {
 	c := t.Comparison
 	b.WriteString("| " + esc(c.Key))
 	for _, col := range c.Columns {
-		fmt.Fprintf(b, " | %s (thesis) | %[1]s (ours) | diff.", esc(col))
+		fmt.Fprintf(b, " | %s (text) | %[1]s (ours) | diff.", esc(col))
 	}
 	b.WriteString(" |\n|---" + strings.Repeat("|---|---|---", len(c.Columns)) + "|\n")
 	for _, row := range c.Rows {

@@ -87,10 +87,14 @@ type Experiment struct {
 	QuickFailures []results.Check
 	// Tables are the document's tables this run fills, beside ours.
 	Tables []TableView
+	// Invalid are the run's failed sanity checks: any makes its claims
+	// invalid.
+	Invalid []results.Check
 	// Recomputed says whether and when vbw verify recomputed the folder
 	// (experiments.Verify): "" if never, or for an earlier manifest.
 	Recomputed string
 
+	cur   string            // the generation read
 	bad   map[string]string // listed outputs that do not match: why
 	files map[string][]byte // verified outputs the page reads
 }
@@ -124,6 +128,8 @@ type Report struct {
 	// Documents are the verdict tables, one per document that declares
 	// its artefacts (experiments.AddArtefacts).
 	Documents []DocumentView
+	// Kinds are the verdicts, in the matrix's order (VerdictKinds).
+	Kinds []string
 }
 
 // Collect reads every results folder under dir: dir/<chapter>/<name>/ and
@@ -162,7 +168,7 @@ func Collect(dir string) (*Report, error) {
 			r.Missing = append(r.Missing, missing(dir, s, r.Experiments))
 		}
 	}
-	r.Documents = documentViews(r)
+	r.Documents, r.Kinds = documentViews(r), VerdictKinds
 	return r, nil
 }
 
@@ -342,6 +348,16 @@ var funcs = template.FuncMap{
 		}
 		return fmt.Sprintf("%.4g", c.Value)
 	},
+	"holdsClass": func(c ClaimRow) string {
+		switch {
+		case c.Check.NotApplicable:
+			return "nj"
+		case c.Check.Pass:
+			return "holds"
+		}
+		return "doesnot"
+	},
+	"groups": checkGroups,
 	"checkClass": func(c results.Check) string {
 		return map[string]string{"pass": "pass", "FAIL": "fail", "n/a": "na"}[c.Verdict()]
 	},
@@ -367,3 +383,27 @@ var funcs = template.FuncMap{
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(funcs).Parse(pageHTML))
+
+// checkGroup is one group of a run's scorecard.
+type checkGroup struct {
+	Title  string
+	Claims bool // the group's checks are claims, with the text's number
+	Checks []results.Check
+}
+
+// checkGroups splits a scorecard into the text's claims, our extensions
+// and the sanity checks of the run.
+func checkGroups(cs []results.Check) []checkGroup {
+	gs := []checkGroup{{Title: "Claims of the text", Claims: true}, {Title: "Extensions: claims of ours", Claims: true}, {Title: "Sanity checks of the run"}}
+	for _, c := range cs {
+		switch {
+		case c.IsSanity():
+			gs[2].Checks = append(gs[2].Checks, c)
+		case c.IsExtension():
+			gs[1].Checks = append(gs[1].Checks, c)
+		default:
+			gs[0].Checks = append(gs[0].Checks, c)
+		}
+	}
+	return gs
+}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/vbworkbench/vbw/experiments"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3" // registers the experiments the report lists
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/report"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -37,11 +38,23 @@ func fixture(t *testing.T, root, dir string, s results.Summary, quick bool, figs
 		t.Fatal(err)
 	}
 	s.Quick = quick
-	if err := results.WriteJSON(filepath.Join(d, results.SummaryFile), s); err != nil {
-		t.Fatal(err)
-	}
 	cfg := fmt.Sprintf("experiment = %q\nname = %q\n", s.Experiment, hostile)
 	if err := os.WriteFile(filepath.Join(d, results.ConfigFile), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The hash the config really has, which the report checks.
+	if spec, ok := experiments.Lookup(s.Experiment); ok {
+		c := spec.NewConfig()
+		if err := config.Load(filepath.Join(d, results.ConfigFile), false, c); err != nil {
+			t.Fatal(err)
+		}
+		h, err := experiments.RunHash(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.ConfigHash = h
+	}
+	if err := results.WriteJSON(filepath.Join(d, results.SummaryFile), s); err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range figs {
@@ -160,19 +173,30 @@ func TestReportStructure(t *testing.T) {
 	if bytes.Contains(md, []byte("<script>")) {
 		t.Fatal("hostile text unescaped in REPORT.md")
 	}
-	// No external resources: every src and href is a data: URI or a
-	// fragment.
+	// No external resources: every src and href is a fragment or a
+	// relative path to a figure of a results folder below the page, which
+	// the page links rather than inlines.
 	els := parse(t, page)
+	local := func(ref string) bool {
+		if strings.HasPrefix(ref, "#") {
+			return true
+		}
+		if strings.Contains(ref, ":") || strings.HasPrefix(ref, "/") || strings.Contains(ref, "..") || !strings.HasSuffix(ref, ".svg") {
+			return false
+		}
+		_, err := os.Stat(filepath.Join(root, filepath.FromSlash(ref)))
+		return err == nil
+	}
 	var imgs, sections, tocLinks, overviewRows int
 	ids := map[string]bool{}
 	for _, e := range els {
 		if id := e.attrs["id"]; id != "" {
 			ids[id] = true
 		}
-		if src, ok := e.attrs["src"]; ok && !strings.HasPrefix(src, "data:image/svg+xml;base64,") {
+		if src, ok := e.attrs["src"]; ok && !local(src) {
 			t.Errorf("external src %q", src)
 		}
-		if href, ok := e.attrs["href"]; ok && !strings.HasPrefix(href, "#") {
+		if href, ok := e.attrs["href"]; ok && !local(href) {
 			t.Errorf("external href %q", href)
 		}
 		switch {
@@ -218,7 +242,7 @@ func TestReportStructure(t *testing.T) {
 		"one check fails",                                                            // findings
 		"QUICK",                                                                      // the quick run, marked
 		"Not run", "bin/vbw run -out " + root + " configs/chapter3/model-order.toml", // a missing experiment and its command
-		"abc123", // provenance
+		"hash <code>", // provenance
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("page lacks %q", want)
@@ -277,28 +301,67 @@ window.addEventListener("load", () => {
   const imgs = Array.from(document.images).map(i => ({w: i.naturalWidth, h: i.naturalHeight, cw: i.clientWidth, ch: i.clientHeight, ok: i.complete}));
   const shown = el => el && el.offsetWidth > 0 && el.offsetHeight > 0 && getComputedStyle(el).visibility !== "hidden";
   const claims = Array.from(document.querySelectorAll("div.claim:not(.other):not(.thesis-table)")).map(c => {
-    const v = c.querySelector(".ours .verdict"), th = c.querySelector(".thesis-claim");
-    return {verdict: shown(v) ? v.textContent : "", thesis: shown(th) && th.textContent.startsWith("Thesis:")};
+    const v = c.querySelector("p .verdict"), th = Array.from(c.querySelectorAll("p")).find(p => p.textContent.startsWith("The text:"));
+    return {verdict: shown(v) ? v.textContent : "", thesis: shown(th)};
   });
   const tables = Array.from(document.querySelectorAll("div.thesis-table")).map(d => {
     const t = d.querySelector("table.compared");
     return {table: !!t && getComputedStyle(t).display === "table" && shown(t), rows: t ? t.tBodies[0].rows.length : 0,
       cols: t && t.tBodies[0].rows.length ? t.tBodies[0].rows[0].cells.length : 0};
   });
-  const rows = Array.from(document.querySelectorAll("section.document tbody tr")).map(r => shown(r.querySelector(".verdict")) ? r.querySelector(".verdict").textContent : "");
+  const rows = Array.from(document.querySelectorAll("section.document tbody td[data-label=verdict] > .verdict")).map(v => shown(v) ? v.textContent : "");
+  // Nothing of the verdict section is wider than the window: it reads on a
+  // narrow screen and prints without clipping.
+  let wide = [];
+  for (const el of document.querySelectorAll("#matrix *, section.document *")) {
+    const r = el.getBoundingClientRect();
+    if (r.right > document.documentElement.clientWidth + 1) { wide.push(el.tagName + "." + el.className + " " + Math.round(r.right)); }
+  }
   const pre = document.createElement("pre");
   pre.id = "probe";
-  pre.textContent = JSON.stringify({imgs, claims, tables, rows, errors: window.__errors});
+  pre.textContent = JSON.stringify({imgs, claims, tables, rows, wide: wide.slice(0, 5), width: document.documentElement.clientWidth, errors: window.__errors});
   document.body.appendChild(pre);
 });
 </script>`
-	probed := bytes.Replace(page, []byte("</body>"), []byte(probe+"</body>"), 1)
+	// The probe measures every figure: load them at once, not lazily.
+	probed := bytes.ReplaceAll(page, []byte(` loading="lazy"`), nil)
+	probed = bytes.Replace(probed, []byte("</body>"), []byte(probe+"</body>"), 1)
 	path := filepath.Join(root, "probe.html")
 	if err := os.WriteFile(path, probed, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	for _, width := range []int{1200, 420} {
+		got := probePage(t, browser, root, path, width)
+		checkProbe(t, width, got)
+	}
+}
+
+// probeResult is what the probe of TestReportInBrowser measured.
+type probeResult struct {
+	Imgs []struct {
+		W, H, CW, CH float64
+		OK           bool
+	}
+	Claims []struct {
+		Verdict string
+		Thesis  bool
+	}
+	Tables []struct {
+		Table      bool
+		Rows, Cols int
+	}
+	Rows   []string
+	Wide   []string
+	Width  int
+	Errors []string
+}
+
+// probePage loads the probed page in a window width pixels wide and
+// returns what the probe measured.
+func probePage(t *testing.T, browser, root, path string, width int) probeResult {
+	t.Helper()
 	cmd := exec.Command(browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-		"--virtual-time-budget=5000", "--dump-dom", "file://"+path)
+		fmt.Sprintf("--window-size=%d,900", width), "--virtual-time-budget=5000", "--dump-dom", "file://"+path)
 	cmd.Dir = root
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -324,58 +387,53 @@ window.addEventListener("load", () => {
 	body := dom[i+len(`<pre id="probe">`):]
 	body = body[:strings.Index(body, "</pre>")]
 	body = strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(body)
-	var got struct {
-		Imgs []struct {
-			W, H, CW, CH float64
-			OK           bool
-		}
-		Claims []struct {
-			Verdict string
-			Thesis  bool
-		}
-		Tables []struct {
-			Table      bool
-			Rows, Cols int
-		}
-		Rows   []string
-		Errors []string
-	}
+	var got probeResult
 	if err := json.Unmarshal([]byte(body), &got); err != nil {
 		t.Fatalf("probe output %q: %v", body, err)
 	}
-	// Every claim shows the thesis's statement and a verdict; every
-	// document table and every artefact row a verdict; every thesis table
-	// renders as a table (the fixtures' Table 1.1: 3 rows of 7 cells).
-	verdicts := []string{report.Reproduced, report.PartlyReproduced, report.NotReproduced, report.NotJudged, report.NotRun}
+	return got
+}
+
+// checkProbe checks what the probe measured in a window width wide: every
+// claim shows the text's statement and a verdict; every artefact row a
+// verdict; every table of the text renders as a table (the fixtures' Table
+// 1.1: 3 rows of 7 cells); every figure renders; nothing of the verdict
+// section is wider than the window.
+func checkProbe(t *testing.T, width int, got probeResult) {
+	t.Helper()
+	verdicts := []string{report.Reproduced, report.PartlyReproduced, report.NotReproduced, report.Invalid, report.NotJudged, report.NotRun}
 	if len(got.Claims) != 2 {
-		t.Errorf("%d claims rendered, want 2", len(got.Claims))
+		t.Errorf("%d px: %d claims rendered, want 2", width, len(got.Claims))
 	}
 	for k, c := range got.Claims {
 		if !slices.Contains(verdicts, c.Verdict) || !c.Thesis {
-			t.Errorf("claim %d: verdict %q, labelled as the thesis's %v", k, c.Verdict, c.Thesis)
+			t.Errorf("%d px: claim %d: verdict %q, labelled as the text's %v", width, k, c.Verdict, c.Thesis)
 		}
 	}
 	if len(got.Rows) < 6 {
-		t.Errorf("%d artefact rows rendered, want chapter 3's 4 and the test document's 2", len(got.Rows))
+		t.Errorf("%d px: %d artefact rows rendered, want chapter 3's 4 and the test document's 2", width, len(got.Rows))
 	}
 	for k, v := range got.Rows {
 		if !slices.Contains(verdicts, v) {
-			t.Errorf("artefact row %d: verdict %q", k, v)
+			t.Errorf("%d px: artefact row %d: verdict %q", width, k, v)
 		}
 	}
 	if len(got.Tables) != 1 || !got.Tables[0].Table || got.Tables[0].Rows != 3 || got.Tables[0].Cols != 7 {
-		t.Errorf("thesis tables rendered: %+v, want one table of 3 rows of 7 cells", got.Tables)
+		t.Errorf("%d px: tables of the text rendered: %+v, want one table of 3 rows of 7 cells", width, got.Tables)
 	}
 	if len(got.Imgs) != 3 {
-		t.Errorf("%d images rendered, want 3", len(got.Imgs))
+		t.Errorf("%d px: %d images rendered, want 3", width, len(got.Imgs))
 	}
 	for k, im := range got.Imgs {
 		if !im.OK || im.W == 0 || im.H == 0 || im.CW == 0 || im.CH == 0 {
-			t.Errorf("image %d did not render: %+v", k, im)
+			t.Errorf("%d px: image %d did not render: %+v", width, k, im)
 		}
 	}
+	if len(got.Wide) > 0 {
+		t.Errorf("%d px (the page %d px wide): the verdict section is wider than the window: %q", width, got.Width, got.Wide)
+	}
 	if len(got.Errors) > 0 {
-		t.Errorf("page errors: %q", got.Errors)
+		t.Errorf("%d px: page errors: %q", width, got.Errors)
 	}
 }
 
@@ -664,7 +722,7 @@ func TestReportVerdicts(t *testing.T) {
 			if f.name == "div" && strings.HasPrefix(f.attrs["class"], "claim") {
 				break
 			}
-			labelled = labelled || (f.attrs["class"] == "thesis-claim" && strings.HasPrefix(f.text, "Thesis:"))
+			labelled = labelled || (f.name == "p" && strings.HasPrefix(f.text, "The text:"))
 			verdict = verdict || strings.HasPrefix(f.attrs["class"], "verdict ")
 		}
 		if !labelled || !verdict {
@@ -716,7 +774,7 @@ func TestReportVerdicts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"## Verdicts: Beal (2003)", "**Thesis:** VB converges", "**Verdict: partly reproduced** (1 of 2 checks passed)",
+	for _, w := range []string{"## Beal (2003)", "## At a glance", "**The text:** VB converges", "**Verdict: partly reproduced** (1 of 2 checks passed)",
 		"### Warnings (", "- a warning of the run", "### Not judged: the failed checks of a quick run", "### Notes on this quick run"} {
 		if !strings.Contains(string(md), w) {
 			t.Errorf("REPORT.md lacks %q", w)
@@ -788,7 +846,7 @@ func TestReportThesisTables(t *testing.T) {
 	}
 	want := [][]string{
 		{"n", "X", "Y"},
-		{"thesis", "ours", "diff.", "thesis", "ours", "diff."},
+		{"text", "ours", "diff.", "text", "ours", "diff."},
 		{"10", "1.0 ± .1", "1.5", "+0.5", "≤5", "7", ""}, // a bound has no difference
 		{"20", "2", "—", "", "6", "—", ""},               // a row of the thesis's alone
 		{"30", "—", "2", "", "—", "8", ""},               // a row of ours alone

@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/vbworkbench/vbw/results"
@@ -16,8 +18,13 @@ const (
 	PartlyReproduced = "partly reproduced"
 	// NotReproduced: every check that applies failed.
 	NotReproduced = "not reproduced"
+	// Invalid: a sanity check of the run failed (a bound that decreased,
+	// a data file that did not verify, two estimators of one number that
+	// disagree), so its claims are not judged on it: the run is not valid.
+	Invalid = "invalid"
 	// NotJudged: a quick run (reduced settings), a claim whose every
-	// check does not apply to the run, or one that no criterion tests.
+	// check does not apply to the run (the user's own data), or one that
+	// no criterion tests.
 	NotJudged = "not judged"
 	// NotRun: no results folder holds the experiment.
 	NotRun = "not run"
@@ -28,17 +35,67 @@ func verdictClass(v string) string { return strings.ReplaceAll(v, " ", "-") }
 
 // Verdict is a claim's verdict with what it rests on.
 type Verdict struct {
-	Kind string // Reproduced, PartlyReproduced, NotReproduced, NotJudged or NotRun
-	// Passed and Judged count the checks that passed and those that
+	Kind string // Reproduced, PartlyReproduced, NotReproduced, Invalid, NotJudged or NotRun
+	// Passed and Judged count the claim checks that passed and those that
 	// applied (for a quick run: those that would have).
 	Passed, Judged int
-	// Values are our measured values, one line per check: "text: value
-	// (target t, pass)".
+	// Rows are the claim's checks of the text, one row each: the text's
+	// number, ours and whether it holds.
+	Rows []ClaimRow
+	// Values are our measured values of every check of the claim, one line
+	// each: "text: value (target t, pass)".
 	Values []string
 	// Reasons say why: for a claim not (or partly) reproduced the
-	// findings' one-line reasons of its failed checks; for one not judged
-	// why not; for one not run, how to run it.
+	// findings' one-line reasons of its failed checks; for an invalid run
+	// its failed sanity checks; for one not judged why not; for one not
+	// run, how to run it.
 	Reasons []string
+}
+
+// ClaimRow is one check of a claim of the text, as a row of a verdict
+// table: what is measured, the text's number with its line, ours, and
+// whether it holds.
+type ClaimRow struct {
+	Check results.Check
+	// Holds is "holds", "does not hold" or "not judged" (with why).
+	Holds string
+}
+
+// Ours renders our value: the measure over the seeds (median, range,
+// count, on how many the claim holds) for a claim judged over them, else
+// the value, with the target.
+func (r ClaimRow) Ours() string {
+	c := r.Check
+	if c.NotApplicable {
+		return "—"
+	}
+	if sp := c.Spread; sp != nil {
+		if sp.N == 1 {
+			return fmt.Sprintf("%s (1 seed)", num(sp.Median))
+		}
+		return fmt.Sprintf("median %s (%s to %s over %d seeds); holds on %d of %d (target %s)", num(sp.Median), num(sp.Min), num(sp.Max), sp.N, sp.Held, sp.N, c.Target)
+	}
+	return fmt.Sprintf("%s (target %s)", num(c.Value), c.Target)
+}
+
+// Theirs renders the text's number with where it states it.
+func (r ClaimRow) Theirs() string {
+	c := r.Check
+	switch {
+	case c.Theirs != "" && c.Line != "":
+		return c.Theirs + " (" + c.Line + ")"
+	case c.Theirs != "":
+		return c.Theirs
+	}
+	return "—"
+}
+
+// num formats a value for a verdict table.
+func num(x float64) string {
+	if math.IsNaN(x) {
+		return "none"
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
 }
 
 // noCriterion is why a claim that names no criterion is not judged.
@@ -47,25 +104,65 @@ const noCriterion = "no acceptance criterion tests this claim"
 // quickReason is why a quick run's claims are not judged.
 const quickReason = "a quick run: reduced settings, not the thesis's"
 
+// isClaimCheck reports whether a check judges a claim of the text (an
+// unclassified one is taken as such).
+func isClaimCheck(c results.Check) bool { return !c.IsSanity() && !c.IsExtension() }
+
+// SanityFailures returns the sanity checks of s that failed: any makes the
+// run invalid.
+func SanityFailures(s results.Summary) []results.Check {
+	var out []results.Check
+	for _, c := range s.Checks {
+		if c.IsSanity() && !c.Pass && !c.NotApplicable {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // ClaimVerdict computes the verdict of claim c from the checks of s that
-// its criterion IDs name (with their cases, "id[case]"): reproduced when
-// every check that applies passed, partly reproduced when some did, not
-// reproduced when none did (with the finding of each failed check as the
-// reason), and not judged for a quick run, for a claim whose every check
-// does not apply (with their reasons) and for a claim no criterion tests.
-func ClaimVerdict(s results.Summary, c results.Claim) Verdict {
+// its criterion IDs name (with their cases, "id[case]") and that judge
+// claims of the text (not sanity checks, not extensions): invalid when a
+// sanity check of the run failed, else reproduced when every claim check
+// that applies passed, partly reproduced when some did, not reproduced
+// when none did (with the finding of each failed check as the reason), and
+// not judged for a quick run, for a claim whose every check does not apply
+// (with their reasons) and for a claim no criterion tests. ExtensionVerdict
+// is the same for the checks of ours that extend the text.
+func ClaimVerdict(s results.Summary, c results.Claim) Verdict { return verdictOf(s, c, isClaimCheck) }
+
+// ExtensionVerdict is ClaimVerdict of the claim's extension checks.
+func ExtensionVerdict(s results.Summary, c results.Claim) Verdict {
+	return verdictOf(s, c, results.Check.IsExtension)
+}
+
+func verdictOf(s results.Summary, c results.Claim, keep func(results.Check) bool) Verdict {
 	var v Verdict
 	var checks []results.Check
 	for _, id := range c.Checks {
-		checks = append(checks, s.ChecksOf(id)...)
+		for _, ch := range s.ChecksOf(id) {
+			v.Values = append(v.Values, checkLine(ch))
+			if keep(ch) {
+				checks = append(checks, ch)
+			}
+		}
 	}
 	var notApplicable []string
 	for _, ch := range checks {
-		v.Values = append(v.Values, checkLine(ch))
-		if ch.NotApplicable {
+		row := ClaimRow{Check: ch}
+		switch {
+		case ch.NotApplicable:
+			row.Holds = "not judged: " + ch.Why
 			if ch.Why != "" && !contains(notApplicable, ch.Why) {
 				notApplicable = append(notApplicable, ch.Why)
 			}
+		case ch.Pass:
+			row.Holds = "holds"
+		default:
+			row.Holds = "does not hold"
+		}
+		v.Rows = append(v.Rows, row)
+		if ch.NotApplicable {
 			continue
 		}
 		v.Judged++
@@ -73,6 +170,7 @@ func ClaimVerdict(s results.Summary, c results.Claim) Verdict {
 			v.Passed++
 		}
 	}
+	insane := SanityFailures(s)
 	switch {
 	case len(checks) == 0:
 		v.Kind, v.Reasons = NotJudged, []string{noCriterion}
@@ -80,6 +178,11 @@ func ClaimVerdict(s results.Summary, c results.Claim) Verdict {
 		v.Kind, v.Reasons = NotJudged, notApplicable
 		if len(v.Reasons) == 0 {
 			v.Reasons = []string{"none of its checks applies to this run"}
+		}
+	case len(insane) > 0:
+		v.Kind = Invalid
+		for _, ch := range insane {
+			v.Reasons = append(v.Reasons, "the run is not valid: "+failureReason(s, ch))
 		}
 	case s.Quick:
 		v.Kind, v.Reasons = NotJudged, []string{fmt.Sprintf("%s (%d of %d checks would pass)", quickReason, v.Passed, v.Judged)}
@@ -166,18 +269,31 @@ func contains(xs []string, x string) bool {
 }
 
 // combine is the verdict of an artefact covered by several claims (of one
-// or several experiments): the claims that were judged decide (reproduced
-// when all of them were, not reproduced when none was, partly otherwise);
-// when none was judged, not judged.
+// or several experiments): an invalid run makes it invalid; otherwise the
+// claims that were judged decide (reproduced when all of them were, not
+// reproduced when none was, partly otherwise); when none was judged, not
+// judged.
 func combine(vs []Verdict) Verdict {
 	var out Verdict
 	var judged []Verdict
 	for _, v := range vs {
 		out.Passed += v.Passed
 		out.Judged += v.Judged
-		if v.Kind != NotJudged && v.Kind != NotRun {
+		out.Rows = append(out.Rows, v.Rows...)
+		if v.Kind == Invalid {
+			out.Kind = Invalid
+			for _, r := range v.Reasons {
+				if !contains(out.Reasons, r) {
+					out.Reasons = append(out.Reasons, r)
+				}
+			}
+		}
+		if v.Kind != NotJudged && v.Kind != NotRun && v.Kind != Invalid {
 			judged = append(judged, v)
 		}
+	}
+	if out.Kind == Invalid {
+		return out
 	}
 	switch {
 	case len(judged) == 0 && len(vs) > 0:

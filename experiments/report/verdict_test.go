@@ -102,3 +102,40 @@ func TestSplitFindings(t *testing.T) {
 		t.Errorf("findings of failed checks %v, others %q", fromChecks, other)
 	}
 }
+
+// TestClaimsApartFromSanity: a verdict is computed from the claim checks
+// alone (a sanity check among a claim's checks neither passes nor fails
+// it), a failed sanity check anywhere in the run makes it invalid, and
+// extension checks are judged apart; each claim row shows the text's
+// number with its line and ours over the seeds.
+func TestClaimsApartFromSanity(t *testing.T) {
+	claim := results.Criterion{ID: "c3", Text: "VB ahead with few sentences", Target: results.AtLeast(0.7)}.AsClaim("≥ 0.7", "L2169")
+	sane := results.Criterion{ID: "f-monotone", Text: "F never decreases", Target: results.Equal(0)}.AsSanity()
+	ext := results.Criterion{ID: "bridge-bias", Text: "E_q[A] biased towards 0", Target: results.Holds}.AsExtension()
+	run := func(sanity float64) results.Summary {
+		var s results.Summary
+		s.JudgeSeeds(claim, []float64{0.9, 0.5, 0.8}, func(v float64) bool { return v > 0.6 })
+		s.Judge(sane, sanity)
+		s.JudgeBool(ext, false)
+		return s
+	}
+	c := results.Claim{Artifact: "Figure 3.4", Checks: []string{"c3", "f-monotone", "bridge-bias"}}
+	v := ClaimVerdict(run(0), c)
+	if v.Kind != NotReproduced || v.Judged != 1 || len(v.Rows) != 1 {
+		t.Fatalf("verdict %+v, want not reproduced on its one claim check", v)
+	}
+	row := v.Rows[0]
+	if row.Theirs() != "≥ 0.7 (L2169)" || !strings.Contains(row.Ours(), "median 0.8 (0.5 to 0.9 over 3 seeds); holds on 2 of 3") || row.Holds != "does not hold" {
+		t.Errorf("row: theirs %q, ours %q, holds %q", row.Theirs(), row.Ours(), row.Holds)
+	}
+	if x := ExtensionVerdict(run(0), c); x.Kind != NotReproduced || len(x.Rows) != 1 || x.Rows[0].Check.ID != "bridge-bias" {
+		t.Errorf("extension verdict %+v", x)
+	}
+	inv := ClaimVerdict(run(1), c)
+	if inv.Kind != Invalid || !slices.ContainsFunc(inv.Reasons, func(r string) bool { return strings.Contains(r, "the run is not valid: F never decreases") }) {
+		t.Errorf("a run whose sanity check failed: %+v", inv)
+	}
+	if got := combine([]Verdict{{Kind: Reproduced, Passed: 1, Judged: 1}, inv}); got.Kind != Invalid {
+		t.Errorf("an artefact with an invalid run: %q", got.Kind)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -79,7 +80,7 @@ func readExperiment(root, dir string) Experiment {
 		e.flag(Unreadable, "manifest.json cannot be read, so nothing in this folder can be verified: %v", oneLine(err))
 		return e
 	}
-	e.Manifest, e.ID, e.Quick = man, man.Experiment, man.Quick
+	e.Manifest, e.ID, e.Quick, e.cur = man, man.Experiment, man.Quick, cur
 	e.Kind = map[bool]string{true: "QUICK", false: "full"}[man.Quick]
 	if s, ok := experiments.Lookup(man.Experiment); ok {
 		e.Title = s.Title
@@ -145,6 +146,7 @@ func readExperiment(root, dir string) Experiment {
 				}
 			}
 		}
+		e.Invalid = SanityFailures(*sum)
 		e.Findings = sum.Findings
 		if sum.Quick {
 			_, e.Findings = splitFindings(*sum)
@@ -224,6 +226,15 @@ func (e *Experiment) crossCheck(man *results.Manifest, sum *results.Summary, cfg
 			e.flag(Unreadable, "config.toml matches the manifest but does not parse: %v", oneLine(err))
 		} else if head.Experiment != man.Experiment {
 			contradict("config.toml: experiment %s there, %s in the manifest", head.Experiment, man.Experiment)
+		} else if spec, ok := experiments.Lookup(man.Experiment); ok && e.cur != "" {
+			// The recorded config must be a config of the manifest's
+			// experiment, and hash to the manifest's config hash.
+			c := spec.NewConfig()
+			if err := config.Load(filepath.Join(e.cur, results.ConfigFile), false, c); err != nil {
+				contradict("config.toml: it is not a config of %s (%s)", man.Experiment, oneLine(err))
+			} else if h, err := experiments.RunHash(c); err == nil && h != man.ConfigHash {
+				contradict("config.toml: it hashes to %s, the manifest says %s", h, man.ConfigHash)
+			}
 		}
 	}
 	parts := strings.Split(e.Dir, "/")
@@ -302,6 +313,12 @@ func (e *Experiment) placeFigures(root, dir string, good map[string][]byte) {
 				e.flag(Incomplete, "%s, which claim %q shows, was not drawn (run vbw plot)", name, c.Artifact)
 			}
 			cv.Withheld = append(cv.Withheld, name+": "+why)
+		}
+		if len(cv.Withheld) > 0 && cv.Verdict.Kind != NotJudged {
+			// A figure the claim shows is not here: whatever its checks
+			// say, the artefact is incomplete, not reproduced.
+			cv.Verdict.Kind = NotJudged
+			cv.Verdict.Reasons = append([]string{"incomplete: the figure it shows is not here (" + strings.Join(cv.Withheld, "; ") + ")"}, cv.Verdict.Reasons...)
 		}
 		e.Claims = append(e.Claims, cv)
 	}
