@@ -59,6 +59,18 @@
 //	CholInverse         A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
 //	Sum                 Σ x_i in a fixed order with four partial sums
 //
+// # Vector kernels
+//
+// The products of the models' hot loops over blocks of points, in
+// hand-written AVX2/FMA assembly where the CPU has it and portable Go
+// elsewhere (or with the purego build tag); vec.go says how the route was
+// chosen and the order of summation of each:
+//
+//	Dot, Axpy           Σ x_i y_i; y += αx
+//	MulAdd              C += A·B, A small with any strides, B and C long rows
+//	MulAddT             C += A·Bᵀ, dot products of long rows
+//	Vectorised          which of the two paths runs
+//
 // # Quadrature
 //
 //	Integrate, IntegrateVec  ∫_a^b f by globally adaptive Gauss–Kronrod (7–15),

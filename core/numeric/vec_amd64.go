@@ -1,0 +1,98 @@
+//go:build amd64 && !purego
+
+package numeric
+
+// haveVec reports whether this CPU and operating system run AVX2 and FMA:
+// CPUID.1:ECX has FMA, AVX and OSXSAVE, XCR0 enables the XMM and YMM
+// state, and CPUID.7.0:EBX has AVX2 (Intel SDM vol. 1, §14.3 and §14.5.3).
+var haveVec = detectAVX2FMA()
+
+func detectAVX2FMA() bool {
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
+	if ecx1&(fma|osxsave|avx) != fma|osxsave|avx {
+		return false
+	}
+	if xcr0, _ := xgetbv0(); xcr0&6 != 6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0
+}
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+
+func xgetbv0() (eax, edx uint32)
+
+// The assembly kernels (vec_amd64.s) take pointers to the first elements;
+// the Go functions below have checked the shapes.
+
+//go:noescape
+func dotAVX(x, y *float64, n int) float64
+
+//go:noescape
+func axpyAVX(alpha float64, x, y *float64, n int)
+
+// muladd4AVX sets c_r[j] += Σ_l a_r[l*acs] b[l*ldb+j] for the four rows r
+// and j < n.
+//
+//go:noescape
+func muladd4AVX(k, n int, a0, a1, a2, a3 *float64, acs int, b *float64, ldb int, c0, c1, c2, c3 *float64)
+
+// muladd1AVX is muladd4AVX for one row.
+//
+//go:noescape
+func muladd1AVX(k, n int, a *float64, acs int, b *float64, ldb int, c *float64)
+
+// muladdT42AVX adds the dot products of the four rows a_r with the two
+// rows b_0, b_1 (k elements each) to c_r[0] and c_r[coff] (MulAddT's lane
+// order).
+//
+//go:noescape
+func muladdT42AVX(k int, a0, a1, a2, a3, b0, b1, c0, c1, c2, c3 *float64, coff int)
+
+func dotVec(x, y []float64) float64 { return dotAVX(&x[0], &y[0], len(x)) }
+
+func axpyVec(alpha float64, x, y []float64) { axpyAVX(alpha, &x[0], &y[0], len(x)) }
+
+// clamp4 returns the rows i, i+1, i+2, i+3 with those at or beyond m
+// replaced by m−1: a kernel over four rows then computes the last row more
+// than once, with the same result each time.
+func clamp4(i, m int) (i0, i1, i2, i3 int) {
+	return i, min(i+1, m-1), min(i+2, m-1), min(i+3, m-1)
+}
+
+func mulAddVec(m, n, k int, a []float64, ars, acs int, b []float64, ldb int, c []float64, ldc int) {
+	if m == 1 {
+		muladd1AVX(k, n, &a[0], acs, &b[0], ldb, &c[0])
+		return
+	}
+	for i := 0; i < m; i += 4 {
+		if m-i == 1 {
+			muladd1AVX(k, n, &a[i*ars], acs, &b[0], ldb, &c[i*ldc])
+			break
+		}
+		i0, i1, i2, i3 := clamp4(i, m)
+		muladd4AVX(k, n, &a[i0*ars], &a[i1*ars], &a[i2*ars], &a[i3*ars], acs, &b[0], ldb,
+			&c[i0*ldc], &c[i1*ldc], &c[i2*ldc], &c[i3*ldc])
+	}
+}
+
+func mulAddTVec(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
+	for i := 0; i < m; i += 4 {
+		i0, i1, i2, i3 := clamp4(i, m)
+		a0, a1, a2, a3 := &a[i0*lda], &a[i1*lda], &a[i2*lda], &a[i3*lda]
+		for j := 0; j < n; j += 2 {
+			j1, coff := j+1, 1
+			if j1 == n {
+				j1, coff = j, 0
+			}
+			muladdT42AVX(k, a0, a1, a2, a3, &b[j*ldb], &b[j1*ldb],
+				&c[i0*ldc+j], &c[i1*ldc+j], &c[i2*ldc+j], &c[i3*ldc+j], coff)
+		}
+	}
+}

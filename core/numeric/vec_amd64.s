@@ -1,0 +1,529 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// AVX2/FMA kernels of vec.go; the order of summation of each is documented
+// there. VFMADD231PD y, x, acc computes acc = x·y + acc with one rounding.
+// Scalar tails use the scalar forms (VFMADD231SD) of the same operations, so
+// every element gets the same sequence of roundings as a vector lane.
+
+// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+TEXT ·cpuid(SB), NOSPLIT, $0-24
+	MOVL eaxArg+0(FP), AX
+	MOVL ecxArg+4(FP), CX
+	CPUID
+	MOVL AX, eax+8(FP)
+	MOVL BX, ebx+12(FP)
+	MOVL CX, ecx+16(FP)
+	MOVL DX, edx+20(FP)
+	RET
+
+// func xgetbv0() (eax, edx uint32)
+TEXT ·xgetbv0(SB), NOSPLIT, $0-8
+	MOVL $0, CX
+	XGETBV
+	MOVL AX, eax+0(FP)
+	MOVL DX, edx+4(FP)
+	RET
+
+// func dotAVX(x, y *float64, n int) float64
+TEXT ·dotAVX(SB), NOSPLIT, $0-32
+	MOVQ x+0(FP), SI
+	MOVQ y+8(FP), DI
+	MOVQ n+16(FP), CX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-16, DX
+	JZ   dot4
+
+dot16:
+	VMOVUPD (SI)(AX*8), Y4
+	VMOVUPD 32(SI)(AX*8), Y5
+	VMOVUPD 64(SI)(AX*8), Y6
+	VMOVUPD 96(SI)(AX*8), Y7
+	VFMADD231PD (DI)(AX*8), Y4, Y0
+	VFMADD231PD 32(DI)(AX*8), Y5, Y1
+	VFMADD231PD 64(DI)(AX*8), Y6, Y2
+	VFMADD231PD 96(DI)(AX*8), Y7, Y3
+	ADDQ $16, AX
+	CMPQ AX, DX
+	JL   dot16
+
+dot4:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE  dotred
+
+dot4l:
+	VMOVUPD (SI)(AX*8), Y4
+	VFMADD231PD (DI)(AX*8), Y4, Y0
+	ADDQ $4, AX
+	CMPQ AX, DX
+	JL   dot4l
+
+dotred:
+	VADDPD Y1, Y0, Y0
+	VADDPD Y3, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPD X1, X0, X0
+	VHADDPD X0, X0, X0
+	CMPQ AX, CX
+	JGE  dotdone
+
+dot1:
+	VMOVSD (SI)(AX*8), X4
+	VFMADD231SD (DI)(AX*8), X4, X0
+	INCQ AX
+	CMPQ AX, CX
+	JL   dot1
+
+dotdone:
+	VZEROUPPER
+	MOVSD X0, ret+24(FP)
+	RET
+
+// func axpyAVX(alpha float64, x, y *float64, n int)
+TEXT ·axpyAVX(SB), NOSPLIT, $0-32
+	VBROADCASTSD alpha+0(FP), Y0
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	MOVQ CX, DX
+	ANDQ $-16, DX
+	JZ   axpy4
+
+axpy16:
+	VMOVUPD (DI)(AX*8), Y4
+	VMOVUPD 32(DI)(AX*8), Y5
+	VMOVUPD 64(DI)(AX*8), Y6
+	VMOVUPD 96(DI)(AX*8), Y7
+	VFMADD231PD (SI)(AX*8), Y0, Y4
+	VFMADD231PD 32(SI)(AX*8), Y0, Y5
+	VFMADD231PD 64(SI)(AX*8), Y0, Y6
+	VFMADD231PD 96(SI)(AX*8), Y0, Y7
+	VMOVUPD Y4, (DI)(AX*8)
+	VMOVUPD Y5, 32(DI)(AX*8)
+	VMOVUPD Y6, 64(DI)(AX*8)
+	VMOVUPD Y7, 96(DI)(AX*8)
+	ADDQ $16, AX
+	CMPQ AX, DX
+	JL   axpy16
+
+axpy4:
+	MOVQ CX, DX
+	ANDQ $-4, DX
+	CMPQ AX, DX
+	JGE  axpy1
+
+axpy4l:
+	VMOVUPD (DI)(AX*8), Y4
+	VFMADD231PD (SI)(AX*8), Y0, Y4
+	VMOVUPD Y4, (DI)(AX*8)
+	ADDQ $4, AX
+	CMPQ AX, DX
+	JL   axpy4l
+
+axpy1:
+	CMPQ AX, CX
+	JGE  axpydone
+
+axpy1l:
+	VMOVSD (DI)(AX*8), X4
+	VFMADD231SD (SI)(AX*8), X0, X4
+	VMOVSD X4, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL   axpy1l
+
+axpydone:
+	VZEROUPPER
+	RET
+
+// func muladd4AVX(k, n int, a0, a1, a2, a3 *float64, acs int, b *float64, ldb int, c0, c1, c2, c3 *float64)
+//
+// Registers: AX column j, BX n, CX l counter, DX acs in bytes, DI ldb in
+// bytes, SI the row l of B at column j, R8-R11 the element (r, l) of A,
+// R12-R15 the rows of C.
+TEXT ·muladd4AVX(SB), NOSPLIT, $0-104
+	MOVQ n+8(FP), BX
+	MOVQ acs+48(FP), DX
+	SHLQ $3, DX
+	MOVQ ldb+64(FP), DI
+	SHLQ $3, DI
+	MOVQ c0+72(FP), R12
+	MOVQ c1+80(FP), R13
+	MOVQ c2+88(FP), R14
+	MOVQ c3+96(FP), R15
+	XORQ AX, AX
+
+m4c8:
+	LEAQ 8(AX), CX
+	CMPQ CX, BX
+	JGT  m4c4
+	VMOVUPD (R12)(AX*8), Y0
+	VMOVUPD 32(R12)(AX*8), Y1
+	VMOVUPD (R13)(AX*8), Y2
+	VMOVUPD 32(R13)(AX*8), Y3
+	VMOVUPD (R14)(AX*8), Y4
+	VMOVUPD 32(R14)(AX*8), Y5
+	VMOVUPD (R15)(AX*8), Y6
+	VMOVUPD 32(R15)(AX*8), Y7
+	MOVQ a0+16(FP), R8
+	MOVQ a1+24(FP), R9
+	MOVQ a2+32(FP), R10
+	MOVQ a3+40(FP), R11
+	MOVQ b+56(FP), SI
+	LEAQ (SI)(AX*8), SI
+	MOVQ k+0(FP), CX
+
+m4c8l:
+	VMOVUPD (SI), Y8
+	VMOVUPD 32(SI), Y9
+	VBROADCASTSD (R8), Y10
+	VBROADCASTSD (R9), Y11
+	VBROADCASTSD (R10), Y12
+	VBROADCASTSD (R11), Y13
+	VFMADD231PD Y8, Y10, Y0
+	VFMADD231PD Y9, Y10, Y1
+	VFMADD231PD Y8, Y11, Y2
+	VFMADD231PD Y9, Y11, Y3
+	VFMADD231PD Y8, Y12, Y4
+	VFMADD231PD Y9, Y12, Y5
+	VFMADD231PD Y8, Y13, Y6
+	VFMADD231PD Y9, Y13, Y7
+	ADDQ DX, R8
+	ADDQ DX, R9
+	ADDQ DX, R10
+	ADDQ DX, R11
+	ADDQ DI, SI
+	DECQ CX
+	JNZ  m4c8l
+	VMOVUPD Y0, (R12)(AX*8)
+	VMOVUPD Y1, 32(R12)(AX*8)
+	VMOVUPD Y2, (R13)(AX*8)
+	VMOVUPD Y3, 32(R13)(AX*8)
+	VMOVUPD Y4, (R14)(AX*8)
+	VMOVUPD Y5, 32(R14)(AX*8)
+	VMOVUPD Y6, (R15)(AX*8)
+	VMOVUPD Y7, 32(R15)(AX*8)
+	ADDQ $8, AX
+	JMP  m4c8
+
+m4c4:
+	LEAQ 4(AX), CX
+	CMPQ CX, BX
+	JGT  m4c1
+	VMOVUPD (R12)(AX*8), Y0
+	VMOVUPD (R13)(AX*8), Y2
+	VMOVUPD (R14)(AX*8), Y4
+	VMOVUPD (R15)(AX*8), Y6
+	MOVQ a0+16(FP), R8
+	MOVQ a1+24(FP), R9
+	MOVQ a2+32(FP), R10
+	MOVQ a3+40(FP), R11
+	MOVQ b+56(FP), SI
+	LEAQ (SI)(AX*8), SI
+	MOVQ k+0(FP), CX
+
+m4c4l:
+	VMOVUPD (SI), Y8
+	VBROADCASTSD (R8), Y10
+	VBROADCASTSD (R9), Y11
+	VBROADCASTSD (R10), Y12
+	VBROADCASTSD (R11), Y13
+	VFMADD231PD Y8, Y10, Y0
+	VFMADD231PD Y8, Y11, Y2
+	VFMADD231PD Y8, Y12, Y4
+	VFMADD231PD Y8, Y13, Y6
+	ADDQ DX, R8
+	ADDQ DX, R9
+	ADDQ DX, R10
+	ADDQ DX, R11
+	ADDQ DI, SI
+	DECQ CX
+	JNZ  m4c4l
+	VMOVUPD Y0, (R12)(AX*8)
+	VMOVUPD Y2, (R13)(AX*8)
+	VMOVUPD Y4, (R14)(AX*8)
+	VMOVUPD Y6, (R15)(AX*8)
+	ADDQ $4, AX
+
+m4c1:
+	CMPQ AX, BX
+	JGE  m4done
+	VMOVSD (R12)(AX*8), X0
+	VMOVSD (R13)(AX*8), X2
+	VMOVSD (R14)(AX*8), X4
+	VMOVSD (R15)(AX*8), X6
+	MOVQ a0+16(FP), R8
+	MOVQ a1+24(FP), R9
+	MOVQ a2+32(FP), R10
+	MOVQ a3+40(FP), R11
+	MOVQ b+56(FP), SI
+	LEAQ (SI)(AX*8), SI
+	MOVQ k+0(FP), CX
+
+m4c1l:
+	VMOVSD (SI), X8
+	VFMADD231SD (R8), X8, X0
+	VFMADD231SD (R9), X8, X2
+	VFMADD231SD (R10), X8, X4
+	VFMADD231SD (R11), X8, X6
+	ADDQ DX, R8
+	ADDQ DX, R9
+	ADDQ DX, R10
+	ADDQ DX, R11
+	ADDQ DI, SI
+	DECQ CX
+	JNZ  m4c1l
+	VMOVSD X0, (R12)(AX*8)
+	VMOVSD X2, (R13)(AX*8)
+	VMOVSD X4, (R14)(AX*8)
+	VMOVSD X6, (R15)(AX*8)
+	INCQ AX
+	JMP  m4c1
+
+m4done:
+	VZEROUPPER
+	RET
+
+// func muladd1AVX(k, n int, a *float64, acs int, b *float64, ldb int, c *float64)
+//
+// Registers: AX column j, BX n, CX l counter, DX acs in bytes, DI ldb in
+// bytes, SI the row l of B at column j, R8 the element l of A, R12 C.
+TEXT ·muladd1AVX(SB), NOSPLIT, $0-56
+	MOVQ n+8(FP), BX
+	MOVQ acs+24(FP), DX
+	SHLQ $3, DX
+	MOVQ ldb+40(FP), DI
+	SHLQ $3, DI
+	MOVQ c+48(FP), R12
+	XORQ AX, AX
+
+m1c32:
+	LEAQ 32(AX), CX
+	CMPQ CX, BX
+	JGT  m1c8
+	VMOVUPD (R12)(AX*8), Y0
+	VMOVUPD 32(R12)(AX*8), Y1
+	VMOVUPD 64(R12)(AX*8), Y2
+	VMOVUPD 96(R12)(AX*8), Y3
+	VMOVUPD 128(R12)(AX*8), Y4
+	VMOVUPD 160(R12)(AX*8), Y5
+	VMOVUPD 192(R12)(AX*8), Y6
+	VMOVUPD 224(R12)(AX*8), Y7
+	MOVQ a+16(FP), R8
+	MOVQ b+32(FP), SI
+	LEAQ (SI)(AX*8), SI
+	MOVQ k+0(FP), CX
+
+m1c32l:
+	VBROADCASTSD (R8), Y10
+	VFMADD231PD (SI), Y10, Y0
+	VFMADD231PD 32(SI), Y10, Y1
+	VFMADD231PD 64(SI), Y10, Y2
+	VFMADD231PD 96(SI), Y10, Y3
+	VFMADD231PD 128(SI), Y10, Y4
+	VFMADD231PD 160(SI), Y10, Y5
+	VFMADD231PD 192(SI), Y10, Y6
+	VFMADD231PD 224(SI), Y10, Y7
+	ADDQ DX, R8
+	ADDQ DI, SI
+	DECQ CX
+	JNZ  m1c32l
+	VMOVUPD Y0, (R12)(AX*8)
+	VMOVUPD Y1, 32(R12)(AX*8)
+	VMOVUPD Y2, 64(R12)(AX*8)
+	VMOVUPD Y3, 96(R12)(AX*8)
+	VMOVUPD Y4, 128(R12)(AX*8)
+	VMOVUPD Y5, 160(R12)(AX*8)
+	VMOVUPD Y6, 192(R12)(AX*8)
+	VMOVUPD Y7, 224(R12)(AX*8)
+	ADDQ $32, AX
+	JMP  m1c32
+
+m1c8:
+	LEAQ 8(AX), CX
+	CMPQ CX, BX
+	JGT  m1c4
+	VMOVUPD (R12)(AX*8), Y0
+	VMOVUPD 32(R12)(AX*8), Y1
+	MOVQ a+16(FP), R8
+	MOVQ b+32(FP), SI
+	LEAQ (SI)(AX*8), SI
+	MOVQ k+0(FP), CX
+
+m1c8l:
+	VBROADCASTSD (R8), Y10
+	VFMADD231PD (SI), Y10, Y0
+	VFMADD231PD 32(SI), Y10, Y1
+	ADDQ DX, R8
+	ADDQ DI, SI
+	DECQ CX
+	JNZ  m1c8l
+	VMOVUPD Y0, (R12)(AX*8)
+	VMOVUPD Y1, 32(R12)(AX*8)
+	ADDQ $8, AX
+	JMP  m1c8
+
+m1c4:
+	LEAQ 4(AX), CX
+	CMPQ CX, BX
+	JGT  m1c1
+	VMOVUPD (R12)(AX*8), Y0
+	MOVQ a+16(FP), R8
+	MOVQ b+32(FP), SI
+	LEAQ (SI)(AX*8), SI
+	MOVQ k+0(FP), CX
+
+m1c4l:
+	VBROADCASTSD (R8), Y10
+	VFMADD231PD (SI), Y10, Y0
+	ADDQ DX, R8
+	ADDQ DI, SI
+	DECQ CX
+	JNZ  m1c4l
+	VMOVUPD Y0, (R12)(AX*8)
+	ADDQ $4, AX
+
+m1c1:
+	CMPQ AX, BX
+	JGE  m1done
+	VMOVSD (R12)(AX*8), X0
+	MOVQ a+16(FP), R8
+	MOVQ b+32(FP), SI
+	LEAQ (SI)(AX*8), SI
+	MOVQ k+0(FP), CX
+
+m1c1l:
+	VMOVSD (SI), X8
+	VFMADD231SD (R8), X8, X0
+	ADDQ DX, R8
+	ADDQ DI, SI
+	DECQ CX
+	JNZ  m1c1l
+	VMOVSD X0, (R12)(AX*8)
+	INCQ AX
+	JMP  m1c1
+
+m1done:
+	VZEROUPPER
+	RET
+
+// func muladdT42AVX(k int, a0, a1, a2, a3, b0, b1, c0, c1, c2, c3 *float64, coff int)
+//
+// Accumulator Y(2r+j) holds the four lanes of element (r, j); lane 0
+// starts at C_rj. Registers: AX index l, BX 4⌊k/4⌋, CX k, DX coff in bytes,
+// R8-R11 the rows of A, SI and DI the rows of B, R12-R15 the rows of C.
+TEXT ·muladdT42AVX(SB), NOSPLIT, $0-96
+	MOVQ k+0(FP), CX
+	MOVQ a0+8(FP), R8
+	MOVQ a1+16(FP), R9
+	MOVQ a2+24(FP), R10
+	MOVQ a3+32(FP), R11
+	MOVQ b0+40(FP), SI
+	MOVQ b1+48(FP), DI
+	MOVQ c0+56(FP), R12
+	MOVQ c1+64(FP), R13
+	MOVQ c2+72(FP), R14
+	MOVQ c3+80(FP), R15
+	MOVQ coff+88(FP), DX
+	SHLQ $3, DX
+	VMOVSD (R12), X0
+	VMOVSD (R12)(DX*1), X1
+	VMOVSD (R13), X2
+	VMOVSD (R13)(DX*1), X3
+	VMOVSD (R14), X4
+	VMOVSD (R14)(DX*1), X5
+	VMOVSD (R15), X6
+	VMOVSD (R15)(DX*1), X7
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-4, BX
+	JZ   t42red
+
+t42l:
+	VMOVUPD (SI)(AX*8), Y8
+	VMOVUPD (DI)(AX*8), Y9
+	VMOVUPD (R8)(AX*8), Y10
+	VFMADD231PD Y8, Y10, Y0
+	VFMADD231PD Y9, Y10, Y1
+	VMOVUPD (R9)(AX*8), Y11
+	VFMADD231PD Y8, Y11, Y2
+	VFMADD231PD Y9, Y11, Y3
+	VMOVUPD (R10)(AX*8), Y12
+	VFMADD231PD Y8, Y12, Y4
+	VFMADD231PD Y9, Y12, Y5
+	VMOVUPD (R11)(AX*8), Y13
+	VFMADD231PD Y8, Y13, Y6
+	VFMADD231PD Y9, Y13, Y7
+	ADDQ $4, AX
+	CMPQ AX, BX
+	JL   t42l
+
+t42red:
+	// (ℓ₀ + ℓ₂, ℓ₁ + ℓ₃), then their sum, in the low lane.
+	VEXTRACTF128 $1, Y0, X8
+	VADDPD X8, X0, X0
+	VHADDPD X0, X0, X0
+	VEXTRACTF128 $1, Y1, X9
+	VADDPD X9, X1, X1
+	VHADDPD X1, X1, X1
+	VEXTRACTF128 $1, Y2, X10
+	VADDPD X10, X2, X2
+	VHADDPD X2, X2, X2
+	VEXTRACTF128 $1, Y3, X11
+	VADDPD X11, X3, X3
+	VHADDPD X3, X3, X3
+	VEXTRACTF128 $1, Y4, X12
+	VADDPD X12, X4, X4
+	VHADDPD X4, X4, X4
+	VEXTRACTF128 $1, Y5, X13
+	VADDPD X13, X5, X5
+	VHADDPD X5, X5, X5
+	VEXTRACTF128 $1, Y6, X14
+	VADDPD X14, X6, X6
+	VHADDPD X6, X6, X6
+	VEXTRACTF128 $1, Y7, X15
+	VADDPD X15, X7, X7
+	VHADDPD X7, X7, X7
+	CMPQ AX, CX
+	JGE  t42store
+
+t42tail:
+	VMOVSD (SI)(AX*8), X8
+	VMOVSD (DI)(AX*8), X9
+	VMOVSD (R8)(AX*8), X10
+	VFMADD231SD X8, X10, X0
+	VFMADD231SD X9, X10, X1
+	VMOVSD (R9)(AX*8), X11
+	VFMADD231SD X8, X11, X2
+	VFMADD231SD X9, X11, X3
+	VMOVSD (R10)(AX*8), X12
+	VFMADD231SD X8, X12, X4
+	VFMADD231SD X9, X12, X5
+	VMOVSD (R11)(AX*8), X13
+	VFMADD231SD X8, X13, X6
+	VFMADD231SD X9, X13, X7
+	INCQ AX
+	CMPQ AX, CX
+	JL   t42tail
+
+t42store:
+	VMOVSD X0, (R12)
+	VMOVSD X1, (R12)(DX*1)
+	VMOVSD X2, (R13)
+	VMOVSD X3, (R13)(DX*1)
+	VMOVSD X4, (R14)
+	VMOVSD X5, (R14)(DX*1)
+	VMOVSD X6, (R15)
+	VMOVSD X7, (R15)(DX*1)
+	VZEROUPPER
+	RET

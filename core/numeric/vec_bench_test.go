@@ -1,0 +1,94 @@
+package numeric
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+// benchPaths runs f as sub-benchmarks "go" (the portable loops) and, where
+// this machine has them, "vec" (the assembly), and reports flops/op as
+// GFLOP/s of wall time and, on Linux, as GFLOP/cpu-s: per second of the
+// benchmark thread's CPU time, which a shared machine does not inflate.
+func benchPaths(b *testing.B, name string, flops float64, f func()) {
+	saved := useVec
+	defer func() { useVec = saved }()
+	for _, vec := range []bool{false, true} {
+		if vec && !haveVec {
+			continue
+		}
+		path := "go"
+		if vec {
+			path = "vec"
+		}
+		b.Run(name+"/"+path, func(b *testing.B) {
+			useVec = vec
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			c0, ok := threadCPUSeconds()
+			for b.Loop() {
+				f()
+			}
+			c1, _ := threadCPUSeconds()
+			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			if ok && c1 > c0 {
+				b.ReportMetric(flops*float64(b.N)/(c1-c0)/1e9, "GFLOP/cpu-s")
+			}
+		})
+	}
+}
+
+func benchVec(n int) []float64 {
+	rnd := rand.New(rand.NewPCG(uint64(n), 9))
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = rnd.Float64()
+	}
+	return s
+}
+
+// BenchmarkDot times Dot at the lengths of the models' loops (a chunk of
+// 512 points, a row of 100 states).
+func BenchmarkDot(b *testing.B) {
+	for _, n := range []int{100, 512} {
+		x, y := benchVec(n), benchVec(n + 1)[:n]
+		benchPaths(b, fmt.Sprintf("n=%d", n), 2*float64(n), func() { benchSink += Dot(x, y) })
+	}
+}
+
+// BenchmarkAxpy times Axpy at the lengths of BenchmarkDot.
+func BenchmarkAxpy(b *testing.B) {
+	for _, n := range []int{100, 512} {
+		x, y := benchVec(n), benchVec(n + 1)[:n]
+		benchPaths(b, fmt.Sprintf("n=%d", n), 2*float64(n), func() { Axpy(1e-9, x, y) })
+	}
+}
+
+// BenchmarkMulAdd times MulAdd at the shapes of its callers: the forward
+// step of an HMM with 100 states (1×100 times 100×100), the transition
+// counts of a chunk of 32 steps (100×32 transposed times 32×100), and the
+// factor means of an MFA chunk (7×62 times 62×512 points).
+func BenchmarkMulAdd(b *testing.B) {
+	for _, s := range []struct {
+		name    string
+		m, n, k int
+		trans   bool
+	}{{"hmm-forward", 1, 100, 100, false}, {"hmm-counts", 100, 100, 32, true}, {"mfa-means", 7, 512, 62, false}} {
+		a, bm, c := benchVec(s.m*s.k), benchVec(s.k*s.n), benchVec(s.m*s.n)
+		ars, acs := s.k, 1
+		if s.trans {
+			ars, acs = 1, s.m
+		}
+		benchPaths(b, s.name, 2*float64(s.m*s.n*s.k), func() { MulAdd(s.m, s.n, s.k, a, ars, acs, bm, s.n, c, s.n) })
+	}
+}
+
+// BenchmarkMulAddT times MulAddT at the shape of the MFA's statistics of a
+// chunk: 62 rows of data against the 7 rows of weighted factor means over
+// 512 points.
+func BenchmarkMulAddT(b *testing.B) {
+	m, n, k := 62, 7, 512
+	a, bm, c := benchVec(m*k), benchVec(n*k), benchVec(m*n)
+	benchPaths(b, "mfa-stats", 2*float64(m*n*k), func() { MulAddT(m, n, k, a, k, bm, k, c, n) })
+}

@@ -1,0 +1,343 @@
+package numeric
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// paths runs f once with the portable kernels and, where this machine has
+// them, once with the assembly ones, restoring the selection afterwards.
+func paths(t *testing.T, f func(t *testing.T)) {
+	t.Helper()
+	saved := useVec
+	defer func() { useVec = saved }()
+	useVec = false
+	t.Run("go", f)
+	if haveVec {
+		useVec = true
+		t.Run("vec", f)
+	}
+}
+
+// randSlice returns n random values in [−1, 1) at an offset of off
+// elements into a larger slice (so that it is not 32-byte aligned), with
+// three NaNs after them in its capacity (a kernel that reads past the end
+// returns a NaN).
+func randSlice(rnd *rand.Rand, n, off int) []float64 {
+	s := make([]float64, off+n+3)
+	for i := range s {
+		s[i] = math.NaN()
+	}
+	for i := off; i < off+n; i++ {
+		s[i] = 2*rnd.Float64() - 1
+	}
+	return s[off : off+n]
+}
+
+// sentinel fills the elements of s that lie outside the rows×cols region
+// with stride ld with NaN, so that a kernel writing there is caught (and a
+// kernel reading there, through a NaN in the result).
+func sentinel(s []float64, rows, cols, ld int) {
+	for i := range s {
+		if i/ld >= rows || i%ld >= cols {
+			s[i] = math.NaN()
+		}
+	}
+}
+
+// roundoffTol is the bound γ Σ|terms| (γ = 2(k+2)ε) on the difference
+// between two sums of the same k+1 terms taken in different orders, each
+// with fused or unfused multiply-adds.
+func roundoffTol(k int, absSum float64) float64 {
+	return 2 * float64(k+2) * 0x1p-52 * absSum
+}
+
+// Sizes of the tests: the empty and one-element cases, every length up to
+// past two of the widest blocks, and a few long ones.
+var vecSizes = func() []int {
+	s := []int{}
+	for n := 0; n <= 70; n++ {
+		s = append(s, n)
+	}
+	return append(s, 127, 128, 129, 255, 513)
+}()
+
+func TestDot(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(1, 1))
+		for _, n := range vecSizes {
+			for off := 0; off < 4; off++ {
+				x, y := randSlice(rnd, n, off), randSlice(rnd, n, 3-off)
+				var want, abs float64
+				for i := range x {
+					want += x[i] * y[i]
+					abs += math.Abs(x[i] * y[i])
+				}
+				got := Dot(x, y)
+				if math.Abs(got-want) > roundoffTol(n, abs) {
+					t.Errorf("n=%d off=%d: Dot = %v, the plain loop %v", n, off, got, want)
+				}
+				if useVec {
+					if ref := dotRef(x, y, math.FMA); got != ref {
+						t.Errorf("n=%d off=%d: Dot = %v, its documented order with FMA %v", n, off, got, ref)
+					}
+				}
+			}
+		}
+	})
+}
+
+// fmaFunc is a multiply-add, fused (math.FMA) or not (plainMA).
+type fmaFunc func(x, y, z float64) float64
+
+func plainMA(x, y, z float64) float64 { return float64(x*y) + z }
+
+// dotRef is Dot in its documented order with the multiply-add ma.
+func dotRef(x, y []float64, ma fmaFunc) float64 {
+	var p [16]float64
+	n, i := len(x), 0
+	for ; i+16 <= n; i += 16 {
+		for l := range 16 {
+			p[l] = ma(x[i+l], y[i+l], p[l])
+		}
+	}
+	for ; i+4 <= n; i += 4 {
+		for l := range 4 {
+			p[l] = ma(x[i+l], y[i+l], p[l])
+		}
+	}
+	var v [4]float64
+	for l := range 4 {
+		v[l] = (p[l] + p[4+l]) + (p[8+l] + p[12+l])
+	}
+	s := (v[0] + v[2]) + (v[1] + v[3])
+	for ; i < n; i++ {
+		s = ma(x[i], y[i], s)
+	}
+	return s
+}
+
+func TestDotPortableOrder(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(2, 1))
+	for _, n := range vecSizes {
+		x, y := randSlice(rnd, n, 1), randSlice(rnd, n, 2)
+		// The portable loop may be fused by the compiler on some
+		// architectures; either way it follows the documented order.
+		if n > 0 {
+			if got := dotGo(x, y); got != dotRef(x, y, plainMA) && got != dotRef(x, y, math.FMA) {
+				t.Errorf("n=%d: dotGo = %v, its documented order %v", n, got, dotRef(x, y, plainMA))
+			}
+		}
+	}
+}
+
+func TestAxpy(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(3, 1))
+		for _, n := range vecSizes {
+			for off := 0; off < 4; off++ {
+				x, y := randSlice(rnd, n, off), randSlice(rnd, n, 3-off)
+				full := y[:n+3]
+				alpha := 2*rnd.Float64() - 1
+				want := make([]float64, n)
+				for i := range want {
+					want[i] = math.FMA(alpha, x[i], y[i])
+				}
+				plain := make([]float64, n)
+				for i := range plain {
+					plain[i] = plainMA(alpha, x[i], y[i])
+				}
+				Axpy(alpha, x, y)
+				for i := range y {
+					if y[i] != want[i] && y[i] != plain[i] {
+						t.Fatalf("n=%d off=%d: y[%d] = %v, want %v (fused) or %v", n, off, i, y[i], want[i], plain[i])
+					}
+					if useVec && y[i] != want[i] {
+						t.Fatalf("n=%d off=%d: y[%d] = %v, want the fused %v", n, off, i, y[i], want[i])
+					}
+				}
+				for _, v := range full[n:] {
+					if !math.IsNaN(v) {
+						t.Fatalf("n=%d off=%d: wrote past the end", n, off)
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestLengthMismatchPanics(t *testing.T) {
+	for name, f := range map[string]func(){
+		"Dot":     func() { Dot(make([]float64, 3), make([]float64, 4)) },
+		"Axpy":    func() { Axpy(1, make([]float64, 3), make([]float64, 2)) },
+		"MulAdd":  func() { MulAdd(2, 3, 4, make([]float64, 7), 4, 1, make([]float64, 12), 3, make([]float64, 6), 3) },
+		"MulAddT": func() { MulAddT(2, 3, 4, make([]float64, 8), 4, make([]float64, 11), 4, make([]float64, 6), 3) },
+		"ldc<n":   func() { MulAdd(1, 3, 1, make([]float64, 1), 1, 1, make([]float64, 3), 3, make([]float64, 3), 2) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
+
+// mulAddRef is MulAdd in its documented order with the multiply-add ma.
+func mulAddRef(m, n, k int, a []float64, ars, acs int, b []float64, ldb int, c []float64, ldc int, ma fmaFunc) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			s := c[i*ldc+j]
+			for l := 0; l < k; l++ {
+				s = ma(a[i*ars+l*acs], b[l*ldb+j], s)
+			}
+			c[i*ldc+j] = s
+		}
+	}
+}
+
+// mulAddTRef is MulAddT in its documented order with the multiply-add ma.
+func mulAddTRef(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int, ma fmaFunc) {
+	for i := 0; i < m; i++ {
+		for j := 0; j < n; j++ {
+			l0, l1, l2, l3 := c[i*ldc+j], 0.0, 0.0, 0.0
+			l := 0
+			for ; l+4 <= k; l += 4 {
+				l0 = ma(a[i*lda+l], b[j*ldb+l], l0)
+				l1 = ma(a[i*lda+l+1], b[j*ldb+l+1], l1)
+				l2 = ma(a[i*lda+l+2], b[j*ldb+l+2], l2)
+				l3 = ma(a[i*lda+l+3], b[j*ldb+l+3], l3)
+			}
+			s := (l0 + l2) + (l1 + l3)
+			for ; l < k; l++ {
+				s = ma(a[i*lda+l], b[j*ldb+l], s)
+			}
+			c[i*ldc+j] = s
+		}
+	}
+}
+
+// checkProduct compares the m×n block of got (stride ldc) with the plain
+// loop's want at the round-off bound of k+1 terms whose absolute values
+// sum to abs[i*n+j], and with exact (the documented order with FMA) bit
+// for bit when the assembly runs; elsewhere got must keep its sentinels.
+func checkProduct(t *testing.T, name string, m, n, k int, got, want, exact, abs []float64, ldc int) {
+	t.Helper()
+	for idx, v := range got {
+		i, j := idx/ldc, idx%ldc
+		if i >= m || j >= n {
+			if !math.IsNaN(v) {
+				t.Fatalf("%s: wrote %v outside the block at (%d, %d)", name, v, i, j)
+			}
+			continue
+		}
+		if w := want[idx]; math.Abs(v-w) > roundoffTol(k, abs[i*n+j]) || math.IsNaN(v) {
+			t.Fatalf("%s: C[%d,%d] = %v, the plain loop %v", name, i, j, v, w)
+		}
+		if useVec && v != exact[idx] {
+			t.Fatalf("%s: C[%d,%d] = %v, the documented order with FMA %v", name, i, j, v, exact[idx])
+		}
+	}
+}
+
+func TestMulAdd(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(4, 1))
+		for trial := 0; trial < 600; trial++ {
+			m, n, k := rnd.IntN(10), rnd.IntN(72), rnd.IntN(13)
+			if trial%50 == 0 {
+				n = 100 + rnd.IntN(40)
+			}
+			if trial < 4 {
+				m, n, k = trial%2, trial/2, 1 // empty and 1×1 shapes
+			}
+			trans := rnd.IntN(2) == 1
+			ars, acs := k+rnd.IntN(3), 1
+			lenA := max(0, (m-1)*ars+k)
+			if trans {
+				ars, acs = 1, m+rnd.IntN(3)
+				lenA = max(0, (k-1)*acs+m)
+			}
+			ldb, ldc := n+rnd.IntN(3), n+rnd.IntN(3)
+			a := randSlice(rnd, lenA, rnd.IntN(4))
+			b := randSlice(rnd, max(0, k*ldb), rnd.IntN(4))
+			c := randSlice(rnd, max(0, m*ldc-rnd.IntN(ldc-n+1)), rnd.IntN(4))
+			sentinel(c, m, n, ldc)
+			if trans {
+				sentinel(a, k, m, acs)
+			} else {
+				sentinel(a, m, k, ars)
+			}
+			sentinel(b, k, n, ldb)
+			want := append([]float64(nil), c...)
+			exact := append([]float64(nil), c...)
+			mulAddRef(m, n, k, a, ars, acs, b, ldb, want, ldc, plainMA)
+			mulAddRef(m, n, k, a, ars, acs, b, ldb, exact, ldc, math.FMA)
+			abs := make([]float64, m*n)
+			for i := 0; i < m; i++ {
+				for j := 0; j < n; j++ {
+					s := math.Abs(c[i*ldc+j])
+					for l := 0; l < k; l++ {
+						s += math.Abs(a[i*ars+l*acs] * b[l*ldb+j])
+					}
+					abs[i*n+j] = s
+				}
+			}
+			MulAdd(m, n, k, a, ars, acs, b, ldb, c, ldc)
+			name := fmt.Sprintf("m=%d n=%d k=%d ars=%d acs=%d ldb=%d ldc=%d", m, n, k, ars, acs, ldb, ldc)
+			checkProduct(t, name, m, n, k, c, want, exact, abs, ldc)
+		}
+	})
+}
+
+func TestMulAddT(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(5, 1))
+		for trial := 0; trial < 600; trial++ {
+			m, n, k := rnd.IntN(10), rnd.IntN(8), rnd.IntN(72)
+			if trial%50 == 0 {
+				k = 200 + rnd.IntN(400)
+			}
+			if trial < 4 {
+				m, n, k = 1, trial%2, trial/2
+			}
+			lda, ldb, ldc := k+rnd.IntN(3), k+rnd.IntN(3), n+rnd.IntN(3)
+			a := randSlice(rnd, max(0, m*lda), rnd.IntN(4))
+			b := randSlice(rnd, max(0, n*ldb), rnd.IntN(4))
+			c := randSlice(rnd, max(0, m*ldc-rnd.IntN(ldc-n+1)), rnd.IntN(4))
+			sentinel(c, m, n, ldc)
+			sentinel(a, m, k, lda)
+			sentinel(b, n, k, ldb)
+			want := append([]float64(nil), c...)
+			exact := append([]float64(nil), c...)
+			mulAddTRef(m, n, k, a, lda, b, ldb, want, ldc, plainMA)
+			mulAddTRef(m, n, k, a, lda, b, ldb, exact, ldc, math.FMA)
+			abs := make([]float64, m*n)
+			for i := 0; i < m; i++ {
+				for j := 0; j < n; j++ {
+					s := math.Abs(c[i*ldc+j])
+					for l := 0; l < k; l++ {
+						s += math.Abs(a[i*lda+l] * b[j*ldb+l])
+					}
+					abs[i*n+j] = s
+				}
+			}
+			MulAddT(m, n, k, a, lda, b, ldb, c, ldc)
+			name := fmt.Sprintf("m=%d n=%d k=%d lda=%d ldb=%d ldc=%d", m, n, k, lda, ldb, ldc)
+			checkProduct(t, name, m, n, k, c, want, exact, abs, ldc)
+		}
+	})
+}
+
+// TestVecDetection checks that the assembly is selected exactly when the
+// CPU has AVX2 and FMA (as this build sees it).
+func TestVecDetection(t *testing.T) {
+	if Vectorised() != haveVec {
+		t.Fatalf("Vectorised() = %v, haveVec = %v", Vectorised(), haveVec)
+	}
+	t.Logf("vector kernels: %v", haveVec)
+}
