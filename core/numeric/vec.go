@@ -11,6 +11,8 @@ package numeric
 //	Axpy          y += αx
 //	MulAdd        C += A·B    (A small and strided, B and C long rows: points)
 //	MulAddT       C += A·Bᵀ   (a dot product of long rows per element)
+//	SqNormsLower  ‖L(x_j − μ)‖² for the columns x_j of a block (squared Mahalanobis distances)
+//	ScatterLower  S += Σ_j r_j x̃_j x̃_jᵀ, x̃_j = (x_j − μ, 1), over the columns of a block
 //
 // # The two paths
 //
@@ -36,15 +38,21 @@ package numeric
 // the alignment of the slices, on the position of an element in the block
 // or on the size of the block (except where stated: the lane sums of Dot
 // and MulAddT follow the index mod 16 or 4). The two paths take the same
-// order; they differ only in that the assembly fuses each multiply-add
-// (one rounding instead of two), so their results agree to a few units of
-// round-off and each is reproducible bit for bit on its machine, whatever
-// the number of goroutines the callers use.
+// order, and on a CPU that fuses multiply-adds both round each one once
+// (the portable loops by math.FMA), so they give the same bits: a build
+// with the purego tag reproduces the default build's results exactly, and
+// so do the goldens. On a CPU without FMA the portable loops round twice
+// (math.FMA would be emulated in software), which moves results by
+// round-off. Either way results are reproducible bit for bit on a machine,
+// whatever the number of goroutines the callers use.
 //
 // Shapes are checked and a mismatch panics with a "numeric: " prefix;
 // outputs must not overlap inputs. None of the kernels allocates.
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // useVec selects the assembly kernels; it is set once from the CPU's
 // features (haveVec) and changed only by this package's tests.
@@ -146,4 +154,121 @@ func MulAddT(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float6
 		return
 	}
 	mulAddTGo(m, n, k, a, lda, b, ldb, c, ldc)
+}
+
+// SqNormsLower sets dst_j = ‖L(x_·j − μ)‖² for the columns j < len(dst) of
+// the n×len(dst) block x (row b at x[b*ldx:]) and the n×n lower triangular
+// L (row-major; its strict upper triangle is not read): with the squared
+// Mahalanobis distance (x − μ)ᵀW(x − μ) of a precision W = LᵀL, the term of
+// a Gaussian's log-density for a block of points at once. For each column,
+// with y_b = x_bj − μ_b,
+//
+//	z_a = (…(L_a0 y_0 + L_a1 y_1) + …) + L_aa y_a,   dst_j = (…(z_0² + z_1²) + …) + z_(n−1)²,
+//
+// every sum in increasing index whatever the column's position. work is
+// scratch of at least 32(n+1) elements. It panics if n < 0, ldx < len(dst)
+// or a slice is too short.
+func SqNormsLower(dst, l []float64, n int, x []float64, ldx int, mu, work []float64) {
+	cols := len(dst)
+	if n < 0 || ldx < cols || len(l) < n*n || len(mu) < n || len(work) < 32*(n+1) {
+		panic(fmt.Sprintf("numeric: SqNormsLower: bad shape n=%d ldx=%d cols=%d (len l=%d mu=%d work=%d)", n, ldx, cols, len(l), len(mu), len(work)))
+	}
+	if cols == 0 {
+		return
+	}
+	if n == 0 {
+		clear(dst)
+		return
+	}
+	if (n-1)*ldx+cols > len(x) {
+		panic(fmt.Sprintf("numeric: SqNormsLower: short block (len x=%d for n=%d ldx=%d cols=%d)", len(x), n, ldx, cols))
+	}
+	if useVec {
+		sqNormsLowerVec(dst, l, n, x, ldx, mu, work)
+		return
+	}
+	sqNormsLowerGo(dst, l, n, x, ldx, mu, work)
+}
+
+// ScatterLower adds to the lower triangle of the (n+1)×(n+1) matrix s
+// (row-major; its strict upper triangle is left unchanged) the weighted
+// scatter of the augmented columns x̃_j = (x_·j − μ, 1) of the n×len(r)
+// block x (row b at x[b*ldx:]),
+//
+//	S += Σ_j r_j x̃_j x̃_jᵀ:   S_ab += Σ_j r_j (x_aj − μ_a)(x_bj − μ_b),
+//	S_nb += Σ_j r_j (x_bj − μ_b),   S_nn += Σ_j r_j,
+//
+// the statistics of a weighted mean and covariance about the centre μ in
+// one pass. Each element is summed over the columns in MulAddT's lane
+// order, of the products (r_j y_aj) y_bj with y_aj = x_aj − μ_a (and y_nj
+// = 1), so a call's result depends on which columns it is given: callers
+// fix their blocks. A column of zero weight adds exactly nothing. work is
+// scratch of at least 2(n+1)len(r)+16 elements. It panics if n < 0,
+// ldx < len(r) or a slice is too short.
+func ScatterLower(s []float64, n int, x []float64, ldx int, mu, r, work []float64) {
+	cols, n1 := len(r), n+1
+	if n < 0 || ldx < cols || len(s) < n1*n1 || len(mu) < n || len(work) < 2*n1*cols+16 {
+		panic(fmt.Sprintf("numeric: ScatterLower: bad shape n=%d ldx=%d cols=%d (len s=%d mu=%d work=%d)", n, ldx, cols, len(s), len(mu), len(work)))
+	}
+	if cols == 0 {
+		return
+	}
+	if n > 0 && (n-1)*ldx+cols > len(x) {
+		panic(fmt.Sprintf("numeric: ScatterLower: short block (len x=%d for n=%d ldx=%d cols=%d)", len(x), n, ldx, cols))
+	}
+	y, yr, d := work[:n1*cols], work[n1*cols:2*n1*cols], work[2*n1*cols:2*n1*cols+16]
+	for a := 0; a < n; a++ {
+		if useVec {
+			centerWeightVec(y[a*cols:(a+1)*cols], yr[a*cols:(a+1)*cols], x[a*ldx:a*ldx+cols], r, mu[a])
+		} else {
+			centerWeightGo(y[a*cols:(a+1)*cols], yr[a*cols:(a+1)*cols], x[a*ldx:a*ldx+cols], r, mu[a])
+		}
+	}
+	ones := y[n*cols : n1*cols]
+	for j := range ones {
+		ones[j] = 1
+	}
+	copy(yr[n*cols:n1*cols], r)
+	for i0 := 0; i0 < n1; i0 += 4 {
+		h := min(4, n1-i0)
+		// The rows i0 ≤ a < i0+h left of the diagonal block, in place.
+		MulAddT(h, i0, cols, yr[i0*cols:], cols, y, cols, s[i0*n1:], n1)
+		// The diagonal block through the 4×4 scratch d, of which the
+		// lower triangle is s's and is copied back.
+		clear(d)
+		for a := 0; a < h; a++ {
+			for b := 0; b <= a; b++ {
+				d[a*4+b] = s[(i0+a)*n1+i0+b]
+			}
+		}
+		MulAddT(h, h, cols, yr[i0*cols:], cols, y[i0*cols:], cols, d, 4)
+		for a := 0; a < h; a++ {
+			for b := 0; b <= a; b++ {
+				s[(i0+a)*n1+i0+b] = d[a*4+b]
+			}
+		}
+	}
+}
+
+// ExpSubTo sets dst_i = exp(x_i − y_i) = math.Exp(x_i − y_i) for i <
+// len(dst) = len(x) = len(y); dst may be x or y. Where the assembly runs
+// it computes math.Exp's own sequence of operations on amd64 with FMA
+// (math/exp_amd64.s: Shibata's reduction to v/16, a degree-8 Taylor
+// polynomial by Horner's rule and four squarings), four elements at a
+// time, so that the result is math.Exp's bit for bit; an element whose
+// result is not normal (x − y < −708, except below −746 where it is 0),
+// infinite or NaN goes through math.Exp itself. It is the exponential of
+// the normalisation of log-weights (x − max). It panics if the lengths
+// differ.
+func ExpSubTo(dst, x, y []float64) {
+	if len(x) != len(dst) || len(y) != len(dst) {
+		panic(fmt.Sprintf("numeric: ExpSubTo: lengths %d, %d and %d", len(dst), len(x), len(y)))
+	}
+	i := 0
+	if useVec {
+		i = expSubVec(dst, x, y)
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = math.Exp(x[i] - y[i])
+	}
 }

@@ -2,31 +2,10 @@
 
 package numeric
 
-// haveVec reports whether this CPU and operating system run AVX2 and FMA:
-// CPUID.1:ECX has FMA, AVX and OSXSAVE, XCR0 enables the XMM and YMM
-// state, and CPUID.7.0:EBX has AVX2 (Intel SDM vol. 1, §14.3 and §14.5.3).
-var haveVec = detectAVX2FMA()
+import "math"
 
-func detectAVX2FMA() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if ecx1&(fma|osxsave|avx) != fma|osxsave|avx {
-		return false
-	}
-	if xcr0, _ := xgetbv0(); xcr0&6 != 6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0
-}
-
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
-func xgetbv0() (eax, edx uint32)
+// haveVec: the kernels of vec_amd64.s need AVX2 and FMA.
+var haveVec = haveAVX2FMA
 
 // The assembly kernels (vec_amd64.s) take pointers to the first elements;
 // the Go functions below have checked the shapes.
@@ -95,4 +74,46 @@ func mulAddTVec(m, n, k int, a []float64, lda int, b []float64, ldb int, c []flo
 				&c[i0*ldc+j], &c[i1*ldc+j], &c[i2*ldc+j], &c[i3*ldc+j], coff)
 		}
 	}
+}
+
+// sqNormsLowerAVX is SqNormsLower over cols columns.
+//
+//go:noescape
+func sqNormsLowerAVX(dst *float64, cols int, l *float64, n int, x *float64, ldx int, mu, work *float64)
+
+// centerWeightAVX sets y_j = x_j − μ and yr_j = r_j y_j for j < n.
+//
+//go:noescape
+func centerWeightAVX(y, yr, x, r *float64, mu float64, n int)
+
+func sqNormsLowerVec(dst, l []float64, n int, x []float64, ldx int, mu, work []float64) {
+	sqNormsLowerAVX(&dst[0], len(dst), &l[0], n, &x[0], ldx, &mu[0], &work[0])
+}
+
+func centerWeightVec(y, yr, x, r []float64, mu float64) {
+	if len(r) > 0 {
+		centerWeightAVX(&y[0], &yr[0], &x[0], &r[0], mu, len(r))
+	}
+}
+
+// expSubAVX sets dst_i = exp(x_i − y_i) for i < n (a multiple of 4) while
+// each quad is in the range its vector path takes, and returns the
+// number of elements done.
+//
+//go:noescape
+func expSubAVX(dst, x, y *float64, n int) int
+
+func expSubVec(dst, x, y []float64) int {
+	q, i := len(dst)&^3, 0
+	for i < q {
+		i += expSubAVX(&dst[i], &x[i], &y[i], q-i)
+		if i < q {
+			// A quad with an element outside the vector path's range.
+			for j := i; j < i+4; j++ {
+				dst[j] = math.Exp(x[j] - y[j])
+			}
+			i += 4
+		}
+	}
+	return i
 }

@@ -7,25 +7,6 @@
 // Scalar tails use the scalar forms (VFMADD231SD) of the same operations, so
 // every element gets the same sequence of roundings as a vector lane.
 
-// func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-TEXT ·cpuid(SB), NOSPLIT, $0-24
-	MOVL eaxArg+0(FP), AX
-	MOVL ecxArg+4(FP), CX
-	CPUID
-	MOVL AX, eax+8(FP)
-	MOVL BX, ebx+12(FP)
-	MOVL CX, ecx+16(FP)
-	MOVL DX, edx+20(FP)
-	RET
-
-// func xgetbv0() (eax, edx uint32)
-TEXT ·xgetbv0(SB), NOSPLIT, $0-8
-	MOVL $0, CX
-	XGETBV
-	MOVL AX, eax+0(FP)
-	MOVL DX, edx+4(FP)
-	RET
-
 // func dotAVX(x, y *float64, n int) float64
 TEXT ·dotAVX(SB), NOSPLIT, $0-32
 	MOVQ x+0(FP), SI
@@ -526,4 +507,383 @@ t42store:
 	VMOVSD X6, (R15)
 	VMOVSD X7, (R15)(DX*1)
 	VZEROUPPER
+	RET
+
+// func sqNormsLowerAVX(dst *float64, cols int, l *float64, n int, x *float64, ldx int, mu, work *float64)
+//
+// Groups of 32 columns: the centred block y = x − μ (n rows of 32) goes to
+// work, the running sums q to work[32n:32n+32]; a last group of fewer
+// columns is centred one element at a time into zeroed lanes. Registers:
+// AX the group's first column, BX b, CX n, DX a (or the row of work in the
+// centring), SI x, DI dst, R8 row a of L, R9 ldx in bytes, R10 μ, R11 work,
+// R12 q, R13 cols, R14 a row of x or of work, R15 the group's columns.
+TEXT ·sqNormsLowerAVX(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DI
+	MOVQ cols+8(FP), R13
+	MOVQ n+24(FP), CX
+	MOVQ x+32(FP), SI
+	MOVQ ldx+40(FP), R9
+	SHLQ $3, R9
+	MOVQ mu+48(FP), R10
+	MOVQ work+56(FP), R11
+	MOVQ CX, R12
+	SHLQ $8, R12
+	ADDQ R11, R12
+	XORQ AX, AX
+
+sqgroup:
+	CMPQ AX, R13
+	JGE  sqdone
+	MOVQ R13, R15
+	SUBQ AX, R15
+	XORQ BX, BX
+	LEAQ (SI)(AX*8), R14
+	MOVQ R11, DX
+
+sqprep:
+	VBROADCASTSD (R10)(BX*8), Y15
+	CMPQ R15, $32
+	JL   sqprepp
+	VMOVUPD (R14), Y0
+	VSUBPD Y15, Y0, Y0
+	VMOVUPD Y0, (DX)
+	VMOVUPD 32(R14), Y1
+	VSUBPD Y15, Y1, Y1
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD 64(R14), Y2
+	VSUBPD Y15, Y2, Y2
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD 96(R14), Y3
+	VSUBPD Y15, Y3, Y3
+	VMOVUPD Y3, 96(DX)
+	VMOVUPD 128(R14), Y4
+	VSUBPD Y15, Y4, Y4
+	VMOVUPD Y4, 128(DX)
+	VMOVUPD 160(R14), Y5
+	VSUBPD Y15, Y5, Y5
+	VMOVUPD Y5, 160(DX)
+	VMOVUPD 192(R14), Y6
+	VSUBPD Y15, Y6, Y6
+	VMOVUPD Y6, 192(DX)
+	VMOVUPD 224(R14), Y7
+	VSUBPD Y15, Y7, Y7
+	VMOVUPD Y7, 224(DX)
+	JMP  sqprepn
+
+sqprepp:
+	VXORPD  Y0, Y0, Y0
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y0, 32(DX)
+	VMOVUPD Y0, 64(DX)
+	VMOVUPD Y0, 96(DX)
+	VMOVUPD Y0, 128(DX)
+	VMOVUPD Y0, 160(DX)
+	VMOVUPD Y0, 192(DX)
+	VMOVUPD Y0, 224(DX)
+	XORQ R8, R8
+
+sqpp:
+	VMOVSD (R14)(R8*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD X0, (DX)(R8*8)
+	INCQ R8
+	CMPQ R8, R15
+	JL   sqpp
+
+sqprepn:
+	ADDQ R9, R14
+	ADDQ $256, DX
+	INCQ BX
+	CMPQ BX, CX
+	JL   sqprep
+
+	VXORPD  Y0, Y0, Y0
+	VMOVUPD Y0, (R12)
+	VMOVUPD Y0, 32(R12)
+	VMOVUPD Y0, 64(R12)
+	VMOVUPD Y0, 96(R12)
+	VMOVUPD Y0, 128(R12)
+	VMOVUPD Y0, 160(R12)
+	VMOVUPD Y0, 192(R12)
+	VMOVUPD Y0, 224(R12)
+	MOVQ l+16(FP), R8
+	XORQ DX, DX
+
+sqrow:
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+	VXORPD Y5, Y5, Y5
+	VXORPD Y6, Y6, Y6
+	VXORPD Y7, Y7, Y7
+	XORQ BX, BX
+	MOVQ R11, R14
+
+sqinner:
+	VBROADCASTSD (R8)(BX*8), Y8
+	VFMADD231PD (R14), Y8, Y0
+	VFMADD231PD 32(R14), Y8, Y1
+	VFMADD231PD 64(R14), Y8, Y2
+	VFMADD231PD 96(R14), Y8, Y3
+	VFMADD231PD 128(R14), Y8, Y4
+	VFMADD231PD 160(R14), Y8, Y5
+	VFMADD231PD 192(R14), Y8, Y6
+	VFMADD231PD 224(R14), Y8, Y7
+	ADDQ $256, R14
+	INCQ BX
+	CMPQ BX, DX
+	JLE  sqinner
+	VMOVUPD (R12), Y9
+	VFMADD231PD Y0, Y0, Y9
+	VMOVUPD Y9, (R12)
+	VMOVUPD 32(R12), Y10
+	VFMADD231PD Y1, Y1, Y10
+	VMOVUPD Y10, 32(R12)
+	VMOVUPD 64(R12), Y11
+	VFMADD231PD Y2, Y2, Y11
+	VMOVUPD Y11, 64(R12)
+	VMOVUPD 96(R12), Y12
+	VFMADD231PD Y3, Y3, Y12
+	VMOVUPD Y12, 96(R12)
+	VMOVUPD 128(R12), Y9
+	VFMADD231PD Y4, Y4, Y9
+	VMOVUPD Y9, 128(R12)
+	VMOVUPD 160(R12), Y10
+	VFMADD231PD Y5, Y5, Y10
+	VMOVUPD Y10, 160(R12)
+	VMOVUPD 192(R12), Y11
+	VFMADD231PD Y6, Y6, Y11
+	VMOVUPD Y11, 192(R12)
+	VMOVUPD 224(R12), Y12
+	VFMADD231PD Y7, Y7, Y12
+	VMOVUPD Y12, 224(R12)
+	LEAQ (R8)(CX*8), R8
+	INCQ DX
+	CMPQ DX, CX
+	JL   sqrow
+
+	CMPQ R15, $32
+	JL   sqstorep
+	VMOVUPD (R12), Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD 32(R12), Y1
+	VMOVUPD Y1, 32(DI)(AX*8)
+	VMOVUPD 64(R12), Y2
+	VMOVUPD Y2, 64(DI)(AX*8)
+	VMOVUPD 96(R12), Y3
+	VMOVUPD Y3, 96(DI)(AX*8)
+	VMOVUPD 128(R12), Y4
+	VMOVUPD Y4, 128(DI)(AX*8)
+	VMOVUPD 160(R12), Y5
+	VMOVUPD Y5, 160(DI)(AX*8)
+	VMOVUPD 192(R12), Y6
+	VMOVUPD Y6, 192(DI)(AX*8)
+	VMOVUPD 224(R12), Y7
+	VMOVUPD Y7, 224(DI)(AX*8)
+	JMP  sqnext
+
+sqstorep:
+	LEAQ (DI)(AX*8), R14
+	XORQ BX, BX
+
+sqsp:
+	VMOVSD (R12)(BX*8), X0
+	VMOVSD X0, (R14)(BX*8)
+	INCQ BX
+	CMPQ BX, R15
+	JL   sqsp
+
+sqnext:
+	ADDQ $32, AX
+	JMP  sqgroup
+
+sqdone:
+	VZEROUPPER
+	RET
+
+// func centerWeightAVX(y, yr, x, r *float64, mu float64, n int)
+TEXT ·centerWeightAVX(SB), NOSPLIT, $0-48
+	MOVQ y+0(FP), DI
+	MOVQ yr+8(FP), DX
+	MOVQ x+16(FP), SI
+	MOVQ r+24(FP), R8
+	VBROADCASTSD mu+32(FP), Y15
+	MOVQ n+40(FP), CX
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   cw4
+
+cw8:
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VSUBPD Y15, Y0, Y0
+	VSUBPD Y15, Y1, Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	VMULPD (R8)(AX*8), Y0, Y0
+	VMULPD 32(R8)(AX*8), Y1, Y1
+	VMOVUPD Y0, (DX)(AX*8)
+	VMOVUPD Y1, 32(DX)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JL   cw8
+
+cw4:
+	CMPQ AX, CX
+	JGE  cwdone
+
+cw1:
+	VMOVSD (SI)(AX*8), X0
+	VSUBSD X15, X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	VMULSD (R8)(AX*8), X0, X0
+	VMOVSD X0, (DX)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL   cw1
+
+cwdone:
+	VZEROUPPER
+	RET
+
+// Constants of math.Exp's FMA path (math/exp_amd64.s), four copies each.
+DATA expc<>+0(SB)/8, $1.4426950408889634073599246810018920
+DATA expc<>+8(SB)/8, $1.4426950408889634073599246810018920
+DATA expc<>+16(SB)/8, $1.4426950408889634073599246810018920
+DATA expc<>+24(SB)/8, $1.4426950408889634073599246810018920
+DATA expc<>+32(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc<>+40(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc<>+48(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc<>+56(SB)/8, $0.69314718055966295651160180568695068359375
+DATA expc<>+64(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc<>+72(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc<>+80(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc<>+88(SB)/8, $0.28235290563031577122588448175013436025525412068e-12
+DATA expc<>+96(SB)/8, $0.0625
+DATA expc<>+104(SB)/8, $0.0625
+DATA expc<>+112(SB)/8, $0.0625
+DATA expc<>+120(SB)/8, $0.0625
+DATA expc<>+128(SB)/8, $2.4801587301587301587e-5
+DATA expc<>+136(SB)/8, $2.4801587301587301587e-5
+DATA expc<>+144(SB)/8, $2.4801587301587301587e-5
+DATA expc<>+152(SB)/8, $2.4801587301587301587e-5
+DATA expc<>+160(SB)/8, $1.9841269841269841270e-4
+DATA expc<>+168(SB)/8, $1.9841269841269841270e-4
+DATA expc<>+176(SB)/8, $1.9841269841269841270e-4
+DATA expc<>+184(SB)/8, $1.9841269841269841270e-4
+DATA expc<>+192(SB)/8, $1.3888888888888888889e-3
+DATA expc<>+200(SB)/8, $1.3888888888888888889e-3
+DATA expc<>+208(SB)/8, $1.3888888888888888889e-3
+DATA expc<>+216(SB)/8, $1.3888888888888888889e-3
+DATA expc<>+224(SB)/8, $8.3333333333333333333e-3
+DATA expc<>+232(SB)/8, $8.3333333333333333333e-3
+DATA expc<>+240(SB)/8, $8.3333333333333333333e-3
+DATA expc<>+248(SB)/8, $8.3333333333333333333e-3
+DATA expc<>+256(SB)/8, $4.1666666666666666667e-2
+DATA expc<>+264(SB)/8, $4.1666666666666666667e-2
+DATA expc<>+272(SB)/8, $4.1666666666666666667e-2
+DATA expc<>+280(SB)/8, $4.1666666666666666667e-2
+DATA expc<>+288(SB)/8, $1.6666666666666666667e-1
+DATA expc<>+296(SB)/8, $1.6666666666666666667e-1
+DATA expc<>+304(SB)/8, $1.6666666666666666667e-1
+DATA expc<>+312(SB)/8, $1.6666666666666666667e-1
+DATA expc<>+320(SB)/8, $0.5
+DATA expc<>+328(SB)/8, $0.5
+DATA expc<>+336(SB)/8, $0.5
+DATA expc<>+344(SB)/8, $0.5
+DATA expc<>+352(SB)/8, $1.0
+DATA expc<>+360(SB)/8, $1.0
+DATA expc<>+368(SB)/8, $1.0
+DATA expc<>+376(SB)/8, $1.0
+DATA expc<>+384(SB)/8, $2.0
+DATA expc<>+392(SB)/8, $2.0
+DATA expc<>+400(SB)/8, $2.0
+DATA expc<>+408(SB)/8, $2.0
+DATA expc<>+416(SB)/8, $1023
+DATA expc<>+424(SB)/8, $1023
+DATA expc<>+432(SB)/8, $1023
+DATA expc<>+440(SB)/8, $1023
+DATA expc<>+448(SB)/8, $-708.0
+DATA expc<>+456(SB)/8, $-708.0
+DATA expc<>+464(SB)/8, $-708.0
+DATA expc<>+472(SB)/8, $-708.0
+DATA expc<>+480(SB)/8, $709.0
+DATA expc<>+488(SB)/8, $709.0
+DATA expc<>+496(SB)/8, $709.0
+DATA expc<>+504(SB)/8, $709.0
+DATA expc<>+512(SB)/8, $-746.0
+DATA expc<>+520(SB)/8, $-746.0
+DATA expc<>+528(SB)/8, $-746.0
+DATA expc<>+536(SB)/8, $-746.0
+GLOBL expc<>(SB), RODATA|NOPTR, $544
+
+// func expSubAVX(dst, x, y *float64, n int) int
+//
+// dst_i = exp(x_i − y_i) by math.Exp's FMA path, four elements at a time,
+// for i < n (a multiple of 4) while every element of a quad has x − y in
+// [−708, 709] (a normal result: math.Exp's main path) or below −746
+// (math.Exp returns 0 there); it returns the number of elements done, the
+// index of the first quad it left.
+TEXT ·expSubAVX(SB), NOSPLIT, $0-40
+	MOVQ dst+0(FP), DX
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DI
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+
+exl:
+	CMPQ AX, CX
+	JGE  exdone
+	VMOVUPD (SI)(AX*8), Y0
+	VSUBPD  (DI)(AX*8), Y0, Y0
+	VCMPPD  $0x1d, expc<>+448(SB), Y0, Y2
+	VCMPPD  $0x12, expc<>+480(SB), Y0, Y3
+	VANDPD  Y3, Y2, Y2
+	VCMPPD  $0x11, expc<>+512(SB), Y0, Y4
+	VORPD   Y4, Y2, Y5
+	VMOVMSKPD Y5, BX
+	CMPQ BX, $15
+	JNE  exdone
+	// k = round(v·log₂e), v −= k·ln2 (upper and lower parts), v /= 16.
+	VMULPD expc<>+0(SB), Y0, Y1
+	VCVTPD2DQY Y1, X1
+	VCVTDQ2PD X1, Y6
+	VFNMADD231PD expc<>+32(SB), Y6, Y0
+	VFNMADD231PD expc<>+64(SB), Y6, Y0
+	VMULPD expc<>+96(SB), Y0, Y0
+	// The Taylor polynomial of exp(v) − 1 by Horner's rule, then squared
+	// back four times: e ← e(e + 2), the last + 1.
+	VMOVUPD expc<>+128(SB), Y7
+	VFMADD213PD expc<>+160(SB), Y0, Y7
+	VFMADD213PD expc<>+192(SB), Y0, Y7
+	VFMADD213PD expc<>+224(SB), Y0, Y7
+	VFMADD213PD expc<>+256(SB), Y0, Y7
+	VFMADD213PD expc<>+288(SB), Y0, Y7
+	VFMADD213PD expc<>+320(SB), Y0, Y7
+	VFMADD213PD expc<>+352(SB), Y0, Y7
+	VMULPD Y7, Y0, Y0
+	VADDPD expc<>+384(SB), Y0, Y7
+	VMULPD Y7, Y0, Y0
+	VADDPD expc<>+384(SB), Y0, Y7
+	VMULPD Y7, Y0, Y0
+	VADDPD expc<>+384(SB), Y0, Y7
+	VMULPD Y7, Y0, Y0
+	VADDPD expc<>+384(SB), Y0, Y7
+	VFMADD213PD expc<>+352(SB), Y7, Y0
+	// × 2^k, and 0 where v < −746.
+	VPMOVSXDQ X1, Y8
+	VPADDQ expc<>+416(SB), Y8, Y8
+	VPSLLQ $52, Y8, Y8
+	VMULPD Y8, Y0, Y0
+	VANDNPD Y0, Y4, Y0
+	VMOVUPD Y0, (DX)(AX*8)
+	ADDQ $4, AX
+	JMP  exl
+
+exdone:
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
 	RET

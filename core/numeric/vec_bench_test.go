@@ -92,3 +92,28 @@ func BenchmarkMulAddT(b *testing.B) {
 	a, bm, c := benchVec(m*k), benchVec(n*k), benchVec(m*n)
 	benchPaths(b, "mfa-stats", 2*float64(m*n*k), func() { MulAddT(m, n, k, a, k, bm, k, c, n) })
 }
+
+// BenchmarkSqNormsLower times the squared Mahalanobis distances of a block
+// of 256 points in D = 10 (the Gaussian mixture's E step); the flops
+// counted are those of the triangular product and the squares.
+func BenchmarkSqNormsLower(b *testing.B) {
+	n, cols := 10, 256
+	l, x, mu, work, dst := benchVec(n*n), benchVec(n*cols), benchVec(n), make([]float64, 32*(n+1)), make([]float64, cols)
+	benchPaths(b, "gmm-e", float64(cols)*float64(n*(n+1)+2*n), func() { SqNormsLower(dst, l, n, x, cols, mu, work) })
+}
+
+// BenchmarkScatterLower times the weighted scatter of a block of 256
+// points in D = 10 (the Gaussian mixture's M step) and of 128 points in
+// p = 62 (the MFA's data scatter); the flops counted are those of the
+// lower triangle with the augmented row.
+func BenchmarkScatterLower(b *testing.B) {
+	for _, s := range []struct {
+		name    string
+		n, cols int
+	}{{"gmm-m", 10, 256}, {"mfa-scatter", 62, 128}} {
+		n1 := s.n + 1
+		x, mu, r := benchVec(s.n*s.cols), benchVec(s.n), benchVec(s.cols)
+		sm, work := make([]float64, n1*n1), make([]float64, 2*n1*s.cols+16)
+		benchPaths(b, s.name, float64(s.cols)*float64(n1*(n1+1)), func() { ScatterLower(sm, s.n, x, s.cols, mu, r, work) })
+	}
+}

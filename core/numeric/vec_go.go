@@ -1,48 +1,54 @@
 package numeric
 
-// The portable kernels: plain Go loops in the order of summation that
-// vec.go documents, used when the assembly is not (purego builds, other
-// architectures, CPUs without AVX2 and FMA). The arguments are checked by
-// the exported functions.
+import "math"
+
+// The portable kernels: Go loops in the order of summation that vec.go
+// documents, used when the assembly is not (purego builds, other
+// architectures, CPUs without AVX2). The arguments are checked by the
+// exported functions.
+//
+// Where the CPU fuses multiply-adds (haveFMA) each one is math.FMA, one
+// rounding as in the assembly, so that the two paths give the same bits;
+// elsewhere it is x*y + z, rounded twice unless the compiler fuses it,
+// because there math.FMA is a software emulation many times slower.
+
+// fusedMA selects math.FMA in the portable kernels; it is set from the
+// CPU's features and changed only by this package's tests.
+var fusedMA = haveFMA
+
+// ma returns x·y + z, rounded once when fusedMA.
+func ma(x, y, z float64) float64 {
+	if fusedMA {
+		return math.FMA(x, y, z)
+	}
+	return x*y + z
+}
 
 func dotGo(x, y []float64) float64 {
 	n := len(x)
 	y = y[:n]
-	var p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15 float64
+	var p [16]float64
 	i := 0
 	for ; i+16 <= n; i += 16 {
 		x, y := x[i:i+16], y[i:i+16]
-		p0 += x[0] * y[0]
-		p1 += x[1] * y[1]
-		p2 += x[2] * y[2]
-		p3 += x[3] * y[3]
-		p4 += x[4] * y[4]
-		p5 += x[5] * y[5]
-		p6 += x[6] * y[6]
-		p7 += x[7] * y[7]
-		p8 += x[8] * y[8]
-		p9 += x[9] * y[9]
-		p10 += x[10] * y[10]
-		p11 += x[11] * y[11]
-		p12 += x[12] * y[12]
-		p13 += x[13] * y[13]
-		p14 += x[14] * y[14]
-		p15 += x[15] * y[15]
+		for l := range p {
+			p[l] = ma(x[l], y[l], p[l])
+		}
 	}
 	for ; i+4 <= n; i += 4 {
 		x, y := x[i:i+4], y[i:i+4]
-		p0 += x[0] * y[0]
-		p1 += x[1] * y[1]
-		p2 += x[2] * y[2]
-		p3 += x[3] * y[3]
+		p[0] = ma(x[0], y[0], p[0])
+		p[1] = ma(x[1], y[1], p[1])
+		p[2] = ma(x[2], y[2], p[2])
+		p[3] = ma(x[3], y[3], p[3])
 	}
-	v0 := (p0 + p4) + (p8 + p12)
-	v1 := (p1 + p5) + (p9 + p13)
-	v2 := (p2 + p6) + (p10 + p14)
-	v3 := (p3 + p7) + (p11 + p15)
+	v0 := (p[0] + p[4]) + (p[8] + p[12])
+	v1 := (p[1] + p[5]) + (p[9] + p[13])
+	v2 := (p[2] + p[6]) + (p[10] + p[14])
+	v3 := (p[3] + p[7]) + (p[11] + p[15])
 	s := (v0 + v2) + (v1 + v3)
 	for ; i < n; i++ {
-		s += x[i] * y[i]
+		s = ma(x[i], y[i], s)
 	}
 	return s
 }
@@ -50,7 +56,7 @@ func dotGo(x, y []float64) float64 {
 func axpyGo(alpha float64, x, y []float64) {
 	y = y[:len(x)]
 	for i, v := range x {
-		y[i] += alpha * v
+		y[i] = ma(alpha, v, y[i])
 	}
 }
 
@@ -61,7 +67,7 @@ func mulAddGo(m, n, k int, a []float64, ars, acs int, b []float64, ldb int, c []
 			ail := a[i*ars+l*acs]
 			bl := b[l*ldb : l*ldb+len(ci)]
 			for j, v := range bl {
-				ci[j] += ail * v
+				ci[j] = ma(ail, v, ci[j])
 			}
 		}
 	}
@@ -75,16 +81,47 @@ func mulAddTGo(m, n, k int, a []float64, lda int, b []float64, ldb int, c []floa
 			bj := b[j*ldb : j*ldb+len(ai)]
 			l0, l1, l2, l3 := c[i*ldc+j], 0.0, 0.0, 0.0
 			for l := 0; l < k4; l += 4 {
-				l0 += ai[l] * bj[l]
-				l1 += ai[l+1] * bj[l+1]
-				l2 += ai[l+2] * bj[l+2]
-				l3 += ai[l+3] * bj[l+3]
+				l0 = ma(ai[l], bj[l], l0)
+				l1 = ma(ai[l+1], bj[l+1], l1)
+				l2 = ma(ai[l+2], bj[l+2], l2)
+				l3 = ma(ai[l+3], bj[l+3], l3)
 			}
 			s := (l0 + l2) + (l1 + l3)
 			for l := k4; l < k; l++ {
-				s += ai[l] * bj[l]
+				s = ma(ai[l], bj[l], s)
 			}
 			c[i*ldc+j] = s
 		}
+	}
+}
+
+// sqNormsLowerGo is SqNormsLower one point at a time, with y = x_j − μ in
+// work[:n].
+func sqNormsLowerGo(dst, l []float64, n int, x []float64, ldx int, mu, work []float64) {
+	y := work[:n]
+	for j := range dst {
+		for b := range y {
+			y[b] = x[b*ldx+j] - mu[b]
+		}
+		var q float64
+		for a := 0; a < n; a++ {
+			la := l[a*n : a*n+a+1]
+			var z float64
+			for b, v := range la {
+				z = ma(v, y[b], z)
+			}
+			q = ma(z, z, q)
+		}
+		dst[j] = q
+	}
+}
+
+// centerWeightGo sets y = x − μ and yr = r ∘ y over len(r) elements.
+func centerWeightGo(y, yr, x, r []float64, mu float64) {
+	y, yr, x = y[:len(r)], yr[:len(r)], x[:len(r)]
+	for j, w := range r {
+		v := x[j] - mu
+		y[j] = v
+		yr[j] = w * v
 	}
 }

@@ -16,3 +16,11 @@ func mulAddVec(m, n, k int, a []float64, ars, acs int, b []float64, ldb int, c [
 func mulAddTVec(m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) {
 	mulAddTGo(m, n, k, a, lda, b, ldb, c, ldc)
 }
+
+func sqNormsLowerVec(dst, l []float64, n int, x []float64, ldx int, mu, work []float64) {
+	sqNormsLowerGo(dst, l, n, x, ldx, mu, work)
+}
+
+func centerWeightVec(y, yr, x, r []float64, mu float64) { centerWeightGo(y, yr, x, r, mu) }
+
+func expSubVec(dst, x, y []float64) int { return 0 }

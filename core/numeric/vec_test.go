@@ -7,18 +7,47 @@ import (
 	"testing"
 )
 
-// paths runs f once with the portable kernels and, where this machine has
-// them, once with the assembly ones, restoring the selection afterwards.
+// paths runs f with the portable kernels rounding twice ("go"), with them
+// rounding once by math.FMA where the CPU has FMA ("go-fma"), and with the
+// assembly where it runs here ("vec"), restoring the selection afterwards.
 func paths(t *testing.T, f func(t *testing.T)) {
 	t.Helper()
-	saved := useVec
-	defer func() { useVec = saved }()
-	useVec = false
+	savedVec, savedFMA := useVec, fusedMA
+	defer func() { useVec, fusedMA = savedVec, savedFMA }()
+	useVec, fusedMA = false, false
 	t.Run("go", f)
+	if haveFMA {
+		fusedMA = true
+		t.Run("go-fma", f)
+	}
 	if haveVec {
 		useVec = true
 		t.Run("vec", f)
 	}
+}
+
+// fusedNow reports whether the selected kernels round each multiply-add
+// once: the assembly, math.FMA, or a compiler that fuses x*y + z itself
+// (GOAMD64=v3, arm64).
+func fusedNow() bool {
+	if useVec || fusedMA {
+		return true
+	}
+	x, y, z := fuseProbe[0], fuseProbe[1], fuseProbe[2]
+	return ma(x, y, z) == math.FMA(x, y, z)
+}
+
+// fuseProbe holds x, y, z with x·y + z = −2⁻⁶⁰ fused and 0 rounded twice,
+// in a variable so that the compiler cannot fold them.
+var fuseProbe = []float64{1 + 0x1p-30, 1 - 0x1p-30, -1}
+
+// refMA is the multiply-add of the documented order that the selected
+// kernels must reproduce bit for bit.
+func refMA() fmaFunc {
+	if fusedNow() {
+		return math.FMA
+	}
+	return plainMA
 }
 
 // randSlice returns n random values in [−1, 1) at an offset of off
@@ -79,9 +108,9 @@ func TestDot(t *testing.T) {
 				if math.Abs(got-want) > roundoffTol(n, abs) {
 					t.Errorf("n=%d off=%d: Dot = %v, the plain loop %v", n, off, got, want)
 				}
-				if useVec {
-					if ref := dotRef(x, y, math.FMA); got != ref {
-						t.Errorf("n=%d off=%d: Dot = %v, its documented order with FMA %v", n, off, got, ref)
+				if n > 0 {
+					if ref := dotRef(x, y, refMA()); got != ref {
+						t.Errorf("n=%d off=%d: Dot = %v, its documented order %v", n, off, got, ref)
 					}
 				}
 			}
@@ -119,20 +148,6 @@ func dotRef(x, y []float64, ma fmaFunc) float64 {
 	return s
 }
 
-func TestDotPortableOrder(t *testing.T) {
-	rnd := rand.New(rand.NewPCG(2, 1))
-	for _, n := range vecSizes {
-		x, y := randSlice(rnd, n, 1), randSlice(rnd, n, 2)
-		// The portable loop may be fused by the compiler on some
-		// architectures; either way it follows the documented order.
-		if n > 0 {
-			if got := dotGo(x, y); got != dotRef(x, y, plainMA) && got != dotRef(x, y, math.FMA) {
-				t.Errorf("n=%d: dotGo = %v, its documented order %v", n, got, dotRef(x, y, plainMA))
-			}
-		}
-	}
-}
-
 func TestAxpy(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(3, 1))
@@ -143,19 +158,12 @@ func TestAxpy(t *testing.T) {
 				alpha := 2*rnd.Float64() - 1
 				want := make([]float64, n)
 				for i := range want {
-					want[i] = math.FMA(alpha, x[i], y[i])
-				}
-				plain := make([]float64, n)
-				for i := range plain {
-					plain[i] = plainMA(alpha, x[i], y[i])
+					want[i] = refMA()(alpha, x[i], y[i])
 				}
 				Axpy(alpha, x, y)
 				for i := range y {
-					if y[i] != want[i] && y[i] != plain[i] {
-						t.Fatalf("n=%d off=%d: y[%d] = %v, want %v (fused) or %v", n, off, i, y[i], want[i], plain[i])
-					}
-					if useVec && y[i] != want[i] {
-						t.Fatalf("n=%d off=%d: y[%d] = %v, want the fused %v", n, off, i, y[i], want[i])
+					if y[i] != want[i] {
+						t.Fatalf("n=%d off=%d: y[%d] = %v, want %v", n, off, i, y[i], want[i])
 					}
 				}
 				for _, v := range full[n:] {
@@ -170,11 +178,12 @@ func TestAxpy(t *testing.T) {
 
 func TestLengthMismatchPanics(t *testing.T) {
 	for name, f := range map[string]func(){
-		"Dot":     func() { Dot(make([]float64, 3), make([]float64, 4)) },
-		"Axpy":    func() { Axpy(1, make([]float64, 3), make([]float64, 2)) },
-		"MulAdd":  func() { MulAdd(2, 3, 4, make([]float64, 7), 4, 1, make([]float64, 12), 3, make([]float64, 6), 3) },
-		"MulAddT": func() { MulAddT(2, 3, 4, make([]float64, 8), 4, make([]float64, 11), 4, make([]float64, 6), 3) },
-		"ldc<n":   func() { MulAdd(1, 3, 1, make([]float64, 1), 1, 1, make([]float64, 3), 3, make([]float64, 3), 2) },
+		"Dot":      func() { Dot(make([]float64, 3), make([]float64, 4)) },
+		"Axpy":     func() { Axpy(1, make([]float64, 3), make([]float64, 2)) },
+		"MulAdd":   func() { MulAdd(2, 3, 4, make([]float64, 7), 4, 1, make([]float64, 12), 3, make([]float64, 6), 3) },
+		"MulAddT":  func() { MulAddT(2, 3, 4, make([]float64, 8), 4, make([]float64, 11), 4, make([]float64, 6), 3) },
+		"ExpSubTo": func() { ExpSubTo(make([]float64, 3), make([]float64, 3), make([]float64, 2)) },
+		"ldc<n":    func() { MulAdd(1, 3, 1, make([]float64, 1), 1, 1, make([]float64, 3), 3, make([]float64, 3), 2) },
 	} {
 		func() {
 			defer func() {
@@ -223,8 +232,8 @@ func mulAddTRef(m, n, k int, a []float64, lda int, b []float64, ldb int, c []flo
 
 // checkProduct compares the m×n block of got (stride ldc) with the plain
 // loop's want at the round-off bound of k+1 terms whose absolute values
-// sum to abs[i*n+j], and with exact (the documented order with FMA) bit
-// for bit when the assembly runs; elsewhere got must keep its sentinels.
+// sum to abs[i*n+j], and with exact (the documented order with refMA) bit
+// for bit; elsewhere got must keep its sentinels.
 func checkProduct(t *testing.T, name string, m, n, k int, got, want, exact, abs []float64, ldc int) {
 	t.Helper()
 	for idx, v := range got {
@@ -238,8 +247,8 @@ func checkProduct(t *testing.T, name string, m, n, k int, got, want, exact, abs 
 		if w := want[idx]; math.Abs(v-w) > roundoffTol(k, abs[i*n+j]) || math.IsNaN(v) {
 			t.Fatalf("%s: C[%d,%d] = %v, the plain loop %v", name, i, j, v, w)
 		}
-		if useVec && v != exact[idx] {
-			t.Fatalf("%s: C[%d,%d] = %v, the documented order with FMA %v", name, i, j, v, exact[idx])
+		if v != exact[idx] {
+			t.Fatalf("%s: C[%d,%d] = %v, the documented order %v", name, i, j, v, exact[idx])
 		}
 	}
 }
@@ -276,7 +285,7 @@ func TestMulAdd(t *testing.T) {
 			want := append([]float64(nil), c...)
 			exact := append([]float64(nil), c...)
 			mulAddRef(m, n, k, a, ars, acs, b, ldb, want, ldc, plainMA)
-			mulAddRef(m, n, k, a, ars, acs, b, ldb, exact, ldc, math.FMA)
+			mulAddRef(m, n, k, a, ars, acs, b, ldb, exact, ldc, refMA())
 			abs := make([]float64, m*n)
 			for i := 0; i < m; i++ {
 				for j := 0; j < n; j++ {
@@ -315,7 +324,7 @@ func TestMulAddT(t *testing.T) {
 			want := append([]float64(nil), c...)
 			exact := append([]float64(nil), c...)
 			mulAddTRef(m, n, k, a, lda, b, ldb, want, ldc, plainMA)
-			mulAddTRef(m, n, k, a, lda, b, ldb, exact, ldc, math.FMA)
+			mulAddTRef(m, n, k, a, lda, b, ldb, exact, ldc, refMA())
 			abs := make([]float64, m*n)
 			for i := 0; i < m; i++ {
 				for j := 0; j < n; j++ {
@@ -329,6 +338,175 @@ func TestMulAddT(t *testing.T) {
 			MulAddT(m, n, k, a, lda, b, ldb, c, ldc)
 			name := fmt.Sprintf("m=%d n=%d k=%d lda=%d ldb=%d ldc=%d", m, n, k, lda, ldb, ldc)
 			checkProduct(t, name, m, n, k, c, want, exact, abs, ldc)
+		}
+	})
+}
+
+// sqNormsRef is SqNormsLower in its documented order with the
+// multiply-add ma.
+func sqNormsRef(dst, l []float64, n int, x []float64, ldx int, mu []float64, ma fmaFunc) {
+	for j := range dst {
+		var q float64
+		for a := 0; a < n; a++ {
+			var z float64
+			for b := 0; b <= a; b++ {
+				z = ma(l[a*n+b], x[b*ldx+j]-mu[b], z)
+			}
+			q = ma(z, z, q)
+		}
+		dst[j] = q
+	}
+}
+
+func TestSqNormsLower(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(6, 1))
+		for trial := 0; trial < 400; trial++ {
+			n, cols := rnd.IntN(13), rnd.IntN(100)
+			if trial%40 == 0 {
+				cols = 200 + rnd.IntN(300)
+			}
+			ldx := cols + rnd.IntN(3)
+			l := randSlice(rnd, n*n, rnd.IntN(4))
+			for a := 0; a < n; a++ {
+				for b := a + 1; b < n; b++ {
+					l[a*n+b] = math.NaN() // the strict upper triangle is not read
+				}
+			}
+			x := randSlice(rnd, max(0, n*ldx), rnd.IntN(4))
+			sentinel(x, n, cols, ldx)
+			mu := randSlice(rnd, n, rnd.IntN(4))
+			work := randSlice(rnd, 32*(n+1), 0)
+			dst := randSlice(rnd, cols, rnd.IntN(4))
+			SqNormsLower(dst, l, n, x, ldx, mu, work)
+			exact := make([]float64, cols)
+			sqNormsRef(exact, l, n, x, ldx, mu, refMA())
+			for j, v := range dst {
+				var want, abs float64
+				for a := 0; a < n; a++ {
+					var z, za float64
+					for b := 0; b <= a; b++ {
+						z += l[a*n+b] * (x[b*ldx+j] - mu[b])
+						za += math.Abs(l[a*n+b] * (x[b*ldx+j] - mu[b]))
+					}
+					want += z * z
+					abs += za * za
+				}
+				if math.Abs(v-want) > 4*roundoffTol(n, abs) || v != exact[j] {
+					t.Fatalf("n=%d cols=%d ldx=%d: dst[%d] = %v, the plain loop %v, the documented order %v", n, cols, ldx, j, v, want, exact[j])
+				}
+			}
+		}
+	})
+}
+
+func TestScatterLower(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(7, 1))
+		for trial := 0; trial < 400; trial++ {
+			n, cols := rnd.IntN(12), rnd.IntN(90)
+			if trial%40 == 0 {
+				cols = 200 + rnd.IntN(300)
+			}
+			n1, ldx := n+1, cols+rnd.IntN(3)
+			x := randSlice(rnd, max(0, n*ldx), rnd.IntN(4))
+			sentinel(x, n, cols, ldx)
+			mu := randSlice(rnd, n, rnd.IntN(4))
+			r := randSlice(rnd, cols, rnd.IntN(4))
+			for j := range r {
+				r[j] = math.Abs(r[j])
+				if rnd.IntN(5) == 0 {
+					r[j] = 0
+				}
+			}
+			s := randSlice(rnd, n1*n1, rnd.IntN(4))
+			before := append([]float64(nil), s...)
+			work := randSlice(rnd, 2*n1*cols+16, 0)
+			ScatterLower(s, n, x, ldx, mu, r, work)
+			// The augmented centred rows and their weighted copies.
+			y, yr := make([]float64, n1*cols), make([]float64, n1*cols)
+			for j := 0; j < cols; j++ {
+				for a := 0; a < n; a++ {
+					y[a*cols+j] = x[a*ldx+j] - mu[a]
+					yr[a*cols+j] = r[j] * y[a*cols+j]
+				}
+				y[n*cols+j], yr[n*cols+j] = 1, r[j]
+			}
+			for a := 0; a < n1; a++ {
+				for b := 0; b < n1; b++ {
+					got := s[a*n1+b]
+					if b > a {
+						if got != before[a*n1+b] {
+							t.Fatalf("n=%d cols=%d: wrote the upper triangle at (%d, %d)", n, cols, a, b)
+						}
+						continue
+					}
+					exact := []float64{before[a*n1+b]}
+					mulAddTRef(1, 1, cols, yr[a*cols:], cols, y[b*cols:], cols, exact, 1, refMA())
+					want, abs := before[a*n1+b], math.Abs(before[a*n1+b])
+					for j := 0; j < cols; j++ {
+						want += yr[a*cols+j] * y[b*cols+j]
+						abs += math.Abs(yr[a*cols+j] * y[b*cols+j])
+					}
+					if math.Abs(got-want) > roundoffTol(cols, abs) || got != exact[0] {
+						t.Fatalf("n=%d cols=%d: S[%d,%d] = %v, the plain loop %v, the documented order %v", n, cols, a, b, got, want, exact[0])
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestExpSubTo(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(8, 1))
+		special := []float64{0, math.Copysign(0, -1), 1, -1, 1e-300, -1e-300, math.NaN(), math.Inf(1), math.Inf(-1),
+			-708, math.Nextafter(-708, -1000), -708.4, -708.5, -709, -745.1, -745.13, -745.2, -746, math.Nextafter(-746, 0),
+			math.Nextafter(-746, -1000), -800, -1e300, 709, math.Nextafter(709, 0), math.Nextafter(709, 1000), 709.78, 709.79, 710, 1e300}
+		for _, n := range vecSizes {
+			x, y := randSlice(rnd, n, rnd.IntN(4)), randSlice(rnd, n, rnd.IntN(4))
+			for i := range x {
+				switch rnd.IntN(4) {
+				case 0:
+					x[i] = special[rnd.IntN(len(special))]
+					y[i] = 0
+				case 1:
+					x[i] *= 800
+				case 2:
+					x[i] = -745 * rnd.Float64()
+				}
+			}
+			dst := randSlice(rnd, n, 0)
+			ExpSubTo(dst, x, y)
+			for i := range dst {
+				if want := math.Exp(x[i] - y[i]); math.Float64bits(dst[i]) != math.Float64bits(want) && !(math.IsNaN(want) && math.IsNaN(dst[i])) {
+					t.Fatalf("n=%d: exp(%v − %v) = %v, math.Exp %v", n, x[i], y[i], dst[i], want)
+				}
+			}
+			// In place.
+			want := make([]float64, n)
+			for i := range want {
+				want[i] = math.Exp(x[i] - y[i])
+			}
+			ExpSubTo(x, x, y)
+			for i := range x {
+				if math.Float64bits(x[i]) != math.Float64bits(want[i]) && !(math.IsNaN(want[i]) && math.IsNaN(x[i])) {
+					t.Fatalf("n=%d in place: element %d = %v, math.Exp %v", n, i, x[i], want[i])
+				}
+			}
+		}
+		// Every float64 exponent in the vector path's range, at a few
+		// mantissas.
+		x := make([]float64, 0, 1<<16)
+		for v := -746.5; v < 710; v += 1.0 / 64 {
+			x = append(x, v, v+rnd.Float64()/64)
+		}
+		dst, zero := make([]float64, len(x)), make([]float64, len(x))
+		ExpSubTo(dst, x, zero)
+		for i, v := range x {
+			if want := math.Exp(v); math.Float64bits(dst[i]) != math.Float64bits(want) {
+				t.Fatalf("exp(%v) = %v, math.Exp %v", v, dst[i], want)
+			}
 		}
 	})
 }
