@@ -22,6 +22,11 @@ func axpyAVX(alpha float64, x, y *float64, n int)
 //go:noescape
 func muladd4AVX(k, n int, a0, a1, a2, a3 *float64, acs int, b *float64, ldb int, c0, c1, c2, c3 *float64)
 
+// muladd6AVX is muladd4AVX for six rows.
+//
+//go:noescape
+func muladd6AVX(k, n int, a0, a1, a2, a3, a4, a5 *float64, acs int, b *float64, ldb int, c0, c1, c2, c3, c4, c5 *float64)
+
 // muladd1AVX is muladd4AVX for one row.
 //
 //go:noescape
@@ -45,19 +50,25 @@ func clamp4(i, m int) (i0, i1, i2, i3 int) {
 	return i, min(i+1, m-1), min(i+2, m-1), min(i+3, m-1)
 }
 
+// mulAddVec takes the rows of C six at a time (five with one repeated),
+// then four (two or three with repeats), then one.
 func mulAddVec(m, n, k int, a []float64, ars, acs int, b []float64, ldb int, c []float64, ldc int) {
-	if m == 1 {
-		muladd1AVX(k, n, &a[0], acs, &b[0], ldb, &c[0])
-		return
-	}
-	for i := 0; i < m; i += 4 {
-		if m-i == 1 {
+	for i := 0; i < m; {
+		switch r := m - i; {
+		case r >= 5:
+			i5 := min(i+5, m-1)
+			muladd6AVX(k, n, &a[i*ars], &a[(i+1)*ars], &a[(i+2)*ars], &a[(i+3)*ars], &a[(i+4)*ars], &a[i5*ars], acs, &b[0], ldb,
+				&c[i*ldc], &c[(i+1)*ldc], &c[(i+2)*ldc], &c[(i+3)*ldc], &c[(i+4)*ldc], &c[i5*ldc])
+			i += min(r, 6)
+		case r >= 2:
+			i0, i1, i2, i3 := clamp4(i, m)
+			muladd4AVX(k, n, &a[i0*ars], &a[i1*ars], &a[i2*ars], &a[i3*ars], acs, &b[0], ldb,
+				&c[i0*ldc], &c[i1*ldc], &c[i2*ldc], &c[i3*ldc])
+			i += min(r, 4)
+		default:
 			muladd1AVX(k, n, &a[i*ars], acs, &b[0], ldb, &c[i*ldc])
-			break
+			i++
 		}
-		i0, i1, i2, i3 := clamp4(i, m)
-		muladd4AVX(k, n, &a[i0*ars], &a[i1*ars], &a[i2*ars], &a[i3*ars], acs, &b[0], ldb,
-			&c[i0*ldc], &c[i1*ldc], &c[i2*ldc], &c[i3*ldc])
 	}
 }
 
