@@ -73,6 +73,7 @@
 //	SqNormsLower        ‖L(x_j − μ)‖² for the columns of a block (Mahalanobis distances)
 //	ScatterLower        Σ_j r_j x̃_j x̃_jᵀ, x̃_j = (x_j − μ, 1), over the columns of a block
 //	ExpSubTo            exp(x_i − y_i), math.Exp bit for bit, four at a time
+//	MulTo, Scale, AddMul  x∘y, αx and dst += x∘y elementwise
 //	Vectorised          which of the two paths runs
 //
 // # Quadrature

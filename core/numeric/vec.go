@@ -13,6 +13,8 @@ package numeric
 //	MulAddT       C += A·Bᵀ   (a dot product of long rows per element)
 //	SqNormsLower  ‖L(x_j − μ)‖² for the columns x_j of a block (squared Mahalanobis distances)
 //	ScatterLower  S += Σ_j r_j x̃_j x̃_jᵀ, x̃_j = (x_j − μ, 1), over the columns of a block
+//	ExpSubTo      exp(x − y), math.Exp bit for bit
+//	MulTo, Scale, AddMul   x∘y, αx, dst += x∘y (elementwise)
 //
 // # The two paths
 //
@@ -21,16 +23,19 @@ package numeric
 // assembly (vec_amd64.s) on four-wide vectors with fused multiply-adds;
 // elsewhere, or when built with the purego tag, the portable Go loops of
 // vec_go.go run. The route was chosen by measurement (a prototype on the
-// Xeon this project is developed on, one thread, a dot product of 512
-// elements and a 100×100 vector-matrix product, GFLOP/s): gonum's
-// assembly kernels (v0.16 and v0.17 have the same SSE2 code, without FMA)
-// 5.5 and 8.6; OpenBLAS through cgo 6.3 and 11, with about 100 ns of call
-// overhead that the small products cannot amortise, and only where the
-// library is installed and cgo is on; Go 1.26's experimental simd/archsimd
-// 7.4 and 6.2, behind GOEXPERIMENT=simd (not in a default build); the
-// hand-written kernels 28 and 14. The assembly is written by hand rather
-// than generated (avo) because the set is small and fixed; the generator
-// would add a tool module for no fewer lines to review.
+// Xeon this project is developed on, one thread, GFLOP per CPU-second,
+// median of three rounds): for a dot product of 512 elements and a 100×100
+// vector-matrix product, gonum's assembly (v0.16 and v0.17 have the same
+// SSE2 kernels, without FMA) 12.7 and 15.1; OpenBLAS through cgo 18.5 and
+// 17.3, but 5.1 for a dot product of 100 (the call costs tens of
+// nanoseconds, which the small products of the models cannot amortise) and
+// only where the library is installed and cgo is on; Go 1.26's experimental
+// simd/archsimd 7.2 and 5.7, behind GOEXPERIMENT=simd (not a default
+// build); the hand-written kernels 26 and 29. The assembly is written by
+// hand rather than generated with avo because the set is small and fixed
+// (avo would add a tool module for no fewer lines to review); the one
+// family of copies that differ only in a width, MulAdd's single-row
+// passes, is written by vecgen.go (go generate) into vec_amd64_wide.s.
 //
 // # Round-off
 //
@@ -271,4 +276,48 @@ func ExpSubTo(dst, x, y []float64) {
 	for ; i < len(dst); i++ {
 		dst[i] = math.Exp(x[i] - y[i])
 	}
+}
+
+// MulTo sets dst_i = x_i y_i for i < len(dst) = len(x) = len(y); dst may
+// be x or y. It panics if the lengths differ.
+func MulTo(dst, x, y []float64) {
+	if len(x) != len(dst) || len(y) != len(dst) {
+		panic(fmt.Sprintf("numeric: MulTo: lengths %d, %d and %d", len(dst), len(x), len(y)))
+	}
+	if len(dst) == 0 {
+		return
+	}
+	if useVec {
+		mulToVec(dst, x, y)
+		return
+	}
+	mulToGo(dst, x, y)
+}
+
+// Scale sets x_i = α x_i for every i.
+func Scale(alpha float64, x []float64) {
+	if len(x) == 0 {
+		return
+	}
+	if useVec {
+		scaleVec(alpha, x)
+		return
+	}
+	scaleGo(alpha, x)
+}
+
+// AddMul sets dst_i += x_i y_i (one rounding, as the other kernels' multiply-
+// adds) for i < len(dst) = len(x) = len(y). It panics if the lengths differ.
+func AddMul(dst, x, y []float64) {
+	if len(x) != len(dst) || len(y) != len(dst) {
+		panic(fmt.Sprintf("numeric: AddMul: lengths %d, %d and %d", len(dst), len(x), len(y)))
+	}
+	if len(dst) == 0 {
+		return
+	}
+	if useVec {
+		addMulVec(dst, x, y)
+		return
+	}
+	addMulGo(dst, x, y)
 }

@@ -4,6 +4,8 @@ package numeric
 
 import "math"
 
+//go:generate go run vecgen.go
+
 // haveVec: the kernels of vec_amd64.s need AVX2 and FMA.
 var haveVec = haveAVX2FMA
 
@@ -31,6 +33,27 @@ func muladd6AVX(k, n int, a0, a1, a2, a3, a4, a5 *float64, acs int, b *float64, 
 //
 //go:noescape
 func muladd1AVX(k, n int, a *float64, acs int, b *float64, ldb int, c *float64)
+
+// mulAdd1Vec is mulAddVec for one row: the n/4 vectors of four columns in
+// as few passes of at most 15 as there can be, of nearly equal sizes
+// (muladd1w, vec_amd64_wide.s), then the last n mod 4 columns.
+func mulAdd1Vec(k, n int, a []float64, acs int, b []float64, ldb int, c []float64) {
+	j := 0
+	if nv := n / 4; nv > 0 {
+		passes := (nv + 14) / 15
+		for p := 0; p < passes; p++ {
+			v := nv / passes
+			if p < nv%passes {
+				v++
+			}
+			muladd1w[v](k, &a[0], acs, &b[j], ldb, &c[j])
+			j += 4 * v
+		}
+	}
+	if j < n {
+		muladd1AVX(k, n-j, &a[0], acs, &b[j], ldb, &c[j])
+	}
+}
 
 // muladdT42AVX adds the dot products of the four rows a_r with the two
 // rows b_0, b_1 (k elements each) to c_r[0] and c_r[coff] (MulAddT's lane
@@ -66,7 +89,7 @@ func mulAddVec(m, n, k int, a []float64, ars, acs int, b []float64, ldb int, c [
 				&c[i0*ldc], &c[i1*ldc], &c[i2*ldc], &c[i3*ldc])
 			i += min(r, 4)
 		default:
-			muladd1AVX(k, n, &a[i*ars], acs, &b[0], ldb, &c[i*ldc])
+			mulAdd1Vec(k, n, a[i*ars:], acs, b, ldb, c[i*ldc:])
 			i++
 		}
 	}
@@ -128,3 +151,16 @@ func expSubVec(dst, x, y []float64) int {
 	}
 	return i
 }
+
+//go:noescape
+func mulToAVX(dst, x, y *float64, n int)
+
+//go:noescape
+func scaleAVX(alpha float64, x *float64, n int)
+
+//go:noescape
+func addMulAVX(dst, x, y *float64, n int)
+
+func mulToVec(dst, x, y []float64)        { mulToAVX(&dst[0], &x[0], &y[0], len(dst)) }
+func scaleVec(alpha float64, x []float64) { scaleAVX(alpha, &x[0], len(x)) }
+func addMulVec(dst, x, y []float64)       { addMulAVX(&dst[0], &x[0], &y[0], len(dst)) }

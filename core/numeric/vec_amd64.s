@@ -1109,3 +1109,122 @@ exdone:
 	VZEROUPPER
 	MOVQ AX, ret+32(FP)
 	RET
+
+// func mulToAVX(dst, x, y *float64, n int)
+//
+// dst_i = x_i·y_i for i < n.
+TEXT ·mulToAVX(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   mulToAVX4
+
+mulToAVX8:
+	VMOVUPD (SI)(AX*8), Y0
+	VMOVUPD 32(SI)(AX*8), Y1
+	VMULPD (DX)(AX*8), Y0, Y0
+	VMULPD 32(DX)(AX*8), Y1, Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JL   mulToAVX8
+
+mulToAVX4:
+	CMPQ AX, CX
+	JGE  mulToAVXdone
+
+mulToAVX1:
+	VMOVSD (SI)(AX*8), X0
+	VMULSD (DX)(AX*8), X0, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL   mulToAVX1
+
+mulToAVXdone:
+	VZEROUPPER
+	RET
+
+// func scaleAVX(alpha float64, x *float64, n int)
+//
+// x_i = α·x_i for i < n.
+TEXT ·scaleAVX(SB), NOSPLIT, $0-24
+	VBROADCASTSD alpha+0(FP), Y15
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   scaleAVX4
+
+scaleAVX8:
+	VMULPD (SI)(AX*8), Y15, Y0
+	VMULPD 32(SI)(AX*8), Y15, Y1
+	VMOVUPD Y0, (SI)(AX*8)
+	VMOVUPD Y1, 32(SI)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JL   scaleAVX8
+
+scaleAVX4:
+	CMPQ AX, CX
+	JGE  scaleAVXdone
+
+scaleAVX1:
+	VMULSD (SI)(AX*8), X15, X0
+	VMOVSD X0, (SI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL   scaleAVX1
+
+scaleAVXdone:
+	VZEROUPPER
+	RET
+
+// func addMulAVX(dst, x, y *float64, n int)
+//
+// dst_i = x_i·y_i + dst_i, fused, for i < n.
+TEXT ·addMulAVX(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ y+16(FP), DX
+	MOVQ n+24(FP), CX
+	XORQ AX, AX
+	MOVQ CX, BX
+	ANDQ $-8, BX
+	JZ   addMulAVX4
+
+addMulAVX8:
+	VMOVUPD (DI)(AX*8), Y0
+	VMOVUPD 32(DI)(AX*8), Y1
+	VMOVUPD (SI)(AX*8), Y2
+	VMOVUPD 32(SI)(AX*8), Y3
+	VFMADD231PD (DX)(AX*8), Y2, Y0
+	VFMADD231PD 32(DX)(AX*8), Y3, Y1
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y1, 32(DI)(AX*8)
+	ADDQ $8, AX
+	CMPQ AX, BX
+	JL   addMulAVX8
+
+addMulAVX4:
+	CMPQ AX, CX
+	JGE  addMulAVXdone
+
+addMulAVX1:
+	VMOVSD (DI)(AX*8), X0
+	VMOVSD (SI)(AX*8), X2
+	VFMADD231SD (DX)(AX*8), X2, X0
+	VMOVSD X0, (DI)(AX*8)
+	INCQ AX
+	CMPQ AX, CX
+	JL   addMulAVX1
+
+addMulAVXdone:
+	VZEROUPPER
+	RET

@@ -125,3 +125,23 @@ func centerWeightGo(y, yr, x, r []float64, mu float64) {
 		yr[j] = w * v
 	}
 }
+
+func mulToGo(dst, x, y []float64) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = x[i] * y[i]
+	}
+}
+
+func scaleGo(alpha float64, x []float64) {
+	for i := range x {
+		x[i] *= alpha
+	}
+}
+
+func addMulGo(dst, x, y []float64) {
+	x, y = x[:len(dst)], y[:len(dst)]
+	for i := range dst {
+		dst[i] = ma(x[i], y[i], dst[i])
+	}
+}

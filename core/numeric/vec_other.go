@@ -24,3 +24,7 @@ func sqNormsLowerVec(dst, l []float64, n int, x []float64, ldx int, mu, work []f
 func centerWeightVec(y, yr, x, r []float64, mu float64) { centerWeightGo(y, yr, x, r, mu) }
 
 func expSubVec(dst, x, y []float64) int { return 0 }
+
+func mulToVec(dst, x, y []float64)        { mulToGo(dst, x, y) }
+func scaleVec(alpha float64, x []float64) { scaleGo(alpha, x) }
+func addMulVec(dst, x, y []float64)       { addMulGo(dst, x, y) }

@@ -511,6 +511,50 @@ func TestExpSubTo(t *testing.T) {
 	})
 }
 
+func TestElementwise(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(9, 1))
+		for _, n := range vecSizes {
+			x, y, d := randSlice(rnd, n, rnd.IntN(4)), randSlice(rnd, n, rnd.IntN(4)), randSlice(rnd, n, rnd.IntN(4))
+			alpha := 2*rnd.Float64() - 1
+			prod, scaled, acc := make([]float64, n), make([]float64, n), make([]float64, n)
+			for i := range x {
+				prod[i] = x[i] * y[i]
+				scaled[i] = alpha * x[i]
+				acc[i] = refMA()(x[i], y[i], d[i])
+			}
+			got := randSlice(rnd, n, 1)
+			MulTo(got, x, y)
+			same(t, "MulTo", got, prod)
+			copy(got, x)
+			MulTo(got, got, y) // in place
+			same(t, "MulTo in place", got, prod)
+			copy(got, x)
+			Scale(alpha, got)
+			same(t, "Scale", got, scaled)
+			AddMul(d, x, y)
+			same(t, "AddMul", d, acc)
+			for _, s := range [][]float64{x, y, d, got} {
+				for _, v := range s[n:cap(s)] {
+					if !math.IsNaN(v) {
+						t.Fatalf("n=%d: wrote past the end", n)
+					}
+				}
+			}
+		}
+	})
+}
+
+// same fails unless got and want are equal bit for bit.
+func same(t *testing.T, name string, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+			t.Fatalf("%s n=%d: element %d = %v, want %v", name, len(want), i, got[i], want[i])
+		}
+	}
+}
+
 // TestVecDetection checks that the assembly is selected exactly when the
 // CPU has AVX2 and FMA (as this build sees it).
 func TestVecDetection(t *testing.T) {
