@@ -159,16 +159,12 @@ func (w *ForwardBackward) forward(c *Chain, y []int) float64 {
 		e := c.E[m*k : (m+1)*k]
 		cur := w.alpha[t*k : (t+1)*k]
 		if t == 0 {
-			for j := range cur {
-				cur[j] = c.Pi[j] * e[j]
-			}
+			numeric.MulTo(cur, c.Pi, e)
 		} else {
 			// (Aᵀ α_{t−1})_l = Σ_j α_{t−1}(j) a_jl, summed in j.
 			clear(cur)
 			numeric.MulAdd(1, k, k, w.alpha[(t-1)*k:t*k], k, 1, c.A, k, cur, k)
-			for l := range cur {
-				cur[l] *= e[l]
-			}
+			numeric.MulTo(cur, cur, e)
 		}
 		var z float64
 		for _, v := range cur {
@@ -178,9 +174,7 @@ func (w *ForwardBackward) forward(c *Chain, y []int) float64 {
 			return math.Inf(-1)
 		}
 		inv := 1 / z
-		for j := range cur {
-			cur[j] *= inv
-		}
+		numeric.Scale(inv, cur)
 		w.inv[t] = inv
 		if z < lnProdMin || z > lnProdMax {
 			lnZ += math.Log(z)
@@ -244,23 +238,15 @@ func (w *ForwardBackward) AddExpectedCounts(c *Chain, y []int, acc *Counts) floa
 	for t := T - 1; t >= 0; t-- {
 		at := w.alpha[t*k : (t+1)*k]
 		// γ_t = α_t β_t, added to the emission counts of symbol y_t.
-		ec := acc.E[y[t]*k : (y[t]+1)*k]
-		for j, a := range at {
-			ec[j] += a * beta[j]
-		}
+		numeric.AddMul(acc.E[y[t]*k:(y[t]+1)*k], at, beta)
 		if t == 0 {
-			for j, a := range at {
-				acc.Pi[j] += a * beta[j]
-			}
+			numeric.AddMul(acc.Pi, at, beta)
 			break
 		}
 		// tmp_t(l) = c_{l,y_t} β_t(l) / ζ_t and β_{t−1} = A tmp_t.
-		e := c.E[y[t]*k : (y[t]+1)*k]
-		inv := w.inv[t]
 		tmp := w.chunk[(t-lo)*k : (t-lo+1)*k]
-		for l := range tmp {
-			tmp[l] = e[l] * beta[l] * inv
-		}
+		numeric.MulTo(tmp, c.E[y[t]*k:(y[t]+1)*k], beta)
+		numeric.Scale(w.inv[t], tmp)
 		// β_{t−1}(j) = Σ_l a_jl tmp_t(l), summed in l.
 		prev := w.prev
 		clear(prev)
