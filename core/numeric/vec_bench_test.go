@@ -2,6 +2,7 @@ package numeric
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"testing"
@@ -24,18 +25,24 @@ func benchPaths(b *testing.B, name string, flops float64, f func()) {
 		}
 		b.Run(name+"/"+path, func(b *testing.B) {
 			useVec = vec
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			c0, ok := threadCPUSeconds()
-			for b.Loop() {
-				f()
-			}
-			c1, _ := threadCPUSeconds()
-			b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			if ok && c1 > c0 {
-				b.ReportMetric(flops*float64(b.N)/(c1-c0)/1e9, "GFLOP/cpu-s")
-			}
+			benchRate(b, flops, f)
 		})
+	}
+}
+
+// benchRate runs f b.N times and reports flops/op as GFLOP/s and
+// GFLOP/cpu-s (see benchPaths).
+func benchRate(b *testing.B, flops float64, f func()) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0, ok := threadCPUSeconds()
+	for b.Loop() {
+		f()
+	}
+	c1, _ := threadCPUSeconds()
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	if ok && c1 > c0 {
+		b.ReportMetric(flops*float64(b.N)/(c1-c0)/1e9, "GFLOP/cpu-s")
 	}
 }
 
@@ -116,4 +123,33 @@ func BenchmarkScatterLower(b *testing.B) {
 		sm, work := make([]float64, n1*n1), make([]float64, 2*n1*s.cols+16)
 		benchPaths(b, s.name, float64(s.cols)*float64(n1*(n1+1)), func() { ScatterLower(sm, s.n, x, s.cols, mu, r, work) })
 	}
+}
+
+// BenchmarkExpSubTo times exp(x − m) over 512 log-weights in [−40, 0] (a
+// chunk of mixture.NormalizeLog), against math.Exp in a loop; a flop here
+// is one exponential.
+func BenchmarkExpSubTo(b *testing.B) {
+	n := 512
+	x, m, dst := benchVec(n), make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] *= -40
+	}
+	benchPaths(b, "n=512", float64(n), func() { ExpSubTo(dst, x, m) })
+	b.Run("n=512/math.Exp", func(b *testing.B) {
+		benchRate(b, float64(n), func() {
+			for i, v := range x {
+				dst[i] = math.Exp(v - m[i])
+			}
+		})
+	})
+}
+
+// BenchmarkElementwise times MulTo, Scale and AddMul on a row of 100 states
+// (the forward-backward's steps at K = 100).
+func BenchmarkElementwise(b *testing.B) {
+	n := 100
+	x, y, d := benchVec(n), benchVec(n + 1)[:n], benchVec(n + 2)[:n]
+	benchPaths(b, "MulTo/n=100", float64(n), func() { MulTo(d, x, y) })
+	benchPaths(b, "Scale/n=100", float64(n), func() { Scale(1, d) })
+	benchPaths(b, "AddMul/n=100", 2*float64(n), func() { AddMul(d, x, y) })
 }
