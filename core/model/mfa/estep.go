@@ -57,12 +57,12 @@ const ln2Pi = 1.83787706640934548356065947281123527972279494727556
 // until the next E or Bound (vb.Run copies it).
 //
 // The cost of a sweep is O(S n p k) (targets §1.12), spent in products of
-// the data with small matrices taken over chunks of points with gonum's
-// vectorised axpy and dot kernels: the factor means (updateX), the
-// residual terms (computeT) and, when p(p+1)/2 is small against p(k+1),
-// the weighted data scatter that gives the statistics of q(Λ̃) and Ψ
-// (statsScatter). Points with q_is = 0 are skipped in sums where they add
-// exactly nothing.
+// the data with small matrices taken over chunks of points by numeric's
+// vector kernels (MulAdd, MulAddT, ScatterLower): the factor means
+// (updateX), the residual terms (computeT) and, when p(p+1)/2 is small
+// against p(k+1), the weighted data scatter that gives the statistics of
+// q(Λ̃) and Ψ (statsScatter). Points with q_is = 0 are skipped in sums
+// where they add exactly nothing.
 //
 // E returns an error if a posterior precision cannot be factorised (a
 // numerical breakdown) or a responsibility is not finite; the model must
