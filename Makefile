@@ -86,9 +86,17 @@ figures: $(VBW)
 	  if ls $$d/*/*/summary.json >/dev/null 2>&1; then found=1; echo "$(VBW) plot -out $$d all"; $(VBW) plot -out $$d all || exit 1; fi; \
 	done; [ -n "$$found" ] || { echo "no results under $(OUT) or $(OUT)/quick: run make quick or make chapter3 first"; exit 1; }
 
+# The portable kernels too: core/numeric's vector kernels are AVX2/FMA
+# assembly where the CPU has it and Go loops elsewhere or with the purego
+# tag; the second run builds without the assembly and runs the core, the
+# samplers and every document's goldens, which both paths reproduce bit for
+# bit on a CPU with FMA.
 test:
 	$(GO) vet ./...
+	$(GO) vet -tags purego ./...
 	$(GO) test -short -count=1 ./...
+	$(GO) test -short -count=1 -tags purego ./core/... ./samplers/...
+	$(GO) test -short -count=1 -tags purego -run '^TestGolden$$' $(GOLDEN_PKGS)
 
 # The Slurm path of README "Sweeps on a cluster", on a real one-node Slurm
 # cluster started on this machine (root; Debian's slurmctld, slurmd,

@@ -10,7 +10,7 @@ import (
 	"fmt"
 	"math"
 
-	"gonum.org/v1/gonum/blas"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Chain holds the parameters of a discrete hidden Markov model in the
@@ -96,6 +96,7 @@ const fbChunkSteps = 32
 // is not safe for concurrent use; give each goroutine its own.
 type ForwardBackward struct {
 	alpha []float64 // T×K scaled forward messages
+	at    []float64 // K×K: Aᵀ, so that β_{t−1} = A tmp_t is a row times a matrix
 	inv   []float64 // 1/ζ_t, the forward scale factors
 	beta  []float64 // current β_t
 	prev  []float64 // β_{t−1} under construction
@@ -121,8 +122,9 @@ func (w *ForwardBackward) grow(t, k int) {
 	}
 	if cap(w.outer) < k*k {
 		w.outer = make([]float64, k*k)
+		w.at = make([]float64, k*k)
 	}
-	w.beta, w.prev, w.chunk, w.outer = w.beta[:k], w.prev[:k], w.chunk[:fbChunkSteps*k], w.outer[:k*k]
+	w.beta, w.prev, w.chunk, w.outer, w.at = w.beta[:k], w.prev[:k], w.chunk[:fbChunkSteps*k], w.outer[:k*k], w.at[:k*k]
 }
 
 // Partial products of the scale factors ζ_t are closed (their log added to
@@ -157,15 +159,12 @@ func (w *ForwardBackward) forward(c *Chain, y []int) float64 {
 		e := c.E[m*k : (m+1)*k]
 		cur := w.alpha[t*k : (t+1)*k]
 		if t == 0 {
-			for j := range cur {
-				cur[j] = c.Pi[j] * e[j]
-			}
+			numeric.MulTo(cur, c.Pi, e)
 		} else {
-			// Aᵀ α_{t−1} by the serial gemv kernel.
-			blasSerial.Dgemv(blas.Trans, k, k, 1, c.A, k, w.alpha[(t-1)*k:t*k], 1, 0, cur, 1)
-			for l := range cur {
-				cur[l] *= e[l]
-			}
+			// (Aᵀ α_{t−1})_l = Σ_j α_{t−1}(j) a_jl, summed in j.
+			clear(cur)
+			numeric.MulAdd(1, k, k, w.alpha[(t-1)*k:t*k], k, 1, c.A, k, cur, k)
+			numeric.MulTo(cur, cur, e)
 		}
 		var z float64
 		for _, v := range cur {
@@ -175,9 +174,7 @@ func (w *ForwardBackward) forward(c *Chain, y []int) float64 {
 			return math.Inf(-1)
 		}
 		inv := 1 / z
-		for j := range cur {
-			cur[j] *= inv
-		}
+		numeric.Scale(inv, cur)
 		w.inv[t] = inv
 		if z < lnProdMin || z > lnProdMax {
 			lnZ += math.Log(z)
@@ -226,6 +223,11 @@ func (w *ForwardBackward) AddExpectedCounts(c *Chain, y []int, acc *Counts) floa
 		return lnZ
 	}
 	clear(w.outer)
+	for j := 0; j < k; j++ {
+		for l, a := range c.A[j*k : (j+1)*k] {
+			w.at[l*k+j] = a
+		}
+	}
 	beta := w.beta
 	for j := range beta {
 		beta[j] = 1
@@ -236,25 +238,19 @@ func (w *ForwardBackward) AddExpectedCounts(c *Chain, y []int, acc *Counts) floa
 	for t := T - 1; t >= 0; t-- {
 		at := w.alpha[t*k : (t+1)*k]
 		// γ_t = α_t β_t, added to the emission counts of symbol y_t.
-		ec := acc.E[y[t]*k : (y[t]+1)*k]
-		for j, a := range at {
-			ec[j] += a * beta[j]
-		}
+		numeric.AddMul(acc.E[y[t]*k:(y[t]+1)*k], at, beta)
 		if t == 0 {
-			for j, a := range at {
-				acc.Pi[j] += a * beta[j]
-			}
+			numeric.AddMul(acc.Pi, at, beta)
 			break
 		}
 		// tmp_t(l) = c_{l,y_t} β_t(l) / ζ_t and β_{t−1} = A tmp_t.
-		e := c.E[y[t]*k : (y[t]+1)*k]
-		inv := w.inv[t]
 		tmp := w.chunk[(t-lo)*k : (t-lo+1)*k]
-		for l := range tmp {
-			tmp[l] = e[l] * beta[l] * inv
-		}
+		numeric.MulTo(tmp, c.E[y[t]*k:(y[t]+1)*k], beta)
+		numeric.Scale(w.inv[t], tmp)
+		// β_{t−1}(j) = Σ_l a_jl tmp_t(l), summed in l.
 		prev := w.prev
-		blasSerial.Dgemv(blas.NoTrans, k, k, 1, c.A, k, tmp, 1, 0, prev, 1)
+		clear(prev)
+		numeric.MulAdd(1, k, k, tmp, k, 1, w.at, k, prev, k)
 		for j, a := range w.alpha[(t-1)*k : t*k] {
 			if a == 0 {
 				prev[j] = 0
@@ -262,13 +258,10 @@ func (w *ForwardBackward) AddExpectedCounts(c *Chain, y []int, acc *Counts) floa
 		}
 		beta, w.prev = prev, beta
 		if t == lo {
-			// outer[j,·] += Σ_{s=lo..hi} α_{s−1}(j) tmp_s: row j of the
-			// chunk's product, one serial gemv over the chunk's rows each.
+			// outer[j,l] += Σ_{s=lo..hi} α_{s−1}(j) tmp_s(l), summed in s:
+			// the chunk's α rows (transposed) times its tmp rows.
 			n := hi - lo + 1
-			rows := w.chunk[:n*k]
-			for j := 0; j < k; j++ {
-				blasSerial.Dgemv(blas.Trans, n, k, 1, rows, k, w.alpha[(lo-1)*k+j:], k, 1, w.outer[j*k:(j+1)*k], 1)
-			}
+			numeric.MulAdd(k, k, n, w.alpha[(lo-1)*k:hi*k], 1, k, w.chunk[:n*k], k, w.outer, k)
 			hi = lo - 1
 			lo = max(1, hi-fbChunkSteps+1)
 		}

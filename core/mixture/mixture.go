@@ -15,10 +15,6 @@ import (
 // 1e-190 nats.
 const Floor = 1e-200
 
-// expZero is an argument below which math.Exp returns exactly 0 (it
-// underflows below −745.13), so that the exponential need not be taken.
-const expZero = -746
-
 // chunk is the number of points NormalizeLog handles at a time, so that its
 // row maxima and sums stay in cache (and on the stack).
 const chunk = 512
@@ -31,9 +27,10 @@ const chunk = 512
 // the update of q(s_i) of eq. (4.57) (PRML (10.46), (10.49)), and writes ln Z_i
 // into lnZ (length n). Each point is normalised in the log domain with its
 // largest term m_i subtracted: the largest term gives exp(0) = 1 exactly,
-// exponentials that underflow are skipped, the rest are multiplied by the
-// reciprocal of their sum, and values below Floor become 0; ln Z_i = m_i +
-// ln Σ_s exp(ℓ_si − m_i). NormalizeLog does not allocate.
+// exponentials that underflow give 0 (numeric.ExpSubTo, math.Exp four
+// at a time), the rest are multiplied by the reciprocal of their sum, and
+// values below Floor become 0; ln Z_i = m_i + ln Σ_s exp(ℓ_si − m_i).
+// NormalizeLog does not allocate.
 //
 // If a point's log-terms hold a NaN or have no finite maximum it returns an
 // error naming the point, with r partly overwritten. It panics if len(r) is
@@ -76,20 +73,14 @@ func NormalizeLog(r []float64, n int, lnZ []float64) error {
 				return err
 			}
 		}
+		// e = exp(ℓ − m) (the largest term exp(0) = 1 exactly, an
+		// underflow 0) and z += e, by the vector kernels; they are
+		// math.Exp and the sum e + z bit for bit.
 		clear(z)
 		for s := 0; s < S; s++ {
 			l := r[s*n+i0 : s*n+i1]
-			for i, v := range l {
-				var e float64
-				switch v -= mx[i]; {
-				case v == 0:
-					e = 1 // the largest term: exp(0) exactly
-				case v >= expZero:
-					e = math.Exp(v)
-				}
-				l[i] = e
-				z[i] += e
-			}
+			numeric.ExpSubTo(l, l, mx)
+			numeric.Axpy(1, l, z)
 		}
 		for i, v := range z {
 			lnZ[i0+i] = mx[i]

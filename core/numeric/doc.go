@@ -59,6 +59,23 @@
 //	CholInverse         A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
 //	Sum                 Σ x_i in a fixed order with four partial sums
 //
+// # Vector kernels
+//
+// The products of the models' hot loops over blocks of points, in
+// hand-written AVX2/FMA assembly where the CPU has it and portable Go
+// elsewhere (or with the purego build tag), both in the same order of
+// summation and, on a CPU with FMA, the same bits; vec.go says how the
+// route was chosen and the order of each:
+//
+//	Dot, Axpy           Σ x_i y_i; y += αx
+//	MulAdd              C += A·B, A small with any strides, B and C long rows
+//	MulAddT             C += A·Bᵀ, dot products of long rows
+//	SqNormsLower        ‖L(x_j − μ)‖² for the columns of a block (Mahalanobis distances)
+//	ScatterLower        Σ_j r_j x̃_j x̃_jᵀ, x̃_j = (x_j − μ, 1), over the columns of a block
+//	ExpSubTo            exp(x_i − y_i), math.Exp bit for bit, four at a time
+//	MulTo, Scale, AddMul  x∘y, αx and dst += x∘y elementwise
+//	Vectorised          which of the two paths runs
+//
 // # Quadrature
 //
 //	Integrate, IntegrateVec  ∫_a^b f by globally adaptive Gauss–Kronrod (7–15),

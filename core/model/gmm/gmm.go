@@ -140,9 +140,18 @@ type VB struct {
 	// scratch
 	lnZ, elnpi []float64
 	work, vec  []float64 // D×D, D
+	xt         []float64 // D×block: a block of points transposed, a point per column
+	kwork      []float64 // the kernels' scratch (numeric.SqNormsLower, numeric.ScatterLower)
+	ck, hn     []float64 // K: the constant and the factor ν_k/2 of ln ρ_nk
+	scat       []float64 // K×(D+1)×(D+1): W_k⁻¹ and the statistics of M, accumulated by block
 	terms      []vb.Term
 	bad        error // set by M when a W_k⁻¹ cannot be factored
 }
+
+// block is the number of points that E and M take at a time: transposed
+// into xt (a point per column) once for all components, they are the
+// columns of the kernels' products.
+const block = 256
 
 var _ vb.Mover = (*VB)(nil)
 
@@ -173,7 +182,8 @@ func NewVB(x []float64, d, k int, prior Prior, rnd *rand.Rand) (*VB, error) {
 		}
 	}
 	m := &VB{x: x, n: n, d: d, prior: prior, c: newConsts(prior),
-		lnZ: make([]float64, n), work: make([]float64, d*d), vec: make([]float64, d)}
+		lnZ: make([]float64, n), work: make([]float64, d*d), vec: make([]float64, d),
+		xt: make([]float64, d*block), kwork: make([]float64, max(32*(d+1), 2*(d+1)*block+16))}
 	m.resize(k)
 	m.resp = make([]float64, k*n)
 	randomPartition(m.resp, x, n, d, k, rnd)
@@ -216,6 +226,20 @@ func (m *VB) resize(k int) {
 	d := m.d
 	m.alpha, m.beta, m.nu, m.elnpi = make([]float64, k), make([]float64, k), make([]float64, k), make([]float64, k)
 	m.m, m.winv, m.pchol, m.qinv = make([]float64, k*d), make([]float64, k*d*d), make([]float64, k*d*d), make([]float64, k*d*d)
+	m.ck, m.hn, m.scat = make([]float64, k), make([]float64, k), make([]float64, k*(d+1)*(d+1))
+}
+
+// transpose sets m.xt to the points i0 ≤ i < i1 as columns (D×(i1−i0)) and
+// returns it.
+func (m *VB) transpose(i0, i1 int) []float64 {
+	d, w := m.d, i1-i0
+	xt := m.xt[:d*w]
+	for i := 0; i < w; i++ {
+		for a, v := range m.x[(i0+i)*d : (i0+i+1)*d] {
+			xt[a*w+i] = v
+		}
+	}
+	return xt
 }
 
 // SetResponsibilities sets q(Z) to r (K×N component-major: r[k*N+n] =
@@ -255,40 +279,47 @@ func (m *VB) SetResponsibilities(r []float64) error {
 // The statistics are accumulated in one pass about the component's current
 // mean m_k (a shift c close to x̄_k, so that the correction
 // N_kS_k = Σ_n r_nk (x_n − c)(x_n − c)ᵀ − N_k(x̄_k − c)(x̄_k − c)ᵀ does not
-// cancel); points with r_nk = 0 are skipped. M also factors W_k⁻¹ = P_kP_kᵀ
+// cancel), with numeric.ScatterLower over blocks of points; a block whose
+// r_nk are all 0 is skipped. M also factors W_k⁻¹ = P_kP_kᵀ
 // and inverts the factor, Q_k = P_k⁻¹, so that the E step's
 // (x − m_k)ᵀW_k(x − m_k) = ‖Q_k(x − m_k)‖² needs no division. It does not
 // allocate.
 func (m *VB) M() {
 	d, n, p := m.d, m.n, m.prior
 	mixture.UpdateWeights(m.alpha, m.resp, n, float64(m.k)*p.Alpha0)
+	d1 := d + 1
+	// scat_k = [[W₀⁻¹ + Σ_n r_nk (x_n − c)(x_n − c)ᵀ, ·], [Σ_n r_nk (x_n − c)ᵀ, N_k]]
+	// (lower triangles), over blocks of points; a block in which every
+	// r_nk is 0 adds exactly nothing and is skipped.
+	clear(m.scat)
+	for k := 0; k < m.k; k++ {
+		sk := m.scat[k*d1*d1 : (k+1)*d1*d1]
+		for a := 0; a < d; a++ {
+			copy(sk[a*d1:a*d1+a+1], m.c.w0inv[a*d:a*d+a+1])
+		}
+	}
+	for i0 := 0; i0 < n; i0 += block {
+		i1 := min(i0+block, n)
+		xt := m.transpose(i0, i1)
+		for k := 0; k < m.k; k++ {
+			r := m.resp[k*n+i0 : k*n+i1]
+			if allZero(r) {
+				continue
+			}
+			numeric.ScatterLower(m.scat[k*d1*d1:(k+1)*d1*d1], d, xt, i1-i0, m.m[k*d:(k+1)*d], r, m.kwork)
+		}
+	}
 	s1, dx := m.vec, m.work[:d]
 	m.bad = nil
 	for k := 0; k < m.k; k++ {
-		r := m.resp[k*n : (k+1)*n]
 		mk := m.m[k*d : (k+1)*d] // the shift c: the mean of the last M step
 		winv := m.winv[k*d*d : (k+1)*d*d]
-		copy(winv, m.c.w0inv)
-		var nk float64
-		clear(s1)
-		for i, ri := range r {
-			if ri == 0 {
-				continue
-			}
-			nk += ri
-			xi := m.x[i*d : (i+1)*d]
-			for a, v := range xi {
-				dx[a] = v - mk[a]
-			}
-			for a, da := range dx {
-				s1[a] += ri * da
-				da *= ri
-				row := winv[a*d : a*d+a+1]
-				for b := range row {
-					row[b] += da * dx[b]
-				}
-			}
+		sk := m.scat[k*d1*d1 : (k+1)*d1*d1]
+		for a := 0; a < d; a++ {
+			copy(winv[a*d:a*d+a+1], sk[a*d1:a*d1+a+1])
 		}
+		nk := sk[d*d1+d]
+		copy(s1, sk[d*d1:d*d1+d])
 		// s1 becomes x̄_k − c, dx the prior's deviation x̄_k − m₀.
 		if nk > 0 {
 			for a := range s1 {
@@ -366,7 +397,8 @@ func (m *VB) mahalanobisW(k int, v []float64) float64 {
 //
 //	ln ρ_nk = E[ln π_k] + ½ ln Λ̃_k − (D/2) ln 2π − D/(2β_k) − (ν_k/2)(x_n − m_k)ᵀW_k(x_n − m_k)
 //
-// (PRML (10.46) with (10.64)–(10.66)) are normalised into r_nk (10.49),
+// (PRML (10.46) with (10.64)–(10.66)), the quadratic forms by
+// numeric.SqNormsLower over blocks of points, are normalised into r_nk (10.49),
 // (10.67) by mixture.NormalizeLog, and the bound is returned as
 //
 //	F = Σ_n ln Σ_k ρ_nk − KL(q(π)‖p(π)) − Σ_k KL(q(μ_k,Λ_k)‖p(μ_k,Λ_k)),
@@ -381,27 +413,21 @@ func (m *VB) E() (vb.Bound, error) {
 	d, n := m.d, m.n
 	dist.DirichletMeanLogTo(m.elnpi, m.alpha)
 	for k := 0; k < m.k; k++ {
-		ck := m.elnpi[k] + 0.5*m.ElnLambda(k) - float64(d)/2*ln2Pi - float64(d)/(2*m.beta[k])
-		hn := m.nu[k] / 2
-		qk := m.qinv[k*d*d : (k+1)*d*d]
-		mk := m.m[k*d : (k+1)*d]
-		row := m.resp[k*n : (k+1)*n]
-		y := m.vec
-		for i := range row {
-			xi := m.x[i*d : (i+1)*d]
-			for a := range y {
-				y[a] = xi[a] - mk[a]
+		m.ck[k] = m.elnpi[k] + 0.5*m.ElnLambda(k) - float64(d)/2*ln2Pi - float64(d)/(2*m.beta[k])
+		m.hn[k] = m.nu[k] / 2
+	}
+	// (x_n − m_k)ᵀW_k(x_n − m_k) = ‖Q_k(x_n − m_k)‖² for a block of points
+	// at a time, all components.
+	for i0 := 0; i0 < n; i0 += block {
+		i1 := min(i0+block, n)
+		xt := m.transpose(i0, i1)
+		for k := 0; k < m.k; k++ {
+			row := m.resp[k*n+i0 : k*n+i1]
+			numeric.SqNormsLower(row, m.qinv[k*d*d:(k+1)*d*d], d, xt, i1-i0, m.m[k*d:(k+1)*d], m.kwork)
+			ck, hn := m.ck[k], m.hn[k]
+			for i, q := range row {
+				row[i] = ck - hn*q
 			}
-			var q float64
-			for a := range y {
-				qa := qk[a*d : a*d+a+1]
-				var t float64
-				for b, v := range qa {
-					t += v * y[b]
-				}
-				q += t * t
-			}
-			row[i] = ck - hn*q
 		}
 	}
 	if err := mixture.NormalizeLog(m.resp, n, m.lnZ); err != nil {
@@ -521,6 +547,16 @@ func (m *VB) Covariance(k int, dst []float64) []float64 {
 		dst[i] = v / m.nu[k]
 	}
 	return dst
+}
+
+// allZero reports whether every element of r is 0.
+func allZero(r []float64) bool {
+	for _, v := range r {
+		if v != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // LogFactorial returns ln K!, the correction PRML section 10.2.4 (L548,

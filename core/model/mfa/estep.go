@@ -5,8 +5,6 @@ import (
 	"math"
 	"slices"
 
-	"gonum.org/v1/gonum/floats"
-
 	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/mixture"
 	"github.com/vbworkbench/vbw/core/numeric"
@@ -14,9 +12,13 @@ import (
 )
 
 // chunk is the number of points that the loops of E take at a time, so
-// that the columns they read stay in the L1 cache while the vectorised
-// kernels (gonum's floats.AddScaled and floats.Dot) run over long rows.
+// that the block of data they read (p rows of chunk points) stays in the
+// second-level cache while numeric's kernels run over its rows.
 const chunk = 512
+
+// scatterBlock is the number of points of one numeric.ScatterLower call of
+// scatter (its scratch is 2(p+1) rows of them).
+const scatterBlock = 128
 
 // ln2Pi is ln 2π.
 const ln2Pi = 1.83787706640934548356065947281123527972279494727556
@@ -55,12 +57,12 @@ const ln2Pi = 1.83787706640934548356065947281123527972279494727556
 // until the next E or Bound (vb.Run copies it).
 //
 // The cost of a sweep is O(S n p k) (targets §1.12), spent in products of
-// the data with small matrices taken over chunks of points with gonum's
-// vectorised axpy and dot kernels: the factor means (updateX), the
-// residual terms (computeT) and, when p(p+1)/2 is small against p(k+1),
-// the weighted data scatter that gives the statistics of q(Λ̃) and Ψ
-// (statsScatter). Points with q_is = 0 are skipped in sums where they add
-// exactly nothing.
+// the data with small matrices taken over chunks of points by numeric's
+// vector kernels (MulAdd, MulAddT, ScatterLower): the factor means
+// (updateX), the residual terms (computeT) and, when p(p+1)/2 is small
+// against p(k+1), the weighted data scatter that gives the statistics of
+// q(Λ̃) and Ψ (statsScatter). Points with q_is = 0 are skipped in sums
+// where they add exactly nothing.
 //
 // E returns an error if a posterior precision cannot be factorised (a
 // numerical breakdown) or a responsibility is not finite; the model must
@@ -116,12 +118,11 @@ func (m *VB) prepPsi() {
 		m.ipsi[q] = 1 / v
 		m.lnPsiSum += math.Log(v)
 	}
-	// y_iᵀΨ⁻¹y_i = Σ_q ψ_q⁻¹ y_iq², as axpys over the squared data.
+	// y_iᵀΨ⁻¹y_i = Σ_q ψ_q⁻¹ y_iq²: the row ψ⁻¹ times the squared data
+	// (p×n), summed in q.
 	n := m.n
-	floats.ScaleTo(m.yPy, m.ipsi[0], m.yT2[:n])
-	for q := 1; q < m.p; q++ {
-		floats.AddScaled(m.yPy, m.ipsi[q], m.yT2[q*n:(q+1)*n])
-	}
+	clear(m.yPy[:n])
+	numeric.MulAdd(1, n, m.p, m.ipsi, 1, 1, m.yT2, n, m.yPy, n)
 }
 
 // fullA sets c.afull to ⟨Λ̃ᵀΨ⁻¹Λ̃⟩ = Σ_q ψ_q⁻¹(m_q m_qᵀ + Γ_q) of the current
@@ -149,7 +150,8 @@ func (m *VB) fullA(c *component) {
 // cross-covariance that the reference code's inferQX omits (targets §1.5).
 // Σ is factorised once; ln|Σ| = −ln|Σ⁻¹| from the factor. The means of all
 // points are one product X̄ᵀ = W Yᵀ − cv 1ᵀ with W = ΣE[Λ]ᵀΨ⁻¹ (k×p), taken
-// over chunks of points with vectorised axpy kernels.
+// over chunks of points by numeric.MulAdd (each x̄_il = −cv_l + Σ_q W_lq y_iq
+// summed in q).
 func (m *VB) updateX(c *component) error {
 	if err := m.updateSigma(c); err != nil {
 		c.xFresh = false
@@ -158,14 +160,13 @@ func (m *VB) updateX(c *component) error {
 	n, p := m.n, m.p
 	for i0 := 0; i0 < n; i0 += chunk {
 		i1 := min(i0+chunk, n)
-		ones := c.xT[c.k*n+i0 : c.k*n+i1] // x̃_ik = 1
 		for l := 0; l < c.k; l++ {
-			xl := c.xT[l*n+i0 : l*n+i1]
-			floats.ScaleTo(xl, -c.cv[l], ones)
-			for q, w := range c.wt[l*p : (l+1)*p] {
-				floats.AddScaled(xl, w, m.yT[q*n+i0:q*n+i1])
+			xl, v := c.xT[l*n+i0:l*n+i1], -c.cv[l]
+			for i := range xl {
+				xl[i] = v
 			}
 		}
+		numeric.MulAdd(c.k, i1-i0, p, c.wt, p, 1, m.yT[i0:], n, c.xT[i0:], n)
 	}
 	c.xFresh = true
 	return nil
@@ -249,7 +250,7 @@ func (m *VB) stats(s int, c *component) {
 }
 
 // statsPoints computes the statistics of stats as dot products over the
-// points of nonzero responsibility, a chunk at a time.
+// points of nonzero responsibility, a chunk at a time (numeric.MulAddT).
 func (m *VB) statsPoints(s int, c *component) {
 	n, p, d, k := m.n, m.p, c.d, c.k
 	r := m.resp[s*n : (s+1)*n]
@@ -261,12 +262,16 @@ func (m *VB) statsPoints(s int, c *component) {
 			i0 = i1
 			continue
 		}
-		// The chunk's x̃_·j, y_·q and q_·s: views when its points are
-		// contiguous, else gathered.
-		x := func(j int) []float64 { return c.xT[j*n+i0 : j*n+i1] }
-		y := func(q int) []float64 { return m.yT[q*n+i0 : q*n+i1] }
-		rc := r[i0:i1]
-		if w < i1-i0 {
+		// The chunk's x̃_·j, y_·q and q_·s: views (rows ld = n apart) of
+		// all its points unless fewer than half have q_is ≠ 0, else those
+		// gathered (ld = w). A point of zero responsibility adds exactly
+		// nothing; gathering costs about as much as the products.
+		x := func(j int) []float64 { return c.xT[j*n+i0:] }
+		y := func(q int) []float64 { return m.yT[q*n+i0:] }
+		rc, ld := r[i0:i1], n
+		if 2*w >= i1-i0 {
+			w = i1 - i0
+		} else {
 			idx := m.idx[:w]
 			for j := 0; j < d; j++ {
 				gx, xj := m.gx[j*w:(j+1)*w], c.xT[j*n:(j+1)*n]
@@ -284,31 +289,22 @@ func (m *VB) statsPoints(s int, c *component) {
 			for t, i := range idx {
 				gr[t] = r[i]
 			}
-			x = func(j int) []float64 { return m.gx[j*w : (j+1)*w] }
-			y = func(q int) []float64 { return m.gy[q*w : (q+1)*w] }
-			rc = gr
+			x = func(j int) []float64 { return m.gx[j*w:] }
+			y = func(q int) []float64 { return m.gy[q*w:] }
+			rc, ld = gr, w
 		}
 		// z_j = q_·s ∘ x̃_·j; z_k = q_·s.
 		z := m.gz
 		for j := 0; j < d; j++ {
-			zj, xj := z[j*w:(j+1)*w], x(j)
+			zj, xj := z[j*w:(j+1)*w], x(j)[:w]
 			for t, v := range rc {
 				zj[t] = v * xj[t]
 			}
 		}
-		for a := 0; a < d; a++ {
-			xa := x(a)
-			for b := a; b < d; b++ {
-				c.g[a*d+b] += floats.Dot(xa, z[b*w:(b+1)*w])
-			}
-		}
-		for q := 0; q < p; q++ {
-			yq := y(q)
-			sq := c.syx[q*d : (q+1)*d]
-			for j := range sq {
-				sq[j] += floats.Dot(yq, z[j*w:(j+1)*w])
-			}
-		}
+		// G += X̃ Zᵀ (all of it; the lower triangle is overwritten
+		// below) and Syx += Y Zᵀ, dot products over the chunk.
+		numeric.MulAddT(d, d, w, x(0), ld, z, w, c.g, d)
+		numeric.MulAddT(p, d, w, y(0), ld, z, w, c.syx, d)
 		i0 = i1
 	}
 	ns := numeric.Sum(r)
@@ -346,36 +342,43 @@ func (m *VB) scatter(s int, c *component) {
 	for q := range c.scMean {
 		c.scMean[q] = 0
 		if ns > 0 {
-			c.scMean[q] = floats.Dot(r, m.yT[q*n:(q+1)*n]) / ns
+			c.scMean[q] = numeric.Dot(r, m.yT[q*n:(q+1)*n]) / ns
 		}
 	}
-	clear(c.scD)
+	// D_s is the upper-left block of numeric.ScatterLower's (p+1)×(p+1)
+	// lower triangle (its last row, Σ_i q_is (y_i − ȳ) and N_s, is not
+	// used), summed over the points of nonzero responsibility, gathered a
+	// chunk at a time, scatterBlock points a call.
+	p1 := p + 1
+	sc := m.sc[:p1*p1]
+	clear(sc)
 	for i0 := 0; i0 < n; {
 		w, i1 := m.nonzero(r, i0)
-		idx := m.idx[:w]
-		// v_qt = √q_is (y_iq − ȳ_q) for the chunk's points i = idx[t], so
-		// that D = Σ_t v_·t v_·tᵀ.
-		sr := m.gr[:w]
-		for t, i := range idx {
-			sr[t] = math.Sqrt(r[i])
-		}
-		for q := 0; q < p; q++ {
-			v, yq, mq := m.gy[q*w:(q+1)*w], m.yT[q*n:(q+1)*n], c.scMean[q]
+		yc, ld, rc := m.yT[i0:], n, r[i0:i1]
+		if w < i1-i0 {
+			idx := m.idx[:w]
+			for q := 0; q < p; q++ {
+				g, yq := m.gy[q*w:(q+1)*w], m.yT[q*n:(q+1)*n]
+				for t, i := range idx {
+					g[t] = yq[i]
+				}
+			}
+			gr := m.gr[:w]
 			for t, i := range idx {
-				v[t] = sr[t] * (yq[i] - mq)
+				gr[t] = r[i]
 			}
+			yc, ld, rc = m.gy, w, gr
 		}
-		for q := 0; q < p; q++ {
-			vq := m.gy[q*w : (q+1)*w]
-			for u := q; u < p; u++ {
-				c.scD[q*p+u] += floats.Dot(vq, m.gy[u*w:(u+1)*w])
-			}
+		for j0 := 0; j0 < w; j0 += scatterBlock {
+			j1 := min(j0+scatterBlock, w)
+			numeric.ScatterLower(sc, p, yc[j0:], ld, c.scMean, rc[j0:j1], m.scWork)
 		}
 		i0 = i1
 	}
 	for q := 0; q < p; q++ {
-		for u := q + 1; u < p; u++ {
-			c.scD[u*p+q] = c.scD[q*p+u]
+		for u := 0; u <= q; u++ {
+			v := sc[q*p1+u]
+			c.scD[q*p+u], c.scD[u*p+q] = v, v
 		}
 	}
 	copy(c.scR, r)
@@ -491,8 +494,8 @@ func (m *VB) updateLoadings(s int, c *component) error {
 //	Q_is = y_iᵀΨ⁻¹y_i + tr(A[:k,:k]Σ) + A_kk − 2 y_iᵀΨ⁻¹E[μ]
 //	       + Σ_{a<k} x̄_ia (A_aa x̄_ia + 2 Σ_{a<b<k} A_ab x̄_ib + 2A_ak − 2 y_iᵀΨ⁻¹E[Λ_·a]),
 //
-// every inner sum an axpy over the chunk. (gonum's floats.AddConst is
-// avoided: its kernel is several times slower than an axpy.)
+// the sums of products with the data and the means over a chunk by
+// numeric.MulAdd (each summed in the order written: q, then a, then b).
 func (m *VB) computeT() {
 	n, p := m.n, m.p
 	c0 := -0.5 * (float64(p)*ln2Pi + m.lnPsiSum)
@@ -512,6 +515,22 @@ func (m *VB) computeT() {
 		for a := 0; a < k; a++ {
 			trAS += dot(c.afull[a*d:a*d+k], c.sigma[a*k:(a+1)*k])
 		}
+		// ga[a*k+b] = A_aa (b = a), 2A_ab (b > a), 0 (b < a), the
+		// coefficients of h_a in x̄; ak2[a] = 2A_ak, those of Q_i.
+		ga, ak2 := m.ga[:k*k], m.ga[k*k:k*k+k]
+		for a := 0; a < k; a++ {
+			for b := 0; b < k; b++ {
+				switch {
+				case b == a:
+					ga[a*k+b] = c.afull[a*d+a]
+				case b > a:
+					ga[a*k+b] = 2 * c.afull[a*d+b]
+				default:
+					ga[a*k+b] = 0
+				}
+			}
+			ak2[a] = 2 * c.afull[a*d+k]
+		}
 		cst := trAS + c.afull[k*d+k]
 		tx0 := 0.5 * (float64(k) + c.logDetSigma - c.traceSigma)
 		ty := m.ty[s*n : (s+1)*n]
@@ -519,27 +538,17 @@ func (m *VB) computeT() {
 		for i0 := 0; i0 < n; i0 += chunk {
 			i1 := min(i0+chunk, n)
 			w := i1 - i0
-			// Q_i ← y_iᵀΨ⁻¹y_i + tr(A[:k,:k]Σ) + A_kk − 2 y_iᵀΨ⁻¹E[μ].
+			// Q_i ← y_iᵀΨ⁻¹y_i + tr(A[:k,:k]Σ) + A_kk − 2 y_iᵀΨ⁻¹E[μ] + 2 Σ_a A_ak x̄_ia.
 			qc := ty[i0:i1]
 			for i, v := range m.yPy[i0:i1] {
 				qc[i] = v + cst
 			}
-			for q, u := range um[k*p : (k+1)*p] {
-				floats.AddScaled(qc, u, m.yT[q*n+i0:q*n+i1])
-			}
-			// Q_i += 2 Σ_a A_ak x̄_ia and, for every a,
+			numeric.MulAdd(1, w, p, um[k*p:], 1, 1, m.yT[i0:], n, qc, w)
+			numeric.MulAdd(1, w, k, ak2, 1, 1, c.xT[i0:], n, qc, w)
 			// h_a = A_aa x̄_a + 2 Σ_{a<b<k} A_ab x̄_b − 2 Ψ⁻¹E[Λ_·a]ᵀy.
-			for a := 0; a < k; a++ {
-				xa, h := c.xT[a*n+i0:a*n+i1], m.hk[a*w:(a+1)*w]
-				floats.AddScaled(qc, 2*c.afull[a*d+k], xa)
-				floats.ScaleTo(h, c.afull[a*d+a], xa)
-				for b := a + 1; b < k; b++ {
-					floats.AddScaled(h, 2*c.afull[a*d+b], c.xT[b*n+i0:b*n+i1])
-				}
-				for q, u := range um[a*p : (a+1)*p] {
-					floats.AddScaled(h, u, m.yT[q*n+i0:q*n+i1])
-				}
-			}
+			clear(m.hk[:k*w])
+			numeric.MulAdd(k, w, k, ga, k, 1, c.xT[i0:], n, m.hk, w)
+			numeric.MulAdd(k, w, p, um, p, 1, m.yT[i0:], n, m.hk, w)
 			// Q_i += Σ_a x̄_ia h_ia and ‖x̄_i‖², four coordinates a pass.
 			xc := tx[i0:i1]
 			clear(xc)

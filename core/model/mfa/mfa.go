@@ -142,10 +142,13 @@ type VB struct {
 	// Chunk buffers of the loops of E: the gathered or centred data gy
 	// (p×chunk), gathered means gx, weighted means gz and the h_a of
 	// computeT hk (dmax×chunk); weights gr and point indices idx (chunk);
-	// um holds −2Ψ⁻¹E[Λ̃] by column (dmax×p).
-	gy, gx, gz, hk, um []float64
-	gr                 []float64
-	idx                []int
+	// um holds −2Ψ⁻¹E[Λ̃] by column (dmax×p), ga the coefficients of
+	// computeT's products with the means (dmax×dmax+dmax); sc and scWork
+	// are scatter's sum ((p+1)×(p+1)) and its kernel's scratch.
+	gy, gx, gz, hk, um, ga []float64
+	gr                     []float64
+	idx                    []int
+	sc, scWork             []float64
 }
 
 // component holds q(Λ̃^s), q(ν^s) and q(x|s) of one analyser with its
@@ -512,6 +515,7 @@ func (m *VB) resize() {
 	m.gz = make([]float64, dmax*chunk)
 	m.hk = make([]float64, dmax*chunk)
 	m.um = make([]float64, dmax*m.p)
+	m.ga = make([]float64, dmax*dmax+dmax)
 	m.gr = make([]float64, chunk)
 	m.idx = make([]int, chunk)
 	m.ell = make([]float64, S)
@@ -522,6 +526,8 @@ func (m *VB) resize() {
 		m.ipsi = make([]float64, m.p)
 		m.yPy = make([]float64, m.n)
 		m.lnZ = make([]float64, m.n)
+		m.sc = make([]float64, (m.p+1)*(m.p+1))
+		m.scWork = make([]float64, 2*(m.p+1)*scatterBlock+16)
 	}
 }
 
