@@ -241,20 +241,49 @@ func factor(a mat.Symmetric) (chol mat.Cholesky, u *mat.TriDense, inv *mat.SymDe
 // It panics unless shape is positive and finite.
 func RandLogGamma(shape float64, rnd *rand.Rand) float64 { return randLogStdGamma(shape, rnd) }
 
-// randLogStdGamma returns ln G for G ~ Ga(alpha, 1), alpha > 0, working in
-// the log domain so that shapes far below 1 do not underflow to G = 0. For
-// alpha ≥ 1 it uses Marsaglia & Tsang (2000); for alpha < 1 it uses
-// G = G' · U^(1/alpha) with G' ~ Ga(alpha+1, 1) (their boosting identity).
+// randLogStdGamma returns ln G for G ~ Ga(alpha, 1) (LogGammaSampler).
 func randLogStdGamma(alpha float64, rnd *rand.Rand) float64 {
-	if !(alpha > 0) || math.IsInf(alpha, 1) {
+	return NewLogGammaSampler(alpha).Rand(rnd)
+}
+
+// LogGammaSampler draws ln G for G ~ Ga(shape, 1), shape > 0, in the log
+// domain so that shapes far below 1 do not underflow to G = 0. For
+// shape ≥ 1 it uses Marsaglia & Tsang (2000); for shape < 1 it uses
+// G = G'·U^(1/shape) with G' ~ Ga(shape+1, 1) (their boosting identity).
+// It holds the constants of one shape (d = a − 1/3, c = 1/√(9d) and ln d
+// for the a ≥ 1 that the method runs at), so repeated draws at one shape
+// skip them; the draws are those of RandLogGamma to the bit.
+type LogGammaSampler struct {
+	shape, d, c, lnd float64
+}
+
+// NewLogGammaSampler returns the sampler for shape. It panics unless shape
+// is positive and finite.
+func NewLogGammaSampler(shape float64) LogGammaSampler {
+	if !(shape > 0) || math.IsInf(shape, 1) {
 		panic("dist: gamma shape not positive and finite")
 	}
-	if alpha < 1 {
-		u := 1 - rnd.Float64() // (0, 1]
-		return randLogStdGamma(alpha+1, rnd) + math.Log(u)/alpha
+	a := shape
+	if a < 1 {
+		a++
 	}
-	d := alpha - 1.0/3
-	c := 1 / math.Sqrt(9*d)
+	d := a - 1.0/3
+	return LogGammaSampler{shape: shape, d: d, c: 1 / math.Sqrt(9*d), lnd: math.Log(d)}
+}
+
+// Rand returns ln G for G ~ Ga(shape, 1), drawing from rnd: for a shape
+// below 1 first U, then the Marsaglia–Tsang normals and uniforms.
+func (g LogGammaSampler) Rand(rnd *rand.Rand) float64 {
+	if g.shape < 1 {
+		u := 1 - rnd.Float64() // (0, 1]
+		return g.marsagliaTsang(rnd) + math.Log(u)/g.shape
+	}
+	return g.marsagliaTsang(rnd)
+}
+
+// marsagliaTsang returns ln G for G ~ Ga(d + 1/3, 1), d + 1/3 ≥ 1.
+func (g LogGammaSampler) marsagliaTsang(rnd *rand.Rand) float64 {
+	d, c := g.d, g.c
 	for {
 		x := rnd.NormFloat64()
 		v := 1 + c*x
@@ -265,7 +294,7 @@ func randLogStdGamma(alpha float64, rnd *rand.Rand) float64 {
 		u := rnd.Float64()
 		x2 := x * x
 		if u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
-			return math.Log(d) + math.Log(v)
+			return g.lnd + math.Log(v)
 		}
 	}
 }

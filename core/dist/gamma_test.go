@@ -124,3 +124,32 @@ func TestGammaPanics(t *testing.T) {
 		}
 	}
 }
+
+// TestLogGammaSampler checks that one LogGammaSampler reused for many
+// draws gives RandLogGamma's draws bit for bit (shapes below and above 1,
+// where it boosts and where it does not), that the draws have the mean
+// ψ(a) of ln G within 4 standard errors (sd of ln G is √ψ′(a)), and that it
+// panics on invalid shapes.
+func TestLogGammaSampler(t *testing.T) {
+	for _, a := range []float64{1e-6, 0.3, 1, 2.5, 2500} {
+		g := NewLogGammaSampler(a)
+		r1, r2 := rand.New(rand.NewPCG(7, 1)), rand.New(rand.NewPCG(7, 1))
+		const n = 20000
+		var sum float64
+		for i := 0; i < n; i++ {
+			x, y := g.Rand(r1), RandLogGamma(a, r2)
+			if math.Float64bits(x) != math.Float64bits(y) {
+				t.Fatalf("shape %v, draw %d: %v, RandLogGamma %v", a, i, x, y)
+			}
+			sum += x
+		}
+		if se := math.Sqrt(numeric.Trigamma(a) / n); math.Abs(sum/n-numeric.Digamma(a)) > 4*se {
+			t.Errorf("shape %v: mean ln G %v, want ψ(a) = %v ± %v", a, sum/n, numeric.Digamma(a), se)
+		}
+	}
+	for _, a := range []float64{0, -1, math.Inf(1), math.NaN()} {
+		if !panics(func() { NewLogGammaSampler(a) }) {
+			t.Errorf("shape %v: no panic", a)
+		}
+	}
+}

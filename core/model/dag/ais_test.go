@@ -66,6 +66,81 @@ func TestProposalRatio(t *testing.T) {
 	}
 }
 
+// referencePropose is the joint Dirichlet proposal written plainly: each row
+// drawn by dist.Dirichlet.Rand from Dir(α θ_jl) and floored at 1e−300, and
+// the Hastings ratio of (6.60) from ln Dir(y; α m) = Σ_k [(α m_k − 1) ln y_k
+// − ln Γ(α m_k)] + ln Γ(Σ_k α m_k), summed row by row.
+func referencePropose(s *dag.Structure, alpha float64, x dag.Params, rnd *rand.Rand) (dag.Params, float64) {
+	logDir := func(y, m []float64) float64 {
+		var a0, lp float64
+		for k, v := range m {
+			a := alpha * v
+			a0 += a
+			lp += (a-1)*math.Log(y[k]) - numeric.LogGamma(a)
+		}
+		return lp + numeric.LogGamma(a0)
+	}
+	y := make(dag.Params, len(x))
+	var lnr float64
+	for j := 0; j < s.Nodes(); j++ {
+		for l := 0; l < s.Rows(j); l++ {
+			cur, nxt := s.Row(x, j, l), s.Row(y, j, l)
+			shape := make([]float64, len(cur))
+			for k, v := range cur {
+				shape[k] = alpha * v
+			}
+			dist.Dirichlet{Alpha: shape}.Rand(nxt, rnd)
+			for k, v := range nxt {
+				if !(v >= 0) {
+					return y, math.Inf(-1)
+				}
+				nxt[k] = math.Max(v, 1e-300)
+			}
+			lnr += logDir(cur, nxt) - logDir(nxt, cur)
+		}
+	}
+	return y, lnr
+}
+
+// TestProposalMemo checks that Propose, which reuses what it computed at
+// the state it was last called at and at its last proposal, gives the
+// draws and ratios of referencePropose bit for bit along chains that
+// accept and reject (so that it is called at its last proposal and at its
+// last state), and at states it has not seen, including the same buffer
+// changed in place.
+func TestProposalMemo(t *testing.T) {
+	s := dag.TrueCode.Structure()
+	p := problem(t, s, y6())
+	sel := rand.New(rand.NewPCG(26, 1))
+	for _, alpha := range []float64{0.3, 50, 2500} {
+		q := dag.NewDirichletProposal(s, alpha)
+		r1, r2 := rand.New(rand.NewPCG(26, 2)), rand.New(rand.NewPCG(26, 2))
+		x := p.SamplePrior(nil, sel)
+		var dst dag.Params
+		for step := 0; step < 400; step++ {
+			var lnr float64
+			dst, lnr = q.Propose(dst, x, r1)
+			want, wantR := referencePropose(s, alpha, x, r2)
+			if math.Float64bits(lnr) != math.Float64bits(wantR) {
+				t.Fatalf("α = %v, step %d: ratio %v, reference %v", alpha, step, lnr, wantR)
+			}
+			if !math.IsInf(lnr, -1) {
+				for i := range want {
+					if math.Float64bits(dst[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("α = %v, step %d: θ′[%d] = %v, reference %v", alpha, step, i, dst[i], want[i])
+					}
+				}
+			}
+			switch u := sel.Float64(); {
+			case u < 0.4 && !math.IsInf(lnr, -1): // accept: x and the proposal buffer swap
+				x, dst = dst, x
+			case u < 0.5: // a state the proposal has not seen, in x's buffer
+				copy(x, p.SamplePrior(nil, sel))
+			}
+		}
+	}
+}
+
 // mhStep is one Metropolis–Hastings step at inverse temperature beta
 // (eq. (1.62), (6.59)–(6.60)).
 func mhStep(p *dag.Problem, q *dag.DirichletProposal, x dag.Params, lp, ll *float64, beta float64, rnd *rand.Rand) dag.Params {

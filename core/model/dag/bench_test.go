@@ -1,6 +1,7 @@
 package dag_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/vbworkbench/vbw/core/model/dag"
@@ -48,13 +49,57 @@ func BenchmarkScoreEM(b *testing.B) {
 	b.ReportMetric(float64(iters), "iter(best)")
 }
 
-// BenchmarkLogLik is ln p(y|θ) at n = 480, the likelihood of one AIS step.
+// BenchmarkLogLik is ln p(y|θ) of the true structure, the likelihood of
+// one AIS step, at n = 480 and n = 10240 (sizes of section 6.4) at a prior
+// draw of θ.
 func BenchmarkLogLik(b *testing.B) {
-	p, inits := benchProblem(b, dag.TrueCode)
-	b.ReportAllocs()
-	for b.Loop() {
-		p.LogLik(inits[0])
+	for _, n := range []int{480, 10240} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			p := sizedProblem(b, dag.TrueCode, n)
+			theta := p.SamplePrior(nil, rng.New(2003, "bench", "theta"))
+			b.ReportAllocs()
+			for b.Loop() {
+				p.LogLik(theta)
+			}
+		})
 	}
+}
+
+// BenchmarkLogLikAll is ln p(y|θ) of each of the 136 structures of the
+// class at a prior draw (one AIS step's likelihoods over the class), at
+// n = 480 and n = 10240: ns/op is the sum over the class.
+func BenchmarkLogLikAll(b *testing.B) {
+	for _, n := range []int{480, 10240} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			obs, _ := dag.Sample(dag.TrueCode.Structure(), dag.TrueParams(), n, rng.New(2003, "bench", "data"))
+			d := mustData(b, obs)
+			var ps []*dag.Problem
+			var thetas []dag.Params
+			for i, c := range dag.Candidates() {
+				s := c.Structure()
+				p, err := dag.NewProblem(s, s.SymmetricPrior(1), d)
+				if err != nil {
+					b.Fatal(err)
+				}
+				ps = append(ps, p)
+				thetas = append(thetas, p.SamplePrior(nil, rng.New(2003, "bench", "theta", fmt.Sprint(i))))
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				for i, p := range ps {
+					p.LogLik(thetas[i])
+				}
+			}
+		})
+	}
+}
+
+// sizedProblem is the λ = 1 problem of code on the first n points drawn
+// from the thesis's true model.
+func sizedProblem(b *testing.B, code dag.Code, n int) *dag.Problem {
+	b.Helper()
+	obs, _ := dag.Sample(dag.TrueCode.Structure(), dag.TrueParams(), n, rng.New(2003, "bench", "data"))
+	return problem(b, code.Structure(), obs)
 }
 
 // BenchmarkPropose is one joint Dirichlet proposal for the true structure.

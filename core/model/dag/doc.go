@@ -30,7 +30,7 @@
 //	VB.Entropy                   Σ_i H[q_i(s_i)]                        eqs. (6.36)–(6.37)
 //	Problem.NewVBPosterior,      VBEM from the CS point                 Corollary 2.5, lines 1641–1676; §3.13
 //	Problem.CSPosterior
-//	Problem.LogLik               ln p(y|θ); MAP score at θ̂              eqs. (6.11), (6.64); AIS (6.50)
+//	Problem.LogLik               ln p(y|θ), patterns grouped (AIS)      eqs. (6.11), (6.21); AIS (6.50)
 //	Problem.LogPrior             ln p(θ|m)                              eq. (6.4)
 //	Problem.SamplePrior          θ ∼ p(θ|m)                             Algorithm 6.1 step 1; §1.7 item 8
 //	Problem.ExpectedCounts       exact E step: ln p(y|θ), N̂             eqs. (6.16), (6.22)
@@ -76,4 +76,8 @@
 // the factor indices precomputed (Problem), and VBEM evaluates its bound as
 // Σ ln Z̃ − KL without the entropy of q(s) (targets §5): an iteration costs
 // one pass of multiplications over at most 625 patterns × 4 configurations.
+// LogLik, once per AIS step, sums over groups of patterns that agree on
+// the observed nodes with a hidden parent, takes the nodes without one out
+// as Σ N ln θ, and logs products of group sums of equal weight rather than
+// each sum; the MAP score keeps the E step's per-pattern sum.
 package dag

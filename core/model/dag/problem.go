@@ -38,6 +38,7 @@ type Problem struct {
 	lambda Params
 	data   Data
 	pl     plan
+	gr     grouped // the likelihood of LogLik
 
 	rowStart []int     // first θ index of each Dirichlet row (nodes in order, then l)
 	rowLen   []int     // its length |z_j|
@@ -135,21 +136,22 @@ func (pr *Problem) compile() {
 			pl.cidx = append(pl.cidx, index(j))
 		}
 		for c := 0; c < h; c++ {
-			pr.setHidden(z, c)
+			s.setHidden(z, c)
 			for _, j := range vnodes {
 				pl.vidx = append(pl.vidx, index(j))
 			}
 		}
 	}
 	pr.pl = pl
+	pr.gr = newGrouped(s, d, &pr.pl, vnodes)
 }
 
 // setHidden writes the hidden states of joint configuration c into z
 // (mixed radix over Hidden, the first hidden node most significant).
-func (pr *Problem) setHidden(z []int, c int) {
-	hid := pr.s.Hidden()
+func (s *Structure) setHidden(z []int, c int) {
+	hid := s.Hidden()
 	for i := len(hid) - 1; i >= 0; i-- {
-		a := pr.s.Arity(hid[i])
+		a := s.Arity(hid[i])
 		z[hid[i]] = c % a
 		c /= a
 	}
@@ -298,12 +300,17 @@ func logSumConfigs(lnAt func(int32) float64, ci, vi []int32, h, jv int, q []floa
 }
 
 // LogLik returns the incomplete-data log-likelihood ln p(y|θ) of eq. (6.11),
-// the hidden variables summed out exactly for each pattern. It is the
-// tempered factor of AIS (eq. (6.50)), and the MAP score (6.64) at θ̂. It
-// panics if theta has the wrong length.
+// the hidden variables summed out exactly, the tempered factor of AIS
+// (eq. (6.50)). It sums over groups of patterns that share the sum over the
+// hidden configurations, with the factors of nodes without a hidden parent
+// taken out as Σ_i N_i ln θ_i (see grouped), and equals the per-pattern sum
+// Σ_p w_p ln Z_p of the E step (ExpectedCounts) to rounding. The MAP score
+// (6.64) at θ̂ (EMScoresAt) is the per-pattern sum itself, so that
+// equivalent structures keep the exact ties they have there. It panics if
+// theta has the wrong length.
 func (pr *Problem) LogLik(theta Params) float64 {
 	pr.checkLen(theta)
-	return pr.pl.loglik(theta)
+	return pr.gr.loglik(theta, &pr.pl)
 }
 
 // LogPrior returns ln p(θ|m) = Σ_jl [ln Γ(λ⁰_jl) − Σ_k ln Γ(λ_jlk) +

@@ -25,11 +25,34 @@ import (
 // and the proposal densities are evaluated in the log domain at the stored
 // values (targets §1.7 item 8), so shapes of 1e-7 and below are handled.
 //
+// Propose keeps, for the state it was last called at and for the proposal
+// it last drew (the next state if MH accepts it), ln θ, ln Γ(α θ_jlk),
+// ln Γ(α Σ_k θ_jlk) and the Gamma samplers of Dir(α θ_jl), and reuses them
+// when called at a θ equal to either bit for bit; the draws and the ratio
+// are the same as without them. The draws must stay dist.Dirichlet.Rand's
+// to the bit: a chain amplifies a change in the last bit of θ′ until its
+// accept decisions differ (on the true structure at n = 2560, from 1e-15 to
+// 1e-3 relative in 4096 steps), so a draw rounded differently changes every
+// long AIS run by its Monte Carlo error, not by rounding.
+//
 // A DirichletProposal holds scratch space: give each chain its own.
 type DirichletProposal struct {
 	s     *Structure
 	alpha float64
-	shape []float64
+	// cur is the memo of the state Propose was last called at, next of the
+	// proposal it returned.
+	cur, next propMemo
+}
+
+// propMemo holds what Propose needs of one θ.
+type propMemo struct {
+	theta Params    // a copy of θ
+	ok    bool      // the fields below belong to theta
+	lnT   []float64 // ln θ_i
+	lgA   []float64 // ln Γ(α θ_i)
+	lgA0  []float64 // per row: ln Γ(Σ_k α θ_jlk)
+	gam   []dist.LogGammaSampler
+	gamOK bool // gam belongs to theta
 }
 
 // NewDirichletProposal returns the proposal for parameters of s with
@@ -38,11 +61,57 @@ func NewDirichletProposal(s *Structure, alpha float64) *DirichletProposal {
 	if !(alpha > 0) || math.IsInf(alpha, 1) {
 		panic("dag: proposal strength not positive and finite")
 	}
-	maxA := 0
-	for j := 0; j < s.Nodes(); j++ {
-		maxA = max(maxA, s.Arity(j))
+	return &DirichletProposal{s: s, alpha: alpha, cur: newPropMemo(s), next: newPropMemo(s)}
+}
+
+func newPropMemo(s *Structure) propMemo {
+	n := s.Len()
+	return propMemo{theta: make(Params, n), lnT: make([]float64, n), lgA: make([]float64, n),
+		lgA0: make([]float64, s.NumRows()), gam: make([]dist.LogGammaSampler, n)}
+}
+
+// holds reports whether m belongs to x, bit for bit.
+func (m *propMemo) holds(x Params) bool {
+	if !m.ok {
+		return false
 	}
-	return &DirichletProposal{s: s, alpha: alpha, shape: make([]float64, maxA)}
+	for i, v := range x {
+		if math.Float64bits(v) != math.Float64bits(m.theta[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// set fills every field of m for x.
+func (m *propMemo) set(s *Structure, x Params, alpha float64) {
+	copy(m.theta, x)
+	r := 0
+	for j := 0; j < s.Nodes(); j++ {
+		a := s.Arity(j)
+		for l := 0; l < s.Rows(j); l++ {
+			o := s.Offset(j) + l*a
+			var a0 float64
+			for k := o; k < o+a; k++ {
+				ak := alpha * x[k]
+				a0 += ak
+				m.lnT[k] = math.Log(x[k])
+				m.lgA[k] = numeric.LogGamma(ak)
+			}
+			m.lgA0[r] = numeric.LogGamma(a0)
+			r++
+		}
+	}
+	m.ok = true
+	m.setGamma(alpha)
+}
+
+// setGamma fills the Gamma samplers of m's θ.
+func (m *propMemo) setGamma(alpha float64) {
+	for k, v := range m.theta {
+		m.gam[k] = dist.NewLogGammaSampler(alpha * v)
+	}
+	m.gamOK = true
 }
 
 // Alpha returns the proposal strength.
@@ -53,8 +122,10 @@ func (q *DirichletProposal) Alpha() float64 { return q.alpha }
 //
 //	ln Dir(θ_jl; α θ′_jl) − ln Dir(θ′_jl; α θ_jl),
 //
-// the Hastings correction of (6.60). The ratio is −Inf (a rejection) if a
-// draw is not finite. x is not modified.
+// the Hastings correction of (6.60). Each row is drawn as dist.Dirichlet's
+// Rand draws it (independent ln Ga(α θ_jlk, 1), normalised in the log
+// domain). The ratio is −Inf (a rejection) if a draw is not finite. x is
+// not modified.
 func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, float64) {
 	s := q.s
 	if len(x) != s.Len() {
@@ -64,36 +135,56 @@ func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, floa
 		dst = make(Params, len(x))
 	}
 	dst = dst[:len(x)]
+	switch {
+	case q.cur.holds(x):
+	case q.next.holds(x):
+		q.cur, q.next = q.next, q.cur
+	default:
+		q.cur.set(s, x, q.alpha)
+	}
+	cur, nxt := &q.cur, &q.next
+	if !cur.gamOK {
+		cur.setGamma(q.alpha)
+	}
+	nxt.ok, nxt.gamOK = false, false
 	var lnr float64
+	r := 0
 	for j := 0; j < s.Nodes(); j++ {
 		a := s.Arity(j)
-		shape := q.shape[:a]
 		for l := 0; l < s.Rows(j); l++ {
 			o := s.Offset(j) + l*a
-			cur, nxt := x[o:o+a], dst[o:o+a]
-			for k, v := range cur {
-				shape[k] = q.alpha * v
+			row := dst[o : o+a]
+			for k := range row {
+				row[k] = cur.gam[o+k].Rand(rnd)
 			}
-			dist.Dirichlet{Alpha: shape}.Rand(nxt, rnd)
-			for k, v := range nxt {
+			numeric.NormalizeLogTo(row, row)
+			for k, v := range row {
 				if !(v >= 0) {
 					return dst, math.Inf(-1)
 				}
-				nxt[k] = math.Max(v, minTheta)
+				row[k] = math.Max(v, minTheta)
 			}
-			lnr += logDirAt(cur, nxt, q.alpha) - logDirAt(nxt, cur, q.alpha)
+			// ln Dir(θ_jl; α θ′_jl) − ln Dir(θ′_jl; α θ_jl), each as
+			// Σ_k [(α m_k − 1) ln y_k − ln Γ(α m_k)] + ln Γ(Σ_k α m_k).
+			var a0, lp, b0, lq float64
+			for k := o; k < o+a; k++ {
+				ak := q.alpha * dst[k]
+				a0 += ak
+				nxt.lnT[k] = math.Log(dst[k])
+				nxt.lgA[k] = numeric.LogGamma(ak)
+				lp += (ak-1)*cur.lnT[k] - nxt.lgA[k]
+			}
+			nxt.lgA0[r] = numeric.LogGamma(a0)
+			for k := o; k < o+a; k++ {
+				bk := q.alpha * x[k]
+				b0 += bk
+				lq += (bk-1)*nxt.lnT[k] - cur.lgA[k]
+			}
+			lnr += (lp + nxt.lgA0[r]) - (lq + cur.lgA0[r])
+			r++
 		}
 	}
+	copy(nxt.theta, dst)
+	nxt.ok = true
 	return dst, lnr
-}
-
-// logDirAt returns ln Dir(y; alpha·m) in the log domain.
-func logDirAt(y, m []float64, alpha float64) float64 {
-	var a0, lp float64
-	for k, v := range m {
-		a := alpha * v
-		a0 += a
-		lp += (a-1)*math.Log(y[k]) - numeric.LogGamma(a)
-	}
-	return lp + numeric.LogGamma(a0)
 }

@@ -361,10 +361,13 @@ func (pr *Problem) ScoreEM(inits []Params, set Settings) (EMScores, error) {
 }
 
 // EMScoresAt returns the EM-derived scores at θ̂ (the bookkeeping fields
-// zero): ln p(y|θ̂), ln p(θ̂|m), BIC*, BICp*, CS* and CS†*.
+// zero): ln p(y|θ̂), ln p(θ̂|m), BIC*, BICp*, CS* and CS†*. ln p(y|θ̂) is
+// the per-pattern sum Σ_p w_p ln Z_p of the E step (eq. (6.11)), which
+// LogLik equals to rounding.
 func (pr *Problem) EMScoresAt(thetaHat Params) EMScores {
+	pr.checkLen(thetaHat)
 	n, d := float64(pr.N()), pr.s.NumParams()
-	sc := EMScores{Theta: thetaHat.Clone(), LogLik: pr.LogLik(thetaHat), LogPrior: pr.LogPrior(thetaHat)}
+	sc := EMScores{Theta: thetaHat.Clone(), LogLik: pr.pl.loglik(thetaHat), LogPrior: pr.LogPrior(thetaHat)}
 	sc.BIC = score.BIC(sc.LogLik, d, n)
 	sc.BICp = score.BICp(sc.LogLik, sc.LogPrior, d, n)
 	sc.CS = pr.CheesemanStutz(thetaHat)
