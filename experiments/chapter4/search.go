@@ -34,10 +34,11 @@ type ModelSettings struct {
 	KMax int `toml:"k_max" range:"[1,1000]"`
 	// PsiMin floors every ψ_q (normalised units: the data are z-scored, so
 	// every coordinate has variance 1 and a floor above 1 would hold the
-	// noise above the data's whole variance; below 1e-12 the floor no
-	// longer keeps the analysers' covariances invertible in floating
-	// point). Default 0: the model's 1e-5 (the reference code's and the
-	// thesis's, L2873).
+	// noise above the data's whole variance; a floor of 1e-12 keeps the
+	// condition number of an analyser's covariance ΛΛᵀ + Ψ, whose largest
+	// eigenvalue is of order 1, below 10¹², well inside double precision).
+	// Default 0: the model's 1e-5 (the reference code's and the thesis's,
+	// L2873).
 	PsiMin float64 `toml:"psi_min" range:"0|[1e-12,1]"`
 	// ReferencePenalty: F less p(k+1) nats per analyser, the reference
 	// code's bound (its −KL[q(Λ̃)] has ln|Γ| − d per row where eq. 4.29 has
