@@ -29,13 +29,14 @@ const ClassifyID = "chapter4/digits-classify"
 // MLSettings are the [ml] keys of the BIC baseline (targets §2 item 1).
 type MLSettings struct {
 	// K is the number of factors of every ML analyser ("no mechanism to
-	// prune", L2871). Default 5.
-	K int `toml:"k"`
+	// prune", L2871), below p, the data's dimension (mfa.NewEM; checked
+	// once the files are read). Default 5.
+	K int `toml:"k" range:"[0,1000]"`
 	// MaxTries, as for VB: every analyser tried this many times as a
 	// birth parent without an accepted move ends the search. Default 3.
-	MaxTries int `toml:"max_tries"`
+	MaxTries int `toml:"max_tries" range:"[1,1e6]"`
 	// MaxTotalIterations bounds the EM iterations of one search (0: none).
-	MaxTotalIterations int `toml:"max_total_iterations"`
+	MaxTotalIterations int `toml:"max_total_iterations" range:"[0,1e9]"`
 	// FitSettings end each EM run between moves (the epoch rule is the
 	// agitation of [search], as for VB).
 	config.FitSettings
@@ -51,17 +52,20 @@ func (*ClassifyConfig) RetiredKeys() map[string]string {
 type ClassifyConfig struct {
 	experiments.Common
 	Data DigitFiles `toml:"data"`
-	// Sizes are the training images per digit. Default [50, 100, ...,
-	// 350] (§3.4: the thesis's 100..700 scaled to the smallest class of
-	// the training file, 376).
-	Sizes []int `toml:"sizes"`
+	// Sizes are the training images per digit, increasing (the checks read
+	// them as a growing training set), at least 2 (an ML analyser needs two
+	// points) and at most the images of the smallest class (checked once
+	// the files are read). Default [50, 100, ..., 350] (§3.4: the thesis's
+	// 100..700 scaled to the smallest class of the training file, 376).
+	Sizes []int `toml:"sizes" range:"[2,1e7] len=1.. increasing"`
 	// Repetitions: each draws new training subsets (shared by VB and
 	// BIC). Default 3; 10 in the full run (Table 4.2).
-	Repetitions int `toml:"repetitions"`
-	// PsiMins are the floors of ψ run for both models: the thesis's 1e-5
+	Repetitions int `toml:"repetitions" range:"[1,1e6]"`
+	// PsiMins are the floors of ψ run for both models, distinct, each in
+	// the range of model.psi_min (which they replace): the thesis's 1e-5
 	// and the sensitivity 1e-2 of §3.4 (constant pixels within a class
 	// push ψ to the floor). Default [1e-5].
-	PsiMins []float64             `toml:"psi_mins"`
+	PsiMins []float64             `toml:"psi_mins" range:"[1e-12,1] len=1.. distinct"`
 	Model   ModelSettings         `toml:"model"`
 	Prior   PriorSettings         `toml:"prior"`
 	Search  config.SearchSettings `toml:"search"`
@@ -69,7 +73,7 @@ type ClassifyConfig struct {
 	ML      MLSettings            `toml:"ml"`
 	// Tau is the ARD readout threshold (§1.8), for the reported
 	// dimensionalities.
-	Tau float64 `toml:"tau"`
+	Tau float64 `toml:"tau" range:"(0,1e6]"`
 }
 
 // DefaultClassify returns the targets' settings (§3.7).
@@ -87,36 +91,10 @@ func DefaultClassify() ClassifyConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys: the [search] choices, and the
+// [vb] and [ml] runs' iteration floors and schedules.
 func (c *ClassifyConfig) Validate() error {
-	if c.Data.Train == "" || c.Data.Test == "" {
-		return config.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
-	}
-	if len(c.Sizes) == 0 {
-		return config.FieldError("sizes", c.Sizes, "must list at least one size")
-	}
-	for _, n := range c.Sizes {
-		if n < 2 {
-			return config.FieldError("sizes", n, "every size must be at least 2")
-		}
-	}
-	if len(c.PsiMins) == 0 {
-		return config.FieldError("psi_mins", c.PsiMins, "must list at least one floor")
-	}
-	for _, v := range c.PsiMins {
-		if !(v > 0) || math.IsInf(v, 0) {
-			return config.FieldError("psi_mins", v, "every floor must be positive and finite")
-		}
-	}
-	return config.FirstError(
-		config.AtLeast("repetitions", c.Repetitions, 1),
-		c.Model.validate(), c.Search.Validate(),
-		config.AtLeast("ml.k", c.ML.K, 0),
-		config.AtLeast("ml.max_tries", c.ML.MaxTries, 1),
-		config.AtLeast("ml.max_total_iterations", c.ML.MaxTotalIterations, 0),
-		c.ML.FitSettings.Validate("ml", nil),
-		config.Positive("tau", c.Tau),
-		c.VB.Validate("vb", mfaGroups()))
+	return config.FirstError(c.Search.Validate(), c.ML.FitSettings.Validate("ml", nil), c.VB.Validate("vb", mfaGroups()))
 }
 
 // ClassifyCell is one (floor, size, repetition) cell: a VB and a BIC-ML
@@ -189,7 +167,7 @@ func (c *ClassifyConfig) cellRows(d DigitSplit, size, rep int) ([]int, error) {
 	for k := range classes {
 		classes[k] = k
 	}
-	rows, err := SampleRowsPerClass(d.TrainLabels, classes, size, rng.New(c.Seed, ClassifyID, "subset", strconv.Itoa(size), strconv.Itoa(rep)))
+	rows, err := SampleRowsPerClass("sizes", d.TrainLabels, classes, size, rng.New(c.Seed, ClassifyID, "subset", strconv.Itoa(size), strconv.Itoa(rep)))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", c.Data.Train, err)
 	}
@@ -264,6 +242,13 @@ func RunClassify(env *experiments.Env, c *ClassifyConfig) error {
 	counts := ClassCounts(d.TrainLabels, OptdigitsClasses)
 	if big := slices.Max(c.Sizes); big > slices.Min(counts) {
 		return config.FieldError("sizes", big, fmt.Sprintf("is more than the %d images of the smallest class of %s", slices.Min(counts), c.Data.Train))
+	}
+	_, p := d.Train.Dims()
+	if err := c.Model.checkKMax(p); err != nil {
+		return err
+	}
+	if c.ML.K >= p {
+		return config.FieldError("ml.k", c.ML.K, fmt.Sprintf("must be below p = %d, the pixels of %s that are not constant", p, c.Data.Train))
 	}
 	type key struct {
 		psi       float64

@@ -47,21 +47,24 @@ const maxPoints = 10_000_000
 // The TOML keys are those of the [data] table of the targets' fig4_3.toml
 // (§6), and rotation.
 type Lattice18 struct {
-	// Grid is the number of lattice columns (along x) and rows (along y).
-	// Default [6, 3]: 18 clusters.
-	Grid [2]int `toml:"grid"`
+	// Grid is the number of lattice columns (along x) and rows (along y),
+	// with at most maxPoints clusters in all. Default [6, 3]: 18 clusters.
+	Grid [2]int `toml:"grid" range:"[1,1e7]"`
 	// Spacing is the distance between neighbouring centres. Default 5.
-	Spacing float64 `toml:"spacing"`
-	// PointsPerCluster is the number of points drawn from each Gaussian.
-	// Default 50 (L2755).
-	PointsPerCluster int `toml:"points_per_cluster"`
+	// Spacing and SigmaRange are lengths in the generator's units, which
+	// z-scoring removes: only their ratio matters, and the ranges keep it
+	// within twelve orders of magnitude.
+	Spacing float64 `toml:"spacing" range:"[1e-6,1e6]"`
+	// PointsPerCluster is the number of points drawn from each Gaussian,
+	// with at most maxPoints points in all. Default 50 (L2755).
+	PointsPerCluster int `toml:"points_per_cluster" range:"[1,1e7]"`
 	// SigmaRange bounds the two standard deviations (not variances) along
-	// each cluster's principal axes. Default [0.3, 1.0].
-	SigmaRange [2]float64 `toml:"sigma_range"`
+	// each cluster's principal axes, [low, high]. Default [0.3, 1.0].
+	SigmaRange [2]float64 `toml:"sigma_range" range:"[1e-6,1e6] nondecreasing"`
 	// Rotation is the angle, in degrees anticlockwise, by which the
 	// lattice is rotated about the origin. Default 0 (the targets': rows
 	// and columns along the axes). At most 360 in size.
-	Rotation float64 `toml:"rotation"`
+	Rotation float64 `toml:"rotation" range:"[-360,360]"`
 }
 
 // DefaultLattice18 returns the targets' values (§3.1 and §6 fig4_3.toml).
@@ -72,29 +75,18 @@ func DefaultLattice18() Lattice18 {
 // Clusters returns the number of Gaussians, Grid[0]·Grid[1].
 func (g Lattice18) Clusters() int { return g.Grid[0] * g.Grid[1] }
 
-// Validate checks the spec; its errors are *config.ValueError values
-// naming the key of the config's [data] table.
+// Validate checks the spec: its declared ranges (dataRanges), and the
+// clusters and points against maxPoints. Its errors are
+// *config.ValueError values naming the key of the config's [data] table.
 func (g Lattice18) Validate() error {
-	if g.Grid[0] < 1 || g.Grid[1] < 1 || g.Grid[0] > maxPoints || g.Grid[1] > maxPoints/g.Grid[0] {
-		return config.FieldError("data.grid", g.Grid, fmt.Sprintf("both sizes must be at least 1, and their product at most %d", maxPoints))
+	if err := dataRanges(g); err != nil {
+		return err
 	}
-	if !(g.Spacing > 0) || math.IsInf(g.Spacing, 0) {
-		return config.FieldError("data.spacing", g.Spacing, "must be finite and > 0")
-	}
-	if g.PointsPerCluster < 1 {
-		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, "must be at least 1")
+	if g.Grid[1] > maxPoints/g.Grid[0] {
+		return config.FieldError("data.grid", g.Grid, fmt.Sprintf("the product of the sizes must be at most %d", maxPoints))
 	}
 	if g.PointsPerCluster > maxPoints/g.Clusters() {
 		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("%d clusters of this many points exceed the limit of %d points", g.Clusters(), maxPoints))
-	}
-	if err := checkRange("data.sigma_range", g.SigmaRange); err != nil {
-		return err
-	}
-	if !(g.SigmaRange[0] > 0) {
-		return config.FieldError("data.sigma_range", g.SigmaRange, "the standard deviations must be > 0")
-	}
-	if !(math.Abs(g.Rotation) <= 360) {
-		return config.FieldError("data.rotation", g.Rotation, "must be an angle in degrees within [-360, 360]")
 	}
 	return nil
 }
@@ -169,21 +161,24 @@ func (g Lattice18) Generate(rnd *rand.Rand) (X *mat.Dense, labels []int) {
 // that there points_per_cluster lists the sizes of Table 4.1 and here it is
 // one of them.
 type EmbeddedClusters struct {
-	// P is the data dimension. Default 10.
-	P int `toml:"p"`
+	// P is the data dimension, at most maxEmbeddedP. Default 10.
+	P int `toml:"p" range:"[1,1000]"`
 	// Dims are the clusters' intrinsic dimensionalities, each in 1..P.
 	// Default [7, 4, 3, 2, 2, 1].
-	Dims []int `toml:"dims"`
-	// MeanRange bounds each coordinate of the centres. Default [0, 3].
-	MeanRange [2]float64 `toml:"mean_range"`
+	Dims []int `toml:"dims" range:"[1,1000] len=1.."`
+	// MeanRange bounds each coordinate of the centres, [low, high].
+	// Default [0, 3].
+	MeanRange [2]float64 `toml:"mean_range" range:"[-1e6,1e6] nondecreasing"`
 	// WithinVar is the variance of each latent coordinate. Default 1.
-	WithinVar float64 `toml:"within_var"`
+	WithinVar float64 `toml:"within_var" range:"[1e-12,1e12]"`
 	// NoiseVar is the variance (not the standard deviation) of the sensor
-	// noise in each coordinate. Default 0.01.
-	NoiseVar float64 `toml:"noise_var"`
+	// noise in each coordinate; 0 puts every cluster exactly in its
+	// subspace. Default 0.01.
+	NoiseVar float64 `toml:"noise_var" range:"0|[1e-12,1e12]"`
 	// PointsPerCluster is the number of points of each cluster: 300 for
-	// Figure 4.4 (the default), 8, 16, 32, 64 and 128 for Table 4.1.
-	PointsPerCluster int `toml:"points_per_cluster"`
+	// Figure 4.4 (the default), 8, 16, 32, 64 and 128 for Table 4.1. At
+	// most maxPoints values in all.
+	PointsPerCluster int `toml:"points_per_cluster" range:"[1,1e7]"`
 }
 
 // DefaultEmbeddedClusters returns the thesis's values (L2761) with 300
@@ -193,40 +188,34 @@ func DefaultEmbeddedClusters() EmbeddedClusters {
 		WithinVar: 1, NoiseVar: 0.01, PointsPerCluster: 300}
 }
 
-// Validate checks the spec; its errors are *config.ValueError values
-// naming the key of the config's [data] table.
+// Validate checks the spec: its declared ranges (dataRanges), the
+// dimensionalities against p, and the values against maxPoints. Its
+// errors are *config.ValueError values naming the key of the config's
+// [data] table.
 func (g EmbeddedClusters) Validate() error {
-	if g.P < 1 || g.P > maxEmbeddedP {
-		return config.FieldError("data.p", g.P, fmt.Sprintf("must be in 1..%d", maxEmbeddedP))
-	}
-	if len(g.Dims) == 0 {
-		return config.FieldError("data.dims", g.Dims, "must list at least one cluster")
+	if err := dataRanges(g); err != nil {
+		return err
 	}
 	for _, k := range g.Dims {
-		if k < 1 || k > g.P {
+		if k > g.P {
 			return config.FieldError("data.dims", g.Dims, fmt.Sprintf("every dimensionality must be in 1..p = %d (found %d)", g.P, k))
 		}
 	}
-	if err := checkRange("data.mean_range", g.MeanRange); err != nil {
-		return err
-	}
-	if !(g.WithinVar > 0) || math.IsInf(g.WithinVar, 0) {
-		return config.FieldError("data.within_var", g.WithinVar, "must be finite and > 0")
-	}
-	if !(g.NoiseVar >= 0) || math.IsInf(g.NoiseVar, 0) {
-		return config.FieldError("data.noise_var", g.NoiseVar, "must be finite and ≥ 0")
-	}
-	if g.PointsPerCluster < 1 {
-		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, "must be at least 1")
-	}
-	if g.PointsPerCluster > maxPoints/len(g.Dims) || g.P > maxPoints/(g.PointsPerCluster*len(g.Dims)) {
-		return config.FieldError("data.points_per_cluster", g.PointsPerCluster, fmt.Sprintf("%d clusters of this many points in p = %d exceed the limit of %d values", len(g.Dims), g.P, maxPoints))
+	return g.checkSize("data.points_per_cluster", g.PointsPerCluster)
+}
+
+// checkSize refuses m points a cluster if the data would exceed maxPoints
+// values, naming key (points_per_cluster, or the list of sizes it is
+// taken from).
+func (g EmbeddedClusters) checkSize(key string, m int) error {
+	if m > maxPoints/len(g.Dims) || g.P > maxPoints/(m*len(g.Dims)) {
+		return config.FieldError(key, m, fmt.Sprintf("%d clusters of %d points in p = %d exceed the limit of %d values", len(g.Dims), m, g.P, maxPoints))
 	}
 	return nil
 }
 
-// maxEmbeddedP bounds EmbeddedClusters.P: each cluster draws a p×p
-// orthogonal matrix.
+// maxEmbeddedP bounds EmbeddedClusters.P (its range): each cluster draws
+// a p×p orthogonal matrix.
 const maxEmbeddedP = 1000
 
 // EmbeddedSample is one draw of EmbeddedClusters with its generating
@@ -342,14 +331,17 @@ const (
 // readings (targets §3.3 and §4 item 9). The 0.5 is a variance. The TOML
 // keys are those of the [data] table of the targets' spiral.toml (§6).
 type Spiral struct {
-	// N is the number of points. Default 800 (L2797).
-	N int `toml:"n"`
-	// TRange is the interval of t. Default [0, 4π] (4.87).
-	TRange [2]float64 `toml:"t_range"`
+	// N is the number of points, at least 2 (z-scoring needs a spread) and
+	// at most maxPoints. Default 800 (L2797).
+	N int `toml:"n" range:"[2,1e7]"`
+	// TRange is the interval of t, [low, high] with low < high, in radians
+	// (±1000 is some 160 turns). Default [0, 4π] (4.87).
+	TRange [2]float64 `toml:"t_range" range:"[-1000,1000] increasing"`
 	// TSampling is SpiralUniform (the default) or SpiralGrid.
 	TSampling string `toml:"t_sampling"`
-	// NoiseVar is the variance of the noise in each coordinate. Default 0.5.
-	NoiseVar float64 `toml:"noise_var"`
+	// NoiseVar is the variance of the noise in each coordinate; 0 puts the
+	// points on the curve. Default 0.5.
+	NoiseVar float64 `toml:"noise_var" range:"0|[1e-12,1e12]"`
 }
 
 // DefaultSpiral returns the thesis's spiral, with tᵢ i.i.d. uniform.
@@ -357,20 +349,15 @@ func DefaultSpiral() Spiral {
 	return Spiral{N: 800, TRange: [2]float64{0, 4 * math.Pi}, TSampling: SpiralUniform, NoiseVar: 0.5}
 }
 
-// Validate checks the spec; its errors are *config.ValueError values
-// naming the key of the config's [data] table.
+// Validate checks the spec: its declared ranges (dataRanges) and the
+// sampling of t. Its errors are *config.ValueError values naming the key
+// of the config's [data] table.
 func (g Spiral) Validate() error {
-	if g.N < 1 || g.N > maxPoints {
-		return config.FieldError("data.n", g.N, fmt.Sprintf("must be in 1..%d", maxPoints))
-	}
-	if err := checkRange("data.t_range", g.TRange); err != nil {
+	if err := dataRanges(g); err != nil {
 		return err
 	}
 	if g.TSampling != SpiralUniform && g.TSampling != SpiralGrid {
 		return config.FieldError("data.t_sampling", g.TSampling, fmt.Sprintf("must be %q or %q", SpiralUniform, SpiralGrid))
-	}
-	if !(g.NoiseVar >= 0) || math.IsInf(g.NoiseVar, 0) {
-		return config.FieldError("data.noise_var", g.NoiseVar, "must be finite and ≥ 0")
 	}
 	return nil
 }
@@ -477,17 +464,14 @@ func (g FourClusters) Generate(rnd *rand.Rand) (X *mat.Dense, labels []int) {
 	return X, labels
 }
 
-// checkRange checks a [lo, hi] pair of finite numbers with lo ≤ hi.
-func checkRange(key string, r [2]float64) error {
-	for _, v := range r {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return config.FieldError(key, r, "must be finite")
-		}
-	}
-	if r[0] > r[1] {
-		return config.FieldError(key, r, "must be [low, high] with low ≤ high")
-	}
-	return nil
+// dataRanges checks the fields of a generator's spec against their
+// declared ranges, named as the keys of the config's [data] table, as
+// config.Load checks a config read from a file: a spec built in Go is held
+// to the same ranges before Generate draws from it.
+func dataRanges(spec any) error {
+	return config.CheckRanges(struct {
+		Data any `toml:"data"`
+	}{spec})
 }
 
 // mustValid panics with a Validate error: generating from an invalid spec
@@ -614,17 +598,17 @@ func ClassRows(labels []int, classes ...int) []int {
 // SampleRowsPerClass draws n rows of each class in classes, uniformly
 // without replacement (targets §3.7: "a random subset of n images per
 // digit"), and returns them class by class, ascending within a class. It is
-// an error, naming the config key data.per_class_sizes, if a class has
-// fewer than n rows.
-func SampleRowsPerClass(labels []int, classes []int, n int, rnd *rand.Rand) ([]int, error) {
+// an error, naming the config key of n, if n < 1 or a class has fewer than
+// n rows.
+func SampleRowsPerClass(key string, labels []int, classes []int, n int, rnd *rand.Rand) ([]int, error) {
 	if n < 1 {
-		return nil, config.FieldError("data.per_class_sizes", n, "every size must be at least 1")
+		return nil, config.FieldError(key, n, "must be at least 1")
 	}
 	var out []int
 	for _, c := range classes {
 		pool := ClassRows(labels, c)
 		if len(pool) < n {
-			return nil, config.FieldError("data.per_class_sizes", n, fmt.Sprintf("class %d has only %d rows", c, len(pool)))
+			return nil, config.FieldError(key, n, fmt.Sprintf("class %d has only %d rows", c, len(pool)))
 		}
 		for i := 0; i < n; i++ { // partial Fisher-Yates
 			j := i + rnd.IntN(len(pool)-i)

@@ -677,7 +677,7 @@ func TestClassSelection(t *testing.T) {
 		t.Errorf("SelectRows = %v %v", Y.RawMatrix().Data, l)
 	}
 
-	rows, err := SampleRowsPerClass(labels, []int{0, 1}, 2, stream(13, "subset"))
+	rows, err := SampleRowsPerClass("per_class", labels, []int{0, 1}, 2, stream(13, "subset"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -685,7 +685,7 @@ func TestClassSelection(t *testing.T) {
 		rows[0] >= rows[1] || rows[2] >= rows[3] {
 		t.Errorf("SampleRowsPerClass = %v, want two ascending rows of class 0, then two of class 1", rows)
 	}
-	if _, err := SampleRowsPerClass(labels, []int{2}, 3, stream(13, "subset")); err == nil || !strings.Contains(err.Error(), "data.per_class_sizes = 3: class 2 has only 2 rows") {
+	if _, err := SampleRowsPerClass("per_class", labels, []int{2}, 3, stream(13, "subset")); err == nil || !strings.Contains(err.Error(), "per_class = 3: class 2 has only 2 rows") {
 		t.Errorf("too few rows: error %v", err)
 	}
 	// Uniform without replacement: each of class 0's 5 rows is chosen with
@@ -693,7 +693,7 @@ func TestClassSelection(t *testing.T) {
 	rnd := stream(14, "subset")
 	seen := map[int]int{}
 	for range 3000 {
-		rows, _ := SampleRowsPerClass(labels, []int{0}, 3, rnd)
+		rows, _ := SampleRowsPerClass("per_class", labels, []int{0}, 3, rnd)
 		if len(slices.Compact(slices.Clone(rows))) != 3 {
 			t.Fatalf("rows %v repeat a row", rows)
 		}

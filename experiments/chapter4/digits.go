@@ -11,7 +11,6 @@ import (
 
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -21,18 +20,20 @@ import (
 // for the thesis's CEDAR digits (§3.4).
 const DigitExamplesID = "chapter4/digit-examples"
 
-// DigitFiles names the two optdigits files (in the data directory).
+// DigitFiles names the two optdigits files (in the data directory); both
+// are required.
 type DigitFiles struct {
-	Train string `toml:"train"`
-	Test  string `toml:"test"`
+	Train string `toml:"train" range:"len=1.."`
+	Test  string `toml:"test" range:"len=1.."`
 }
 
 // DigitExamplesConfig is the config of chapter4/digit-examples.
 type DigitExamplesConfig struct {
 	experiments.Common
 	// PerClass is the number of examples of each digit drawn from each
-	// file. Default 6.
-	PerClass int        `toml:"per_class"`
+	// file, at most 50: Figure 4.8 draws them in one row per digit.
+	// Default 6.
+	PerClass int        `toml:"per_class" range:"[1,50]"`
 	Data     DigitFiles `toml:"data"`
 }
 
@@ -44,19 +45,9 @@ func DefaultDigitExamples() DigitExamplesConfig {
 	return c
 }
 
-// Validate checks the keys.
-func (c *DigitExamplesConfig) Validate() error {
-	if c.Data.Train == "" {
-		return config.FieldError("data.train", c.Data.Train, "must name the training file")
-	}
-	if c.Data.Test == "" {
-		return config.FieldError("data.test", c.Data.Test, "must name the test file")
-	}
-	if c.PerClass < 1 || c.PerClass > 50 {
-		return config.FieldError("per_class", c.PerClass, "must be in [1, 50]")
-	}
-	return nil
-}
+// Validate: the keys' ranges are declared beside them, and no rule relates
+// them.
+func (c *DigitExamplesConfig) Validate() error { return nil }
 
 // loadDigits reads one optdigits file through the environment (checked
 // against its published SHA-256 when it is the known file).
@@ -127,7 +118,7 @@ func RunDigitExamples(env *experiments.Env, c *DigitExamplesConfig) error {
 		for d := range classes {
 			classes[d] = d
 		}
-		rows, err := SampleRowsPerClass(labels, classes, c.PerClass, rng.New(c.Seed, DigitExamplesID, f.set))
+		rows, err := SampleRowsPerClass("per_class", labels, classes, c.PerClass, rng.New(c.Seed, DigitExamplesID, f.set))
 		if err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}

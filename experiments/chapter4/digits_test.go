@@ -1,6 +1,7 @@
 package chapter4
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -109,5 +110,35 @@ func TestSignTestAndMeanSE(t *testing.T) {
 	}
 	if d := maxDip([]float64{1, 3, 2.5, 4, 3.9}); d != 0.5 {
 		t.Errorf("maxDip = %v, want 0.5", d)
+	}
+}
+
+// TestDigitsDimensionRefused: a k_max (or an ML k) beyond the pixels that
+// are not constant in the training images is refused once the files are
+// read, in one line naming the key, before any search.
+func TestDigitsDimensionRefused(t *testing.T) {
+	dir := experiments.TestDataDir()
+	if _, err := os.Stat(filepath.Join(dir, OptdigitsTrain)); err != nil {
+		t.Skipf("%s is not in the data directory %s", OptdigitsTrain, dir)
+	}
+	for _, c := range []struct{ file, from, to, key string }{
+		{"digits-classify.toml", "k_max = 5", "k_max = 64", "model.k_max"},
+		{"digits-classify.toml", "k                    = 5", "k                    = 63", "ml.k"},
+		{"digits-unsupervised.toml", "k_max = 6", "k_max = 64", "model.k_max"},
+		{"is-tightness.toml", "k_max = 6 ", "k_max = 64 ", "model.k_max"},
+	} {
+		base, err := os.ReadFile(configPath(c.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Replace(string(base), c.from, c.to, 1)
+		if text == string(base) {
+			t.Fatalf("%s: pattern %q not found", c.file, c.from)
+		}
+		p := exptest.EditedCopy(t, configPath(""), c.file, text)
+		_, err = experiments.RunConfig(context.Background(), p, experiments.RunOptions{Quick: true, Workers: 1, DataDir: dir, Out: t.TempDir()})
+		if err == nil || !strings.Contains(err.Error(), c.key+" = ") || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s with %s: error %v, want one line naming %s", c.file, c.to, err, c.key)
+		}
 	}
 }

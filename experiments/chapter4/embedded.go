@@ -39,20 +39,21 @@ type EmbeddedConfig struct {
 	experiments.Common
 	// Restarts is the number of seeds per data size: each draws new data
 	// and runs a new search. Default 10 (§3.2).
-	Restarts int `toml:"restarts"`
+	Restarts int `toml:"restarts" range:"[1,1e6]"`
 	// Data is the generator (L2761); its points_per_cluster is the size of
 	// Figure 4.4.
 	Data EmbeddedClusters `toml:"data"`
-	// TableSizes are the points per cluster of Table 4.1. Default
+	// TableSizes are the points per cluster of Table 4.1, in any order
+	// (the table sorts them, with points_per_cluster). Default
 	// [8, 16, 32, 64, 128].
-	TableSizes []int                 `toml:"table_sizes"`
+	TableSizes []int                 `toml:"table_sizes" range:"[1,1e7] len=1.."`
 	Model      ModelSettings         `toml:"model"`
 	Prior      PriorSettings         `toml:"prior"`
 	Search     config.SearchSettings `toml:"search"`
 	VB         config.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold: a factor column is active when its
 	// energy E‖Λ_·l‖² is at least Tau (targets §1.8). Default 0.1.
-	Tau float64 `toml:"tau"`
+	Tau float64 `toml:"tau" range:"(0,1e6]"`
 }
 
 // defaultEmbeddedFaithful returns the defaults of
@@ -93,25 +94,18 @@ func DefaultEmbedded() EmbeddedConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys: the generator's own rules, every
+// table size against the generator's limit, and k_max against data.p.
 func (c *EmbeddedConfig) Validate() error {
 	if err := c.Data.Validate(); err != nil {
 		return err
 	}
-	if len(c.TableSizes) == 0 {
-		return config.FieldError("table_sizes", c.TableSizes, "must list at least one size")
-	}
 	for _, n := range c.TableSizes {
-		if n < 1 {
-			return config.FieldError("table_sizes", n, "must be at least 1")
+		if err := c.Data.checkSize("table_sizes", n); err != nil {
+			return err
 		}
 	}
-	return config.FirstError(
-		config.AtLeast("restarts", c.Restarts, 1),
-		c.Model.validate(),
-		c.Search.Validate(),
-		config.Positive("tau", c.Tau),
-		c.VB.Validate("vb", mfaGroups()))
+	return config.FirstError(c.Model.checkKMax(c.Data.P), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()))
 }
 
 // sizes returns every points-per-cluster value run, ascending.

@@ -83,7 +83,7 @@ func TestISHazardQuick(t *testing.T) {
 // TestISConfigErrors: bad values of the three configs name their keys.
 func TestISConfigErrors(t *testing.T) {
 	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
-		{"is-tightness.toml", "samples        = 100", "samples        = 1", "is.samples"},
+		{"is-tightness.toml", "samples        = 100", "samples        = 0", "is.samples"},
 		{"is-tightness.toml", "runs           = 6", "runs           = 1", "is.runs"},
 		{"is-tightness.toml", "snapshot_every = 1", "snapshot_every = 0", "is.snapshot_every"},
 		{"is-tightness.toml", "classes    = [0, 1, 2]", "classes    = [0, 1, 1]", "classes"},
@@ -94,12 +94,19 @@ func TestISConfigErrors(t *testing.T) {
 		{"is-samplers.toml", `init            = "data_points"`, `init            = "kmeans"`, "vb_runs.init"},
 		{"is-samplers.toml", "init_sharpness  = 0.9", "init_sharpness  = 0.1", "vb_runs.init_sharpness"},
 		{"is-samplers.toml", "max_attempts    = 200", "max_attempts    = 5", "vb_runs.max_attempts"},
+		{"is-samplers.toml", "require_S       = 4 ", "require_S       = 5 ", "vb_runs.require_S"},
+		{"is-samplers.toml", "k_max = 1 ", "k_max = 3 ", "model.k_max"},
 		{"is-samplers.toml", `kind = "mixture"`, `kind = "blend"`, "is.samplers.kind"},
 		{"is-samplers.toml", "dof  = 3.0                             # relative variance 3", "dof  = -3.0", "is.samplers.dof"},
 		{"is-samplers.toml", "key  = 2", "key  = 1", "is.samplers.key"},
 		{"is-samplers.toml", "samples = 4000", "samples = 0", "is.samples"},
 		{"is-hazard.toml", "steps      = 30", "steps      = 1", "grid.steps"},
-		{"is-hazard.toml", "ratio_from = 0.1", "ratio_from = -0.1", "grid.ratio_to"},
+		{"is-hazard.toml", "ratio_from = 0.1", "ratio_from = -0.1", "grid.ratio_from"},
+		{"is-hazard.toml", "ratio_from = 0.1", "ratio_from = 3.0", "grid.ratio_to"},
+		{"is-hazard.toml", "steps      = 30", "steps      = 100000", "grid.steps"},
+		{"is-hazard.toml", "growth_samples = 10000 ", "growth_samples = 1000000 ", "growth_samples"},
+		{"is-hazard.toml", "check_max_ratio = 1.25", "check_max_ratio = 1.5", "check_max_ratio"},
+		{"is-hazard.toml", "diverge_from    = 2.5 ", "diverge_from    = 1.5 ", "diverge_from"},
 		{"is-hazard.toml", "mc_samples     = 1000000", "mc_samples     = 1", "mc_samples"},
 		{"is-hazard.toml", "check_max_ratio = 1.25", "check_max_ratio = 0.0", "check_max_ratio"},
 	})

@@ -31,20 +31,25 @@ const ISSamplersID = "chapter4/is-samplers"
 // SamplersData are the [data] keys: the FourClusters generator at each δ.
 type SamplersData struct {
 	// Deltas are the centres' offsets of the data sets (L3127: well
-	// separated, intermediate, overlapping). Default [4, 2, 1].
-	Deltas []float64 `toml:"deltas"`
+	// separated, intermediate, overlapping), distinct (a data set is named
+	// by its δ), in units of the clusters' standard deviation 1. Default
+	// [4, 2, 1].
+	Deltas []float64 `toml:"deltas" range:"(0,1e6] len=1.. distinct"`
 	// NTotal and PointsPerCluster are those of FourClusters (set exactly
-	// one). Default 150 points in all.
-	NTotal           int `toml:"n_total"`
-	PointsPerCluster int `toml:"points_per_cluster"`
+	// one, the other 0), with at most maxPoints points. Default 150 points
+	// in all.
+	NTotal           int `toml:"n_total" range:"[0,1e7]"`
+	PointsPerCluster int `toml:"points_per_cluster" range:"[0,2.5e6]"`
 }
 
 // SamplersVB are the [vb_runs] keys: the VBMFA optimisations per data set.
 type SamplersVB struct {
-	// Count is the number of optimisations kept (L3127: 10).
-	Count int `toml:"count"`
-	// InitComponents is S at the start. Default 4.
-	InitComponents int `toml:"init_components"`
+	// Count is the number of optimisations kept (L3127: 10), at most
+	// max_attempts.
+	Count int `toml:"count" range:"[1,1e6]"`
+	// InitComponents is S at the start, at most the data's points (each
+	// starts from a distinct point under "data_points"). Default 4.
+	InitComponents int `toml:"init_components" range:"[1,1e6]"`
 	// Init is how an optimisation starts (PCA loadings per analyser from
 	// its responsibilities in both cases): "dirichlet" (every q(s_i) row
 	// drawn from Dir(1,…,1), the targets' §3.9 reading of "random
@@ -56,13 +61,17 @@ type SamplersVB struct {
 	// data sets every optimisation ends with S = 2.
 	Init string `toml:"init"`
 	// InitSharpness is the responsibility of the nearest centre under
-	// "data_points" (in (1/S, 1]). Default 0.9.
-	InitSharpness float64 `toml:"init_sharpness"`
+	// "data_points": a probability, and more than the 1/S of a flat start
+	// (in (1/init_components, 1]). Default 0.9.
+	InitSharpness float64 `toml:"init_sharpness" range:"(0,1]"`
 	// RequireS: a run ending with another number of analysers (of at
-	// least one point) is discarded and replaced (L3127). Default 4.
-	RequireS int `toml:"require_S"`
-	// MaxAttempts bounds the optimisations tried per data set. Default 200.
-	MaxAttempts int `toml:"max_attempts"`
+	// least one point) is discarded and replaced (L3127). At most
+	// init_components: the optimisations have deaths and no births.
+	// Default 4.
+	RequireS int `toml:"require_S" range:"[1,1e6]"`
+	// MaxAttempts bounds the optimisations tried per data set, at least
+	// count. Default 200.
+	MaxAttempts int `toml:"max_attempts" range:"[1,1e6]"`
 	// FallbackModal: if fewer than Count of MaxAttempts optimisations end
 	// with RequireS analysers, keep Count of those that end with the most
 	// frequent S instead (reported as a finding) rather than fail.
@@ -71,14 +80,19 @@ type SamplersVB struct {
 
 // SamplerSpec is one row of Table 4.3.
 type SamplerSpec struct {
-	// Key numbers the sampler as in Table 4.3 (1-6).
-	Key int `toml:"key"`
+	// Key numbers the sampler as in Table 4.3 (1-6), distinct; it names
+	// the sampler's cells and random streams.
+	Key int `toml:"key" range:"[1,1e6]"`
 	// Kind is "single" (one VB posterior chosen at random) or "mixture"
 	// (the equal-weight mixture of all Count posteriors).
 	Kind string `toml:"kind"`
 	// DOF is 0 for the Gaussian rows of q(Λ̃) and ν > 0 for Student-t rows
 	// with ν degrees of freedom and scale Γ_q (eqs. (4.122)-(4.127)).
-	DOF float64 `toml:"dof"`
+	// Below ν = 0.1 the rows' tails are so heavy that draws overflow
+	// (measured on a 2-D unit t: none of 10⁶ draws at ν = 0.05, 825 not
+	// finite at ν = 0.02); past 10⁶ a t row is its Gaussian to within
+	// rounding.
+	DOF float64 `toml:"dof" range:"0|[0.1,1e6]"`
 }
 
 // SamplersIS are the [is] keys: per sampler, runs independent runs (5) of
@@ -86,7 +100,7 @@ type SamplerSpec struct {
 type SamplersIS struct {
 	config.IS
 	// Samplers are the rows of Table 4.3.
-	Samplers []SamplerSpec `toml:"samplers"`
+	Samplers []SamplerSpec `toml:"samplers" range:"len=1.."`
 }
 
 // ISSamplersConfig is the config of chapter4/is-samplers.
@@ -121,46 +135,43 @@ func DefaultISSamplers() ISSamplersConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys: the generator's rules (exactly
+// one of n_total and points_per_cluster), the starts against the points,
+// require_S and max_attempts against the starts and count, the choices of
+// vb_runs.init and every sampler's kind, distinct sampler keys, and k_max
+// against the data's 2 dimensions.
 func (c *ISSamplersConfig) Validate() error {
-	if len(c.Data.Deltas) == 0 {
-		return config.FieldError("data.deltas", c.Data.Deltas, "must list at least one δ")
-	}
 	for _, d := range c.Data.Deltas {
 		if err := (FourClusters{Delta: d, NTotal: c.Data.NTotal, PointsPerCluster: c.Data.PointsPerCluster}).Validate(); err != nil {
 			return err
 		}
 	}
+	if n := max(c.Data.NTotal, 4*c.Data.PointsPerCluster); c.Runs.InitComponents > n {
+		return config.FieldError("vb_runs.init_components", c.Runs.InitComponents, fmt.Sprintf("must be at most the %d points of a data set", n))
+	}
 	if c.Runs.Init != "dirichlet" && c.Runs.Init != "data_points" {
 		return config.FieldError("vb_runs.init", c.Runs.Init, `must be "dirichlet" or "data_points"`)
 	}
-	if S := float64(max(c.Runs.InitComponents, 1)); !(c.Runs.InitSharpness > 1/S && c.Runs.InitSharpness <= 1) {
+	if S := float64(c.Runs.InitComponents); !(c.Runs.InitSharpness > 1/S) {
 		return config.FieldError("vb_runs.init_sharpness", c.Runs.InitSharpness, "must be in (1/init_components, 1]")
 	}
-	if len(c.IS.Samplers) == 0 {
-		return config.FieldError("is.samplers", len(c.IS.Samplers), "must list at least one sampler")
+	if c.Runs.RequireS > c.Runs.InitComponents {
+		return config.FieldError("vb_runs.require_S", c.Runs.RequireS, fmt.Sprintf("must be at most init_components = %d (no births)", c.Runs.InitComponents))
+	}
+	if c.Runs.MaxAttempts < c.Runs.Count {
+		return config.FieldError("vb_runs.max_attempts", c.Runs.MaxAttempts, fmt.Sprintf("must be at least count = %d", c.Runs.Count))
 	}
 	var keys []int
 	for _, sp := range c.IS.Samplers {
 		if sp.Kind != "single" && sp.Kind != "mixture" {
 			return config.FieldError("is.samplers.kind", sp.Kind, `must be "single" or "mixture"`)
 		}
-		if err := config.NonNegative("is.samplers.dof", sp.DOF); err != nil {
-			return err
-		}
 		if slices.Contains(keys, sp.Key) {
 			return config.FieldError("is.samplers.key", sp.Key, "keys must be distinct")
 		}
 		keys = append(keys, sp.Key)
 	}
-	return config.FirstError(
-		c.Model.validate(), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()),
-		config.AtLeast("vb_runs.count", c.Runs.Count, 1),
-		config.AtLeast("vb_runs.init_components", c.Runs.InitComponents, 1),
-		config.AtLeast("vb_runs.require_S", c.Runs.RequireS, 1),
-		config.AtLeast("vb_runs.max_attempts", c.Runs.MaxAttempts, c.Runs.Count),
-		config.AtLeast("is.samples", c.IS.Samples, 2),
-		config.AtLeast("is.runs", c.IS.Runs, 2))
+	return config.FirstError(c.Model.checkKMax(2), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()))
 }
 
 // generator returns the FourClusters generator of data set j.

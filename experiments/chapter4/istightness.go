@@ -33,16 +33,16 @@ type TightnessIS struct {
 	config.IS
 	// SnapshotEvery keeps every n-th accepted epoch's q (and always the
 	// last); 1 keeps them all, as the thesis did.
-	SnapshotEvery int `toml:"snapshot_every"`
+	SnapshotEvery int `toml:"snapshot_every" range:"[1,1e9]"`
 }
 
 // ISTightnessConfig is the config of chapter4/is-tightness.
 type ISTightnessConfig struct {
 	experiments.Common
 	Data DigitFiles `toml:"data"`
-	// Classes are the digits learnt, without labels. Default [0, 1, 2]
-	// (L3058).
-	Classes []int                 `toml:"classes"`
+	// Classes are the digits learnt, without labels: distinct digits 0-9.
+	// Default [0, 1, 2] (L3058).
+	Classes []int                 `toml:"classes" range:"[0,9] len=1.. distinct"`
 	Model   ModelSettings         `toml:"model"`
 	Prior   PriorSettings         `toml:"prior"`
 	Search  config.SearchSettings `toml:"search"`
@@ -68,24 +68,10 @@ func DefaultISTightness() ISTightnessConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys: the [search] choices and the
+// [vb] schedule.
 func (c *ISTightnessConfig) Validate() error {
-	if c.Data.Train == "" || c.Data.Test == "" {
-		return config.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
-	}
-	if len(c.Classes) == 0 {
-		return config.FieldError("classes", c.Classes, "must list at least one digit")
-	}
-	for i, d := range c.Classes {
-		if d < 0 || d >= OptdigitsClasses || slices.Contains(c.Classes[:i], d) {
-			return config.FieldError("classes", c.Classes, "must be distinct digits 0-9")
-		}
-	}
-	return config.FirstError(
-		c.Model.validate(), c.Search.Validate(), c.VB.Validate("vb", mfaGroups()),
-		config.AtLeast("is.samples", c.IS.Samples, 2),
-		config.AtLeast("is.runs", c.IS.Runs, 2),
-		config.AtLeast("is.snapshot_every", c.IS.SnapshotEvery, 1))
+	return config.FirstError(c.Search.Validate(), c.VB.Validate("vb", mfaGroups()))
 }
 
 // tightData is the experiment's data: the chosen digits of both files,
@@ -271,6 +257,10 @@ func (c *ISTightnessConfig) runTightIS(d tightData, sn TightSnapshot, run int) (
 func RunISTightness(env *experiments.Env, c *ISTightnessConfig) error {
 	d, err := c.loadData(env)
 	if err != nil {
+		return err
+	}
+	_, p := d.train.Dims()
+	if err := c.Model.checkKMax(p); err != nil {
 		return err
 	}
 	if d.note != "" {

@@ -25,12 +25,21 @@ import (
 // ModelSettings are the [model] keys of chapter 4 (targets §6).
 type ModelSettings struct {
 	// KMax is the number of factor columns each analyser starts with; ARD
-	// switches off the unneeded ones. At least 1 (issue 8: a mixture of
-	// Gaussians, k = 0, is mfa.Settings.K = 0 in the library). Default 7.
-	KMax int `toml:"k_max"`
-	// PsiMin floors every ψ_q (normalised units). Default 0: the model's
-	// 1e-5 (the reference code's and the thesis's, L2873).
-	PsiMin float64 `toml:"psi_min"`
+	// switches off the unneeded ones. At least 1 (a mixture of Gaussians,
+	// k = 0, is mfa.Settings.K = 0 in the library) and at most p, the
+	// data's dimension (an analyser has at most p independent columns,
+	// mfa.Settings.K): the range stops at maxEmbeddedP, the largest p of a
+	// generator, and each experiment checks k_max against its data's p
+	// (checkKMax). Default 7.
+	KMax int `toml:"k_max" range:"[1,1000]"`
+	// PsiMin floors every ψ_q (normalised units: the data are z-scored, so
+	// every coordinate has variance 1 and a floor above 1 would hold the
+	// noise above the data's whole variance; a floor of 1e-12 keeps the
+	// condition number of an analyser's covariance ΛΛᵀ + Ψ, whose largest
+	// eigenvalue is of order 1, below 10¹², well inside double precision).
+	// Default 0: the model's 1e-5 (the reference code's and the thesis's,
+	// L2873).
+	PsiMin float64 `toml:"psi_min" range:"0|[1e-12,1]"`
 	// ReferencePenalty: F less p(k+1) nats per analyser, the reference
 	// code's bound (its −KL[q(Λ̃)] has ln|Γ| − d per row where eq. 4.29 has
 	// ln|Γ| + d; mfa.Settings.ReferencePenalty). Default false: F is eq.
@@ -72,9 +81,13 @@ func prior2D() PriorSettings {
 // retiredPrior is where a* and b* were before the [prior] table.
 var retiredPrior = map[string]string{"model.a_star": "prior.a_star", "model.b_star": "prior.b_star"}
 
-// validate checks the [model] keys.
-func (m ModelSettings) validate() error {
-	return config.FirstError(config.AtLeast("model.k_max", m.KMax, 1), config.NonNegative("model.psi_min", m.PsiMin))
+// checkKMax refuses a k_max above p, the dimension of the data the
+// analysers model (mfa.Settings.K ≤ p), naming the key.
+func (m ModelSettings) checkKMax(p int) error {
+	if m.KMax > p {
+		return config.FieldError("model.k_max", m.KMax, fmt.Sprintf("must be at most p = %d, the dimension of the data", p))
+	}
+	return nil
 }
 
 // settings returns the model's settings for analysers of k_max factors

@@ -22,14 +22,15 @@ import (
 type SeedSearch struct {
 	// Restarts is the number of seeds (new data and a new search each).
 	// Default 10.
-	Restarts int                   `toml:"restarts"`
+	Restarts int                   `toml:"restarts" range:"[1,1e6]"`
 	Model    ModelSettings         `toml:"model"`
 	Prior    PriorSettings         `toml:"prior"`
 	Search   config.SearchSettings `toml:"search"`
 	VB       config.FitSettings    `toml:"vb"`
 	// Snapshots are the accepted epochs after which the figures draw the
-	// model (seed 0).
-	Snapshots []int `toml:"snapshots"`
+	// model (seed 0), counted from 1; an epoch the search does not reach
+	// is not drawn.
+	Snapshots []int `toml:"snapshots" range:"[1,1e9]"`
 }
 
 // defaultSeedSearch returns the targets' search of Figures 4.3 and
@@ -44,13 +45,7 @@ func defaultSeedSearch(kMax, maxTotal int, snapshots ...int) SeedSearch {
 }
 
 func (s SeedSearch) validate() error {
-	for _, e := range s.Snapshots {
-		if e < 1 {
-			return config.FieldError("snapshots", e, "must be at least 1")
-		}
-	}
-	return config.FirstError(config.AtLeast("restarts", s.Restarts, 1),
-		s.Model.validate(), s.Search.Validate(), s.VB.Validate("vb", mfaGroups()))
+	return config.FirstError(s.Search.Validate(), s.VB.Validate("vb", mfaGroups()))
 }
 
 // SeedSearchConfig is the config of an experiment that draws a data set
@@ -66,9 +61,14 @@ type SeedSearchConfig[D interface {
 	Data D `toml:"data"`
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys: the generator's own rules, and
+// k_max against the data's dimension.
 func (c *SeedSearchConfig[D]) Validate() error {
-	return config.FirstError(c.Data.Validate(), c.SeedSearch.validate())
+	if err := c.Data.Validate(); err != nil {
+		return err
+	}
+	_, p, _ := c.Data.shape()
+	return config.FirstError(c.Model.checkKMax(p), c.SeedSearch.validate())
 }
 
 // SearchOutcome is what every seed's search records.

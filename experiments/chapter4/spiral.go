@@ -33,8 +33,8 @@ type SpiralRun struct {
 	// range of t spans π or more (one analyser covering two arms).
 	Straddling int
 	// LateRejected is the fraction of the moves proposed in the last third
-	// of the sweeps that were rejected.
-	LateRejected float64
+	// of the sweeps that were rejected; NaN when none was proposed there.
+	LateRejected experiments.Float
 }
 
 // weightedRange returns the w-weighted q-quantiles lo and hi of t.
@@ -80,9 +80,9 @@ func runSpiralCell(c *SpiralConfig, seed int, stop func() error) (SpiralRun, err
 			}
 		}
 	}
-	r.LateRejected = math.NaN()
+	r.LateRejected = experiments.Float(math.NaN())
 	if lateN > 0 {
-		r.LateRejected = float64(lateRej) / float64(lateN)
+		r.LateRejected = experiments.Float(float64(lateRej) / float64(lateN))
 	}
 	resp := model.Resp()
 	n, S := resp.Dims()
@@ -114,7 +114,7 @@ func RunSpiral(env *experiments.Env, c *SpiralConfig) error {
 	outs := make([]SearchOutcome, len(runs))
 	for i, r := range runs {
 		outs[i] = r.SearchOutcome
-		rt.AddRow(r.Seed, r.Components, r.Straddling, float64(r.F), r.Iterations, r.Accepted, r.Rejected, r.LateRejected, r.Status, r.Seconds)
+		rt.AddRow(r.Seed, r.Components, r.Straddling, float64(r.F), r.Iterations, r.Accepted, r.Rejected, float64(r.LateRejected), r.Status, r.Seconds)
 	}
 	if err := results.WriteCSV(env.Path("spiral_runs.csv"), *rt); err != nil {
 		return err
@@ -141,8 +141,8 @@ func spiralSummary(c *SpiralConfig, runs []SpiralRun) *results.Summary {
 	var statuses []string
 	for _, r := range runs {
 		S = append(S, float64(r.Components))
-		if !math.IsNaN(r.LateRejected) {
-			late = append(late, r.LateRejected)
+		if !math.IsNaN(float64(r.LateRejected)) {
+			late = append(late, float64(r.LateRejected))
 		}
 		secs = append(secs, r.Seconds)
 		if r.Components >= 12 && r.Components <= 14 {

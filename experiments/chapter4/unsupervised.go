@@ -33,21 +33,23 @@ type UnsupervisedConfig struct {
 	experiments.Common
 	// Restarts is the number of seeds (a new search each on the same
 	// data). Default 3 (§3.6: "each run is long").
-	Restarts int        `toml:"restarts"`
+	Restarts int        `toml:"restarts" range:"[1,1e6]"`
 	Data     DigitFiles `toml:"data"`
 	// PerClass, if positive, trains on a random subset of this many images
 	// of each digit (the same for every seed) instead of the whole
-	// training file; the quick run's budget. Default 0 (all 3823).
-	PerClass int                   `toml:"per_class"`
+	// training file; the quick run's budget. At most the images of the
+	// smallest class (376 in optdigits.tra; checked once the file is
+	// read). Default 0 (all 3823).
+	PerClass int                   `toml:"per_class" range:"[0,1e7]"`
 	Model    ModelSettings         `toml:"model"`
 	Prior    PriorSettings         `toml:"prior"`
 	Search   config.SearchSettings `toml:"search"`
 	VB       config.FitSettings    `toml:"vb"`
 	// Tau is the ARD readout threshold of an active factor column (§1.8).
-	Tau float64 `toml:"tau"`
+	Tau float64 `toml:"tau" range:"(0,1e6]"`
 	// MaxKMeansIterations bounds the baseline's Lloyd iterations. Default
 	// 300.
-	MaxKMeansIterations int `toml:"max_kmeans_iterations"`
+	MaxKMeansIterations int `toml:"max_kmeans_iterations" range:"[1,1e8]"`
 }
 
 // DefaultUnsupervised returns the targets' settings (§3.6).
@@ -65,18 +67,10 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys: the [search] choices and the
+// [vb] schedule.
 func (c *UnsupervisedConfig) Validate() error {
-	if c.Data.Train == "" || c.Data.Test == "" {
-		return config.FieldError("data.train", c.Data.Train, "data.train and data.test must name the optdigits files")
-	}
-	return config.FirstError(
-		config.AtLeast("restarts", c.Restarts, 1),
-		config.AtLeast("per_class", c.PerClass, 0),
-		c.Model.validate(), c.Search.Validate(),
-		config.Positive("tau", c.Tau),
-		config.AtLeast("max_kmeans_iterations", c.MaxKMeansIterations, 1),
-		c.VB.Validate("vb", mfaGroups()))
+	return config.FirstError(c.Search.Validate(), c.VB.Validate("vb", mfaGroups()))
 }
 
 // DigitSplit is the optdigits data after the protocol of targets §3.4:
@@ -219,7 +213,7 @@ func RunUnsupervised(env *experiments.Env, c *UnsupervisedConfig) error {
 		for k := range classes {
 			classes[k] = k
 		}
-		rows, err := SampleRowsPerClass(d.TrainLabels, classes, c.PerClass, rng.New(c.Seed, UnsupervisedID, "subset"))
+		rows, err := SampleRowsPerClass("per_class", d.TrainLabels, classes, c.PerClass, rng.New(c.Seed, UnsupervisedID, "subset"))
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Data.Train, err)
 		}
@@ -227,6 +221,9 @@ func RunUnsupervised(env *experiments.Env, c *UnsupervisedConfig) error {
 	}
 	// The memory and the work were checked before the run (Estimate).
 	n, p := d.Train.Dims()
+	if err := c.Model.checkKMax(p); err != nil {
+		return err
+	}
 	runs, err := runSeeds(env, c.Restarts, func(seed int) (UnsupervisedRun, error) {
 		return runUnsupervisedCell(c, d, seed, env.Stop, env.Log)
 	}, func(r UnsupervisedRun) SearchOutcome { return r.SearchOutcome })

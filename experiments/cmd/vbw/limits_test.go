@@ -130,15 +130,17 @@ func TestHostileSizes(t *testing.T) {
 		{"ais-granularity n", "chapter6/ais-granularity.toml", []edit{{"", "n", "1000000000"}}, nil, nil, []string{"n = 1000000000: this run needs about"}},
 		{"prior-average instances", "chapter6/prior-average-12.toml", []edit{{"", "instances", tera}}, nil, nil,
 			[]string{"instances = " + tera + ": this run needs about"}},
-		{"lattice restarts", "chapter4/lattice.toml", []edit{{"", "restarts", tera}}, nil, nil, []string{"restarts = " + tera + ": this run needs about"}},
-		{"embedded restarts", "chapter4/embedded.toml", []edit{{"", "restarts", tera}}, nil, nil, []string{"restarts = " + tera + ": this run needs about"}},
-		{"digits-classify repetitions", "chapter4/digits-classify.toml", []edit{{"", "repetitions", tera}}, nil, nil,
-			[]string{"repetitions = " + tera + ": this run needs about"}},
+		// Counts at the top of their declared ranges, refused by the estimate.
+		{"lattice restarts", "chapter4/lattice.toml", []edit{{"", "restarts", "1000000"}}, nil, nil, []string{"restarts = 1000000: this run needs about"}},
+		{"embedded restarts", "chapter4/embedded.toml", []edit{{"", "restarts", "1000000"}}, nil, nil, []string{"restarts = 1000000: this run needs about"}},
+		{"digits-classify repetitions", "chapter4/digits-classify.toml", []edit{{"", "repetitions", "1000000"}}, nil, nil,
+			[]string{"repetitions = 1000000: this run needs about"}},
 		{"is-hazard mc_samples", "chapter4/is-hazard.toml", []edit{{"", "mc_samples", tera}}, nil, nil,
 			[]string{"mc_samples = " + tera + ": this run needs about", "operations", "more than the limit of 5e+14", "-max-work"}},
-		// Products beyond int64: 9e18 restarts times everything else.
+		// 9e18 restarts (a product beyond int64 with everything else): the
+		// declared range refuses it before the estimate multiplies it.
 		{"embedded restarts overflow", "chapter4/embedded.toml", []edit{{"", "restarts", "9000000000000000000"}}, nil, nil,
-			[]string{"restarts = 9000000000000000000: this run needs about"}},
+			[]string{"restarts = 9000000000000000000: must be from 1 to 1e6"}},
 		{"workers zero", "chapter4/is-hazard.toml", nil, []string{"-workers", "0"}, nil, []string{"-workers 0: want at least 1"}},
 		{"workers negative", "chapter4/is-hazard.toml", nil, []string{"-workers", "-5"}, nil, []string{"-workers -5: want at least 1"}},
 		{"workers absurd", "chapter4/is-hazard.toml", nil, []string{"-workers", "100000000"}, nil, []string{"-workers 100000000: at most"}},
