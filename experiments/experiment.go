@@ -221,18 +221,51 @@ func (e *Env) WriteSummary(s *results.Summary, intro string) error {
 		}
 	}
 	s.Data = e.DataRecords()
+	var own []string
 	for _, d := range s.Data {
 		if !d.Checked {
+			own = append(own, d.File)
 			w := fmt.Sprintf("data file %s was not checked: %s", d.File, d.Note)
 			if !slices.Contains(s.Warnings, w) {
 				s.Warnings = append(s.Warnings, w)
 			}
 		}
 	}
+	if len(own) > 0 {
+		notTheText(s, own)
+	}
 	if err := results.WriteJSON(e.Path("summary.json"), s); err != nil {
 		return err
 	}
 	return results.WriteFileAtomic(e.Path("scorecard.md"), results.Scorecard(s, intro))
+}
+
+// notTheText marks every claim of the text (and every extension) of a run
+// on data other than the text's (the files own, which no published
+// checksum verifies) as not applicable: the text's numbers are of its
+// data. The sanity checks still judge the run. The findings written for
+// the checks it marks are dropped.
+func notTheText(s *results.Summary, own []string) {
+	why := fmt.Sprintf("the data are not the text's (%s): the text's claims do not apply", strings.Join(own, ", "))
+	drop := map[string]bool{}
+	for i := range s.Checks {
+		c := &s.Checks[i]
+		if c.IsSanity() || c.NotApplicable {
+			continue
+		}
+		if !c.Pass {
+			drop[c.Name] = true
+		}
+		c.Pass, c.NotApplicable, c.Why, c.Spread = false, true, why, nil
+	}
+	var kept []string
+	for _, f := range s.Findings {
+		name, _, _ := strings.Cut(f, ": ")
+		if !drop[name] {
+			kept = append(kept, f)
+		}
+	}
+	s.Findings = kept
 }
 
 func (e *Env) cellRoot() string {
