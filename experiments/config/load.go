@@ -884,6 +884,22 @@ func tomlFields(t reflect.Type) map[string]reflect.Type {
 	return fields
 }
 
+// Closest returns the option nearest s (by edit distance, case folded)
+// if it is near enough to be a likely typo, or "".
+func Closest(s string, options []string) string {
+	best, bestD := "", 4
+	for _, o := range options {
+		d := editDistance(strings.ToLower(s), strings.ToLower(o))
+		if d < bestD || d == bestD && o < best {
+			best, bestD = o, d
+		}
+	}
+	if best == "" || bestD >= len([]rune(s))/2 {
+		return ""
+	}
+	return best
+}
+
 // editDistance is the optimal-string-alignment distance between a and b:
 // insertions, deletions, substitutions and transpositions of neighbours.
 func editDistance(a, b string) int {

@@ -4,7 +4,7 @@
 //
 //	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
 //	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
-//	vbw merge [-out DIR] [-quick] [-shards N] CONFIG.toml...
+//	vbw merge [-quick] [-out DIR] [-workers N] [-data DIR] [-shards N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
 //	vbw report [-out DIR] [-for PREFIX]
 //	vbw report -times [-out DIR] [-for PREFIX] [DIR...]
 //	vbw verify [-out DIR] [-cells N] [-seed S] [-data DIR] [-workers N] TARGET...
@@ -55,6 +55,7 @@ import (
 	"time"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/report"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -75,7 +76,7 @@ const usage = `usage:
   vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
                                    (ID: an experiment ID from vbw list, which runs its shipped config)
   vbw plot [-out DIR] TARGET...   (TARGET: experiment ID, chapterN, all, or a results directory)
-  vbw merge [-out DIR] [-quick] [-data DIR] [-shards N] [-max-memory SIZE] CONFIG.toml...
+  vbw merge [-quick] [-out DIR] [-workers N] [-data DIR] [-shards N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
   vbw report [-out DIR] [-for PREFIX]  (writes DIR/index.html and DIR/REPORT.md from the results in DIR;
                                         -for chapter3: one line of chapter 3's checks and the page to open)
   vbw report -times [-out DIR] [-for PREFIX] [DIR...]  (the run times of the results in DIR as a Markdown table)
@@ -138,7 +139,10 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	out := fs.String("out", "output", "top output directory; results go to OUT/<chapter>/<config name>")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), fmt.Sprintf("parallel workers for independent cells, 1 to %d (4 per CPU)", experiments.MaxWorkers()))
 	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
-	shard := fs.String("shard", "", "run only part i of N of the cells, e.g. 2/8 (merge the parts with vbw merge)")
+	shard := new(string)
+	if !merge {
+		shard = fs.String("shard", "", "run only part i of N of the cells, e.g. 2/8 (merge the parts with vbw merge)")
+	}
 	noplot := fs.Bool("noplot", false, "do not draw figures")
 	maxMemory := fs.String("max-memory", os.Getenv("VBW_MAX_MEMORY"), "refuse a config whose estimated memory exceeds this size, e.g. 64GiB (default $VBW_MAX_MEMORY, else the memory available)")
 	maxWork := fs.String("max-work", os.Getenv("VBW_MAX_WORK"), fmt.Sprintf("refuse a config whose estimated work exceeds this many operations, about %g a core-second, e.g. 1e16 (default $VBW_MAX_WORK, else %g)", experiments.OpsPerSecond, float64(experiments.DefaultMaxWork)))
@@ -178,9 +182,6 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	limits, err := parseLimits(fs, *maxMemory, *maxWork)
 	if err != nil {
 		return err
-	}
-	if merge && sh.Active() {
-		return errors.New("merge: -shard makes no sense when merging (-shards N tells the number of shards)")
 	}
 	o := experiments.RunOptions{Out: *out, Quick: *quick, Workers: *workers, DataDir: *data, Shard: sh, Log: stderr, NoPlot: *noplot, MergeOnly: merge,
 		Limits: limits}
@@ -468,6 +469,13 @@ func resolveIDs(args []string, configs string) ([]string, error) {
 			continue // a file (a missing one is reported when it is loaded)
 		}
 		if _, ok := experiments.Lookup(a); !ok {
+			var ids []string
+			for _, s := range experiments.List() {
+				ids = append(ids, s.ID)
+			}
+			if near := config.Closest(a, ids); near != "" {
+				return nil, fmt.Errorf("%q is neither a config file nor an experiment ID (did you mean %s? vbw list prints them)", a, near)
+			}
 			return nil, fmt.Errorf("%q is neither a config file nor an experiment ID (vbw list prints them)", a)
 		}
 		dir := configs

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -486,7 +487,7 @@ func TestOnePerExperiment(t *testing.T) {
 	if err != nil || len(paths) == 0 {
 		t.Fatal("no shipped configs", err)
 	}
-	jobs, err := experiments.PrepareAll(paths, experiments.RunOptions{Out: t.TempDir(), Quick: true})
+	jobs, err := experiments.PrepareAll(paths, experiments.RunOptions{Out: t.TempDir(), Quick: true, DataDir: experiments.TestDataDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,5 +556,34 @@ func TestArtefacts(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestUsageListsEveryFlag: the usage block names every flag that each
+// command defines (what vbw COMMAND -h prints), so the two cannot drift.
+func TestUsageListsEveryFlag(t *testing.T) {
+	var out bytes.Buffer
+	if err := run(context.Background(), nil, &out, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]string{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(l)
+		if len(f) >= 2 && f[0] == "vbw" {
+			lines[f[1]] += " " + l
+		}
+	}
+	flagRe := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
+	for _, cmd := range []string{"run", "merge", "plot", "report", "verify"} {
+		var help bytes.Buffer
+		run(context.Background(), []string{cmd, "-h"}, io.Discard, &help)
+		for _, m := range flagRe.FindAllStringSubmatch(help.String(), -1) {
+			if !strings.Contains(lines[cmd], "-"+m[1]+" ") && !strings.Contains(lines[cmd], "-"+m[1]+"]") {
+				t.Errorf("the usage of %s lacks -%s", cmd, m[1])
+			}
+		}
+	}
+	if _, _, err := vbw("run", "chapter4/spirl"); err == nil || !strings.Contains(err.Error(), "did you mean chapter4/spiral?") {
+		t.Errorf("a mistyped experiment ID: %v", err)
 	}
 }
