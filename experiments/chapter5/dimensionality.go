@@ -34,10 +34,11 @@ type DimModel struct {
 type DimensionalityConfig struct {
 	experiments.Common
 	// Seeds is the number of data seeds (one sequence each). Default 5.
-	Seeds int `toml:"seeds"`
-	// TGrid are the prefix lengths T (targets §4 #11). Default
-	// [10, 20, 30, 50, 100, 150, 200, 250, 300].
-	TGrid []int      `toml:"t_grid"`
+	Seeds int `toml:"seeds" range:"[1,1e6]"`
+	// TGrid are the prefix lengths T (targets §4 #11), increasing, each
+	// from 2 to data.t_max. Default [10, 20, 30, 50, 100, 150, 200, 250,
+	// 300].
+	TGrid []int      `toml:"t_grid" range:"[2,1e7] len=1.. increasing"`
 	Data  NoInputLDS `toml:"data"`
 	ARDSettings[DimModel]
 	// Extended continues the run on the longest prefix.
@@ -58,35 +59,20 @@ func DefaultDimensionality() DimensionalityConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks the keys that relate to others.
 func (c *DimensionalityConfig) Validate() error {
-	if err := c.Data.Validate(); err != nil {
-		return err
-	}
-	if len(c.TGrid) == 0 {
-		return config.FieldError("t_grid", c.TGrid, "must list at least one length")
-	}
-	for i, T := range c.TGrid {
-		if T < 2 || T > c.Data.TMax || (i > 0 && T <= c.TGrid[i-1]) {
-			return config.FieldError("t_grid", c.TGrid, fmt.Sprintf("must increase strictly, within [2, data.t_max = %d]", c.Data.TMax))
-		}
+	if T := c.TGrid[len(c.TGrid)-1]; T > c.Data.TMax {
+		return config.FieldError("t_grid", c.TGrid, fmt.Sprintf("must not exceed data.t_max = %d", c.Data.TMax))
 	}
 	return config.FirstError(
-		config.AtLeast("seeds", c.Seeds, 1),
 		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, false)),
-		config.AtLeast("extended.max_total_iterations", c.Extended.MaxTotalIterations, 0),
-		config.NonNegative("extended.rel_tol", c.Extended.RelTol),
 		c.Extended.CompareHyper.Validate("extended.compare_hyper", lds.HyperGroupsOf(lds.Variational, false)),
 		c.Thresholds.validate())
 }
 
-// validate checks the [thresholds] keys.
+// validate checks that the [thresholds] are ordered.
 func (th Thresholds) validate() error {
-	if err := config.FirstError(config.Positive("thresholds.alive_threshold", th.Alive),
-		config.Positive("thresholds.extinct_threshold", th.Extinct)); err != nil {
-		return err
-	}
 	if th.Extinct > th.Alive {
 		return config.FieldError("thresholds.extinct_threshold", th.Extinct, "must not exceed alive_threshold")
 	}
