@@ -465,10 +465,14 @@ func (d *dimSummary) fig54Seed(seed int, runs []DimRun) {
 	dom := book.get("fig5.4-diagonal-dominance")
 	for _, cr := range []string{c.Model.CrossInit, otherCross(c.Model.CrossInit)} {
 		r, ok := d.by[dimKey{seed, d.Tmax, cr}]
-		if !ok {
+		alive := th.aliveSet(inv(r.InvAlpha))
+		if !ok || len(alive) == 0 {
+			// Without an α-alive dimension there is no block whose
+			// dominance the criterion judges (the alive counts fail the
+			// seed).
 			continue
 		}
-		dd := DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), th.aliveSet(inv(r.InvAlpha)))
+		dd := DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), alive)
 		if cr == c.Model.CrossInit {
 			d.ddMain = append(d.ddMain, dd)
 		} else {
@@ -524,15 +528,20 @@ func (d *dimSummary) fig55Seed(seed int) {
 		f := float64(first) / float64(max(n, 1))
 		book.unit("Fig 5.5 (ii) doubly-extinct dimensions lose α before γ (fraction of the seed's)", u, n > 0 && book.get("fig5.5-alpha-before-gamma").Target.Met(f), f, "fig5.5-alpha-before-gamma")
 	}
-	surv := true
+	// Criterion (iii) is about the survivors: a seed without one has no
+	// unit (the alive counts fail it).
+	surv, n := true, 0
 	minG := math.Inf(1)
 	for j := range last.InvAlpha {
 		if last.InvAlpha[j] > th.Alive && last.InvGamma[j] > th.Alive {
+			n++
 			minG = math.Min(minG, math.Log(last.InvGamma[j]))
 			surv = surv && math.Log(last.InvGamma[j]) > -2.5 && math.Log(last.InvAlpha[j]) > -5
 		}
 	}
-	book.unit(book.get("fig5.5-survivors").Text, u, surv, minG)
+	if n > 0 {
+		book.unit(book.get("fig5.5-survivors").Text, u, surv, minG)
+	}
 }
 
 // aliveMetrics records the median alive counts over seeds at every T.
@@ -587,8 +596,11 @@ func (d *dimSummary) judge() {
 	}{{c.Model.CrossInit, d.ddMain}, {otherCross(c.Model.CrossInit), d.ddOther}} {
 		cd := dominanceFor(dom, x.cross)
 		switch {
-		case i == 1 && len(x.dd) == 0:
+		case i == 1 && !c.Model.CompareCrossInit:
 			s.NotJudged(cd, "compare_cross_init is off")
+			continue
+		case len(x.dd) == 0:
+			s.NotJudged(cd, "no seed has an α-alive dimension at T_max")
 			continue
 		case na != "":
 			s.NotJudged(cd, na)
