@@ -79,8 +79,9 @@ func BimodalMatrix(rnd *rand.Rand, r, c int, means [2]float64, sd float64) *mat.
 // dimensions and P outputs, A a randomly rotated diagonal matrix with the
 // given eigenvalues, C bimodal, Q = I, R = I and x_1 ~ N(0, I).
 type NoInputLDS struct {
-	// P is the output dimension p, 1 to 10⁴. Default 10.
-	P int `toml:"p" range:"[1,1e4]"`
+	// P is the output dimension p, 1 to 10⁵ (more outputs than the genes
+	// of a genome). Default 10.
+	P int `toml:"p" range:"[1,1e5]"`
 	// Eigenvalues are those of A, each in (−1, 1) (a stable A); their
 	// number is k_true. Default [0.65, 0.70, 0.75, 0.80, 0.85, 0.90].
 	Eigenvalues []float64 `toml:"eigenvalues" range:"(-1,1) len=1.."`
@@ -128,8 +129,8 @@ const (
 // 5.4.1, B = 0, the first two columns of D uniform on
 // (−DHalfWidth, DHalfWidth) and the third 0, Q = I, R = I, x_1 ~ N(0, I).
 type InputLDS struct {
-	// P is the output dimension, 1 to 10⁴. Default 4.
-	P int `toml:"p" range:"[1,1e4]"`
+	// P is the output dimension, 1 to 10⁵ (as NoInputLDS). Default 4.
+	P int `toml:"p" range:"[1,1e5]"`
 	// T is the sequence length, 2 to 10⁷. Default 100.
 	T int `toml:"t" range:"[2,1e7]"`
 	// Eigenvalues of A, each in (−1, 1) (a stable A). Default [0.65,
@@ -216,9 +217,9 @@ const (
 // a self-loop with probability SelfLoopProb, weight U(SelfWeight); and is
 // then scaled by min(1, SpectralRadiusMax/ρ(D_true)).
 type Surrogate struct {
-	// P is the number of genes, 2 to 10⁴ (D_true is p×p). Default 88 (the
-	// thesis's).
-	P int `toml:"p" range:"[2,1e4]"`
+	// P is the number of genes, 2 to 10⁵ (more than a genome holds).
+	// Default 88 (the thesis's).
+	P int `toml:"p" range:"[2,1e5]"`
 	// N is the number of series, 2 to 10⁶; T their length, 3 to 10⁷ (the
 	// feedback model leaves T − 1 steps). Defaults 34 and 10.
 	N int `toml:"n_sequences" range:"[2,1e6]"`
@@ -228,7 +229,7 @@ type Surrogate struct {
 	NTrain int `toml:"n_train" range:"[1,1e6]"`
 	// EdgesPerGene is the expected number of off-diagonal edges of a gene,
 	// at most p − 1. Default 2.
-	EdgesPerGene float64 `toml:"edges_per_gene" range:"[0,1e4]"`
+	EdgesPerGene float64 `toml:"edges_per_gene" range:"[0,1e5]"`
 	// SelfLoopProb is a probability. Default 0.5.
 	SelfLoopProb float64 `toml:"self_loop_prob" range:"[0,1]"`
 	// EdgeWeight and SelfWeight are the intervals [lo, hi] of the weights'
