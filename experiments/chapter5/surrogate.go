@@ -69,7 +69,10 @@ func (c *SurrogateConfig) draw(seed int, sd float64) (*surrogateDraw, error) {
 		if gen.Observation == ObsLognormal {
 			// Targets §4 #28: normalised per series and gene by the mean.
 			if y, err = Normalise(s, 0); err != nil {
-				return nil, fmt.Errorf("surrogate seed %d series %d: %w", seed, i+1, err)
+				// s_g exp(z) > 0: a mean that is not finite and positive
+				// is an overflow or underflow of the intensities.
+				return nil, fmt.Errorf("surrogate seed %d series %d: %w: the intensities s_g·exp(z) overflow or underflow "+
+					"(data.c_sd, data.z1_sd, data.obs_noise_sd, data.stimulus_mean_abs, data.x0_sd or data.scale_range is too large)", seed, i+1, err)
 			}
 		}
 		d.norm = append(d.norm, y)
