@@ -34,10 +34,11 @@ type DimModel struct {
 type DimensionalityConfig struct {
 	experiments.Common
 	// Seeds is the number of data seeds (one sequence each). Default 5.
-	Seeds int `toml:"seeds"`
-	// TGrid are the prefix lengths T (targets §4 #11). Default
-	// [10, 20, 30, 50, 100, 150, 200, 250, 300].
-	TGrid []int      `toml:"t_grid"`
+	Seeds int `toml:"seeds" range:"[1,1e6]"`
+	// TGrid are the prefix lengths T (targets §4 #11), increasing, each
+	// from 2 to data.t_max. Default [10, 20, 30, 50, 100, 150, 200, 250,
+	// 300].
+	TGrid []int      `toml:"t_grid" range:"[2,1e7] len=1.. increasing"`
 	Data  NoInputLDS `toml:"data"`
 	ARDSettings[DimModel]
 	// Extended continues the run on the longest prefix.
@@ -58,35 +59,20 @@ func DefaultDimensionality() DimensionalityConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks the keys that relate to others.
 func (c *DimensionalityConfig) Validate() error {
-	if err := c.Data.Validate(); err != nil {
-		return err
-	}
-	if len(c.TGrid) == 0 {
-		return config.FieldError("t_grid", c.TGrid, "must list at least one length")
-	}
-	for i, T := range c.TGrid {
-		if T < 2 || T > c.Data.TMax || (i > 0 && T <= c.TGrid[i-1]) {
-			return config.FieldError("t_grid", c.TGrid, fmt.Sprintf("must increase strictly, within [2, data.t_max = %d]", c.Data.TMax))
-		}
+	if T := c.TGrid[len(c.TGrid)-1]; T > c.Data.TMax {
+		return config.FieldError("t_grid", c.TGrid, fmt.Sprintf("must not exceed data.t_max = %d", c.Data.TMax))
 	}
 	return config.FirstError(
-		config.AtLeast("seeds", c.Seeds, 1),
 		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, false)),
-		config.AtLeast("extended.max_total_iterations", c.Extended.MaxTotalIterations, 0),
-		config.NonNegative("extended.rel_tol", c.Extended.RelTol),
 		c.Extended.CompareHyper.Validate("extended.compare_hyper", lds.HyperGroupsOf(lds.Variational, false)),
 		c.Thresholds.validate())
 }
 
-// validate checks the [thresholds] keys.
+// validate checks that the [thresholds] are ordered.
 func (th Thresholds) validate() error {
-	if err := config.FirstError(config.Positive("thresholds.alive_threshold", th.Alive),
-		config.Positive("thresholds.extinct_threshold", th.Extinct)); err != nil {
-		return err
-	}
 	if th.Extinct > th.Alive {
 		return config.FieldError("thresholds.extinct_threshold", th.Extinct, "must not exceed alive_threshold")
 	}
@@ -479,10 +465,14 @@ func (d *dimSummary) fig54Seed(seed int, runs []DimRun) {
 	dom := book.get("fig5.4-diagonal-dominance")
 	for _, cr := range []string{c.Model.CrossInit, otherCross(c.Model.CrossInit)} {
 		r, ok := d.by[dimKey{seed, d.Tmax, cr}]
-		if !ok {
+		alive := th.aliveSet(inv(r.InvAlpha))
+		if !ok || len(alive) == 0 {
+			// Without an α-alive dimension there is no block whose
+			// dominance the criterion judges (the alive counts fail the
+			// seed).
 			continue
 		}
-		dd := DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), th.aliveSet(inv(r.InvAlpha)))
+		dd := DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), alive)
 		if cr == c.Model.CrossInit {
 			d.ddMain = append(d.ddMain, dd)
 		} else {
@@ -538,15 +528,20 @@ func (d *dimSummary) fig55Seed(seed int) {
 		f := float64(first) / float64(max(n, 1))
 		book.unit("Fig 5.5 (ii) doubly-extinct dimensions lose α before γ (fraction of the seed's)", u, n > 0 && book.get("fig5.5-alpha-before-gamma").Target.Met(f), f, "fig5.5-alpha-before-gamma")
 	}
-	surv := true
+	// Criterion (iii) is about the survivors: a seed without one has no
+	// unit (the alive counts fail it).
+	surv, n := true, 0
 	minG := math.Inf(1)
 	for j := range last.InvAlpha {
 		if last.InvAlpha[j] > th.Alive && last.InvGamma[j] > th.Alive {
+			n++
 			minG = math.Min(minG, math.Log(last.InvGamma[j]))
 			surv = surv && math.Log(last.InvGamma[j]) > -2.5 && math.Log(last.InvAlpha[j]) > -5
 		}
 	}
-	book.unit(book.get("fig5.5-survivors").Text, u, surv, minG)
+	if n > 0 {
+		book.unit(book.get("fig5.5-survivors").Text, u, surv, minG)
+	}
 }
 
 // aliveMetrics records the median alive counts over seeds at every T.
@@ -601,8 +596,11 @@ func (d *dimSummary) judge() {
 	}{{c.Model.CrossInit, d.ddMain}, {otherCross(c.Model.CrossInit), d.ddOther}} {
 		cd := dominanceFor(dom, x.cross)
 		switch {
-		case i == 1 && len(x.dd) == 0:
+		case i == 1 && !c.Model.CompareCrossInit:
 			s.NotJudged(cd, "compare_cross_init is off")
+			continue
+		case len(x.dd) == 0:
+			s.NotJudged(cd, "no seed has an α-alive dimension at T_max")
 			continue
 		case na != "":
 			s.NotJudged(cd, na)

@@ -34,10 +34,12 @@ import (
 // (relStopReference).
 type Extension struct {
 	// MaxTotalIterations counts the [vb] run's iterations too; at most
-	// [vb] max_iterations switches the extension off. Default 10000.
-	MaxTotalIterations int `toml:"max_total_iterations"`
-	// RelTol: stop when ΔF < rel_tol·|F| (0, the default: never).
-	RelTol float64 `toml:"rel_tol"`
+	// [vb] max_iterations (0 included) switches the extension off.
+	// Default 10000.
+	MaxTotalIterations int `toml:"max_total_iterations" range:"[0,1e8]"`
+	// RelTol: stop when ΔF < rel_tol·|F| (0, the default: never), as
+	// [vb] rel_tol.
+	RelTol float64 `toml:"rel_tol" range:"[0,1)"`
 	// CompareHyper (keys as [vb.hyper]; absent by default): the longest
 	// sequence is fitted again with it in place of [vb.hyper], as long,
 	// for the end states of both schedules (extended.go).

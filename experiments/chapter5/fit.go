@@ -42,16 +42,15 @@ func checkCrossInit(key, s string) error {
 // LDSModel are the [model] keys of the experiments that fit a VB LDS of
 // one hidden dimension (chapter5/dimensionality, chapter5/inputs).
 type LDSModel struct {
-	// K is the hidden dimension of the model.
-	K int `toml:"k"`
+	// K is the hidden dimension of the model, 1 to 10⁴ (the smoother
+	// holds k×k matrices at every time step).
+	K int `toml:"k" range:"[1,1e4]"`
 	// CrossInit is the initial Υ_{t−1,t}: "identity" (the toolbox's,
 	// default) or "zero" (targets §4 #7).
 	CrossInit string `toml:"cross_init"`
 }
 
-func (m LDSModel) validate() error {
-	return config.FirstError(config.AtLeast("model.k", m.K, 1), checkCrossInit("model.cross_init", m.CrossInit))
-}
+func (m LDSModel) validate() error { return checkCrossInit("model.cross_init", m.CrossInit) }
 
 // settings returns the model's lds.Settings with the initial Υ_{t−1,t}
 // of cross (a cross_init value: the configured one, or the other for a

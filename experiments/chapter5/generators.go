@@ -79,60 +79,26 @@ func BimodalMatrix(rnd *rand.Rand, r, c int, means [2]float64, sd float64) *mat.
 // dimensions and P outputs, A a randomly rotated diagonal matrix with the
 // given eigenvalues, C bimodal, Q = I, R = I and x_1 ~ N(0, I).
 type NoInputLDS struct {
-	// P is the output dimension p. Default 10.
-	P int `toml:"p"`
-	// Eigenvalues are those of A; their number is k_true. Default
-	// [0.65, 0.70, 0.75, 0.80, 0.85, 0.90].
-	Eigenvalues []float64 `toml:"eigenvalues"`
-	// CMeans and CSD are the mixture of the entries of C. Default ±2, 1
-	// (the thesis's; the toolbox demo used 0.5, targets §4 #12).
-	CMeans [2]float64 `toml:"c_mixture_means"`
-	CSD    float64    `toml:"c_mixture_sd"`
-	// TMax is the length of the one sequence drawn; the training sets are
-	// its prefixes ("the data sets are incremental", line 4074). Default
-	// 300.
-	TMax int `toml:"t_max"`
+	// P is the output dimension p, 1 to 10⁵ (more outputs than the genes
+	// of a genome). Default 10.
+	P int `toml:"p" range:"[1,1e5]"`
+	// Eigenvalues are those of A, each in (−1, 1) (a stable A); their
+	// number is k_true. Default [0.65, 0.70, 0.75, 0.80, 0.85, 0.90].
+	Eigenvalues []float64 `toml:"eigenvalues" range:"(-1,1) len=1.."`
+	// CMeans and CSD are the mixture of the entries of C, in units of the
+	// unit noise s.d.: means in [−10⁶, 10⁶], s.d. in (0, 10⁶]. Default
+	// ±2, 1 (the thesis's; the toolbox demo used 0.5, targets §4 #12).
+	CMeans [2]float64 `toml:"c_mixture_means" range:"[-1e6,1e6]"`
+	CSD    float64    `toml:"c_mixture_sd" range:"(0,1e6]"`
+	// TMax is the length of the one sequence drawn, 2 to 10⁷; the
+	// training sets are its prefixes ("the data sets are incremental",
+	// line 4074). Default 300.
+	TMax int `toml:"t_max" range:"[2,1e7]"`
 }
 
 // DefaultNoInputLDS returns the thesis's generator.
 func DefaultNoInputLDS() NoInputLDS {
 	return NoInputLDS{P: 10, Eigenvalues: []float64{0.65, 0.70, 0.75, 0.80, 0.85, 0.90}, CMeans: [2]float64{2, -2}, CSD: 1, TMax: 300}
-}
-
-// Validate checks the keys of the [data] table.
-func (g NoInputLDS) Validate() error {
-	if err := checkEigenvalues("data.eigenvalues", g.Eigenvalues); err != nil {
-		return err
-	}
-	return config.FirstError(
-		config.AtLeast("data.p", g.P, 1),
-		config.Positive("data.c_mixture_sd", g.CSD),
-		finite("data.c_mixture_means", g.CMeans[:]),
-		config.AtLeast("data.t_max", g.TMax, 2))
-}
-
-// checkEigenvalues refuses an empty list and values outside (−1, 1) (an
-// unstable A).
-func checkEigenvalues(key string, eig []float64) error {
-	if len(eig) == 0 {
-		return config.FieldError(key, eig, "must list at least one eigenvalue")
-	}
-	for _, v := range eig {
-		if !(math.Abs(v) < 1) {
-			return config.FieldError(key, eig, "every eigenvalue must lie in (-1, 1)")
-		}
-	}
-	return nil
-}
-
-// finite refuses NaN and ±Inf.
-func finite(key string, xs []float64) error {
-	for _, v := range xs {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return config.FieldError(key, xs, "must be finite")
-		}
-	}
-	return nil
 }
 
 // Generate draws the true parameters (A's rotation, then C row by row) and
@@ -163,38 +129,28 @@ const (
 // 5.4.1, B = 0, the first two columns of D uniform on
 // (−DHalfWidth, DHalfWidth) and the third 0, Q = I, R = I, x_1 ~ N(0, I).
 type InputLDS struct {
-	// P is the output dimension. Default 4.
-	P int `toml:"p"`
-	// T is the sequence length. Default 100.
-	T int `toml:"t"`
-	// Eigenvalues of A. Default [0.65, 0.70].
-	Eigenvalues []float64 `toml:"eigenvalues"`
-	// Period of the two sinusoids, in steps. Default 50.
-	Period float64 `toml:"input_period"`
-	// DHalfWidth: D[:, 0:2] ~ U(−DHalfWidth, DHalfWidth). Default 10.
-	DHalfWidth float64 `toml:"d_uniform_halfwidth"`
+	// P is the output dimension, 1 to 10⁵ (as NoInputLDS). Default 4.
+	P int `toml:"p" range:"[1,1e5]"`
+	// T is the sequence length, 2 to 10⁷. Default 100.
+	T int `toml:"t" range:"[2,1e7]"`
+	// Eigenvalues of A, each in (−1, 1) (a stable A). Default [0.65,
+	// 0.70].
+	Eigenvalues []float64 `toml:"eigenvalues" range:"(-1,1) len=1.."`
+	// Period of the two sinusoids, in steps: above 2 (a period of at most
+	// two steps is sampled as a constant or as a longer period) and at
+	// most 10⁹. Default 50.
+	Period float64 `toml:"input_period" range:"(2,1e9]"`
+	// DHalfWidth: D[:, 0:2] ~ U(−DHalfWidth, DHalfWidth), in (0, 10⁶].
+	// Default 10.
+	DHalfWidth float64 `toml:"d_uniform_halfwidth" range:"(0,1e6]"`
 	// CMeans and CSD as in NoInputLDS. Default ±2, 1.
-	CMeans [2]float64 `toml:"c_mixture_means"`
-	CSD    float64    `toml:"c_mixture_sd"`
+	CMeans [2]float64 `toml:"c_mixture_means" range:"[-1e6,1e6]"`
+	CSD    float64    `toml:"c_mixture_sd" range:"(0,1e6]"`
 }
 
 // DefaultInputLDS returns the thesis's generator.
 func DefaultInputLDS() InputLDS {
 	return InputLDS{P: 4, T: 100, Eigenvalues: []float64{0.65, 0.70}, Period: 50, DHalfWidth: 10, CMeans: [2]float64{2, -2}, CSD: 1}
-}
-
-// Validate checks the keys of the [data] table.
-func (g InputLDS) Validate() error {
-	if err := checkEigenvalues("data.eigenvalues", g.Eigenvalues); err != nil {
-		return err
-	}
-	return config.FirstError(
-		config.AtLeast("data.p", g.P, 1),
-		config.AtLeast("data.t", g.T, 2),
-		config.Positive("data.input_period", g.Period),
-		config.Positive("data.d_uniform_halfwidth", g.DHalfWidth),
-		config.Positive("data.c_mixture_sd", g.CSD),
-		finite("data.c_mixture_means", g.CMeans[:]))
 }
 
 // Inputs returns the T×3 inputs, u_{1,t} = sin(2πt/Period),
@@ -261,23 +217,46 @@ const (
 // a self-loop with probability SelfLoopProb, weight U(SelfWeight); and is
 // then scaled by min(1, SpectralRadiusMax/ρ(D_true)).
 type Surrogate struct {
-	P int `toml:"p"` // genes. Default 88 (the thesis's).
-	N int `toml:"n_sequences"`
-	T int `toml:"t"`
-	// NTrain: the first NTrain series train, the others test. Default 30.
-	NTrain            int        `toml:"n_train"`
-	EdgesPerGene      float64    `toml:"edges_per_gene"`
-	SelfLoopProb      float64    `toml:"self_loop_prob"`
-	EdgeWeight        [2]float64 `toml:"edge_weight"`
-	SelfWeight        [2]float64 `toml:"self_weight"`
-	SpectralRadiusMax float64    `toml:"d_spectral_radius_max"`
-	AEigenvalues      []float64  `toml:"a_eigenvalues"`
-	CSD               float64    `toml:"c_sd"`
-	ObsNoiseSD        float64    `toml:"obs_noise_sd"`
-	Z1SD              float64    `toml:"z1_sd"`
-	StimulusMeanAbs   float64    `toml:"stimulus_mean_abs"`
-	X0SD              float64    `toml:"x0_sd"`
-	ScaleRange        [2]float64 `toml:"scale_range"`
+	// P is the number of genes, 2 to 10⁵ (more than a genome holds).
+	// Default 88 (the thesis's).
+	P int `toml:"p" range:"[2,1e5]"`
+	// N is the number of series, 2 to 10⁶; T their length, 3 to 10⁷ (the
+	// feedback model leaves T − 1 steps). Defaults 34 and 10.
+	N int `toml:"n_sequences" range:"[2,1e6]"`
+	T int `toml:"t" range:"[3,1e7]"`
+	// NTrain: the first NTrain series train, the others test (NTrain <
+	// N). Default 30.
+	NTrain int `toml:"n_train" range:"[1,1e6]"`
+	// EdgesPerGene is the expected number of off-diagonal edges of a gene,
+	// at most p − 1. Default 2.
+	EdgesPerGene float64 `toml:"edges_per_gene" range:"[0,1e5]"`
+	// SelfLoopProb is a probability. Default 0.5.
+	SelfLoopProb float64 `toml:"self_loop_prob" range:"[0,1]"`
+	// EdgeWeight and SelfWeight are the intervals [lo, hi] of the weights'
+	// magnitudes, 0 ≤ lo ≤ hi ≤ 10⁶ (D_true is then scaled to its
+	// spectral radius). Defaults [0.4, 0.8] and [0.3, 0.7].
+	EdgeWeight [2]float64 `toml:"edge_weight" range:"[0,1e6] nondecreasing"`
+	SelfWeight [2]float64 `toml:"self_weight" range:"[0,1e6] nondecreasing"`
+	// SpectralRadiusMax is in (0, 1]: D_true is stable (at most
+	// marginally), or z_t grows without bound along a series. Default 0.9.
+	SpectralRadiusMax float64 `toml:"d_spectral_radius_max" range:"(0,1]"`
+	// AEigenvalues are those of A, each in (−1, 1) (stable factors); their
+	// number is k_true. Default [0.9, 0.6].
+	AEigenvalues []float64 `toml:"a_eigenvalues" range:"(-1,1) len=1.."`
+	// CSD, ObsNoiseSD and Z1SD are standard deviations of the
+	// log-expression z, in [0, 10] (10 is a factor e¹⁰ ≈ 2·10⁴ per s.d.).
+	// Defaults 0.03, 0.05 and 0.1.
+	CSD        float64 `toml:"c_sd" range:"[0,10]"`
+	ObsNoiseSD float64 `toml:"obs_noise_sd" range:"[0,10]"`
+	Z1SD       float64 `toml:"z1_sd" range:"[0,10]"`
+	// StimulusMeanAbs and X0SD are the mean's magnitude and the s.d. of
+	// x_0, in units of the factors' unit state noise, in [0, 10³].
+	// Defaults 3 and √0.1.
+	StimulusMeanAbs float64 `toml:"stimulus_mean_abs" range:"[0,1e3]"`
+	X0SD            float64 `toml:"x0_sd" range:"[0,1e3]"`
+	// ScaleRange is the interval [lo, hi] of the genes' intensity scales
+	// s_g, 10⁻¹² ≤ lo ≤ hi ≤ 10¹². Default [50, 5000].
+	ScaleRange [2]float64 `toml:"scale_range" range:"[1e-12,1e12] nondecreasing"`
 	// Observation is ObsLognormal (default) or ObsLinear.
 	Observation string `toml:"observation"`
 }
@@ -290,45 +269,18 @@ func DefaultSurrogate() Surrogate {
 		X0SD: math.Sqrt(0.1), ScaleRange: [2]float64{50, 5000}, Observation: ObsLognormal}
 }
 
-// Validate checks the keys of the [data] table.
+// Validate checks the keys of the [data] table that relate to others.
 func (g Surrogate) Validate() error {
-	if err := checkEigenvalues("data.a_eigenvalues", g.AEigenvalues); err != nil {
-		return err
-	}
 	if g.Observation != ObsLognormal && g.Observation != ObsLinear {
 		return config.FieldError("data.observation", g.Observation, `must be "lognormal" or "linear"`)
 	}
 	if g.NTrain >= g.N {
 		return config.FieldError("data.n_train", g.NTrain, fmt.Sprintf("must be less than n_sequences = %d (the rest are the test set)", g.N))
 	}
-	for _, r := range []struct {
-		key string
-		v   [2]float64
-	}{{"data.edge_weight", g.EdgeWeight}, {"data.self_weight", g.SelfWeight}, {"data.scale_range", g.ScaleRange}} {
-		if !(r.v[0] >= 0 && r.v[0] <= r.v[1]) || math.IsInf(r.v[1], 0) {
-			return config.FieldError(r.key, r.v[:], "must be [lo, hi] with 0 ≤ lo ≤ hi, finite")
-		}
+	if g.EdgesPerGene > float64(g.P-1) {
+		return config.FieldError("data.edges_per_gene", g.EdgesPerGene, fmt.Sprintf("must be at most p − 1 = %d", g.P-1))
 	}
-	if !(g.ScaleRange[0] > 0) {
-		return config.FieldError("data.scale_range", g.ScaleRange[:], "must be positive")
-	}
-	if !(g.SelfLoopProb >= 0 && g.SelfLoopProb <= 1) {
-		return config.FieldError("data.self_loop_prob", g.SelfLoopProb, "must be in [0, 1]")
-	}
-	if !(g.EdgesPerGene >= 0 && g.EdgesPerGene <= float64(g.P-1)) {
-		return config.FieldError("data.edges_per_gene", g.EdgesPerGene, "must be in [0, p-1]")
-	}
-	return config.FirstError(
-		config.AtLeast("data.p", g.P, 2),
-		config.AtLeast("data.n_sequences", g.N, 2),
-		config.AtLeast("data.t", g.T, 3),
-		config.AtLeast("data.n_train", g.NTrain, 1),
-		config.Positive("data.d_spectral_radius_max", g.SpectralRadiusMax),
-		config.NonNegative("data.c_sd", g.CSD),
-		config.NonNegative("data.obs_noise_sd", g.ObsNoiseSD),
-		config.NonNegative("data.z1_sd", g.Z1SD),
-		config.NonNegative("data.stimulus_mean_abs", g.StimulusMeanAbs),
-		config.NonNegative("data.x0_sd", g.X0SD))
+	return nil
 }
 
 // SurrogateData is one draw of the surrogate.

@@ -37,9 +37,10 @@ const (
 
 // GeneModel are the [model] keys of the gene experiments.
 type GeneModel struct {
-	// KGrid are the hidden dimensions of Figure 5.11. Default 1..20 (the
-	// text's range; targets §4 #21).
-	KGrid []int `toml:"k_grid"`
+	// KGrid are the hidden dimensions of Figure 5.11, increasing, each
+	// from 1 to 10⁴ (as [model] k of the other experiments). Default
+	// 1..20 (the text's range; targets §4 #21).
+	KGrid []int `toml:"k_grid" range:"[1,1e4] len=1.. increasing"`
 	// CrossInit: "identity" (default) or "zero".
 	CrossInit string `toml:"cross_init"`
 }
@@ -50,21 +51,24 @@ type MAPSettings struct {
 	// Mode is "boost" (the thesis's: statistics multiplied by κ, default)
 	// or "tempered" (statistics and prior multiplied by κ: the exact MAP).
 	Mode string `toml:"mode"`
-	// Kappa is κ. Default 1e4 (targets §4 #19).
-	Kappa float64 `toml:"kappa"`
+	// Kappa is κ, in [1, 1e6]: beyond, the prior is lost to round-off
+	// (targets §1.12 pitfall 10). Default 1e4 (targets §4 #19).
+	Kappa float64 `toml:"kappa" range:"[1,1e6]"`
 }
 
 // InteractionSettings are the [interactions] keys of Figures 5.12-5.13.
 type InteractionSettings struct {
-	// K is the hidden dimension. Default 2 (line 4188).
-	K int `toml:"k"`
+	// K is the hidden dimension, 1 to 10⁴. Default 2 (line 4188).
+	K int `toml:"k" range:"[1,1e4]"`
 	// BetaFixed is the precision β_c fixed for every gene input c (not
 	// the bias), which switches CB off so that D alone is the interaction
-	// matrix (line 4186; targets §4 #24). Default 1e6.
-	BetaFixed float64 `toml:"beta_fixed_gene_inputs"`
+	// matrix (line 4186; targets §4 #24). A precision, in [1e-12, 1e12].
+	// Default 1e6.
+	BetaFixed float64 `toml:"beta_fixed_gene_inputs" range:"[1e-12,1e12]"`
 	// SignificanceSDs: an entry of D is significant when zero is more than
-	// this many posterior standard deviations from its mean. Default 3.
-	SignificanceSDs float64 `toml:"significance_sds"`
+	// this many posterior standard deviations from its mean, in (0, 10³].
+	// Default 3.
+	SignificanceSDs float64 `toml:"significance_sds" range:"(0,1e3]"`
 }
 
 // GeneSettings are the keys of the gene pipeline that chapter5/genes and
@@ -97,30 +101,16 @@ func DefaultGeneSettings() GeneSettings {
 	}
 }
 
-// validate checks the shared tables.
+// validate checks the string keys of the shared tables and the keys that
+// relate to others.
 func (g GeneSettings) validate() error {
-	m, mp, in := g.Model, g.MAP, g.Interactions
-	if len(m.KGrid) == 0 {
-		return config.FieldError("model.k_grid", m.KGrid, "must list at least one k")
-	}
-	for i, k := range m.KGrid {
-		if k < 1 || (i > 0 && k <= m.KGrid[i-1]) {
-			return config.FieldError("model.k_grid", m.KGrid, "must increase strictly from at least 1")
-		}
-	}
-	if mp.Mode != MAPBoost && mp.Mode != MAPTempered {
-		return config.FieldError("map.mode", mp.Mode, `must be "boost" or "tempered"`)
-	}
-	if !(mp.Kappa >= 1 && mp.Kappa <= 1e6) {
-		return config.FieldError("map.kappa", mp.Kappa, "must be in [1, 1e6] (beyond, the prior is lost to round-off; targets §1.12 pitfall 10)")
+	if mode := g.MAP.Mode; mode != MAPBoost && mode != MAPTempered {
+		return config.FieldError("map.mode", mode, `must be "boost" or "tempered"`)
 	}
 	return config.FirstError(
-		checkCrossInit("model.cross_init", m.CrossInit),
+		checkCrossInit("model.cross_init", g.Model.CrossInit),
 		g.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
-		mp.FitSettings.Validate("map", lds.HyperGroupsOf(lds.MAPBoost, true)),
-		config.AtLeast("interactions.k", in.K, 1),
-		config.Positive("interactions.beta_fixed_gene_inputs", in.BetaFixed),
-		config.Positive("interactions.significance_sds", in.SignificanceSDs),
+		g.MAP.FitSettings.Validate("map", lds.HyperGroupsOf(lds.MAPBoost, true)),
 		g.Thresholds.validate())
 }
 

@@ -21,20 +21,23 @@ const GenesID = "chapter5/genes"
 // TCellData are the [data] keys of chapter5/genes (targets §3.6).
 type TCellData struct {
 	// File is the data file in the data directory. Default "tcell.csv".
-	File string `toml:"file"`
+	File string `toml:"file" range:"len=1.."`
 	// TrainSet is the set whose replicates TrainReplicates train and
-	// TestReplicates test (both ranges inclusive). Default tcell34, 1-30
-	// and 31-34 (the thesis's split of its 34 series).
-	TrainSet        string `toml:"train_set"`
-	TrainReplicates [2]int `toml:"train_replicates"`
-	TestReplicates  [2]int `toml:"test_replicates"`
+	// TestReplicates test. Default tcell34, 1-30 and 31-34 (the thesis's
+	// split of its 34 series). The ranges are inclusive, [first, last]
+	// with 1 ≤ first ≤ last ≤ 10⁶, checked against the file when it is
+	// read, and must not overlap.
+	TrainSet        string `toml:"train_set" range:"len=1.."`
+	TrainReplicates [2]int `toml:"train_replicates" range:"[1,1e6] nondecreasing"`
+	TestReplicates  [2]int `toml:"test_replicates" range:"[1,1e6] nondecreasing"`
 	// ExtraTestSet is a further held-out set, all of its replicates ("":
 	// none). Default tcell10.
 	ExtraTestSet string `toml:"extra_test_set"`
 	// LogBase: the values are exponentiated, v = log_base^x, before the
 	// per-series, per-gene normalisation to mean 1; 0 uses them as they
-	// are (targets §4 #26b). Default 2.
-	LogBase float64 `toml:"log_base"`
+	// are (targets §4 #26b). A base of logarithms of expression data is
+	// in (1, 10] (2, e and 10 are those in use). Default 2.
+	LogBase float64 `toml:"log_base" range:"0|(1,10]"`
 }
 
 // GenesConfig is the config of chapter5/genes.
@@ -42,7 +45,7 @@ type GenesConfig struct {
 	experiments.Common
 	// Seeds is the number of initialisation seeds (the data are fixed).
 	// Default 3.
-	Seeds int       `toml:"seeds"`
+	Seeds int       `toml:"seeds" range:"[1,1e6]"`
 	Data  TCellData `toml:"data"`
 	GeneSettings
 }
@@ -57,31 +60,13 @@ func DefaultGenes() GenesConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks the keys that relate to others.
 func (c *GenesConfig) Validate() error {
 	d := c.Data
-	if d.File == "" {
-		return config.FieldError("data.file", d.File, "must name the data file")
-	}
-	if d.TrainSet == "" {
-		return config.FieldError("data.train_set", d.TrainSet, "must name a set of the file")
-	}
-	for _, r := range []struct {
-		key string
-		v   [2]int
-	}{{"data.train_replicates", d.TrainReplicates}, {"data.test_replicates", d.TestReplicates}} {
-		if r.v[0] < 1 || r.v[1] < r.v[0] {
-			return config.FieldError(r.key, r.v[:], "must be [first, last] with 1 ≤ first ≤ last")
-		}
-	}
 	if d.TestReplicates[0] <= d.TrainReplicates[1] && d.TrainReplicates[0] <= d.TestReplicates[1] {
 		return config.FieldError("data.test_replicates", d.TestReplicates[:], "must not overlap data.train_replicates")
 	}
-	if !(d.LogBase == 0 || d.LogBase > 1) || math.IsInf(d.LogBase, 0) {
-		return config.FieldError("data.log_base", d.LogBase, "must be 0 (values used as they are) or a finite base > 1")
-	}
-	return config.FirstError(config.AtLeast("seeds", c.Seeds, 1),
-		c.GeneSettings.validate())
+	return c.GeneSettings.validate()
 }
 
 // tcellPrepared is the T-cell data prepared once per run.
@@ -106,6 +91,11 @@ func (c *GenesConfig) prepareTCell(env *experiments.Env) (*tcellPrepared, error)
 	for i := range d.Series {
 		s := &d.Series[i]
 		y, err := Normalise(s.Values, c.Data.LogBase)
+		if err != nil && c.Data.LogBase > 0 {
+			// log_base^x > 0: the mean is not finite and positive only if
+			// the powers overflow or underflow.
+			return nil, fmt.Errorf("%s:%d: set %s replicate %d: data.log_base = %v: %w", c.Data.File, s.Line, s.Set, s.Replicate, c.Data.LogBase, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: set %s replicate %d: %w", c.Data.File, s.Line, s.Set, s.Replicate, err)
 		}

@@ -25,18 +25,19 @@ const InputsID = "chapter5/inputs"
 type InputsConfig struct {
 	experiments.Common
 	// Seeds is the number of data seeds per noise input. Default 10.
-	Seeds int `toml:"seeds"`
+	Seeds int `toml:"seeds" range:"[1,1e6]"`
 	// NoiseInputs are the variants of the third input run (targets §4
 	// #14): "U01" (the thesis's) and "U-11" (the toolbox's). The figures
-	// show the first seed of the first variant.
-	NoiseInputs []string `toml:"noise_inputs"`
+	// show the first seed of the first variant. Each at most once.
+	NoiseInputs []string `toml:"noise_inputs" range:"len=1..2"`
 	Data        InputLDS `toml:"data"`
 	// ARDSettings: [model] k is 4 by default (line 4101).
 	ARDSettings[LDSModel]
 	// Readout is the iteration at which the structure is read (targets
-	// §3.5: 500); Early the one of "after 150 iterations".
-	Readout int `toml:"readout_iteration"`
-	Early   int `toml:"early_iteration"`
+	// §3.5: 500); Early the one of "after 150 iterations". Both from 1
+	// and below [vb] max_iterations.
+	Readout int `toml:"readout_iteration" range:"[1,1e8]"`
+	Early   int `toml:"early_iteration" range:"[1,1e8]"`
 }
 
 // DefaultInputs returns the thesis's settings (section 5.4.2; targets
@@ -51,27 +52,16 @@ func DefaultInputs() InputsConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks the noise inputs and the keys that relate to others.
 func (c *InputsConfig) Validate() error {
-	if err := c.Data.Validate(); err != nil {
-		return err
-	}
-	if len(c.NoiseInputs) == 0 {
-		return config.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both`)
-	}
 	for i, n := range c.NoiseInputs {
 		if (n != NoiseU01 && n != NoiseUm11) || slices.Index(c.NoiseInputs, n) != i {
 			return config.FieldError("noise_inputs", c.NoiseInputs, `must list "U01", "U-11" or both, once each`)
 		}
 	}
-	// [vb] first: the iterations are checked against its max_iterations,
-	// which must be valid itself (max_iterations = -1 is its own error).
 	if err := config.FirstError(
-		config.AtLeast("seeds", c.Seeds, 1),
 		c.Model.validate(),
 		c.VB.Validate("vb", lds.HyperGroupsOf(lds.Variational, true)),
-		config.AtLeast("readout_iteration", c.Readout, 1),
-		config.AtLeast("early_iteration", c.Early, 1),
 		c.Thresholds.validate()); err != nil {
 		return err
 	}

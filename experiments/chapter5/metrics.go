@@ -13,10 +13,11 @@ import (
 // hidden dimension or input column is alive when its prior variance 1/h
 // (h an ARD precision) exceeds Alive and extinct when it is below Extinct;
 // in between it is undecided, which counts as a failure for every
-// criterion that asks for an exact structure.
+// criterion that asks for an exact structure. Both are prior variances,
+// in [1e-12, 1e12], and Extinct must not exceed Alive.
 type Thresholds struct {
-	Alive   float64 `toml:"alive_threshold"`
-	Extinct float64 `toml:"extinct_threshold"`
+	Alive   float64 `toml:"alive_threshold" range:"[1e-12,1e12]"`
+	Extinct float64 `toml:"extinct_threshold" range:"[1e-12,1e12]"`
 }
 
 // DefaultThresholds returns 1e-2 and 1e-3 (targets §3).

@@ -23,12 +23,12 @@ const SurrogateID = "chapter5/genes-surrogate"
 type SurrogateConfig struct {
 	experiments.Common
 	// Seeds is the number of data seeds (a new surrogate each). Default 3.
-	Seeds int       `toml:"seeds"`
+	Seeds int       `toml:"seeds" range:"[1,1e6]"`
 	Data  Surrogate `toml:"data"`
 	// NoisyObsNoiseSD is data.obs_noise_sd of the noisier variant of
-	// criterion 6 of targets §3.8 (the same draws otherwise); 0 skips it.
-	// Default 0.15.
-	NoisyObsNoiseSD float64 `toml:"noisy_obs_noise_sd"`
+	// criterion 6 of targets §3.8 (the same draws otherwise), in [0, 10]
+	// as data.obs_noise_sd; 0 skips it. Default 0.15.
+	NoisyObsNoiseSD float64 `toml:"noisy_obs_noise_sd" range:"[0,10]"`
 	GeneSettings
 }
 
@@ -42,14 +42,9 @@ func DefaultSurrogateConfig() SurrogateConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks the keys that relate to others.
 func (c *SurrogateConfig) Validate() error {
-	if err := c.Data.Validate(); err != nil {
-		return err
-	}
-	return config.FirstError(config.AtLeast("seeds", c.Seeds, 1),
-		config.NonNegative("noisy_obs_noise_sd", c.NoisyObsNoiseSD),
-		c.GeneSettings.validate())
+	return config.FirstError(c.Data.Validate(), c.GeneSettings.validate())
 }
 
 // surrogateDraw is one seed's surrogate with its prepared data.
@@ -74,7 +69,10 @@ func (c *SurrogateConfig) draw(seed int, sd float64) (*surrogateDraw, error) {
 		if gen.Observation == ObsLognormal {
 			// Targets §4 #28: normalised per series and gene by the mean.
 			if y, err = Normalise(s, 0); err != nil {
-				return nil, fmt.Errorf("surrogate seed %d series %d: %w", seed, i+1, err)
+				// s_g exp(z) > 0: a mean that is not finite and positive
+				// is an overflow or underflow of the intensities.
+				return nil, fmt.Errorf("surrogate seed %d series %d: %w: the intensities s_g·exp(z) overflow or underflow "+
+					"(data.c_sd, data.z1_sd, data.obs_noise_sd, data.stimulus_mean_abs, data.x0_sd or data.scale_range is too large)", seed, i+1, err)
 			}
 		}
 		d.norm = append(d.norm, y)

@@ -77,15 +77,24 @@ func (c *MapsConfig) Validate() error { return c.VEM.Validate("vem", nil) }
 
 // Estimate counts the optimisations: five maps of N² settings and five
 // schemes, each a grid of GridPoints (and a refinement), and Fig 1.8's
-// NJoint² settings of four schemes, each a JointGridPoints² grid.
+// NJoint² settings of four schemes, each a JointGridPoints² grid; and the
+// vEM runs of the cross-checks, each to [vem] max_iterations: two at every
+// check_every-th setting of every map and scheme, one at every
+// check_every-th joint point.
 func (c *MapsConfig) Estimate() experiments.Cost {
 	n, nj := experiments.Key("n", c.N), experiments.Key("n_joint", c.NJoint)
+	checked := func(settings int) float64 { return float64((settings-1)/c.CheckEvery + 1) }
+	maps := experiments.Fixed(25, "maps × schemes")
+	vemIt := experiments.Key("vem.max_iterations", c.VEM.MaxIterations)
 	return experiments.Cost{
-		Memory: []experiments.Part{experiments.Rows("bias.csv rows", experiments.Fixed(25, "maps × schemes"), n, n)},
+		Memory: []experiments.Part{experiments.Rows("bias.csv rows", maps, n, n)},
 		Work: []experiments.Part{
-			experiments.Ops("bias maps", evalOps, experiments.Fixed(25, "maps × schemes"), n, n, experiments.Key("grid_points", c.GridPoints).Plus(60, "points + refinement")),
+			experiments.Ops("bias maps", evalOps, maps, n, n, experiments.Key("grid_points", c.GridPoints).Plus(60, "points + refinement")),
 			experiments.Ops("joint learning", evalOps, experiments.Fixed(4, "schemes"), nj, nj, experiments.Key("joint_grid_points", c.JointGridPoints), experiments.Key("joint_grid_points", c.JointGridPoints)),
-			experiments.Ops("vEM cross-checks", 60*evalOps, experiments.Fixed(25, "maps × schemes"), experiments.Key("vem.max_iterations", c.VEM.MaxIterations)),
+			experiments.Ops("vEM cross-checks of the maps", 60*evalOps, maps, experiments.Fixed(2, "starts"),
+				experiments.KeyN("n", c.N, checked(c.N*c.N), "checked settings of a map (every check_every-th of n²)"), vemIt),
+			experiments.Ops("vEM cross-checks of the joint learning", 60*evalOps,
+				experiments.KeyN("n_joint", c.NJoint, checked(4*c.NJoint*c.NJoint), "checked points (every check_every-th of 4 n_joint²)"), vemIt),
 		},
 	}
 }

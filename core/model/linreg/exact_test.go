@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -140,6 +141,42 @@ func TestLogEvidenceFixedAlpha(t *testing.T) {
 			if math.Abs(got-want) > 1e-5 || est > 1e-9 {
 				t.Errorf("order %d, α̂ = %g: quadrature %.12g (error estimate %.3g), ln p(t|α̂) = %.12g", order, ahat, got, est, want)
 			}
+		}
+	}
+}
+
+// TestLogEvidenceLargeResidual: a constant fitted to ten points of the
+// cubic 0.1 − 0.3x − x² + x³ on (−5, 5) leaves (β/2)r² near 10⁵ nats
+// outside the span of Φ. The quadrature must still meet its tolerance and
+// agree with an independent sum: the trapezoid rule at steps of 10⁻³ in
+// ln α over the 300 nats around the peak of ln p(t|α) + ln p(α) + ln α,
+// taken by log-sum-exp (exact to round-off for an integrand this smooth
+// and this far decayed at the ends).
+func TestLogEvidenceLargeResidual(t *testing.T) {
+	x, tt := draw(10, []float64{0.1, -0.3, -1, 1}, rand.New(rand.NewPCG(7, 10)))
+	prior := linreg.Prior{A0: 1e-3, B0: 1e-3}
+	for _, order := range []int{0, 1} {
+		p, err := linreg.NewProblem(linreg.Polynomial(x, order), tt, beta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, est, err := p.LogEvidence(prior, linreg.QuadSettings{})
+		if err != nil {
+			t.Fatalf("order %d: %v", order, err)
+		}
+		pa := dist.Gamma{Alpha: prior.A0, Beta: prior.B0}
+		const h = 1e-3
+		var g []float64
+		for u := -300.0; u <= 40; u += h {
+			a := math.Exp(u)
+			g = append(g, p.LogLik(a)+pa.LogProb(a)+u)
+		}
+		if g[0] > slices.Max(g)-100 || g[len(g)-1] > slices.Max(g)-100 {
+			t.Fatalf("order %d: the sum's range does not hold the integrand", order)
+		}
+		want := numeric.LogSumExp(g) + math.Log(h)
+		if math.Abs(got-want) > 1e-8 || est > 1e-9 {
+			t.Errorf("order %d: quadrature %.12g (error estimate %.3g), trapezoid sum %.12g", order, got, est, want)
 		}
 	}
 }

@@ -128,10 +128,19 @@ func (p *Problem) Beta() float64 { return p.beta }
 //
 // in the eigenbasis of ΦᵀΦ: ln|A| = Σ_i ln(α + βλ_i) + (M − K) ln α and
 // E(m_N) = (β/2)(r² + Σ_i c_i² α/(α + βλ_i)).
-func (p *Problem) LogLik(alpha float64) float64 {
-	k := len(p.s2)
-	// (M/2) ln α less the (M − K)/2 ln α of the zero eigenvalues in ½ ln|A|.
-	ll := 0.5*float64(k)*math.Log(alpha) + 0.5*float64(p.n)*(math.Log(p.beta)-ln2Pi) - 0.5*p.beta*p.r2
+func (p *Problem) LogLik(alpha float64) float64 { return p.logLikConst() + p.logLikAlpha(alpha) }
+
+// logLikConst returns the terms of LogLik that do not depend on α,
+// (N/2)(ln β − ln 2π) − (β/2) r².
+func (p *Problem) logLikConst() float64 {
+	return 0.5*float64(p.n)*(math.Log(p.beta)-ln2Pi) - 0.5*p.beta*p.r2
+}
+
+// logLikAlpha returns the terms of LogLik that depend on α,
+// (K/2) ln α − ½ Σ_i [ln(α + βλ_i) + β c_i² α/(α + βλ_i)]: the (M/2) ln α
+// of eq. 3.86 less the (M − K)/2 ln α of the zero eigenvalues in ½ ln|A|.
+func (p *Problem) logLikAlpha(alpha float64) float64 {
+	ll := 0.5 * float64(len(p.s2)) * math.Log(alpha)
 	for i, l := range p.s2 {
 		d := alpha + p.beta*l
 		ll -= 0.5*math.Log(d) + 0.5*p.beta*p.c[i]*p.c[i]*alpha/d
@@ -189,10 +198,15 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 	// ln Gam(eᵘ|a₀, b₀) + u = C(a₀) − a₀(e^v − 1 − v), v = u − ln(a₀/b₀), with
 	// C(a₀) = a₀ ln a₀ − a₀ − ln Γ(a₀): the form without the cancellation of
 	// a₀ ln b₀, ln Γ(a₀) and a₀u, each near 10⁹ for a prior that nearly fixes α.
+	// g leaves out C(a₀) and the terms of ln p(t|α) that do not depend on
+	// α, (β/2) r² among them: a residual far outside the span of Φ makes
+	// them large (10⁵ nats for a cubic fitted by a constant), and their
+	// round-off, carried into every value of exp(g − max g), would exceed
+	// the quadrature's relative tolerance.
 	u0 := math.Log(prior.A0 / prior.B0)
 	g := func(u float64) float64 {
 		v := u - u0
-		return p.LogLik(math.Exp(u)) - prior.A0*(math.Expm1(v)-v)
+		return p.logLikAlpha(math.Exp(u)) - prior.A0*(math.Expm1(v)-v)
 	}
 	n := int(2*logEvidenceRange/s.Grid) + 1
 	us, gs := make([]float64, n), make([]float64, n)
@@ -254,7 +268,7 @@ func (p *Problem) LogEvidence(prior Prior, s QuadSettings) (lnZ, errEst float64,
 	if err != nil {
 		return 0, 0, fmt.Errorf("linreg: evidence quadrature: %w", err)
 	}
-	return gmax + math.Log(v) + gammaLogConst(prior.A0), e / v, nil
+	return p.logLikConst() + gmax + math.Log(v) + gammaLogConst(prior.A0), e / v, nil
 }
 
 // gammaLogConst returns a ln a − a − ln Γ(a), by Stirling's series

@@ -116,13 +116,13 @@ func TestHostileSizes(t *testing.T) {
 		lock   *string // content of a lock file left in the results folder
 		want   []string
 	}{
-		{"genes k_grid", "chapter5/genes.toml", []edit{{"model", "k_grid", "[1000000]"}}, nil, nil,
-			[]string{"model.k_grid = [1000000]: this run needs about", "of memory", "more than the limit of 4.0 GiB (-max-memory)"}},
+		{"genes k_grid", "chapter5/genes.toml", []edit{{"model", "k_grid", "[10000]"}}, nil, nil,
+			[]string{"model.k_grid = [10000]: this run needs about", "of memory", "more than the limit of 4.0 GiB (-max-memory)"}},
 		{"dimensionality t_max", "chapter5/dimensionality.toml", []edit{{"data", "t_max", "1000000000"}}, nil, nil,
-			[]string{"data.t_max = 1000000000: this run needs about", "the drawn sequence"}},
-		{"dimensionality p", "chapter5/dimensionality.toml", []edit{{"data", "p", "1000000"}}, nil, nil, []string{"data.p = 1000000: this run needs about"}},
-		{"inputs model.k", "chapter5/inputs.toml", []edit{{"model", "k", "1000000000"}}, nil, nil, []string{"model.k = 1000000000: this run needs about"}},
-		{"inputs seeds", "chapter5/inputs.toml", []edit{{"", "seeds", tera}}, nil, nil, []string{"seeds = " + tera + ": this run needs about"}},
+			[]string{"data.t_max = 1000000000: must be from 2 to 1e7"}},
+		{"dimensionality p", "chapter5/dimensionality.toml", []edit{{"data", "p", "1000000"}}, nil, nil, []string{"data.p = 1000000: must be from 1 to 100000"}},
+		{"inputs model.k", "chapter5/inputs.toml", []edit{{"model", "k", "10000"}}, nil, nil, []string{"model.k = 10000: this run needs about"}},
+		{"inputs seeds", "chapter5/inputs.toml", []edit{{"", "seeds", "1000000"}}, nil, nil, []string{"seeds = 1000000: this run needs about"}},
 		{"single-instance ais.steps", "chapter6/single-instance.toml", []edit{{"ais", "steps", tera}}, nil, nil, []string{"ais.steps = " + tera + ": must be from 2 to 1e9"}},
 		{"schedules hysteresis.n", "chapter6/schedules.toml", []edit{{"hysteresis", "n", tera}}, nil, nil, []string{"hysteresis.n = " + tera + ": this run needs about"}},
 		{"schedules steps_grid", "chapter6/schedules.toml", []edit{{"hysteresis", "steps_grid", "[" + tera + "]"}}, nil, nil,
