@@ -129,7 +129,8 @@ func TestWeightedRange(t *testing.T) {
 func TestLatticeQuick(t *testing.T) {
 	q := quickRun(t, "lattice.toml", "fig4_3.svg", "lattice_runs.csv")
 	exptest.MustPass(t, q.Summary, "f-monotone")
-	exptest.Checks(t, q.Summary, latticeCriteria(2).IDs()...)
+	c := DefaultLatticeConfig()
+	exptest.Checks(t, q.Summary, latticeCriteria(&c).IDs()...)
 	for _, name := range []string{"components_per_seed", "components_true_labels_per_seed", "F_per_seed", "F_true_labels_per_seed"} {
 		v := q.Summary.Lists[name]
 		if len(v) != 2 {

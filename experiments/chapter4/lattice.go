@@ -88,24 +88,35 @@ func hardAssign(m *mfa.VB) []int {
 	return assign
 }
 
-// latticeCriteria are the criteria of Figure 4.3 (targets §3.1) for a
-// config of restarts seeds. The thesis reports that the search finds the
-// 18 Gaussians; the number is judged against what the model itself
-// prefers on each data set, the number of analysers it keeps when
-// converged from the true labels (LatticeRun.TrueComponents), since F, not
-// the generator, decides between structures.
-func latticeCriteria(restarts int) results.Criteria {
+// latticeCriteria are the criteria of Figure 4.3 (targets §3.1) for config
+// c. The thesis reports that the search finds the 18 Gaussians; the number
+// is judged against what the model itself prefers on each data set, the
+// number of analysers it keeps when converged from the true labels
+// (LatticeRun.TrueComponents), since F, not the generator, decides between
+// structures. They are claims of the thesis on the lattice along the axes
+// (the targets' reading of the unstated generator, §3.1), and claims of
+// ours, extensions, on a lattice rotated off them (lattice-rotated.toml).
+func latticeCriteria(c *LatticeConfig) results.Criteria {
+	restarts := c.Restarts
+	ours := !alongAxes(c.Data.Rotation)
 	return results.Criteria{
 		fMonotone,
-		{ID: "fig4.3-s-true-labels", Text: "final S within one of the S the model keeps when converged from the true labels (seeds; " +
+		claimOn(ours, results.Criterion{ID: "fig4.3-s-true-labels", Text: "final S within one of the S the model keeps when converged from the true labels (seeds; " +
 			"the targets' 8 of 10 for S = 18, with 18 replaced by the model's own choice; one either way because near that state a birth " +
-			"followed by a death changes F by a few nats, L2775, so the search may stop one analyser off)",
+			"followed by a death changes F by a few nats, L2757, so the search may stop one analyser off)",
 			Target: results.AtLeast(float64(8 * restarts / 10)).OutOf(restarts)},
-		{ID: "fig4.3-f-true-labels", Text: "median over seeds of F(true-label state) - F(found state), nats (at most 1: no evidence either way between the two states)",
+			"the 18 Gaussians found \"with little difficulty\"", "L2755"),
+		claimOn(ours, results.Criterion{ID: "fig4.3-f-true-labels", Text: "median over seeds of F(true-label state) - F(found state), nats (at most 1: no evidence either way between the two states)",
 			Target: results.AtMost(1)},
-		{ID: "fig4.3-ari", Text: "adjusted Rand index >= 0.95 in the seeds with S = 18 (seeds below it)", Target: results.Equal(0)},
+			"\"the birth heuristics are successful at avoiding local maxima\"", "L2755"),
+		claimOn(ours, results.Criterion{ID: "fig4.3-ari", Text: "adjusted Rand index >= 0.95 in the seeds with S = 18 (seeds below it)", Target: results.Equal(0)},
+			"the 18 analysers model the 18 clusters (Figure 4.3(e))", "L2755, L2777"),
 	}
 }
+
+// alongAxes reports whether a lattice rotated by rot degrees has its rows
+// and columns along the axes.
+func alongAxes(rot float64) bool { return math.Mod(rot, 90) == 0 }
 
 // RunLattice runs every seed and writes lattice_runs.csv, moves.csv,
 // params.csv and summary.json.
@@ -136,7 +147,7 @@ func RunLattice(env *experiments.Env, c *LatticeConfig) error {
 // S and F of the found state and of the state the model reaches from the
 // true labels.
 func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
-	s := &results.Summary{Criteria: latticeCriteria(c.Restarts)}
+	s := &results.Summary{Criteria: latticeCriteria(c)}
 	var S, trueS, F, trueF, gap []float64
 	found, near, poor, keeps := 0, 0, 0, 0
 	var statuses []string
