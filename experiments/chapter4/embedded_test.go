@@ -59,7 +59,7 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 		{"embedded.toml", "b_star = 0.01", "b_star = 0.0", "prior.b_star = 0"},
 		{"embedded.toml", "a_star = 1.0", "a_star = -1.0", "prior.a_star = -1"},
 		{"embedded.toml", `death                = "immediate"`, `death                = "never"`, `key "search.death": "never" is not allowed: must be "immediate" or "move"`},
-		{"lattice.toml", "rotation           = 45.0", "rotation           = 720.0", "data.rotation = 720"},
+		{"lattice.toml", "rotation           = 0.0", "rotation           = 720.0", "data.rotation = 720"},
 		{"embedded.toml", `children             = "pca"`, `children             = "clone"`, `key "search.children": "clone" is not allowed: must be "pca" or "inherit"`},
 		{"embedded.toml", "restarts   = 10", "restarts   = 0", "restarts = 0"},
 		{"embedded.toml", "dims               = [7, 4, 3, 2, 2, 1]", "dims               = [7, 4, 30]", "data.dims"},
