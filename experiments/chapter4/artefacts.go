@@ -41,7 +41,7 @@ func init() {
 		experiments.Artefact{Label: "Figure 4.14", Line: 3149, Caption: "importance-sampled ln p of the six samplers on three data sets", Experiments: []string{ISSamplersID}},
 	)
 	experiments.AddExtensions(experiments.Thesis, experiments.Extension{
-		Label:       "eq. (4.121): the variance of Gaussian importance weights against Monte Carlo (an extra figure, targets §3.10)",
+		Label:       "the variance of Gaussian importance weights, Monte Carlo against the closed form (an extra figure, targets §3.10)",
 		Experiments: []string{ISHazardID},
 	})
 }
