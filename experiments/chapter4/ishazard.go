@@ -138,7 +138,11 @@ func hazardSE(rho float64, n int) float64 {
 // hazardCriteria are the criteria of the extra figure (targets §3.10): the
 // Monte Carlo estimates agree with eq. (4.121) where their standard error
 // is finite, and grow with the sample size at every ratio of the grid
-// from diverge_from on, where it is infinite.
+// from diverge_from on, where it is infinite. The thesis derives eq.
+// (4.121) and draws no figure of it, so the experiment is an extension
+// (artefacts.go): the 5% agreement and the divergence are claims of ours
+// with the thesis's formula beside them; agreement within se_tol standard
+// errors, two estimates of one number, is a sanity check.
 func hazardCriteria(c *ISHazardConfig) results.Criteria {
 	diverging := 0
 	for _, r := range c.ratios() {
@@ -147,12 +151,12 @@ func hazardCriteria(c *ISHazardConfig) results.Criteria {
 		}
 	}
 	return results.Criteria{
-		{ID: "eq4.121-mc-rel-error", Text: fmt.Sprintf("Monte Carlo within %g%% of eq. (4.121) for ν_q/ν_p <= %g (largest relative error)", 100*c.RelTol, c.CheckMaxRatio),
-			Target: results.AtMost(c.RelTol)},
-		{ID: "eq4.121-mc-z", Text: fmt.Sprintf("Monte Carlo within %g standard errors of eq. (4.121) for ν_q/ν_p <= %g (largest |z|)", c.SETol, c.CheckMaxRatio),
-			Target: results.AtMost(c.SETol)},
-		{ID: "eq4.121-grows", Text: fmt.Sprintf("ratios >= %g where the median estimate grows from %d to %d samples (of %d)", c.DivergeFrom, c.GrowthSamples, c.MCSamples, diverging),
-			Target: results.Equal(float64(diverging)).OutOf(diverging)},
+		claimOn(true, results.Criterion{ID: "eq4.121-mc-rel-error", Text: fmt.Sprintf("Monte Carlo within %g%% of eq. (4.121) for ν_q/ν_p <= %g (largest relative error)", 100*c.RelTol, c.CheckMaxRatio),
+			Target: results.AtMost(c.RelTol)}, "var(ω) = ν_p ν_q^(-1/2) (2ν_p - ν_q)^(-1/2) - 1 for 2ν_p > ν_q", "eq. (4.121), L3085"),
+		results.Criterion{ID: "eq4.121-mc-z", Text: fmt.Sprintf("Monte Carlo within %g standard errors of eq. (4.121) for ν_q/ν_p <= %g (largest |z|)", c.SETol, c.CheckMaxRatio),
+			Target: results.AtMost(c.SETol)}.AsSanity(),
+		claimOn(true, results.Criterion{ID: "eq4.121-grows", Text: fmt.Sprintf("ratios >= %g where the median estimate grows from %d to %d samples (of %d)", c.DivergeFrom, c.GrowthSamples, c.MCSamples, diverging),
+			Target: results.Equal(float64(diverging)).OutOf(diverging)}, "var(ω) infinite for 2ν_p ≤ ν_q", "eq. (4.121), L3085-L3087"),
 	}
 }
 

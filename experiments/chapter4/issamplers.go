@@ -566,17 +566,28 @@ func datasetName(delta float64) string { return "delta" + strconv.FormatFloat(de
 
 // samplersCriteria are the criteria of Table 4.3 and Figure 4.14 (targets
 // §3.9): three judged per data set (table4.3-runs-reach-s[delta4]) and
-// three over the data sets, which must hold in 2/3 of the config's.
+// three over the data sets, which must hold in 2/3 of the config's. They
+// are claims of the thesis (L3127, L3146); the count of optimisations that
+// end with S = 4 is one too (the thesis replaces any that ends with another
+// S, so it had ten of them on every data set), not a sanity check: on
+// overlapping clusters the model may rightly prefer fewer analysers.
 func samplersCriteria(c *ISSamplersConfig) results.Criteria {
 	n := len(c.Data.Deltas)
 	most := results.AtLeast(math.Ceil(2.0 / 3 * float64(n))).OutOf(n)
+	above := "\"all the estimates (1-6) ... yield estimates greater than the highest lower bound (F')\""
 	return results.Criteria{
-		{ID: "table4.3-runs-reach-s", Text: fmt.Sprintf("optimisations ending with S = %d, per data set", c.Runs.RequireS), Target: results.AtLeast(float64(c.Runs.Count))},
-		{ID: "table4.3-single-above-f", Text: "min over samplers 1-3 of mean ln p̂ + 3 SE - F, per data set", Target: results.AtLeast(0)},
-		{ID: "fig4.14-mixture-gain", Text: "(mean of samplers 4-6 - mean of 1-3) / (F' - F), per data set with F' - F > 1", Target: results.Within(0.3, 3)},
-		{ID: "fig4.14-mixtures-above-fprime", Text: fmt.Sprintf("data sets where samplers 4-6 all have mean ln p̂ + 3 SE >= F' (of %d)", n), Target: most},
-		{ID: "table4.3-t2-above-gaussian", Text: fmt.Sprintf("data sets with sampler 3 (t, 2 dof) >= sampler 1 (Gaussian) (of %d)", n), Target: most},
-		{ID: "table4.3-t2-mixture-above-mixture", Text: fmt.Sprintf("data sets with sampler 6 >= sampler 4 (mixtures) (of %d)", n), Target: most},
+		results.Criterion{ID: "table4.3-runs-reach-s", Text: fmt.Sprintf("optimisations ending with S = %d, per data set", c.Runs.RequireS), Target: results.AtLeast(float64(c.Runs.Count))}.
+			AsClaim("10 optimisations with 4 components on every data set (any other discarded and replaced)", "L3127"),
+		results.Criterion{ID: "table4.3-single-above-f", Text: "min over samplers 1-3 of mean ln p̂ + 3 SE - F, per data set", Target: results.AtLeast(0)}.
+			AsClaim(above, "L3146"),
+		results.Criterion{ID: "fig4.14-mixture-gain", Text: "(mean of samplers 4-6 - mean of 1-3) / (F' - F), per data set with F' - F > 1", Target: results.Within(0.3, 3)}.
+			AsClaim("the increase from (1,2,3) to (4,5,6) \"roughly the same as the increase in lower bounds from F to F'\"", "L3146"),
+		results.Criterion{ID: "fig4.14-mixtures-above-fprime", Text: fmt.Sprintf("data sets where samplers 4-6 all have mean ln p̂ + 3 SE >= F' (of %d)", n), Target: most}.
+			AsClaim(above, "Figure 4.14, L3146"),
+		results.Criterion{ID: "table4.3-t2-above-gaussian", Text: fmt.Sprintf("data sets with sampler 3 (t, 2 dof) >= sampler 1 (Gaussian) (of %d)", n), Target: most}.
+			AsClaim("Student-t rows \"for the most part\" raise the estimate, 2 dof further than 3", "L3146"),
+		results.Criterion{ID: "table4.3-t2-mixture-above-mixture", Text: fmt.Sprintf("data sets with sampler 6 >= sampler 4 (mixtures) (of %d)", n), Target: most}.
+			AsClaim("Student-t rows raise the mixture's estimate too, (5) to (6) \"for the most part\" further", "L3146"),
 	}
 }
 
@@ -673,7 +684,7 @@ func samplersSummary(c *ISSamplersConfig, vbc []SamplersVBCell, rows []samplerRo
 	s.Claims = []results.Claim{
 		{Artifact: "Table 4.3", Figures: []string{"table4_3"}, Checks: []string{"table4.3-single-above-f", "table4.3-t2-above-gaussian", "table4.3-t2-mixture-above-mixture"},
 			Statement: "Heavy-tailed (Student-t) rows in place of the Gaussian rows of q(Λ̃) mostly raise the importance-sampling estimate of ln p(y), and 2 degrees of freedom raise it further than 3, suggesting posterior mass outside q (§4.7.3, L3146)."},
-		{Artifact: "Figure 4.14", Figures: []string{"fig4_14"}, Checks: []string{"fig4.14-mixtures-above-fprime", "fig4.14-mixture-gain"},
+		{Artifact: "Figure 4.14", Figures: []string{"fig4_14"}, Checks: []string{"fig4.14-mixtures-above-fprime", "fig4.14-mixture-gain", "table4.3-runs-reach-s"},
 			Statement: "Every estimate lies above the best bound F′; the mixtures of the 10 VB posteriors raise the estimate by about F′ - F, since a single run may be a poor optimum while the mixture performs like its best member (L3146-L3149)."},
 	}
 	s.AddFindingsFromChecks(nil)

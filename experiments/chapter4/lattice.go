@@ -24,12 +24,11 @@ type LatticeConfig = SeedSearchConfig[Lattice18]
 // DefaultLatticeConfig returns the targets' settings (§3.1): one analyser,
 // k_max = p − 1 = 1 with b* = 1, spatial splits, max_tries = 1, 10 seeds,
 // at most 40000 iterations, snapshots after 7, 14, 16 and 22 accepted
-// epochs; the lattice rotated by 45 degrees (configs/chapter4/lattice.toml,
-// the reproduction; lattice-axis.toml keeps it along the axes).
+// epochs; the lattice along the axes (configs/chapter4/lattice.toml;
+// lattice-rotated.toml, rotated by 45 degrees, is a variant of ours).
 func DefaultLatticeConfig() LatticeConfig {
 	c := LatticeConfig{Common: experiments.Common{Experiment: LatticeID, Figures: []string{"fig4.3"}, Seed: 4301},
 		SeedSearch: defaultSeedSearch(1, 40000, 7, 14, 16, 22), Data: DefaultLattice18()}
-	c.Data.Rotation = 45
 	c.Model, c.Prior = defaultModel(1), prior2D()
 	return c
 }
@@ -88,24 +87,36 @@ func hardAssign(m *mfa.VB) []int {
 	return assign
 }
 
-// latticeCriteria are the criteria of Figure 4.3 (targets §3.1) for a
-// config of restarts seeds. The thesis reports that the search finds the
-// 18 Gaussians; the number is judged against what the model itself
-// prefers on each data set, the number of analysers it keeps when
-// converged from the true labels (LatticeRun.TrueComponents), since F, not
-// the generator, decides between structures.
-func latticeCriteria(restarts int) results.Criteria {
+// latticeCriteria are the criteria of Figure 4.3 (targets §3.1) for config
+// c. The thesis reports that the search finds the 18 Gaussians; the number
+// is judged against what the model itself prefers on each data set, the
+// number of analysers it keeps when converged from the true labels
+// (LatticeRun.TrueComponents), since F, not the generator, decides between
+// structures. S and the adjusted Rand index are judged over the seeds
+// (fractions of seeds, with the spread of S − S(true labels) and of the
+// index), F on their median. They are claims of the thesis on the lattice along the axes
+// (the targets' reading of the unstated generator, §3.1), and claims of
+// ours, extensions, on a lattice rotated off them (lattice-rotated.toml).
+func latticeCriteria(c *LatticeConfig) results.Criteria {
+	ours := !alongAxes(c.Data.Rotation)
 	return results.Criteria{
 		fMonotone,
-		{ID: "fig4.3-s-true-labels", Text: "final S within one of the S the model keeps when converged from the true labels (seeds; " +
+		claimOn(ours, results.Criterion{ID: "fig4.3-s-true-labels", Text: "final S within one of the S the model keeps when converged from the true labels (fraction of seeds; per seed S - S(true labels); " +
 			"the targets' 8 of 10 for S = 18, with 18 replaced by the model's own choice; one either way because near that state a birth " +
-			"followed by a death changes F by a few nats, L2775, so the search may stop one analyser off)",
-			Target: results.AtLeast(float64(8 * restarts / 10)).OutOf(restarts)},
-		{ID: "fig4.3-f-true-labels", Text: "median over seeds of F(true-label state) - F(found state), nats (at most 1: no evidence either way between the two states)",
+			"followed by a death changes F by a few nats, L2757, so the search may stop one analyser off)",
+			Target: results.AtLeast(0.8)},
+			"the 18 Gaussians found \"with little difficulty\"", "L2755"),
+		claimOn(ours, results.Criterion{ID: "fig4.3-f-true-labels", Text: "median over seeds of F(true-label state) - F(found state), nats (at most 1: no evidence either way between the two states)",
 			Target: results.AtMost(1)},
-		{ID: "fig4.3-ari", Text: "adjusted Rand index >= 0.95 in the seeds with S = 18 (seeds below it)", Target: results.Equal(0)},
+			"\"the birth heuristics are successful at avoiding local maxima\"", "L2755"),
+		claimOn(ours, results.Criterion{ID: "fig4.3-ari", Text: "adjusted Rand index >= 0.95 in the seeds with S = 18 (fraction of them)", Target: results.Equal(1)},
+			"the 18 analysers model the 18 clusters (Figure 4.3(e))", "L2755, L2777"),
 	}
 }
+
+// alongAxes reports whether a lattice rotated by rot degrees has its rows
+// and columns along the axes.
+func alongAxes(rot float64) bool { return math.Mod(rot, 90) == 0 }
 
 // RunLattice runs every seed and writes lattice_runs.csv, moves.csv,
 // params.csv and summary.json.
@@ -136,25 +147,21 @@ func RunLattice(env *experiments.Env, c *LatticeConfig) error {
 // S and F of the found state and of the state the model reaches from the
 // true labels.
 func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
-	s := &results.Summary{Criteria: latticeCriteria(c.Restarts)}
-	var S, trueS, F, trueF, gap []float64
-	found, near, poor, keeps := 0, 0, 0, 0
+	s := &results.Summary{Criteria: latticeCriteria(c)}
+	var S, trueS, F, trueF, gap, off, ari []float64
+	found, keeps := 0, 0
 	var statuses []string
 	for _, r := range runs {
 		S, trueS = append(S, float64(r.Components)), append(trueS, float64(r.TrueComponents))
 		F, trueF = append(F, float64(r.F)), append(trueF, float64(r.TrueF))
 		gap = append(gap, float64(r.TrueF-r.F))
+		off = append(off, float64(r.Components-r.TrueComponents))
 		if r.Components == 18 {
 			found++
-			if !(r.ARI >= 0.95) {
-				poor++
-			}
+			ari = append(ari, r.ARI)
 		}
 		if r.TrueComponents == c.Data.Clusters() {
 			keeps++
-		}
-		if d := r.Components - r.TrueComponents; d >= -1 && d <= 1 {
-			near++
 		}
 		statuses = append(statuses, r.Status, r.TrueStatus)
 	}
@@ -166,10 +173,10 @@ func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
 		"F_per_seed": F, "F_true_labels_per_seed": trueF}
 	crit := s.Criteria.Get
 	judgeSearches(s, fMonotone, statuses)
-	s.Judge(crit("fig4.3-s-true-labels"), float64(near))
+	s.JudgeSeeds(crit("fig4.3-s-true-labels"), off, func(d float64) bool { return d >= -1 && d <= 1 })
 	s.Judge(crit("fig4.3-f-true-labels"), results.Median(gap))
 	if found > 0 {
-		s.Judge(crit("fig4.3-ari"), float64(poor))
+		s.JudgeSeeds(crit("fig4.3-ari"), ari, func(a float64) bool { return a >= 0.95 })
 	} else {
 		s.NotJudged(crit("fig4.3-ari"), "no seed found 18 components")
 	}
@@ -189,8 +196,8 @@ func latticeSummary(c *LatticeConfig, runs []LatticeRun) *results.Summary {
 	if budget > 0 {
 		s.Findings = append(s.Findings, fmt.Sprintf("%d of %d searches used their whole budget of %d iterations (search.max_total_iterations).", budget, n, c.Search.MaxTotalIterations))
 	}
-	if axisAligned := math.Mod(c.Data.Rotation, 90) == 0; axisAligned && results.Median(gap) > 100 {
-		s.Findings = append(s.Findings, "The search stops far below the state the model reaches from the true labels. With the lattice's rows and columns along the axes, one analyser with its single factor covers a whole row or column, the spread across it taken up by the shared diagonal Psi, and at the end every birth tried lowers F once its epoch converges, while the 18 clusters together are hundreds of nats higher: the structure the model prefers is there, but the births cannot reach it one analyser at a time. Rotated (lattice.toml, the reproduction), the rows are not along an axis, the diagonal Psi cannot take up the spread across them, and the search finds the clusters.")
+	if alongAxes(c.Data.Rotation) && results.Median(gap) > 100 {
+		s.Findings = append(s.Findings, "The search stops far below the state the model reaches from the true labels. With the lattice's rows and columns along the axes, one analyser with its single factor covers a whole row or column, the spread across it taken up by the shared diagonal Psi, and at the end every birth tried lowers F once its epoch converges, while the 18 clusters together are hundreds of nats higher: the structure the model prefers is there, but the births cannot reach it one analyser at a time. Rotated (lattice-rotated.toml, a variant of ours), the rows are not along an axis, the diagonal Psi cannot take up the spread across them, and the search finds the clusters.")
 	}
 	return s
 }

@@ -480,7 +480,7 @@ func TestRunByID(t *testing.T) {
 // TestOnePerExperiment: of every shipped config under -quick, every
 // registered experiment runs, no two configs with one resolved config, and
 // never a long variant beside a config of its experiment; named variants
-// with settings of their own (lattice-axis, digits-classify-refpenalty)
+// with settings of their own (lattice-rotated, digits-classify-refpenalty)
 // run beside their base.
 func TestOnePerExperiment(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "configs", "*", "*.toml"))
@@ -519,7 +519,7 @@ func TestOnePerExperiment(t *testing.T) {
 	if !strings.Contains(log.String(), "dimensionality-full.toml: left out, its resolved config equals") {
 		t.Errorf("the long dimensionality's quick config is not recognised as dimensionality's:\n%s", log.String())
 	}
-	for _, variant := range []string{"lattice-axis.toml", "digits-classify-refpenalty.toml"} {
+	for _, variant := range []string{"lattice-rotated.toml", "digits-classify-refpenalty.toml"} {
 		if !slices.ContainsFunc(kept, func(j *experiments.Job) bool { return filepath.Base(j.Path) == variant }) {
 			t.Errorf("the named variant %s does not run", variant)
 		}

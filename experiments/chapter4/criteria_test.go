@@ -1,0 +1,117 @@
+package chapter4
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// criteriaOf returns the criteria table of the experiment whose config is
+// cfg (a table, or the function of the config that builds it).
+func criteriaOf(cfg experiments.Config) (results.Criteria, bool) {
+	switch c := cfg.(type) {
+	case *DigitExamplesConfig:
+		return digitExamplesCriteria, true
+	case *EmbeddedConfig:
+		return embeddedCriteria, true
+	case *LatticeConfig:
+		return latticeCriteria(c), true
+	case *SpiralConfig:
+		return spiralCriteria, true
+	case *UnsupervisedConfig:
+		return unsupervisedCriteria, true
+	case *ClassifyConfig:
+		return classifyCriteria(c), true
+	case *ISTightnessConfig:
+		return isTightnessCriteria, true
+	case *ISSamplersConfig:
+		return samplersCriteria(c), true
+	case *ISHazardConfig:
+		return hazardCriteria(c), true
+	}
+	return nil, false
+}
+
+// noClaims are the shipped configs that judge no claim of the thesis: a
+// figure of the data (its counts are sanity checks), the variants of ours
+// and the extension.
+var noClaims = map[string]string{
+	"digit-examples.toml":             "a figure of the data",
+	"lattice-rotated.toml":            "the rotated lattice, a variant of ours",
+	"digits-classify-refpenalty.toml": "the reference code's bound, an ablation",
+	"is-hazard.toml":                  "an extra figure, an extension",
+}
+
+// TestCriteriaClassified: for every shipped config, with and without its
+// [quick] section, every criterion of its experiment is a claim of the
+// thesis (with its number and line), an extension or a sanity check;
+// the configs of noClaims judge no claim of the thesis and every other
+// config some; every chapter 4 experiment has a shipped config.
+func TestCriteriaClassified(t *testing.T) {
+	files, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no configs", err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		name := filepath.Base(f)
+		for _, quick := range []bool{false, true} {
+			spec, cfg, err := experiments.Load(f, quick)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			seen[spec.ID] = true
+			cs, ok := criteriaOf(cfg)
+			if !ok {
+				t.Errorf("%s: no criteria table for a %T (criteriaOf)", name, cfg)
+				continue
+			}
+			if err := cs.Validate(); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			if u := cs.Unclassified(); len(u) > 0 {
+				t.Errorf("%s (quick %v): criteria without a kind: %s", name, quick, strings.Join(u, ", "))
+			}
+			claims := 0
+			for _, c := range cs {
+				if c.Kind == results.KindClaim {
+					claims++
+				}
+			}
+			why, none := noClaims[name]
+			switch {
+			case none && claims > 0:
+				t.Errorf("%s (%s): %d claims of the thesis, want none", name, why, claims)
+			case !none && claims == 0:
+				t.Errorf("%s: no claim of the thesis", name)
+			}
+		}
+	}
+	for _, s := range experiments.List() {
+		if strings.HasPrefix(s.ID, "chapter4/") && !seen[s.ID] {
+			t.Errorf("%s has no shipped config", s.ID)
+		}
+	}
+}
+
+// TestQuickChecksClassified: every check of every shipped config's [quick]
+// run (the runs TestGolden makes) carries its criterion's kind.
+func TestQuickChecksClassified(t *testing.T) {
+	files, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no configs", err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".toml"), func(t *testing.T) {
+			for _, c := range exptest.Quick(t, f).Summary.Checks {
+				if _, err := results.ParseKind(c.Kind); err != nil || c.Kind == "" {
+					t.Errorf("check %s: kind %q", c.Key(), c.Kind)
+				}
+			}
+		})
+	}
+}
