@@ -30,22 +30,23 @@ var allowed = map[string][]string{
 
 // coreLayers maps a package of core/ (a path below the module; "core/model/*"
 // stands for every model package) to the packages of core/ it may import.
-// The layers, bottom up: numeric, rng; dist, infer, vb, score; mixture,
+// The layers, bottom up: numeric, rng, parallel (the one worker pool); dist, infer, vb, score; mixture,
 // approx (Laplace, KL fits, EP, the JJ bound);
 // the models, which never import each other; vbtest, the conformance kit,
 // which sees every layer but the models (model tests import it). A package
 // of core/ that is not listed here fails the test: add it to its layer.
 var coreLayers = map[string][]string{
-	"core/numeric": {},
-	"core/rng":     {},
-	"core/dist":    {"core/numeric", "core/rng"},
-	"core/infer":   {"core/numeric"},
-	"core/vb":      {"core/numeric"},
-	"core/score":   {"core/numeric", "core/dist"},
-	"core/mixture": {"core/numeric", "core/dist", "core/vb"},
-	"core/approx":  {"core/numeric", "core/dist", "core/vb"},
-	"core/model/*": {"core/numeric", "core/rng", "core/dist", "core/infer", "core/vb", "core/score", "core/mixture"},
-	"core/vbtest":  {"core/numeric", "core/rng", "core/dist", "core/infer", "core/vb", "core/score", "core/mixture"},
+	"core/numeric":  {},
+	"core/rng":      {},
+	"core/parallel": {},
+	"core/dist":     {"core/numeric", "core/rng"},
+	"core/infer":    {"core/numeric"},
+	"core/vb":       {"core/numeric"},
+	"core/score":    {"core/numeric", "core/dist"},
+	"core/mixture":  {"core/numeric", "core/dist", "core/vb"},
+	"core/approx":   {"core/numeric", "core/dist", "core/vb"},
+	"core/model/*":  {"core/numeric", "core/rng", "core/parallel", "core/dist", "core/infer", "core/vb", "core/score", "core/mixture"},
+	"core/vbtest":   {"core/numeric", "core/rng", "core/dist", "core/infer", "core/vb", "core/score", "core/mixture"},
 }
 
 // corePackage returns the key of coreLayers of the core package dir.

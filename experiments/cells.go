@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/vbworkbench/vbw/core/parallel"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -193,69 +194,32 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	}
 	defer prog.Finish()
 	defer prog.Heartbeat(HeartbeatEvery)()
-	var (
-		mu       sync.Mutex
-		firstErr error
-		next     = make(chan int)
-		wg       sync.WaitGroup
-	)
 	// No more goroutines than cells to run (-workers 1000 on 3 cells
-	// starts 3).
-	workers := min(max(env.Workers, 1), max(len(todo), 1))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				start := time.Now()
-				v, err := run(i)
-				secs := time.Since(start).Seconds()
-				if err == nil {
-					err = SaveCell(env.cellRoot(), env.CellKey, names[i], secs, v)
-				}
-				mu.Lock()
-				if err != nil {
-					if firstErr == nil {
-						firstErr = fmt.Errorf("cell %s: %w", names[i], err)
-					}
-				} else {
-					out[i], done[i] = v, true
-				}
-				mu.Unlock()
-				if err == nil {
-					env.countCells(1, 0, 0)
-				}
-				if err != nil {
-					continue // not done: the progress counts stored cells
-				}
-				if cost != nil {
-					prog.DoneWeighted(1, cost[i])
-				} else {
-					prog.Done(1)
-				}
-			}
-		}()
-	}
-	for _, i := range todo {
-		mu.Lock()
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop {
-			break
-		}
+	// starts 3); each cell first checks for a stop (a signal, a limit).
+	err = parallel.ForErr(len(todo), max(env.Workers, 1), func(k int) error {
 		if err := env.Stop(); err != nil {
-			mu.Lock()
-			if firstErr == nil {
-				firstErr = err
-			}
-			mu.Unlock()
-			break
+			return err
 		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return out, done, firstErr
+		i := todo[k]
+		start := time.Now()
+		v, err := run(i)
+		secs := time.Since(start).Seconds()
+		if err == nil {
+			err = SaveCell(env.cellRoot(), env.CellKey, names[i], secs, v)
+		}
+		if err != nil {
+			return fmt.Errorf("cell %s: %w", names[i], err) // not done: the progress counts stored cells
+		}
+		out[i], done[i] = v, true
+		env.countCells(1, 0, 0)
+		if cost != nil {
+			prog.DoneWeighted(1, cost[i])
+		} else {
+			prog.Done(1)
+		}
+		return nil
+	})
+	return out, done, err
 }
 
 // RunAllCells is RunCellsOrdered (cost may be nil) for an experiment that

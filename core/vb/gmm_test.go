@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/vbworkbench/vbw/core/parallel"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/core/vbtest"
@@ -138,7 +139,7 @@ func TestGaussianMixtureRestartsPickBest(t *testing.T) {
 	// results cannot depend on which worker ran it or in what order.
 	run := func(workers int) []vb.Result {
 		res := make([]vb.Result, restarts)
-		vb.ForEach(restarts, workers, func(i int) {
+		parallel.For(restarts, workers, func(i int) {
 			m := vbtest.NewGaussianMixture(x, k, prior, rng.New(11, "vb/gmm", "restart", strconv.Itoa(i)))
 			res[i] = vb.Run(m, strict)
 		})

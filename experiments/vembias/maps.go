@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"sync"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
+	"github.com/vbworkbench/vbw/core/parallel"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
@@ -153,35 +153,6 @@ type mapResult struct {
 	pts [vm.NumApprox][][]mapPoint
 }
 
-// parallel runs f(0..n−1) on workers goroutines; the first error wins.
-func parallel(n, workers int, f func(i int) error) error {
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var first error
-	next := make(chan int)
-	for w := 0; w < max(1, min(workers, n)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				if err := f(i); err != nil {
-					mu.Lock()
-					if first == nil {
-						first = err
-					}
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return first
-}
-
 // check is an optimiser cross-check at one setting.
 type check struct {
 	disagree  float64
@@ -208,7 +179,7 @@ func RunMaps(env *experiments.Env, c *MapsConfig) error {
 		}
 	}
 	checks := make([][]check, len(tasks))
-	err := parallel(len(tasks), env.Workers, func(ti int) error {
+	err := parallel.ForErr(len(tasks), env.Workers, func(ti int) error {
 		t := tasks[ti]
 		m := ms[t.m]
 		for col, x := range m.xs {
@@ -270,7 +241,7 @@ func (c *MapsConfig) joint(env *experiments.Env) ([]jointPoint, error) {
 	sys := vm.Axis(c.SigmaY2Range[0], c.SigmaY2Range[1], c.NJoint, true)
 	qs := []vm.Approx{vm.MF, vm.FC, vm.FT, vm.MAP}
 	out := make([]jointPoint, len(lams)*len(sys)*len(qs))
-	err := parallel(len(out), env.Workers, func(i int) error {
+	err := parallel.ForErr(len(out), env.Workers, func(i int) error {
 		q := qs[i%len(qs)]
 		lam, sy := lams[i/len(qs)/len(sys)], sys[(i/len(qs))%len(sys)]
 		truth := unitWeights(lam, 1-lam*lam, sy, 0)

@@ -2,9 +2,8 @@ package ais
 
 import (
 	"math/rand/v2"
-	"runtime"
-	"sync"
 
+	"github.com/vbworkbench/vbw/core/parallel"
 	"github.com/vbworkbench/vbw/samplers/mcmc"
 )
 
@@ -52,32 +51,7 @@ func (s *Sampler[S]) start(rnd *rand.Rand) mcmc.Point[S] {
 // for the estimate (6.61) of Beal (2003).
 func (s *Sampler[S]) Runs(rnds []*rand.Rand, workers int) []Run {
 	out := make([]Run, len(rnds))
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, len(rnds))
-	if workers <= 1 {
-		for g, rnd := range rnds {
-			out[g] = s.Run(rnd)
-		}
-		return out
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for g := range next {
-				out[g] = s.Run(rnds[g])
-			}
-		}()
-	}
-	for g := range rnds {
-		next <- g
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(rnds), workers, func(g int) { out[g] = s.Run(rnds[g]) })
 	return out
 }
 

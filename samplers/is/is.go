@@ -2,10 +2,9 @@ package is
 
 import (
 	"math/rand/v2"
-	"runtime"
 	"strconv"
-	"sync"
 
+	"github.com/vbworkbench/vbw/core/parallel"
 	"github.com/vbworkbench/vbw/core/rng"
 )
 
@@ -105,28 +104,18 @@ func SampleRuns(runs, m, workers int, stream func(run int) *rand.Rand, newWorker
 	if runs < 1 || m < 1 {
 		panic(noSamples)
 	}
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	workers = min(workers, runs)
 	out := make([]Run, runs)
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			q, p := newWorker()
-			for r := range next {
-				out[r] = Sample(m, q, p, stream(r))
-			}
-		}()
+	type worker struct {
+		q Proposal
+		p Target
 	}
-	for r := range runs {
-		next <- r
+	ws := make([]worker, parallel.Workers(workers, runs))
+	for w := range ws {
+		ws[w].q, ws[w].p = newWorker()
 	}
-	close(next)
-	wg.Wait()
+	parallel.With(runs, ws, func(w worker, r int) {
+		out[r] = Sample(m, w.q, w.p, stream(r))
+	})
 	ests := make([]Estimate, runs)
 	for r := range out {
 		ests[r] = out[r].Estimate

@@ -1,9 +1,8 @@
 package hmm
 
 import (
-	"sync"
-
 	"github.com/vbworkbench/vbw/core/infer"
+	"github.com/vbworkbench/vbw/core/parallel"
 )
 
 // blockSymbols is the minimum number of symbols in a block of the E step:
@@ -38,7 +37,6 @@ type eworker struct{ ws infer.ForwardBackward }
 type eslot struct {
 	counts *infer.Counts
 	lnZ    float64
-	block  int // the block whose results it holds, −1 for none
 }
 
 func newEStep(k, p int) estep { return estep{counts: infer.NewCounts(k, p)} }
@@ -96,13 +94,14 @@ func (e *estep) run(c *infer.Chain, seqs [][]int, workers int) float64 {
 	return e.runParallel(c, seqs, min(workers, nb))
 }
 
-// runParallel hands the blocks out in increasing order to nw goroutines,
-// each computing a block's counts from zero into one of 2·nw slots, while the
-// calling goroutine adds the finished blocks to the total in block order. A
-// worker waits before reusing a slot until the block last held there has
-// been added, so memory stays O(nw). A panic in a worker (a symbol outside
-// the alphabet) stops the others and is raised again in the calling
-// goroutine, as the serial path would raise it.
+// runParallel hands the blocks out in increasing order to nw goroutines
+// (parallel.Ordered), each computing a block's counts from zero into one of
+// 2·nw slots, while the calling goroutine adds the finished blocks to the
+// total in block order, so the sum is the serial path's. A worker waits
+// before reusing a slot until the block last held there has been added, so
+// memory stays O(nw). A panic in a worker (a symbol outside the alphabet)
+// stops the others and is raised again in the calling goroutine, as the
+// serial path would raise it.
 func (e *estep) runParallel(c *infer.Chain, seqs [][]int, nw int) float64 {
 	if len(e.workers) < nw {
 		e.workers = append(e.workers, make([]eworker, nw-len(e.workers))...)
@@ -115,80 +114,19 @@ func (e *estep) runParallel(c *infer.Chain, seqs [][]int, nw int) float64 {
 		}
 	}
 	slots := e.slots[:ns]
-	for s := range slots {
-		slots[s].block = -1
-	}
-	nb := len(e.blocks) - 1
-	var (
-		mu     sync.Mutex
-		cond   = sync.NewCond(&mu)
-		next   int // next block to hand out
-		folded int // blocks added to the total
-		failed any // the first worker panic
-		wg     sync.WaitGroup
-	)
-	wg.Add(nw)
-	for w := 0; w < nw; w++ {
-		go func(ws *infer.ForwardBackward) {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					mu.Lock()
-					if failed == nil {
-						failed = r
-					}
-					cond.Broadcast()
-					mu.Unlock()
-				}
-			}()
-			for {
-				mu.Lock()
-				b := next
-				if b >= nb || failed != nil {
-					mu.Unlock()
-					return
-				}
-				next++
-				for b >= folded+ns && failed == nil {
-					cond.Wait()
-				}
-				if failed != nil {
-					mu.Unlock()
-					return
-				}
-				mu.Unlock()
-				sl := &slots[b%ns]
-				sl.counts.Zero()
-				sl.lnZ = e.smoothBlock(ws, c, seqs, b, sl.counts)
-				mu.Lock()
-				sl.block = b
-				cond.Broadcast()
-				mu.Unlock()
-			}
-		}(&e.workers[w].ws)
+	ws := make([]*infer.ForwardBackward, nw)
+	for w := range ws {
+		ws[w] = &e.workers[w].ws
 	}
 	var lnZ float64
-	for b := 0; b < nb; b++ {
+	parallel.Ordered(len(e.blocks)-1, ws, ns, func(fb *infer.ForwardBackward, b int) {
 		sl := &slots[b%ns]
-		mu.Lock()
-		for sl.block != b && failed == nil {
-			cond.Wait()
-		}
-		stop := failed != nil
-		mu.Unlock()
-		if stop {
-			break
-		}
+		sl.counts.Zero()
+		sl.lnZ = e.smoothBlock(fb, c, seqs, b, sl.counts)
+	}, func(b int) {
+		sl := &slots[b%ns]
 		e.counts.Add(sl.counts)
 		lnZ += sl.lnZ
-		mu.Lock()
-		folded = b + 1
-		cond.Broadcast()
-		mu.Unlock()
-	}
-	wg.Wait()
-	if failed != nil {
-		panic(failed)
-	}
+	})
 	return lnZ
 }
