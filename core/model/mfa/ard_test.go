@@ -55,7 +55,7 @@ func TestARDPrunes(t *testing.T) {
 			row[q] += 0.1 * rnd.NormFloat64()
 		}
 	}
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	m, err := mfa.NewVB(z, labelResp(labels, 2, 0.95), mfa.Settings{K: 4})
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestEmbeddedARD(t *testing.T) {
 		t.Skip("1500 iterations on 1800 points, twice")
 	}
 	y, labels := embedded(rand.New(rand.NewPCG(13, 12)), 300)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	var fs []float64
 	for _, ab := range []bool{false, true} {
 		m, err := mfa.NewVB(z, labelResp(labels, 6, 0.98), mfa.Settings{K: 7})
@@ -121,7 +121,7 @@ func TestEmbeddedARD(t *testing.T) {
 func TestARDUpdateMatchesOracle(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(83, 84))
 	y, labels := embedded(rnd, 60)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	m, err := mfa.NewVB(z, labelResp(labels, 6, 0.9), mfa.Settings{K: 3})
 	if err != nil {
 		t.Fatal(err)

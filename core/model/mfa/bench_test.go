@@ -16,7 +16,7 @@ import (
 func benchModel(b *testing.B) *mfa.VB {
 	b.Helper()
 	y, labels := embedded(rand.New(rand.NewPCG(11, 12)), 300)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	m, err := mfa.NewVB(z, labelResp(labels, 6, 0.98), mfa.Settings{K: 7})
 	if err != nil {
 		b.Fatal(err)
@@ -35,7 +35,7 @@ func benchModel(b *testing.B) *mfa.VB {
 func digitsModel(b *testing.B) *mfa.VB {
 	b.Helper()
 	y := factorClusters(rand.New(rand.NewPCG(21, 22)), 62, 6, 10, 3823)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	m, err := mfa.NewVBRandom(z, 20, mfa.Settings{K: 6}, rand.New(rand.NewPCG(23, 24)))
 	if err != nil {
 		b.Fatal(err)
@@ -100,7 +100,7 @@ func BenchmarkIterationDigits(b *testing.B) {
 // the sweeps run and the time per sweep.
 func BenchmarkSearchEmbedded(b *testing.B) {
 	y, _ := embedded(rand.New(rand.NewPCG(11, 12)), 300)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	n, _ := z.Dims()
 	ones := mat.NewDense(n, 1, nil)
 	for i := 0; i < n; i++ {
@@ -157,7 +157,7 @@ func BenchmarkSearchEmbedded(b *testing.B) {
 // z-scored), after 5 iterations from the hard start of NewEM.
 func BenchmarkEMIterationDigits(b *testing.B) {
 	y := factorClusters(rand.New(rand.NewPCG(31, 32)), 62, 5, 10, 350)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	m, err := mfa.NewEM(z, 5, 5, 1e-5, rand.New(rand.NewPCG(33, 34)))
 	if err != nil {
 		b.Fatal(err)

@@ -32,7 +32,8 @@
 // The data are an n×p matrix, one observation per row (a gonum mat.Matrix,
 // copied into a *mat.Dense). The reference code always z-scores every
 // coordinate first, and the defaults of Hyper (b* = 0.01, ψ floor 1e-5) are in
-// those units; Standardize does that, separately from the model.
+// those units; numeric.Standardise (vbw's one z-scoring, divisor n) does that,
+// separately from the model.
 //
 // # The algorithm
 //
@@ -114,7 +115,6 @@
 //	NewISTarget         out (LogProb, LogPrior, LogLik)
 //	FactorDOF           d(k)                                  eq. (4.5)
 //	MaxFactors          k_max                                 eqs. (4.9)–(4.10) (a ceiling, §1.1)
-//	Standardize         z-scoring, divisor n                  §1.7 (the reference code's preprocess)
 //	EM.E                r_is, E[x|i,s], E[xxᵀ|i,s];           eq. (4.11) by Ghahramani and Hinton (1996),
 //	                    ln p(y|θ) or BIC                      §2 item 1; BIC eq. (4.88)
 //	EM.M                Λ̃^s, ψ, π                             §2 item 1 (the thesis prints no ML update);

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -28,7 +29,10 @@ func ExampleEM() {
 			y.SetRow(i, []float64{mu[0] + 0.5*rnd.NormFloat64(), mu[1] + 0.5*rnd.NormFloat64(), mu[2] + 0.5*rnd.NormFloat64()})
 		}
 	}
-	z, sc := mfa.Standardize(y)
+	z, _, st, err := numeric.Standardise(y, nil, numeric.RefuseConstant)
+	if err != nil {
+		panic(err)
+	}
 
 	// One analyser of k = 1 factor (a PCA of all the data), Ψ ≥ 1e-5, BIC as
 	// the objective, births from their own stream, three rounds of tries.
@@ -59,7 +63,11 @@ func ExampleEM() {
 	if err != nil {
 		panic(err)
 	}
-	test := sc.Apply(mat.NewDense(1, 3, []float64{8, 0, 0})).RawRowView(0)
+	zt, err := st.Apply(mat.NewDense(1, 3, []float64{8, 0, 0}))
+	if err != nil {
+		panic(err)
+	}
+	test := zt.RawRowView(0)
 	fmt.Printf("ln p at the centre of the second cluster (z-scored): %.2f\n", d.LogDensity(test))
 	// Output:
 	// analysers: 3 (2 births accepted of 11 tried)

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/model/mfa"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -29,7 +30,10 @@ func Example() {
 			y.SetRow(i, []float64{mu[0] + 0.5*rnd.NormFloat64(), mu[1] + 0.5*rnd.NormFloat64(), mu[2] + 0.5*rnd.NormFloat64()})
 		}
 	}
-	z, _ := mfa.Standardize(y)
+	z, _, _, err := numeric.Standardise(y, nil, numeric.RefuseConstant)
+	if err != nil {
+		panic(err)
+	}
 
 	// One analyser with up to k = 2 factors; births draw their split
 	// directions from their own stream.

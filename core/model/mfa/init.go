@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
-	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Constants of the PCA initialisation (targets ch4-mfa.md §1.14).
@@ -158,61 +157,4 @@ func weightedPCA(y *mat.Dense, w []float64, k int) (mean []float64, lambda *mat.
 		}
 	}
 	return mean, lambda, sigma2
-}
-
-// Scaling is an affine per-coordinate transformation z = (y − Mean)/Scale,
-// the z-scoring that the reference code applies to every data set before
-// fitting (its preprocess; targets §1.7, §3 "normalise").
-type Scaling struct {
-	Mean, Scale []float64
-}
-
-// Standardize returns the data y (n×p) z-scored per coordinate, with the
-// Scaling used: Mean the column means and Scale the standard deviations of
-// numeric.MeanSD (vbw's one convention, divisor n, so each column of z has
-// mean 0 and mean square 1); a constant column gets Scale 1, so it is only
-// centred. Fit the model to z; apply the same Scaling to test data
-// (Scaling.Apply) and map results back with Scaling.Invert. It panics if y
-// is empty.
-func Standardize(y mat.Matrix) (*mat.Dense, Scaling) {
-	n, p := y.Dims()
-	sc := Scaling{Mean: make([]float64, p), Scale: make([]float64, p)}
-	col := make([]float64, n)
-	for q := 0; q < p; q++ {
-		mat.Col(col, q, y)
-		mean, sd := numeric.MeanSD(col)
-		sc.Mean[q], sc.Scale[q] = mean, 1
-		if sd > 0 {
-			sc.Scale[q] = sd
-		}
-	}
-	return sc.Apply(y), sc
-}
-
-// Apply returns (y − Mean)/Scale, row by row, as a new matrix. It panics if
-// y has another number of columns.
-func (sc Scaling) Apply(y mat.Matrix) *mat.Dense {
-	return sc.mapRows(y, func(v, mean, scale float64) float64 { return (v - mean) / scale })
-}
-
-// Invert returns Mean + Scale·z, row by row, as a new matrix. It panics if
-// z has another number of columns.
-func (sc Scaling) Invert(z mat.Matrix) *mat.Dense {
-	return sc.mapRows(z, func(v, mean, scale float64) float64 { return mean + scale*v })
-}
-
-// mapRows returns the matrix f(a_iq, Mean[q], Scale[q]) of the size of a.
-func (sc Scaling) mapRows(a mat.Matrix, f func(v, mean, scale float64) float64) *mat.Dense {
-	n, p := a.Dims()
-	if p != len(sc.Mean) || p != len(sc.Scale) {
-		panic("mfa: Scaling dimension mismatch")
-	}
-	out := mat.NewDense(n, p, nil)
-	for i := 0; i < n; i++ {
-		row := out.RawRowView(i)
-		for q := range row {
-			row[q] = f(a.At(i, q), sc.Mean[q], sc.Scale[q])
-		}
-	}
-	return out
 }

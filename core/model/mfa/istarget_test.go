@@ -322,7 +322,7 @@ func isToyModel(t testing.TB) *mfa.VB {
 	t.Helper()
 	rnd := rng.New(5, "mfa", "istarget", "toy")
 	y, labels := clusters(rnd, [][]float64{{0, 0}, {3, 2}}, 0.7, 15)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	m, err := mfa.NewVB(z, labelResp(labels, 2, 0.9), mfa.Settings{K: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -430,7 +430,7 @@ func TestNewISTargetErrors(t *testing.T) {
 // p = 62, k = 6) with S = 25 analysers, on synthetic data.
 func BenchmarkISTargetDigits(b *testing.B) {
 	y := factorClusters(rand.New(rand.NewPCG(41, 42)), 62, 6, 25, 1145)
-	z, _ := mfa.Standardize(y)
+	z := zscore(y)
 	m, err := mfa.NewVBRandom(z, 25, mfa.Settings{K: 6}, rng.New(43, "bench"))
 	if err != nil {
 		b.Fatal(err)

@@ -49,7 +49,7 @@ func TestSearchThreeClusters(t *testing.T) {
 		found := 0
 		for seed := range uint64(seeds) {
 			y, labels := clusters(rand.New(rand.NewPCG(71, seed)), centres, 1, 40)
-			z, _ := mfa.Standardize(y)
+			z := zscore(y)
 			m, err := mfa.NewVBRandom(z, 1, mfa.Settings{K: 2}, rand.New(rand.NewPCG(72, seed)))
 			if err != nil {
 				t.Fatal(err)
