@@ -113,7 +113,7 @@ func DefaultAlice() AliceConfig {
 	return c
 }
 
-// Validate checks what relates the keys.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *AliceConfig) Validate() error {
 	if c.Mode != "slices" && c.Mode != "grid" {
 		return config.FieldError("mode", c.Mode, `must be "slices" or "grid"`)

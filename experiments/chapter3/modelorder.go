@@ -44,7 +44,7 @@ func DefaultModelOrder() ModelOrderConfig {
 		KSweep: defaultKSweep(s.Data, ks), Analysis: s.Analysis}
 }
 
-// Validate checks every field.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *ModelOrderConfig) Validate() error {
 	if c.Data.Datasets != 1 {
 		return config.FieldError("data.datasets", c.Data.Datasets, "must be 1 for the model-order study")

@@ -67,7 +67,7 @@ func DefaultSynthetic() SyntheticConfig {
 	return c
 }
 
-// Validate checks every field.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *SyntheticConfig) Validate() error {
 	return validateFit(c.Data, c.ML.MLSettings, c.VB)
 }

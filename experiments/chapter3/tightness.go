@@ -54,7 +54,7 @@ func DefaultTightness() TightnessConfig {
 		KSweep: defaultKSweep(data, []int{2, 3}), IS: config.IS{Runs: 20, Samples: 20000}}
 }
 
-// Validate checks every field.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *TightnessConfig) Validate() error {
 	if err := c.Data.validate(); err != nil {
 		return err

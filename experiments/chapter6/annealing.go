@@ -59,7 +59,7 @@ func DefaultGranularity() GranularityConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *GranularityConfig) Validate() error {
 	if err := config.FirstError(c.Anneal.validate("ais"), c.Scoring.validate()); err != nil {
 		return err
@@ -371,7 +371,7 @@ func DefaultSchedules() SchedulesConfig {
 	return c
 }
 
-// Validate checks what relates the keys.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *SchedulesConfig) Validate() error {
 	if err := c.Model.validate(); err != nil {
 		return err

@@ -54,7 +54,7 @@ func DefaultDims() DimsConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *DimsConfig) Validate() error {
 	for i, m := range c.DataModes {
 		if (m != "sampled" && m != "all625") || slices.Contains(c.DataModes[:i], m) {

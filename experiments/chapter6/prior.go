@@ -37,7 +37,7 @@ func DefaultPrior() PriorConfig {
 	return c
 }
 
-// Validate checks what relates the keys.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *PriorConfig) Validate() error { return c.Scoring.validate() }
 
 // PriorCell is one (instance, size): the rank of the true structure and

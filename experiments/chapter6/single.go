@@ -61,7 +61,7 @@ func DefaultSingle() SingleConfig {
 	return c
 }
 
-// Validate checks what relates the keys.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *SingleConfig) Validate() error {
 	for _, n := range c.Fig62Rows {
 		if !slices.Contains(c.Sizes, n) {
