@@ -23,18 +23,22 @@ const (
 	AliceGridID = "chapter3/alice-grid"
 )
 
-// Point is a setting (n, k, u0) of the grid (3.86).
+// Point is a setting (n, k, u0) of the grid (3.86): n training sentences
+// (at most data.train_pool), k hidden states (at most 10⁶, as model.k of
+// the synthetic studies) and the symmetric prior strength u0 (a total
+// pseudo-count, as the [prior] strengths).
 type Point struct {
-	N  int     `toml:"n"`
-	K  int     `toml:"k"`
-	U0 float64 `toml:"u0"`
+	N  int     `toml:"n" range:"[1,1e6]"`
+	K  int     `toml:"k" range:"[1,1e6]"`
+	U0 float64 `toml:"u0" range:"(0,1e8]"`
 }
 
-// AliceGrid lists the values of each axis (3.86).
+// AliceGrid lists the values of each axis of Figure 3.4 (3.86), in
+// increasing order, each as Point's.
 type AliceGrid struct {
-	N  []int     `toml:"n"`
-	K  []int     `toml:"k"`
-	U0 []float64 `toml:"u0"`
+	N  []int     `toml:"n" range:"[1,1e6] len=1.. increasing"`
+	K  []int     `toml:"k" range:"[1,1e6] len=1.. increasing"`
+	U0 []float64 `toml:"u0" range:"(0,1e8] len=1.. increasing"`
 }
 
 // EMSettings control an EM-type optimiser (ML or MAP): when it stops.
@@ -44,8 +48,9 @@ type EMSettings struct {
 
 // AliceVB are the VB settings; the prior is u0 spread evenly (3.43).
 type AliceVB struct {
-	InitStrength float64 `toml:"init_strength"`
-	InitFloor    float64 `toml:"init_floor"`
+	// InitStrength and InitFloor are VBSettings's.
+	InitStrength float64 `toml:"init_strength" range:"(0,1e8]"`
+	InitFloor    float64 `toml:"init_floor" range:"(0,1)"`
 	// FitSettings end VBEM (max_iterations, rel_tol, abs_tol,
 	// monotone_tol) and schedule the prior strengths' updates ([vb.hyper];
 	// default fixed, as in the thesis).
@@ -56,10 +61,10 @@ type AliceVB struct {
 type AliceEval struct {
 	// TieRel: two log probabilities a, b tie when |a−b| ≤ TieRel·max(|a|,|b|)
 	// (or both are −Inf); a tie counts ½. Default 1e-12.
-	TieRel float64 `toml:"tie_rel"`
+	TieRel float64 `toml:"tie_rel" range:"[0,1)"`
 	// MLFloor: ML probabilities are floored at this value and renormalised
 	// for the "floored" ML score, used for reporting only. Default 1e-10.
-	MLFloor float64 `toml:"ml_floor"`
+	MLFloor float64 `toml:"ml_floor" range:"(0,1)"`
 }
 
 // AliceConfig is the config of chapter3/alice and chapter3/alice-grid.
@@ -67,14 +72,15 @@ type AliceConfig struct {
 	experiments.Common
 	// Restarts is the number of random ML initialisations per setting (10,
 	// L2165); the data are fixed.
-	Restarts int `toml:"restarts"`
+	Restarts int `toml:"restarts" range:"[1,1e6]"`
 	// Mode is "slices" (vary n, k, u0 one at a time around Canonical) or
 	// "grid" (every combination).
 	Mode      string `toml:"mode"`
 	Canonical Point  `toml:"canonical"`
 	// DiagnosticU0, if > 0, adds the n and k slices at this u0 (targets §4
-	// item 22: the thesis's MAP/VB gap appears at u0 = 8). 0 disables.
-	DiagnosticU0 float64    `toml:"diagnostic_u0"`
+	// item 22: the thesis's MAP/VB gap appears at u0 = 8), a prior
+	// strength as grid.u0. 0 disables.
+	DiagnosticU0 float64    `toml:"diagnostic_u0" range:"0|(0,1e8]"`
 	Data         AliceData  `toml:"data"`
 	Grid         AliceGrid  `toml:"grid"`
 	ML           EMSettings `toml:"ml"`
@@ -107,11 +113,8 @@ func DefaultAlice() AliceConfig {
 	return c
 }
 
-// Validate checks every field.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *AliceConfig) Validate() error {
-	if c.Restarts < 1 {
-		return config.FieldError("restarts", c.Restarts, "must be at least 1")
-	}
 	if c.Mode != "slices" && c.Mode != "grid" {
 		return config.FieldError("mode", c.Mode, `must be "slices" or "grid"`)
 	}
@@ -119,22 +122,9 @@ func (c *AliceConfig) Validate() error {
 	if err := c.Data.Validate(); err != nil {
 		return err
 	}
-	if len(c.Grid.N) == 0 || len(c.Grid.K) == 0 || len(c.Grid.U0) == 0 {
-		return config.FieldError("grid", "", "n, k and u0 must each list at least one value")
-	}
 	for _, n := range c.Grid.N {
-		if n < 1 || n > c.Data.TrainPool {
-			return config.FieldError("grid.n", n, fmt.Sprintf("must be in [1, data.train_pool = %d]", c.Data.TrainPool))
-		}
-	}
-	for _, k := range c.Grid.K {
-		if k < 1 {
-			return config.FieldError("grid.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
-		}
-	}
-	for _, u := range c.Grid.U0 {
-		if err := config.Positive("grid.u0", u); err != nil {
-			return err
+		if n > c.Data.TrainPool {
+			return config.FieldError("grid.n", n, fmt.Sprintf("must be at most data.train_pool = %d", c.Data.TrainPool))
 		}
 	}
 	if c.Mode == "slices" {
@@ -148,31 +138,8 @@ func (c *AliceConfig) Validate() error {
 			return config.FieldError("canonical.u0", c.Canonical.U0, "must be one of grid.u0")
 		}
 	}
-	if c.DiagnosticU0 < 0 || math.IsNaN(c.DiagnosticU0) || math.IsInf(c.DiagnosticU0, 0) {
-		return config.FieldError("diagnostic_u0", c.DiagnosticU0, "must be 0 (off) or positive")
-	}
-	for _, s := range []struct {
-		key string
-		e   EMSettings
-	}{{"ml", c.ML}, {"map", c.MAP}} {
-		if err := s.e.Validate(s.key, nil); err != nil {
-			return err
-		}
-	}
-	if err := config.FirstError(config.Positive("vb.init_strength", c.VB.InitStrength),
-		config.Positive("vb.init_floor", c.VB.InitFloor)); err != nil {
-		return err
-	}
-	if err := c.VB.FitSettings.Validate("vb", hmmGroups()); err != nil {
-		return err
-	}
-	if err := config.NonNegative("eval.tie_rel", c.Eval.TieRel); err != nil {
-		return err
-	}
-	if !(c.Eval.MLFloor > 0 && c.Eval.MLFloor < 1) {
-		return config.FieldError("eval.ml_floor", c.Eval.MLFloor, "must be in (0, 1)")
-	}
-	return nil
+	return config.FirstError(c.ML.Validate("ml", nil), c.MAP.Validate("map", nil),
+		c.VB.FitSettings.Validate("vb", hmmGroups()))
 }
 
 // Points returns the settings the config covers, sorted by (n, k, u0).

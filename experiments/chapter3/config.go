@@ -47,14 +47,15 @@ type VBSettings struct {
 	// hmm.RandomStart; TestRandomStarts compares them).
 	Init string `toml:"init"`
 	// InitStrength is the total pseudo-count of each row of the initial
-	// q(θ) of "from-ml" and "random-means". Default 10 (L2129).
-	InitStrength float64 `toml:"init_strength"`
+	// q(θ) of "from-ml" and "random-means", a prior strength's units.
+	// Default 10 (L2129).
+	InitStrength float64 `toml:"init_strength" range:"(0,1e8]"`
 	// InitMLIterations is the number of Baum-Welch iterations of the
 	// "random" start. Default hmm.DefaultStartIterations (20).
-	InitMLIterations int `toml:"init_ml_iterations"`
+	InitMLIterations int `toml:"init_ml_iterations" range:"[0,1e8]"`
 	// InitFloor is the smallest initial pseudo-count (ML zeros would give
-	// ψ(0) = −∞). Default 1e-10.
-	InitFloor float64 `toml:"init_floor"`
+	// ψ(0) = −∞), a fraction of one count. Default 1e-10.
+	InitFloor float64 `toml:"init_floor" range:"(0,1)"`
 	// FitSettings end VBEM (max_iterations, rel_tol, abs_tol,
 	// monotone_tol; see config.FitSettings) and schedule the updates
 	// of the three prior strengths ([vb.hyper] u_pi, u_A, u_C: the first
@@ -79,20 +80,6 @@ func vbFit(maxIterations int) config.FitSettings {
 func (s VBSettings) validate(prefix string) error {
 	if s.Init != "from-ml" && s.Init != "from-cs" && !s.randomStart() {
 		return config.FieldError(prefix+".init", s.Init, `must be "from-ml", "from-cs", "random" or "random-means"`)
-	}
-	if s.InitMLIterations < 0 {
-		return config.FieldError(prefix+".init_ml_iterations", s.InitMLIterations, "must be ≥ 0")
-	}
-	for _, f := range []struct {
-		key string
-		v   float64
-	}{
-		{prefix + ".init_strength", s.InitStrength},
-		{prefix + ".init_floor", s.InitFloor},
-	} {
-		if err := config.Positive(f.key, f.v); err != nil {
-			return err
-		}
 	}
 	return s.FitSettings.Validate(prefix, hmmGroups())
 }
@@ -123,7 +110,7 @@ func (s VBSettings) initialPosterior(data hmm.Data, u hmm.Prior, ml hmm.Params, 
 type Analysis struct {
 	// ActiveThreshold: a state is active if its expected occupancy is at
 	// least this fraction of all symbols (targets §E3.2). Default 0.01.
-	ActiveThreshold float64 `toml:"active_threshold"`
+	ActiveThreshold float64 `toml:"active_threshold" range:"(0,1)"`
 }
 
 // KSweep are the keys of the studies that fit every number of hidden
@@ -133,11 +120,14 @@ type Analysis struct {
 type KSweep struct {
 	// Restarts is the number of random ML initialisations per (data set,
 	// k); each score is reported at its best restart.
-	Restarts int           `toml:"restarts"`
+	Restarts int           `toml:"restarts" range:"[1,1e6]"`
 	Data     SyntheticData `toml:"data"`
 	Model    struct {
-		// K lists the numbers of hidden states to compare.
-		K []int `toml:"k"`
+		// K lists the numbers of hidden states to compare, in increasing
+		// order (the axis of the figures). At most 10⁶: a k-state HMM holds
+		// k² transition probabilities, and the estimate refuses far fewer
+		// states than that on any machine.
+		K []int `toml:"k" range:"[1,1e6] len=1.. increasing"`
 	} `toml:"model"`
 	ML    MLSettings `toml:"ml"`
 	VB    VBSettings `toml:"vb"`
@@ -156,20 +146,8 @@ func defaultKSweep(data SyntheticData, ks []int) KSweep {
 }
 
 // validateFit checks the keys the synthetic-data experiments share.
-func validateFit(d SyntheticData, ml MLSettings, v VBSettings, a Analysis) error {
-	if err := d.validate(); err != nil {
-		return err
-	}
-	if err := ml.validate("ml"); err != nil {
-		return err
-	}
-	if err := v.validate("vb"); err != nil {
-		return err
-	}
-	if t := a.ActiveThreshold; !(t > 0 && t < 1) {
-		return config.FieldError("analysis.active_threshold", t, "must be in (0, 1)")
-	}
-	return nil
+func validateFit(d SyntheticData, ml MLSettings, v VBSettings) error {
+	return config.FirstError(d.validate(), ml.validate("ml"), v.validate("vb"))
 }
 
 // hmmMemory describes the memory of a sweep of HMM fits for

@@ -70,19 +70,21 @@ type SyntheticData struct {
 	// strings. Ignored when Generator is set.
 	File string `toml:"file"`
 	// Alphabet maps characters to symbols 0..p−1. Default "abc".
-	Alphabet string `toml:"alphabet"`
+	Alphabet string `toml:"alphabet" range:"len=1.."`
 	// Generator, if "grammar3", draws the data from the reconstructed
 	// three-grammar generator instead of reading File (targets §E3.1).
 	Generator string `toml:"generator"`
 	// Datasets is the number of independent generated data sets (data
 	// seeds). It must be 1 when the data come from a file.
-	Datasets int `toml:"datasets"`
+	Datasets int `toml:"datasets" range:"[1,1e6]"`
 	// SequencesPerGrammar, MinLength, MaxLength, ABProb and RandomPhase set
-	// up the generator: 7 per grammar, lengths uniform on 10..39, P(a) = ½.
-	SequencesPerGrammar int     `toml:"sequences_per_grammar"`
-	MinLength           int     `toml:"min_length"`
-	MaxLength           int     `toml:"max_length"`
-	ABProb              float64 `toml:"ab_prob"`
+	// up the generator: 7 per grammar, lengths uniform on 10..39 (max_length
+	// ≥ min_length), P(a) = ½, a probability in (0, 1) so that (a*b*)* has
+	// both symbols.
+	SequencesPerGrammar int     `toml:"sequences_per_grammar" range:"[1,1e6]"`
+	MinLength           int     `toml:"min_length" range:"[1,1e6]"`
+	MaxLength           int     `toml:"max_length" range:"[1,1e6]"`
+	ABProb              float64 `toml:"ab_prob" range:"(0,1)"`
 	RandomPhase         bool    `toml:"random_phase"`
 }
 
@@ -96,24 +98,12 @@ func (d SyntheticData) validate() error {
 		if d.Datasets != 1 {
 			return config.FieldError("data.datasets", d.Datasets, "must be 1 when the data come from a file")
 		}
-		if len(d.Alphabet) < 1 {
-			return config.FieldError("data.alphabet", d.Alphabet, "must not be empty")
-		}
 	case "grammar3":
 		if d.Alphabet != "abc" {
 			return config.FieldError("data.alphabet", d.Alphabet, `must be "abc" for generator "grammar3"`)
 		}
-		if d.Datasets < 1 {
-			return config.FieldError("data.datasets", d.Datasets, "must be at least 1")
-		}
-		if d.SequencesPerGrammar < 1 {
-			return config.FieldError("data.sequences_per_grammar", d.SequencesPerGrammar, "must be at least 1")
-		}
-		if d.MinLength < 1 || d.MaxLength < d.MinLength {
-			return config.FieldError("data.max_length", d.MaxLength, fmt.Sprintf("must be ≥ min_length = %d ≥ 1", d.MinLength))
-		}
-		if !(d.ABProb > 0 && d.ABProb < 1) {
-			return config.FieldError("data.ab_prob", d.ABProb, "must be in (0, 1)")
+		if d.MaxLength < d.MinLength {
+			return config.FieldError("data.max_length", d.MaxLength, fmt.Sprintf("must be ≥ min_length = %d", d.MinLength))
 		}
 	default:
 		return config.FieldError("data.generator", d.Generator, `must be "" (read data.file) or "grammar3"`)

@@ -44,23 +44,12 @@ func DefaultModelOrder() ModelOrderConfig {
 		KSweep: defaultKSweep(s.Data, ks), Analysis: s.Analysis}
 }
 
-// Validate checks every field.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *ModelOrderConfig) Validate() error {
-	if c.Restarts < 1 {
-		return config.FieldError("restarts", c.Restarts, "must be at least 1")
-	}
 	if c.Data.Datasets != 1 {
 		return config.FieldError("data.datasets", c.Data.Datasets, "must be 1 for the model-order study")
 	}
-	if len(c.Model.K) == 0 {
-		return config.FieldError("model.k", c.Model.K, "must list at least one k")
-	}
-	for _, k := range c.Model.K {
-		if k < 1 {
-			return config.FieldError("model.k", k, "must be at least 1 (sizes the machine cannot hold are refused with an estimate when the run starts)")
-		}
-	}
-	return validateFit(c.Data, c.ML, c.VB, c.Analysis)
+	return validateFit(c.Data, c.ML, c.VB)
 }
 
 // OrderRun is one (k, restart) cell.

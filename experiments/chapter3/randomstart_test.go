@@ -14,6 +14,7 @@ import (
 	"github.com/vbworkbench/vbw/core/model/hmm"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -56,7 +57,7 @@ func TestBadRandomStartConfig(t *testing.T) {
 	c := DefaultSynthetic()
 	c.VB.Init = "random"
 	c.VB.InitMLIterations = -1
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "vb.init_ml_iterations") {
+	if err := config.CheckRanges(&c); err == nil || !strings.Contains(err.Error(), "vb.init_ml_iterations") {
 		t.Errorf("negative init_ml_iterations: error %v", err)
 	}
 }

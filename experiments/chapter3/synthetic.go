@@ -26,11 +26,12 @@ type SyntheticConfig struct {
 	experiments.Common
 	// Restarts is the number of random ML initialisations per data set; the
 	// run with the highest F is reported (Figures 3.2, 3.3).
-	Restarts int           `toml:"restarts"`
+	Restarts int           `toml:"restarts" range:"[1,1e6]"`
 	Data     SyntheticData `toml:"data"`
 	Model    struct {
-		// K is the number of hidden states, 12 in the thesis (L2127).
-		K int `toml:"k"`
+		// K is the number of hidden states, 12 in the thesis (L2127); at
+		// most 10⁶ (KSweep's model.k).
+		K int `toml:"k" range:"[1,1e6]"`
 	} `toml:"model"`
 	ML       SyntheticML `toml:"ml"`
 	VB       VBSettings  `toml:"vb"`
@@ -66,15 +67,9 @@ func DefaultSynthetic() SyntheticConfig {
 	return c
 }
 
-// Validate checks every field.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *SyntheticConfig) Validate() error {
-	if c.Restarts < 1 {
-		return config.FieldError("restarts", c.Restarts, "must be at least 1")
-	}
-	if c.Model.K < 1 {
-		return config.FieldError("model.k", c.Model.K, "must be at least 1")
-	}
-	return validateFit(c.Data, c.ML.MLSettings, c.VB, c.Analysis)
+	return validateFit(c.Data, c.ML.MLSettings, c.VB)
 }
 
 // Run is the record of one (data set, restart) cell: ML from a random start

@@ -102,12 +102,12 @@ type TextSpec struct {
 	// Abbreviations (RecipeText only; case-insensitive, without the final
 	// dot, inner dots allowed: "e.g"): a '.' right after one of these words
 	// never ends a sentence ("Mr. Smith").
-	Abbreviations []string `toml:"abbreviations"`
+	Abbreviations []string `toml:"abbreviations" range:"len=0.."`
 	// WeakAbbreviations (RecipeText only): a '.' right after one of these
 	// ends a sentence only before a capitalised word that is not a Roman
 	// numeral: "No. 5", "Prop. IV", "etc., and" and "etc. and" go on, "etc.
 	// The" ends.
-	WeakAbbreviations []string `toml:"weak_abbreviations"`
+	WeakAbbreviations []string `toml:"weak_abbreviations" range:"len=0.."`
 	// InitialsAndNumerals (RecipeText only): a '.' does not end a sentence
 	// after a single letter ("J. S. Mill", "i.", "a."), except the pronoun
 	// "I" inside a sentence ("so do I."); after a Roman numeral of two or more
@@ -122,14 +122,14 @@ type TextSpec struct {
 	TrailingSpace bool `toml:"trailing_space"`
 	// TrainMinLen and TrainMaxLen bound the training window, inclusive (step
 	// 6 and targets §4 item 9: "of length between 10 and 100 characters",
-	// L2147).
-	TrainMinLen int `toml:"train_min_len"`
-	TrainMaxLen int `toml:"train_max_len"`
+	// L2147), in characters; train_max_len ≥ train_min_len.
+	TrainMinLen int `toml:"train_min_len" range:"[1,1e6]"`
+	TrainMaxLen int `toml:"train_max_len" range:"[1,1e6]"`
 	// TrainPool is the number of training sentences: the first TrainPool in
 	// text order whose length lies in the window, among the sentences before
 	// the test set ("a maximum of 32", L2147); the training set of size n is
 	// the first n of them (targets §4 item 11).
-	TrainPool int `toml:"train_pool"`
+	TrainPool int `toml:"train_pool" range:"[1,1e6]"`
 	// The test set is TestCount consecutive sentences ("a fixed set of 200
 	// sentences of unconstrained length", L2147). Exactly one of the next
 	// three says where it starts; the others are 0.
@@ -138,19 +138,24 @@ type TextSpec struct {
 	// item 8; the thesis does not say which sentences it used). Under
 	// RecipeText, a text with fewer chapters uses its last TestCount
 	// sentences instead (with a note).
-	TestChapter int `toml:"test_start_chapter"`
+	TestChapter int `toml:"test_start_chapter" range:"[0,1e6]"`
 	// TestFraction in (0, 1): the test set starts after the first
 	// ⌊TestFraction·S⌋ of the S sentences.
-	TestFraction float64 `toml:"test_start_fraction"`
+	TestFraction float64 `toml:"test_start_fraction" range:"[0,1)"`
 	// TestSentence: the test set starts after the first TestSentence
 	// sentences (so 314 is Alice's chapter IV).
-	TestSentence int `toml:"test_start_sentence"`
-	TestCount    int `toml:"test_count"`
+	TestSentence int `toml:"test_start_sentence" range:"[0,1e9]"`
+	TestCount    int `toml:"test_count" range:"[1,1e6]"`
 }
 
-// Validate checks the spec. Its errors are *config.ValueError values
-// naming the TOML key at fault (without the "data." prefix of the config).
+// Validate checks the spec: every key against its range tag
+// (config.CheckRanges, for a spec built in Go), then what relates the keys.
+// Its errors are *config.ValueError values naming the TOML key at fault
+// (without the "data." prefix of the config).
 func (s TextSpec) Validate() error {
+	if err := config.CheckRanges(s); err != nil {
+		return err
+	}
 	switch s.Recipe {
 	case RecipeThesis, RecipeText, RecipeAuto:
 	default:
@@ -169,26 +174,8 @@ func (s TextSpec) Validate() error {
 			}
 		}
 	}
-	if s.TrainMinLen < 1 {
-		return config.FieldError("train_min_len", s.TrainMinLen, "must be at least 1")
-	}
 	if s.TrainMaxLen < s.TrainMinLen {
 		return config.FieldError("train_max_len", s.TrainMaxLen, fmt.Sprintf("must be ≥ train_min_len = %d", s.TrainMinLen))
-	}
-	if s.TrainPool < 1 {
-		return config.FieldError("train_pool", s.TrainPool, "must be at least 1")
-	}
-	if s.TestCount < 1 {
-		return config.FieldError("test_count", s.TestCount, "must be at least 1")
-	}
-	if s.TestChapter < 0 {
-		return config.FieldError("test_start_chapter", s.TestChapter, "must be at least 1, or 0 when test_start_fraction or test_start_sentence is set")
-	}
-	if !(s.TestFraction >= 0 && s.TestFraction < 1) {
-		return config.FieldError("test_start_fraction", s.TestFraction, "must be in (0, 1), or 0 when test_start_chapter or test_start_sentence is set")
-	}
-	if s.TestSentence < 0 {
-		return config.FieldError("test_start_sentence", s.TestSentence, "must be at least 1, or 0 when test_start_chapter or test_start_fraction is set")
 	}
 	// Exactly one way to start the test set.
 	type way struct {

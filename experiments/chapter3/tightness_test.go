@@ -260,7 +260,7 @@ func TestTightnessBadConfigs(t *testing.T) {
 		{"old cap", "max_iterations = 5000        # VBEM", "max_iter = 5000        # VBEM", `unknown key "vb.max_iter": renamed to "vb.max_iterations"`},
 		{"one run", "runs    = 20 ", "runs    = 1 ", "is.runs = 1"},
 		{"k too large", "k = [2, 3]   #", "k = [2, 9]   #", "model.k = 9"},
-		{"k twice", "k = [2, 3]   #", "k = [2, 2]   #", "listed twice"},
+		{"k twice", "k = [2, 3]   #", "k = [2, 2]   #", "model.k = [2, 2]: must be strictly increasing"},
 		{"unknown key", "samples = 20000", "samples = 20000\nsampels = 3", `"is.sampels"`},
 	}
 	for _, c := range cases {

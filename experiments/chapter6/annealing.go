@@ -42,7 +42,7 @@ type GranularityConfig struct {
 	StepsGrid []int `toml:"steps_grid" range:"[1,1e9] len=1.. increasing"`
 	// RandomTraces is the number of traces started from a draw of the
 	// prior; TrueTrace adds one started from the true parameters.
-	RandomTraces int            `toml:"random_traces"`
+	RandomTraces int            `toml:"random_traces" range:"[1,1e6]"`
 	TrueTrace    bool           `toml:"true_trace"`
 	Anneal       AnnealSettings `toml:"ais"`
 }
@@ -59,10 +59,9 @@ func DefaultGranularity() GranularityConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *GranularityConfig) Validate() error {
-	if err := config.FirstError(c.MainData.validate(""),
-		config.AtLeast("random_traces", c.RandomTraces, 1), c.Anneal.validate("ais"), c.Scoring.validate()); err != nil {
+	if err := config.FirstError(c.Anneal.validate("ais"), c.Scoring.validate()); err != nil {
 		return err
 	}
 	_, err := thesisParams(c.Model)
@@ -334,11 +333,12 @@ func granularitySeries(from []string, trace, k, logW []float64, ref map[string]f
 // SchedulesConfig is the config of chapter6/schedules.
 type SchedulesConfig struct {
 	experiments.Common
-	// ETauValues are the e_τ of the plotted schedules (6.73); the thesis
-	// names only 0.2 (targets §3.11).
-	ETauValues []float64 `toml:"e_tau_values"`
+	// ETauValues are the e_τ of the plotted schedules (6.73), in
+	// increasing order, each an e_tau of the [ais] table; the thesis names
+	// only 0.2 (targets §3.11).
+	ETauValues []float64 `toml:"e_tau_values" range:"(0,1e6] len=1.. increasing"`
 	// Points is the number of steps of the plotted curves.
-	Points     int               `toml:"points"`
+	Points     int               `toml:"points" range:"[2,1e6]"`
 	Hysteresis HysteresisSection `toml:"hysteresis"`
 	Model      ModelSettings     `toml:"model"`
 	Prior      PriorSettings     `toml:"prior"`
@@ -352,12 +352,13 @@ type HysteresisSection struct {
 	// MainData: n and data_seed select the data, as in
 	// chapter6/ais-granularity.
 	MainData
-	// StepsGrid are the schedule lengths K; Passes the forward/reverse
-	// pairs per (e_τ, K).
-	StepsGrid []int `toml:"steps_grid"`
-	Passes    int   `toml:"passes"`
-	// Alpha is the proposal strength.
-	Alpha float64 `toml:"alpha"`
+	// StepsGrid are the schedule lengths K, increasing, each at least 4
+	// (the quarters of the schedule) and at most 10⁹, as [ais] steps;
+	// Passes the forward/reverse pairs per (e_τ, K).
+	StepsGrid []int `toml:"steps_grid" range:"[4,1e9] len=1.. increasing"`
+	Passes    int   `toml:"passes" range:"[1,1e6]"`
+	// Alpha is the proposal strength, as the [ais] table's alpha.
+	Alpha float64 `toml:"alpha" range:"(0,1e12]"`
 }
 
 // DefaultSchedules returns the settings of targets §3.11.
@@ -370,27 +371,10 @@ func DefaultSchedules() SchedulesConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *SchedulesConfig) Validate() error {
-	if len(c.ETauValues) == 0 {
-		return config.FieldError("e_tau_values", c.ETauValues, "must list at least one value")
-	}
-	for _, e := range c.ETauValues {
-		if err := config.Positive("e_tau_values", e); err != nil {
-			return err
-		}
-	}
-	h := c.Hysteresis
-	if err := validateSizes("hysteresis.steps_grid", h.StepsGrid); err != nil {
+	if err := c.Model.validate(); err != nil {
 		return err
-	}
-	if err := config.FirstError(config.AtLeast("points", c.Points, 2), h.MainData.validate("hysteresis."),
-		config.AtLeast("hysteresis.passes", h.Passes, 1),
-		config.Positive("hysteresis.alpha", h.Alpha), c.Model.validate()); err != nil {
-		return err
-	}
-	if h.StepsGrid[0] < 4 {
-		return config.FieldError("hysteresis.steps_grid", h.StepsGrid[0], "must be at least 4 (the quarters of the schedule)")
 	}
 	_, err := thesisParams(c.Model)
 	return err

@@ -106,13 +106,14 @@ func (m ModelSettings) structure(c dag.Code) *dag.Structure {
 type ScoreSettings struct {
 	// Restarts is the number of random initialisations shared by EM and
 	// VBEM, each parameter row drawn from Dir(1). Thesis 3.
-	Restarts int `toml:"restarts"`
+	Restarts int `toml:"restarts" range:"[1,1e6]"`
 	// MaxIterations caps the iterations of each EM and VBEM run. Thesis
 	// 1000.
-	MaxIterations int `toml:"max_iterations"`
+	MaxIterations int `toml:"max_iterations" range:"[1,1e8]"`
 	// TolPerDatum stops a run once its objective rises by less than
-	// tol_per_datum·n in one iteration. Thesis 1e-6.
-	TolPerDatum float64 `toml:"tol_per_datum"`
+	// tol_per_datum·n in one iteration: nats a datum, a fraction of the
+	// one nat that already separates structures. Thesis 1e-6.
+	TolPerDatum float64 `toml:"tol_per_datum" range:"(0,1)"`
 	// AliasRule counts the aliases S of the corrected scores: "thesis"
 	// (h_used!·2^h_used), "strict" (only graph automorphisms permute
 	// nodes) or "none" (targets §2.6).
@@ -143,10 +144,7 @@ func (s ScoreSettings) validate() error {
 	if s.EMStop != "thesis" && s.EMStop != "converged" {
 		return config.FieldError("scores.em_stop", s.EMStop, `must be "thesis" or "converged"`)
 	}
-	return config.FirstError(
-		config.AtLeast("scores.restarts", s.Restarts, 1),
-		config.AtLeast("scores.max_iterations", s.MaxIterations, 1),
-		config.Positive("scores.tol_per_datum", s.TolPerDatum))
+	return nil
 }
 
 // settings returns the dag.Settings of the [scores] keys.
@@ -244,14 +242,11 @@ func (a AISSettings) validate() error {
 // (chapter6/ais-granularity, the hysteresis of chapter6/schedules): the
 // first N points of the main data set of chapter6/single-instance drawn
 // with the data seed DataSeed (its data when seed agrees with its config).
+// N is a data size as SingleConfig's sizes, DataSeed a label of a random
+// stream as its data_seeds.
 type MainData struct {
-	N        int `toml:"n"`
-	DataSeed int `toml:"data_seed"`
-}
-
-// validate checks the keys, which are prefix + "n" and prefix + "data_seed".
-func (d MainData) validate(prefix string) error {
-	return config.FirstError(config.AtLeast(prefix+"n", d.N, 1), config.AtLeast(prefix+"data_seed", d.DataSeed, 0))
+	N        int `toml:"n" range:"[1,1e7]"`
+	DataSeed int `toml:"data_seed" range:"[0,1e9]"`
 }
 
 // problem binds the configured true structure (as configured, not its
@@ -277,22 +272,6 @@ func (d MainData) problem(m ModelSettings, pr PriorSettings, seed uint64) (*dag.
 		theta = nil // the thesis's parameters have both hidden nodes
 	}
 	return p, theta, nil
-}
-
-// validateSizes checks a list of data sizes under key.
-func validateSizes(key string, sizes []int) error {
-	if len(sizes) == 0 {
-		return config.FieldError(key, sizes, "must list at least one size")
-	}
-	for i, n := range sizes {
-		if n < 1 {
-			return config.FieldError(key, n, "every size must be at least 1")
-		}
-		if i > 0 && n <= sizes[i-1] {
-			return config.FieldError(key, sizes, "must be strictly increasing")
-		}
-	}
-	return nil
 }
 
 // sizeName formats a data size for cell names and labels.

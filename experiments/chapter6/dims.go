@@ -26,17 +26,20 @@ type DimsConfig struct {
 	// Scoring: [scores] gives the EM protocol for θ̂ (restarts,
 	// max_iterations, tol_per_datum; the other keys are unused).
 	Scoring
-	// NData is the size of the sampled data set (thesis 1000, line 4981).
-	NData int `toml:"n_data"`
+	// NData is the size of the sampled data set (thesis 1000, line 4981),
+	// a data size as SingleConfig's sizes.
+	NData int `toml:"n_data" range:"[1,1e7]"`
 	// DataModes are "sampled" (n_data points from the thesis's true model)
-	// and/or "all625" (every observed configuration once).
-	DataModes []string `toml:"data"`
+	// and/or "all625" (every observed configuration once), each once.
+	DataModes []string `toml:"data" range:"len=1..2"`
 	// R is the number of perturbations (thesis 100).
-	R int `toml:"R"`
-	// Epsilon is the perturbation size in the softmax basis.
-	Epsilon float64 `toml:"epsilon"`
-	// RankRelTol counts the singular values above rank_rel_tol·σ_max.
-	RankRelTol float64 `toml:"rank_rel_tol"`
+	R int `toml:"R" range:"[1,1e6]"`
+	// Epsilon is the perturbation size in the softmax basis: small against
+	// the unit scale of the softmax parameters.
+	Epsilon float64 `toml:"epsilon" range:"(0,1]"`
+	// RankRelTol counts the singular values above rank_rel_tol·σ_max, a
+	// fraction of the largest.
+	RankRelTol float64 `toml:"rank_rel_tol" range:"(0,1)"`
 }
 
 // DefaultDims returns the settings of targets §2.9 and §6.
@@ -51,19 +54,14 @@ func DefaultDims() DimsConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *DimsConfig) Validate() error {
-	if len(c.DataModes) == 0 {
-		return config.FieldError("data", c.DataModes, `must list "sampled" and/or "all625"`)
-	}
 	for i, m := range c.DataModes {
 		if (m != "sampled" && m != "all625") || slices.Contains(c.DataModes[:i], m) {
 			return config.FieldError("data", m, `every mode must be "sampled" or "all625", once`)
 		}
 	}
-	if err := config.FirstError(config.AtLeast("n_data", c.NData, 1), config.AtLeast("R", c.R, 1),
-		config.Positive("epsilon", c.Epsilon), config.Positive("rank_rel_tol", c.RankRelTol),
-		c.Scoring.validate()); err != nil {
+	if err := c.Scoring.validate(); err != nil {
 		return err
 	}
 	_, err := thesisParams(c.Model)

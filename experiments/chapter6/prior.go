@@ -10,7 +10,6 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
 	"github.com/vbworkbench/vbw/experiments"
-	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -22,11 +21,11 @@ const PriorID = "chapter6/prior-average"
 type PriorConfig struct {
 	experiments.Common
 	Scoring
-	// Sizes are the nested data-set sizes.
-	Sizes []int `toml:"sizes"`
+	// Sizes are the nested data-set sizes, as SingleConfig's.
+	Sizes []int `toml:"sizes" range:"[1,1e7] len=1.. increasing"`
 	// Instances is the number of true models, each with every parameter
 	// row drawn from the prior and its own nested data (thesis 106).
-	Instances int `toml:"instances"`
+	Instances int `toml:"instances" range:"[1,1e6]"`
 }
 
 // DefaultPrior returns the settings of targets §3.5.
@@ -38,11 +37,8 @@ func DefaultPrior() PriorConfig {
 	return c
 }
 
-// Validate checks every key.
-func (c *PriorConfig) Validate() error {
-	return config.FirstError(validateSizes("sizes", c.Sizes), config.AtLeast("instances", c.Instances, 1),
-		c.Scoring.validate())
-}
+// Validate checks what relates the keys (each key's own range is its tag).
+func (c *PriorConfig) Validate() error { return c.Scoring.validate() }
 
 // PriorCell is one (instance, size): the rank of the true structure and
 // its score difference Δ = score(m*) − max score under every method of

@@ -25,20 +25,24 @@ const SingleID = "chapter6/single-instance"
 type SingleConfig struct {
 	experiments.Common
 	Scoring
-	// Sizes are the nested data-set sizes (line 4712).
-	Sizes []int `toml:"sizes"`
-	// DataSeeds label the data sets drawn from the true model; the first is
-	// the main data set (every figure and table, and AIS), the others give
-	// the medians of the rank checks (targets §3.3).
-	DataSeeds []int `toml:"data_seeds"`
-	// Fig62Rows are the sizes drawn in Figure 6.2 (line 4731).
-	Fig62Rows []int `toml:"fig62_rows"`
+	// Sizes are the nested data-set sizes (line 4712), increasing: each
+	// data set is the first n points of the next. At most 10⁷ points, a
+	// thousand times the thesis's largest.
+	Sizes []int `toml:"sizes" range:"[1,1e7] len=1.. increasing"`
+	// DataSeeds label the data sets drawn from the true model, distinct
+	// labels of random streams; the first is the main data set (every
+	// figure and table, and AIS), the others give the medians of the rank
+	// checks (targets §3.3).
+	DataSeeds []int `toml:"data_seeds" range:"[0,1e9] len=1.. distinct"`
+	// Fig62Rows are the sizes drawn in Figure 6.2 (line 4731), its rows
+	// from top to bottom: at least one, each one of sizes.
+	Fig62Rows []int `toml:"fig62_rows" range:"[1,1e7] len=1.. increasing"`
 	// AIS runs on the main data set only.
 	AIS AISSettings `toml:"ais"`
 	// ExactN is the size at which ln p(y|m) is computed exactly by
 	// enumeration for every structure (targets §3.14); 0 switches it off.
-	// It must be one of sizes and at most 12.
-	ExactN int `toml:"exact_n"`
+	// It must be one of sizes and at most 12 (the sum has 4^n terms).
+	ExactN int `toml:"exact_n" range:"0|[1,12]"`
 	// FromCSCheck runs, on the main data set, one more VBEM per structure
 	// from the Cheeseman–Stutz point (targets §3.13).
 	FromCSCheck bool `toml:"from_cs_check"`
@@ -57,26 +61,15 @@ func DefaultSingle() SingleConfig {
 	return c
 }
 
-// Validate checks every key.
+// Validate checks what relates the keys (each key's own range is its tag).
 func (c *SingleConfig) Validate() error {
-	if err := validateSizes("sizes", c.Sizes); err != nil {
-		return err
-	}
-	if len(c.DataSeeds) == 0 {
-		return config.FieldError("data_seeds", c.DataSeeds, "must list at least one seed")
-	}
-	for i, s := range c.DataSeeds {
-		if s < 0 || slices.Contains(c.DataSeeds[:i], s) {
-			return config.FieldError("data_seeds", c.DataSeeds, "must be distinct and ≥ 0")
-		}
-	}
 	for _, n := range c.Fig62Rows {
 		if !slices.Contains(c.Sizes, n) {
 			return config.FieldError("fig62_rows", n, "every row must be one of sizes")
 		}
 	}
-	if c.ExactN != 0 && (!slices.Contains(c.Sizes, c.ExactN) || c.ExactN > 12) {
-		return config.FieldError("exact_n", c.ExactN, "must be 0 or one of sizes, at most 12 (the sum has 4^n terms)")
+	if c.ExactN != 0 && !slices.Contains(c.Sizes, c.ExactN) {
+		return config.FieldError("exact_n", c.ExactN, "must be 0 or one of sizes")
 	}
 	if err := config.FirstError(c.Scoring.validate(), c.AIS.validate()); err != nil {
 		return err
