@@ -329,6 +329,10 @@ func CoreTime(ops float64) string {
 	switch {
 	case math.IsInf(s, 0) || math.IsNaN(s):
 		return "forever"
+	case s < 0.5:
+		return "under a core-second"
+	case s < 1.5:
+		return "about a core-second"
 	case s < 120:
 		return fmt.Sprintf("about %.0f core-seconds", s)
 	case s < 2*3600:

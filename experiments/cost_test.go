@@ -237,3 +237,20 @@ func TestDataSizes(t *testing.T) {
 		t.Errorf("a missing file: %v", err)
 	}
 }
+
+func TestCoreTime(t *testing.T) {
+	for _, c := range []struct {
+		ops  float64
+		want string
+	}{
+		{1, "under a core-second"},
+		{OpsPerSecond, "about a core-second"},
+		{30 * OpsPerSecond, "about 30 core-seconds"},
+		{3 * 3600 * OpsPerSecond, "about 3 core-hours"},
+		{math.Inf(1), "forever"},
+	} {
+		if got := CoreTime(c.ops); got != c.want {
+			t.Errorf("CoreTime(%g) = %q, want %q", c.ops, got, c.want)
+		}
+	}
+}

@@ -66,20 +66,25 @@ type dataShape struct{ rows, cols, bytes float64 }
 // stand for them, reading each file once from dir; a file that cannot be
 // read is an error naming the key.
 func resolveData(c *Cost, dir string) error {
-	shapes := map[string]dataShape{}
+	type scan struct {
+		file  string
+		lines bool
+	}
+	shapes := map[scan]dataShape{}
 	resolve := func(fs []Factor) error {
 		for i := range fs {
 			f := &fs[i]
 			if f.data == nil {
 				continue
 			}
-			s, ok := shapes[f.data.file]
+			key := scan{f.data.file, f.data.dim != dimBytes}
+			s, ok := shapes[key]
 			if !ok {
 				var err error
-				if s, err = scanShape(dir, f.data.file); err != nil {
+				if s, err = scanShape(dir, f.data.file, key.lines); err != nil {
 					return config.FieldError(f.Key, f.Value, err.Error())
 				}
-				shapes[f.data.file] = s
+				shapes[key] = s
 			}
 			f.N = [...]float64{s.rows, s.cols, s.bytes}[f.data.dim]
 			if f.What == "" {
@@ -102,9 +107,11 @@ func resolveData(c *Cost, dir string) error {
 	return nil
 }
 
-// scanShape counts the rows and columns of the table file name (relative
-// to dir unless absolute) and its bytes, reading it line by line.
-func scanShape(dir, name string) (dataShape, error) {
+// scanShape measures the file name (relative to dir unless absolute): its
+// bytes, and with lines the rows and columns of the table it holds,
+// reading it line by line (without lines only its size, so that a text of
+// any length is not scanned).
+func scanShape(dir, name string, lines bool) (dataShape, error) {
 	path := name
 	if !filepath.IsAbs(name) {
 		path = filepath.Join(dir, name)
@@ -125,6 +132,9 @@ func scanShape(dir, name string) (dataShape, error) {
 		return dataShape{}, fmt.Errorf("%s is a directory, not a data file", path)
 	}
 	s := dataShape{bytes: float64(st.Size())}
+	if !lines {
+		return s, nil
+	}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64<<10), 64<<20)
 	first := true

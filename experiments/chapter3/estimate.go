@@ -9,16 +9,11 @@ import (
 
 // This file holds the chapter's estimates (experiments.Cost), checked
 // against the limits before a run starts. The sizes of data read from a
-// file are those of the shipped files (abc21.txt, alice29.txt); a run
-// checks its memory once more when the data are read (env.CheckMemory with
-// hmmMemory), so another file is caught there.
-
-// Shapes of the shipped data files, for the estimates.
-const (
-	abc21Symbols = 600    // symbols of abc21.txt (21 strings of at most 39)
-	abc21Longest = 39     // its longest string
-	aliceSymbols = 160000 // characters of alice29.txt, a bound of any split of it
-)
+// file are bounded by the file's size in bytes (experiments.DataBytes,
+// measured at Prepare): a file of strings has no more symbols, nor a longer
+// string, than bytes, and a text no more characters. A run checks its
+// memory once more when the data are read (env.CheckMemory with
+// hmmMemory), with the exact sizes.
 
 var (
 	words = experiments.Words
@@ -51,7 +46,8 @@ const fbOps = 4
 // set and its longest sequence.
 func (d SyntheticData) shape() (symbols []experiments.Factor, longest experiments.Factor) {
 	if d.Generator == "" {
-		return []experiments.Factor{experiments.Fixed(abc21Symbols, "symbols of the file")}, experiments.Fixed(abc21Longest, "longest sequence")
+		return []experiments.Factor{experiments.DataBytes("data.file", d.File, "bytes of the file (a bound of its symbols)")},
+			experiments.DataBytes("data.file", d.File, "bytes of the file (a bound of its longest string)")
 	}
 	return []experiments.Factor{experiments.Fixed(3, "grammars"), experiments.Key("data.sequences_per_grammar", d.SequencesPerGrammar), experiments.Key("data.max_length", d.MaxLength)},
 		experiments.Key("data.max_length", d.MaxLength)
@@ -158,7 +154,7 @@ func (c *AliceConfig) Estimate() experiments.Cost {
 	return experiments.Cost{
 		Cells: []experiments.Factor{restarts, settings},
 		Memory: []experiments.Part{
-			words("data", experiments.Fixed(2*aliceSymbols, "symbols, both directions")),
+			words("data", experiments.Fixed(2, "directions"), experiments.DataBytes("data.file", c.Data.File, "characters of the text (a bound of its symbols)")),
 			experiments.Rows("cells.csv rows", restarts, settings, u, experiments.Fixed(4*6, "scores")),
 		},
 		CellMemory: append(hmmParts(2, kMax, p, longest),

@@ -19,12 +19,17 @@ var (
 	ops    = experiments.Ops
 )
 
-// Shapes of the optdigits files, for the estimates.
-const (
-	digitTrain  = 3823 // images of optdigits.tra
-	digitTest   = 1797 // images of optdigits.tes
-	digitPixels = 64
-)
+// The optdigits files' shapes in the estimates are the files' own
+// (experiments.DataRows, DataCols, measured at Prepare): an image a row,
+// and its fields (the pixels and the label, a bound of the pixels kept).
+
+// digitShape returns the factors of the digit files d: the training
+// images, the test images and the fields of a row.
+func digitShape(d DigitFiles) (train, test, pixels experiments.Factor) {
+	return experiments.DataRows("data.train", d.Train, "training images"),
+		experiments.DataRows("data.test", d.Test, "test images"),
+		experiments.DataCols("data.train", d.Train, "fields a row (a bound of the pixels)")
+}
 
 // mfaShape is the size of one VBMFA search: its points (a product), their
 // dimension, a bound on the analysers it grows and the columns of an
@@ -158,31 +163,38 @@ func (c *EmbeddedConfig) Estimate() experiments.Cost {
 }
 
 // digitImages returns the training images a digit experiment uses: all
-// of optdigits.tra, or perClass of each digit.
-func digitImages(perClass int) experiments.Factor {
+// of the training file, or perClass of each digit.
+func digitImages(d DigitFiles, perClass int) experiments.Factor {
 	if perClass > 0 {
 		return experiments.KeyN("per_class", perClass, float64(perClass)*OptdigitsClasses, "images")
 	}
-	return fixed(digitTrain, "images of the training file")
+	train, _, _ := digitShape(d)
+	return train
 }
 
-// digitData is the memory of both optdigits files, read and z-scored.
-func digitData() experiments.Part {
-	return words("the optdigits files", fixed(3, "copies"), fixed(digitTrain+digitTest, "images"), fixed(digitPixels, "pixels"))
+// digitData is the memory of both digit files, read and z-scored.
+func digitData(d DigitFiles) []experiments.Part {
+	train, test, pixels := digitShape(d)
+	return []experiments.Part{
+		words("the training file", fixed(3, "copies"), train, pixels),
+		words("the test file", fixed(3, "copies"), test, pixels),
+	}
 }
 
 // Estimate returns the cost of the restarts searches on the training
 // images, each followed by K-means from its centres.
 func (c *UnsupervisedConfig) Estimate() experiments.Cost {
 	s := fixed(150, "analysers (bound)")
-	n := digitImages(c.PerClass)
-	m := newShape(c.Model, fixed(digitPixels, "pixels"), s, n)
+	n := digitImages(c.Data, c.PerClass)
+	_, test, pixels := digitShape(c.Data)
+	m := newShape(c.Model, pixels, s, n)
 	restarts := cfgKey("restarts", c.Restarts)
 	cost := searchCost([]experiments.Factor{restarts}, m, searchIterations(c.Search, c.VB, s), 0)
-	cost.Memory = append(cost.Memory, digitData(), experiments.Rows("params.csv rows of the templates", restarts, s, m.p))
+	cost.Memory = append(cost.Memory, digitData(c.Data)...)
+	cost.Memory = append(cost.Memory, experiments.Rows("params.csv rows of the templates", restarts, s, m.p))
 	cost.Work = append(cost.Work,
 		ops("K-means", 3, restarts, cfgKey("max_kmeans_iterations", c.MaxKMeansIterations), n, s, m.p),
-		ops("classifying the test file", 4, restarts, fixed(digitTest, "test images"), s, m.p, m.k))
+		ops("classifying the test file", 4, restarts, test, s, m.p, m.k))
 	return cost
 }
 
@@ -196,7 +208,7 @@ func (c *ClassifyConfig) Estimate() experiments.Cost {
 	}
 	s := fixed(50, "analysers (bound)")
 	digits := fixed(OptdigitsClasses, "digits")
-	pixels := fixed(digitPixels, "pixels")
+	_, test, pixels := digitShape(c.Data)
 	floors := experiments.KeyN("psi_mins", c.PsiMins, float64(len(c.PsiMins)), "floors")
 	reps := cfgKey("repetitions", c.Repetitions)
 	nsizes := experiments.KeyN("sizes", c.Sizes, float64(len(c.Sizes)), "sizes")
@@ -209,29 +221,30 @@ func (c *ClassifyConfig) Estimate() experiments.Cost {
 			"EM iterations of a search (no ml.max_total_iterations: max_iterations for each of its epochs)")
 	}
 	cost := searchCost([]experiments.Factor{floors, nsizes, reps}, largest, searchIterations(c.Search, c.VB, s), 0)
-	cost.Memory = append(cost.Memory, digitData())
+	cost.Memory = append(cost.Memory, digitData(c.Data)...)
 	cost.CellMemory = append(cost.CellMemory, words("ten models of each kind", digits, fixed(2, "kinds"), s, pixels, largest.k))
 	cost.Work = []experiments.Part{
 		all.work("VBEM iterations of the searches", floors, reps, digits, searchIterations(c.Search, c.VB, s)),
 		ml.work("EM iterations of the BIC searches", floors, reps, digits, mlIterations),
-		ops("classifying the test file", 8, floors, nsizes, reps, digits, fixed(digitTest, "test images"), s, pixels, largest.k),
+		ops("classifying the test file", 8, floors, nsizes, reps, digits, test, s, pixels, largest.k),
 	}
 	return cost
 }
 
 // Estimate returns the cost of drawing the examples: reading both files.
 func (c *DigitExamplesConfig) Estimate() experiments.Cost {
-	return experiments.Cost{Memory: []experiments.Part{digitData()},
-		Work: []experiments.Part{ops("reading the files", 10, fixed(digitTrain+digitTest, "images"), fixed(digitPixels, "pixels"))}}
+	train, test, pixels := digitShape(c.Data)
+	return experiments.Cost{Memory: digitData(c.Data),
+		Work: []experiments.Part{ops("reading the training file", 10, train, pixels), ops("reading the test file", 10, test, pixels)}}
 }
 
 // Estimate returns the cost of the search on the chosen digits and of its
 // snapshots' importance-sampling cells.
 func (c *ISTightnessConfig) Estimate() experiments.Cost {
 	s := fixed(60, "analysers (bound)")
-	classes := experiments.KeyN("classes", c.Classes, float64(len(c.Classes)), "digits")
-	n := []experiments.Factor{classes, fixed(390, "training images a digit")}
-	m := newShape(c.Model, fixed(digitPixels, "pixels"), s, n...)
+	train, _, pixels := digitShape(c.Data)
+	n := []experiments.Factor{train} // the chosen digits' images: at most the file's
+	m := newShape(c.Model, pixels, s, n...)
 	iterations := searchIterations(c.Search, c.VB, s)
 	// An accepted epoch adds or removes an analyser and takes at least
 	// min_epoch_iterations: at most min(2s, budget / min_epoch_iterations)
@@ -245,7 +258,7 @@ func (c *ISTightnessConfig) Estimate() experiments.Cost {
 	runs, samples := cfgKey("is.runs", c.IS.Runs), cfgKey("is.samples", c.IS.Samples)
 	return experiments.Cost{
 		Cells: []experiments.Factor{snaps, runs},
-		Memory: append(m.memory(), digitData(),
+		Memory: append(append(m.memory(), digitData(c.Data)...),
 			words("snapshots' q(π)q(Λ̃)", snaps, half, m.p, m.k, m.k),
 			experiments.Rows("moves.csv rows (two moves an analyser)", s, fixed(2, "moves"))),
 		CellMemory: []experiments.Part{words("log weights of a run", samples), words("a sample", s, m.p, m.k)},

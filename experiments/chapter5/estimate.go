@@ -7,15 +7,13 @@ import (
 )
 
 // This file holds the chapter's estimates (experiments.Cost), checked
-// against the limits before a run starts. chapter5/genes takes the shape
-// of the published tcell.csv.
+// against the limits before a run starts. chapter5/genes measures its data
+// file at Prepare (experiments.DataRows, DataCols): the genes are bounded
+// by the fields of a row and the table by the file's rows; the time points
+// of a series are tcell.csv's, checked when the file is read.
 
-// Shape of tcell.csv, for the estimates.
-const (
-	tcellGenes  = 58
-	tcellTimes  = 10
-	tcellSeries = 44 // tcell34 and tcell10
-)
+// tcellTimes is the number of time points of a series of tcell.csv.
+const tcellTimes = 10
 
 // ldsSize is the size of one fit of a VB (or MAP) LDS: the time steps of
 // its training sequences (a product of factors), its outputs p, its hidden
@@ -173,12 +171,13 @@ func (c *GenesConfig) Estimate() experiments.Cost {
 	train := float64(c.Data.TrainReplicates[1] - c.Data.TrainReplicates[0] + 1)
 	test := float64(c.Data.TestReplicates[1]-c.Data.TestReplicates[0]+1) + 10
 	// The replicates are those of the file; the ranges are checked
-	// against it when it is read (no more than its 44 series).
-	train, test = min(train, tcellSeries), min(test, tcellSeries)
-	cost := c.GeneSettings.geneCost(experiments.Key("seeds", c.Seeds), experiments.Fixed(tcellGenes, "genes"),
+	// against it when it is read.
+	genes := experiments.DataCols("data.file", c.Data.File, "fields a row (a bound of the genes)")
+	cost := c.GeneSettings.geneCost(experiments.Key("seeds", c.Seeds), genes,
 		experiments.KeyN("data.train_replicates", c.Data.TrainReplicates[:], train, "training series"),
 		experiments.Fixed(test, "test series"), experiments.Fixed(tcellTimes-1, "time steps a series"), false)
-	cost.Memory = append(cost.Memory, experiments.Rows("the data and its table", experiments.Fixed(tcellSeries, "series"), experiments.Fixed(tcellTimes, "times"), experiments.Fixed(tcellGenes, "genes")))
+	cost.Memory = append(cost.Memory, experiments.Rows("the data and its table",
+		experiments.DataRows("data.file", c.Data.File, "rows (a series at a time point)"), genes))
 	return cost
 }
 

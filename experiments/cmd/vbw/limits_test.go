@@ -331,3 +331,38 @@ func TestDataSizeRefusal(t *testing.T) {
 		t.Errorf("the refusal took %d MiB of memory at its peak and %v of CPU, want at most %d MiB and %v", rss>>20, cpu, refusalRSS>>20, refusalCPU)
 	}
 }
+
+// TestDataSizeRefusalText: a 400 GiB text (a sparse file, nothing written)
+// named by chapter 3's alice config is refused by the memory estimate
+// from the file's size alone, before the text is read.
+func TestDataSizeRefusalText(t *testing.T) {
+	bin := buildVBW(t)
+	dir := t.TempDir()
+	f, err := os.Create(filepath.Join(dir, "huge.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(400 << 30); err != nil {
+		f.Close()
+		t.Skip("no sparse files here:", err)
+	}
+	f.Close()
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "configs", "chapter3", "alice.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "alice.toml")
+	text := strings.Replace(string(b), `file               = "alice29.txt"`, `file               = "huge.txt"`, 1)
+	if text == string(b) {
+		t.Fatal("alice.toml names no alice29.txt")
+	}
+	if err := os.WriteFile(cfg, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	msg, rss, cpu := refused(t, exec.Command(bin, "run", "-out", t.TempDir(), "-data", dir, "-max-memory", "64GiB", cfg),
+		`data.file = "huge.txt": this run needs about`, "of memory", "characters of the text (a bound of its symbols) of huge.txt", "more than the limit of 64.0 GiB")
+	t.Log(msg)
+	if rss > refusalRSS || cpu > refusalCPU {
+		t.Errorf("the refusal took %d MiB of memory at its peak and %v of CPU, want at most %d MiB and %v", rss>>20, cpu, refusalRSS>>20, refusalCPU)
+	}
+}
