@@ -573,7 +573,7 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.SetOutput(stderr)
 	out := fs.String("out", "output", "top output directory that vbw run wrote to")
 	cells := fs.Int("cells", 3, "stored cells of each folder to recompute (0: none, only the assembly of the stored cells is checked); a run without cells is recomputed whole when > 0")
-	seed := fs.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the sample of cells (default: the time; the record says which)")
+	seed := fs.Uint64("seed", 0, "seed of the sample of cells (0: drawn from the clock; the record says which)")
 	data := fs.String("data", "", "data directory (overrides $VBW_DATA and the config's data_dir)")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers for the recomputed cells")
 	args, err := parseInterspersed(fs, args)
@@ -588,6 +588,9 @@ func cmdVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if *cells < 0 {
 		return fmt.Errorf("-cells %d: want 0 or more", *cells)
+	}
+	if *seed == 0 {
+		*seed = uint64(time.Now().UnixNano()) | 1
 	}
 	if err := experiments.CheckWorkers(*workers); err != nil {
 		return err
