@@ -68,17 +68,18 @@ func (c *Fig107Config) Estimate() experiments.Cost {
 	a0 := experiments.KeyN("prior.alpha0", c.Prior.Alpha0, float64(len(c.Prior.Alpha0)), "values of α₀")
 	k := experiments.Key("k_max", c.KMax)
 	n := experiments.DataRows("data", c.Data, "points")
-	fact := experiments.KeyN("k_max", c.KMax, math.Gamma(float64(c.KMax)+1)*float64(c.KMax)*float64(max(c.IS.MaxFits, 1)), "K!·K·fits")
+	fact := experiments.KeyN("k_max", c.KMax, math.Gamma(float64(c.KMax)+1)*float64(c.KMax), "K!·K relabellings a fit")
+	fits := experiments.KeyN("is.max_fits", c.IS.MaxFits, float64(max(c.IS.MaxFits, 1)), "fits of the proposal")
 	return experiments.Cost{Cells: []experiments.Factor{a0, k},
 		Memory: []experiments.Part{experiments.Rows("starts table", a0, k, experiments.Key("restarts", c.Restarts))},
 		CellMemory: []experiments.Part{experiments.Words("fits kept for the IS proposal", experiments.Key("restarts", c.Restarts), n, k),
-			experiments.Words("relabellings", fact)},
+			experiments.Words("relabellings", fact, fits)},
 		Work: []experiments.Part{
 			experiments.Ops("VB iterations", 40, a0, k, k, experiments.Key("restarts", c.Restarts), experiments.Key("vb.max_iterations", c.VB.MaxIterations), n),
 			experiments.Ops("AIS collapsed sweeps", 60, a0, k, k, experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.steps", c.AIS.Steps), n),
 			experiments.Ops("AIS uncollapsed sweeps", 60, a0, k, k, experiments.Key("ais_joint.runs", c.AISJoint.Runs), experiments.Key("ais_joint.steps", c.AISJoint.Steps), n),
 			experiments.Ops("IS samples: likelihood", 40, a0, k, k, experiments.Key("is.runs", c.IS.Runs), experiments.Key("is.samples", c.IS.Samples), n),
-			experiments.Ops("IS samples: relabelled proposal", 2, a0, k, experiments.Key("is.runs", c.IS.Runs), experiments.Key("is.samples", c.IS.Samples), fact),
+			experiments.Ops("IS samples: relabelled proposal", 2, a0, k, experiments.Key("is.runs", c.IS.Runs), experiments.Key("is.samples", c.IS.Samples), fact, fits),
 		}}
 }
 

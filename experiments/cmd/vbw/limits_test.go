@@ -141,6 +141,9 @@ func TestHostileSizes(t *testing.T) {
 		// declared range refuses it before the estimate multiplies it.
 		{"embedded restarts overflow", "chapter4/embedded.toml", []edit{{"", "restarts", "9000000000000000000"}}, nil, nil,
 			[]string{"restarts = 9000000000000000000: must be from 1 to 1e6"}},
+		// The estimate names the key that drives it: the proposal's fits, not k_max.
+		{"fig10_7 is.max_fits", "vbgmm/fig10_7.toml", []edit{{"is", "max_fits", "10000"}}, []string{"-max-work", "1e9"}, nil,
+			[]string{"is.max_fits = 10000: this run needs about", "lower is.max_fits"}},
 		{"workers zero", "chapter4/is-hazard.toml", nil, []string{"-workers", "0"}, nil, []string{"-workers 0: want at least 1"}},
 		{"workers negative", "chapter4/is-hazard.toml", nil, []string{"-workers", "-5"}, nil, []string{"-workers -5: want at least 1"}},
 		{"workers absurd", "chapter4/is-hazard.toml", nil, []string{"-workers", "100000000"}, nil, []string{"-workers 100000000: at most"}},
