@@ -299,8 +299,8 @@ func medianOK(x []float64) float64 {
 }
 
 func writeClutter(env *experiments.Env, c *ClutterConfig, cells []clutterCell) error {
-	s := &results.Summary{Criteria: clutterCriteria}
-	get := clutterCriteria.Get
+	s := &results.Summary{Criteria: clutterCriteria(c)}
+	get := s.Criteria.Get
 	trace := results.NewTable("n", "seed", "method", "iteration", "flops", "mean_err", "lnp_err")
 	final := results.NewTable("n", "seed", "exact_lnp", "exact_mean0", "pieces", "method", "iterations", "flops", "mean_err", "lnp_err")
 	curves := results.NewTable("n", "method", "iteration", "median_flops", "median_mean_err", "median_lnp_err")
@@ -447,7 +447,7 @@ func writeFig10_16(env *experiments.Env, c *ClutterConfig, s *results.Summary) e
 			negi = i
 		}
 	}
-	s.Judge(clutterCriteria.Get("fig10.16-negative-site"), float64(b2i(negi >= 0)))
+	s.Judge(s.Criteria.Get("fig10.16-negative-site"), float64(b2i(negi >= 0)))
 	tab := results.NewTable("panel", "method", "x", "density")
 	lc := math.Log(p.W) - 0.5*math.Log(2*math.Pi*p.A)
 	for k, i := range []int{pos, negi} {
