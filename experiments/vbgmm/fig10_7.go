@@ -83,14 +83,23 @@ func (c *Fig107Config) Estimate() experiments.Cost {
 		}}
 }
 
+// fig107Criteria are the criteria of vbgmm/fig10_7: PRML's peak at K = 2
+// and infrequent local maxima (L544, L552), claims of the text; the
+// sampled evidence beside the bound (targets §7 P2), which the text does
+// not compute: the bound below it (sanity), and the evidence's peak, the
+// ln K! correction and AIS against IS, extensions (AIS and IS disagree
+// beyond 3 standard errors at K = 3 on the quick settings, so their
+// agreement is a claim of ours, not a property of every valid run).
 var fig107Criteria = results.Criteria{
-	{ID: "f-monotone", Text: "fits whose F decreased within a VB run", Target: results.Equal(0)},
-	{ID: "fig10.7-peak-k2", Text: "K maximising the best F + ln K! (PRML: a distinct peak at K = 2)", Target: results.Equal(2)},
-	{ID: "fig10.7-local-maxima-rare", Text: "fraction of all starts whose F is within near_nats of the best of their K (PRML: suboptimal maxima infrequent)", Target: results.AtLeast(0.8)},
-	{ID: "fig10.7-evidence-peak-k2", Text: "K maximising the IS estimate of ln p(X|K)", Target: results.Equal(2)},
-	{ID: "fig10.7-f-below-is", Text: "F − (IS ln p(X|K) + 3 se): the bound lies below the sampled evidence (10⁻⁶ nats for rounding: at K = 1 both are exact)", Target: results.AtMost(1e-6)},
-	{ID: "fig10.7-lnk-closer", Text: "|F + ln K! − IS| − |F − IS|: the ln K! correction moves F towards the sampled evidence (targets §7 P2)", Target: results.Below(0)},
-	{ID: "fig10.7-ais-matches-is", Text: "|AIS − IS| in combined standard errors, AIS's the larger of its delta-method s.e. and sd(ln w)/√runs (0 within 10⁻⁶ nats: at K = 1 both are exact): AIS over the assignments (collapsed Gibbs with split-merge moves) agrees with IS", Target: results.AtMost(3)},
+	results.Criterion{ID: "f-monotone", Text: "fits whose F decreased within a VB run", Target: results.Equal(0)}.AsSanity(),
+	results.Criterion{ID: "fig10.7-peak-k2", Text: "K maximising the best F + ln K! (PRML: a distinct peak at K = 2)", Target: results.Equal(2)}.
+		AsClaim("the bound with ln K! shows \"a distinct peak at K = 2 components\"", "L544, L552"),
+	results.Criterion{ID: "fig10.7-local-maxima-rare", Text: "fraction of all starts whose F is within near_nats of the best of their K (PRML: suboptimal maxima infrequent); per start, nats below the best of its K", Target: results.AtLeast(0.8)}.
+		AsClaim("of 100 random starts per K, \"some solutions find suboptimal local maxima, but ... this happens infrequently\"", "L544"),
+	results.Criterion{ID: "fig10.7-evidence-peak-k2", Text: "K maximising the IS estimate of ln p(X|K)", Target: results.Equal(2)}.AsExtension(),
+	results.Criterion{ID: "fig10.7-f-below-is", Text: "F − (IS ln p(X|K) + 3 se): the bound lies below the sampled evidence (10⁻⁶ nats for rounding: at K = 1 both are exact)", Target: results.AtMost(1e-6)}.AsSanity(),
+	results.Criterion{ID: "fig10.7-lnk-closer", Text: "|F + ln K! − IS| − |F − IS|: the ln K! correction moves F towards the sampled evidence (targets §7 P2)", Target: results.Below(0)}.AsExtension(),
+	results.Criterion{ID: "fig10.7-ais-matches-is", Text: "|AIS − IS| in combined standard errors, AIS's the larger of its delta-method s.e. and sd(ln w)/√runs (0 within 10⁻⁶ nats: at K = 1 both are exact): AIS over the assignments (collapsed Gibbs with split-merge moves) agrees with IS", Target: results.AtMost(3)}.AsExtension(),
 }
 
 // fig107Explain says why a criterion can fail on this setting.
@@ -181,7 +190,8 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 	st := results.NewTable("alpha0", "k", "restart", "f", "f_lnk", "iterations", "status")
 	et := results.NewTable("alpha0", "k", "f", "f_lnk", "ln_p_ais", "ln_p_ais_se", "ln_p_ais_se_log_w", "ln_p_is", "ln_p_is_se", "is_fhat", "is_fits")
 	rows := map[float64][]fig107Row{}
-	var bad, near, starts int
+	var bad int
+	var below []float64 // per start of the headline α₀, nats below the best of its K
 	for i, cell := range cells {
 		key := keys[i]
 		lnk := gmm.LogFactorial(key.k)
@@ -192,10 +202,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 				bad++
 			}
 			if key.alpha0 == c.Prior.Alpha0[0] {
-				starts++
-				if float64(rs.F) >= bf-c.NearNats {
-					near++
-				}
+				below = append(below, bf-float64(rs.F))
 			}
 		}
 		row := fig107Row{k: key.k, f: bf, flnk: bf + lnk, ais: float64(cell.AIS.LogZ), aisSE: float64(cell.AIS.SE), aisSELogW: float64(cell.AIS.SELogW),
@@ -244,7 +251,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 	}
 	head := rows[c.Prior.Alpha0[0]]
 	s.Judge(fig107Criteria.Get("fig10.7-peak-k2"), s.Metrics["best_K_F_lnK"], "α₀ = "+fmtG(c.Prior.Alpha0[0]))
-	s.Judge(fig107Criteria.Get("fig10.7-local-maxima-rare"), float64(near)/float64(starts), fmt.Sprintf("%d starts", starts))
+	s.JudgeSeeds(fig107Criteria.Get("fig10.7-local-maxima-rare"), below, func(d float64) bool { return d <= c.NearNats }, fmt.Sprintf("%d starts", len(below)))
 	s.Judge(fig107Criteria.Get("fig10.7-evidence-peak-k2"), s.Metrics["best_K_is"])
 	for _, r := range head {
 		cas := "K=" + strconv.Itoa(r.k)
@@ -261,7 +268,7 @@ func writeFig107(env *experiments.Env, c *Fig107Config, keys []fig107Key, cells 
 	s.Claims = []results.Claim{
 		{Artifact: "Figure 10.7", Figures: []string{"fig10_7"}, Checks: []string{"fig10.7-peak-k2", "fig10.7-local-maxima-rare"},
 			Statement: "F + ln K! on Old Faithful has a distinct peak at K = 2; suboptimal local maxima are infrequent"},
-		{Artifact: "PRML section 10.2.4 (ln K!)", Figures: []string{"fig10_7"},
+		{Artifact: "PRML Figure 10.7, section 10.2.4 (ln K! and the sampled evidence)", Figures: []string{"fig10_7"},
 			Checks:    []string{"fig10.7-evidence-peak-k2", "fig10.7-f-below-is", "fig10.7-lnk-closer", "fig10.7-ais-matches-is"},
 			Statement: "F is a lower bound on ln p(X|K), and adding ln K! accounts for the K! equivalent modes q ignores"},
 	}
