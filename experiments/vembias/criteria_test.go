@@ -2,6 +2,7 @@ package vembias
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -118,7 +119,8 @@ func TestEveryExperimentShown(t *testing.T) {
 }
 
 // TestQuickChecksClassified: every check of every shipped config's [quick]
-// run (the runs TestGolden makes) carries its criterion's kind.
+// run (the runs TestGolden makes) carries its criterion's kind, and the
+// bridge's claims are judged over the seeds of each (λ, T).
 func TestQuickChecksClassified(t *testing.T) {
 	files, err := filepath.Glob(configPath("*.toml"))
 	if err != nil || len(files) == 0 {
@@ -129,6 +131,9 @@ func TestQuickChecksClassified(t *testing.T) {
 			for _, c := range exptest.Quick(t, f).Summary.Checks {
 				if _, err := results.ParseKind(c.Kind); err != nil || c.Kind == "" {
 					t.Errorf("check %s: kind %q", c.Key(), c.Kind)
+				}
+				if b := results.BaseID(c.ID); slices.Contains([]string{"bridge-bias-toward-zero", "bridge-var-too-small"}, b) && (c.Spread == nil || c.Spread.N < 2) {
+					t.Errorf("check %s: not judged over the seeds (spread %+v)", c.ID, c.Spread)
 				}
 			}
 		})
