@@ -119,8 +119,9 @@ func TestEveryExperimentShown(t *testing.T) {
 }
 
 // TestQuickChecksClassified: every check of every shipped config's [quick]
-// run (the runs TestGolden makes) carries its criterion's kind, and the
-// bridge's claims are judged over the seeds of each (λ, T).
+// run (the runs TestGolden makes) carries its criterion's kind, every claim
+// of a run has a check that is not a sanity check, and the bridge's claims
+// are judged over the seeds of each (λ, T).
 func TestQuickChecksClassified(t *testing.T) {
 	files, err := filepath.Glob(configPath("*.toml"))
 	if err != nil || len(files) == 0 {
@@ -128,7 +129,19 @@ func TestQuickChecksClassified(t *testing.T) {
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".toml"), func(t *testing.T) {
-			for _, c := range exptest.Quick(t, f).Summary.Checks {
+			sum := exptest.Quick(t, f).Summary
+			for _, cl := range sum.Claims {
+				judged := false
+				for _, id := range cl.Checks {
+					for _, c := range sum.ChecksOf(id) {
+						judged = judged || !c.IsSanity()
+					}
+				}
+				if !judged {
+					t.Errorf("claim on %s: sanity checks alone, which judge no claim", cl.Artifact)
+				}
+			}
+			for _, c := range sum.Checks {
 				if _, err := results.ParseKind(c.Kind); err != nil || c.Kind == "" {
 					t.Errorf("check %s: kind %q", c.Key(), c.Kind)
 				}
