@@ -294,16 +294,21 @@ type ldsTarget struct {
 // LogProb returns ln p(y, A, C, ln ρ).
 func (t ldsTarget) LogProb(th []float64) float64 { return t.prior.LogJoint(t.y, th[0], th[1], th[2]) }
 
-// bridgeCriteria are targets §7 P1's questions as criteria (T&S L290 and
-// Wang & Titterington 2004, L376).
+// bridgeCriteria are targets §7 P1's questions as criteria: T&S's claims
+// (L290, L172, and Wang & Titterington 2004, L376) judged on a model of
+// Beal's chapter 5 rather than the text's, so extensions of ours, each
+// (λ, T) judged over its seeds; the bound, the agreement of the quadrature
+// with importance sampling and the quadrature's error are sanity checks.
 var bridgeCriteria = results.Criteria{
-	{ID: "bridge-bias-toward-zero", Text: "E_q[A] is biased towards 0 (T&S L290; targets §7 P1): lengths at which the median of E_q[A] − E[A|y] over seeds is not below −1e-6 (pruned series give ±1e-8)", Target: results.Equal(0)},
-	{ID: "bridge-var-too-small", Text: "Var_q[A] is too small (targets §7 P1): lengths at which the median Var_q[A]/Var[A|y] is not below 1", Target: results.Equal(0)},
-	{ID: "bridge-bias-shrinks", Text: "the bias shrinks as T grows: |median bias| at the longest T below that at the shortest", Target: results.Holds},
-	{ID: "bridge-f-bound", Text: "F ≤ ln p(y) (F is a lower bound of the log evidence at the same hyperparameters, T&S eq. 1.2, Beal eq. 2.15): series where F exceeds it by more than 1e-6", Target: results.Equal(0)},
-	{ID: "bridge-is-agrees", Text: "the quadrature's ln p(y) agrees with importance sampling in (A, C, ln ρ) from its Laplace approximation (the Kalman filter in the model's own coordinates): share of series where they differ by more than 4 standard errors + 0.01", Target: results.AtMost(0.05)},
-	{ID: "bridge-is-mean-agrees", Text: "the quadrature's E[A|y] agrees with the same importance sampler's: share of series where they differ by more than 0.2 posterior standard deviations", Target: results.AtMost(0.05)},
-	{ID: "bridge-quadrature-error", Text: "the quadrature's error estimate of p(y), relative, largest over series (both levels of the adaptive Gauss-Kronrod rule)", Target: results.AtMost(1e-5)},
+	results.Criterion{ID: "bridge-bias-toward-zero", Text: "E_q[A] is biased towards 0 (T&S L290; targets §7 P1): share of the series with E_q[A] − E[A|y] below −1e-6 (pruned series give ±1e-8)", Target: results.Above(0.5)}.
+		AsClaim("vEM's λ̂ under-estimates λ, towards 0 (infinite data; also Wang & Titterington 2004, L376)", "L290").AsExtension(),
+	results.Criterion{ID: "bridge-var-too-small", Text: "Var_q[A] is too small (targets §7 P1): share of the series with Var_q[A]/Var[A|y] below 1 − 1e-6 (pruned series give 1 ± 1e-8)", Target: results.Above(0.5)}.
+		AsClaim("variational approximations 'under-estimate the uncertainties in inference'", "L172").AsExtension(),
+	results.Criterion{ID: "bridge-bias-shrinks", Text: "the bias shrinks as T grows: |median bias| at the longest T below that at the shortest", Target: results.Holds}.AsExtension(),
+	results.Criterion{ID: "bridge-f-bound", Text: "F ≤ ln p(y) (F is a lower bound of the log evidence at the same hyperparameters, T&S eq. 1.2, Beal eq. 2.15): series where F exceeds it by more than 1e-6", Target: results.Equal(0)}.AsSanity(),
+	results.Criterion{ID: "bridge-is-agrees", Text: "the quadrature's ln p(y) agrees with importance sampling in (A, C, ln ρ) from its Laplace approximation (the Kalman filter in the model's own coordinates): share of series where they differ by more than 4 standard errors + 0.01", Target: results.AtMost(0.05)}.AsSanity(),
+	results.Criterion{ID: "bridge-is-mean-agrees", Text: "the quadrature's E[A|y] agrees with the same importance sampler's: share of series where they differ by more than 0.2 posterior standard deviations", Target: results.AtMost(0.05)}.AsSanity(),
+	results.Criterion{ID: "bridge-quadrature-error", Text: "the quadrature's error estimate of p(y), relative, largest over series (both levels of the adaptive Gauss-Kronrod rule)", Target: results.AtMost(1e-5)}.AsSanity(),
 	fMonotone("VBEM"),
 }
 
@@ -354,14 +359,14 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 	if err := results.WriteCSV(env.Path("bridge.csv"), *tab); err != nil {
 		return err
 	}
-	// The medians per (λ, T), for the findings.
-	var above, cellsN, prunedN int
+	// Each (λ, T) judged over its seeds; the medians for the metrics and
+	// the findings.
+	var above, cellsN, prunedN, notBelow int
 	var worst struct {
 		bias float64
 		at   string
 	}
 	for _, l := range c.Lambdas {
-		notNeg, notSmall := 0, 0
 		var first, last float64
 		for j, T := range c.Lengths {
 			var bias, ratio, gap []float64
@@ -383,11 +388,14 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 			s.SetMetric("bridge_var_ratio"+suffix, mr)
 			s.SetMetric("bridge_f_gap"+suffix, results.Median(gap))
 			s.SetMetric("bridge_pruned_share"+suffix, float64(pruned)/float64(len(bias)))
-			// A pruned series has E_q[A] = 0 and E[A|y] ≈ ±1e-8 (the
-			// prior N(0, 1/α) with α > 1e3): a median within biasZero of 0
-			// is no bias.
-			if !(mb < -biasZero) {
-				notNeg++
+			// A pruned series has E_q[A] = 0 and E[A|y] ≈ ±1e-8, and
+			// Var_q[A]/Var[A|y] = 1 ± 1e-8 (both the prior N(0, 1/α) with
+			// α > 1e3): within biasZero of 0 (of 1) is no bias.
+			cs := "l=" + fmtF(l) + ",T=" + strconv.Itoa(T)
+			s.JudgeSeeds(get("bridge-bias-toward-zero").For(cs), bias, func(v float64) bool { return v < -biasZero })
+			s.JudgeSeeds(get("bridge-var-too-small").For(cs), ratio, func(v float64) bool { return v < 1-biasZero })
+			if ch, _ := s.CheckByID("bridge-bias-toward-zero[" + cs + "]"); !ch.Pass {
+				notBelow++
 			}
 			cellsN++
 			if mb > biasZero {
@@ -399,18 +407,12 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 			if 2*pruned >= len(bias) {
 				prunedN++
 			}
-			if !(mr < 1) {
-				notSmall++
-			}
 			if j == 0 {
 				first = math.Abs(mb)
 			}
 			last = math.Abs(mb)
 		}
-		cs := "l=" + fmtF(l)
-		s.Judge(get("bridge-bias-toward-zero").For(cs), float64(notNeg))
-		s.Judge(get("bridge-var-too-small").For(cs), float64(notSmall))
-		s.JudgeBool(get("bridge-bias-shrinks").For(cs), last < first, fmt.Sprintf("|bias| %.4g at the shortest T, %.4g at the longest", first, last))
+		s.JudgeBool(get("bridge-bias-shrinks").For("l="+fmtF(l)), last < first, fmt.Sprintf("|bias| %.4g at the shortest T, %.4g at the longest", first, last))
 	}
 	s.Judge(get("bridge-f-bound"), float64(aboveBound))
 	s.Judge(get("bridge-is-agrees"), float64(isBad)/float64(len(keys)))
@@ -419,17 +421,24 @@ func RunBridge(env *experiments.Env, c *BridgeConfig) error {
 	s.SetMetric("bridge_vbq_is_off_share", float64(vqBad)/float64(len(keys)))
 	s.Findings = append(s.Findings, fmt.Sprintf("The reference: ρ integrated in closed form and adaptive Gauss-Kronrod over (A, ln C²ρ), error estimate at most %.2g of p(y); importance sampling in the model's own coordinates from its Laplace approximation agrees in %.0f%% of series (bridge-is-agrees). IS from VB's q widened ×%g disagrees in %.0f%% (bridge_vbq_is_off_share), below the quadrature where q is much narrower than the posterior: heavy weights, not an error of the quadrature.",
 		quadErr, 100*(1-float64(isBad)/float64(len(keys))), c.IS.Widen, 100*float64(vqBad)/float64(len(keys))))
-	biasText := fmt.Sprintf("With Beal's split q(A)q(C, ρ)q(x) the median of E_q[A] − E[A|y] is above 0 at %d of %d (λ, T) (largest %+.3g at %s), not towards 0.", above, cellsN, worst.bias, worst.at)
-	if !c.VB.Hyper.Fixed() {
-		biasText += fmt.Sprintf(" The pull towards 0 comes through the hyperparameters instead: learning α by VB prunes A (α > 1e3, E_q[A] = 0) in at least half the series at %d of %d (λ, T), the short ones (bridge_pruned_share_*), and the exact posterior at that α is pruned too, so that the comparison at VB's hyperparameters shows no bias there.", prunedN, cellsN)
+	if notBelow > 0 {
+		biasText := fmt.Sprintf("The bridge's bias: with Beal's split q(A)q(C, ρ)q(x), E_q[A] is below E[A|y] on most series at %d of %d (λ, T) (bridge-bias-toward-zero); the median of E_q[A] − E[A|y] is above 0 at %d (largest %+.3g at %s), not towards 0.", cellsN-notBelow, cellsN, above, worst.bias, worst.at)
+		if !c.VB.Hyper.Fixed() {
+			biasText += fmt.Sprintf(" The pull towards 0 comes through the hyperparameters instead: learning α by VB prunes A (α > 1e3, E_q[A] = 0) in at least half the series at %d of %d (λ, T), the short ones (bridge_pruned_share_*), and the exact posterior at that α is pruned too, so that the comparison at VB's hyperparameters shows no bias there.", prunedN, cellsN)
+		}
+		s.Findings = append(s.Findings, biasText)
 	}
 	s.Judge(get("f-monotone"), float64(decreased))
 	s.AddFindingsFromChecks(map[string]string{
-		"bridge-bias-toward-zero": biasText,
+		"bridge-bias-toward-zero": "E_q[A] is not below the exact posterior mean on most of these series (see the finding on the bridge's bias).",
 		"bridge-bias-shrinks":     "The bias is not monotone in T: it is near 0 in the shortest series, where A is pruned (hyperparameters learnt) or the prior dominates (held), peaks at an intermediate length and falls beyond (bridge_bias_A_*).",
 		"bridge-var-too-small":    "Where A is pruned (α → ∞) q and the exact posterior are both the prior N(0, 1/α) and the ratio is 1.",
 	})
-	s.Claims = []results.Claim{claim("the bridge (targets §7 P1)", "bridge", "Our VB-LDS (k = p = 1) against the exact posterior of its parameters: is E_q[A] biased towards 0 (T&S L290), Var_q[A] too small, and how far is F below ln p(y)? (targets §7 P1)", bridgeCriteria, "bridge-", "f-monotone")}
+	artefact := "the bridge (targets §7 P1), hyperparameters by VB"
+	if c.VB.Hyper.Fixed() {
+		artefact = "the bridge (targets §7 P1), hyperparameters held at α = γ = a = b = 1"
+	}
+	s.Claims = []results.Claim{claim(artefact, "bridge", "Our VB-LDS (k = p = 1) against the exact posterior of its parameters: is E_q[A] biased towards 0 (T&S L290), Var_q[A] too small, and how far is F below ln p(y)? (targets §7 P1)", bridgeCriteria, "bridge-", "f-monotone")}
 	return env.WriteSummary(&s, "The bridge to Beal's chapter 5: the VB-LDS (k = p = 1) against the exact posterior of A and ln p(y) by quadrature (hyperparameters at VB's values), cross-checked by IS.")
 }
 

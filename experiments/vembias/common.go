@@ -195,8 +195,8 @@ func claim(artefact, figure, statement string, cs results.Criteria, prefixes ...
 	return c
 }
 
-// fMonotone is the criterion that F never decreases in the runs of algo
-// (vb.Run's check).
+// fMonotone is the sanity check that F never decreases in the runs of
+// algo (vb.Run's check).
 func fMonotone(algo string) results.Criterion {
-	return results.Criterion{ID: "f-monotone", Text: algo + " runs in which F decreased (vb.Run's check)", Target: results.Equal(0)}
+	return results.Criterion{ID: "f-monotone", Text: algo + " runs in which F decreased (vb.Run's check)", Target: results.Equal(0)}.AsSanity()
 }
