@@ -452,19 +452,52 @@ type loader struct {
 // mismatches): "toml: line 5 (last key \"vb.tol\"): incompatible types: ...".
 var tomlError = regexp.MustCompile(`^toml: (?:line (\d+) )?\(last key ("(?:[^"\\]|\\.)*")\): (.*)$`)
 
+// The decoder's wording of a value of the wrong type or size, and the names
+// of its types in a config's terms.
+var (
+	typeMismatch = regexp.MustCompile(`^incompatible types: TOML value has type ([\w\[\]{}.]+); destination has type ([\w\[\]{}.]+)$`)
+	intOverflow  = regexp.MustCompile(`^(-?\d+) is out of range for (u?int\d*)$`)
+	typeWords    = map[string]string{
+		"integer": "a whole number", "int64": "a whole number", "float64": "a number", "string": "a string",
+		"bool": "true or false", "slice": "a list", "[]interface {}": "a list", "[]any": "a list", "map[string]interface {}": "a table", "map[string]any": "a table",
+		"map": "a table", "struct": "a table", "time.Time": "a date",
+	}
+)
+
+// plainDecodeMessage rewrites the decoder's messages about a value's type
+// or size in the config's terms ("must be a whole number, not a number
+// with a fraction or exponent"); other messages are kept.
+func plainDecodeMessage(msg string) string {
+	if m := typeMismatch.FindStringSubmatch(msg); m != nil {
+		want, got := typeWords[m[2]], typeWords[m[1]]
+		if want == "" || got == "" {
+			return msg
+		}
+		if m[1] == "float64" && m[2] == "integer" {
+			return "must be a whole number (written without a fraction or an exponent)"
+		}
+		return fmt.Sprintf("must be %s, not %s", want, got)
+	}
+	if m := intOverflow.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s is too large for a whole number (at most 9223372036854775807)", m[1])
+	}
+	return msg
+}
+
 // decodeError locates a decoding error in the file. decoding says whether
 // the file has already parsed, so that a toml.ParseError is about a value
 // rather than the syntax.
 func (l *loader) decodeError(err error, decoding bool) error {
 	var pe toml.ParseError
 	if errors.As(err, &pe) {
-		ce := &Error{Path: l.path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: escapeControl(pe.Message), Err: err}
+		msg := plainDecodeMessage(pe.Message)
+		ce := &Error{Path: l.path, Line: pe.Position.Line, Col: pe.Position.Col, Msg: escapeControl(msg), Err: err}
 		switch {
 		case decoding && pe.LastKey != "":
 			ce.Key = pe.LastKey
-			ce.Msg = fmt.Sprintf("key %q: %s", pe.LastKey, pe.Message)
+			ce.Msg = fmt.Sprintf("key %q: %s", pe.LastKey, msg)
 		case pe.LastKey != "":
-			ce.Msg = fmt.Sprintf("%s (last key %q)", pe.Message, pe.LastKey)
+			ce.Msg = fmt.Sprintf("%s (last key %q)", msg, pe.LastKey)
 		}
 		return ce
 	}
@@ -475,7 +508,7 @@ func (l *loader) decodeError(err error, decoding bool) error {
 		if uerr != nil {
 			key = m[2]
 		}
-		return &Error{Path: l.path, Line: line, Key: key, Msg: fmt.Sprintf("key %q: %s", key, m[3]), Err: err}
+		return &Error{Path: l.path, Line: line, Key: key, Msg: fmt.Sprintf("key %q: %s", key, plainDecodeMessage(m[3])), Err: err}
 	}
 	return &Error{Path: l.path, Msg: strings.TrimPrefix(msg, "toml: "), Err: err}
 }

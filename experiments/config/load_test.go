@@ -482,3 +482,21 @@ func TestLoadRetiredKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadConfigWrongTypes: a value of the wrong type or too large for
+// its field is one line in the config's terms, naming the key.
+func TestLoadConfigWrongTypes(t *testing.T) {
+	for _, c := range []struct{ text, suffix, want string }{
+		{"\nruns = 1.5\n", `:1: key "runs"`, "must be a whole number (written without a fraction or an exponent)"},
+		{"\nruns = 1e300\n", `:1: key "runs"`, "must be a whole number"},
+		{"\nruns = \"x\"\n", `:1: key "runs"`, "must be a whole number, not a string"},
+		{"\nruns = [1]\n", `:1: key "runs"`, "must be a whole number, not a list"},
+		{"\nruns = 9223372036854775808\n", `:1:8: 9223372036854775808 is too large for a whole number`, `(last key "runs")`},
+	} {
+		_, err := load(t, c.text, false)
+		wantError(t, err, c.suffix, c.want)
+		if err != nil && strings.Contains(err.Error(), "destination has type") {
+			t.Errorf("%q: the decoder's wording: %v", c.text, err)
+		}
+	}
+}
