@@ -573,13 +573,28 @@ func TestUsageListsEveryFlag(t *testing.T) {
 			lines[f[1]] += " " + l
 		}
 	}
+	// README's "The vbw command" block is the usage, command by command.
+	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, _ := strings.Cut(string(readme), "## The `vbw` command\n\n```sh\n")
+	block, _, _ = strings.Cut(block, "```")
+	documented := map[string]string{}
+	for _, l := range strings.Split(block, "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[0] == "bin/vbw" {
+			documented[f[1]] += " " + l
+		}
+	}
 	flagRe := regexp.MustCompile(`(?m)^  -([a-z-]+)`)
 	for _, cmd := range []string{"run", "merge", "plot", "report", "verify"} {
 		var help bytes.Buffer
 		run(context.Background(), []string{cmd, "-h"}, io.Discard, &help)
 		for _, m := range flagRe.FindAllStringSubmatch(help.String(), -1) {
-			if !strings.Contains(lines[cmd], "-"+m[1]+" ") && !strings.Contains(lines[cmd], "-"+m[1]+"]") {
-				t.Errorf("the usage of %s lacks -%s", cmd, m[1])
+			for where, text := range map[string]string{"the usage": lines[cmd], "README's vbw command": documented[cmd]} {
+				if !strings.Contains(text, "-"+m[1]+" ") && !strings.Contains(text, "-"+m[1]+"]") {
+					t.Errorf("%s of %s lacks -%s", where, cmd, m[1])
+				}
 			}
 		}
 	}
