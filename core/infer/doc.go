@@ -10,10 +10,11 @@
 // # Naming
 //
 // Each recursion's identifiers carry its name, so that the recursions share
-// the package without clashes. The discrete HMM's are Chain (its weights),
-// Counts and NewCounts (its expected sufficient statistics), ForwardBackward
-// (the recursion and its buffers, with the methods LogProb and
-// AddExpectedCounts), ChainMarginals and ChainEntropy; its unexported
+// the package without clashes. The discrete HMM's are Chain (its weights)
+// and LogChain (their logs), Counts and NewCounts (its expected sufficient
+// statistics), ForwardBackward (the recursion and its buffers, with the
+// methods LogProb, AddExpectedCounts and AddExpectedCountsLog),
+// ChainMarginals and ChainEntropy; its unexported
 // helpers start with fb. The Kalman smoother's names start with Kalman or
 // LDS and never reuse the discrete HMM's: LDSNatural (the expected natural
 // parameters φ̄ it reads, with the prior of x_0), KalmanSmoother (the
@@ -95,6 +96,10 @@
 //	ForwardBackward.LogProb            ln Z = Σ_t ln ζ_t: ln p(y|θ), or ln Z̃  eqs. 3.21-3.23; 3.72-3.74
 //	ForwardBackward.AddExpectedCounts  scaled forward-backward, counts        eqs. 3.19-3.35; counts of 3.16-3.18,
 //	                                                                          3.55-3.59
+//	LogChain                           logs of Chain's weights                ln θ̃ = ψ(w) − ψ(Σw): eqs. 3.66-3.71
+//	ForwardBackward.AddExpectedCountsLog
+//	                                   the scaled recursion in the log        eqs. 3.19-3.35, for weights that
+//	                                   domain, counts                         underflow (ch3-hmm.md §1.4)
 //	Counts                             N^π, N^A, N^C (Occupancy: Σ_t γ_t)     eqs. 3.16-3.18, 3.55-3.59
 //	ChainMarginals                     γ_t, ξ_t and ln Z of one sequence      eqs. 3.30-3.35
 //	ChainEntropy                       H(q(s)) of a Markov chain              eqs. 3.75-3.76

@@ -32,7 +32,8 @@
 //	EM.E                  exact E step at θ (forward-backward),    eqs. 3.19-3.35, pooled L1857; ln p(y|θ)
 //	                      objective ln p(y|θ) (+ ln p(θ) for MAP)  eq. 3.23; the MAP objective §1.2
 //	EM.M                  ML M step; MAP M step (softmax basis)    eqs. 3.16-3.18; eq. 3.42 without −1, L1901
-//	VB.E                  θ̃ = exp⟨ln θ⟩, forward-backward, F       eqs. 3.60-3.74; F eq. 3.79, L4042-L4048
+//	VB.E                  θ̃ = exp⟨ln θ⟩, forward-backward, F       eqs. 3.60-3.74; F eq. 3.79, L4042-L4048;
+//	                      (in the log domain where θ̃ underflows)   §1.4
 //	VB.M                  w = u + expected counts                  eqs. 3.54-3.59 (u^(C) in 3.59, §1.3)
 //	VB.KL                 KL(q‖p) of q(π), q(A), q(C)              the KL terms of eq. 3.79; Appendix A
 //	VB.UpdateHyper        strengths f^(π), f^(A), f^(C)            eqs. 3.43, 2.79; L2083

@@ -55,7 +55,7 @@ var ErrImpossible = errors.New("hmm: a training sequence has zero probability")
 func (m *EM) E() (vb.Bound, error) {
 	θ := m.Params
 	setChain(&m.chain, θ.K, θ.P, θ.Pi, θ.A, θ.C)
-	lnp := m.est.run(&m.chain, m.Data.Seqs, m.Workers)
+	lnp := m.est.run(&m.chain, nil, m.Data.Seqs, m.Workers)
 	b := vb.Bound{F: lnp, Terms: []vb.Term{{Name: "lnp(y|theta)", Value: lnp}}}
 	if math.IsInf(lnp, -1) {
 		return b, ErrImpossible

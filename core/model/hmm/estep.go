@@ -1,6 +1,8 @@
 package hmm
 
 import (
+	"math"
+
 	"github.com/vbworkbench/vbw/core/infer"
 	"github.com/vbworkbench/vbw/core/parallel"
 )
@@ -19,7 +21,11 @@ var blockSymbols = 10000
 // (infer.ForwardBackward.AddExpectedCounts) over every sequence with one
 // chain, pooling the expected counts (L1857) and the per-sequence ln Z. With
 // more than one worker and more than one block the blocks are spread over
-// goroutines, each with its own ForwardBackward and Counts.
+// goroutines, each with its own ForwardBackward and Counts. Given the logs
+// of the chain's weights too (VB's), a sequence the scaled recursion finds
+// impossible is run again in the log domain
+// (infer.ForwardBackward.AddExpectedCountsLog): its weights may have
+// underflowed to 0 while every path keeps a positive weight.
 type estep struct {
 	counts *infer.Counts // pooled counts of the last run
 	lnZ    []float64     // per-sequence ln Z of the last run
@@ -57,19 +63,25 @@ func (e *estep) partition(seqs [][]int) {
 }
 
 // smoothBlock adds the counts of block b's sequences to acc (in sequence
-// order), stores their ln Z and returns their sum (from zero, in order).
-func (e *estep) smoothBlock(ws *infer.ForwardBackward, c *infer.Chain, seqs [][]int, b int, acc *infer.Counts) float64 {
+// order), stores their ln Z and returns their sum (from zero, in order). A
+// sequence impossible under c is run again under lc, the logs of c's
+// weights, when lc is not nil.
+func (e *estep) smoothBlock(ws *infer.ForwardBackward, c *infer.Chain, lc *infer.LogChain, seqs [][]int, b int, acc *infer.Counts) float64 {
 	var lnZ float64
 	for i := e.blocks[b]; i < e.blocks[b+1]; i++ {
 		e.lnZ[i] = ws.AddExpectedCounts(c, seqs[i], acc)
+		if lc != nil && math.IsInf(e.lnZ[i], -1) {
+			e.lnZ[i] = ws.AddExpectedCountsLog(lc, seqs[i], acc)
+		}
 		lnZ += e.lnZ[i]
 	}
 	return lnZ
 }
 
-// run sets e.counts and e.lnZ from the sequences under chain c and returns
-// Σ_i ln Z_i, using up to workers goroutines (0 or 1: the calling one).
-func (e *estep) run(c *infer.Chain, seqs [][]int, workers int) float64 {
+// run sets e.counts and e.lnZ from the sequences under chain c (with lc,
+// when not nil, the logs of its weights) and returns Σ_i ln Z_i, using up
+// to workers goroutines (0 or 1: the calling one).
+func (e *estep) run(c *infer.Chain, lc *infer.LogChain, seqs [][]int, workers int) float64 {
 	if cap(e.lnZ) < len(seqs) {
 		e.lnZ = make([]float64, len(seqs))
 	}
@@ -80,18 +92,18 @@ func (e *estep) run(c *infer.Chain, seqs [][]int, workers int) float64 {
 	if workers <= 1 || nb == 1 {
 		// Block 0 directly into the total (0 + x = x), the others from
 		// zero in the scratch counts, then added: the parallel path's sums.
-		lnZ := e.smoothBlock(&e.ws, c, seqs, 0, e.counts)
+		lnZ := e.smoothBlock(&e.ws, c, lc, seqs, 0, e.counts)
 		for b := 1; b < nb; b++ {
 			if e.scratch == nil || e.scratch.K != c.K || e.scratch.P != c.P {
 				e.scratch = infer.NewCounts(c.K, c.P)
 			}
 			e.scratch.Zero()
-			lnZ += e.smoothBlock(&e.ws, c, seqs, b, e.scratch)
+			lnZ += e.smoothBlock(&e.ws, c, lc, seqs, b, e.scratch)
 			e.counts.Add(e.scratch)
 		}
 		return lnZ
 	}
-	return e.runParallel(c, seqs, min(workers, nb))
+	return e.runParallel(c, lc, seqs, min(workers, nb))
 }
 
 // runParallel hands the blocks out in increasing order to nw goroutines
@@ -102,7 +114,7 @@ func (e *estep) run(c *infer.Chain, seqs [][]int, workers int) float64 {
 // memory stays O(nw). A panic in a worker (a symbol outside the alphabet)
 // stops the others and is raised again in the calling goroutine, as the
 // serial path would raise it.
-func (e *estep) runParallel(c *infer.Chain, seqs [][]int, nw int) float64 {
+func (e *estep) runParallel(c *infer.Chain, lc *infer.LogChain, seqs [][]int, nw int) float64 {
 	if len(e.workers) < nw {
 		e.workers = append(e.workers, make([]eworker, nw-len(e.workers))...)
 	}
@@ -122,7 +134,7 @@ func (e *estep) runParallel(c *infer.Chain, seqs [][]int, nw int) float64 {
 	parallel.Ordered(len(e.blocks)-1, ws, ns, func(fb *infer.ForwardBackward, b int) {
 		sl := &slots[b%ns]
 		sl.counts.Zero()
-		sl.lnZ = e.smoothBlock(fb, c, seqs, b, sl.counts)
+		sl.lnZ = e.smoothBlock(fb, c, lc, seqs, b, sl.counts)
 	}, func(b int) {
 		sl := &slots[b%ns]
 		e.counts.Add(sl.counts)

@@ -74,6 +74,15 @@ func bayesPointRow(dst, w []float64) {
 	}
 }
 
+// bayesLogRow sets logs = ψ(w) − ψ(Σw) and dst = exp(logs), the values of
+// bayesPointRow, without allocating.
+func bayesLogRow(logs, dst, w []float64) {
+	dist.DirichletMeanLogTo(logs, w)
+	for i, v := range logs {
+		dst[i] = math.Exp(v)
+	}
+}
+
 // VB is variational Bayesian EM for the HMM (Beal 2003 section 3.4.1). It
 // implements vb.Model: E is the VBE step (forward-backward with the
 // Bayes-point weights) and returns
@@ -93,9 +102,11 @@ type VB struct {
 	W       Posterior
 	Workers int
 
-	bayes Params // θ̃ of the last E step
-	chain infer.Chain
-	est   estep // counts and per-sequence ln Z̃_i of the last E step
+	bayes    Params // θ̃ of the last E step
+	logBayes Params // ln θ̃ = E[ln θ] = ψ(w) − ψ(Σw) of the last E step
+	chain    infer.Chain
+	logChain infer.LogChain // ln θ̃ in the recursion's layout
+	est      estep          // counts and per-sequence ln Z̃_i of the last E step
 }
 
 // NewVB returns VBEM for data d with prior u, started from the posterior w
@@ -106,7 +117,7 @@ func NewVB(d Data, u Prior, w Posterior) *VB {
 			d.P, w.K, w.P, len(u.Pi), len(u.A), len(u.C)))
 	}
 	u = Prior{Pi: append([]float64(nil), u.Pi...), A: append([]float64(nil), u.A...), C: append([]float64(nil), u.C...)}
-	m := &VB{Data: d, Prior: u, W: w.Clone(), bayes: NewParams(w.K, w.P), est: newEStep(w.K, w.P)}
+	m := &VB{Data: d, Prior: u, W: w.Clone(), bayes: NewParams(w.K, w.P), logBayes: NewParams(w.K, w.P), est: newEStep(w.K, w.P)}
 	m.est.lnZ = make([]float64, len(d.Seqs))
 	return m
 }
@@ -120,19 +131,28 @@ const (
 )
 
 // E is the VBE step: forward-backward with θ̃ = exp E[ln θ] on every
-// sequence (over Workers goroutines; eqs. 3.66-3.74), then F (eq. 3.79). A
-// sequence impossible under θ̃ (an underflowed exp(ψ(w)), targets §1.4)
-// gives F = −Inf and ErrImpossible.
+// sequence (over Workers goroutines; eqs. 3.66-3.74), then F (eq. 3.79).
+// A weight θ̃ = exp(ψ(w) − ψ(Σw)) is exactly 0 in float64 once ψ(w) − ψ(Σw)
+// < −745.13 (targets §1.4): for a row of total pseudo-count s ≪ 1 that is
+// an entry of mean below about 1/(1 + 745 s) (an initial q(θ) of strength
+// 0.01 from the ML point zeroes every transition of ML probability below
+// 0.12), and a sequence can become impossible under θ̃ though every path
+// has a positive weight under q. Such a sequence is run again in the log
+// domain, on ln θ̃ (infer.ForwardBackward.AddExpectedCountsLog), which
+// gives its ln Z̃ and counts exactly; the others keep the scaled
+// recursion. F = −Inf and ErrImpossible remain for a sequence impossible
+// under ln θ̃ too (a weight whose log is −Inf).
 func (m *VB) E() (vb.Bound, error) {
 	w := m.W
 	k, p := w.K, w.P
-	bayesPointRow(m.bayes.Pi, w.Pi)
+	bayesLogRow(m.logBayes.Pi, m.bayes.Pi, w.Pi)
 	for j := 0; j < k; j++ {
-		bayesPointRow(m.bayes.A[j*k:(j+1)*k], w.A[j*k:(j+1)*k])
-		bayesPointRow(m.bayes.C[j*p:(j+1)*p], w.C[j*p:(j+1)*p])
+		bayesLogRow(m.logBayes.A[j*k:(j+1)*k], m.bayes.A[j*k:(j+1)*k], w.A[j*k:(j+1)*k])
+		bayesLogRow(m.logBayes.C[j*p:(j+1)*p], m.bayes.C[j*p:(j+1)*p], w.C[j*p:(j+1)*p])
 	}
 	setChain(&m.chain, k, p, m.bayes.Pi, m.bayes.A, m.bayes.C)
-	lnZ := m.est.run(&m.chain, m.Data.Seqs, m.Workers)
+	setChain((*infer.Chain)(&m.logChain), k, p, m.logBayes.Pi, m.logBayes.A, m.logBayes.C)
+	lnZ := m.est.run(&m.chain, &m.logChain, m.Data.Seqs, m.Workers)
 	klPi, klA, klC := m.KL()
 	b := vb.Bound{F: lnZ - klPi - klA - klC, Terms: []vb.Term{
 		{Name: TermLnZ, Value: lnZ}, {Name: TermKLPi, Value: -klPi}, {Name: TermKLA, Value: -klA}, {Name: TermKLC, Value: -klC},
