@@ -1,0 +1,152 @@
+package chapter5
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/exptest"
+	"github.com/vbworkbench/vbw/results"
+)
+
+// criteriaOf returns the criteria table of the experiment whose config is
+// cfg (the function of the config that builds it).
+func criteriaOf(cfg experiments.Config) (results.Criteria, bool) {
+	switch c := cfg.(type) {
+	case *DimensionalityConfig:
+		return dimensionalityCriteria(c), true
+	case *InputsConfig:
+		return inputsCriteria(c), true
+	case *GenesConfig:
+		return genesCriteria(c), true
+	case *SurrogateConfig:
+		return surrogateCriteria(c), true
+	}
+	return nil, false
+}
+
+// noClaims are the shipped configs that judge no claim of the thesis: the
+// variant of ours and the extension.
+var noClaims = map[string]string{
+	"dimensionality-hyper1.toml": "another hyperparameter schedule, a variant of ours",
+	"genes-surrogate.toml":       "the surrogate, data of ours: an extension",
+	"genes-surrogate-full.toml":  "the surrogate, data of ours: an extension",
+}
+
+// TestCriteriaClassified: for every shipped config, with and without its
+// [quick] section, every criterion of its experiment is a claim of the
+// thesis (with its number and line), an extension or a sanity check; the
+// configs of noClaims judge no claim of the thesis and every other config
+// some; every chapter 5 experiment has a shipped config.
+func TestCriteriaClassified(t *testing.T) {
+	files, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no configs", err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		name := filepath.Base(f)
+		for _, quick := range []bool{false, true} {
+			spec, cfg, err := experiments.Load(f, quick)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			seen[spec.ID] = true
+			cs, ok := criteriaOf(cfg)
+			if !ok {
+				t.Errorf("%s: no criteria table for a %T (criteriaOf)", name, cfg)
+				continue
+			}
+			if err := cs.Validate(); err != nil {
+				t.Errorf("%s: %v", name, err)
+			}
+			if u := cs.Unclassified(); len(u) > 0 {
+				t.Errorf("%s (quick %v): criteria without a kind: %s", name, quick, strings.Join(u, ", "))
+			}
+			claims := 0
+			for _, c := range cs {
+				if c.Kind == results.KindClaim {
+					claims++
+				}
+			}
+			why, none := noClaims[name]
+			switch {
+			case none && claims > 0:
+				t.Errorf("%s (%s): %d claims of the thesis, want none", name, why, claims)
+			case !none && claims == 0:
+				t.Errorf("%s: no claim of the thesis", name)
+			}
+		}
+	}
+	for _, s := range experiments.List() {
+		if strings.HasPrefix(s.ID, "chapter5/") && !seen[s.ID] {
+			t.Errorf("%s has no shipped config", s.ID)
+		}
+	}
+}
+
+// TestQuickChecksClassified: every check of every shipped config's [quick]
+// run (the runs TestGolden makes) carries its criterion's kind, a claim
+// its text's number and line; the configs of noClaims judge no claim; and
+// on the thesis's configs the cases of ours are extensions, the toolbox's
+// U(−1, 1) noise input and the zero cross_init, while those of the
+// thesis's settings are claims.
+func TestQuickChecksClassified(t *testing.T) {
+	files, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no configs", err)
+	}
+	cases := map[string]string{
+		"fig5.4-diagonal-dominance[identity]": "claim", "fig5.4-diagonal-dominance[zero]": "extension",
+		"fig5.7-activation-jumps.u01": "claim", "fig5.7-activation-jumps.u-11": "extension",
+		"fig5.8-whole-structure.u01": "claim", "fig5.8-whole-structure.u-11": "extension",
+	}
+	for _, f := range files {
+		name := filepath.Base(f)
+		t.Run(strings.TrimSuffix(name, ".toml"), func(t *testing.T) {
+			_, none := noClaims[name]
+			for _, c := range exptest.Quick(t, f).Summary.Checks {
+				k, err := results.ParseKind(c.Kind)
+				switch {
+				case err != nil || k == results.KindUnclassified:
+					t.Errorf("check %s: kind %q", c.Key(), c.Kind)
+				case k == results.KindClaim && (c.Theirs == "" || c.Line == ""):
+					t.Errorf("claim %s: theirs %q, line %q", c.ID, c.Theirs, c.Line)
+				case k == results.KindClaim && none:
+					t.Errorf("check %s is a claim of the thesis on %s (%s)", c.ID, name, noClaims[name])
+				case !none && cases[c.ID] != "" && c.Kind != cases[c.ID]:
+					t.Errorf("check %s is a %s, want a %s", c.ID, c.Kind, cases[c.ID])
+				}
+			}
+		})
+	}
+}
+
+// TestTCellOwnData: on a data file of the user's (no published checksum
+// verifies it) the published shape and checksum of tcell.csv are not
+// judged, so that the run is not made invalid by sanity checks of another
+// file, while the normalisation still is; on the published file all are.
+func TestTCellOwnData(t *testing.T) {
+	c := DefaultGenes()
+	c.Data.File = "mine.csv"
+	pr := &tcellPrepared{raw: &TCell{Genes: []string{"a", "b"}, Hours: TCellHours, Series: make([]TCellSeries, 3)}, worst: 1e-15}
+	for _, verified := range []bool{false, true} {
+		s := &results.Summary{}
+		book := newCheckBook(s, tcellCriteria)
+		judgeTCell(book, &c, pr, verified)
+		if err := s.CheckComplete(tcellCriteria); err != nil {
+			t.Fatal(err)
+		}
+		for _, ch := range s.Checks {
+			switch {
+			case ch.ID == "fig5.9-means" && (ch.NotApplicable || !ch.Pass):
+				t.Errorf("verified %v: %s not judged or failed: %+v", verified, ch.ID, ch)
+			case ch.ID != "fig5.9-means" && ch.NotApplicable == verified:
+				t.Errorf("verified %v: %s not applicable %v (%s)", verified, ch.ID, ch.NotApplicable, ch.Why)
+			case ch.ID == "fig5.9-genes" && verified && ch.Pass:
+				t.Errorf("2 genes pass the published 58: %+v", ch)
+			}
+		}
+	}
+}
