@@ -83,11 +83,15 @@ func (b *checkBook) byText(text string) results.Criterion {
 }
 
 // fraction judges criterion c, whose units were recorded under its text,
-// with the fraction of units that pass; without units it is not judged.
+// with the fraction of units that pass, and keeps the spread of the units'
+// values with the number that pass (results.Spread, as Summary.JudgeSeeds
+// does: the report shows it beside the text's number); without units it
+// is not judged.
 func (b *checkBook) fraction(c results.Criterion) {
 	var p []bool
+	var v []float64
 	for _, o := range b.per[c.Text] {
-		p = append(p, o.pass)
+		p, v = append(p, o.pass), append(v, o.value)
 	}
 	f := fraction(p)
 	if math.IsNaN(f) {
@@ -95,6 +99,13 @@ func (b *checkBook) fraction(c results.Criterion) {
 		return
 	}
 	b.s.Judge(c, f, fmt.Sprintf("fraction of %d units", len(p)))
+	sp := results.SpreadOf(v)
+	for _, ok := range p {
+		if ok {
+			sp.Held++
+		}
+	}
+	b.s.Checks[len(b.s.Checks)-1].Spread = sp
 }
 
 // write writes SeedChecksFile into dir.

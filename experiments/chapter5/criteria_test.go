@@ -1,6 +1,8 @@
 package chapter5
 
 import (
+	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -148,5 +150,36 @@ func TestTCellOwnData(t *testing.T) {
 				t.Errorf("2 genes pass the published 58: %+v", ch)
 			}
 		}
+	}
+}
+
+// TestFractionsKeepTheirSpread: every check that is a fraction of units
+// (seeds) in every shipped config's quick run keeps the spread of the
+// units' values, over as many units, with as many held as the fraction
+// says, so that the report shows it beside the thesis's statement.
+func TestFractionsKeepTheirSpread(t *testing.T) {
+	files, err := filepath.Glob(configPath("*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no configs", err)
+	}
+	n := 0
+	for _, f := range files {
+		for _, c := range exptest.Quick(t, f).Summary.Checks {
+			var units int
+			i := strings.LastIndex(c.Name, " (fraction of ")
+			if i < 0 || !strings.HasSuffix(c.Name, " units)") {
+				continue
+			}
+			if _, err := fmt.Sscanf(c.Name[i:], " (fraction of %d units)", &units); err != nil {
+				t.Fatalf("%s: %q: %v", filepath.Base(f), c.Name, err)
+			}
+			n++
+			if sp := c.Spread; sp == nil || sp.N != units || math.Abs(float64(sp.Held)-c.Value*float64(units)) > 1e-9 {
+				t.Errorf("%s: check %s (value %v of %d units): spread %+v", filepath.Base(f), c.ID, c.Value, units, sp)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no check is a fraction of units: the test checked nothing")
 	}
 }
