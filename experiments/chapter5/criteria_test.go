@@ -183,3 +183,60 @@ func TestFractionsKeepTheirSpread(t *testing.T) {
 		t.Error("no check is a fraction of units: the test checked nothing")
 	}
 }
+
+// TestOverSeeds: a criterion the targets judge on the median over seeds is
+// judged over the seeds: the fraction of seeds whose measure meets its
+// per-seed threshold (seedTargets), against more than half, with the
+// spread of the measure, a NaN (a seed without the measure) counting as
+// one on which it does not hold; every per-seed threshold belongs to a
+// criterion of a shipped experiment, whose text states it.
+func TestOverSeeds(t *testing.T) {
+	cs := fig512Criteria(false)
+	s := &results.Summary{}
+	book := newCheckBook(s, cs)
+	book.interactionOverSeeds([]interScore{
+		{Fraction: 0.01, Corr: 0.9, RankRatio: 1e-16, AUCVB: 0.99, AUCMAP: 0.97, Precision: 0.9, Recall: 0.8, SignAgree: 1, FPRate: 0.001},
+		{Fraction: 0.09, Corr: 0.4, RankRatio: 1e-16, AUCVB: 0.9, AUCMAP: 0.97, Precision: math.NaN(), Recall: 0.8, SignAgree: 1, FPRate: 0.001},
+		{Fraction: 0.02, Corr: 0.3, RankRatio: 1e-16, AUCVB: 0.99, AUCMAP: 0.97, Precision: 0.8, Recall: 0.8, SignAgree: 1, FPRate: 0.001},
+	}, true)
+	for _, w := range []struct {
+		id     string
+		pass   bool
+		held   int
+		median float64
+	}{
+		{"fig5.12-sparse", true, 2, 0.02},
+		{"fig5.12-map-vb-corr", false, 1, 0.4},
+		{"fig5.12-auroc", true, 2, 0.99},
+		{"fig5.12-precision", false, 1, 0.85}, // 0.9, NaN, 0.8
+	} {
+		c, ok := s.CheckByID(w.id)
+		if !ok {
+			t.Fatalf("no check %s", w.id)
+		}
+		if sp := c.Spread; c.Pass != w.pass || sp == nil || sp.N != 3 || sp.Held != w.held || math.Abs(c.Value-float64(w.held)/3) > 1e-15 ||
+			math.Abs(sp.Median-w.median) > 1e-12 || c.Target != majority.String() {
+			t.Errorf("%s: pass %v value %v target %s spread %+v; want pass %v, %d of 3, median %v, target %s", w.id, c.Pass, c.Value, c.Target, sp, w.pass, w.held, w.median, majority)
+		}
+	}
+	// The per-seed thresholds and the criteria agree.
+	used := map[string]bool{}
+	dim, inp, gen, sur := DefaultDimensionality(), DefaultInputs(), DefaultGenes(), DefaultSurrogateConfig()
+	for _, cs := range []results.Criteria{dimensionalityCriteria(&dim), inputsCriteria(&inp), genesCriteria(&gen), surrogateCriteria(&sur)} {
+		for _, c := range cs {
+			th, ok := seedTargets[c.ID]
+			if !ok {
+				continue
+			}
+			used[c.ID] = true
+			if c.Target != majority || !strings.HasSuffix(c.Text, " "+th.String()+seedsSuffix) {
+				t.Errorf("%s: target %s, text %q; want %s and the text ending %q", c.ID, c.Target, c.Text, majority, " "+th.String()+seedsSuffix)
+			}
+		}
+	}
+	for id := range seedTargets {
+		if !used[id] {
+			t.Errorf("seedTargets[%q] belongs to no criterion", id)
+		}
+	}
+}

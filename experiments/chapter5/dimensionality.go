@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -296,7 +297,7 @@ func RunDimensionality(env *experiments.Env, c *DimensionalityConfig) error {
 	}
 	book := dimensionalitySummary(c, runs, ends)
 	return book.writeSummary(env, "Acceptance criteria of targets ch5-lds.md §3.1 (Figure 5.4) and §3.2 (Figure 5.5). "+
-		"A criterion judged per seed is reported as the fraction of seeds that pass: with the targets' fraction where they give one, else every seed. "+
+		"A criterion judged per seed is reported as the fraction of seeds that pass: with the targets' fraction where they give one, more than half where they judge a median, else every seed. "+
 		"Alive: 1/h > alive_threshold; extinct: 1/h < extinct_threshold (h an ARD precision); the readout is at the end of the [vb] iterations.")
 }
 
@@ -370,7 +371,7 @@ func dimensionalityCriteria(c *DimensionalityConfig) results.Criteria {
 		results.Criterion{ID: "fig5.5-start", Text: "Fig 5.5 (i) trajectories start at (ln 1/α, ln 1/γ) = (0, 0)", Target: results.Equal(1)}.AsSanity(),
 		claimOn(ours, results.Criterion{ID: "fig5.5-survivors", Text: "Fig 5.5 (iii) survivors end with ln(1/γ) > −2.5 and ln(1/α) > −5", Target: results.Equal(1)},
 			"six remain in the top right with finite variances", "Figure 5.5, L4083"),
-		claimOn(ours, results.Criterion{ID: "fig5.4-diagonal-dominance", Text: "Fig 5.4 (4) median diagonal dominance", Target: results.AtLeast(0.5)},
+		claimOn(ours, bySeed("fig5.4-diagonal-dominance", "Fig 5.4 (4) diagonal dominance Σ_j A_jj²/Σ_ij A_ij² of the α-alive block of ⟨A⟩ at T_max"),
 			"a predominantly diagonal dynamics matrix", "L4075"),
 		claimOn(ours, results.Criterion{ID: "fig5.5-alpha-before-gamma", Text: "Fig 5.5 (ii) doubly-extinct dimensions losing α before γ, pooled over seeds", Target: results.AtLeast(0.75)},
 			"L-shaped trajectories: the extinct dimensions are removed first from the dynamics, then from the output", "Figure 5.5, L4083"),
@@ -390,8 +391,9 @@ func (c *DimensionalityConfig) ownSettings() bool {
 // on a cross_init other than the toolbox's identity, the comparison the
 // targets ask for (§3.1 criterion 4), a claim of ours.
 func dominanceFor(c results.Criterion, cross string) results.Criterion {
+	text := strings.TrimSuffix(c.Text, seedsSuffix)
 	c = c.For(cross)
-	c.Text = "Fig 5.4 (4) median diagonal dominance (cross_init = " + cross + ")"
+	c.Text = text + ", cross_init = " + cross + seedsSuffix
 	if cross != CrossIdentity {
 		c = c.AsExtension()
 	}
@@ -494,20 +496,22 @@ func (d *dimSummary) fig54Seed(seed int, runs []DimRun) {
 	dom := book.get("fig5.4-diagonal-dominance")
 	for _, cr := range []string{c.Model.CrossInit, otherCross(c.Model.CrossInit)} {
 		r, ok := d.by[dimKey{seed, d.Tmax, cr}]
-		alive := th.aliveSet(inv(r.InvAlpha))
-		if !ok || len(alive) == 0 {
-			// Without an α-alive dimension there is no block whose
-			// dominance the criterion judges (the alive counts fail the
-			// seed).
+		if !ok {
 			continue
 		}
-		dd := DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), alive)
+		// Without an α-alive dimension there are no dynamics whose
+		// dominance the criterion judges: the claim does not hold on the
+		// seed (NaN), which has no unit (the alive counts fail it).
+		dd := math.NaN()
+		if alive := th.aliveSet(inv(r.InvAlpha)); len(alive) > 0 {
+			dd = DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), alive)
+			book.unit("Fig 5.4 (4) diagonal dominance of the α-alive block of ⟨A⟩ at T_max ≥ 0.5 (cross_init = "+cr+")", u, book.seedTarget(dom.ID).Met(dd), dd, dominanceFor(dom, cr).ID)
+		}
 		if cr == c.Model.CrossInit {
 			d.ddMain = append(d.ddMain, dd)
 		} else {
 			d.ddOther = append(d.ddOther, dd)
 		}
-		book.unit("Fig 5.4 (4) diagonal dominance of the α-alive block of ⟨A⟩ at T_max ≥ 0.5 (cross_init = "+cr+")", u, dom.Target.Met(dd), dd, dominanceFor(dom, cr).ID)
 	}
 	ok, bad := true, 0.0
 	for _, r := range runs {
@@ -594,8 +598,9 @@ func (d *dimSummary) aliveMetrics() {
 	}
 }
 
-// judge judges the criteria: the fractions of seeds, the medians and the
-// pooled fraction. Those calibrated for the thesis's generator and T grid
+// judge judges the criteria: the fractions of seeds (the diagonal
+// dominance's against more than half, where the targets judge the median)
+// and the pooled fraction. Those calibrated for the thesis's generator and T grid
 // are not judged on others; F's monotonicity and the start at (1, 1) hold
 // for any generator.
 func (d *dimSummary) judge() {
@@ -628,13 +633,13 @@ func (d *dimSummary) judge() {
 		case i == 1 && !c.Model.CompareCrossInit:
 			s.NotJudged(cd, "compare_cross_init is off")
 			continue
-		case len(x.dd) == 0:
+		case math.IsNaN(medianOf(x.dd)):
 			s.NotJudged(cd, "no seed has an α-alive dimension at T_max")
 			continue
 		case na != "":
 			s.NotJudged(cd, na)
 		default:
-			s.Judge(cd, medianOf(x.dd))
+			book.overSeeds(cd, x.dd)
 		}
 		s.SetMetric("diagonal_dominance_median."+x.cross, medianOf(x.dd))
 	}

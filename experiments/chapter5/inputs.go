@@ -198,7 +198,7 @@ type inputStructure struct {
 
 // inputBaseCriteria are the acceptance criteria of Figures 5.7 and 5.8
 // (targets ch5-lds.md §3.4, §3.5) for one noise input: the fractions of
-// seeds that pass, a pooled fraction and a yes/no criterion. They are
+// seeds that pass and a pooled fraction. They are
 // claims of the thesis (lines 4109-4124) but for F's monotonicity, a
 // sanity check.
 func inputBaseCriteria(c *InputsConfig) (fig57, fig58 results.Criteria) {
@@ -223,7 +223,7 @@ func inputBaseCriteria(c *InputsConfig) (fig57, fig58 results.Criteria) {
 				AsClaim("the same dimensions as used for the dynamics", "Figure 5.8(c), L4111, L4124"),
 			results.Criterion{ID: "fig5.8-early-extinction", Text: fmt.Sprintf("Fig 5.8 the α-extinct dimensions already have 1/α < extinct at iteration %d", c.Early), Target: results.AtLeast(0.7)}.
 				AsClaim("after 150 iterations, 1/α_3 → 0 and 1/α_4 → 0", "Figure 5.8(a), L4124"),
-			results.Criterion{ID: "fig5.8-whole-structure", Text: "Fig 5.8 at least one of the first ten seeds has the whole true structure (δ, α, γ, β and α-set = γ-set)", Target: results.Holds}.
+			results.Criterion{ID: "fig5.8-whole-structure", Text: "Fig 5.8 the whole true structure (δ, α, γ, β and α-set = γ-set) on at least one of the first ten seeds (fraction of them)", Target: results.Above(0)}.
 				AsClaim("by 500 iterations the whole structure: two hidden dimensions in the dynamics and the same two in the output, no input to the state, two inputs to the output", "L4111"),
 		}
 }
@@ -266,7 +266,10 @@ func inputsCriteria(c *InputsConfig) results.Criteria {
 // runs of one noise input.
 type inputStats struct {
 	pooledPeaks, pooledNear int
-	anyAll                  bool // some seed < 10 has the whole true structure
+	// whole is 1 for each of the first ten seeds with the whole true
+	// structure at the readout, 0 without, NaN for one that ended before
+	// it.
+	whole []float64
 }
 
 // inputsSummary computes the criteria of targets §3.4 and §3.5 per noise
@@ -301,7 +304,11 @@ func inputsSummary(c *InputsConfig, runs []InputRun) *checkBook {
 		for _, id := range []string{"fig5.8-delta3-pruned", "fig5.8-two-alpha", "fig5.8-two-gamma", "fig5.8-beta-pruned", "fig5.8-alpha-set-eq-gamma-set", "fig5.8-early-extinction"} {
 			book.fraction(cr(id))
 		}
-		s.JudgeBool(cr("fig5.8-whole-structure"), st.anyAll)
+		if len(st.whole) == 0 {
+			s.NotJudged(cr("fig5.8-whole-structure"), "no seed was computed")
+		} else {
+			s.JudgeSeeds(cr("fig5.8-whole-structure"), st.whole, func(v float64) bool { return v == 1 })
+		}
 		ids57, ids58 = append(ids57, forNoise(fig57, noise).IDs()...), append(ids58, forNoise(fig58, noise).IDs()...)
 	}
 	s.SetMetric("F_monotone", b2f(allMonotone))
@@ -372,6 +379,9 @@ func inputFig57Seed(book *checkBook, cr func(string) results.Criterion, c *Input
 // at the readout, and its alive counts per hyperparameter group.
 func inputFig58Seed(book *checkBook, cr func(string) results.Criterion, c *InputsConfig, r InputRun, st *inputStats, alive map[string][]float64) {
 	if r.Hyper.Len() <= c.Readout {
+		if r.Seed < 10 {
+			st.whole = append(st.whole, math.NaN())
+		}
 		return
 	}
 	th := c.Thresholds
@@ -403,8 +413,8 @@ func inputFig58Seed(book *checkBook, cr func(string) results.Criterion, c *Input
 	book.unit(cr("fig5.8-beta-pruned").Text, u, is.betaOK, float64(th.extinctCount(b)))
 	book.unit(cr("fig5.8-alpha-set-eq-gamma-set").Text, u, is.sameSet, b2f(is.sameSet))
 	book.unit(cr("fig5.8-early-extinction").Text, u, is.earlyOK, b2f(is.earlyOK))
-	if r.Seed < 10 && is.deltaOK && is.alphaOK && is.gammaOK && is.betaOK && is.sameSet {
-		st.anyAll = true
+	if r.Seed < 10 {
+		st.whole = append(st.whole, b2f(is.deltaOK && is.alphaOK && is.gammaOK && is.betaOK && is.sameSet))
 	}
 	f := experiments.Float64s(r.F)
 	book.s.SetMetric(fmt.Sprintf("final_F.%s.s%d", r.Noise, r.Seed), f[len(f)-1])
