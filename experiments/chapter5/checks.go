@@ -14,10 +14,11 @@ import (
 // acceptance criterion that is judged seed by seed: criterion, unit,
 // pass, value, criterion_ids. The criterion column is the text of the
 // criterion whose check is the fraction of units that pass
-// (checkBook.fraction), or, for a criterion judged on the medians over
-// seeds, the same condition stated for one seed; criterion_ids are the IDs
-// of the criteria of the summary it stands for (space-separated: a seed
-// passes when it meets the targets of all of them).
+// (checkBook.fraction), or, for a criterion judged over seeds by a
+// per-seed threshold (bySeed), the same condition stated for one seed;
+// criterion_ids are the IDs of the criteria of the summary it stands for
+// (space-separated: a seed passes when it meets the per-seed targets of
+// all of them).
 const SeedChecksFile = "seed_checks.csv"
 
 // outcome is one unit's result for one criterion.
@@ -83,11 +84,15 @@ func (b *checkBook) byText(text string) results.Criterion {
 }
 
 // fraction judges criterion c, whose units were recorded under its text,
-// with the fraction of units that pass; without units it is not judged.
+// with the fraction of units that pass, and keeps the spread of the units'
+// values with the number that pass (results.Spread, as Summary.JudgeSeeds
+// does: the report shows it beside the text's number); without units it
+// is not judged.
 func (b *checkBook) fraction(c results.Criterion) {
 	var p []bool
+	var v []float64
 	for _, o := range b.per[c.Text] {
-		p = append(p, o.pass)
+		p, v = append(p, o.pass), append(v, o.value)
 	}
 	f := fraction(p)
 	if math.IsNaN(f) {
@@ -95,6 +100,13 @@ func (b *checkBook) fraction(c results.Criterion) {
 		return
 	}
 	b.s.Judge(c, f, fmt.Sprintf("fraction of %d units", len(p)))
+	sp := results.SpreadOf(v)
+	for _, ok := range p {
+		if ok {
+			sp.Held++
+		}
+	}
+	b.s.Checks[len(b.s.Checks)-1].Spread = sp
 }
 
 // write writes SeedChecksFile into dir.
@@ -161,6 +173,86 @@ func (b *checkBook) writeSummary(env *experiments.Env, intro string) error {
 	}
 	card := append(results.Scorecard(b.s, intro), []byte(b.table())...)
 	return results.WriteFileAtomic(env.Path("scorecard.md"), card)
+}
+
+// majority is the target of a criterion judged over seeds (bySeed) where
+// the targets judge the median over seeds: its measure meets its per-seed
+// threshold on more than half of them. On an odd number of seeds that is
+// the median meeting the threshold; on an even number it asks slightly
+// more.
+var majority = results.Above(0.5)
+
+// seedTargets are the per-seed thresholds of the criteria judged over
+// seeds (bySeed, checkBook.overSeeds): targets §3.1 criterion 4 and
+// §3.7-§3.8, which state them of the medians over seeds.
+var seedTargets = map[string]results.Target{
+	"fig5.4-diagonal-dominance":   results.AtLeast(0.5),
+	"fig5.11-map-train-falls":     results.AtMost(-0.9),
+	"fig5.11-vb-train-flat":       results.AtMost(1.15),
+	"fig5.11-vb-train-above-map":  results.Above(0),
+	"fig5.11-map-test-excess":     results.AtLeast(0.1),
+	"fig5.11-map-extra-excess":    results.AtLeast(0.25),
+	"fig5.11-map-test-excess-k4":  results.AtLeast(0.2),
+	"fig5.11-map-test-above-vb":   results.Above(0),
+	"fig5.11-map-test-rises":      results.AtLeast(0.7),
+	"fig5.11-vb-test-flat":        results.AtMost(1.2),
+	"fig5.11-vb-test-above-train": results.Above(1),
+	"fig5.11-gamma-alive-stable":  results.AtMost(2),
+	"fig5.12-sparse":              results.AtMost(0.05),
+	"fig5.12-map-vb-corr":         results.AtLeast(0.5),
+	"fig5.12-auroc":               results.AtLeast(0.95),
+	"fig5.12-auroc-vs-map":        results.AtLeast(-0.01),
+	"fig5.12-precision":           results.AtLeast(0.85),
+	"fig5.12-recall":              results.AtLeast(0.7),
+	"fig5.12-sign-agreement":      results.AtLeast(0.98),
+	"fig5.12-fp-rate":             results.AtMost(0.005),
+}
+
+// seedsSuffix ends the text of a criterion judged over seeds (bySeed); its
+// per-seed outcomes (SeedChecksFile) are labelled with the text without
+// it.
+const seedsSuffix = " (fraction of seeds)"
+
+// bySeed returns the criterion id judged over seeds: text, the measure,
+// meets the threshold of seedTargets on a seed, and the criterion's target
+// (majority) bounds the fraction of seeds on which it does.
+func bySeed(id, text string) results.Criterion {
+	t, ok := seedTargets[id]
+	if !ok {
+		panic(fmt.Sprintf("chapter5: criterion %q has no per-seed threshold", id))
+	}
+	return results.Criterion{ID: id, Text: text + " " + t.String() + seedsSuffix, Target: majority}
+}
+
+// seedTarget returns the per-seed threshold of criterion id (or of a case
+// of it) if it is judged over seeds, else its target.
+func (b *checkBook) seedTarget(id string) results.Target {
+	if t, ok := seedTargets[results.BaseID(id)]; ok {
+		return t
+	}
+	return b.get(results.BaseID(id)).Target
+}
+
+// overSeeds judges criterion c (judged over seeds: bySeed) on the values
+// of its measure on the seeds, or not, and why, without any.
+func (b *checkBook) overSeeds(c results.Criterion, values []float64) {
+	if len(values) == 0 {
+		b.s.NotJudged(c, "no seed was computed")
+		return
+	}
+	b.s.JudgeSeeds(c, values, b.seedTarget(c.ID).Met)
+}
+
+// claimOn returns c as a claim of the thesis stating theirs at line or,
+// when ours is set (a setting of ours rather than the thesis's: another
+// schedule, the toolbox's noise input, another MAP), as a claim of ours
+// that extends it, with the thesis's statement beside it.
+func claimOn(ours bool, c results.Criterion, theirs, line string) results.Criterion {
+	c = c.AsClaim(theirs, line)
+	if ours {
+		c.Kind = results.KindExtension
+	}
+	return c
 }
 
 func b2f(b bool) float64 {

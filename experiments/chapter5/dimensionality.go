@@ -2,9 +2,11 @@ package chapter5
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"gonum.org/v1/gonum/mat"
@@ -295,7 +297,7 @@ func RunDimensionality(env *experiments.Env, c *DimensionalityConfig) error {
 	}
 	book := dimensionalitySummary(c, runs, ends)
 	return book.writeSummary(env, "Acceptance criteria of targets ch5-lds.md §3.1 (Figure 5.4) and §3.2 (Figure 5.5). "+
-		"A criterion judged per seed is reported as the fraction of seeds that pass: with the targets' fraction where they give one, else every seed. "+
+		"A criterion judged per seed is reported as the fraction of seeds that pass: with the targets' fraction where they give one, more than half where they judge a median, else every seed. "+
 		"Alive: 1/h > alive_threshold; extinct: 1/h < extinct_threshold (h an ARD precision); the readout is at the end of the [vb] iterations.")
 }
 
@@ -345,30 +347,56 @@ func permute(m []float64, r, c int, rows, cols []int) []float64 {
 // dimensionalityCriteria are the acceptance criteria of targets ch5-lds.md
 // §3.1 (Figure 5.4) and §3.2 (Figure 5.5) for a config. Those judged seed
 // by seed are the fraction of seeds that pass; the diagonal dominance is
-// judged per cross_init (a case).
+// judged per cross_init (a case). They are claims of the thesis (lines
+// 4071-4085) on the thesis's settings, and claims of ours, extensions, on
+// a config of ours (ownSettings); the extended run is ours, its criteria
+// extensions; F's monotonicity and the start at (1, 1) are sanity checks.
 func dimensionalityCriteria(c *DimensionalityConfig) results.Criteria {
 	kt := len(c.Data.Eigenvalues)
 	Tmin, Tmax := c.TGrid[0], c.TGrid[len(c.TGrid)-1]
+	ours := c.ownSettings()
 	return slices.Concat(results.Criteria{
-		{ID: "fig5.4-alpha-alive-monotone", Text: "Fig 5.4 (1) α-alive count non-decreasing in T, at most one violation of size 1", Target: results.Equal(1)},
-		{ID: "fig5.4-alpha-alive-counts", Text: fmt.Sprintf("Fig 5.4 (1) α-alive ≤ 2 at T = %d and exactly %d (the rest extinct) at T = %d", Tmin, kt, Tmax),
+		claimOn(ours, results.Criterion{ID: "fig5.4-alpha-alive-monotone", Text: "Fig 5.4 (1) α-alive count non-decreasing in T, at most one violation of size 1", Target: results.Equal(1)},
+			"a simple model for short sequences, the generating LDS for longer ones", "L4075"),
+		claimOn(ours, results.Criterion{ID: "fig5.4-alpha-alive-counts", Text: fmt.Sprintf("Fig 5.4 (1) α-alive ≤ 2 at T = %d and exactly %d (the rest extinct) at T = %d", Tmin, kt, Tmax),
 			Target: results.AtLeast(0.8)},
-		{ID: "fig5.4-gamma-alive-counts", Text: fmt.Sprintf("Fig 5.4 (2) γ-alive ≤ 4 at T = %d; at T = %d in {%d, %d, %d}, and those beyond the %dth have 1/α < extinct",
+			"a simple dynamics model at T = 10; at T = 300 the generating LDS's k = 6", "Figure 5.4, L4071, L4075"),
+		claimOn(ours, results.Criterion{ID: "fig5.4-gamma-alive-counts", Text: fmt.Sprintf("Fig 5.4 (2) γ-alive ≤ 4 at T = %d; at T = %d in {%d, %d, %d}, and those beyond the %dth have 1/α < extinct",
 			Tmin, Tmax, kt, kt+1, kt+2, kt), Target: results.Equal(1)},
-		{ID: "fig5.4-extended-run", Text: fmt.Sprintf("Fig 5.4 (3) extended run at T = %d: α-alive = %d and γ-alive in {%d, %d}", Tmax, kt, kt, kt+1),
+			"a simple output model at T = 10; at T = 300 six dimensions remain, four extinct", "L4075, L4077, L4085"),
+		claimOn(true, results.Criterion{ID: "fig5.4-extended-run", Text: fmt.Sprintf("Fig 5.4 (3) extended run at T = %d: α-alive = %d and γ-alive in {%d, %d}", Tmax, kt, kt, kt+1),
 			Target: results.AtLeast(0.8)},
-		{ID: "fig5.4-f-monotone", Text: "Fig 5.4 (5) F never decreases, every run of the seed", Target: results.Equal(1)},
-		{ID: "fig5.5-start", Text: "Fig 5.5 (i) trajectories start at (ln 1/α, ln 1/γ) = (0, 0)", Target: results.Equal(1)},
-		{ID: "fig5.5-survivors", Text: "Fig 5.5 (iii) survivors end with ln(1/γ) > −2.5 and ln(1/α) > −5", Target: results.Equal(1)},
-		{ID: "fig5.4-diagonal-dominance", Text: "Fig 5.4 (4) median diagonal dominance", Target: results.AtLeast(0.5)},
-		{ID: "fig5.5-alpha-before-gamma", Text: "Fig 5.5 (ii) doubly-extinct dimensions losing α before γ, pooled over seeds", Target: results.AtLeast(0.75)},
+			"six hyperparameters remain useful, k = 6 (after 500 iterations; the run continued is ours)", "L4085"),
+		results.Criterion{ID: "fig5.4-f-monotone", Text: "Fig 5.4 (5) F never decreases, every run of the seed", Target: results.Equal(1)}.AsSanity(),
+		results.Criterion{ID: "fig5.5-start", Text: "Fig 5.5 (i) trajectories start at (ln 1/α, ln 1/γ) = (0, 0)", Target: results.Equal(1)}.AsSanity(),
+		claimOn(ours, results.Criterion{ID: "fig5.5-survivors", Text: "Fig 5.5 (iii) survivors end with ln(1/γ) > −2.5 and ln(1/α) > −5", Target: results.Equal(1)},
+			"six remain in the top right with finite variances", "Figure 5.5, L4083"),
+		claimOn(ours, bySeed("fig5.4-diagonal-dominance", "Fig 5.4 (4) diagonal dominance Σ_j A_jj²/Σ_ij A_ij² of the α-alive block of ⟨A⟩ at T_max"),
+			"a predominantly diagonal dynamics matrix", "L4075"),
+		claimOn(ours, results.Criterion{ID: "fig5.5-alpha-before-gamma", Text: "Fig 5.5 (ii) doubly-extinct dimensions losing α before γ, pooled over seeds", Target: results.AtLeast(0.75)},
+			"L-shaped trajectories: the extinct dimensions are removed first from the dynamics, then from the output", "Figure 5.5, L4083"),
 	}, extendedCriteria(kt, Tmax))
 }
 
-// dominanceFor returns the diagonal-dominance criterion of one cross_init.
+// ownSettings reports whether c's settings are ours rather than the
+// thesis's: a hyperparameter schedule other than the staged one of
+// section 5.4.2 (dimensionality-hyper1.toml), or Υ_{t−1,t} initialised
+// otherwise than the toolbox's identity (targets §4 #7; the thesis states
+// neither for section 5.4.1, and the targets take both).
+func (c *DimensionalityConfig) ownSettings() bool {
+	return !maps.Equal(c.VB.Hyper, ldsFit(0, lds.Variational, false).Hyper) || c.Model.CrossInit != CrossIdentity
+}
+
+// dominanceFor returns the diagonal-dominance criterion of one cross_init:
+// on a cross_init other than the toolbox's identity, the comparison the
+// targets ask for (§3.1 criterion 4), a claim of ours.
 func dominanceFor(c results.Criterion, cross string) results.Criterion {
+	text := strings.TrimSuffix(c.Text, seedsSuffix)
 	c = c.For(cross)
-	c.Text = "Fig 5.4 (4) median diagonal dominance (cross_init = " + cross + ")"
+	c.Text = text + ", cross_init = " + cross + seedsSuffix
+	if cross != CrossIdentity {
+		c = c.AsExtension()
+	}
 	return c
 }
 
@@ -412,13 +440,16 @@ func dimensionalitySummary(c *DimensionalityConfig, runs []DimRun, ends []extEnd
 	d.judge()
 	s.Claims = []results.Claim{
 		{Artifact: "Figure 5.4", Figures: []string{"fig5_4"}, Checks: []string{"fig5.4-alpha-alive-monotone", "fig5.4-alpha-alive-counts",
-			"fig5.4-gamma-alive-counts", "fig5.4-extended-run", "fig5.4-diagonal-dominance", "fig5.4-f-monotone"},
+			"fig5.4-gamma-alive-counts", "fig5.4-diagonal-dominance", "fig5.4-f-monotone"},
 			Statement: "For short sequences VB LDS chooses a simple model; for longer ones it recovers the 6-dimensional generating LDS, with a predominantly diagonal dynamics matrix (section 5.4.1, lines 4076-4077)."},
 		{Artifact: "Figure 5.5", Figures: []string{"fig5_5"}, Checks: []string{"fig5.5-start", "fig5.5-alpha-before-gamma", "fig5.5-survivors"},
 			Statement: "At T = 300 four hidden dimensions become extinct in both α and γ and six survive; the extinct ones are removed from the dynamics first, then from the output (L-shaped trajectories; lines 4081-4085)."},
 	}
-	s.Claims = append(s.Claims, results.Claim{Artifact: "Figures 5.4-5.5 extended", Figures: []string{"fig5_5_extended"},
-		Checks: []string{"fig5.4-extended-true-structure", "fig5.4-extended-local-optimum", "fig5.4-extended-true-higher-f"},
+	// The extended run is ours: its claim names Figure 5.4, so that the
+	// report shows its checks, extensions all, in the thesis's extensions
+	// table beside the figure.
+	s.Claims = append(s.Claims, results.Claim{Artifact: "Figure 5.4, extended run", Figures: []string{"fig5_5_extended"},
+		Checks: []string{"fig5.4-extended-run", "fig5.4-extended-true-structure", "fig5.4-extended-local-optimum", "fig5.4-extended-true-higher-f"},
 		Statement: "Not in the thesis, which warns (line 4115) that with larger data sets dimensions may end up modelling the dynamics or the output but not both, and did not observe it here: " +
 			"the run on the longest sequence, continued to the end of its pruning, ends in the true structure, and the local optimum has the lower F."})
 	s.AddFindingsFromChecks(map[string]string{
@@ -465,20 +496,22 @@ func (d *dimSummary) fig54Seed(seed int, runs []DimRun) {
 	dom := book.get("fig5.4-diagonal-dominance")
 	for _, cr := range []string{c.Model.CrossInit, otherCross(c.Model.CrossInit)} {
 		r, ok := d.by[dimKey{seed, d.Tmax, cr}]
-		alive := th.aliveSet(inv(r.InvAlpha))
-		if !ok || len(alive) == 0 {
-			// Without an α-alive dimension there is no block whose
-			// dominance the criterion judges (the alive counts fail the
-			// seed).
+		if !ok {
 			continue
 		}
-		dd := DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), alive)
+		// Without an α-alive dimension there are no dynamics whose
+		// dominance the criterion judges: the claim does not hold on the
+		// seed (NaN), which has no unit (the alive counts fail it).
+		dd := math.NaN()
+		if alive := th.aliveSet(inv(r.InvAlpha)); len(alive) > 0 {
+			dd = DiagonalDominance(mat.NewDense(c.Model.K, c.Model.K, r.A), alive)
+			book.unit("Fig 5.4 (4) diagonal dominance of the α-alive block of ⟨A⟩ at T_max ≥ 0.5 (cross_init = "+cr+")", u, book.seedTarget(dom.ID).Met(dd), dd, dominanceFor(dom, cr).ID)
+		}
 		if cr == c.Model.CrossInit {
 			d.ddMain = append(d.ddMain, dd)
 		} else {
 			d.ddOther = append(d.ddOther, dd)
 		}
-		book.unit("Fig 5.4 (4) diagonal dominance of the α-alive block of ⟨A⟩ at T_max ≥ 0.5 (cross_init = "+cr+")", u, dom.Target.Met(dd), dd, dominanceFor(dom, cr).ID)
 	}
 	ok, bad := true, 0.0
 	for _, r := range runs {
@@ -565,8 +598,9 @@ func (d *dimSummary) aliveMetrics() {
 	}
 }
 
-// judge judges the criteria: the fractions of seeds, the medians and the
-// pooled fraction. Those calibrated for the thesis's generator and T grid
+// judge judges the criteria: the fractions of seeds (the diagonal
+// dominance's against more than half, where the targets judge the median)
+// and the pooled fraction. Those calibrated for the thesis's generator and T grid
 // are not judged on others; F's monotonicity and the start at (1, 1) hold
 // for any generator.
 func (d *dimSummary) judge() {
@@ -599,13 +633,13 @@ func (d *dimSummary) judge() {
 		case i == 1 && !c.Model.CompareCrossInit:
 			s.NotJudged(cd, "compare_cross_init is off")
 			continue
-		case len(x.dd) == 0:
+		case math.IsNaN(medianOf(x.dd)):
 			s.NotJudged(cd, "no seed has an α-alive dimension at T_max")
 			continue
 		case na != "":
 			s.NotJudged(cd, na)
 		default:
-			s.Judge(cd, medianOf(x.dd))
+			book.overSeeds(cd, x.dd)
 		}
 		s.SetMetric("diagonal_dominance_median."+x.cross, medianOf(x.dd))
 	}

@@ -12,77 +12,109 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// medianSuffix ends the text of a criterion judged on the medians over
-// seeds; its per-seed outcomes (SeedChecksFile) are labelled with the text
-// without it.
-const medianSuffix = " [medians over seeds]"
-
-// The criteria the gene experiments share (targets ch5-lds.md §3.7-§3.9).
+// The criteria the gene experiments share (targets ch5-lds.md §3.7-§3.9):
+// F's monotonicity and the arcs drawn in Figure 5.13, which are those of
+// Figure 5.12(d) by construction, are sanity checks.
 var (
-	geneMonotone = results.Criterion{ID: "f-monotone", Text: "F (VB) and the MAP objective never decrease, every run of the seed", Target: results.Equal(1)}
-	fig513Arcs   = results.Criterion{ID: "fig5.13-arcs", Text: "Fig 5.13 drawn arcs (with their signs) = the significant entries of ⟨D⟩", Target: results.Equal(1)}
+	geneMonotone = results.Criterion{ID: "f-monotone", Text: "F (VB) and the MAP objective never decrease, every run of the seed", Target: results.Equal(1)}.AsSanity()
+	fig513Arcs   = results.Criterion{ID: "fig5.13-arcs", Text: "Fig 5.13 drawn arcs (with their signs) = the significant entries of ⟨D⟩", Target: results.Equal(1)}.AsSanity()
 	// meansTol is the largest |mean − 1| of a normalised gene/series
 	// (targets §3.6).
 	meansTol = results.AtMost(1e-12)
 )
 
-// fig511Criteria are the criteria of Figure 5.11 (targets §3.7), judged on
-// the medians over seeds for k ≤ 20: on the real data (real) with the
-// extra held-out set extra ("": none), or on the surrogate.
+// fig511Criteria are the criteria of Figure 5.11 (targets §3.7), judged
+// over the seeds for k ≤ 20 (bySeed: on more than half of them, where the
+// targets judge the median curves): on the real data (real) with the
+// extra held-out set extra ("": none), or on the surrogate. Each is a
+// claim of the thesis (line 4182) but the error on the extra held-out set,
+// which the thesis did not have (an extension); geneCriteria makes them
+// claims of ours where the data or the settings are ours.
 func fig511Criteria(real bool, extra string) results.Criteria {
+	const l511a, l511b, l511 = "Figure 5.11(a), L4182", "Figure 5.11(b), L4182", "Figure 5.11, L4182"
+	badly := "on the test set MAP LDS performs very badly"
 	cs := results.Criteria{
-		{ID: "fig5.11-map-train-falls", Text: "Fig 5.11 (1) MAP E_train decreases with k: Spearman(k, E_train)" + medianSuffix, Target: results.AtMost(-0.9)},
-		{ID: "fig5.11-vb-train-flat", Text: "Fig 5.11 (2) VB E_train roughly constant for k ≥ 2 (max/min)" + medianSuffix, Target: results.AtMost(1.15)},
-		{ID: "fig5.11-vb-train-above-map", Text: "Fig 5.11 (2) VB E_train above MAP's at every k (smallest VB − MAP)" + medianSuffix, Target: results.Above(0)},
+		bySeed("fig5.11-map-train-falls", "Fig 5.11 (1) MAP E_train decreases with k: Spearman(k, E_train)").
+			AsClaim("MAP's training error decreases as k increases", l511a),
+		bySeed("fig5.11-vb-train-flat", "Fig 5.11 (2) VB E_train roughly constant for k ≥ 2 (max/min)").
+			AsClaim("VB produces an approximately constant training error", l511a),
+		bySeed("fig5.11-vb-train-above-map", "Fig 5.11 (2) VB E_train above MAP's at every k (smallest VB − MAP)").
+			AsClaim("VB's training error constant, \"albeit higher\" than MAP's", l511a),
 	}
 	if real {
 		cs = append(cs,
-			results.Criterion{ID: "fig5.11-map-test-excess", Text: "Fig 5.11 (3') MAP E_test exceeds VB's at every k by ≥ 10% (min relative excess)" + medianSuffix, Target: results.AtLeast(0.1)},
-			results.Criterion{ID: "fig5.11-map-extra-excess", Text: "Fig 5.11 (3') MAP error on " + extra + " exceeds VB's at every k by ≥ 25% (min relative excess)" + medianSuffix, Target: results.AtLeast(0.25)})
+			bySeed("fig5.11-map-test-excess", "Fig 5.11 (3') MAP E_test exceeds VB's at every k by ≥ 10% (min relative excess)").
+				AsClaim(badly, l511b),
+			claimOn(true, bySeed("fig5.11-map-extra-excess", "Fig 5.11 (3') MAP error on "+extra+" exceeds VB's at every k by ≥ 25% (min relative excess)"),
+				badly+" (on its 4 test sequences; the extra held-out set is ours)", l511b))
 	} else {
 		cs = append(cs,
-			results.Criterion{ID: "fig5.11-map-test-excess-k4", Text: "Fig 5.11 (3) MAP E_test exceeds VB's by ≥ 20% for k ≥ 4 (min relative excess for k ≥ 4)" + medianSuffix, Target: results.AtLeast(0.2)},
-			results.Criterion{ID: "fig5.11-map-test-above-vb", Text: "Fig 5.11 (3) MAP E_test > VB's at every k (min relative excess)" + medianSuffix, Target: results.Above(0)})
+			bySeed("fig5.11-map-test-excess-k4", "Fig 5.11 (3) MAP E_test exceeds VB's by ≥ 20% for k ≥ 4 (min relative excess for k ≥ 4)").
+				AsClaim(badly+" and increasingly worse for more complex models", l511b),
+			bySeed("fig5.11-map-test-above-vb", "Fig 5.11 (3) MAP E_test > VB's at every k (min relative excess)").
+				AsClaim(badly, l511b))
 	}
 	cs = append(cs, results.Criteria{
-		{ID: "fig5.11-map-test-rises", Text: "Fig 5.11 (4) MAP E_test increases with k over k ≥ 4: Spearman" + medianSuffix, Target: results.AtLeast(0.7)},
-		{ID: "fig5.11-vb-test-flat", Text: "Fig 5.11 (5) VB E_test roughly constant for k ≥ 2 (max/min)" + medianSuffix, Target: results.AtMost(1.2)},
-		{ID: "fig5.11-vb-test-above-train", Text: "Fig 5.11 (6) VB E_test > VB E_train at every k (min ratio)" + medianSuffix, Target: results.Above(1)},
+		bySeed("fig5.11-map-test-rises", "Fig 5.11 (4) MAP E_test increases with k over k ≥ 4: Spearman").
+			AsClaim("MAP increasingly worse for more complex learnt models", l511b),
+		bySeed("fig5.11-vb-test-flat", "Fig 5.11 (5) VB E_test roughly constant for k ≥ 2 (max/min)").
+			AsClaim("the VB performance is roughly constant with increasing k", l511b),
+		bySeed("fig5.11-vb-test-above-train", "Fig 5.11 (6) VB E_test > VB E_train at every k (min ratio)").
+			AsClaim("VB's test error slightly more than its training error: VB is overfitting slightly", l511),
 	}...)
+	ard := "VB is using the ARD mechanism successfully to discard surplus modelling power"
 	if real {
-		return append(cs, results.Criterion{ID: "fig5.11-gamma-alive-stable", Text: "Fig 5.11 (7') VB γ-alive count the same (± 1) for every k ≥ 2 (max − min)" + medianSuffix, Target: results.AtMost(2)})
+		return append(cs, bySeed("fig5.11-gamma-alive-stable", "Fig 5.11 (7') VB γ-alive count the same (± 1) for every k ≥ 2 (max − min)").
+			AsClaim(ard, "L4182"))
 	}
-	return append(cs, results.Criterion{ID: "fig5.11-gamma-alive", Text: "Fig 5.11 (7) VB γ-alive = 2 ± 1 for 2 ≤ k ≤ 20", Target: results.AtLeast(0.8)})
+	return append(cs, results.Criterion{ID: "fig5.11-gamma-alive", Text: "Fig 5.11 (7) VB γ-alive = 2 ± 1 for 2 ≤ k ≤ 20", Target: results.AtLeast(0.8)}.
+		AsClaim(ard, "L4182"))
 }
 
-// fig512Criteria are the criteria of Figure 5.12 (targets §3.8): on the
-// real data, or on the surrogate, whose known interaction matrix allows
-// more.
+// fig512Criteria are the criteria of Figure 5.12 (targets §3.8), those
+// the targets judge on the medians over seeds judged over the seeds
+// (bySeed): on the real data, or on the surrogate, whose known
+// interaction matrix allows more (extensions: the thesis had no truth to
+// score against). The agreement of the significant sets across
+// initialisation seeds is ours too; that the variance image is rank one
+// is an identity of the posterior (a sanity check).
 func fig512Criteria(real bool) results.Criteria {
 	cs := results.Criteria{
-		{ID: "fig5.12-sparse", Text: "Fig 5.12 (1) very sparse: median |S|/p²" + medianSuffix, Target: results.AtMost(0.05)},
-		{ID: "fig5.12-map-no-zeros", Text: "Fig 5.12 (1) exact zeros in the MAP interaction matrices (all seeds)", Target: results.Equal(0)},
-		{ID: "fig5.12-map-vb-corr", Text: "Fig 5.12 (2) corr(MAP D + CB, VB ⟨D⟩ + ⟨C⟩⟨B⟩)" + medianSuffix, Target: results.AtLeast(0.5)},
-		{ID: "fig5.12-rank-one", Text: "Fig 5.12 (5) the variance image E[ρ_a⁻¹][Σ_D]_cc is rank one: largest σ₂/σ₁ over seeds", Target: results.Below(1e-10)},
+		bySeed("fig5.12-sparse", "Fig 5.12 (1) very sparse: |S|/p²").
+			AsClaim("only a few of the interactions are significantly non-zero: a very sparse interaction matrix", "Figure 5.12(d), L4188"),
+		results.Criterion{ID: "fig5.12-map-no-zeros", Text: "Fig 5.12 (1) exact zeros in the MAP interaction matrices (all seeds)", Target: results.Equal(0)}.
+			AsClaim("MAP's D + CB shown whole, against VB's few significant entries", "Figure 5.12(a), L4188"),
+		bySeed("fig5.12-map-vb-corr", "Fig 5.12 (2) corr(MAP D + CB, VB ⟨D⟩ + ⟨C⟩⟨B⟩)").
+			AsClaim("the MAP and VB matrices share some aspects in terms of the signs and size of some of the interactions", "Figure 5.12, L4188, L4207"),
+		results.Criterion{ID: "fig5.12-rank-one", Text: "Fig 5.12 (5) the variance image E[ρ_a⁻¹][Σ_D]_cc is rank one: largest σ₂/σ₁ over seeds", Target: results.Below(1e-10)}.AsSanity(),
 	}
 	if real {
-		return append(cs, results.Criterion{ID: "fig5.12-jaccard", Text: "Fig 5.12 Jaccard index of the significant sets across initialisation seeds [median over pairs]", Target: results.AtLeast(0.7)})
+		return append(cs, results.Criterion{ID: "fig5.12-jaccard", Text: "Fig 5.12 Jaccard index of the significant sets across initialisation seeds [median over pairs]", Target: results.AtLeast(0.7)}.AsExtension())
 	}
 	return append(cs, results.Criteria{
-		{ID: "fig5.12-auroc", Text: "Fig 5.12 (3) AUROC(VB |z|)" + medianSuffix, Target: results.AtLeast(0.95)},
-		{ID: "fig5.12-auroc-vs-map", Text: "Fig 5.12 (3) AUROC(VB |z|) − AUROC(MAP |D + CB|)" + medianSuffix, Target: results.AtLeast(-0.01)},
-		{ID: "fig5.12-precision", Text: "Fig 5.12 (4) precision of the significant set" + medianSuffix, Target: results.AtLeast(0.85)},
-		{ID: "fig5.12-recall", Text: "Fig 5.12 (4) recall of the significant set" + medianSuffix, Target: results.AtLeast(0.7)},
-		{ID: "fig5.12-sign-agreement", Text: "Fig 5.12 (4) sign agreement on true positives" + medianSuffix, Target: results.AtLeast(0.98)},
-		{ID: "fig5.12-fp-rate", Text: "Fig 5.12 (4) false-positive rate among true zeros" + medianSuffix, Target: results.AtMost(0.005)},
-		{ID: "fig5.12-noisy-precision", Text: "Fig 5.12 (6) noisier surrogate: precision of the significant set", Target: results.Equal(1)},
+		bySeed("fig5.12-auroc", "Fig 5.12 (3) AUROC(VB |z|)").AsExtension(),
+		bySeed("fig5.12-auroc-vs-map", "Fig 5.12 (3) AUROC(VB |z|) − AUROC(MAP |D + CB|)").AsExtension(),
+		bySeed("fig5.12-precision", "Fig 5.12 (4) precision of the significant set").AsExtension(),
+		bySeed("fig5.12-recall", "Fig 5.12 (4) recall of the significant set").AsExtension(),
+		bySeed("fig5.12-sign-agreement", "Fig 5.12 (4) sign agreement on true positives").AsExtension(),
+		bySeed("fig5.12-fp-rate", "Fig 5.12 (4) false-positive rate among true zeros").AsExtension(),
+		results.Criterion{ID: "fig5.12-noisy-precision", Text: "Fig 5.12 (6) noisier surrogate: precision of the significant set", Target: results.Equal(1)}.AsExtension(),
 	}...)
 }
 
 // geneCriteria returns the criteria the gene experiments share: F's
-// monotonicity and Figures 5.11-5.13 (see fig511Criteria).
-func geneCriteria(real bool, extra string) results.Criteria {
-	return slices.Concat(results.Criteria{geneMonotone}, fig511Criteria(real, extra), fig512Criteria(real), results.Criteria{fig513Arcs})
+// monotonicity and Figures 5.11-5.13 (see fig511Criteria). When ours is
+// set (the surrogate, whose data are ours, or settings of ours on the
+// real data: GenesConfig.ownSettings) the claims of the thesis among them
+// are claims of ours, extensions.
+func geneCriteria(real bool, extra string, ours bool) results.Criteria {
+	cs := slices.Concat(results.Criteria{geneMonotone}, fig511Criteria(real, extra), fig512Criteria(real), results.Criteria{fig513Arcs})
+	for i, c := range cs {
+		if ours && c.Kind == results.KindClaim {
+			cs[i] = c.AsExtension()
+		}
+	}
+	return cs
 }
 
 // geneClaims are the thesis's claims of section 5.5, naming the criteria
@@ -107,16 +139,17 @@ type genPart struct {
 }
 
 // genRow is one condition of Figure 5.11 as judged for one seed: it holds
-// when every part meets its criterion's target, and is recorded under
-// label (by default the first part's text without medianSuffix) with the
-// first part's value.
+// when every part meets its criterion's per-seed threshold, and is
+// recorded under label (by default the first part's text without
+// seedsSuffix) with the first part's value.
 type genRow struct {
 	label string
 	parts []genPart
 }
 
 // generalisation evaluates the Figure 5.11 criteria of targets §3.7 on
-// curves against ks (one seed's, or the medians over seeds). real selects
+// curves against ks (one seed's, or the medians over seeds, for the
+// reasons of those that do not apply). real selects
 // the real-data variants of criteria 3, 4 and 7.
 func generalisation(ks []int, vbTrain, vbTest, mapTrain, mapTest, vbExtra, mapExtra []float64, gammaAlive []float64, real bool, extra string) []genRow {
 	fk := make([]float64, len(ks))
@@ -146,7 +179,7 @@ func generalisation(ks []int, vbTrain, vbTest, mapTrain, mapTest, vbExtra, mapEx
 	case len(k4) < 2:
 		na4 = "the k grid has fewer than two k ≥ 4"
 	case real:
-		na4 = fmt.Sprintf("not required on the 58-gene data (targets §3.7); Spearman = %.3g", rho4)
+		na4 = fmt.Sprintf("not required on the 58-gene data (targets §3.7); Spearman = %.3g on these curves", rho4)
 	}
 	if real {
 		rows = append(rows, one("fig5.11-map-test-excess", minGain, ""))
@@ -198,33 +231,22 @@ rows:
 			if p.na != "" {
 				continue rows
 			}
-			pass = pass && b.get(p.id).Target.Met(p.v)
+			pass = pass && b.seedTarget(p.id).Met(p.v)
 			ids = append(ids, p.id)
 		}
 		label := r.label
 		if label == "" {
-			label = strings.TrimSuffix(b.get(r.parts[0].id).Text, medianSuffix)
+			label = strings.TrimSuffix(b.get(r.parts[0].id).Text, seedsSuffix)
 		}
 		b.unit(label, unit, pass, r.parts[0].v, ids...)
 	}
 }
 
-// judgeMedians judges every part of the rows (evaluated on the medians).
-func (b *checkBook) judgeMedians(rows []genRow) {
-	for _, r := range rows {
-		for _, p := range r.parts {
-			if p.na != "" {
-				b.na(p.id, p.na)
-			} else {
-				b.judge(p.id, p.v)
-			}
-		}
-	}
-}
-
-// generalisationChecks evaluates Figure 5.11 per seed and on the medians
-// (for the k ≤ 20 of the criteria, targets §3.7: larger k of the grid are
-// drawn and recorded, not judged), and records the curves.
+// generalisationChecks evaluates Figure 5.11 on every seed and judges
+// each criterion over the seeds (for the k ≤ 20 of the criteria, targets
+// §3.7: larger k of the grid are drawn and recorded, not judged); a
+// criterion that does not apply says why on the median curves. It records
+// the curves.
 func (g *genePipeline) generalisationChecks(book *checkBook, runs []GeneRun, real bool, extra string) {
 	c := g.generalisationCurves(book.s, runs, extra)
 	var idx []int
@@ -243,14 +265,29 @@ func (g *genePipeline) generalisationChecks(book *checkBook, runs []GeneRun, rea
 		}
 		return out
 	}
+	values := map[string][]float64{}
 	for seed := 0; seed < g.seeds; seed++ {
 		var ve, me []float64
 		if extra != "" {
 			ve, me = c.vbExS[seed], c.mpExS[seed]
 		}
-		book.recordSeed(generalisation(c.ks, sub(c.vbTrS[seed]), sub(c.vbTeS[seed]), sub(c.mpTrS[seed]), sub(c.mpTeS[seed]), sub(ve), sub(me), sub(c.ga[seed]), real, extra), unitName(seed))
+		rows := generalisation(c.ks, sub(c.vbTrS[seed]), sub(c.vbTeS[seed]), sub(c.mpTrS[seed]), sub(c.mpTeS[seed]), sub(ve), sub(me), sub(c.ga[seed]), real, extra)
+		book.recordSeed(rows, unitName(seed))
+		for _, r := range rows {
+			for _, p := range r.parts {
+				values[p.id] = append(values[p.id], p.v)
+			}
+		}
 	}
-	book.judgeMedians(generalisation(c.ks, sub(c.vbTr), sub(c.vbTe), sub(c.mpTr), sub(c.mpTe), sub(c.vbEx), sub(c.mpEx), sub(c.gaMed), real, extra))
+	for _, r := range generalisation(c.ks, sub(c.vbTr), sub(c.vbTe), sub(c.mpTr), sub(c.mpTe), sub(c.vbEx), sub(c.mpEx), sub(c.gaMed), real, extra) {
+		for _, p := range r.parts {
+			if p.na != "" {
+				book.na(p.id, p.na)
+			} else {
+				book.overSeeds(book.get(p.id), values[p.id])
+			}
+		}
+	}
 	if !real {
 		if c.pairs == 0 {
 			book.na("fig5.11-gamma-alive", "no (seed, k) pair with 2 ≤ k ≤ 20")
@@ -434,7 +471,7 @@ func (g *genePipeline) interactionChecks(book *checkBook, pairs []interPair, dir
 			}
 		}
 		if ip.variant == "noisy" {
-			book.unit(book.get("fig5.12-noisy-precision").Text, unitName(ip.seed), book.get("fig5.12-precision").Target.Met(sc.Precision), sc.Precision)
+			book.unit(book.get("fig5.12-noisy-precision").Text, unitName(ip.seed), book.seedTarget("fig5.12-precision").Met(sc.Precision), sc.Precision)
 			continue
 		}
 		scores = append(scores, sc)
@@ -457,7 +494,7 @@ func (g *genePipeline) interactionChecks(book *checkBook, pairs []interPair, dir
 		}
 		return nil
 	}
-	book.interactionMedians(scores, surrogate)
+	book.interactionOverSeeds(scores, surrogate)
 	return g.networkCheck(book, pairs, dir)
 }
 
@@ -471,10 +508,9 @@ func scoreValues(scores []interScore, f func(interScore) float64) []float64 {
 }
 
 // interactionSeed records one seed's outcomes of Figure 5.12 (default
-// variant), each against the targets of the criteria judged on the
-// medians.
+// variant), each against the per-seed thresholds of the criteria.
 func (b *checkBook) interactionSeed(sc interScore, u string, surrogate bool) {
-	met := func(id string, v float64) bool { return b.get(id).Target.Met(v) }
+	met := func(id string, v float64) bool { return b.seedTarget(id).Met(v) }
 	b.unit("Fig 5.12 (1) |S| ≤ 5% of the entries (fraction significant)", u, met("fig5.12-sparse", sc.Fraction) && met("fig5.12-map-no-zeros", float64(sc.MAPZeros)), sc.Fraction,
 		"fig5.12-sparse", "fig5.12-map-no-zeros")
 	b.unit("Fig 5.12 (2) corr(MAP D + CB, VB ⟨D⟩ + ⟨C⟩⟨B⟩) ≥ 0.5", u, met("fig5.12-map-vb-corr", sc.Corr), sc.Corr, "fig5.12-map-vb-corr")
@@ -488,31 +524,31 @@ func (b *checkBook) interactionSeed(sc interScore, u string, surrogate bool) {
 	}
 }
 
-// interactionMedians judges Figure 5.12 on the medians over seeds (the
-// default variant), and on the surrogate the fraction of seeds whose
-// noisier variant is still precise; on the real data the agreement of the
-// significant sets across initialisation seeds.
-func (b *checkBook) interactionMedians(scores []interScore, surrogate bool) {
-	med := func(f func(interScore) float64) float64 { return medianOf(scoreValues(scores, f)) }
+// interactionOverSeeds judges Figure 5.12 over the seeds (the default
+// variant; the exact zeros of MAP over all of them, the rank of the
+// variance image on the worst), and on the surrogate the fraction of seeds
+// whose noisier variant is still precise; on the real data the agreement
+// of the significant sets across initialisation seeds.
+func (b *checkBook) interactionOverSeeds(scores []interScore, surrogate bool) {
+	over := func(id string, f func(interScore) float64) { b.overSeeds(b.get(id), scoreValues(scores, f)) }
 	mapZeros := 0
 	for _, sc := range scores {
 		mapZeros += sc.MAPZeros
 	}
-	b.judge("fig5.12-sparse", med(func(x interScore) float64 { return x.Fraction }))
+	over("fig5.12-sparse", func(x interScore) float64 { return x.Fraction })
 	b.judge("fig5.12-map-no-zeros", float64(mapZeros))
-	b.judge("fig5.12-map-vb-corr", med(func(x interScore) float64 { return x.Corr }))
+	over("fig5.12-map-vb-corr", func(x interScore) float64 { return x.Corr })
 	b.judge("fig5.12-rank-one", slices.Max(scoreValues(scores, func(x interScore) float64 { return x.RankRatio })))
 	if !surrogate {
 		b.jaccard(scores)
 		return
 	}
-	auc := med(func(x interScore) float64 { return x.AUCVB })
-	b.judge("fig5.12-auroc", auc)
-	b.judge("fig5.12-auroc-vs-map", auc-med(func(x interScore) float64 { return x.AUCMAP }))
-	b.judge("fig5.12-precision", med(func(x interScore) float64 { return x.Precision }))
-	b.judge("fig5.12-recall", med(func(x interScore) float64 { return x.Recall }))
-	b.judge("fig5.12-sign-agreement", med(func(x interScore) float64 { return x.SignAgree }))
-	b.judge("fig5.12-fp-rate", med(func(x interScore) float64 { return x.FPRate }))
+	over("fig5.12-auroc", func(x interScore) float64 { return x.AUCVB })
+	over("fig5.12-auroc-vs-map", func(x interScore) float64 { return x.AUCVB - x.AUCMAP })
+	over("fig5.12-precision", func(x interScore) float64 { return x.Precision })
+	over("fig5.12-recall", func(x interScore) float64 { return x.Recall })
+	over("fig5.12-sign-agreement", func(x interScore) float64 { return x.SignAgree })
+	over("fig5.12-fp-rate", func(x interScore) float64 { return x.FPRate })
 	if noisy := b.get("fig5.12-noisy-precision"); len(b.per[noisy.Text]) > 0 {
 		b.fraction(noisy)
 	} else {
