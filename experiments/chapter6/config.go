@@ -15,6 +15,9 @@
 //	                           6.4, the VB-below-CS count (section 6.6) and
 //	                           the exact marginal likelihood at n = 10
 //	                           (targets §3.14), with per-score times
+//	chapter6/single-instance-k8192, chapter6/single-instance-em-converged
+//	                           the same with K = 8192 AIS steps, with EM run
+//	                           to convergence: extensions of the thesis
 //	chapter6/prior-average     true models drawn from the prior
 //	                           (section 6.4.2): Figs 6.5–6.9, Tables 6.2, 6.5
 //	chapter6/ais-granularity   AIS estimate against schedule length (Fig 6.10)
