@@ -768,8 +768,11 @@ func (ss *singleSummary) claims(timing string) {
 			Statement: "The MH acceptance falls roughly linearly in ln n and from the first to the last quarter of the schedule; single AIS runs rank erratically and fall below the VB bound ever more often as n grows, pooling five runs repairs much of it (lines 4874-4920)."},
 		{Artifact: "section 6.6", Checks: ids(cr.sec66),
 			Statement: "Over all scored structures VB fell below CS in only 173 of 288320 cases (0.06%), and never when started from the CS point (Corollary 2.5, line 5031)."},
-		{Artifact: "beyond the thesis (targets §3.14)", Figures: []string{"fig_exact"}, Checks: ids(cr.exact),
-			Statement: "At n = 10 the exact marginal likelihood of every structure is computable by enumeration: VB* and CS* lie below it, and AIS^(5) is within 3 nats of it."},
+		// Beyond the thesis, the check Table 6.4 makes against the VB bound
+		// made against the truth: named after Table 6.4 so that the report
+		// shows its extension check beside the table's.
+		{Artifact: "Table 6.4", Figures: []string{"fig_exact"}, Checks: ids(cr.exact),
+			Statement: "Beyond the thesis (targets §3.14): at n = 10 the exact marginal likelihood of every structure is computable by enumeration; VB* and CS* lie below it (Theorem 2.3), and AIS^(5) is within 3 nats of it for at least 90% of the structures."},
 		{Artifact: "section 6.4.1, computation time", Checks: []string{},
 			Statement: "VB costs a small multiple of EM (575 s against 200 s for all structures at n = 480) and a small fraction of AIS (55000 s per run), at a reliability AIS matches only near K = 5000 (line 4870)."},
 	}
