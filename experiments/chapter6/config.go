@@ -15,6 +15,9 @@
 //	                           6.4, the VB-below-CS count (section 6.6) and
 //	                           the exact marginal likelihood at n = 10
 //	                           (targets §3.14), with per-score times
+//	chapter6/single-instance-k8192, chapter6/single-instance-em-converged
+//	                           the same with K = 8192 AIS steps, with EM run
+//	                           to convergence: extensions of the thesis
 //	chapter6/prior-average     true models drawn from the prior
 //	                           (section 6.4.2): Figs 6.5–6.9, Tables 6.2, 6.5
 //	chapter6/ais-granularity   AIS estimate against schedule length (Fig 6.10)
@@ -30,6 +33,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/vbworkbench/vbw/core/model/dag"
 	"github.com/vbworkbench/vbw/core/rng"
@@ -53,6 +57,12 @@ type ModelSettings struct {
 
 func defaultModel() ModelSettings { return ModelSettings{TrueCode: dag.TrueCode.String()} }
 
+// ours reports whether the [model] keys are ours rather than the
+// thesis's: another true structure, or the childless hidden nodes pruned.
+func (m ModelSettings) ours() bool {
+	return m.PruneChildless || !strings.EqualFold(m.TrueCode, dag.TrueCode.String())
+}
+
 // PriorSettings is the [prior] table: λ_jlk, the pseudo-count of every
 // Dirichlet prior of the parameters (eqs. (6.4)–(6.6)); the thesis uses 1
 // (line 4694). With λ = 1 the MAP estimate (6.23) is the ML estimate.
@@ -61,6 +71,9 @@ type PriorSettings struct {
 }
 
 func defaultPrior() PriorSettings { return PriorSettings{Lambda: 1} }
+
+// ours reports whether λ is ours rather than the thesis's 1.
+func (p PriorSettings) ours() bool { return p != defaultPrior() }
 
 // retired are the keys of chapter 6 renamed or moved: the prior's
 // strength to [prior], the AIS tables' number of steps to steps, and
@@ -134,6 +147,16 @@ func defaultScores() ScoreSettings {
 	return ScoreSettings{Restarts: 3, MaxIterations: 1000, TolPerDatum: 1e-6, AliasRule: "thesis", VBInit: "same_theta", EMStop: "thesis"}
 }
 
+// ours reports whether a key of the protocol of line 4718 is set
+// otherwise than the thesis's: the iteration cap, the tolerance, the alias
+// rule, VB's initialisation or EM's stop rule. The restarts, which [quick]
+// reduces, do not count (a quick run's claims are not judged).
+func (s ScoreSettings) ours() bool {
+	d := defaultScores()
+	d.Restarts = s.Restarts
+	return s != d
+}
+
 func (s ScoreSettings) validate() error {
 	if !slices.Contains([]string{"thesis", "strict", "none"}, s.AliasRule) {
 		return config.FieldError("scores.alias_rule", s.AliasRule, `must be "thesis", "strict" or "none"`)
@@ -179,6 +202,11 @@ func defaultScoring() Scoring {
 	return Scoring{Model: defaultModel(), Prior: defaultPrior(), Scores: defaultScores()}
 }
 
+// ours reports whether a key of [model], [prior] or [scores] is ours
+// rather than the thesis's: the claims of a run with such a key are claims
+// of ours (claimOn).
+func (s Scoring) ours() bool { return s.Model.ours() || s.Prior.ours() || s.Scores.ours() }
+
 func (s Scoring) validate() error {
 	return config.FirstError(s.Model.validate(), s.Scores.validate())
 }
@@ -202,6 +230,14 @@ type AnnealSettings struct {
 // targets §4 item 3's proposal strength.
 func defaultAnneal() AnnealSettings {
 	return AnnealSettings{AISSchedule: config.DefaultSchedule(config.ScheduleNonlinear), Alpha: 2500}
+}
+
+// ours reports whether the schedule is ours rather than the thesis's
+// (6.73) with e_τ = 0.2. The proposal strength α is not the thesis's in
+// any case (it gives none), nor does the number of steps count, which
+// [quick] reduces.
+func (a AnnealSettings) ours() bool {
+	return a.Schedule != config.ScheduleNonlinear || a.ETau != defaultAnneal().ETau
 }
 
 func (a AnnealSettings) validate(prefix string) error {
