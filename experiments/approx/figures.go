@@ -78,8 +78,10 @@ func readPanels(dir, name string, twoD bool) ([]string, map[string][]*curveSet, 
 
 // plot1D draws F from F_curves.csv: one panel per panel of the file, the
 // densities against x; with negLog, a second column of −ln density (PRML
-// Figs 10.1 and 10.14, right-hand plots).
-func plot1D(dir, stem, title string, cols int, negLog bool) error {
+// Figs 10.1 and 10.14, right-hand plots). A panel's title is
+// panelTitle(label, k), k = 0 for the densities and 1 for −ln density; a
+// nil panelTitle titles it with its label.
+func plot1D(dir, stem, title string, cols int, negLog bool, panelTitle func(label string, k int) string) error {
 	order, sets, err := readPanels(dir, stem+"_curves.csv", false)
 	if err != nil {
 		return err
@@ -91,7 +93,11 @@ func plot1D(dir, stem, title string, cols int, negLog bool) error {
 			if k == 1 {
 				ylabel = "−ln density"
 			}
-			p, _, err := plots.Lines(plots.Axes{Title: pl, XLabel: "z", YLabel: ylabel})
+			pt := pl
+			if panelTitle != nil {
+				pt = panelTitle(pl, k)
+			}
+			p, _, err := plots.Lines(plots.Axes{Title: pt, XLabel: "z", YLabel: ylabel})
 			if err != nil {
 				return err
 			}
