@@ -33,6 +33,8 @@
 //     fewest of the plot's lines, markers and bands (Lines, ErrorBars and
 //     StackedBars register theirs), on a translucent card when no place
 //     is free.
+//   - InlineLabels writes labels on the lines they name (the levels of a
+//     contour map), each on a white card that breaks the line beneath.
 //   - Ticks, the default of every linear axis, labels ticks in the
 //     shortest exact form (TickLabel: 25, 2.5, 0.25); IntegerTicks ticks
 //     counts at integers only; NamedTicks labels the rows or columns of a
