@@ -26,6 +26,8 @@
 //     spaced colours (DivergingMap, blue-white-red for signed matrices;
 //     GrayMap, white to black), as used for the interaction matrices of
 //     Figure 5.12. GrayImage shows a matrix in grey levels without a bar.
+//     ColorBar is a panel of a colour bar alone, for heat maps on data
+//     axes that share one colour scale (Turner & Sahani Figs 1.6, 1.7).
 //   - Figure and Render lay panels out on a grid with aligned data areas
 //     and encode them as SVG or PNG bytes; RenderPlot does one plot.
 //     Writing the bytes to disk (atomically) is the caller's job.
