@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -56,13 +57,32 @@ func heatPanel(title, xl, yl string, xs, ys []float64, z [][]float64, lim float6
 	if !(lim > 0) {
 		lim = 1
 	}
-	pal := moreland.SmoothBlueRed()
-	pal.SetMin(-lim)
-	pal.SetMax(lim)
-	h := plotter.NewHeatMap(gridXYZ{xs, ys, clampGrid(z, lim)}, pal.Palette(64))
+	h := plotter.NewHeatMap(gridXYZ{xs, ys, clampGrid(z, lim)}, heatScale(lim).Palette(heatColors))
 	h.Min, h.Max = -lim, lim
 	p.Add(h)
 	return p
+}
+
+// heatColors is the number of colours of a heat panel.
+const heatColors = 64
+
+// heatScale is the colour map of the heat panels of limit lim (as
+// heatPanel sets it): blue for −lim, grey for 0, red for +lim.
+func heatScale(lim float64) palette.ColorMap {
+	if !(lim > 0) {
+		lim = 1
+	}
+	pal := moreland.SmoothBlueRed()
+	pal.SetMin(-lim)
+	pal.SetMax(lim)
+	return pal
+}
+
+// heatBar is the colour bar of the heat panels of limit lim: a panel
+// titled title whose axis, labelled label (the quantity and its units),
+// gives the value of each colour.
+func heatBar(title, label string, lim float64) (*plot.Plot, error) {
+	return plots.ColorBar(title, heatScale(lim), label)
 }
 
 // clampGrid returns z with values clamped to ±lim and NaN set to 0.
