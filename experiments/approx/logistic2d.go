@@ -330,7 +330,11 @@ func contourLabels(g xyGrid, levels []float64) (*plots.InlineLabels, error) {
 				continue
 			}
 			t := (v - a) / (b - a)
-			xys = append(xys, plotter.XY{X: g.X(c-1) + t*(g.X(c)-g.X(c-1)), Y: g.Y(r)})
+			x := g.X(c-1) + t*(g.X(c)-g.X(c-1))
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			xys = append(xys, plotter.XY{X: x, Y: g.Y(r)})
 			texts = append(texts, plots.TickLabel(v, 0.05))
 			break
 		}

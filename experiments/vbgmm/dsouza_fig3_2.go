@@ -358,7 +358,11 @@ func PlotDSouza(dir string) error {
 	names := slices.Clone(dsouzaNames)
 	for i, d := range diffs[1:] {
 		cross[i+1] = crossover(sep, d)
-		names[i+1] += fmt.Sprintf(": crosses at %.2f", cross[i+1])
+		if math.IsNaN(cross[i+1]) {
+			names[i+1] += ": does not cross"
+		} else {
+			names[i+1] += fmt.Sprintf(": crosses at %.2f", cross[i+1])
+		}
 	}
 	// The zoom holds the grid points from one step before the first
 	// crossover to one step after the last, whole: a panel draws only

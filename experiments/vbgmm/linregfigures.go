@@ -2,6 +2,7 @@ package vbgmm
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -150,28 +151,34 @@ func PlotLinreg(dir string) error {
 // from the one where the bound or the evidence peaks upwards (the decline
 // past the peak that the text's figure shows), with linregMargin nats either
 // side, and the orders it leaves below the range (below the peak, hundreds
-// of nats lower: they show in the panel of every order).
-func fig10_9Zoom(x, yf, ye []float64) (lo, hi float64, below []int) {
-	peak := x[0]
-	top := yf[0]
+// of nats lower: they show in the panel of every order). Orders whose bound
+// or evidence is not finite count for nothing; ok is false when none is.
+func fig10_9Zoom(x, yf, ye []float64) (lo, hi float64, below []int, ok bool) {
+	finite := func(i int) bool {
+		return !math.IsNaN(yf[i]) && !math.IsInf(yf[i], 0) && !math.IsNaN(ye[i]) && !math.IsInf(ye[i], 0)
+	}
+	peak, top := 0.0, math.Inf(-1)
 	for i := range x {
-		if v := max(yf[i], ye[i]); v > top {
+		if v := max(yf[i], ye[i]); finite(i) && v > top {
 			top, peak = v, x[i]
 		}
 	}
+	if math.IsInf(top, -1) {
+		return 0, 0, nil, false
+	}
 	lo = top
 	for i := range x {
-		if x[i] >= peak {
+		if finite(i) && x[i] >= peak {
 			lo = min(lo, yf[i], ye[i])
 		}
 	}
 	lo, hi = lo-linregMargin, top+linregMargin
 	for i := range x {
-		if min(yf[i], ye[i]) < lo {
+		if finite(i) && min(yf[i], ye[i]) < lo {
 			below = append(below, int(x[i]))
 		}
 	}
-	return lo, hi, below
+	return lo, hi, below, true
 }
 
 // plotFig10_9 draws, for data set 0, (a) the bound and the exact ln p(t)
@@ -206,7 +213,7 @@ func plotFig10_9(dir string) error {
 	if err != nil {
 		return err
 	}
-	lo, hi, below := fig10_9Zoom(xf, yf, ye)
+	lo, hi, below, zoomed := fig10_9Zoom(xf, yf, ye)
 	zoomTitle := "(b) zoom on the peak"
 	if len(below) > 0 {
 		zoomTitle += fmt.Sprintf("; %s lie below", orderNames(below))
@@ -215,7 +222,9 @@ func plotFig10_9(dir string) error {
 	if err != nil {
 		return err
 	}
-	pb.Y.Min, pb.Y.Max = lo, hi
+	if zoomed {
+		pb.Y.Min, pb.Y.Max = lo, hi
+	}
 	pc, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(c) order picked, %d data sets", len(t.seeds)/len(orders)), XLabel: "polynomial order", YLabel: "fraction of data sets"},
 		t.picks("by the bound", "F", false), t.picks("by ln p(t)", "ln_p_exact", false))
 	if err != nil {

@@ -54,9 +54,7 @@ func (g gridXYZ) Y(r int) float64    { return g.ys[r] }
 // smaller magnitude", Fig 1.6 caption), its range ±lim.
 func heatPanel(title, xl, yl string, xs, ys []float64, z [][]float64, lim float64) *plot.Plot {
 	p := newPanel(title, xl, yl)
-	if !(lim > 0) {
-		lim = 1
-	}
+	lim = heatLimit(lim)
 	h := plotter.NewHeatMap(gridXYZ{xs, ys, clampGrid(z, lim)}, heatScale(lim).Palette(heatColors))
 	h.Min, h.Max = -lim, lim
 	p.Add(h)
@@ -66,12 +64,20 @@ func heatPanel(title, xl, yl string, xs, ys []float64, z [][]float64, lim float6
 // heatColors is the number of colours of a heat panel.
 const heatColors = 64
 
+// heatLimit is the colour limit of heat panels asked for lim: lim, or 1
+// when lim is not a positive finite number (an empty map, or an infinite
+// bias, which the panels then clamp to ±1).
+func heatLimit(lim float64) float64 {
+	if !(lim > 0) || math.IsInf(lim, 1) {
+		return 1
+	}
+	return lim
+}
+
 // heatScale is the colour map of the heat panels of limit lim (as
 // heatPanel sets it): blue for −lim, grey for 0, red for +lim.
 func heatScale(lim float64) palette.ColorMap {
-	if !(lim > 0) {
-		lim = 1
-	}
+	lim = heatLimit(lim)
 	pal := moreland.SmoothBlueRed()
 	pal.SetMin(-lim)
 	pal.SetMax(lim)

@@ -410,6 +410,9 @@ func PlotSingle(dir string) error {
 		// the curve's marker on the curve, so that coinciding optima stay
 		// apart; one legend entry says what they are.
 		shown := func(i int) int { // the index in approx of optimum i, or −1
+			if math.IsNaN(oobj[i]) || math.IsInf(oobj[i], 0) || math.IsNaN(ogrid[i]) || math.IsInf(ogrid[i], 0) {
+				return -1
+			}
 			for j, q := range approx {
 				if ocs[i] == cse && oqs[i] == q.String() && ogrid[i] >= xlo && ogrid[i] <= xhi {
 					return j
