@@ -1,9 +1,13 @@
 package report
 
 import (
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -54,6 +58,63 @@ func TestReproducing(t *testing.T) {
 		}
 		if !slices.Equal(names, c.kept) || !slices.Equal(left, c.left) || !slices.Equal(reasons, c.reasons) {
 			t.Errorf("%s: kept %v, left %v, reasons %q; want %v, %v, %q", c.name, names, left, reasons, c.kept, c.left, c.reasons)
+		}
+	}
+}
+
+// TestShippedChoice: with a run of every shipped config, the report judges
+// each experiment's artefacts on the runs its configs declare of the
+// text's settings (else the reduced ones), never on settings of ours, and
+// a config of the text's settings beside a reduced one of its experiment
+// (digits-classify-full.toml beside digits-classify.toml) is the one
+// judged.
+func TestShippedChoice(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "..", "configs", "*", "*.toml"))
+	if err != nil || len(files) == 0 {
+		t.Fatal("no configs", err)
+	}
+	var runs []Experiment
+	declared := map[string]string{}
+	for _, f := range files {
+		id, err := experiments.ExperimentOf(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := config.TopString(f, config.SettingsKey)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s == "" {
+			s = string(config.SettingsText)
+		}
+		name := strings.TrimSuffix(filepath.Base(f), ".toml")
+		declared[name] = s
+		runs = append(runs, Experiment{ID: id, Name: name, Manifest: &results.Manifest{Config: f, Settings: s}})
+	}
+	kept, _, _ := reproducing(runs)
+	best := map[string]int{}
+	for _, e := range runs {
+		if r := settingsRank(declared[e.Name]); r < 2 {
+			if b, ok := best[e.ID]; !ok || r < b {
+				best[e.ID] = r
+			}
+		}
+	}
+	judged := map[string]bool{}
+	for _, e := range kept {
+		judged[e.Name] = true
+		if r := settingsRank(declared[e.Name]); r != best[e.ID] {
+			t.Errorf("%s (%s) is judged beside a run of closer settings of %s", e.Name, declared[e.Name], e.ID)
+		}
+	}
+	for _, e := range runs {
+		if judged[e.Name] && declared[e.Name] == string(config.SettingsOurs) {
+			t.Errorf("%s, of settings of ours, is judged", e.Name)
+		}
+	}
+	for _, name := range []string{"digits-classify-full", "prior-average-full", "genes-full", "digits-unsupervised-full"} {
+		if !judged[name] {
+			t.Errorf("%s, of the text's settings, is not judged", name)
 		}
 	}
 }
