@@ -48,8 +48,8 @@ const (
 // them): "" is "text" for a config without a base, and an error for a
 // variant, which must declare its own settings (a cheaper or changed
 // variant of the text's config is seldom of the text's settings, so
-// inheriting them would mislabel it); a file that sets settings does not
-// inherit a base's note. A "reduced" config must say in its
+// inheriting them would mislabel it); a file that declares other
+// settings than its base does not inherit the base's note. A "reduced" config must say in its
 // note what is reduced, and "text" needs no note. The [quick] table may not
 // set either key: the settings describe the file. Errors name the line of
 // the key.
@@ -83,8 +83,8 @@ func Resolve(path string, s Settings, note string) (Settings, string, error) {
 		return "", "", &Error{Path: last.path, Line: last.keyLine(toml.Key{BaseKey}), Key: SettingsKey,
 			Msg: fmt.Sprintf("settings: a variant (base = %q) declares its own settings relative to the text: settings = %s (with settings_note = \"...\" saying what is reduced or ours)", last.base, choices(settingsValues{}.values()))}
 	}
-	if setS && !setN {
-		note = ""
+	if setS && !setN && own[SettingsKey] != inherited(chain[:len(chain)-1]) {
+		note = "" // another declaration than the base's: not the base's note
 	}
 	if s == "" {
 		s = SettingsText
@@ -106,4 +106,18 @@ func Resolve(path string, s Settings, note string) (Settings, string, error) {
 		return "", "", noteErr("the text's settings take no settings_note (is the config \"reduced\" or \"ours\"?)")
 	}
 	return s, note, nil
+}
+
+// inherited returns the settings the last of the files of chain that sets
+// them declares, or nil.
+func inherited(chain []*loader) any {
+	for i := len(chain) - 1; i >= 0; i-- {
+		var head map[string]any
+		if _, err := toml.Decode(chain[i].text, &head); err == nil {
+			if v, ok := head[SettingsKey]; ok {
+				return v
+			}
+		}
+	}
+	return nil
 }

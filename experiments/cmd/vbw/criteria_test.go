@@ -108,6 +108,13 @@ func TestSettingsDeclared(t *testing.T) {
 	if _, cfg, err := experiments.Load(ok, true); err != nil || cfg.Base().Settings != config.SettingsReduced || cfg.Base().SettingsNote != "fewer seeds" {
 		t.Errorf("a variant declaring reduced settings: %v, %+v", err, cfg.Base())
 	}
+	same := write("same.toml", "base = \"ok.toml\"\nsettings = \"reduced\"\nseed = 4\n")
+	text := write("text-variant.toml", "base = \"ok.toml\"\nsettings = \"text\"\nseed = 4\n")
+	for p, want := range map[string]string{same: "fewer seeds", text: ""} {
+		if _, cfg, err := experiments.Load(p, false); err != nil || cfg.Base().SettingsNote != want {
+			t.Errorf("%s: %v, note %q; want %q (a base's note is kept for its settings only)", filepath.Base(p), err, cfg.Base().SettingsNote, want)
+		}
+	}
 	for _, c := range []struct{ name, body, want string }{
 		{"variant.toml", "base = \"base.toml\"\nseed = 3\n", `variant.toml:1: settings: a variant (base = "base.toml") declares its own settings`},
 		{"reduced.toml", "experiment = \"chapter3/synthetic\"\nsettings = \"reduced\"\n", `reduced.toml:2: settings = "reduced": set settings_note`},
