@@ -417,6 +417,41 @@ func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []floa
 	return ks.smooth(dst, phi, y, u, nil, nil)
 }
 
+// Filter smooths one sequence as Smooth does (into post) and writes into
+// dst (T×k) the filtered means μ_t = ⟨x_t | y_{1:t}, u_{1:t}⟩ = Λ_t⁻¹h_t,
+// t = 1, …, T, of the forward pass (Algorithm 5.1, eqs. 5.89-5.93): row
+// t−1 of dst is, bit for bit, the last smoothed mean ω_t of Smooth on the
+// prefix y_{1:t} (whose backward message is P_t = 0, g_t = 0), at the cost
+// of one smoothing instead of T. It returns Smooth's errors and panics as
+// Smooth does, and if len(dst) ≠ T·k.
+func (ks *KalmanSmoother) Filter(dst []float64, post *LDSPosterior, phi *LDSNatural, y, u []float64) error {
+	k := ks.k
+	if err := ks.smooth(post, phi, y, u, nil, nil); err != nil {
+		return err
+	}
+	T := post.T
+	if len(dst) != T*k {
+		panic(fmt.Sprintf("infer: Filter: len(dst)=%d, want T·k = %d", len(dst), T*k))
+	}
+	for t := 1; t <= T; t++ {
+		// Υ⁻¹ = Λ_t + P with P = 0, as in the smoother's last step.
+		sm := ks.z
+		for i, v := range ks.lamAt(t) {
+			sm[i] = v + 0
+		}
+		if !numeric.CholFactor(sm, k) {
+			return kalmanErr("Σ_t⁻¹", t)
+		}
+		mu := dst[(t-1)*k : t*k]
+		for i, v := range ks.h[t*k : (t+1)*k] {
+			mu[i] = v + 0
+		}
+		numeric.CholSolveVec(sm, k, mu)
+		numeric.CholSolveVecT(sm, k, mu)
+	}
+	return nil
+}
+
 // SmoothSequences smooths the sequences i = 0, …, len(y)−1, with outputs
 // y[i] (T_i×p) and inputs u[i] (T_i×d; nil when d = 0), under phi into
 // dst[i], exactly as Smooth does one at a time. It smooths them in order of

@@ -1095,3 +1095,40 @@ func BenchmarkKalmanSmoother(b *testing.B) {
 		}
 	})
 }
+
+// TestKalmanFilter checks that Filter's filtered means are, bit for bit,
+// the last smoothed means of Smooth on every prefix, on a sequence long
+// enough for the forward recursion to reach its fixed point and on a short
+// one, with and without inputs, and that Filter's posterior is Smooth's.
+func TestKalmanFilter(t *testing.T) {
+	for _, tc := range []struct{ k, p, d, T int }{{3, 4, 0, 120}, {3, 4, 2, 120}, {2, 3, 1, 1}, {4, 6, 3, 9}} {
+		t.Run(fmt.Sprintf("k=%d,p=%d,d=%d,T=%d", tc.k, tc.p, tc.d, tc.T), func(t *testing.T) {
+			c := vbCase(rand.New(rand.NewPCG(12, uint64(tc.T+tc.d))), tc.k, tc.p, tc.d, tc.T)
+			ks := NewKalmanSmoother(tc.k, tc.p, tc.d, 1)
+			mu := make([]float64, tc.T*tc.k)
+			var post, want LDSPosterior
+			if err := ks.Filter(mu, &post, c.phi, c.y, c.u); err != nil {
+				t.Fatal(err)
+			}
+			if tc.T > 100 && ks.steadyF > tc.T {
+				t.Error("the forward recursion never reached its fixed point")
+			}
+			if err := NewKalmanSmoother(tc.k, tc.p, tc.d, 1).Smooth(&want, c.phi, c.y, c.u); err != nil {
+				t.Fatal(err)
+			}
+			comparePosteriors(t, &post, &want, 0)
+			for T := 1; T <= tc.T; T++ {
+				var pre LDSPosterior
+				if err := NewKalmanSmoother(tc.k, tc.p, tc.d, 1).Smooth(&pre, c.phi, c.y[:T*tc.p], c.u[:T*tc.d]); err != nil {
+					t.Fatal(err)
+				}
+				if got, want := mu[(T-1)*tc.k:T*tc.k], pre.X[(T-1)*tc.k:]; !slices.Equal(got, want) {
+					t.Fatalf("t=%d: filtered mean %v, last smoothed mean of the prefix %v", T, got, want)
+				}
+			}
+			if !kalmanPanics(func() { _ = ks.Filter(mu[:len(mu)-1], &post, c.phi, c.y, c.u) }) {
+				t.Error("no panic on a short dst")
+			}
+		})
+	}
+}
