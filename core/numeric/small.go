@@ -77,15 +77,16 @@ func CholLogDetBlock(l []float64, n, lo, hi int) float64 {
 
 // cholVecMin is the smallest order n at which the triangular solves with
 // many right-hand sides and CholInverse run their row updates through the
-// vector kernels (Axpy, Scale) when those are the assembly: the same
-// operations in the same order, each multiply-add rounded once (as the
-// portable kernels round it with math.FMA). Below it the plain loops are
-// faster, and their results stay those of the loops as written.
+// vector kernels Axpy and Scale: the same operations in the same order,
+// each multiply-add rounded once where the CPU has FMA, by the assembly or
+// by the portable loops alike, so both builds give the same bits. Below it
+// the plain loops are faster (the rows are short), and their results stay
+// those of the loops as written.
 const cholVecMin = 32
 
 // cholVec reports whether the kernels of order n with rows of m elements
 // take the vector path (see cholVecMin).
-func cholVec(n, m int) bool { return useVec && n >= cholVecMin && m >= 8 }
+func cholVec(n, m int) bool { return n >= cholVecMin && m >= 8 }
 
 // CholSolve overwrites the n×m matrix b with L⁻¹b (forward substitution, one
 // row of b at a time; each row is scaled by the reciprocal 1/L_ii).
@@ -182,8 +183,8 @@ func CholSolveVecT(l []float64, n int, v []float64) {
 //	(L⁻¹)_jj = 1/L_jj,  (L⁻¹)_ij = −(Σ_{j≤c<i} L_ic (L⁻¹)_cj) / L_ii  (i > j),
 //
 // and A⁻¹_ab = Σ_{c ≥ max(a,b)} (L⁻¹)_ca (L⁻¹)_cb, each sum in increasing c.
-// It costs about 2n³/3 multiply-adds. From order cholVecMin on, with the
-// assembly kernels, L⁻¹ is formed a row at a time, row i of L⁻¹ less
+// It costs about 2n³/3 multiply-adds. From order cholVecMin on, L⁻¹ is
+// formed a row at a time, row i of L⁻¹ less
 // L_ic times each earlier row c in increasing c (an Axpy over the first
 // c+1 elements), and the lower triangle of A⁻¹ by adding (L⁻¹)_ca times
 // the first a+1 elements of row c of L⁻¹ to row a for c = 0, …, n−1:

@@ -3,6 +3,7 @@ package numeric
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -212,10 +213,11 @@ func TestCholSmallAllocs(t *testing.T) {
 }
 
 // TestCholLargeVectorPath checks the triangular solves and CholInverse at
-// orders from cholVecMin on, where the assembly kernels take the row
-// updates: on every path (paths) A·A⁻¹ = I and L·(L⁻¹B) = B, Lᵀ(L⁻ᵀB) = B
-// to round-off, A⁻¹ exactly symmetric, and the results within round-off of
-// the plain loops'.
+// orders from cholVecMin on, where Axpy and Scale take the row updates: on
+// every path (paths) A·A⁻¹ = I and L·(L⁻¹B) = B, Lᵀ(L⁻ᵀB) = B to
+// round-off, A⁻¹ exactly symmetric, the results within round-off of the
+// portable path rounding twice, and the same bits on every path that
+// rounds once (the assembly and math.FMA).
 func TestCholLargeVectorPath(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{cholVecMin - 1, cholVecMin, 57, 109} {
@@ -229,18 +231,33 @@ func TestCholLargeVectorPath(t *testing.T) {
 		for i := range b {
 			b[i] = rnd.NormFloat64()
 		}
-		// The plain loops' results, the reference for round-off.
-		saved := useVec
-		useVec = false
+		// The portable path rounding twice, the reference for round-off.
+		savedVec, savedFMA := useVec, fusedMA
+		useVec, fusedMA = false, false
 		refInv := make([]float64, n*n)
 		CholInverse(refInv, l, n, make([]float64, n*n))
 		refS, refT := append([]float64(nil), b...), append([]float64(nil), b...)
 		CholSolve(l, n, refS, m)
 		CholSolveT(l, n, refT, m)
-		useVec = saved
+		useVec, fusedMA = savedVec, savedFMA
+		var fused []float64 // the first once-rounding path's results
 		paths(t, func(t *testing.T) {
 			inv := make([]float64, n*n)
 			CholInverse(inv, l, n, make([]float64, n*n))
+			defer func() {
+				if !fusedNow() {
+					return
+				}
+				s, tt := append([]float64(nil), b...), append([]float64(nil), b...)
+				CholSolve(l, n, s, m)
+				CholSolveT(l, n, tt, m)
+				got := append(append(inv, s...), tt...)
+				if fused == nil {
+					fused = got
+				} else if !slices.Equal(got, fused) {
+					t.Errorf("n=%d: the once-rounding paths differ", n)
+				}
+			}()
 			for i := 0; i < n; i++ {
 				for j := 0; j < n; j++ {
 					var s float64
