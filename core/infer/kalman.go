@@ -285,7 +285,8 @@ func (m *LDSMoments) Set(y, u []float64, p, d int) {
 // VBE step does, and runs the precision pass once for each length among
 // them, whatever their outputs and inputs: a sequence after the first of
 // its length copies the first one's covariances and costs
-// O(T(k² + pk + dk + pd + d²)) instead of O(T(k³ + pk + …)). The results
+// O(T(k² + pk + dk)) and, for the terms of the data alone, O(pd + d²)
+// from its moments (LDSMoments), instead of O(T(k³ + pk + …)). The results
 // are identical, bit for bit, to those of Smooth on each sequence, since
 // the precision pass would repeat the same operations on the same numbers.
 //
