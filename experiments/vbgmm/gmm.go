@@ -19,6 +19,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 
@@ -44,18 +45,40 @@ func init() {
 }
 
 // Fits is the part of a config that fits mixtures: the random starts of
-// each fit and the [vb] table (the [prior] table is each config's, with
-// its α₀).
+// each fit, how each draws its first q(Z), and the [vb] table (the [prior]
+// table is each config's, with its α₀).
 type Fits struct {
-	Restarts int                `toml:"restarts" range:"[1,1e6]"`
-	VB       config.FitSettings `toml:"vb"`
+	Restarts int `toml:"restarts" range:"[1,1e6]"`
+	// Start is the random start of every fit (gmm.Start):
+	// "nearest-points" (k data points as centres, each point to its
+	// nearest; the default) or "random-mixture" (the same centres with
+	// weights uniform on the simplex: each point to its most probable
+	// component of that mixture, with the data's variance).
+	Start string             `toml:"start"`
+	VB    config.FitSettings `toml:"vb"`
 }
 
 func defaultFits(restarts int) Fits {
-	return Fits{Restarts: restarts, VB: config.DefaultFit(1000)}
+	return Fits{Restarts: restarts, Start: gmm.NearestPoints.String(), VB: config.DefaultFit(1000)}
 }
 
-func (f Fits) validate() error { return f.VB.Validate("vb", nil) }
+func (f Fits) validate() error {
+	var start error
+	if _, err := gmm.ParseStart(f.Start); err != nil {
+		start = config.FieldError("start", f.Start, fmt.Sprintf("must be %q or %q", gmm.NearestPoints, gmm.RandomMixture))
+	}
+	return config.FirstError(start, f.VB.Validate("vb", nil))
+}
+
+// newVB returns the VB mixture of k components from f's start drawn with
+// rnd.
+func (f Fits) newVB(x []float64, d, k int, p gmm.Prior, rnd *rand.Rand) (*gmm.VB, error) {
+	s, err := gmm.ParseStart(f.Start)
+	if err != nil {
+		return nil, err
+	}
+	return gmm.NewVBStart(x, d, k, p, s, rnd)
+}
 
 // Evidence is the part of a config that samples ln p(X | K): the [ais]
 // table (AIS over the assignments with the collapsed Gibbs sweep and its
@@ -180,20 +203,20 @@ type Restart struct {
 	Monotone   bool              `json:"monotone"`
 }
 
-// fits runs restarts VB fits of k components from the streams
-// rng.New(seed, labels…, "restart", r) and returns them with the models
-// (in restart order).
-func fits(x []float64, d, k int, p gmm.Prior, restarts int, fit config.FitSettings, stop func() error,
+// fits runs f.Restarts VB fits of k components, each from f's start
+// drawn from its own stream rng.New(seed, labels…, "restart", r), and
+// returns them with the models (in restart order).
+func fits(x []float64, d, k int, p gmm.Prior, f Fits, stop func() error,
 	seed uint64, labels ...string) ([]Restart, []*gmm.VB, error) {
-	out := make([]Restart, restarts)
-	models := make([]*gmm.VB, restarts)
+	out := make([]Restart, f.Restarts)
+	models := make([]*gmm.VB, f.Restarts)
 	for r := range out {
 		rnd := rng.New(seed, append(slices.Clone(labels), "restart", strconv.Itoa(r))...)
-		m, err := gmm.NewVB(x, d, k, p, rnd)
+		m, err := f.newVB(x, d, k, p, rnd)
 		if err != nil {
 			return nil, nil, err
 		}
-		res := vb.Run(m, fit.Settings(stop, m))
+		res := vb.Run(m, f.VB.Settings(stop, m))
 		if res.Status == vb.Canceled {
 			return nil, nil, res.Err
 		}
