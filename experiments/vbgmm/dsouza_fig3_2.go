@@ -183,7 +183,7 @@ func RunDSouza(env *experiments.Env, c *DSouzaConfig) error {
 		if cell.AIS2, err = aisEvidence(x, 2, 2, p, c.AIS, workers, c.Seed, append(labels, "K", "2")...); err != nil {
 			return cell, err
 		}
-		cell.IS2, _, err = isEvidence(x, 2, 2, p, distinct(rs, models, c.IS.MaxFits), c.IS, workers, c.Seed, append(labels, "K", "2")...)
+		cell.IS2, _, err = isEvidence(x, 2, 2, p, distinct(rs, models, c.IS.MaxFits, c.VB), c.IS, workers, c.Seed, append(labels, "K", "2")...)
 		return cell, err
 	})
 	if err != nil || !complete {

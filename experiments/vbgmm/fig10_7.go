@@ -167,7 +167,7 @@ func RunFig107(env *experiments.Env, c *Fig107Config) error {
 		if err := env.Stop(); err != nil {
 			return cell, err
 		}
-		props := distinct(rs, models, c.IS.MaxFits)
+		props := distinct(rs, models, c.IS.MaxFits, c.VB)
 		var fhat float64
 		cell.IS, fhat, err = isEvidence(x, 2, key.k, p, props, c.IS, workers, c.Seed, labels...)
 		cell.ISFHat, cell.ISFits = experiments.Float(fhat), len(props)

@@ -239,9 +239,12 @@ func best(rs []Restart) int {
 	return b
 }
 
-// distinct returns the models of up to max distinct optima among the
-// restarts (F differing by more than 10⁻⁶ nats), highest F first.
-func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
+// distinct returns the models of up to most distinct optima among the
+// restarts, highest F first: two restarts are at one optimum when their F
+// differ by at most the stop rule's tolerance, max(abs_tol, rel_tol·|F|)
+// (each F is within about that of the fixed point its run was heading
+// for; config.FitSettings), or 10⁻⁶ nats for a fixed budget.
+func distinct(rs []Restart, models []*gmm.VB, most int, fit config.FitSettings) []*gmm.VB {
 	order := make([]int, len(rs))
 	for i := range order {
 		order[i] = i
@@ -251,11 +254,12 @@ func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
 	var fs []float64
 	for _, i := range order {
 		f := float64(rs[i].F)
-		if math.IsNaN(f) || math.IsInf(f, 0) || slices.ContainsFunc(fs, func(g float64) bool { return math.Abs(g-f) < 1e-6 }) {
+		tol := max(fit.AbsTol, fit.RelTol*math.Abs(f), 1e-6)
+		if math.IsNaN(f) || math.IsInf(f, 0) || slices.ContainsFunc(fs, func(g float64) bool { return math.Abs(g-f) <= tol }) {
 			continue
 		}
 		out, fs = append(out, models[i]), append(fs, f)
-		if len(out) == max {
+		if len(out) == most {
 			break
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/vbworkbench/vbw/core/model/gmm"
@@ -125,7 +126,7 @@ func TestFig107StartsReachBest(t *testing.T) {
 			t.Errorf("%v, %d starts: best F %.4f, want %v that it is %v", s.start, f.Restarts, bf, s.reachBest, want)
 		}
 		if s.reachBest {
-			if n := len(distinct(rs, models, 10)); n < 2 {
+			if n := len(distinct(rs, models, 10, f.VB)); n < 2 {
 				t.Errorf("%v: %d distinct optima in %d starts", s.start, n, f.Restarts)
 			}
 			var kept int
@@ -137,6 +138,39 @@ func TestFig107StartsReachBest(t *testing.T) {
 			if kept != 2 {
 				t.Errorf("%v: the best fit keeps %d components, want 2", s.start, kept)
 			}
+		}
+	}
+}
+
+// TestDistinctOptima: restarts whose F differ by less than the stop rule's
+// tolerance (abs_tol = 10⁻³ nats) are one optimum, so that the IS proposal
+// mixes different optima rather than copies of one (F values of
+// fig10_7's starts at K = 3, α₀ = 1); a fixed budget separates them at
+// 10⁻⁶ nats.
+func TestDistinctOptima(t *testing.T) {
+	fs := []float64{-434.04211, -434.297, -434.042115, -570.852, -434.04212, math.NaN(), -434.2973}
+	rs := make([]Restart, len(fs))
+	models := make([]*gmm.VB, len(fs))
+	for i, f := range fs {
+		rs[i] = Restart{F: experiments.Float(f)}
+		models[i] = new(gmm.VB)
+	}
+	for _, c := range []struct {
+		fit  config.FitSettings
+		most int
+		want []int
+	}{
+		{config.DefaultFit(100), 5, []int{0, 1, 3}},
+		{config.DefaultFit(100), 2, []int{0, 1}},
+		{config.FixedBudget(100), 5, []int{0, 2, 4, 1, 6}},
+	} {
+		got := distinct(rs, models, c.most, c.fit)
+		var idx []int
+		for _, m := range got {
+			idx = append(idx, slices.Index(models, m))
+		}
+		if !slices.Equal(idx, c.want) {
+			t.Errorf("abs_tol %g, most %d: restarts %v, want %v", c.fit.AbsTol, c.most, idx, c.want)
 		}
 	}
 }
