@@ -240,10 +240,14 @@ func best(rs []Restart) int {
 }
 
 // distinct returns the models of up to most distinct optima among the
-// restarts, highest F first: two restarts are at one optimum when their F
+// restarts, highest F first. Two restarts are at one optimum when their F
 // differ by at most the stop rule's tolerance, max(abs_tol, rel_tol·|F|)
 // (each F is within about that of the fixed point its run was heading
-// for; config.FitSettings), or 10⁻⁶ nats for a fixed budget.
+// for; config.FitSettings; 10⁻⁶ nats for a fixed budget), and their
+// occupied components (E[π_k] > 10⁻³) match up to relabelling: as many,
+// with means within 0.05 and weights within 0.01 of each other. (Fits of
+// one cluster by two components, say, reach optima of equal F that split
+// it along different directions: different optima for the proposal.)
 func distinct(rs []Restart, models []*gmm.VB, most int, fit config.FitSettings) []*gmm.VB {
 	order := make([]int, len(rs))
 	for i := range order {
@@ -255,7 +259,17 @@ func distinct(rs []Restart, models []*gmm.VB, most int, fit config.FitSettings) 
 	for _, i := range order {
 		f := float64(rs[i].F)
 		tol := max(fit.AbsTol, fit.RelTol*math.Abs(f), 1e-6)
-		if math.IsNaN(f) || math.IsInf(f, 0) || slices.ContainsFunc(fs, func(g float64) bool { return math.Abs(g-f) <= tol }) {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		seen := false
+		for j, o := range out {
+			if math.Abs(fs[j]-f) <= tol && sameOptimum(o, models[i]) {
+				seen = true
+				break
+			}
+		}
+		if seen {
 			continue
 		}
 		out, fs = append(out, models[i]), append(fs, f)
@@ -264,6 +278,52 @@ func distinct(rs []Restart, models []*gmm.VB, most int, fit config.FitSettings) 
 		}
 	}
 	return out
+}
+
+// sameOptimum reports whether a and b occupy the same components up to
+// relabelling (see distinct).
+func sameOptimum(a, b *gmm.VB) bool {
+	type comp struct {
+		w    float64
+		mean []float64
+	}
+	occupied := func(m *gmm.VB) []comp {
+		var cs []comp
+		for k, w := range m.MeanWeights(nil) {
+			if w > 1e-3 {
+				_, _, mean, _ := m.Component(k)
+				cs = append(cs, comp{w, mean})
+			}
+		}
+		return cs
+	}
+	ca, cb := occupied(a), occupied(b)
+	if len(ca) != len(cb) {
+		return false
+	}
+	used := make([]bool, len(cb))
+	for _, x := range ca {
+		found := false
+		for j, y := range cb {
+			if used[j] || math.Abs(x.w-y.w) > 0.01 {
+				continue
+			}
+			near := true
+			for d := range x.mean {
+				if math.Abs(x.mean[d]-y.mean[d]) > 0.05 {
+					near = false
+				}
+			}
+			if near {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Sampled is an estimate of ln p(X | K) with its standard error.

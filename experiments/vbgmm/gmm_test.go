@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/core/model/gmm"
+	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/exptest"
@@ -172,5 +173,36 @@ func TestDistinctOptima(t *testing.T) {
 		if !slices.Equal(idx, c.want) {
 			t.Errorf("abs_tol %g, most %d: restarts %v, want %v", c.fit.AbsTol, c.most, idx, c.want)
 		}
+	}
+	// Equal F, different optima: Old Faithful's two clusters fitted from
+	// two starts, and a third fit whose components split the data along
+	// the other axis, given the same F: two optima.
+	x, err := faithful(&experiments.Env{DataDir: experiments.TestDataDir()}, "faithful.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(x) / 2
+	var ms []*gmm.VB
+	for _, axis := range []int{0, 0, 1} {
+		m, err := gmm.NewVB(x, 2, 2, gmm.DefaultPrior(2, 1), rng.New(1, "test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := make([]float64, 2*n)
+		for i := range n {
+			if x[2*i+axis] > 0 {
+				r[i] = 1
+			} else {
+				r[n+i] = 1
+			}
+		}
+		if err := m.SetResponsibilities(r); err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	same := []Restart{{F: -430}, {F: -430}, {F: -430}}
+	if got := distinct(same, ms, 5, config.DefaultFit(100)); len(got) != 2 || got[0] != ms[0] || got[1] != ms[2] {
+		t.Errorf("equal F, two partitions: %d optima, want 2 (the first and the third)", len(got))
 	}
 }
