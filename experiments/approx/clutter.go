@@ -230,7 +230,7 @@ func (c *ClutterConfig) runClutterCell(n, seed int) (clutterCell, error) {
 	// at the operations of all the runs. A NaN ln p (no start has one)
 	// falls back to the data mean's run.
 	var ls []*approx.ClutterLaplace
-	starts, scan := laplaceStarts(p, ep.Mean(), v.Mean)
+	starts, scan := laplaceStarts(p)
 	for j, th := range starts {
 		var l *approx.ClutterLaplace
 		if th == nil {
@@ -277,18 +277,19 @@ func (c *ClutterConfig) runClutterCell(n, seed int) (clutterCell, error) {
 }
 
 // laplaceStartNames name the starts of laplaceStarts, in order.
-var laplaceStartNames = []string{"data mean", "prior mean", "EP's mean", "VB's mean", "highest data point"}
+var laplaceStartNames = []string{"data mean", "prior mean", "highest data point"}
 
 // laplaceStarts returns Laplace's starts: the data mean (nil:
-// approx.NewClutterLaplace), the prior mean 0, the means of EP and VB at
-// the end of their runs, and the data point of highest ln p(θ, D)
-// (ClutterProblem.HighestDataPoint, the last start, with scan the
-// operations of finding it). The clutter posterior can have several
-// modes, one near a cluster of clutter points; Newton's method from the
-// data mean alone can end at a lower one.
-func laplaceStarts(p approx.ClutterProblem, ep, vbMean []float64) (starts [][]float64, scan float64) {
+// approx.NewClutterLaplace), the prior mean 0, and the data point of
+// highest ln p(θ, D) (ClutterProblem.HighestDataPoint, the last start,
+// with scan the operations of finding it). The clutter posterior can have
+// several modes, one near a cluster of clutter points; Newton's method
+// from the data mean alone can end at a lower one. The starts are
+// Laplace's own: EP's or VB's means would hand it their answers at no
+// counted cost.
+func laplaceStarts(p approx.ClutterProblem) (starts [][]float64, scan float64) {
 	top, scan := p.HighestDataPoint()
-	return [][]float64{nil, make([]float64, p.Dim()), slices.Clone(ep), slices.Clone(vbMean), top}, scan
+	return [][]float64{nil, make([]float64, p.Dim()), top}, scan
 }
 
 // epImproper reports whether EP met an improper cavity on the data set:
@@ -517,7 +518,7 @@ func writeClutter(env *experiments.Env, c *ClutterConfig, cells []clutterCell) e
 			Statement: "EP's site approximations can have negative variance, which is harmless while q is proper (L1335-1345)."})
 	}
 	s.AddFindingsFromChecks(nil)
-	return env.WriteSummary(s, fmt.Sprintf("The clutter problem (PRML §10.7.1) in D = %d: w = %g, a = %g, b = %g, θ = %g in every coordinate, N ∈ %v, %d data sets each. The truth by adaptive Gauss–Kronrod quadrature (relative tolerance %g per piece; pieces more than %g nats below the peak left out). Operations are counted in the algorithms (core/approx: +, −, ×, ÷ one each, exp/log/sqrt %d). Errors are medians over data sets after %d iterations; 'equal cost' compares each method at VB's cost at convergence. EP's evidence errors leave out the data sets on which EP met an improper cavity (a skipped site update: its evidence is not defined there; ep_improper_sets_N<n>). Laplace runs Newton's method from %d starts (%s) and takes the highest ln p(θ, D), at the operations of all the runs (the posterior can have several modes; laplace_other_start_sets_N<n> counts the data sets where a start other than the data mean won).",
+	return env.WriteSummary(s, fmt.Sprintf("The clutter problem (PRML §10.7.1) in D = %d: w = %g, a = %g, b = %g, θ = %g in every coordinate, N ∈ %v, %d data sets each. The truth by adaptive Gauss–Kronrod quadrature (relative tolerance %g per piece; pieces more than %g nats below the peak left out). Operations are counted in the algorithms (core/approx: +, −, ×, ÷ one each, exp/log/sqrt %d). Errors are medians over data sets after %d iterations; 'equal cost' compares each method at VB's cost at convergence. EP's evidence errors leave out the data sets on which EP met an improper cavity (a skipped site update: its evidence is not defined there; ep_improper_sets_N<n>). Laplace runs Newton's method from %d starts (%s) and takes the highest ln p(θ, D), at the operations of all the runs and of finding the highest data point (the posterior can have several modes; laplace_other_start_sets_N<n> counts the data sets where a start other than the data mean won).",
 		c.Dim, c.W, c.A, c.Prior.B, c.TrueTheta, c.N, c.Seeds, c.QuadRelTol, c.ScanCut, approx.TranscendentalFlops, c.MaxIterations,
 		len(laplaceStartNames), strings.Join(laplaceStartNames, ", ")))
 }

@@ -28,25 +28,9 @@ func TestClutterLaplaceStarts(t *testing.T) {
 	for _, n := range []int{10, 20} {
 		for s := range c.Seeds {
 			p := c.clutterData(n, s)
-			ep, err := approx.NewClutterEP(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range c.MaxIterations {
-				ep.Sweep()
-			}
-			v, err := approx.NewClutterVB(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range c.MaxIterations {
-				if _, err := v.E(); err != nil {
-					t.Fatal(err)
-				}
-				v.M()
-			}
-			starts, _ := laplaceStarts(p, ep.Mean(), v.Mean)
+			starts, _ := laplaceStarts(p)
 			var ends []float64
+			var err error
 			for _, th := range starts {
 				var l *approx.ClutterLaplace
 				if th == nil {
