@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
@@ -381,7 +382,8 @@ func jointFlops(n, d int, derivs bool) float64 {
 
 // ClutterLaplace is Laplace's approximation of the clutter posterior
 // (PRML §4.4, eqs. (4.133)–(4.135)), its mode found by Newton's method with
-// step halving from the data mean; where −∇∇ ln p is not positive definite
+// step halving from a start (NewClutterLaplaceAt; NewClutterLaplace: the
+// data mean); where −∇∇ ln p is not positive definite
 // the step is Levenberg's (−∇∇ ln p + λI, λ doubled from 10⁻³ until it is).
 type ClutterLaplace struct {
 	p          ClutterProblem
@@ -393,21 +395,60 @@ type ClutterLaplace struct {
 	grad, hess []float64
 }
 
-// NewClutterLaplace starts at the mean of the data.
+// NewClutterLaplace starts at the mean of the data (NewClutterLaplaceAt).
 func NewClutterLaplace(p ClutterProblem) (*ClutterLaplace, error) {
 	if err := p.Check(); err != nil {
 		return nil, err
 	}
 	d := p.Dim()
-	l := &ClutterLaplace{p: p, lc: p.logClutter(), Theta: make([]float64, d), grad: make([]float64, d), hess: make([]float64, d*d)}
+	mean := make([]float64, d)
 	for _, x := range p.X {
 		for i := range d {
-			l.Theta[i] += x[i] / float64(len(p.X))
+			mean[i] += x[i] / float64(len(p.X))
 		}
 	}
+	l, err := NewClutterLaplaceAt(p, mean)
+	if l != nil {
+		l.Flops += float64(2 * len(p.X) * d)
+	}
+	return l, err
+}
+
+// NewClutterLaplaceAt starts Newton's method at theta (copied; length D),
+// counting the first evaluation of ln p(θ, D) with its derivatives. The
+// clutter posterior can have several modes (a cluster of clutter points
+// makes one); a caller that runs several starts keeps the highest
+// ln p(θ*, D) (LogJoint).
+func NewClutterLaplaceAt(p ClutterProblem, theta []float64) (*ClutterLaplace, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	d := p.Dim()
+	if len(theta) != d {
+		return nil, fmt.Errorf("approx: clutter Laplace start of length %d for D = %d", len(theta), d)
+	}
+	l := &ClutterLaplace{p: p, lc: p.logClutter(), Theta: slices.Clone(theta), grad: make([]float64, d), hess: make([]float64, d*d)}
 	l.lp = p.logJoint(l.Theta, l.lc, l.grad, l.hess)
-	l.Flops += float64(2*len(p.X)*d) + jointFlops(len(p.X), d, true)
+	l.Flops += jointFlops(len(p.X), d, true)
 	return l, nil
+}
+
+// LogJoint returns ln p(θ, D) at the current point.
+func (l *ClutterLaplace) LogJoint() float64 { return l.lp }
+
+// HighestDataPoint returns the data point x_n at which ln p(θ = x_n, D) is
+// highest (the first of equals; a copy) and the operations of the N
+// evaluations: a start for Laplace in the basin of a mode that a cluster
+// of points makes, clutter or signal.
+func (p ClutterProblem) HighestDataPoint() (theta []float64, flops float64) {
+	lc := p.logClutter()
+	best := math.Inf(-1)
+	for _, x := range p.X {
+		if v := p.logJoint(x, lc, nil, nil); v > best || theta == nil {
+			best, theta = v, x
+		}
+	}
+	return slices.Clone(theta), float64(len(p.X)) * jointFlops(len(p.X), p.Dim(), false)
 }
 
 // Step makes one Newton step and returns the length of the step taken.

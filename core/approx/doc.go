@@ -57,7 +57,8 @@
 //	                      §10.7.1, L1271–1279), the prior's mass in closed form
 //	ClutterEP             EP with isotropic sites (eqs. (10.211)–(10.224)), Figs 10.16–10.17
 //	ClutterVB             mean-field q(θ)q(z) as a vb.Model (eq. (10.9) on (10.210)), Fig. 10.17
-//	ClutterLaplace        Newton to the mode and eq. (4.135), Fig. 10.17
+//	ClutterLaplace        Newton to a mode from a start and eq. (4.135), Fig. 10.17
+//	                      (HighestDataPoint: a start)
 //	Flops fields          operations counted per formula (TranscendentalFlops per exp/log/sqrt),
 //	                      the cost axis of Fig. 10.17
 //

@@ -81,8 +81,8 @@
 //	Integrate, IntegrateVec  ∫_a^b f by globally adaptive Gauss–Kronrod (7–15),
 //	                    QUADPACK's QAG scheme; a vector of integrands shares the
 //	                    intervals (a normaliser and its moments in one pass)
-//	IntegrateBreaks     the same started from caller-given breaks (at a peak and
-//	                    its width), with the error estimate
+//	IntegrateBreaks,    the same started from caller-given breaks (at a peak and
+//	IntegrateVecBreaks  its width), with the error estimates
 //	IntegrateVec2       iterated adaptive quadrature over a rectangle
 //
 // gonum's integrate/quad applies a fixed rule; the exact normalisers,

@@ -125,16 +125,28 @@ func IntegrateVec(dst []float64, m int, f func(x float64, out []float64), a, b f
 // breaks at a peak and at its width let the scheme resolve a narrow peak
 // in a wide range from the start.
 func IntegrateBreaks(f func(float64) float64, breaks []float64, tol QuadTol) (value, errEst float64, err error) {
+	v, e, err := IntegrateVecBreaks(nil, 1, func(x float64, out []float64) { out[0] = f(x) }, breaks, tol)
+	if v == nil {
+		return 0, 0, err
+	}
+	return v[0], e[0], err
+}
+
+// IntegrateVecBreaks is IntegrateVec over [breaks[0], breaks[len−1]],
+// started from the intervals between consecutive breaks as IntegrateBreaks
+// is; it returns the integrals in dst (resized to m) and their error
+// estimates (the sums of the intervals' |Kronrod − Gauss|). Breaks that do
+// not increase strictly are an error (nil results).
+func IntegrateVecBreaks(dst []float64, m int, f func(x float64, out []float64), breaks []float64, tol QuadTol) (val, errEst []float64, err error) {
 	if len(breaks) < 2 {
-		return 0, 0, errors.New("numeric: IntegrateBreaks needs at least two breaks")
+		return nil, nil, errors.New("numeric: IntegrateBreaks needs at least two breaks")
 	}
 	for i := 1; i < len(breaks); i++ {
 		if !(breaks[i] > breaks[i-1]) {
-			return 0, 0, errors.New("numeric: IntegrateBreaks needs strictly increasing breaks")
+			return nil, nil, errors.New("numeric: IntegrateBreaks needs strictly increasing breaks")
 		}
 	}
-	v, e, err := integrateVec(nil, 1, func(x float64, out []float64) { out[0] = f(x) }, breaks, tol)
-	return v[0], e[0], err
+	return integrateVec(dst, m, f, breaks, tol)
 }
 
 // integrateVec is IntegrateVec over the intervals between breaks; it also

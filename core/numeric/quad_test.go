@@ -90,6 +90,23 @@ func TestIntegrateBreaks(t *testing.T) {
 			t.Errorf("%s = %.15g (error estimate %.3g), want %.15g", c.name, v, e, c.want)
 		}
 	}
+	// The vector form: a normaliser and two moments of a Gaussian in one
+	// pass, each with its error estimate.
+	v, e, err := IntegrateVecBreaks(nil, 3, func(x float64, out []float64) {
+		g := math.Exp(-(x-1)*(x-1)/8) / math.Sqrt(8*math.Pi)
+		out[0], out[1], out[2] = g, x*g, x*x*g
+	}, []float64{-60, -1, 1, 3, 60}, QuadTol{Abs: 1e-13, Rel: 1e-12})
+	if err != nil || len(e) != 3 {
+		t.Fatalf("moments of N(1, 4): %v, %d error estimates", err, len(e))
+	}
+	for i, want := range []float64{1, 1, 5} {
+		if math.Abs(v[i]-want) > 1e-11 || !(e[i] <= 1e-11) {
+			t.Errorf("moment %d of N(1, 4) = %.15g (error estimate %.3g), want %v", i, v[i], e[i], want)
+		}
+	}
+	if _, _, err := IntegrateVecBreaks(nil, 1, func(x float64, out []float64) { out[0] = x }, []float64{0, 0}, QuadTol{}); err == nil {
+		t.Error("IntegrateVecBreaks, equal breaks: no error")
+	}
 	if _, _, err := IntegrateBreaks(math.Sin, []float64{0}, QuadTol{}); err == nil {
 		t.Error("one break: no error")
 	}

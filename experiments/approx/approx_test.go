@@ -104,6 +104,13 @@ func TestInterfaceMetricsClutterPima(t *testing.T) {
 		if v, ok := s.Metrics["vb_bound_violations"]; !ok || v != 0 {
 			t.Errorf("%s: vb_bound_violations = %v (present %v)", cfg, v, ok)
 		}
+		for _, n := range []int{10, 50} {
+			for _, m := range []string{"ep_improper_sets", "laplace_other_start_sets"} {
+				if v, ok := s.Metrics[fmt.Sprintf("%s_N%d", m, n)]; !ok || !(v >= 0) {
+					t.Errorf("%s: %s_N%d = %v (present %v)", cfg, m, n, v, ok)
+				}
+			}
+		}
 	}
 	s := exptest.Quick(t, configPath("pima.toml")).Summary
 	for _, m := range []string{"test_errors_vb", "test_errors_vb_hyper", "test_errors_laplace", "test_errors_ep", "test_errors_ml",

@@ -159,7 +159,7 @@ func RunDSouza(env *experiments.Env, c *DSouzaConfig) error {
 		}
 		labels := []string{c.Experiment, "separation", fmtG(seps[i])}
 		var cell DSouzaCell
-		one, _, err := fits(x, 2, 1, p, 1, c.VB, env.Stop, c.Seed, append(labels, "K", "1")...)
+		one, _, err := fits(x, 2, 1, p, Fits{Restarts: 1, Start: c.Start, VB: c.VB}, env.Stop, c.Seed, append(labels, "K", "1")...)
 		if err != nil {
 			return cell, err
 		}
@@ -169,7 +169,7 @@ func RunDSouza(env *experiments.Env, c *DSouzaConfig) error {
 			return cell, err
 		}
 		cell.Exact1 = experiments.Float(exact)
-		rs, models, err := fits(x, 2, 2, p, c.Restarts, c.VB, env.Stop, c.Seed, append(labels, "K", "2")...)
+		rs, models, err := fits(x, 2, 2, p, c.Fits, env.Stop, c.Seed, append(labels, "K", "2")...)
 		if err != nil {
 			return cell, err
 		}
@@ -184,7 +184,7 @@ func RunDSouza(env *experiments.Env, c *DSouzaConfig) error {
 		if cell.AIS2, err = aisEvidence(x, 2, 2, p, c.AIS, workers, c.Seed, append(labels, "K", "2")...); err != nil {
 			return cell, err
 		}
-		cell.IS2, _, err = isEvidence(x, 2, 2, p, distinct(rs, models, c.IS.MaxFits), c.IS, workers, c.Seed, append(labels, "K", "2")...)
+		cell.IS2, _, err = isEvidence(x, 2, 2, p, distinct(rs, models, c.IS.MaxFits, c.VB), c.IS, workers, c.Seed, append(labels, "K", "2")...)
 		return cell, err
 	})
 	if err != nil || !complete {

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/vbworkbench/vbw/core/model/gmm"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
@@ -141,7 +140,7 @@ func RunFig106(env *experiments.Env, c *Fig106Config) error {
 		if err != nil {
 			return Fig106Cell{}, err
 		}
-		rs, models, err := fits(x, 2, c.K, p, c.Restarts, c.VB, env.Stop, c.Seed, key.labels(c.Experiment)...)
+		rs, models, err := fits(x, 2, c.K, p, c.Fits, env.Stop, c.Seed, key.labels(c.Experiment)...)
 		if err != nil {
 			return Fig106Cell{}, err
 		}
@@ -179,7 +178,7 @@ func fig106Snapshots(x []float64, c *Fig106Config, restart int) (*results.Table,
 		return nil, err
 	}
 	rnd := rng.New(c.Seed, append(key.labels(c.Experiment), "restart", strconv.Itoa(restart))...)
-	m, err := gmm.NewVB(x, 2, c.K, p, rnd)
+	m, err := c.Fits.newVB(x, 2, c.K, p, rnd)
 	if err != nil {
 		return nil, err
 	}

@@ -43,11 +43,13 @@ type Fig107Prior struct {
 }
 
 // DefaultFig107 returns PRML's setting (K = 1…6, 100 starts each) at α₀ = 1
-// and 10⁻³.
+// and 10⁻³, each start a random mixture (gmm.RandomMixture).
 func DefaultFig107() Fig107Config {
 	joint := defaultAIS(0, 8000)
 	joint.PilotRuns = 0
-	return Fig107Config{Common: experiments.Common{Seed: 1}, Fits: defaultFits(100),
+	fits := defaultFits(100)
+	fits.Start = gmm.RandomMixture.String()
+	return Fig107Config{Common: experiments.Common{Seed: 1}, Fits: fits,
 		Prior:    Fig107Prior{PriorSettings: defaultPrior(), Alpha0: []float64{1, 1e-3}},
 		Evidence: Evidence{AIS: defaultAIS(8, 3000), AISJoint: joint, IS: ISSettings{IS: config.IS{Runs: 8, Samples: 4000}, MaxFits: 5}},
 		Data:     "faithful.csv", KMax: 6, NearNats: 1}
@@ -148,7 +150,7 @@ func RunFig107(env *experiments.Env, c *Fig107Config) error {
 			return Fig107Cell{}, err
 		}
 		labels := []string{c.Experiment, "alpha0", fmtG(key.alpha0), "K", strconv.Itoa(key.k)}
-		rs, models, err := fits(x, 2, key.k, p, c.Restarts, c.VB, env.Stop, c.Seed, labels...)
+		rs, models, err := fits(x, 2, key.k, p, c.Fits, env.Stop, c.Seed, labels...)
 		if err != nil {
 			return Fig107Cell{}, err
 		}
@@ -165,7 +167,7 @@ func RunFig107(env *experiments.Env, c *Fig107Config) error {
 		if err := env.Stop(); err != nil {
 			return cell, err
 		}
-		props := distinct(rs, models, c.IS.MaxFits)
+		props := distinct(rs, models, c.IS.MaxFits, c.VB)
 		var fhat float64
 		cell.IS, fhat, err = isEvidence(x, 2, key.k, p, props, c.IS, workers, c.Seed, labels...)
 		cell.ISFHat, cell.ISFits = experiments.Float(fhat), len(props)

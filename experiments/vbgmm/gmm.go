@@ -19,6 +19,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 
@@ -44,18 +45,40 @@ func init() {
 }
 
 // Fits is the part of a config that fits mixtures: the random starts of
-// each fit and the [vb] table (the [prior] table is each config's, with
-// its α₀).
+// each fit, how each draws its first q(Z), and the [vb] table (the [prior]
+// table is each config's, with its α₀).
 type Fits struct {
-	Restarts int                `toml:"restarts" range:"[1,1e6]"`
-	VB       config.FitSettings `toml:"vb"`
+	Restarts int `toml:"restarts" range:"[1,1e6]"`
+	// Start is the random start of every fit (gmm.Start):
+	// "nearest-points" (k data points as centres, each point to its
+	// nearest; the default) or "random-mixture" (the same centres with
+	// weights uniform on the simplex: each point to its most probable
+	// component of that mixture, with the data's variance).
+	Start string             `toml:"start"`
+	VB    config.FitSettings `toml:"vb"`
 }
 
 func defaultFits(restarts int) Fits {
-	return Fits{Restarts: restarts, VB: config.DefaultFit(1000)}
+	return Fits{Restarts: restarts, Start: gmm.NearestPoints.String(), VB: config.DefaultFit(1000)}
 }
 
-func (f Fits) validate() error { return f.VB.Validate("vb", nil) }
+func (f Fits) validate() error {
+	var start error
+	if _, err := gmm.ParseStart(f.Start); err != nil {
+		start = config.FieldError("start", f.Start, fmt.Sprintf("must be %q or %q", gmm.NearestPoints, gmm.RandomMixture))
+	}
+	return config.FirstError(start, f.VB.Validate("vb", nil))
+}
+
+// newVB returns the VB mixture of k components from f's start drawn with
+// rnd.
+func (f Fits) newVB(x []float64, d, k int, p gmm.Prior, rnd *rand.Rand) (*gmm.VB, error) {
+	s, err := gmm.ParseStart(f.Start)
+	if err != nil {
+		return nil, err
+	}
+	return gmm.NewVBStart(x, d, k, p, s, rnd)
+}
 
 // Evidence is the part of a config that samples ln p(X | K): the [ais]
 // table (AIS over the assignments with the collapsed Gibbs sweep and its
@@ -186,20 +209,20 @@ type Restart struct {
 	Monotone   bool              `json:"monotone"`
 }
 
-// fits runs restarts VB fits of k components from the streams
-// rng.New(seed, labels…, "restart", r) and returns them with the models
-// (in restart order).
-func fits(x []float64, d, k int, p gmm.Prior, restarts int, fit config.FitSettings, stop func() error,
+// fits runs f.Restarts VB fits of k components, each from f's start
+// drawn from its own stream rng.New(seed, labels…, "restart", r), and
+// returns them with the models (in restart order).
+func fits(x []float64, d, k int, p gmm.Prior, f Fits, stop func() error,
 	seed uint64, labels ...string) ([]Restart, []*gmm.VB, error) {
-	out := make([]Restart, restarts)
-	models := make([]*gmm.VB, restarts)
+	out := make([]Restart, f.Restarts)
+	models := make([]*gmm.VB, f.Restarts)
 	for r := range out {
 		rnd := rng.New(seed, append(slices.Clone(labels), "restart", strconv.Itoa(r))...)
-		m, err := gmm.NewVB(x, d, k, p, rnd)
+		m, err := f.newVB(x, d, k, p, rnd)
 		if err != nil {
 			return nil, nil, err
 		}
-		res := vb.Run(m, fit.Settings(stop, m))
+		res := vb.Run(m, f.VB.Settings(stop, m))
 		if res.Status == vb.Canceled {
 			return nil, nil, res.Err
 		}
@@ -222,9 +245,16 @@ func best(rs []Restart) int {
 	return b
 }
 
-// distinct returns the models of up to max distinct optima among the
-// restarts (F differing by more than 10⁻⁶ nats), highest F first.
-func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
+// distinct returns the models of up to most distinct optima among the
+// restarts, highest F first. Two restarts are at one optimum when their F
+// differ by at most the stop rule's tolerance, max(abs_tol, rel_tol·|F|)
+// (each F is within about that of the fixed point its run was heading
+// for; config.FitSettings; 10⁻⁶ nats for a fixed budget), and their
+// occupied components (E[π_k] > 10⁻³) match up to relabelling: as many,
+// with means within 0.05 and weights within 0.01 of each other. (Fits of
+// one cluster by two components, say, reach optima of equal F that split
+// it along different directions: different optima for the proposal.)
+func distinct(rs []Restart, models []*gmm.VB, most int, fit config.FitSettings) []*gmm.VB {
 	order := make([]int, len(rs))
 	for i := range order {
 		order[i] = i
@@ -234,15 +264,72 @@ func distinct(rs []Restart, models []*gmm.VB, max int) []*gmm.VB {
 	var fs []float64
 	for _, i := range order {
 		f := float64(rs[i].F)
-		if math.IsNaN(f) || math.IsInf(f, 0) || slices.ContainsFunc(fs, func(g float64) bool { return math.Abs(g-f) < 1e-6 }) {
+		tol := max(fit.AbsTol, fit.RelTol*math.Abs(f), 1e-6)
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			continue
+		}
+		seen := false
+		for j, o := range out {
+			if math.Abs(fs[j]-f) <= tol && sameOptimum(o, models[i]) {
+				seen = true
+				break
+			}
+		}
+		if seen {
 			continue
 		}
 		out, fs = append(out, models[i]), append(fs, f)
-		if len(out) == max {
+		if len(out) == most {
 			break
 		}
 	}
 	return out
+}
+
+// sameOptimum reports whether a and b occupy the same components up to
+// relabelling (see distinct).
+func sameOptimum(a, b *gmm.VB) bool {
+	type comp struct {
+		w    float64
+		mean []float64
+	}
+	occupied := func(m *gmm.VB) []comp {
+		var cs []comp
+		for k, w := range m.MeanWeights(nil) {
+			if w > 1e-3 {
+				_, _, mean, _ := m.Component(k)
+				cs = append(cs, comp{w, mean})
+			}
+		}
+		return cs
+	}
+	ca, cb := occupied(a), occupied(b)
+	if len(ca) != len(cb) {
+		return false
+	}
+	used := make([]bool, len(cb))
+	for _, x := range ca {
+		found := false
+		for j, y := range cb {
+			if used[j] || math.Abs(x.w-y.w) > 0.01 {
+				continue
+			}
+			near := true
+			for d := range x.mean {
+				if math.Abs(x.mean[d]-y.mean[d]) > 0.05 {
+					near = false
+				}
+			}
+			if near {
+				used[j], found = true, true
+				break
+			}
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
 }
 
 // Sampled is an estimate of ln p(X | K) with its standard error.

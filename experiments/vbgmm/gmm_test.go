@@ -4,8 +4,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
+	"github.com/vbworkbench/vbw/core/model/gmm"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/exptest"
 )
 
@@ -81,4 +86,123 @@ func TestGMMConfigErrors(t *testing.T) {
 		{"fig10_7.toml", `schedule = "linear"`, `schedule = "cubic"`, "ais.schedule"},
 		{"dsouza_fig3_2.toml", "runs = 8\nsteps = 1000", "runs = 1\nsteps = 1000", "ais.runs"},
 	})
+}
+
+// TestFig107StartsReachBest: on Old Faithful at K = 6, α₀ = 1 with
+// fig10_7's prior, the 100 starts of fig10_7.toml (random mixtures) reach
+// F = −446.543, two components kept, which the nearest-point start missed
+// in every one of 200 starts (all ended at −446.871, three kept; the value
+// is the best F of 200 random-mixture starts, to 10⁻³ nats), and they end
+// at more than one optimum.
+func TestFig107StartsReachBest(t *testing.T) {
+	c := DefaultFig107()
+	if err := config.Load(configPath("fig10_7.toml"), false, &c); err != nil {
+		t.Fatal(err)
+	}
+	x, err := faithful(&experiments.Env{DataDir: experiments.TestDataDir()}, c.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := c.Prior.prior(2, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const k, want = 6, -446.543
+	for _, s := range []struct {
+		start     gmm.Start
+		reachBest bool
+	}{{gmm.NearestPoints, false}, {gmm.RandomMixture, true}} {
+		f := c.Fits
+		f.Start = s.start.String()
+		if s.start == gmm.NearestPoints {
+			f.Restarts = 50
+		}
+		rs, models, err := fits(x, 2, k, p, f, func() error { return nil }, c.Seed, "test", "fig10_7")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := best(rs)
+		bf := float64(rs[b].F)
+		if got := math.Abs(bf-want) <= 1e-3; got != s.reachBest {
+			t.Errorf("%v, %d starts: best F %.4f, want %v that it is %v", s.start, f.Restarts, bf, s.reachBest, want)
+		}
+		if s.reachBest {
+			if n := len(distinct(rs, models, 10, f.VB)); n < 2 {
+				t.Errorf("%v: %d distinct optima in %d starts", s.start, n, f.Restarts)
+			}
+			var kept int
+			for _, w := range models[b].MeanWeights(nil) {
+				if w > 0.01 {
+					kept++
+				}
+			}
+			if kept != 2 {
+				t.Errorf("%v: the best fit keeps %d components, want 2", s.start, kept)
+			}
+		}
+	}
+}
+
+// TestDistinctOptima: restarts whose F differ by less than the stop rule's
+// tolerance (abs_tol = 10⁻³ nats) are one optimum, so that the IS proposal
+// mixes different optima rather than copies of one (F values of
+// fig10_7's starts at K = 3, α₀ = 1); a fixed budget separates them at
+// 10⁻⁶ nats.
+func TestDistinctOptima(t *testing.T) {
+	fs := []float64{-434.04211, -434.297, -434.042115, -570.852, -434.04212, math.NaN(), -434.2973}
+	rs := make([]Restart, len(fs))
+	models := make([]*gmm.VB, len(fs))
+	for i, f := range fs {
+		rs[i] = Restart{F: experiments.Float(f)}
+		models[i] = new(gmm.VB)
+	}
+	for _, c := range []struct {
+		fit  config.FitSettings
+		most int
+		want []int
+	}{
+		{config.DefaultFit(100), 5, []int{0, 1, 3}},
+		{config.DefaultFit(100), 2, []int{0, 1}},
+		{config.FixedBudget(100), 5, []int{0, 2, 4, 1, 6}},
+	} {
+		got := distinct(rs, models, c.most, c.fit)
+		var idx []int
+		for _, m := range got {
+			idx = append(idx, slices.Index(models, m))
+		}
+		if !slices.Equal(idx, c.want) {
+			t.Errorf("abs_tol %g, most %d: restarts %v, want %v", c.fit.AbsTol, c.most, idx, c.want)
+		}
+	}
+	// Equal F, different optima: Old Faithful's two clusters fitted from
+	// two starts, and a third fit whose components split the data along
+	// the other axis, given the same F: two optima.
+	x, err := faithful(&experiments.Env{DataDir: experiments.TestDataDir()}, "faithful.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(x) / 2
+	var ms []*gmm.VB
+	for _, axis := range []int{0, 0, 1} {
+		m, err := gmm.NewVB(x, 2, 2, gmm.DefaultPrior(2, 1), rng.New(1, "test"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := make([]float64, 2*n)
+		for i := range n {
+			if x[2*i+axis] > 0 {
+				r[i] = 1
+			} else {
+				r[n+i] = 1
+			}
+		}
+		if err := m.SetResponsibilities(r); err != nil {
+			t.Fatal(err)
+		}
+		ms = append(ms, m)
+	}
+	same := []Restart{{F: -430}, {F: -430}, {F: -430}}
+	if got := distinct(same, ms, 5, config.DefaultFit(100)); len(got) != 2 || got[0] != ms[0] || got[1] != ms[2] {
+		t.Errorf("equal F, two partitions: %d optima, want 2 (the first and the third)", len(got))
+	}
 }

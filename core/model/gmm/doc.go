@@ -31,6 +31,11 @@
 //
 //	Prior, DefaultPrior    the priors (10.39), (10.40); default m₀ = 0, β₀ = 1,
 //	                       W₀ = I, ν₀ = D (targets §2.3: the text leaves them open)
+//	NewVBStart, Start      the first q(Z), a random hard partition: each point
+//	                       to its nearest of k data points (NearestPoints), or
+//	                       to its most probable component of a random mixture
+//	                       with those means and weights Dir(1, …, 1)
+//	                       (RandomMixture); PRML (L544) leaves the start open
 //	VB.E                   ln ρ_nk (10.46) with (10.64)–(10.66), r_nk (10.49),
 //	                       (10.67); F = (10.70)–(10.77) as Σ_n ln Σ_k ρ_nk − KL
 //	VB.M                   N_k, x̄_k, S_k (10.51)–(10.53); α_k (10.58);

@@ -155,14 +155,62 @@ const block = 256
 
 var _ vb.Mover = (*VB)(nil)
 
-// NewVB returns VB for the data x (N×D row-major, N = len(x)/d, not copied)
-// with k components and the given prior. The first q(Z) is a random hard
-// partition: k distinct data points are drawn with rnd as centres and each
-// point is given to its nearest centre (Euclidean distance); a VB M step
-// then sets q(π, μ, Λ), so the first E step of vb.Run already sees the data.
-// With k = 1 every point belongs to the one component and rnd is not used.
-// It returns an error if the sizes, data or prior are invalid or k > N.
+// Start is the way NewVBStart draws the first q(Z): a random hard
+// partition of the points, from which a VB M step sets q(π, μ, Λ).
+type Start int
+
+const (
+	// NearestPoints draws k distinct data points as centres and gives each
+	// point to its nearest centre (Euclidean distance): every component
+	// starts with a compact share of the data.
+	NearestPoints Start = iota
+	// RandomMixture draws k distinct data points as centres c_j and
+	// weights π uniform on the simplex (Dir(1, …, 1)), and gives each point
+	// to the j minimising ‖x − c_j‖²/s² − ln π_j, with s² the data's
+	// variance (the mean over the D coordinates of their variances, divisor
+	// N): its most probable component of the mixture Σ_j π_j N(c_j, s²I/2).
+	// The weights make the shares unequal, some components starting small,
+	// so that the starts reach optima in which VB empties surplus
+	// components (PRML Fig. 10.6) as well as those in which it keeps them.
+	RandomMixture
+)
+
+// starts are the names of the Starts, as the configs spell them.
+var starts = [...]string{NearestPoints: "nearest-points", RandomMixture: "random-mixture"}
+
+// String returns the name of s: "nearest-points" or "random-mixture".
+func (s Start) String() string {
+	if s < 0 || int(s) >= len(starts) {
+		return fmt.Sprintf("Start(%d)", int(s))
+	}
+	return starts[s]
+}
+
+// ParseStart returns the Start named name (as String spells it).
+func ParseStart(name string) (Start, error) {
+	for i, n := range starts {
+		if n == name {
+			return Start(i), nil
+		}
+	}
+	return 0, fmt.Errorf("gmm: unknown start %q (want %q or %q)", name, starts[NearestPoints], starts[RandomMixture])
+}
+
+// NewVB is NewVBStart with the start NearestPoints.
 func NewVB(x []float64, d, k int, prior Prior, rnd *rand.Rand) (*VB, error) {
+	return NewVBStart(x, d, k, prior, NearestPoints, rnd)
+}
+
+// NewVBStart returns VB for the data x (N×D row-major, N = len(x)/d, not
+// copied) with k components and the given prior. The first q(Z) is the
+// random hard partition start draws with rnd; a VB M step then sets
+// q(π, μ, Λ), so the first E step of vb.Run already sees the data. With
+// k = 1 every point belongs to the one component and rnd is not used. It
+// returns an error if the sizes, data, prior or start are invalid or k > N.
+func NewVBStart(x []float64, d, k int, prior Prior, start Start, rnd *rand.Rand) (*VB, error) {
+	if start != NearestPoints && start != RandomMixture {
+		return nil, fmt.Errorf("gmm: unknown start %v", start)
+	}
 	if d < 1 || len(x) == 0 || len(x)%d != 0 {
 		return nil, fmt.Errorf("gmm: %d data values do not make rows of D = %d", len(x), d)
 	}
@@ -186,15 +234,19 @@ func NewVB(x []float64, d, k int, prior Prior, rnd *rand.Rand) (*VB, error) {
 		xt: make([]float64, d*block), kwork: make([]float64, max(32*(d+1), 2*(d+1)*block+16))}
 	m.resize(k)
 	m.resp = make([]float64, k*n)
-	randomPartition(m.resp, x, n, d, k, rnd)
+	randomPartition(m.resp, x, n, d, k, start, rnd)
 	m.M()
 	return m, nil
 }
 
-// randomPartition sets resp (k×N) to the hard partition of the points by
-// their nearest of k distinct points drawn with rnd (all to component 0
-// when k = 1).
-func randomPartition(resp, x []float64, n, d, k int, rnd *rand.Rand) {
+// randomPartition sets resp (k×N) to the hard partition of the points
+// that start draws with rnd (all to component 0 when k = 1): k distinct
+// points as centres c_j, and each point to the j minimising
+// ‖x − c_j‖² − s² ln π_j, with ln π_j = 0 (NearestPoints) or π ~
+// Dir(1, …, 1) drawn as normalised unit exponentials E_j (RandomMixture:
+// ln π_j = ln E_j up to a constant that does not move the minimum) and s²
+// the data's mean coordinate variance.
+func randomPartition(resp, x []float64, n, d, k int, start Start, rnd *rand.Rand) {
 	clear(resp)
 	if k == 1 {
 		for i := range resp {
@@ -203,6 +255,14 @@ func randomPartition(resp, x []float64, n, d, k int, rnd *rand.Rand) {
 		return
 	}
 	centres := rnd.Perm(n)[:k]
+	// pen_j = −s² ln π_j, in the units of ‖x − c_j‖².
+	pen := make([]float64, k)
+	if start == RandomMixture {
+		s2 := meanVariance(x, n, d)
+		for j := range pen {
+			pen[j] = -s2 * math.Log(rnd.ExpFloat64())
+		}
+	}
 	for i := 0; i < n; i++ {
 		best, bd := 0, math.Inf(1)
 		for j, c := range centres {
@@ -211,12 +271,27 @@ func randomPartition(resp, x []float64, n, d, k int, rnd *rand.Rand) {
 				v := x[i*d+a] - x[c*d+a]
 				s += v * v
 			}
-			if s < bd {
+			if s += pen[j]; s < bd {
 				best, bd = j, s
 			}
 		}
 		resp[best*n+i] = 1
 	}
+}
+
+// meanVariance returns the mean over the d coordinates of the points' variances
+// (divisor n), the s² of RandomMixture.
+func meanVariance(x []float64, n, d int) float64 {
+	var v float64
+	col := make([]float64, n)
+	for a := 0; a < d; a++ {
+		for i := range col {
+			col[i] = x[i*d+a]
+		}
+		_, sd := numeric.MeanSD(col)
+		v += sd * sd
+	}
+	return v / float64(d)
 }
 
 // resize gives every per-component array the length for k components

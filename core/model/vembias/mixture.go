@@ -1,11 +1,12 @@
 package vembias
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
-	"gonum.org/v1/gonum/integrate/quad"
 	"gonum.org/v1/gonum/optimize"
 
 	"github.com/vbworkbench/vbw/core/numeric"
@@ -66,58 +67,118 @@ func (m Mixture) span() (lo, hi float64) {
 	return lo, hi
 }
 
-// Entropy returns H[p] = −∫ p ln p by the trapezoid rule on 20001 points
-// over the span of the mixture (its integrand is smooth and decays like a
-// Gaussian, so the rule converges geometrically).
-func (m Mixture) Entropy() float64 {
-	lo, hi := m.span()
-	const n = 20001
-	h := (hi - lo) / (n - 1)
-	var s float64
-	for i := 0; i < n; i++ {
-		lp := m.LogDensity(lo + float64(i)*h)
-		v := -math.Exp(lp) * lp
-		if i == 0 || i == n-1 {
-			v /= 2
+// quadTol is the tolerance of the mixture's integrals (Entropy, KLGauss):
+// each within max(10⁻¹³, 10⁻¹²·|value|) by its error estimate.
+var quadTol = numeric.QuadTol{Abs: 1e-13, Rel: 1e-12, MaxIntervals: 4000}
+
+// breaks returns the sorted breaks of an integral against the mixture over
+// [lo, hi]: the ends, each component's mean and the points 1 and 3 of its
+// standard deviations either side, the points where two weighted
+// components are equal (where ln p turns from one component's parabola to
+// the other's: the bends of ln p and the troughs of p between modes), and
+// the extra points (a q's mean and width), those inside (lo, hi) only.
+func (m Mixture) breaks(lo, hi float64, extra ...float64) []float64 {
+	pts := append([]float64{lo, hi}, extra...)
+	for k := range m.Pi {
+		s := math.Sqrt(m.Var[k])
+		pts = append(pts, m.Mu[k], m.Mu[k]-s, m.Mu[k]+s, m.Mu[k]-3*s, m.Mu[k]+3*s)
+		for j := k + 1; j < len(m.Pi); j++ {
+			pts = append(pts, m.crossings(j, k)...)
 		}
-		s += v
 	}
-	return s * h
+	slices.Sort(pts)
+	out := pts[:0]
+	for _, x := range pts {
+		if x >= lo && x <= hi && (len(out) == 0 || x > out[len(out)-1]) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// crossings returns the x at which π_j N(x; μ_j, σ_j²) = π_k N(x; μ_k,
+// σ_k²): the real roots of the quadratic that equates their logarithms.
+func (m Mixture) crossings(j, k int) []float64 {
+	// a x² + b x + c = 0 with the difference of the two log terms.
+	vj, vk := m.Var[j], m.Var[k]
+	a := 1/(2*vk) - 1/(2*vj)
+	b := m.Mu[j]/vj - m.Mu[k]/vk
+	c := m.Mu[k]*m.Mu[k]/(2*vk) - m.Mu[j]*m.Mu[j]/(2*vj) + math.Log(m.Pi[j]/m.Pi[k]) - 0.5*math.Log(vj/vk)
+	if math.Abs(a) < 1e-14*(1/vj+1/vk) {
+		if b == 0 {
+			return nil
+		}
+		return []float64{-c / b}
+	}
+	disc := b*b - 4*a*c
+	if disc < 0 {
+		return nil
+	}
+	r := math.Sqrt(disc)
+	return []float64{(-b - r) / (2 * a), (-b + r) / (2 * a)}
+}
+
+// Entropy returns H[p] = −∫ p ln p over the span of the mixture by
+// adaptive Gauss–Kronrod quadrature started at the breaks (numeric.
+// IntegrateVecBreaks), with its error estimate; err is non-nil if the
+// tolerance quadTol was not met.
+func (m Mixture) Entropy() (h, errEst float64, err error) {
+	lo, hi := m.span()
+	v, e, err := numeric.IntegrateVecBreaks(nil, 1, func(x float64, out []float64) {
+		lp := m.LogDensity(x)
+		out[0] = -math.Exp(lp) * lp
+	}, m.breaks(lo, hi), quadTol)
+	if v == nil {
+		return math.NaN(), math.Inf(1), err
+	}
+	if err != nil {
+		err = fmt.Errorf("vembias: entropy of the mixture: %w", err)
+	}
+	return v[0], e[0], err
 }
 
 // GaussFit is a Gaussian q = N(Mean, Var) fitted by minimising KL(q‖p).
 type GaussFit struct {
 	Mean, Var float64
 	KL        float64
+	// KLErr is the quadrature's error estimate of KL.
+	KLErr float64
 	// Entropy is H[q] = ½ ln(2πe σ_q²).
 	Entropy float64
 }
 
-// hermite holds the Gauss–Hermite rule of ghNodes nodes (weight e^{−z²}).
-const ghNodes = 96
-
-var ghX, ghW = func() ([]float64, []float64) {
-	x, w := make([]float64, ghNodes), make([]float64, ghNodes)
-	quad.Hermite{}.FixedLocations(x, w, math.Inf(-1), math.Inf(1))
-	return x, w
-}()
-
-// KLGauss returns KL(N(μ, v) ‖ p) = −H[q] − ⟨ln p⟩_q, the expectation by
-// 96-node Gauss–Hermite quadrature, and its derivatives with respect to μ
-// and s = ln σ_q.
-func (m Mixture) KLGauss(mu, v float64) (kl, dmu, ds float64) {
+// KLGauss returns KL(N(μ, v) ‖ p) = −H[q] − ⟨ln p⟩_q and its derivatives
+// with respect to μ and s = ln σ_q, −⟨d ln p/dx⟩_q and −1 − ⟨(x − μ) d ln
+// p/dx⟩_q, the three expectations in one pass of adaptive Gauss–Kronrod
+// quadrature (numeric.IntegrateVecBreaks) over q's ±20σ_q and p's span,
+// with breaks at q's mean and μ ± 1, 3, 8σ_q and at the mixture's (breaks),
+// so that a wide q over separated modes resolves ln p's bends between
+// them. errEst is the error estimate of kl; err is non-nil if the
+// tolerance quadTol was not met.
+func (m Mixture) KLGauss(mu, v float64) (kl, dmu, ds, errEst float64, err error) {
 	sd := math.Sqrt(v)
-	var e, gm, gs float64
-	for i, z := range ghX {
-		x := mu + math.Sqrt2*sd*z
+	lo, hi := m.span()
+	lo, hi = math.Min(lo, mu-20*sd), math.Max(hi, mu+20*sd)
+	br := m.breaks(lo, hi, mu, mu-sd, mu+sd, mu-3*sd, mu+3*sd, mu-8*sd, mu+8*sd)
+	lq := -0.5 * (ln2Pi + math.Log(v))
+	e, ee, err := numeric.IntegrateVecBreaks(nil, 3, func(x float64, out []float64) {
+		d := x - mu
+		q := math.Exp(lq - d*d/(2*v))
+		if q == 0 {
+			out[0], out[1], out[2] = 0, 0, 0
+			return
+		}
 		lp, g := m.logDensity(x)
-		w := ghW[i] / math.SqrtPi
-		e += w * lp
-		gm += w * g
-		gs += w * g * math.Sqrt2 * sd * z
+		out[0], out[1], out[2] = q*lp, q*g, q*g*d
+	}, br, quadTol)
+	if e == nil {
+		return math.NaN(), math.NaN(), math.NaN(), math.Inf(1), err
+	}
+	if err != nil {
+		err = fmt.Errorf("vembias: KL(q‖p) at q = N(%g, %g): %w", mu, v, err)
 	}
 	h := 0.5 * (ln2Pi + 1 + math.Log(v))
-	return -h - e, -gm, -1 - gs
+	return -h - e[0], -e[1], -1 - e[2], ee[0], err
 }
 
 // FitGaussian minimises KL(q‖p) over Gaussians q (T&S §1.3.1, Fig 1.2) by
@@ -139,9 +200,18 @@ func FitGaussian(m Mixture) (GaussFit, []GaussFit, error) {
 	for k := range m.Pi {
 		starts = append(starts, start{m.Mu[k], m.Var[k]})
 	}
+	var qerr error
 	prob := optimize.Problem{
-		Func: func(u []float64) float64 { kl, _, _ := m.KLGauss(u[0], math.Exp(2*u[1])); return kl },
-		Grad: func(g, u []float64) { _, g[0], g[1] = m.KLGauss(u[0], math.Exp(2*u[1])) },
+		Func: func(u []float64) float64 {
+			kl, _, _, _, err := m.KLGauss(u[0], math.Exp(2*u[1]))
+			qerr = cmp.Or(qerr, err)
+			return kl
+		},
+		Grad: func(g, u []float64) {
+			var err error
+			_, g[0], g[1], _, err = m.KLGauss(u[0], math.Exp(2*u[1]))
+			qerr = cmp.Or(qerr, err)
+		},
 	}
 	var fits []GaussFit
 	for _, s := range starts {
@@ -149,8 +219,15 @@ func FitGaussian(m Mixture) (GaussFit, []GaussFit, error) {
 		if res == nil {
 			return GaussFit{}, nil, fmt.Errorf("vembias: FitGaussian: %w", err)
 		}
+		if qerr != nil {
+			return GaussFit{}, nil, fmt.Errorf("vembias: FitGaussian: %w", qerr)
+		}
 		v := math.Exp(2 * res.X[1])
-		f := GaussFit{Mean: res.X[0], Var: v, KL: res.F, Entropy: 0.5 * (ln2Pi + 1 + math.Log(v))}
+		kl, _, _, klErr, err := m.KLGauss(res.X[0], v)
+		if err != nil {
+			return GaussFit{}, nil, fmt.Errorf("vembias: FitGaussian: %w", err)
+		}
+		f := GaussFit{Mean: res.X[0], Var: v, KL: kl, KLErr: klErr, Entropy: 0.5 * (ln2Pi + 1 + math.Log(v))}
 		dup := false
 		for i, g := range fits {
 			if math.Abs(g.Mean-f.Mean) < 1e-4 {

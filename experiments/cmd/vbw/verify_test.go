@@ -99,11 +99,13 @@ func TestVerifyByRecomputation(t *testing.T) {
 		wants string
 	}{
 		{"check value", results.SummaryFile, func(s string) string {
-			// fig10.7-local-maxima-rare's value 1 becomes 0.98: its
-			// verdict still follows from its value and target.
+			// fig10.7-local-maxima-rare's value (0.83 on the quick run)
+			// becomes 0.98: its verdict (at least 0.8) still follows from
+			// its value and target.
 			i := strings.Index(s, `"id": "fig10.7-local-maxima-rare"`)
-			j := i + strings.Index(s[i:], `"value": 1,`)
-			return s[:j] + `"value": 0.98,` + s[j+len(`"value": 1,`):]
+			j := i + strings.Index(s[i:], `"value": `) + len(`"value": `)
+			k := j + strings.Index(s[j:], ",")
+			return s[:j] + `0.98` + s[k:]
 		}, nil, "summary.json recomputed differs: check fig10.7-local-maxima-rare"},
 		{"table number", "fig10_7_evidence.csv", func(s string) string {
 			lines := strings.Split(s, "\n")
