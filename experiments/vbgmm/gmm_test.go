@@ -99,7 +99,7 @@ func TestFig107StartsReachBest(t *testing.T) {
 	if err := config.Load(configPath("fig10_7.toml"), false, &c); err != nil {
 		t.Fatal(err)
 	}
-	x, err := faithful(&experiments.Env{DataDir: experiments.TestDataDir()}, c.Data)
+	x, _, err := faithful(&experiments.Env{DataDir: experiments.TestDataDir()}, c.Data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +177,7 @@ func TestDistinctOptima(t *testing.T) {
 	// Equal F, different optima: Old Faithful's two clusters fitted from
 	// two starts, and a third fit whose components split the data along
 	// the other axis, given the same F: two optima.
-	x, err := faithful(&experiments.Env{DataDir: experiments.TestDataDir()}, "faithful.csv")
+	x, _, err := faithful(&experiments.Env{DataDir: experiments.TestDataDir()}, "faithful.csv")
 	if err != nil {
 		t.Fatal(err)
 	}
