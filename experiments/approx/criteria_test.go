@@ -25,7 +25,7 @@ func criteriaOf(cfg experiments.Config) (results.Criteria, bool) {
 	case *ClutterConfig:
 		return clutterCriteria(c), true
 	case *PimaConfig:
-		return pimaCriteria, true
+		return pimaCriteria(c), true
 	case *SeparableConfig:
 		return separableCriteria, true
 	}
