@@ -32,7 +32,7 @@ func TestConfigs(t *testing.T) {
 		{"pima.toml", `covariance = "tied"`, `covariance = "diagonal"`, "mixture.covariance"},
 		{"pima.toml", "components = 2", "components = 11", "mixture.components"},
 		{"crabs.toml", "train  = 80", "train  = 0", "split.train"},
-		{"crabs.toml", `test       = ""`, `test       = "pima_test.csv"`, "data"},
+		{"crabs.toml", `data     = "crabs.csv"`, "data     = \"crabs.csv\"\ntest = \"pima_test.csv\"", "data"},
 		{"crabs.toml", "count  = 20", "count  = 0", "split.count"},
 		{"logistic-separable.toml", "sd             = 0.6", "sd             = -1.0", "sd"},
 	})
