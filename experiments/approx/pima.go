@@ -795,17 +795,14 @@ func (c *PimaConfig) text() string {
 	return ""
 }
 
-// prefix names the sanity checks and the tables after the data: "pima"
-// for a fixed split, "crabs" for the crabs' splits, "logistic" for the
-// splits of another file.
+// prefix names the sanity checks and the tables after the experiment,
+// "pima" or "crabs", whatever data it reads (so that a run on other data
+// writes the same files).
 func (c *PimaConfig) prefix() string {
-	switch {
-	case c.Data == "":
-		return "pima"
-	case c.text() == "crabs":
+	if c.Experiment == CrabsID {
 		return "crabs"
 	}
-	return "logistic"
+	return "pima"
 }
 
 // judgeClaims judges the claims of Table 3.1 on the data of text (not
