@@ -97,14 +97,21 @@ func AddExtensions(d Document, es ...Extension) {
 // Table renders a table of the document with our numbers beside the
 // document's.
 type Table struct {
-	// Experiment is the ID of the experiment whose results fill it.
+	// Experiment is the ID of the experiment whose results fill it, and
+	// Also those of other experiments whose runs fill it too (another
+	// data set's column, say); each run's table is shown in its section.
 	Experiment string
+	Also       []string
 	// Source cites where the document's values come from, e.g.
 	// "targets ch6-dag.md §3.3 (thesis L4749-L4783)".
 	Source string
 	// Build makes the comparison from a results folder's verified files.
 	Build func(f ResultFiles) (results.Comparison, error)
 }
+
+// Experiments returns the IDs of the experiments whose runs fill t:
+// Experiment, then Also.
+func (t *Table) Experiments() []string { return append([]string{t.Experiment}, t.Also...) }
 
 // ResultFiles are the verified files of a results folder: its summary and
 // its other outputs by name (Read fails for a file that is missing or does

@@ -47,6 +47,8 @@ var KnownData = []DataFile{
 		"R package MASS 7.3-58, Pima.tr", "dd253952a163c8395a872f139e45dc282bb71e3047fed1c9d174b6870813702b"},
 	{"pima_test.csv", "Pima Indian women (diabetes), Ripley's test set, 332 rows",
 		"R package MASS 7.3-58, Pima.te", "5df53a692ed8a9052afd618401027691a565073b9044e72903796967329e5f8e"},
+	{"crabs.csv", "Leptograpsus crabs, 200 rows (species, sex and five measurements)",
+		"R package MASS, crabs", "bbd2a2c36e5cfe41fdde3868d06ab184360548f545cd46d0070f32d1c614c1de"},
 	{"faithful.csv", "Old Faithful geyser eruptions",
 		"R datasets::faithful (Härdle 1991)", "d40b983752ab7ec0b15b740089c3ca7b7b59d0c7433a029a1714d134de1e8d14"},
 }

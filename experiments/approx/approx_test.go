@@ -16,7 +16,7 @@ import (
 // TestConfigs loads every shipped config with and without [quick] and
 // checks that bad values are refused with a one-line error naming the key.
 func TestConfigs(t *testing.T) {
-	exptest.CheckConfigsLoad(t, configPath(""), 8)
+	exptest.CheckConfigsLoad(t, configPath(""), 9)
 	exptest.CheckConfigEdits(t, configPath(""), []exptest.ConfigEdit{
 		{"onedim.toml", "quad_rel_tol  = 1e-10", "quad_rel_tol  = -1.0", "numerics.quad_rel_tol"},
 		{"factorised.toml", "ar_steps         = 21", "ar_steps         = 2", "ar_steps"},
@@ -29,6 +29,11 @@ func TestConfigs(t *testing.T) {
 		{"pima.toml", "alpha = 1.0", "alpha = 0.0", "prior.alpha"},
 		{"pima.toml", "steps        = 4000", "temperatures = 4000", `unknown key "ais.temperatures": renamed to "ais.steps"`},
 		{"pima.toml", "leapfrog     = 10", "leapfrog     = 0", "ais.leapfrog"},
+		{"pima.toml", `covariance = "tied"`, `covariance = "diagonal"`, "mixture.covariance"},
+		{"pima.toml", "components = 2", "components = 11", "mixture.components"},
+		{"crabs.toml", "train  = 80", "train  = 0", "split.train"},
+		{"crabs.toml", `data     = "crabs.csv"`, "data     = \"crabs.csv\"\ntest = \"pima_test.csv\"", "data"},
+		{"crabs.toml", "count  = 20", "count  = 0", "split.count"},
 		{"logistic-separable.toml", "sd             = 0.6", "sd             = -1.0", "sd"},
 	})
 }
@@ -50,7 +55,9 @@ func TestClaims(t *testing.T) {
 		"clutter-1d.toml": append(clutterIDs(10, 50), "fig10.16-negative-site"),
 		"clutter-2d.toml": clutterIDs(10, 50),
 		"pima.toml": {"table3.1-ripley-66[vb]", "table3.1-ripley-66[vb-hyper]", "table3.1-ripley-66[laplace]", "table3.1-ripley-66[ep]", "table3.1-ripley-66[ml]",
-			"pima-vb-below-ais", "pima-is-ais-agree", "pima-vb-monotone"},
+			"table3.1-lda-67", "pima-vb-below-ais", "pima-is-ais-agree", "pima-vb-monotone"},
+		"crabs.toml": {"table3.1-crabs-lr-4[vb]", "table3.1-crabs-lr-4[vb-hyper]", "table3.1-crabs-lr-4[laplace]", "table3.1-crabs-lr-4[ep]",
+			"table3.1-crabs-lr-4[ml]", "table3.1-crabs-lda-8", "crabs-vb-below-ais", "crabs-is-ais-agree", "crabs-vb-monotone"},
 		"logistic-separable.toml": {"fig10.13-separates", "fig10.13-midway", "fig10.13-splay", "fig10.13-vb-monotone"},
 	}
 	for cfg, ids := range runs {
@@ -236,15 +243,15 @@ func TestArtefactsCovered(t *testing.T) {
 func TestPimaData(t *testing.T) {
 	head := "npreg,glu,bp,skin,bmi,ped,age,type\n"
 	good := "1,2,3,4,5,6,7,Yes\n2,3,1,5,6,7,8,No\n"
-	x, tt, err := readPima("pima_train.csv", []byte(head+good))
-	if err != nil || len(x) != 2 || tt[1] != 0 {
-		t.Fatalf("readPima: %v %v %v", x, tt, err)
+	d, err := readLabelled("pima_train.csv", []byte(head+good), "type", "Yes", nil, nil)
+	if err != nil || len(d.x) != 2 || len(d.x[0]) != 7 || d.t[0] != 1 || d.t[1] != 0 {
+		t.Fatalf("readLabelled: %v %v", d, err)
 	}
 	for _, c := range []struct{ text, want string }{
 		{head + "1,NaN,3,4,5,6,7,Yes\n", `pima_train.csv:2:3: "NaN" is not allowed`},
 		{head + "1,2,3,4,1e300,6,7,Yes\n", `pima_train.csv:2:9: "1e300" is too large`},
 	} {
-		if _, _, err := readPima("pima_train.csv", []byte(c.text)); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if _, err := readLabelled("pima_train.csv", []byte(c.text), "type", "Yes", nil, nil); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
 		}
 	}

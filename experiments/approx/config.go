@@ -20,8 +20,11 @@
 //	                            EP, VB and Laplace against quadrature, errors against
 //	                            counted operations
 //	approx/pima                 Bayesian logistic regression on Pima (PRML §10.6, Lawrence
-//	                            Table 3.1): VB, Laplace, EP, ML; ln p(t) by VB, Laplace,
-//	                            EP, IS and AIS with HMC
+//	                            Table 3.1): VB, Laplace, EP, ML, the linear discriminant and
+//	                            a class-conditional mixture; ln p(t) by VB, Laplace, EP, IS
+//	                            and AIS with HMC
+//	approx/crabs                the same on the crabs over seeded stratified splits
+//	                            (Lawrence Table 3.1's crabs column)
 //	approx/logistic-separable   PRML Fig 10.13: the VB predictive on separable data
 //
 // The gallery experiments (the first four) write, per figure stem F, F_table.csv (one row per

@@ -17,21 +17,22 @@ import (
 func pimaBench(b *testing.B) (phi [][]float64, t []int) {
 	b.Helper()
 	c := DefaultPima()
+	train, test := "pima_train.csv", "pima_test.csv"
 	var xs [2][][]float64
-	for k, name := range []string{c.Train, c.Test} {
+	for k, name := range []string{train, test} {
 		data, err := experiments.ReadData(experiments.TestDataDir(), name)
 		if err != nil {
 			b.Skip(err)
 		}
-		var ts []int
-		if xs[k], ts, err = readPima(name, data); err != nil {
+		d, err := readLabelled(name, data, c.Class, c.Positive, nil, nil)
+		if err != nil {
 			b.Fatal(err)
 		}
-		if k == 0 {
-			t = ts
+		if xs[k] = d.x; k == 0 {
+			t = d.t
 		}
 	}
-	phi, _, err := standardise(c.Train, c.Test, xs[0], xs[1])
+	phi, _, err := standardise(train, test, xs[0], xs[1])
 	if err != nil {
 		b.Fatal(err)
 	}

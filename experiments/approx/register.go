@@ -23,6 +23,10 @@ const ClutterID = "approx/clutter"
 // PimaID is Bayesian logistic regression on Pima.
 const PimaID = "approx/pima"
 
+// CrabsID is the same on the crabs, over seeded stratified splits (its
+// defaults are the crabs').
+const CrabsID = "approx/crabs"
+
 // SeparableID is PRML Fig. 10.13.
 const SeparableID = "approx/logistic-separable"
 
@@ -37,8 +41,10 @@ func init() {
 		DefaultUnivariate, RunUnivariate, PlotUnivariate)
 	experiments.Add(ClutterID, "EP, VB and Laplace on the clutter problem against the truth by quadrature, errors against counted operations (PRML Figs 10.16, 10.17)",
 		DefaultClutter, RunClutter, PlotClutter)
-	experiments.Add(PimaID, "Bayesian logistic regression on Pima: test errors of VB (JJ), Laplace, EP and ML, ln p(t) by the VB bound, Laplace, EP, IS and AIS (PRML §10.6; Lawrence Table 3.1)",
+	experiments.Add(PimaID, "Bayesian logistic regression on Pima: test errors of VB (JJ), Laplace, EP and ML beside the linear discriminant and a class-conditional Gaussian mixture, ln p(t) by the VB bound, Laplace, EP, IS and AIS (PRML §10.6; Lawrence Table 3.1)",
 		DefaultPima, RunPima, nil)
+	experiments.Add(CrabsID, "the same on the crabs, sex from five measurements, over seeded 80/120 splits stratified by species × sex (Lawrence Table 3.1's crabs column)",
+		DefaultCrabs, RunPima, nil)
 	experiments.Add(SeparableID, "VB logistic regression on separable 2-D data: the predictive's contours and boundaries of posterior draws (PRML Fig 10.13)",
 		DefaultSeparable, RunSeparable, PlotSeparable)
 }

@@ -34,7 +34,9 @@ func (c *ClutterConfig) Criteria(*experiments.Env) (results.Criteria, error) {
 }
 
 // Criteria states the criteria a run of the config judges.
-func (c *PimaConfig) Criteria(*experiments.Env) (results.Criteria, error) { return pimaCriteria, nil }
+func (c *PimaConfig) Criteria(*experiments.Env) (results.Criteria, error) {
+	return pimaCriteria(c), nil
+}
 
 // Criteria states the criteria a run of the config judges.
 func (c *SeparableConfig) Criteria(*experiments.Env) (results.Criteria, error) {

@@ -103,7 +103,7 @@ func documentViews(r *Report) []DocumentView {
 			}
 			row, ext := artefactRow(r, a)
 			if a.Table != nil { // the link goes to the table beside ours
-				for _, e := range runsOf(r, []string{a.Table.Experiment}, row.Quick) {
+				for _, e := range runsOf(r, a.Table.Experiments(), row.Quick) {
 					if i := slices.IndexFunc(e.Tables, func(t TableView) bool { return t.Label == a.Label }); i >= 0 && row.Link != "" {
 						row.Link = e.Tables[i].Anchor
 						break
@@ -390,7 +390,7 @@ func runHint(r *Report, a experiments.Artefact) string {
 func addTable(r *Report, a experiments.Artefact) {
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		if e.ID != a.Table.Experiment || !e.Trusted {
+		if !slices.Contains(a.Table.Experiments(), e.ID) || !e.Trusted {
 			continue
 		}
 		tv := TableView{Label: a.Label, Caption: a.Caption, Source: a.Table.Source, Anchor: e.Anchor + "-" + slug(a.Label) + "-table"}
