@@ -204,6 +204,12 @@ func artefactRow(r *Report, a experiments.Artefact) (ArtefactRow, []ExtensionRow
 						// A figure of the data, say: the artefact says why.
 						v.Reasons = []string{a.Note}
 					}
+					if len(runs) > 1 {
+						v.Rows = slices.Clone(v.Rows)
+						for i := range v.Rows {
+							v.Rows[i].Run = e.Name
+						}
+					}
 					vs = append(vs, v)
 					if xv := ExtensionVerdict(e.Summary, c.Claim); len(xv.Rows) > 0 {
 						ext = append(ext, ExtensionRow{Label: a.Label, Where: e.Dir, Statement: c.Statement, Verdict: xv, Link: c.Anchor, Quick: quick})

@@ -98,7 +98,7 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 <colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
 <thead><tr><th>figure or table</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
 <tbody>
-{{range .Rows}}{{$a := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="figure or table">{{template "artefact" $a}}</td>{{end}}<td data-label="claim">{{$c.Check.Name}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="verdict">{{template "verdict" $a.Verdict}}</td>{{end}}</tr>
+{{range .Rows}}{{$a := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="figure or table">{{template "artefact" $a}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="verdict">{{template "verdict" $a.Verdict}}</td>{{end}}</tr>
 {{end}}{{else}}<tr><td data-label="figure or table">{{template "artefact" $a}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
 {{end}}{{end}}</tbody>
 </table>
@@ -107,7 +107,7 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 <colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
 <thead><tr><th>extends</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
 <tbody>
-{{range .Extensions}}{{$x := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="extends">{{if $x.Link}}<a href="#{{$x.Link}}">{{$x.Label}}</a>{{else}}{{$x.Label}}{{end}}{{if $x.Quick}} <span class="badge quick">QUICK</span>{{end}}{{with $x.Where}}<br><small>{{.}}</small>{{end}}</td>{{end}}<td data-label="claim">{{$c.Check.Name}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="verdict">{{template "verdict" $x.Verdict}}</td>{{end}}</tr>
+{{range .Extensions}}{{$x := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="extends">{{if $x.Link}}<a href="#{{$x.Link}}">{{$x.Label}}</a>{{else}}{{$x.Label}}{{end}}{{if $x.Quick}} <span class="badge quick">QUICK</span>{{end}}{{with $x.Where}}<br><small>{{.}}</small>{{end}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="verdict">{{template "verdict" $x.Verdict}}</td>{{end}}</tr>
 {{end}}{{else}}<tr><td data-label="extends">{{.Label}}{{with .Where}}<br><small>{{.}}</small>{{end}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
 {{end}}{{end}}</tbody>
 </table>{{end}}
@@ -432,7 +432,7 @@ func markdownRows(b *strings.Builder, label string, v Verdict, esc func(string) 
 		if i == 0 {
 			first, last = label, verdict
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", first, esc(c.Check.Name), esc(c.Theirs()), esc(c.Ours()), esc(c.Holds), last)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", first, esc(c.Claim()), esc(c.Theirs()), esc(c.Ours()), esc(c.Holds), last)
 	}
 }
 

@@ -59,6 +59,18 @@ type ClaimRow struct {
 	Check results.Check
 	// Holds is "holds", "does not hold" or "not judged" (with why).
 	Holds string
+	// Run names the run the check is of, where an artefact is judged on
+	// several (the same claim then has a row per run); empty otherwise.
+	Run string
+}
+
+// Claim renders what the check measures, and on which run when the
+// artefact is judged on several.
+func (r ClaimRow) Claim() string {
+	if r.Run == "" {
+		return r.Check.Name
+	}
+	return r.Check.Name + " (" + r.Run + ")"
 }
 
 // Ours renders our value: the measure over the seeds (median, range,
