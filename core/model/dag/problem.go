@@ -334,6 +334,9 @@ func (pr *Problem) LogPrior(theta Params) float64 {
 // minTheta is the floor of sampled parameters (targets §1.7 item 8).
 const minTheta = 1e-300
 
+// lnMinTheta is ln 1e-300.
+var lnMinTheta = math.Log(minTheta)
+
 // SamplePrior draws θ ~ p(θ|m), every row from Dir(λ_jl) (Algorithm 6.1
 // step 1), into dst if it has the capacity (allocating otherwise), and
 // returns it. Entries are floored at 1e-300 so that a Dirichlet proposal

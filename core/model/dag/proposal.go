@@ -28,17 +28,25 @@ import (
 // Propose keeps, for the state it was last called at and for the proposal
 // it last drew (the next state if MH accepts it), ln θ, ln Γ(α θ_jlk),
 // ln Γ(α Σ_k θ_jlk) and the Gamma samplers of Dir(α θ_jl), and reuses them
-// when called at a θ equal to either bit for bit; the draws and the ratio
-// are the same as without them. The draws must stay dist.Dirichlet.Rand's
-// to the bit: a chain amplifies a change in the last bit of θ′ until its
-// accept decisions differ (on the true structure at n = 2560, from 1e-15 to
-// 1e-3 relative in 4096 steps), so a draw rounded differently changes every
-// long AIS run by its Monte Carlo error, not by rounding.
+// when called at a θ equal to either bit for bit. Of a proposal it takes
+// ln θ′_k = ln G_k − ln Σ_k′ G_k′ from the log-domain draws ln G and
+// ln Γ(α θ′_k) from ln α + ln θ′_k (numeric.LogGammaLn), so that an entry
+// costs no logarithm beyond its draw's. The draws are the same as without
+// the memo bit for bit, the ratio to rounding (about 1e-16 of the
+// magnitude of its terms, such as Σ_k |ln Γ(α θ_jlk)|), which changes an
+// accept decision only if ln U falls within that rounding of ln a. The
+// draws must stay dist.Dirichlet.Rand's to the bit: a chain amplifies a
+// change in the last bit of θ′ until its accept decisions differ (on the
+// true structure at n = 2560, from 1e-15 to 1e-3 relative in 4096 steps),
+// so a draw rounded differently changes every long AIS run by its Monte
+// Carlo error, not by rounding.
 //
 // A DirichletProposal holds scratch space: give each chain its own.
 type DirichletProposal struct {
-	s     *Structure
-	alpha float64
+	s       *Structure
+	alpha   float64
+	lnAlpha float64   // ln α
+	lg      []float64 // the draws ln G of the rows being proposed
 	// cur is the memo of the state Propose was last called at, next of the
 	// proposal it returned.
 	cur, next propMemo
@@ -61,7 +69,8 @@ func NewDirichletProposal(s *Structure, alpha float64) *DirichletProposal {
 	if !(alpha > 0) || math.IsInf(alpha, 1) {
 		panic("dag: proposal strength not positive and finite")
 	}
-	return &DirichletProposal{s: s, alpha: alpha, cur: newPropMemo(s), next: newPropMemo(s)}
+	return &DirichletProposal{s: s, alpha: alpha, lnAlpha: math.Log(alpha), lg: make([]float64, s.Len()),
+		cur: newPropMemo(s), next: newPropMemo(s)}
 }
 
 func newPropMemo(s *Structure) propMemo {
@@ -153,16 +162,22 @@ func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, floa
 		a := s.Arity(j)
 		for l := 0; l < s.Rows(j); l++ {
 			o := s.Offset(j) + l*a
-			row := dst[o : o+a]
+			row, lg := dst[o:o+a], q.lg[o:o+a]
 			for k := range row {
-				row[k] = cur.gam[o+k].Rand(rnd)
+				lg[k] = cur.gam[o+k].Rand(rnd)
 			}
-			numeric.NormalizeLogTo(row, row)
+			m, sum := numeric.NormalizeLogShift(row, lg)
+			lns := math.Log(sum)
+			lnT := nxt.lnT[o : o+a]
 			for k, v := range row {
-				if !(v >= 0) {
+				switch {
+				case !(v >= 0):
 					return dst, math.Inf(-1)
+				case v < minTheta:
+					row[k], lnT[k] = minTheta, lnMinTheta
+				default:
+					lnT[k] = (lg[k] - m) - lns // ln θ′_k = ln G_k − ln Σ_k′ G_k′
 				}
-				row[k] = math.Max(v, minTheta)
 			}
 			// ln Dir(θ_jl; α θ′_jl) − ln Dir(θ′_jl; α θ_jl), each as
 			// Σ_k [(α m_k − 1) ln y_k − ln Γ(α m_k)] + ln Γ(Σ_k α m_k).
@@ -170,8 +185,7 @@ func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, floa
 			for k := o; k < o+a; k++ {
 				ak := q.alpha * dst[k]
 				a0 += ak
-				nxt.lnT[k] = math.Log(dst[k])
-				nxt.lgA[k] = numeric.LogGamma(ak)
+				nxt.lgA[k] = numeric.LogGammaLn(ak, q.lnAlpha+nxt.lnT[k])
 				lp += (ak-1)*cur.lnT[k] - nxt.lgA[k]
 			}
 			nxt.lgA0[r] = numeric.LogGamma(a0)
