@@ -46,7 +46,11 @@ type DirichletProposal struct {
 	s       *Structure
 	alpha   float64
 	lnAlpha float64   // ln α
-	lg      []float64 // the draws ln G of the rows being proposed
+	lg      []float64 // the draws ln G of the proposal being drawn
+	mx      []float64 // the maximum of each entry's row of lg
+	// rowStart and rowLen are the first index and the length of each row
+	// θ_jl, nodes in order, then l.
+	rowStart, rowLen []int
 	// cur is the memo of the state Propose was last called at, next of the
 	// proposal it returned.
 	cur, next propMemo
@@ -69,8 +73,16 @@ func NewDirichletProposal(s *Structure, alpha float64) *DirichletProposal {
 	if !(alpha > 0) || math.IsInf(alpha, 1) {
 		panic("dag: proposal strength not positive and finite")
 	}
-	return &DirichletProposal{s: s, alpha: alpha, lnAlpha: math.Log(alpha), lg: make([]float64, s.Len()),
+	q := &DirichletProposal{s: s, alpha: alpha, lnAlpha: math.Log(alpha),
+		lg: make([]float64, s.Len()), mx: make([]float64, s.Len()),
 		cur: newPropMemo(s), next: newPropMemo(s)}
+	for j := 0; j < s.Nodes(); j++ {
+		for l := 0; l < s.Rows(j); l++ {
+			q.rowStart = append(q.rowStart, s.Offset(j)+l*s.Arity(j))
+			q.rowLen = append(q.rowLen, s.Arity(j))
+		}
+	}
+	return q
 }
 
 func newPropMemo(s *Structure) propMemo {
@@ -156,47 +168,62 @@ func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, floa
 		cur.setGamma(q.alpha)
 	}
 	nxt.ok, nxt.gamOK = false, false
-	var lnr float64
-	r := 0
-	for j := 0; j < s.Nodes(); j++ {
-		a := s.Arity(j)
-		for l := 0; l < s.Rows(j); l++ {
-			o := s.Offset(j) + l*a
-			row, lg := dst[o:o+a], q.lg[o:o+a]
-			for k := range row {
-				lg[k] = cur.gam[o+k].Rand(rnd)
+	// The draws ln G of every row, in order, and each row's maximum m
+	// (NaN if an entry is NaN), a rejection as soon as a row's is not
+	// finite: NormalizeLogTo's weights would be NaN there.
+	lg, mx := q.lg, q.mx
+	for r, o := range q.rowStart {
+		a := q.rowLen[r]
+		m := math.Inf(-1)
+		for k := o; k < o+a; k++ {
+			v := cur.gam[k].Rand(rnd)
+			lg[k] = v
+			if v > m || math.IsNaN(v) {
+				m = v
 			}
-			m, sum := numeric.NormalizeLogShift(row, lg)
-			lns := math.Log(sum)
-			lnT := nxt.lnT[o : o+a]
-			for k, v := range row {
-				switch {
-				case !(v >= 0):
-					return dst, math.Inf(-1)
-				case v < minTheta:
-					row[k], lnT[k] = minTheta, lnMinTheta
-				default:
-					lnT[k] = (lg[k] - m) - lns // ln θ′_k = ln G_k − ln Σ_k′ G_k′
-				}
-			}
-			// ln Dir(θ_jl; α θ′_jl) − ln Dir(θ′_jl; α θ_jl), each as
-			// Σ_k [(α m_k − 1) ln y_k − ln Γ(α m_k)] + ln Γ(Σ_k α m_k).
-			var a0, lp, b0, lq float64
-			for k := o; k < o+a; k++ {
-				ak := q.alpha * dst[k]
-				a0 += ak
-				nxt.lgA[k] = numeric.LogGammaLn(ak, q.lnAlpha+nxt.lnT[k])
-				lp += (ak-1)*cur.lnT[k] - nxt.lgA[k]
-			}
-			nxt.lgA0[r] = numeric.LogGamma(a0)
-			for k := o; k < o+a; k++ {
-				bk := q.alpha * x[k]
-				b0 += bk
-				lq += (bk-1)*nxt.lnT[k] - cur.lgA[k]
-			}
-			lnr += (lp + nxt.lgA0[r]) - (lq + cur.lgA0[r])
-			r++
 		}
+		if math.IsNaN(m) || math.IsInf(m, 0) {
+			return dst, math.Inf(-1)
+		}
+		for k := o; k < o+a; k++ {
+			mx[k] = m
+		}
+	}
+	// θ′_k = exp(ln G_k − m)/s with s = Σ_k′ exp(ln G_k′ − m) over the row,
+	// NormalizeLogTo's arithmetic, the exponentials in one call.
+	numeric.ExpSubTo(dst, lg, mx)
+	var lnr float64
+	for r, o := range q.rowStart {
+		a := q.rowLen[r]
+		row, lnT := dst[o:o+a], nxt.lnT[o:o+a]
+		var sum float64
+		for _, e := range row {
+			sum += e
+		}
+		lns := math.Log(sum)
+		for k := range row {
+			v := row[k] / sum
+			if v < minTheta {
+				row[k], lnT[k] = minTheta, lnMinTheta
+			} else {
+				row[k] = v
+				lnT[k] = (lg[o+k] - mx[o+k]) - lns // ln θ′_k = ln G_k − ln Σ_k′ G_k′
+			}
+		}
+		// ln Dir(θ_jl; α θ′_jl) − ln Dir(θ′_jl; α θ_jl), each as
+		// Σ_k [(α m_k − 1) ln y_k − ln Γ(α m_k)] + ln Γ(Σ_k α m_k).
+		var a0, lp, lq float64
+		for k := o; k < o+a; k++ {
+			ak := q.alpha * dst[k]
+			a0 += ak
+			nxt.lgA[k] = numeric.LogGammaLn(ak, q.lnAlpha+nxt.lnT[k])
+			lp += (ak-1)*cur.lnT[k] - nxt.lgA[k]
+		}
+		nxt.lgA0[r] = numeric.LogGamma(a0)
+		for k := o; k < o+a; k++ {
+			lq += (q.alpha*x[k]-1)*nxt.lnT[k] - cur.lgA[k]
+		}
+		lnr += (lp + nxt.lgA0[r]) - (lq + cur.lgA0[r])
 	}
 	copy(nxt.theta, dst)
 	nxt.ok = true
