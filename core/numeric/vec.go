@@ -278,6 +278,27 @@ func ExpSubTo(dst, x, y []float64) {
 	}
 }
 
+// LogTo sets dst_i = math.Log(x_i) for i < len(dst) = len(x); dst may be
+// x. Where the assembly runs it computes math.Log's own sequence of
+// operations on amd64 (math/log_amd64.s: FreeBSD's reduction to
+// f = f1·2^k − 1 with f1 in (√2/2, √2], s = f/(2 + f) and two polynomials
+// in s⁴, no fused multiply-adds), four elements at a time, so that the
+// result is math.Log's bit for bit; an element that is not normal,
+// positive and finite (zero, subnormal, negative, infinite or NaN) goes
+// through math.Log itself, with its quad. It panics if the lengths differ.
+func LogTo(dst, x []float64) {
+	if len(x) != len(dst) {
+		panic(fmt.Sprintf("numeric: LogTo: lengths %d and %d", len(dst), len(x)))
+	}
+	i := 0
+	if useVec {
+		i = logVec(dst, x)
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = math.Log(x[i])
+	}
+}
+
 // MulTo sets dst_i = x_i y_i for i < len(dst) = len(x) = len(y); dst may
 // be x or y. It panics if the lengths differ.
 func MulTo(dst, x, y []float64) {

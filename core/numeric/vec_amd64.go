@@ -137,6 +137,27 @@ func centerWeightVec(y, yr, x, r []float64, mu float64) {
 //go:noescape
 func expSubAVX(dst, x, y *float64, n int) int
 
+// logAVX sets dst_i = ln x_i for i < n (a multiple of 4) while each quad
+// is normal, positive and finite, and returns the number of elements done.
+//
+//go:noescape
+func logAVX(dst, x *float64, n int) int
+
+func logVec(dst, x []float64) int {
+	q, i := len(dst)&^3, 0
+	for i < q {
+		i += logAVX(&dst[i], &x[i], q-i)
+		if i < q {
+			// A quad with an element outside the vector path's range.
+			for j := i; j < i+4; j++ {
+				dst[j] = math.Log(x[j])
+			}
+			i += 4
+		}
+	}
+	return q
+}
+
 func expSubVec(dst, x, y []float64) int {
 	q, i := len(dst)&^3, 0
 	for i < q {

@@ -144,6 +144,27 @@ func BenchmarkExpSubTo(b *testing.B) {
 	})
 }
 
+// BenchmarkLogTo times ln x over 512 values in (0, 1] and over 48 (the
+// parameter vector of a chapter-6 DAG), against math.Log in a loop; a flop
+// here is one logarithm.
+func BenchmarkLogTo(b *testing.B) {
+	for _, n := range []int{512, 48} {
+		x, dst := benchVec(n), make([]float64, n)
+		for i := range x {
+			x[i] = math.Abs(x[i]) + 1e-3
+		}
+		name := fmt.Sprintf("n=%d", n)
+		benchPaths(b, name, float64(n), func() { LogTo(dst, x) })
+		b.Run(name+"/math.Log", func(b *testing.B) {
+			benchRate(b, float64(n), func() {
+				for i, v := range x {
+					dst[i] = math.Log(v)
+				}
+			})
+		})
+	}
+}
+
 // BenchmarkElementwise times MulTo, Scale and AddMul on a row of 100 states
 // (the forward-backward's steps at K = 100).
 func BenchmarkElementwise(b *testing.B) {

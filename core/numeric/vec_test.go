@@ -183,6 +183,7 @@ func TestLengthMismatchPanics(t *testing.T) {
 		"MulAdd":   func() { MulAdd(2, 3, 4, make([]float64, 7), 4, 1, make([]float64, 12), 3, make([]float64, 6), 3) },
 		"MulAddT":  func() { MulAddT(2, 3, 4, make([]float64, 8), 4, make([]float64, 11), 4, make([]float64, 6), 3) },
 		"ExpSubTo": func() { ExpSubTo(make([]float64, 3), make([]float64, 3), make([]float64, 2)) },
+		"LogTo":    func() { LogTo(make([]float64, 3), make([]float64, 2)) },
 		"ldc<n":    func() { MulAdd(1, 3, 1, make([]float64, 1), 1, 1, make([]float64, 3), 3, make([]float64, 3), 2) },
 	} {
 		func() {
@@ -506,6 +507,68 @@ func TestExpSubTo(t *testing.T) {
 		for i, v := range x {
 			if want := math.Exp(v); math.Float64bits(dst[i]) != math.Float64bits(want) {
 				t.Fatalf("exp(%v) = %v, math.Exp %v", v, dst[i], want)
+			}
+		}
+	})
+}
+
+func TestLogTo(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(8, 2))
+		special := []float64{0, math.Copysign(0, -1), 1, -1, 2, 0.5, math.Sqrt2 / 2, math.Nextafter(math.Sqrt2/2, 0),
+			math.Nextafter(math.Sqrt2/2, 1), math.Sqrt2, 1e-300, 5e-324, 2.2250738585072014e-308,
+			math.Nextafter(2.2250738585072014e-308, 0), math.MaxFloat64, math.NaN(), math.Inf(1), math.Inf(-1), -1e-300}
+		for _, n := range vecSizes {
+			x := randSlice(rnd, n, rnd.IntN(4))
+			for i := range x {
+				switch rnd.IntN(5) {
+				case 0:
+					x[i] = special[rnd.IntN(len(special))]
+				case 1:
+					x[i] = math.Exp(1400 * (rnd.Float64() - 0.5))
+				case 2:
+					x[i] = 1 + 1e-3*(rnd.Float64()-0.5)
+				default:
+					x[i] = math.Abs(x[i])
+				}
+			}
+			dst := randSlice(rnd, n, 0)
+			LogTo(dst, x)
+			for i := range dst {
+				if want := math.Log(x[i]); math.Float64bits(dst[i]) != math.Float64bits(want) && !(math.IsNaN(want) && math.IsNaN(dst[i])) {
+					t.Fatalf("n=%d: ln %v = %v, math.Log %v", n, x[i], dst[i], want)
+				}
+			}
+			want := make([]float64, n)
+			for i := range want {
+				want[i] = math.Log(x[i])
+			}
+			LogTo(x, x)
+			for i := range x {
+				if math.Float64bits(x[i]) != math.Float64bits(want[i]) && !(math.IsNaN(want[i]) && math.IsNaN(x[i])) {
+					t.Fatalf("n=%d in place: element %d = %v, math.Log %v", n, i, x[i], want[i])
+				}
+			}
+		}
+		// Every binary exponent of the normal range at a few mantissas,
+		// the mantissas at either side of √2/2, and 2^20 random mantissas
+		// near 1, where the result is smallest.
+		x := make([]float64, 0, 1<<21)
+		for e := -1022; e <= 1023; e++ {
+			for range 64 {
+				x = append(x, math.Ldexp(1+rnd.Float64(), e))
+			}
+			h := math.Ldexp(math.Sqrt2/2, e)
+			x = append(x, h, math.Nextafter(h, 0), math.Nextafter(h, math.Inf(1)))
+		}
+		for range 1 << 20 {
+			x = append(x, 1+(rnd.Float64()-0.5)/8)
+		}
+		dst := make([]float64, len(x))
+		LogTo(dst, x)
+		for i, v := range x {
+			if want := math.Log(v); math.Float64bits(dst[i]) != math.Float64bits(want) {
+				t.Fatalf("ln %v = %v, math.Log %v", v, dst[i], want)
 			}
 		}
 	})
