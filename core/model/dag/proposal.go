@@ -48,6 +48,7 @@ type DirichletProposal struct {
 	lnAlpha float64   // ln α
 	lg      []float64 // the draws ln G of the proposal being drawn
 	mx      []float64 // the maximum of each entry's row of lg
+	lv, tt  []float64 // their parts v (then ln v) and t (LogGammaSampler.RandV)
 	// rowStart and rowLen are the first index and the length of each row
 	// θ_jl, nodes in order, then l.
 	rowStart, rowLen []int
@@ -75,6 +76,7 @@ func NewDirichletProposal(s *Structure, alpha float64) *DirichletProposal {
 	}
 	q := &DirichletProposal{s: s, alpha: alpha, lnAlpha: math.Log(alpha),
 		lg: make([]float64, s.Len()), mx: make([]float64, s.Len()),
+		lv: make([]float64, s.Len()), tt: make([]float64, s.Len()),
 		cur: newPropMemo(s), next: newPropMemo(s)}
 	for j := 0; j < s.Nodes(); j++ {
 		for l := 0; l < s.Rows(j); l++ {
@@ -104,7 +106,7 @@ func (m *propMemo) holds(x Params) bool {
 	return true
 }
 
-// set fills every field of m for x.
+// set fills every field of m for x but the Gamma samplers.
 func (m *propMemo) set(s *Structure, x Params, alpha float64) {
 	copy(m.theta, x)
 	r := 0
@@ -123,15 +125,16 @@ func (m *propMemo) set(s *Structure, x Params, alpha float64) {
 			r++
 		}
 	}
-	m.ok = true
-	m.setGamma(alpha)
+	m.ok, m.gamOK = true, false
 }
 
-// setGamma fills the Gamma samplers of m's θ.
-func (m *propMemo) setGamma(alpha float64) {
+// setGamma fills the Gamma samplers of m's θ (dist.NewLogGammaSamplers at
+// the shapes α θ_i); shape and work are scratch of θ's length.
+func (m *propMemo) setGamma(alpha float64, shape, work []float64) {
 	for k, v := range m.theta {
-		m.gam[k] = dist.NewLogGammaSampler(alpha * v)
+		shape[k] = alpha * v
 	}
+	dist.NewLogGammaSamplers(m.gam, shape, work)
 	m.gamOK = true
 }
 
@@ -165,18 +168,31 @@ func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, floa
 	}
 	cur, nxt := &q.cur, &q.next
 	if !cur.gamOK {
-		cur.setGamma(q.alpha)
+		cur.setGamma(q.alpha, q.lg, q.mx)
 	}
 	nxt.ok, nxt.gamOK = false, false
-	// The draws ln G of every row, in order, and each row's maximum m
-	// (NaN if an entry is NaN), a rejection as soon as a row's is not
-	// finite: NormalizeLogTo's weights would be NaN there.
-	lg, mx := q.lg, q.mx
+	// The draws of every row, in order, as ln G = ln d + ln v [+ t] of
+	// LogGammaSampler.RandV (ln d and ln v finite, t = ln U/shape ≤ 0 and
+	// −Inf only where the shape is below about 1e-307). A row whose ln G
+	// are all −Inf has no normalised weights (NormalizeLogTo's are NaN): a
+	// rejection, right after that row's draws.
+	lg, mx, lv, tt := q.lg, q.mx, q.lv, q.tt
+	for r, o := range q.rowStart {
+		dead := true
+		for k := o; k < o+q.rowLen[r]; k++ {
+			lv[k], tt[k] = cur.gam[k].RandV(rnd)
+			dead = dead && math.IsInf(tt[k], -1)
+		}
+		if dead {
+			return dst, math.Inf(-1)
+		}
+	}
+	numeric.LogTo(lv, lv)
 	for r, o := range q.rowStart {
 		a := q.rowLen[r]
 		m := math.Inf(-1)
 		for k := o; k < o+a; k++ {
-			v := cur.gam[k].Rand(rnd)
+			v := cur.gam[k].FromLogV(lv[k], tt[k])
 			lg[k] = v
 			if v > m || math.IsNaN(v) {
 				m = v
