@@ -299,6 +299,36 @@ func LogTo(dst, x []float64) {
 	}
 }
 
+// GatherProdSum4 sets, for every q < len(dst),
+//
+//	dst_q = Σ_{c<4} h_c · Π_{t<m} tab[off[q·m+t] + c],
+//
+// the products taken left to right from h_c and summed as
+// ((z_0 + z_1) + z_2) + z_3, on every path (the four products are one
+// vector where the assembly runs), so the result does not depend on the
+// path. It is the sum over four joint hidden configurations of a product
+// of table rows (the grouped likelihood of package dag). It panics unless
+// len(h) = 4, len(off) = m·len(dst) and every offset o has 0 ≤ o ≤
+// len(tab) − 4.
+func GatherProdSum4(dst, tab, h []float64, off []int32, m int) {
+	if len(h) != 4 || m < 0 || len(off) != m*len(dst) {
+		panic(fmt.Sprintf("numeric: GatherProdSum4: %d groups, %d offsets of %d each, h of %d", len(dst), len(off), m, len(h)))
+	}
+	if len(dst) == 0 {
+		return
+	}
+	for _, o := range off {
+		if o < 0 || int(o) > len(tab)-4 {
+			panic(fmt.Sprintf("numeric: GatherProdSum4: offset %d outside a table of %d", o, len(tab)))
+		}
+	}
+	if useVec {
+		gatherProdSum4Vec(dst, tab, h, off, m)
+		return
+	}
+	gatherProdSum4Go(dst, tab, h, off, m)
+}
+
 // MulTo sets dst_i = x_i y_i for i < len(dst) = len(x) = len(y); dst may
 // be x or y. It panics if the lengths differ.
 func MulTo(dst, x, y []float64) {

@@ -1386,3 +1386,49 @@ lgdone:
 	VZEROUPPER
 	MOVQ AX, ret+24(FP)
 	RET
+
+// func gatherProdSum4AVX(dst, tab, h *float64, off *int32, m, n int)
+//
+// dst_q = ((z_0 + z_1) + z_2) + z_3 with z = h ⊙ tab[off_q0 : +4] ⊙ … ⊙
+// tab[off_q(m−1) : +4] multiplied left to right, for q < n, m ≥ 0.
+// Registers: DX dst, SI tab, R8 off (the group's first), CX groups left,
+// BX m, R9 factor counter, R10 an offset, Y0 the product, Y15 h.
+TEXT ·gatherProdSum4AVX(SB), NOSPLIT, $0-48
+	MOVQ dst+0(FP), DX
+	MOVQ tab+8(FP), SI
+	MOVQ h+16(FP), DI
+	MOVQ off+24(FP), R8
+	MOVQ m+32(FP), BX
+	MOVQ n+40(FP), CX
+	VMOVUPD (DI), Y15
+	TESTQ CX, CX
+	JLE  gpdone
+
+gpq:
+	VMOVAPD Y15, Y0
+	MOVQ BX, R9
+	TESTQ R9, R9
+	JLE  gpsum
+
+gpt:
+	MOVLQSX (R8), R10
+	VMULPD  (SI)(R10*8), Y0, Y0
+	ADDQ $4, R8
+	DECQ R9
+	JNZ  gpt
+
+gpsum:
+	VEXTRACTF128 $1, Y0, X1
+	VUNPCKHPD X0, X0, X2
+	VADDSD  X2, X0, X0
+	VADDSD  X1, X0, X0
+	VUNPCKHPD X1, X1, X3
+	VADDSD  X3, X0, X0
+	VMOVSD  X0, (DX)
+	ADDQ $8, DX
+	DECQ CX
+	JNZ  gpq
+
+gpdone:
+	VZEROUPPER
+	RET

@@ -574,6 +574,72 @@ func TestLogTo(t *testing.T) {
 	})
 }
 
+// TestGatherProdSum4 checks GatherProdSum4 against the products and sums
+// written out, bit for bit, on every path, for 0 … 6 factors per group,
+// group counts of vecSizes, tables with tiny, huge and zero entries, and
+// checks that bad shapes and offsets panic.
+func TestGatherProdSum4(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(8, 3))
+		for m := 0; m <= 6; m++ {
+			for _, n := range vecSizes {
+				tab := randSlice(rnd, 40+rnd.IntN(200), 0)
+				for i := range tab {
+					switch rnd.IntN(8) {
+					case 0:
+						tab[i] = math.Ldexp(tab[i], -1000+rnd.IntN(2000))
+					case 1:
+						tab[i] = 0
+					}
+				}
+				h := randSlice(rnd, 4, 0)
+				off := make([]int32, m*n)
+				for i := range off {
+					off[i] = int32(rnd.IntN(len(tab) - 3))
+				}
+				dst := randSlice(rnd, n, 0)
+				GatherProdSum4(dst, tab, h, off, m)
+				for q := range dst {
+					var z [4]float64
+					copy(z[:], h)
+					for _, o := range off[q*m : (q+1)*m] {
+						for c := range z {
+							z[c] = z[c] * tab[int(o)+c]
+						}
+					}
+					want := ((z[0] + z[1]) + z[2]) + z[3]
+					if math.Float64bits(dst[q]) != math.Float64bits(want) && !(math.IsNaN(want) && math.IsNaN(dst[q])) {
+						t.Fatalf("m=%d n=%d group %d: %v, want %v", m, n, q, dst[q], want)
+					}
+				}
+			}
+		}
+	})
+	paths(t, func(t *testing.T) {
+		dst := []float64{7, 7}
+		GatherProdSum4(dst, nil, []float64{1, 2, 3, 4}, nil, 0)
+		if dst[0] != 10 || dst[1] != 10 {
+			t.Errorf("no factors and no table: %v, want [10 10]", dst)
+		}
+	})
+	tab := make([]float64, 8)
+	for name, fn := range map[string]func(){
+		"h":        func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 3), []int32{0}, 1) },
+		"offsets":  func() { GatherProdSum4(make([]float64, 2), tab, make([]float64, 4), []int32{0}, 1) },
+		"negative": func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{-1}, 1) },
+		"past end": func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{5}, 1) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", name)
+				}
+			}()
+			fn()
+		}()
+	}
+}
+
 func TestElementwise(t *testing.T) {
 	paths(t, func(t *testing.T) {
 		rnd := rand.New(rand.NewPCG(9, 1))
