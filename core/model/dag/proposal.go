@@ -49,6 +49,7 @@ type DirichletProposal struct {
 	lg      []float64 // the draws ln G of the proposal being drawn
 	mx      []float64 // the maximum of each entry's row of lg
 	lv, tt  []float64 // their parts v (then ln v) and t (LogGammaSampler.RandV)
+	rs, ra  []float64 // per row: a sum (s, then a0) and its logarithm
 	// rowStart and rowLen are the first index and the length of each row
 	// θ_jl, nodes in order, then l.
 	rowStart, rowLen []int
@@ -77,6 +78,7 @@ func NewDirichletProposal(s *Structure, alpha float64) *DirichletProposal {
 	q := &DirichletProposal{s: s, alpha: alpha, lnAlpha: math.Log(alpha),
 		lg: make([]float64, s.Len()), mx: make([]float64, s.Len()),
 		lv: make([]float64, s.Len()), tt: make([]float64, s.Len()),
+		rs: make([]float64, s.NumRows()), ra: make([]float64, s.NumRows()),
 		cur: newPropMemo(s), next: newPropMemo(s)}
 	for j := 0; j < s.Nodes(); j++ {
 		for l := 0; l < s.Rows(j); l++ {
@@ -208,15 +210,21 @@ func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, floa
 	// θ′_k = exp(ln G_k − m)/s with s = Σ_k′ exp(ln G_k′ − m) over the row,
 	// NormalizeLogTo's arithmetic, the exponentials in one call.
 	numeric.ExpSubTo(dst, lg, mx)
-	var lnr float64
+	// Each row's sum s, then θ′ divided by it and floored, ln θ′ and
+	// a0 = Σ_k α θ′_k, the logarithms of the s and the a0 four at a time.
+	rs, ra := q.rs, q.ra
+	for r, o := range q.rowStart {
+		var sum float64
+		for _, e := range dst[o : o+q.rowLen[r]] {
+			sum += e
+		}
+		rs[r] = sum
+	}
+	numeric.LogTo(ra, rs)
 	for r, o := range q.rowStart {
 		a := q.rowLen[r]
 		row, lnT := dst[o:o+a], nxt.lnT[o:o+a]
-		var sum float64
-		for _, e := range row {
-			sum += e
-		}
-		lns := math.Log(sum)
+		sum, lns := rs[r], ra[r]
 		for k := range row {
 			v := row[k] / sum
 			if v < minTheta {
@@ -226,17 +234,25 @@ func (q *DirichletProposal) Propose(dst, x Params, rnd *rand.Rand) (Params, floa
 				lnT[k] = (lg[o+k] - mx[o+k]) - lns // ln θ′_k = ln G_k − ln Σ_k′ G_k′
 			}
 		}
+		var a0 float64
+		for _, v := range row {
+			a0 += q.alpha * v
+		}
+		rs[r] = a0
+	}
+	numeric.LogTo(ra, rs)
+	var lnr float64
+	for r, o := range q.rowStart {
 		// ln Dir(θ_jl; α θ′_jl) − ln Dir(θ′_jl; α θ_jl), each as
 		// Σ_k [(α m_k − 1) ln y_k − ln Γ(α m_k)] + ln Γ(Σ_k α m_k).
-		var a0, lp, lq float64
-		for k := o; k < o+a; k++ {
+		var lp, lq float64
+		for k := o; k < o+q.rowLen[r]; k++ {
 			ak := q.alpha * dst[k]
-			a0 += ak
 			nxt.lgA[k] = numeric.LogGammaLn(ak, q.lnAlpha+nxt.lnT[k])
 			lp += (ak-1)*cur.lnT[k] - nxt.lgA[k]
 		}
-		nxt.lgA0[r] = numeric.LogGamma(a0)
-		for k := o; k < o+a; k++ {
+		nxt.lgA0[r] = numeric.LogGammaLn(rs[r], ra[r]) // ln Γ(a0), math.Lgamma's bits
+		for k := o; k < o+q.rowLen[r]; k++ {
 			lq += (q.alpha*x[k]-1)*nxt.lnT[k] - cur.lgA[k]
 		}
 		lnr += (lp + nxt.lgA0[r]) - (lq + cur.lgA0[r])
