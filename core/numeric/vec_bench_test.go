@@ -165,6 +165,20 @@ func BenchmarkLogTo(b *testing.B) {
 	}
 }
 
+// BenchmarkGatherProdSum4 times the sums over four hidden configurations
+// of 128 groups of m = 4 table rows from a table of 100 entries (the
+// grouped likelihood of a chapter-6 DAG at n = 480 has about 114 groups
+// of 3-4 rows); a flop is one multiplication or addition, 4m + 3 per group.
+func BenchmarkGatherProdSum4(b *testing.B) {
+	const n, m = 128, 4
+	tab, h, dst := benchVec(100), benchVec(4), make([]float64, n)
+	off := make([]int32, n*m)
+	for i := range off {
+		off[i] = int32((i * 37) % 97)
+	}
+	benchPaths(b, "n=128,m=4", float64(n*(4*m+3)), func() { GatherProdSum4(dst, tab, h, off, m) })
+}
+
 // BenchmarkElementwise times MulTo, Scale and AddMul on a row of 100 states
 // (the forward-backward's steps at K = 100).
 func BenchmarkElementwise(b *testing.B) {
