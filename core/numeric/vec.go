@@ -317,16 +317,21 @@ func GatherProdSum4(dst, tab, h []float64, off []int32, m int) {
 	if len(dst) == 0 {
 		return
 	}
-	for _, o := range off {
-		if o < 0 || int(o) > len(tab)-4 {
-			panic(fmt.Sprintf("numeric: GatherProdSum4: offset %d outside a table of %d", o, len(tab)))
-		}
-	}
 	if useVec {
 		gatherProdSum4Vec(dst, tab, h, off, m)
 		return
 	}
 	gatherProdSum4Go(dst, tab, h, off, m)
+}
+
+// badGatherOffset panics with the first offset of off outside tab.
+func badGatherOffset(tab []float64, off []int32) {
+	for _, o := range off {
+		if o < 0 || int(o) > len(tab)-4 {
+			panic(fmt.Sprintf("numeric: GatherProdSum4: offset %d outside a table of %d", o, len(tab)))
+		}
+	}
+	panic("numeric: GatherProdSum4: offset outside the table")
 }
 
 // MulTo sets dst_i = x_i y_i for i < len(dst) = len(x) = len(y); dst may

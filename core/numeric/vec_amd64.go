@@ -158,17 +158,20 @@ func logVec(dst, x []float64) int {
 	return q
 }
 
-// gatherProdSum4AVX is GatherProdSum4 for n groups of m offsets each.
+// gatherProdSum4AVX is GatherProdSum4 for n groups of m offsets each; it
+// returns 1 if an offset is outside [0, lim].
 //
 //go:noescape
-func gatherProdSum4AVX(dst, tab, h *float64, off *int32, m, n int)
+func gatherProdSum4AVX(dst, tab, h *float64, off *int32, m, n, lim int) int
 
 func gatherProdSum4Vec(dst, tab, h []float64, off []int32, m int) {
 	if len(off) == 0 { // no factors; tab may be empty
 		gatherProdSum4Go(dst, tab, h, off, m)
 		return
 	}
-	gatherProdSum4AVX(&dst[0], &tab[0], &h[0], &off[0], m, len(dst))
+	if len(tab) < 4 || gatherProdSum4AVX(&dst[0], &tab[0], &h[0], &off[0], m, len(dst), len(tab)-4) != 0 {
+		badGatherOffset(tab, off)
+	}
 }
 
 func expSubVec(dst, x, y []float64) int {

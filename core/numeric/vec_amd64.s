@@ -1387,19 +1387,22 @@ lgdone:
 	MOVQ AX, ret+24(FP)
 	RET
 
-// func gatherProdSum4AVX(dst, tab, h *float64, off *int32, m, n int)
+// func gatherProdSum4AVX(dst, tab, h *float64, off *int32, m, n, lim int) int
 //
 // dst_q = ((z_0 + z_1) + z_2) + z_3 with z = h ⊙ tab[off_q0 : +4] ⊙ … ⊙
-// tab[off_q(m−1) : +4] multiplied left to right, for q < n, m ≥ 0.
+// tab[off_q(m−1) : +4] multiplied left to right, for q < n, m ≥ 0; it
+// returns 1 at the first offset outside [0, lim] (compared unsigned, so a
+// negative one too), with dst written up to that group, and 0 otherwise.
 // Registers: DX dst, SI tab, R8 off (the group's first), CX groups left,
-// BX m, R9 factor counter, R10 an offset, Y0 the product, Y15 h.
-TEXT ·gatherProdSum4AVX(SB), NOSPLIT, $0-48
+// BX m, R9 factor counter, R10 an offset, R11 lim, Y0 the product, Y15 h.
+TEXT ·gatherProdSum4AVX(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), DX
 	MOVQ tab+8(FP), SI
 	MOVQ h+16(FP), DI
 	MOVQ off+24(FP), R8
 	MOVQ m+32(FP), BX
 	MOVQ n+40(FP), CX
+	MOVQ lim+48(FP), R11
 	VMOVUPD (DI), Y15
 	TESTQ CX, CX
 	JLE  gpdone
@@ -1412,6 +1415,8 @@ gpq:
 
 gpt:
 	MOVLQSX (R8), R10
+	CMPQ R10, R11
+	JA   gpbad
 	VMULPD  (SI)(R10*8), Y0, Y0
 	ADDQ $4, R8
 	DECQ R9
@@ -1431,4 +1436,10 @@ gpsum:
 
 gpdone:
 	VZEROUPPER
+	MOVQ $0, ret+56(FP)
+	RET
+
+gpbad:
+	VZEROUPPER
+	MOVQ $1, ret+56(FP)
 	RET

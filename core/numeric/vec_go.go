@@ -131,6 +131,9 @@ func gatherProdSum4Go(dst, tab, h []float64, off []int32, m int) {
 	for q := range dst {
 		z0, z1, z2, z3 := h[0], h[1], h[2], h[3]
 		for _, o := range off[q*m : (q+1)*m] {
+			if o < 0 || int(o) > len(tab)-4 {
+				badGatherOffset(tab, off)
+			}
 			t := tab[o : o+4 : o+4]
 			z0 *= t[0]
 			z1 *= t[1]

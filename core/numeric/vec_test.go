@@ -622,22 +622,26 @@ func TestGatherProdSum4(t *testing.T) {
 			t.Errorf("no factors and no table: %v, want [10 10]", dst)
 		}
 	})
-	tab := make([]float64, 8)
-	for name, fn := range map[string]func(){
-		"h":        func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 3), []int32{0}, 1) },
-		"offsets":  func() { GatherProdSum4(make([]float64, 2), tab, make([]float64, 4), []int32{0}, 1) },
-		"negative": func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{-1}, 1) },
-		"past end": func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{5}, 1) },
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%s: no panic", name)
-				}
+	paths(t, func(t *testing.T) {
+		tab := make([]float64, 8)
+		for name, fn := range map[string]func(){
+			"h":           func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 3), []int32{0}, 1) },
+			"offsets":     func() { GatherProdSum4(make([]float64, 2), tab, make([]float64, 4), []int32{0}, 1) },
+			"negative":    func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{-1}, 1) },
+			"past end":    func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{5}, 1) },
+			"later group": func() { GatherProdSum4(make([]float64, 2), tab, make([]float64, 4), []int32{0, 4, 3, 9}, 2) },
+			"short table": func() { GatherProdSum4(make([]float64, 1), tab[:3], make([]float64, 4), []int32{0}, 1) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: no panic", name)
+					}
+				}()
+				fn()
 			}()
-			fn()
-		}()
-	}
+		}
+	})
 }
 
 func TestElementwise(t *testing.T) {
