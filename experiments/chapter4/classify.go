@@ -629,8 +629,15 @@ func PlotClassify(dir string) error {
 	if err != nil {
 		return err
 	}
-	return experiments.SaveFigure(dir, "table4_2", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p},
-		Title: "Table 4.2: per-digit classifiers on the optdigits test file"})
+	name, own, err := experiments.DataName(dir, optdigitsName)
+	if err != nil {
+		return err
+	}
+	title := "Table 4.2: per-digit classifiers on the " + name + " test file"
+	if own {
+		title = "Table 4.2's experiment on " + name + ": per-digit classifiers, scored on the test file"
+	}
+	return experiments.SaveFigure(dir, "table4_2", plots.Figure{Rows: 1, Cols: 1, Panels: []*plot.Plot{p}, Title: title})
 }
 
 func init() {
