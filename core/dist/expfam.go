@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -260,6 +261,13 @@ type LogGammaSampler struct {
 // NewLogGammaSampler returns the sampler for shape. It panics unless shape
 // is positive and finite.
 func NewLogGammaSampler(shape float64) LogGammaSampler {
+	g, d := logGammaParts(shape)
+	g.lnd = math.Log(d)
+	return g
+}
+
+// logGammaParts returns the sampler for shape but its ln d, and d.
+func logGammaParts(shape float64) (LogGammaSampler, float64) {
 	if !(shape > 0) || math.IsInf(shape, 1) {
 		panic("dist: gamma shape not positive and finite")
 	}
@@ -268,20 +276,58 @@ func NewLogGammaSampler(shape float64) LogGammaSampler {
 		a++
 	}
 	d := a - 1.0/3
-	return LogGammaSampler{shape: shape, d: d, c: 1 / math.Sqrt(9*d), lnd: math.Log(d)}
+	return LogGammaSampler{shape: shape, d: d, c: 1 / math.Sqrt(9*d)}, d
+}
+
+// NewLogGammaSamplers sets dst[i] = NewLogGammaSampler(shape[i]) for every
+// i, bit for bit, taking the logarithms ln d four at a time
+// (numeric.LogTo); work is scratch of len(shape). It panics if the lengths
+// differ or a shape is not positive and finite.
+func NewLogGammaSamplers(dst []LogGammaSampler, shape, work []float64) {
+	if len(dst) != len(shape) || len(work) != len(shape) {
+		panic(badDim)
+	}
+	for i, a := range shape {
+		dst[i], work[i] = logGammaParts(a)
+	}
+	numeric.LogTo(work, work)
+	for i := range dst {
+		dst[i].lnd = work[i]
+	}
 }
 
 // Rand returns ln G for G ~ Ga(shape, 1), drawing from rnd: for a shape
-// below 1 first U, then the Marsaglia–Tsang normals and uniforms.
+// below 1 first U, then the Marsaglia–Tsang normals and uniforms. It is
+// FromLogV(ln v, t) of RandV's v and t.
 func (g LogGammaSampler) Rand(rnd *rand.Rand) float64 {
-	if g.shape < 1 {
-		u := 1 - rnd.Float64() // (0, 1]
-		return g.marsagliaTsang(rnd) + math.Log(u)/g.shape
-	}
-	return g.marsagliaTsang(rnd)
+	v, t := g.RandV(rnd)
+	return g.FromLogV(math.Log(v), t)
 }
 
-// marsagliaTsang returns ln G for G ~ Ga(d + 1/3, 1), d + 1/3 ≥ 1.
+// RandV makes Rand's draws from rnd and returns them before the last
+// logarithm: the accepted v of Marsaglia–Tsang (G′ = d·v ~ Ga(d + 1/3, 1))
+// and, for a shape below 1, t = ln U / shape (0 otherwise), so that a
+// caller can take the logarithms ln v of many draws at once.
+func (g LogGammaSampler) RandV(rnd *rand.Rand) (v, t float64) {
+	if g.shape < 1 {
+		u := 1 - rnd.Float64() // (0, 1]
+		return g.marsagliaTsang(rnd), math.Log(u) / g.shape
+	}
+	return g.marsagliaTsang(rnd), 0
+}
+
+// FromLogV returns Rand's ln G from lnv = ln v and t of RandV:
+// ln d + ln v, plus t for a shape below 1.
+func (g LogGammaSampler) FromLogV(lnv, t float64) float64 {
+	r := g.lnd + lnv
+	if g.shape < 1 {
+		r += t
+	}
+	return r
+}
+
+// marsagliaTsang returns the accepted v of Marsaglia & Tsang (2000) for
+// Ga(d + 1/3, 1), d + 1/3 ≥ 1: G = d·v.
 func (g LogGammaSampler) marsagliaTsang(rnd *rand.Rand) float64 {
 	d, c := g.d, g.c
 	for {
@@ -294,7 +340,7 @@ func (g LogGammaSampler) marsagliaTsang(rnd *rand.Rand) float64 {
 		u := rnd.Float64()
 		x2 := x * x
 		if u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
-			return g.lnd + math.Log(v)
+			return v
 		}
 	}
 }

@@ -125,6 +125,72 @@ func TestGammaPanics(t *testing.T) {
 	}
 }
 
+// refLogGamma is the log-domain gamma draw written out in one piece
+// (Marsaglia & Tsang, boosted below shape 1), the reference of
+// TestLogGammaSamplerParts.
+func refLogGamma(shape float64, rnd *rand.Rand) float64 {
+	a, boost := shape, 0.0
+	if shape < 1 {
+		a++
+		boost = math.Log(1-rnd.Float64()) / shape
+	}
+	d := a - 1.0/3
+	c := 1 / math.Sqrt(9*d)
+	for {
+		x := rnd.NormFloat64()
+		v := 1 + c*x
+		if v <= 0 {
+			continue
+		}
+		v = v * v * v
+		u := rnd.Float64()
+		x2 := x * x
+		if u < 1-0.0331*x2*x2 || math.Log(u) < 0.5*x2+d*(1-v+math.Log(v)) {
+			r := math.Log(d) + math.Log(v)
+			if shape < 1 {
+				r += boost
+			}
+			return r
+		}
+	}
+}
+
+// TestLogGammaSamplerParts checks that Rand, and FromLogV of RandV's parts
+// with the logarithms taken by numeric.LogTo over many draws, give
+// refLogGamma's draws bit for bit from the same stream, and that
+// NewLogGammaSamplers builds NewLogGammaSampler's samplers bit for bit.
+func TestLogGammaSamplerParts(t *testing.T) {
+	shapes := []float64{1e-290, 1e-6, 0.3, 0.999, 1, 2.5, 7.9, 2500, 1e7}
+	rnd := rand.New(rand.NewPCG(7, 3))
+	for range 200 {
+		shapes = append(shapes, math.Exp(30*(rnd.Float64()-0.5)))
+	}
+	gs, work := make([]LogGammaSampler, len(shapes)), make([]float64, len(shapes))
+	NewLogGammaSamplers(gs, shapes, work)
+	for i, a := range shapes {
+		if g := NewLogGammaSampler(a); g != gs[i] || math.Float64bits(g.lnd) != math.Float64bits(gs[i].lnd) {
+			t.Fatalf("shape %v: NewLogGammaSamplers %+v, NewLogGammaSampler %+v", a, gs[i], g)
+		}
+	}
+	r1, r2, r3 := rand.New(rand.NewPCG(7, 4)), rand.New(rand.NewPCG(7, 4)), rand.New(rand.NewPCG(7, 4))
+	v, tt, lnv := make([]float64, len(gs)), make([]float64, len(gs)), make([]float64, len(gs))
+	for round := range 50 {
+		for i, g := range gs {
+			v[i], tt[i] = g.RandV(r2)
+		}
+		numeric.LogTo(lnv, v)
+		for i, g := range gs {
+			want := refLogGamma(shapes[i], r1)
+			if got := g.Rand(r3); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("round %d, shape %v: Rand %v, reference %v", round, shapes[i], got, want)
+			}
+			if got := g.FromLogV(lnv[i], tt[i]); math.Float64bits(got) != math.Float64bits(want) {
+				t.Fatalf("round %d, shape %v: FromLogV %v, reference %v", round, shapes[i], got, want)
+			}
+		}
+	}
+}
+
 // TestLogGammaSampler checks that one LogGammaSampler reused for many
 // draws gives RandLogGamma's draws bit for bit (shapes below and above 1,
 // where it boosts and where it does not), that the draws have the mean

@@ -55,10 +55,24 @@ func LogAddExp(a, b float64) float64 {
 // same slice. If the log normaliser is −Inf or +Inf, dst is filled with NaN,
 // since no normalised weights exist. NormalizeLogTo does not allocate.
 func NormalizeLogTo(dst, logw []float64) float64 {
+	m, s := NormalizeLogShift(dst, logw)
+	if math.IsNaN(s) {
+		return m
+	}
+	return m + math.Log(s)
+}
+
+// NormalizeLogShift sets dst as NormalizeLogTo does and returns the log
+// normaliser in two parts: m = max_i logw[i] and s = Σ_i exp(logw[i] − m),
+// so that LogSumExp(logw) = m + ln s and ln dst[i] = (logw[i] − m) − ln s,
+// the latter without the rounding of m + ln s to the ulp of m. If m is
+// −Inf, +Inf or NaN (a NaN entry), dst is filled with NaN and s is NaN.
+// It panics if the lengths differ; dst and logw may be the same slice.
+func NormalizeLogShift(dst, logw []float64) (m, s float64) {
 	if len(dst) != len(logw) {
 		panic("numeric: length mismatch")
 	}
-	m := math.Inf(-1)
+	m = math.Inf(-1)
 	for _, v := range logw {
 		if math.IsNaN(v) {
 			m = v
@@ -72,11 +86,10 @@ func NormalizeLogTo(dst, logw []float64) float64 {
 		for i := range dst {
 			dst[i] = math.NaN()
 		}
-		return m
+		return m, math.NaN()
 	}
 	// Weights are exp(v − m)/s rather than exp(v − lse): lse is rounded to
 	// the ulp of m, which would leave the weights summing to 1 ± |m|·ε.
-	var s float64
 	for i, v := range logw {
 		e := math.Exp(v - m)
 		dst[i] = e
@@ -85,7 +98,7 @@ func NormalizeLogTo(dst, logw []float64) float64 {
 	for i := range dst {
 		dst[i] /= s
 	}
-	return m + math.Log(s)
+	return m, s
 }
 
 // XLogY returns x·ln y with the convention 0·ln y = 0 for every y (in

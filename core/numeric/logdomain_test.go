@@ -72,6 +72,33 @@ func TestLogSumExpExtreme(t *testing.T) {
 	}
 }
 
+// TestNormalizeLogShift checks that m + ln s is NormalizeLogTo's log
+// normaliser and the weights are its, that (logw_i − m) − ln s is ln dst_i
+// to a few ulps of ln dst_i even where m is large, and the NaN cases.
+func TestNormalizeLogShift(t *testing.T) {
+	logw := []float64{-1e6 - 1, -1e6 - 3.25, -1e6, -1e6 - 40}
+	p, q := make([]float64, len(logw)), make([]float64, len(logw))
+	lse := NormalizeLogTo(p, logw)
+	m, s := NormalizeLogShift(q, logw)
+	if m != -1e6 || m+math.Log(s) != lse {
+		t.Errorf("m = %v, m + ln s = %v, want −1e6 and %v", m, m+math.Log(s), lse)
+	}
+	for i := range p {
+		if math.Float64bits(p[i]) != math.Float64bits(q[i]) {
+			t.Errorf("weight %d: %v, NormalizeLogTo %v", i, q[i], p[i])
+		}
+		if got, want := (logw[i]-m)-math.Log(s), math.Log(q[i]); math.Abs(got-want) > 4e-16*math.Max(1, math.Abs(want)) {
+			t.Errorf("ln weight %d: %v, want %v", i, got, want)
+		}
+	}
+	for _, bad := range [][]float64{{math.Inf(-1), math.Inf(-1)}, {0, math.NaN()}, {math.Inf(1), 0}} {
+		d := make([]float64, len(bad))
+		if _, s := NormalizeLogShift(d, bad); !math.IsNaN(s) || !math.IsNaN(d[0]) || !math.IsNaN(d[1]) {
+			t.Errorf("%v: s = %v, weights %v, want NaN", bad, s, d)
+		}
+	}
+}
+
 func TestNormalizeLogTo(t *testing.T) {
 	logw := []float64{-1000, -1001, -1002.5, math.Inf(-1)}
 	p := make([]float64, len(logw))

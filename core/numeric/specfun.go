@@ -99,6 +99,42 @@ func LogGamma(x float64) float64 {
 	return v
 }
 
+// LogGammaLn returns ln Γ(x) for x > 0 given lnx = ln x, so that a caller
+// that holds ln x skips the logarithm of the large-x branch. For
+// 8 ≤ x < 2^58 it is the Stirling series of math.Lgamma (FreeBSD's e_lgamma_r.c),
+//
+//	ln Γ(x) = (x − ½)(ln x − 1) + w(1/x),  w(z) = w₀ + z(w₁ + z²(w₂ + … + z²w₆)),
+//
+// evaluated with the same operations, and for x ≥ 2^58 x(ln x − 1), so that
+// LogGammaLn(x, math.Log(x)) equals math.Lgamma(x) bit for bit there; a lnx
+// off by δ moves the result by (x − ½)δ. Below 8 (and for x ≤ 0, NaN or
+// +Inf) it returns LogGamma(x) and ignores lnx. It does not allocate.
+func LogGammaLn(x, lnx float64) float64 {
+	switch {
+	case !(x >= 8) || math.IsInf(x, 1):
+		return LogGamma(x)
+	case x < 1<<58:
+		z := 1 / x
+		y := z * z
+		w := lgamW[0] + z*(lgamW[1]+y*(lgamW[2]+y*(lgamW[3]+y*(lgamW[4]+y*(lgamW[5]+y*lgamW[6])))))
+		return (x-0.5)*(lnx-1) + w
+	default:
+		return x * (lnx - 1)
+	}
+}
+
+// lgamW are the coefficients w₀…w₆ of the Stirling series of math.Lgamma
+// (FreeBSD's e_lgamma_r.c), bit for bit.
+var lgamW = [...]float64{
+	4.18938533204672725052e-01,  // 0x3FDACFE390C97D69
+	8.33333333333329678849e-02,  // 0x3FB555555555553B
+	-2.77777777728775536470e-03, // 0xBF66C16C16B02E5C
+	7.93650558643019558500e-04,  // 0x3F4A019F98CF38B6
+	-5.95187557450339963135e-04, // 0xBF4380CB8C0FE741
+	8.36339918996282139126e-04,  // 0x3F4B67BA4CDAD5D1
+	-1.63092934096575273989e-03, // 0xBF5AB89D0B9E43E4
+}
+
 // LogMultiGamma returns the logarithm of the multivariate gamma function
 //
 //	ln Γ_d(a) = d(d−1)/4 · ln π + Σ_{j=1..d} ln Γ(a + (1−j)/2),

@@ -2,6 +2,7 @@ package numeric
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/mathext"
@@ -222,6 +223,31 @@ func TestLogGamma(t *testing.T) {
 		}
 		if got, want := LogGamma(float64(n)), math.Log(fact); math.Abs(got-want) > 1e-14*math.Max(1, want) {
 			t.Errorf("LogGamma(%d) = %.17g, want ln (n−1)! = %.17g", n, got, want)
+		}
+	}
+}
+
+// TestLogGammaLn checks that LogGammaLn(x, ln x) is math.Lgamma(x) bit for
+// bit on both sides of 8 and of 2^58 and at random x over [1e-3, 1e20], and
+// that it follows an lnx off by one ulp by about (x − ½)·ulp.
+func TestLogGammaLn(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 8))
+	xs := []float64{1e-300, 1e-7, 0.5, 1, 2, 7.999999999999999, 8, 8.000000000000002, 2500, 1 << 58, 1<<58 - 64, 1e300, math.Inf(1), 0, -1, math.NaN()}
+	for range 100000 {
+		xs = append(xs, math.Exp(math.Log(1e-3)+rnd.Float64()*(math.Log(1e20)-math.Log(1e-3))))
+	}
+	for _, x := range xs {
+		want, _ := math.Lgamma(x)
+		if got := LogGammaLn(x, math.Log(x)); math.Float64bits(got) != math.Float64bits(want) && !(math.IsNaN(got) && math.IsNaN(want)) {
+			t.Fatalf("LogGammaLn(%v, ln x) = %v, math.Lgamma %v", x, got, want)
+		}
+	}
+	for _, x := range []float64{8, 100, 2500, 1e10} {
+		lx := math.Log(x)
+		d := math.Nextafter(lx, 2*lx) - lx
+		got, want := LogGammaLn(x, lx+d)-LogGammaLn(x, lx), (x-0.5)*d
+		if math.Abs(got-want) > 1e-15*math.Abs(LogGammaLn(x, lx)) {
+			t.Errorf("x = %v: a one-ulp change of ln x moved ln Γ by %v, want about %v", x, got, want)
 		}
 	}
 }

@@ -278,6 +278,62 @@ func ExpSubTo(dst, x, y []float64) {
 	}
 }
 
+// LogTo sets dst_i = math.Log(x_i) for i < len(dst) = len(x); dst may be
+// x. Where the assembly runs it computes math.Log's own sequence of
+// operations on amd64 (math/log_amd64.s: FreeBSD's reduction to
+// f = f1·2^k − 1 with f1 in (√2/2, √2], s = f/(2 + f) and two polynomials
+// in s⁴, no fused multiply-adds), four elements at a time, so that the
+// result is math.Log's bit for bit; an element that is not normal,
+// positive and finite (zero, subnormal, negative, infinite or NaN) goes
+// through math.Log itself, with its quad. It panics if the lengths differ.
+func LogTo(dst, x []float64) {
+	if len(x) != len(dst) {
+		panic(fmt.Sprintf("numeric: LogTo: lengths %d and %d", len(dst), len(x)))
+	}
+	i := 0
+	if useVec {
+		i = logVec(dst, x)
+	}
+	for ; i < len(dst); i++ {
+		dst[i] = math.Log(x[i])
+	}
+}
+
+// GatherProdSum4 sets, for every q < len(dst),
+//
+//	dst_q = Σ_{c<4} h_c · Π_{t<m} tab[off[q·m+t] + c],
+//
+// the products taken left to right from h_c and summed as
+// ((z_0 + z_1) + z_2) + z_3, on every path (the four products are one
+// vector where the assembly runs), so the result does not depend on the
+// path. It is the sum over four joint hidden configurations of a product
+// of table rows (the grouped likelihood of package dag). It panics unless
+// len(h) = 4, len(off) = m·len(dst) and every offset o has 0 ≤ o ≤
+// len(tab) − 4.
+func GatherProdSum4(dst, tab, h []float64, off []int32, m int) {
+	if len(h) != 4 || m < 0 || len(off) != m*len(dst) {
+		panic(fmt.Sprintf("numeric: GatherProdSum4: %d groups, %d offsets of %d each, h of %d", len(dst), len(off), m, len(h)))
+	}
+	if len(dst) == 0 {
+		return
+	}
+	if useVec {
+		gatherProdSum4Vec(dst, tab, h, off, m)
+		return
+	}
+	gatherProdSum4Go(dst, tab, h, off, m)
+}
+
+// badGatherOffset panics with the first offset of off outside tab.
+func badGatherOffset(tab []float64, off []int32) {
+	for _, o := range off {
+		if o < 0 || int(o) > len(tab)-4 {
+			panic(fmt.Sprintf("numeric: GatherProdSum4: offset %d outside a table of %d", o, len(tab)))
+		}
+	}
+	panic("numeric: GatherProdSum4: offset outside the table")
+}
+
 // MulTo sets dst_i = x_i y_i for i < len(dst) = len(x) = len(y); dst may
 // be x or y. It panics if the lengths differ.
 func MulTo(dst, x, y []float64) {

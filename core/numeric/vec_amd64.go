@@ -137,6 +137,43 @@ func centerWeightVec(y, yr, x, r []float64, mu float64) {
 //go:noescape
 func expSubAVX(dst, x, y *float64, n int) int
 
+// logAVX sets dst_i = ln x_i for i < n (a multiple of 4) while each quad
+// is normal, positive and finite, and returns the number of elements done.
+//
+//go:noescape
+func logAVX(dst, x *float64, n int) int
+
+func logVec(dst, x []float64) int {
+	q, i := len(dst)&^3, 0
+	for i < q {
+		i += logAVX(&dst[i], &x[i], q-i)
+		if i < q {
+			// A quad with an element outside the vector path's range.
+			for j := i; j < i+4; j++ {
+				dst[j] = math.Log(x[j])
+			}
+			i += 4
+		}
+	}
+	return q
+}
+
+// gatherProdSum4AVX is GatherProdSum4 for n groups of m offsets each; it
+// returns 1 if an offset is outside [0, lim].
+//
+//go:noescape
+func gatherProdSum4AVX(dst, tab, h *float64, off *int32, m, n, lim int) int
+
+func gatherProdSum4Vec(dst, tab, h []float64, off []int32, m int) {
+	if len(off) == 0 { // no factors; tab may be empty
+		gatherProdSum4Go(dst, tab, h, off, m)
+		return
+	}
+	if len(tab) < 4 || gatherProdSum4AVX(&dst[0], &tab[0], &h[0], &off[0], m, len(dst), len(tab)-4) != 0 {
+		badGatherOffset(tab, off)
+	}
+}
+
 func expSubVec(dst, x, y []float64) int {
 	q, i := len(dst)&^3, 0
 	for i < q {

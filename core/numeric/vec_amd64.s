@@ -1228,3 +1228,218 @@ addMulAVX1:
 addMulAVXdone:
 	VZEROUPPER
 	RET
+
+// logc holds the constants of logAVX, each four times: the smallest normal
+// float64, +Inf, the mantissa mask, 0.5, 2^52 (bits) and 2^52 + 1022 (the
+// exponent's conversion), √2/2, 1, 2, L1 … L7, Ln2Hi and Ln2Lo of
+// math/log_amd64.s.
+DATA logc<>+0(SB)/8, $2.2250738585072014e-308
+DATA logc<>+8(SB)/8, $2.2250738585072014e-308
+DATA logc<>+16(SB)/8, $2.2250738585072014e-308
+DATA logc<>+24(SB)/8, $2.2250738585072014e-308
+DATA logc<>+32(SB)/8, $0x7FF0000000000000
+DATA logc<>+40(SB)/8, $0x7FF0000000000000
+DATA logc<>+48(SB)/8, $0x7FF0000000000000
+DATA logc<>+56(SB)/8, $0x7FF0000000000000
+DATA logc<>+64(SB)/8, $0x000FFFFFFFFFFFFF
+DATA logc<>+72(SB)/8, $0x000FFFFFFFFFFFFF
+DATA logc<>+80(SB)/8, $0x000FFFFFFFFFFFFF
+DATA logc<>+88(SB)/8, $0x000FFFFFFFFFFFFF
+DATA logc<>+96(SB)/8, $0.5
+DATA logc<>+104(SB)/8, $0.5
+DATA logc<>+112(SB)/8, $0.5
+DATA logc<>+120(SB)/8, $0.5
+DATA logc<>+128(SB)/8, $0x4330000000000000
+DATA logc<>+136(SB)/8, $0x4330000000000000
+DATA logc<>+144(SB)/8, $0x4330000000000000
+DATA logc<>+152(SB)/8, $0x4330000000000000
+DATA logc<>+160(SB)/8, $4503599627371518.0
+DATA logc<>+168(SB)/8, $4503599627371518.0
+DATA logc<>+176(SB)/8, $4503599627371518.0
+DATA logc<>+184(SB)/8, $4503599627371518.0
+DATA logc<>+192(SB)/8, $7.07106781186547524401e-01
+DATA logc<>+200(SB)/8, $7.07106781186547524401e-01
+DATA logc<>+208(SB)/8, $7.07106781186547524401e-01
+DATA logc<>+216(SB)/8, $7.07106781186547524401e-01
+DATA logc<>+224(SB)/8, $1.0
+DATA logc<>+232(SB)/8, $1.0
+DATA logc<>+240(SB)/8, $1.0
+DATA logc<>+248(SB)/8, $1.0
+DATA logc<>+256(SB)/8, $2.0
+DATA logc<>+264(SB)/8, $2.0
+DATA logc<>+272(SB)/8, $2.0
+DATA logc<>+280(SB)/8, $2.0
+DATA logc<>+288(SB)/8, $6.666666666666735130e-01
+DATA logc<>+296(SB)/8, $6.666666666666735130e-01
+DATA logc<>+304(SB)/8, $6.666666666666735130e-01
+DATA logc<>+312(SB)/8, $6.666666666666735130e-01
+DATA logc<>+320(SB)/8, $3.999999999940941908e-01
+DATA logc<>+328(SB)/8, $3.999999999940941908e-01
+DATA logc<>+336(SB)/8, $3.999999999940941908e-01
+DATA logc<>+344(SB)/8, $3.999999999940941908e-01
+DATA logc<>+352(SB)/8, $2.857142874366239149e-01
+DATA logc<>+360(SB)/8, $2.857142874366239149e-01
+DATA logc<>+368(SB)/8, $2.857142874366239149e-01
+DATA logc<>+376(SB)/8, $2.857142874366239149e-01
+DATA logc<>+384(SB)/8, $2.222219843214978396e-01
+DATA logc<>+392(SB)/8, $2.222219843214978396e-01
+DATA logc<>+400(SB)/8, $2.222219843214978396e-01
+DATA logc<>+408(SB)/8, $2.222219843214978396e-01
+DATA logc<>+416(SB)/8, $1.818357216161805012e-01
+DATA logc<>+424(SB)/8, $1.818357216161805012e-01
+DATA logc<>+432(SB)/8, $1.818357216161805012e-01
+DATA logc<>+440(SB)/8, $1.818357216161805012e-01
+DATA logc<>+448(SB)/8, $1.531383769920937332e-01
+DATA logc<>+456(SB)/8, $1.531383769920937332e-01
+DATA logc<>+464(SB)/8, $1.531383769920937332e-01
+DATA logc<>+472(SB)/8, $1.531383769920937332e-01
+DATA logc<>+480(SB)/8, $1.479819860511658591e-01
+DATA logc<>+488(SB)/8, $1.479819860511658591e-01
+DATA logc<>+496(SB)/8, $1.479819860511658591e-01
+DATA logc<>+504(SB)/8, $1.479819860511658591e-01
+DATA logc<>+512(SB)/8, $6.93147180369123816490e-01
+DATA logc<>+520(SB)/8, $6.93147180369123816490e-01
+DATA logc<>+528(SB)/8, $6.93147180369123816490e-01
+DATA logc<>+536(SB)/8, $6.93147180369123816490e-01
+DATA logc<>+544(SB)/8, $1.90821492927058770002e-10
+DATA logc<>+552(SB)/8, $1.90821492927058770002e-10
+DATA logc<>+560(SB)/8, $1.90821492927058770002e-10
+DATA logc<>+568(SB)/8, $1.90821492927058770002e-10
+GLOBL logc<>(SB), RODATA|NOPTR, $576
+
+// func logAVX(dst, x *float64, n int) int
+//
+// dst_i = ln x_i by the operations of math/log_amd64.s (FreeBSD's e_log.c:
+// x = f1·2^k with f1 in [½, 1), halved range by √2/2, s = f/(2 + f), two
+// polynomials in s⁴, k·Ln2Hi − ((hfsq − (s(hfsq + R) + k·Ln2Lo)) − f)),
+// four elements at a time and without fused multiply-adds, for i < n (a
+// multiple of 4) while every element of a quad is normal, positive and
+// finite; it returns the number of elements done, the index of the first
+// quad it left.
+TEXT ·logAVX(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DX
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	XORQ AX, AX
+
+lgl:
+	CMPQ AX, CX
+	JGE  lgdone
+	VMOVUPD (SI)(AX*8), Y0
+	VCMPPD  $0x1d, logc<>+0(SB), Y0, Y2
+	VCMPPD  $0x11, logc<>+32(SB), Y0, Y3
+	VANDPD  Y3, Y2, Y2
+	VMOVMSKPD Y2, BX
+	CMPQ BX, $15
+	JNE  lgdone
+	// f1 = mantissa | 0.5, k = exponent − 1022 (exactly, as 2^52 + e − (2^52 + 1022)).
+	VANDPD  logc<>+64(SB), Y0, Y1
+	VORPD   logc<>+96(SB), Y1, Y1
+	VPSRLQ  $52, Y0, Y4
+	VPOR    logc<>+128(SB), Y4, Y4
+	VSUBPD  logc<>+160(SB), Y4, Y4
+	// if !(√2/2 < f1) { k −= 1; f1 *= 2 }
+	VMOVUPD logc<>+192(SB), Y5
+	VCMPPD  $0x05, Y1, Y5, Y5
+	VANDPD  logc<>+224(SB), Y5, Y5
+	VSUBPD  Y5, Y4, Y4
+	VADDPD  logc<>+224(SB), Y5, Y5
+	VMULPD  Y5, Y1, Y1
+	// f = f1 − 1, s = f/(2 + f), s2 = s², s4 = s2².
+	VSUBPD  logc<>+224(SB), Y1, Y1
+	VADDPD  logc<>+256(SB), Y1, Y6
+	VDIVPD  Y6, Y1, Y3
+	VMULPD  Y3, Y3, Y2
+	VMULPD  Y2, Y2, Y5
+	// t1 = s2·(L1 + s4(L3 + s4(L5 + s4·L7))).
+	VMULPD  logc<>+480(SB), Y5, Y6
+	VADDPD  logc<>+416(SB), Y6, Y6
+	VMULPD  Y5, Y6, Y6
+	VADDPD  logc<>+352(SB), Y6, Y6
+	VMULPD  Y5, Y6, Y6
+	VADDPD  logc<>+288(SB), Y6, Y6
+	VMULPD  Y6, Y2, Y2
+	// t2 = s4·(L2 + s4(L4 + s4·L6)), R = t1 + t2.
+	VMULPD  logc<>+448(SB), Y5, Y6
+	VADDPD  logc<>+384(SB), Y6, Y6
+	VMULPD  Y5, Y6, Y6
+	VADDPD  logc<>+320(SB), Y6, Y6
+	VMULPD  Y6, Y5, Y5
+	VADDPD  Y5, Y2, Y2
+	// hfsq = (0.5·f)·f.
+	VMULPD  logc<>+96(SB), Y1, Y7
+	VMULPD  Y1, Y7, Y7
+	// k·Ln2Hi − ((hfsq − (s(hfsq + R) + k·Ln2Lo)) − f).
+	VADDPD  Y7, Y2, Y2
+	VMULPD  Y2, Y3, Y3
+	VMULPD  logc<>+544(SB), Y4, Y8
+	VADDPD  Y8, Y3, Y3
+	VSUBPD  Y3, Y7, Y7
+	VSUBPD  Y1, Y7, Y7
+	VMULPD  logc<>+512(SB), Y4, Y4
+	VSUBPD  Y7, Y4, Y4
+	VMOVUPD Y4, (DX)(AX*8)
+	ADDQ $4, AX
+	JMP  lgl
+
+lgdone:
+	VZEROUPPER
+	MOVQ AX, ret+24(FP)
+	RET
+
+// func gatherProdSum4AVX(dst, tab, h *float64, off *int32, m, n, lim int) int
+//
+// dst_q = ((z_0 + z_1) + z_2) + z_3 with z = h ⊙ tab[off_q0 : +4] ⊙ … ⊙
+// tab[off_q(m−1) : +4] multiplied left to right, for q < n, m ≥ 0; it
+// returns 1 at the first offset outside [0, lim] (compared unsigned, so a
+// negative one too), with dst written up to that group, and 0 otherwise.
+// Registers: DX dst, SI tab, R8 off (the group's first), CX groups left,
+// BX m, R9 factor counter, R10 an offset, R11 lim, Y0 the product, Y15 h.
+TEXT ·gatherProdSum4AVX(SB), NOSPLIT, $0-64
+	MOVQ dst+0(FP), DX
+	MOVQ tab+8(FP), SI
+	MOVQ h+16(FP), DI
+	MOVQ off+24(FP), R8
+	MOVQ m+32(FP), BX
+	MOVQ n+40(FP), CX
+	MOVQ lim+48(FP), R11
+	VMOVUPD (DI), Y15
+	TESTQ CX, CX
+	JLE  gpdone
+
+gpq:
+	VMOVAPD Y15, Y0
+	MOVQ BX, R9
+	TESTQ R9, R9
+	JLE  gpsum
+
+gpt:
+	MOVLQSX (R8), R10
+	CMPQ R10, R11
+	JA   gpbad
+	VMULPD  (SI)(R10*8), Y0, Y0
+	ADDQ $4, R8
+	DECQ R9
+	JNZ  gpt
+
+gpsum:
+	VEXTRACTF128 $1, Y0, X1
+	VUNPCKHPD X0, X0, X2
+	VADDSD  X2, X0, X0
+	VADDSD  X1, X0, X0
+	VUNPCKHPD X1, X1, X3
+	VADDSD  X3, X0, X0
+	VMOVSD  X0, (DX)
+	ADDQ $8, DX
+	DECQ CX
+	JNZ  gpq
+
+gpdone:
+	VZEROUPPER
+	MOVQ $0, ret+56(FP)
+	RET
+
+gpbad:
+	VZEROUPPER
+	MOVQ $1, ret+56(FP)
+	RET

@@ -144,6 +144,41 @@ func BenchmarkExpSubTo(b *testing.B) {
 	})
 }
 
+// BenchmarkLogTo times ln x over 512 values in (0, 1] and over 48 (the
+// parameter vector of a chapter-6 DAG), against math.Log in a loop; a flop
+// here is one logarithm.
+func BenchmarkLogTo(b *testing.B) {
+	for _, n := range []int{512, 48} {
+		x, dst := benchVec(n), make([]float64, n)
+		for i := range x {
+			x[i] = math.Abs(x[i]) + 1e-3
+		}
+		name := fmt.Sprintf("n=%d", n)
+		benchPaths(b, name, float64(n), func() { LogTo(dst, x) })
+		b.Run(name+"/math.Log", func(b *testing.B) {
+			benchRate(b, float64(n), func() {
+				for i, v := range x {
+					dst[i] = math.Log(v)
+				}
+			})
+		})
+	}
+}
+
+// BenchmarkGatherProdSum4 times the sums over four hidden configurations
+// of 128 groups of m = 4 table rows from a table of 100 entries (the
+// grouped likelihood of a chapter-6 DAG at n = 480 has about 114 groups
+// of 3-4 rows); a flop is one multiplication or addition, 4m + 3 per group.
+func BenchmarkGatherProdSum4(b *testing.B) {
+	const n, m = 128, 4
+	tab, h, dst := benchVec(100), benchVec(4), make([]float64, n)
+	off := make([]int32, n*m)
+	for i := range off {
+		off[i] = int32((i * 37) % 97)
+	}
+	benchPaths(b, "n=128,m=4", float64(n*(4*m+3)), func() { GatherProdSum4(dst, tab, h, off, m) })
+}
+
 // BenchmarkElementwise times MulTo, Scale and AddMul on a row of 100 states
 // (the forward-backward's steps at K = 100).
 func BenchmarkElementwise(b *testing.B) {

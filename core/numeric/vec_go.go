@@ -126,6 +126,24 @@ func centerWeightGo(y, yr, x, r []float64, mu float64) {
 	}
 }
 
+func gatherProdSum4Go(dst, tab, h []float64, off []int32, m int) {
+	h = h[:4]
+	for q := range dst {
+		z0, z1, z2, z3 := h[0], h[1], h[2], h[3]
+		for _, o := range off[q*m : (q+1)*m] {
+			if o < 0 || int(o) > len(tab)-4 {
+				badGatherOffset(tab, off)
+			}
+			t := tab[o : o+4 : o+4]
+			z0 *= t[0]
+			z1 *= t[1]
+			z2 *= t[2]
+			z3 *= t[3]
+		}
+		dst[q] = z0 + z1 + z2 + z3
+	}
+}
+
 func mulToGo(dst, x, y []float64) {
 	x, y = x[:len(dst)], y[:len(dst)]
 	for i := range dst {

@@ -25,6 +25,12 @@ func centerWeightVec(y, yr, x, r []float64, mu float64) { centerWeightGo(y, yr, 
 
 func expSubVec(dst, x, y []float64) int { return 0 }
 
+func logVec(dst, x []float64) int { return 0 }
+
+func gatherProdSum4Vec(dst, tab, h []float64, off []int32, m int) {
+	gatherProdSum4Go(dst, tab, h, off, m)
+}
+
 func mulToVec(dst, x, y []float64)        { mulToGo(dst, x, y) }
 func scaleVec(alpha float64, x []float64) { scaleGo(alpha, x) }
 func addMulVec(dst, x, y []float64)       { addMulGo(dst, x, y) }

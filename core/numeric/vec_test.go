@@ -183,6 +183,7 @@ func TestLengthMismatchPanics(t *testing.T) {
 		"MulAdd":   func() { MulAdd(2, 3, 4, make([]float64, 7), 4, 1, make([]float64, 12), 3, make([]float64, 6), 3) },
 		"MulAddT":  func() { MulAddT(2, 3, 4, make([]float64, 8), 4, make([]float64, 11), 4, make([]float64, 6), 3) },
 		"ExpSubTo": func() { ExpSubTo(make([]float64, 3), make([]float64, 3), make([]float64, 2)) },
+		"LogTo":    func() { LogTo(make([]float64, 3), make([]float64, 2)) },
 		"ldc<n":    func() { MulAdd(1, 3, 1, make([]float64, 1), 1, 1, make([]float64, 3), 3, make([]float64, 3), 2) },
 	} {
 		func() {
@@ -507,6 +508,138 @@ func TestExpSubTo(t *testing.T) {
 			if want := math.Exp(v); math.Float64bits(dst[i]) != math.Float64bits(want) {
 				t.Fatalf("exp(%v) = %v, math.Exp %v", v, dst[i], want)
 			}
+		}
+	})
+}
+
+func TestLogTo(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(8, 2))
+		special := []float64{0, math.Copysign(0, -1), 1, -1, 2, 0.5, math.Sqrt2 / 2, math.Nextafter(math.Sqrt2/2, 0),
+			math.Nextafter(math.Sqrt2/2, 1), math.Sqrt2, 1e-300, 5e-324, 2.2250738585072014e-308,
+			math.Nextafter(2.2250738585072014e-308, 0), math.MaxFloat64, math.NaN(), math.Inf(1), math.Inf(-1), -1e-300}
+		for _, n := range vecSizes {
+			x := randSlice(rnd, n, rnd.IntN(4))
+			for i := range x {
+				switch rnd.IntN(5) {
+				case 0:
+					x[i] = special[rnd.IntN(len(special))]
+				case 1:
+					x[i] = math.Exp(1400 * (rnd.Float64() - 0.5))
+				case 2:
+					x[i] = 1 + 1e-3*(rnd.Float64()-0.5)
+				default:
+					x[i] = math.Abs(x[i])
+				}
+			}
+			dst := randSlice(rnd, n, 0)
+			LogTo(dst, x)
+			for i := range dst {
+				if want := math.Log(x[i]); math.Float64bits(dst[i]) != math.Float64bits(want) && !(math.IsNaN(want) && math.IsNaN(dst[i])) {
+					t.Fatalf("n=%d: ln %v = %v, math.Log %v", n, x[i], dst[i], want)
+				}
+			}
+			want := make([]float64, n)
+			for i := range want {
+				want[i] = math.Log(x[i])
+			}
+			LogTo(x, x)
+			for i := range x {
+				if math.Float64bits(x[i]) != math.Float64bits(want[i]) && !(math.IsNaN(want[i]) && math.IsNaN(x[i])) {
+					t.Fatalf("n=%d in place: element %d = %v, math.Log %v", n, i, x[i], want[i])
+				}
+			}
+		}
+		// Every binary exponent of the normal range at a few mantissas,
+		// the mantissas at either side of √2/2, and 2^20 random mantissas
+		// near 1, where the result is smallest.
+		x := make([]float64, 0, 1<<21)
+		for e := -1022; e <= 1023; e++ {
+			for range 64 {
+				x = append(x, math.Ldexp(1+rnd.Float64(), e))
+			}
+			h := math.Ldexp(math.Sqrt2/2, e)
+			x = append(x, h, math.Nextafter(h, 0), math.Nextafter(h, math.Inf(1)))
+		}
+		for range 1 << 20 {
+			x = append(x, 1+(rnd.Float64()-0.5)/8)
+		}
+		dst := make([]float64, len(x))
+		LogTo(dst, x)
+		for i, v := range x {
+			if want := math.Log(v); math.Float64bits(dst[i]) != math.Float64bits(want) {
+				t.Fatalf("ln %v = %v, math.Log %v", v, dst[i], want)
+			}
+		}
+	})
+}
+
+// TestGatherProdSum4 checks GatherProdSum4 against the products and sums
+// written out, bit for bit, on every path, for 0 … 6 factors per group,
+// group counts of vecSizes, tables with tiny, huge and zero entries, and
+// checks that bad shapes and offsets panic.
+func TestGatherProdSum4(t *testing.T) {
+	paths(t, func(t *testing.T) {
+		rnd := rand.New(rand.NewPCG(8, 3))
+		for m := 0; m <= 6; m++ {
+			for _, n := range vecSizes {
+				tab := randSlice(rnd, 40+rnd.IntN(200), 0)
+				for i := range tab {
+					switch rnd.IntN(8) {
+					case 0:
+						tab[i] = math.Ldexp(tab[i], -1000+rnd.IntN(2000))
+					case 1:
+						tab[i] = 0
+					}
+				}
+				h := randSlice(rnd, 4, 0)
+				off := make([]int32, m*n)
+				for i := range off {
+					off[i] = int32(rnd.IntN(len(tab) - 3))
+				}
+				dst := randSlice(rnd, n, 0)
+				GatherProdSum4(dst, tab, h, off, m)
+				for q := range dst {
+					var z [4]float64
+					copy(z[:], h)
+					for _, o := range off[q*m : (q+1)*m] {
+						for c := range z {
+							z[c] = z[c] * tab[int(o)+c]
+						}
+					}
+					want := ((z[0] + z[1]) + z[2]) + z[3]
+					if math.Float64bits(dst[q]) != math.Float64bits(want) && !(math.IsNaN(want) && math.IsNaN(dst[q])) {
+						t.Fatalf("m=%d n=%d group %d: %v, want %v", m, n, q, dst[q], want)
+					}
+				}
+			}
+		}
+	})
+	paths(t, func(t *testing.T) {
+		dst := []float64{7, 7}
+		GatherProdSum4(dst, nil, []float64{1, 2, 3, 4}, nil, 0)
+		if dst[0] != 10 || dst[1] != 10 {
+			t.Errorf("no factors and no table: %v, want [10 10]", dst)
+		}
+	})
+	paths(t, func(t *testing.T) {
+		tab := make([]float64, 8)
+		for name, fn := range map[string]func(){
+			"h":           func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 3), []int32{0}, 1) },
+			"offsets":     func() { GatherProdSum4(make([]float64, 2), tab, make([]float64, 4), []int32{0}, 1) },
+			"negative":    func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{-1}, 1) },
+			"past end":    func() { GatherProdSum4(make([]float64, 1), tab, make([]float64, 4), []int32{5}, 1) },
+			"later group": func() { GatherProdSum4(make([]float64, 2), tab, make([]float64, 4), []int32{0, 4, 3, 9}, 2) },
+			"short table": func() { GatherProdSum4(make([]float64, 1), tab[:3], make([]float64, 4), []int32{0}, 1) },
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s: no panic", name)
+					}
+				}()
+				fn()
+			}()
 		}
 	})
 }

@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"math"
 	"slices"
+
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // grouped is the log-likelihood (6.11) rearranged for LogLik, which AIS
@@ -219,43 +221,46 @@ func (g *grouped) loglik(th []float64, pl *plan) float64 {
 		hp[c] = prodAt(th, g.hsrc[c*g.nh:(c+1)*g.nh])
 	}
 	run, w := 1.0, g.gw[0]
-	for q, wq := range g.gw {
-		z := g.groupSum(q, tab, hp)
-		if wq != w {
-			total += w * math.Log(run)
-			run, w = 1, wq
-		}
-		switch {
-		case z >= prodLo && z <= prodHi:
-			run *= z
-			if !(run >= prodLo && run <= prodHi) {
-				total += w * math.Log(run)
-				run = 1
+	var zbuf [256]float64
+	for q0 := 0; q0 < len(g.gw); q0 += len(zbuf) {
+		q1 := min(q0+len(zbuf), len(g.gw))
+		zs := zbuf[:q1-q0]
+		if h == 4 {
+			numeric.GatherProdSum4(zs, tab, hp, g.goff[q0*g.m:q1*g.m], g.m)
+		} else {
+			for q := q0; q < q1; q++ {
+				zs[q-q0] = g.groupSum(q, tab, hp)
 			}
-		case z >= tiny:
-			total += w * math.Log(z)
-		default:
-			total += w * logGroup(th, pl, int(g.first[q]))
+		}
+		for q := q0; q < q1; q++ {
+			z, wq := zs[q-q0], g.gw[q]
+			if wq != w {
+				total += w * math.Log(run)
+				run, w = 1, wq
+			}
+			switch {
+			case z >= prodLo && z <= prodHi:
+				run *= z
+				if !(run >= prodLo && run <= prodHi) {
+					total += w * math.Log(run)
+					run = 1
+				}
+			case z >= tiny:
+				total += w * math.Log(z)
+			default:
+				total += w * logGroup(th, pl, int(g.first[q]))
+			}
 		}
 	}
 	return total + w*math.Log(run)
 }
 
 // groupSum returns S_g = Σ_s H[s]·Π_j T_j[u_j(g)][s] of group q from
-// the tables tab and H = hp, the configurations s in order.
+// the tables tab and H = hp, the configurations s in order (with four
+// configurations, numeric.GatherProdSum4 computes the same for many
+// groups at once).
 func (g *grouped) groupSum(q int, tab, hp []float64) float64 {
 	off := g.goff[q*g.m : (q+1)*g.m]
-	if len(hp) == 4 {
-		z0, z1, z2, z3 := hp[0], hp[1], hp[2], hp[3]
-		for _, o := range off {
-			t := tab[o : o+4 : o+4]
-			z0 *= t[0]
-			z1 *= t[1]
-			z2 *= t[2]
-			z3 *= t[3]
-		}
-		return z0 + z1 + z2 + z3
-	}
 	var z float64
 	for c, f := range hp {
 		for _, o := range off {

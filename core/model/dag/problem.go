@@ -44,6 +44,10 @@ type Problem struct {
 	rowLen   []int     // its length |z_j|
 	rowNode  []int     // its node
 	lnB      []float64 // ln B(λ_jl) = Σ_k ln Γ(λ_jlk) − ln Γ(λ⁰_jl)
+	// uniform reports whether every λ_jlk = 1, when ln p(θ|m) is the
+	// constant lnP0 = −Σ_jl ln B(λ_jl) (summed in row order).
+	uniform bool
+	lnP0    float64
 }
 
 // plan holds the factor indices of the E step.
@@ -97,6 +101,13 @@ func NewProblem(s *Structure, lambda Params, d Data) (*Problem, error) {
 			pr.rowNode = append(pr.rowNode, j)
 			pr.lnB = append(pr.lnB, lb-numeric.LogGamma(u0))
 		}
+	}
+	pr.uniform = true
+	for _, u := range pr.lambda {
+		pr.uniform = pr.uniform && u == 1
+	}
+	for _, b := range pr.lnB {
+		pr.lnP0 -= b
 	}
 	pr.compile()
 	return pr, nil
@@ -316,9 +327,13 @@ func (pr *Problem) LogLik(theta Params) float64 {
 // LogPrior returns ln p(θ|m) = Σ_jl [ln Γ(λ⁰_jl) − Σ_k ln Γ(λ_jlk) +
 // Σ_k (λ_jlk − 1) ln θ_jlk] (eq. (6.4)), the base density of AIS, with
 // 0·ln 0 = 0 where λ_jlk = 1 (targets §1.7 item 4). It assumes θ's rows lie
-// on the simplex and does not check it.
+// on the simplex and does not check it. With every λ_jlk = 1 (the
+// chapter-6 prior) it is the constant −Σ_jl ln B(λ_jl) and θ is not read.
 func (pr *Problem) LogPrior(theta Params) float64 {
 	pr.checkLen(theta)
+	if pr.uniform {
+		return pr.lnP0
+	}
 	var lp float64
 	for r, start := range pr.rowStart {
 		lp -= pr.lnB[r]
@@ -333,6 +348,9 @@ func (pr *Problem) LogPrior(theta Params) float64 {
 
 // minTheta is the floor of sampled parameters (targets §1.7 item 8).
 const minTheta = 1e-300
+
+// lnMinTheta is ln 1e-300.
+var lnMinTheta = math.Log(minTheta)
 
 // SamplePrior draws θ ~ p(θ|m), every row from Dir(λ_jl) (Algorithm 6.1
 // step 1), into dst if it has the capacity (allocating otherwise), and
