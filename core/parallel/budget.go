@@ -40,6 +40,13 @@ func (b *Budget) Peak() int {
 	return b.peak
 }
 
+// Waiting returns the number of claims waiting for a token.
+func (b *Budget) Waiting() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return len(b.queue)
+}
+
 // claim is a waiting Acquire.
 type claim struct {
 	cost  float64
