@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vbworkbench/vbw/core/parallel"
@@ -218,25 +219,30 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	if env.budget != nil {
 		nw++
 	}
-	err = parallel.ForErr(len(todo), nw, func(k int) error {
+	var failed atomic.Bool // a cell failed: the claims still waiting run nothing
+	err = parallel.ForErr(len(todo), nw, func(k int) (err error) {
 		if err := env.Stop(); err != nil {
 			return err
 		}
 		i := todo[k]
 		if b := env.budget; b != nil {
-			if !take() {
+			if !take(k) {
 				if err := b.Acquire(env.ctx(), est[i], tierCell); err != nil {
 					return err
 				}
 			}
 			defer b.Release(1)
 		}
-		if err := env.Stop(); err != nil {
+		if err := env.Stop(); err != nil || failed.Load() {
 			return err
 		}
+		defer func() {
+			if err != nil {
+				failed.Store(true)
+			}
+		}()
 		start := time.Now()
 		var v T
-		var err error
 		cpu, known := threadCPU(func() { v, err = run(i) })
 		env.addCPU(cpu, known)
 		secs := time.Since(start).Seconds()

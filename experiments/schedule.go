@@ -296,19 +296,19 @@ func (e *Env) suspend() {
 	e.addCPU(c-e.mainCPU0, ok)
 }
 
-// yield hands the job's token to its cells: the first cell to start takes
-// it (take true) instead of claiming one, so that no other claim comes
-// between the job and its cells. back, when the cells are done, takes a
+// yield hands the job's token to its cells: the first (longest) cell,
+// k = 0, takes it (take true) instead of claiming one, so that no other
+// claim comes between the job and its cells. back, when the cells are done, takes a
 // token for the job's own work again (first in line) unless no cell took
 // the job's, and measures that work's CPU time around the cells.
-func (e *Env) yield() (take func() bool, back func()) {
+func (e *Env) yield() (take func(k int) bool, back func()) {
 	if e.budget == nil {
-		return func() bool { return false }, func() {}
+		return func(int) bool { return false }, func() {}
 	}
 	e.suspend()
 	var held atomic.Bool
 	held.Store(true)
-	take = func() bool { return held.Swap(false) }
+	take = func(k int) bool { return k == 0 && held.Swap(false) }
 	back = func() {
 		if !held.Load() {
 			e.budget.Acquire(context.Background(), math.Inf(1), tierMain)

@@ -450,6 +450,7 @@ func printTimes(dirs []string, prefix string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "vbw report -times: %s: no readable manifest.json, left out\n", s)
 	}
 	report.WriteTimes(stdout, rows)
+	report.WriteInvocations(stdout, report.Invocations(dirs))
 	return nil
 }
 
