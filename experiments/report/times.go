@@ -295,8 +295,15 @@ func WriteInvocations(w io.Writer, recs []*results.Invocation) {
 		if m == nil {
 			m = &results.Machine{LoadStart: -1, LoadEnd: -1}
 		}
-		fmt.Fprintf(w, "\nThe whole `vbw %s` (%d of %d configs committed, their cells sharing %d workers), started %s: %s wall, %s CPU%s; load %s–%s on %s (%s, %d CPUs). Its configs' wall times above overlap; their CPU times add up the threads of each config's own work and cells.\n",
-			strings.Join(r.Args, " "), ok, len(r.Jobs), m.Workers, r.Start, duration(r.WallSeconds), cpu, cores,
+		var flags []string
+		for _, a := range r.Args {
+			if !strings.HasSuffix(a, ".toml") {
+				flags = append(flags, a)
+			}
+		}
+		cmd := strings.Join(append([]string{"vbw", "run"}, flags...), " ")
+		fmt.Fprintf(w, "\nThe whole `%s` of %d configs (%d committed, their cells sharing %d workers), started %s: %s wall, %s CPU%s; load %s–%s on %s (%s, %d CPUs). Its configs' wall times above overlap; their CPU times add up the threads of each config's own work and cells.\n",
+			cmd, len(r.Jobs), ok, m.Workers, r.Start, duration(r.WallSeconds), cpu, cores,
 			loadString(m.LoadStart), loadString(m.LoadEnd), orHost(m.Host), orNone(m.CPUModel), m.CPUs)
 	}
 }
