@@ -33,6 +33,9 @@ type JobOutcome struct {
 	Err     error         // nil: its results are committed
 	Started bool          // it held a worker: its folder was opened and cells may be kept
 	Elapsed time.Duration // from its start to its end
+	// Cause: it failed before anything stopped the run (an interrupt or
+	// another job's failure); its failure stopped the others.
+	Cause bool
 }
 
 // RunJobs runs the jobs on one budget of workers tokens
@@ -53,7 +56,7 @@ func RunJobs(ctx context.Context, jobs []*Job, workers int, done func(JobOutcome
 		// One job alone: its own budget, and the process's CPU time.
 		j := jobs[0]
 		dir, err := j.Run(ctx)
-		o := JobOutcome{Job: j, Dir: dir, Err: err, Started: j.started}
+		o := JobOutcome{Job: j, Dir: dir, Err: err, Started: j.started, Cause: err != nil && ctx.Err() == nil}
 		if j.started {
 			o.Elapsed = time.Since(j.startedAt)
 		}
@@ -106,7 +109,11 @@ func runJob(ctx context.Context, cancel func(), jobs []*Job, i int, budget *para
 	}
 	out[i] = o
 	if err != nil {
+		mu.Lock()
+		o.Cause = ctx.Err() == nil
+		out[i] = o
 		cancel()
+		mu.Unlock()
 		return
 	}
 	if done != nil {

@@ -239,12 +239,10 @@ func jobsError(ctx context.Context, outs []experiments.JobOutcome, elapsed time.
 		switch {
 		case o.Err == nil:
 			done = append(done, o.Job)
+		case o.Cause && failed == nil && ctx.Err() == nil:
+			failed = o
 		case !o.Started:
 			left = append(left, o.Job)
-		case ctx.Err() != nil || errors.Is(o.Err, context.Canceled):
-			stopped = append(stopped, o.Job)
-		case failed == nil:
-			failed = o
 		default:
 			stopped = append(stopped, o.Job)
 		}

@@ -2,13 +2,16 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/results"
@@ -142,4 +145,35 @@ func sameResults(name string, a, b []byte) bool {
 		return reflect.DeepEqual(drop(x), drop(y))
 	}
 	return bytes.Equal(a, b)
+}
+
+// TestJobsErrorNamesTheFailedConfig: of a shared run's outcomes the error
+// is the failure that stopped the run, naming its config and the configs
+// it stopped; after an interrupt, what each stopped config kept.
+func TestJobsErrorNamesTheFailedConfig(t *testing.T) {
+	dir := t.TempDir()
+	job := func(name string) *experiments.Job {
+		return &experiments.Job{Path: name + ".toml", Dir: filepath.Join(dir, name)}
+	}
+	a, b, c := job("a"), job("b"), job("c")
+	outs := []experiments.JobOutcome{
+		{Job: a, Err: context.Canceled, Started: true},
+		{Job: b, Err: errors.New("chapter3/x: cell r1: boom"), Started: true, Cause: true},
+		{Job: c, Err: context.Canceled},
+	}
+	err := jobsError(context.Background(), outs, time.Second, false, false)
+	if err == nil || !strings.HasPrefix(err.Error(), "b.toml: chapter3/x: cell r1: boom") || !strings.Contains(err.Error(), "a.toml, c.toml") {
+		t.Errorf("error %v, want b.toml's failure first and the configs it stopped", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	outs[1] = experiments.JobOutcome{Job: b, Err: context.Canceled}
+	err = jobsError(ctx, outs, time.Second, false, false)
+	var in *interrupted
+	if !errors.As(err, &in) || !strings.Contains(err.Error(), "in a.toml: 0 finished cells are kept") || !strings.Contains(err.Error(), "not started: b.toml, c.toml") {
+		t.Errorf("interrupted: %v", err)
+	}
+	if err := jobsError(context.Background(), []experiments.JobOutcome{{Job: a}, {Job: b}}, time.Second, false, false); err != nil {
+		t.Errorf("all committed: %v", err)
+	}
 }
