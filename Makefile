@@ -58,9 +58,13 @@ report: $(VBW)
 times: $(VBW)
 	@$(VBW) report -times -out $(OUT) $(ARGS)
 
-# The thesis: chapters 3-6, then the report.
+# The thesis: chapters 3-6 (every config but the long variants) in ONE vbw
+# run, whose cells share the workers longest first across the configs,
+# then the report (with the run times of every config and of the whole run,
+# OUT/vbw-run.json).
 THESIS := chapter3 chapter4 chapter5 chapter6
-thesis: $(THESIS)
+thesis: $(VBW)
+	$(VBW) run -out $(OUT) $(ARGS) $(foreach doc,$(THESIS),$(call configs_of,$(doc)))
 	$(MAKE) report
 
 # Every document's experiments (every folder of configs/, long variants

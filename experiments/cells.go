@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/vbworkbench/vbw/core/parallel"
@@ -90,7 +91,8 @@ func LoadCell[T any](dir, hash, name string) (T, bool, error) {
 }
 
 // loadCell is LoadCell that also returns the seconds the cell took when it
-// was computed.
+// was computed, also when it was computed under another hash (ok false):
+// an estimate of the seconds it takes.
 func loadCell[T any](dir, hash, name string) (v T, seconds float64, ok bool, err error) {
 	data, err := os.ReadFile(cellFile(dir, name))
 	if errors.Is(err, os.ErrNotExist) {
@@ -104,8 +106,11 @@ func loadCell[T any](dir, hash, name string) (v T, seconds float64, ok bool, err
 		// A damaged cell file is recomputed rather than trusted.
 		return v, 0, false, nil
 	}
-	if sc.Hash != hash || sc.Name != name {
+	if sc.Name != name {
 		return v, 0, false, nil
+	}
+	if sc.Hash != hash {
+		return v, sc.Seconds, false, nil
 	}
 	// A cell without a result (null, or cut off) is recomputed: decoding
 	// null would leave a zero value that looks like a result.
@@ -144,9 +149,14 @@ func RunCells[T any](env *Env, names []string, run func(i int) (T, error)) (out 
 }
 
 // RunCellsOrdered is RunCells with a cost estimate per cell (nil: equal):
-// cells start in decreasing order of cost (ties by index), so that the
-// workers finish together. The order affects only wall time, never the
-// results.
+// cells start in decreasing order of their estimated seconds (ties by
+// index), so that the workers finish together: the seconds a stored cell
+// of the same name took when an earlier build or config computed it, else
+// the job's estimated seconds shared in proportion to cost. Each cell
+// holds a token of the run's worker budget while it computes, claimed at
+// its estimated seconds, so that the cells of the configs of one vbw run
+// share the workers longest first (RunJobs); the job gives its own token
+// back meanwhile. The order affects only wall time, never the results.
 func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i int) (T, error)) (out []T, done []bool, err error) {
 	if cost != nil && len(cost) != len(names) {
 		panic("experiments: cost and names differ in length")
@@ -154,6 +164,7 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	out = make([]T, len(names))
 	done = make([]bool, len(names))
 	var todo []int
+	recorded := make([]float64, len(names))
 	cached, owned := 0, 0
 	for i, name := range names {
 		if !env.Shard.Owns(name) {
@@ -170,6 +181,7 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 			env.countCells(0, 1, secs)
 			continue
 		}
+		recorded[i] = secs
 		todo = append(todo, i)
 	}
 	if env.MergeOnly && len(todo) > 0 {
@@ -181,8 +193,9 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 		fmt.Fprintf(env.Log, "%s: shard %s has %d of %d cells: %d stored by an earlier run, %d to run\n",
 			env.ID, env.Shard, owned, len(names), cached, len(todo))
 	}
-	if cost != nil {
-		sort.SliceStable(todo, func(a, b int) bool { return cost[todo[a]] > cost[todo[b]] })
+	est := cellSeconds(env.jobSeconds, len(names), todo, cost, recorded)
+	if cost != nil || slices.ContainsFunc(recorded, func(s float64) bool { return s > 0 }) {
+		sort.SliceStable(todo, func(a, b int) bool { return est[todo[a]] > est[todo[b]] })
 	}
 	prog := NewProgress(env.Log, env.ID, cached+len(todo), cached)
 	if cost != nil {
@@ -196,13 +209,42 @@ func RunCellsOrdered[T any](env *Env, names []string, cost []float64, run func(i
 	defer prog.Heartbeat(HeartbeatEvery)()
 	// No more goroutines than cells to run (-workers 1000 on 3 cells
 	// starts 3); each cell first checks for a stop (a signal, a limit).
-	err = parallel.ForErr(len(todo), max(env.Workers, 1), func(k int) error {
+	take, back := env.yield()
+	defer back()
+	// With a budget, one goroutine more than the workers, so that the
+	// next cell's claim waits while the others compute: a token set free
+	// goes to the longest claim of the run, this config's next cell among
+	// them.
+	nw := max(env.Workers, 1)
+	if env.budget != nil {
+		nw++
+	}
+	var failed atomic.Bool // a cell failed: the claims still waiting run nothing
+	err = parallel.ForErr(len(todo), nw, func(k int) (err error) {
 		if err := env.Stop(); err != nil {
 			return err
 		}
 		i := todo[k]
+		if b := env.budget; b != nil {
+			if !take(k) {
+				if err := b.Acquire(env.ctx(), est[i], tierCell); err != nil {
+					return err
+				}
+			}
+			defer b.Release(1)
+		}
+		if err := env.Stop(); err != nil || failed.Load() {
+			return err
+		}
+		defer func() {
+			if err != nil {
+				failed.Store(true)
+			}
+		}()
 		start := time.Now()
-		v, err := run(i)
+		var v T
+		cpu, known := threadCPU(func() { v, err = run(i) })
+		env.addCPU(cpu, known)
 		secs := time.Since(start).Seconds()
 		if err == nil {
 			err = SaveCell(env.cellRoot(), env.CellKey, names[i], secs, v)

@@ -34,12 +34,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/vbworkbench/vbw/core/parallel"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -241,11 +243,23 @@ type Env struct {
 	// (StatedCriteria); WriteSummary refuses a summary that judges another.
 	Criteria results.Criteria
 
-	mu       sync.Mutex
-	warnings []string
-	cells    results.CellCounts
-	runs     []results.RunRecord
-	data     []results.DataRecord
+	// budget is the run's worker tokens (nil: Workers goroutines, as
+	// in vbw verify); the job's own goroutine holds one outside its cells.
+	budget *parallel.Budget
+	// jobSeconds estimates the job's CPU seconds (Job.estimatedSeconds),
+	// shared among cells without a recorded time.
+	jobSeconds float64
+	// mainCPU0 is the thread CPU time at which the job's own work last
+	// resumed (see suspend).
+	mainCPU0 float64
+
+	mu         sync.Mutex
+	cpu        float64 // thread CPU seconds of the job's own work and its cells
+	cpuUnknown bool
+	warnings   []string
+	cells      results.CellCounts
+	runs       []results.RunRecord
+	data       []results.DataRecord
 }
 
 // WriteSummary completes s with what the environment knows (experiment,
@@ -473,6 +487,8 @@ type Job struct {
 	data        string           // resolved data directory
 	criteria    results.Criteria // the criteria the config states (StatedCriteria)
 	o           RunOptions
+	started     bool      // run took a worker and opened the folder
+	startedAt   time.Time // when
 }
 
 // Hash identifies the job's resolved config, without data_dir and name:
@@ -649,7 +665,19 @@ func RunConfig(ctx context.Context, path string, o RunOptions) (dir string, err 
 // that holds a full run (or the reverse) is refused. A shard (-shard i/N)
 // computes cells only, without the lock, so that the shards of one sweep
 // can share a folder; vbw merge writes the results.
-func (j *Job) Run(ctx context.Context) (dir string, err error) {
+//
+// Run alone computes on a budget of its own workers, and its manifest's
+// CPU time is the process's; RunJobs runs jobs on one shared budget.
+func (j *Job) Run(ctx context.Context) (dir string, err error) { return j.run(ctx, nil, tierStart) }
+
+// run is Run on the worker budget shared (nil: one of its own, and the
+// process CPU time in the manifest): the job's own work holds a token,
+// claimed at its longest cell's estimated seconds to start (at startTier),
+// and its cells
+// claim their own (RunCellsOrdered). With a shared budget the manifest's
+// CPU time is the thread CPU time of the job's own goroutine and of its
+// cells (results.Manifest.CPUScope).
+func (j *Job) run(ctx context.Context, shared *parallel.Budget, startTier int) (dir string, err error) {
 	spec, cfg, o := j.Spec, j.Config, j.o
 	if strings.TrimSpace(o.Out) == "" {
 		return "", errors.New("-out is empty: name the folder the results go to (default output)")
@@ -667,6 +695,19 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	if log == nil {
 		log = io.Discard
 	}
+	budget := shared
+	if budget == nil {
+		budget = parallel.NewBudget(workers)
+	}
+	jobSeconds := j.estimatedSeconds()
+	if err := budget.Acquire(ctx, j.startSeconds(), startTier); err != nil {
+		return "", err
+	}
+	defer budget.Release(1)
+	j.started, j.startedAt = true, time.Now()
+	// The job's own work is measured on its thread (Env.suspend).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	folder := results.OpenFolder(j.Dir)
 	var lock *folderLock
 	if !o.Shard.Active() {
@@ -687,7 +728,7 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	defer os.RemoveAll(staging)
 	env := &Env{Ctx: ctx, ID: spec.ID, Dir: staging, CellRoot: folder.StateDir(), Quick: o.Quick, Workers: workers,
 		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards, Limits: o.Limits,
-		Settings: base.Settings, Criteria: j.criteria}
+		Settings: base.Settings, Criteria: j.criteria, budget: budget, jobSeconds: jobSeconds}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
 	man.Settings, man.SettingsNote = string(base.Settings), base.SettingsNote
@@ -702,15 +743,22 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	man.Machine = results.ThisMachine(workers)
 	cpu0, cpuKnown := results.ProcessCPUSeconds()
 	start := time.Now()
-	if err := spec.Run(env, cfg); err != nil {
+	env.resume()
+	err = spec.Run(env, cfg)
+	env.suspend()
+	if err != nil {
 		return j.Dir, fmt.Errorf("%s: %w", spec.ID, err)
 	}
 	if o.Shard.Active() {
 		return j.Dir, nil
 	}
 	man.WallSeconds = time.Since(start).Seconds()
-	if cpu1, ok := results.ProcessCPUSeconds(); ok && cpuKnown {
-		man.CPUSeconds = cpu1 - cpu0
+	if shared == nil {
+		if cpu1, ok := results.ProcessCPUSeconds(); ok && cpuKnown {
+			man.CPUSeconds = cpu1 - cpu0
+		}
+	} else if !env.cpuUnknown {
+		man.CPUSeconds, man.CPUScope = env.cpu, results.CPUThreads
 	}
 	man.Machine.LoadEnd = results.LoadAverage()
 	man.Cells = env.CellCounts()

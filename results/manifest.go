@@ -47,6 +47,11 @@ type Manifest struct {
 	// of cores the run kept busy. A resumed run's times cover the cells it
 	// computed, not those an earlier attempt stored.
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	// CPUScope says what CPUSeconds counts: empty, the process's CPU
+	// time (the experiment ran alone); CPUThreads, that of the threads
+	// that ran the experiment's own work and its cells while it shared
+	// the process with other experiments (vbw run over several configs).
+	CPUScope string `json:"cpu_scope,omitempty"`
 	// Machine is the computer the run ran on (nil in manifests written
 	// before it was recorded).
 	Machine *Machine `json:"machine,omitempty"`
@@ -68,6 +73,15 @@ type Manifest struct {
 
 	start time.Time
 }
+
+// CPUThreads is the Manifest.CPUScope of a run that shared its process:
+// its CPUSeconds add up the thread CPU time (Linux RUSAGE_THREAD) of the
+// goroutine that ran the experiment's own work and of each cell, each
+// locked to its thread meanwhile. The goroutines that a cell's inner
+// parallel loops start, and the runtime's (the garbage collector), are not
+// counted; the invocation's record (Invocation) has the process's
+// CPU time.
+const CPUThreads = "threads"
 
 // Resolutions are the hashes of a config file's two resolutions
 // (Manifest.Resolutions).

@@ -128,6 +128,17 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 {{range .Missing}}<li><code>{{.ID}}</code>: {{.Title}}.{{with .Note}} {{.}}.{{end}}{{with .Command}} Run it with <code>{{.}}</code>{{end}}{{with .Make}} (or with its chapter, <code>{{.}}</code>){{end}}{{with .Time}}, expected {{.}}{{end}}{{if .Command}}, then <code>bin/vbw report</code>.{{end}}</li>
 {{end}}</ul>{{end}}
 </section>
+{{with .Times}}<section id="run-times" class="runs">
+<h2>Run times</h2>
+<p><small>From the manifests (<code>bin/vbw report -times</code>, <code>make times</code>).</small></p>
+<div class="scroll"><table>
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table></div>
+{{range .Notes}}<p><small>{{.}}</small></p>
+{{end}}</section>{{end}}
 {{range .Experiments}}
 <section class="experiment" id="{{.Anchor}}">
 <h2>{{.ID}}{{if .Quick}} <span class="badge quick">QUICK run: reduced settings, not the text's</span>{{end}}</h2>
@@ -269,6 +280,11 @@ func markdown(r *Report) string {
 			}
 			b.WriteString("\n")
 		}
+	}
+	if r.TimesMarkdown != "" {
+		b.WriteString("\n<a id=\"run-times\"></a>\n## Run times\n\nFrom the manifests (`bin/vbw report -times`, `make times`).\n\n")
+		// The table's text comes from the manifests: no raw tag.
+		b.WriteString(strings.NewReplacer("<", "&lt;", ">", "&gt;").Replace(r.TimesMarkdown))
 	}
 	for _, e := range r.Experiments {
 		fmt.Fprintf(&b, "\n<a id=\"%s\"></a>\n## %s", e.Anchor, esc(e.ID))

@@ -130,6 +130,11 @@ type Report struct {
 	Documents []DocumentView
 	// Kinds are the verdicts, in the matrix's order (VerdictKinds).
 	Kinds []string
+	// TimesMarkdown is the run-times table of the results (the table vbw
+	// report -times prints, with the run records' lines); Times is the
+	// same for the page. Empty, nil: no manifest records a time.
+	TimesMarkdown string
+	Times         *TimesView
 }
 
 // Collect reads every results folder under dir: dir/<chapter>/<name>/ and
@@ -277,6 +282,8 @@ func Build(dir string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.TimesMarkdown = timesMarkdown(dir)
+	r.Times = timesView(r.TimesMarkdown)
 	var page bytes.Buffer
 	if err := pageTemplate.Execute(&page, r); err != nil {
 		return nil, fmt.Errorf("report: %w", err)

@@ -255,3 +255,111 @@ func orNone(s string) string {
 	}
 	return s
 }
+
+// Invocations reads the run records (results.Invocation) of the vbw runs
+// over several configs into each of dirs and dir/quick, oldest first.
+func Invocations(dirs []string) []*results.Invocation {
+	var recs []*results.Invocation
+	for _, d := range dirs {
+		for _, p := range []string{filepath.Join(d, results.InvocationFile), filepath.Join(d, "quick", results.InvocationFile)} {
+			if r, err := results.ReadInvocation(p); err == nil {
+				recs = append(recs, r)
+			}
+		}
+	}
+	sort.Slice(recs, func(i, j int) bool { return recs[i].Start < recs[j].Start })
+	return recs
+}
+
+// WriteInvocations writes one line per run record: the whole vbw run's
+// wall and CPU time, the cores it kept busy, its configs, workers, load and
+// machine. Its configs shared the workers, so their wall times in the
+// table overlap and add up to more than the run's.
+func WriteInvocations(w io.Writer, recs []*results.Invocation) {
+	for _, r := range recs {
+		ok := 0
+		for _, j := range r.Jobs {
+			if j.OK {
+				ok++
+			}
+		}
+		cores := ""
+		if r.CPUSeconds > 0 && r.WallSeconds > 0 {
+			cores = fmt.Sprintf(", %.2f cores busy", r.CPUSeconds/r.WallSeconds)
+		}
+		cpu := "not recorded"
+		if r.CPUSeconds > 0 {
+			cpu = duration(r.CPUSeconds)
+		}
+		m := r.Machine
+		if m == nil {
+			m = &results.Machine{LoadStart: -1, LoadEnd: -1}
+		}
+		var flags []string
+		for _, a := range r.Args {
+			if !strings.HasSuffix(a, ".toml") {
+				flags = append(flags, a)
+			}
+		}
+		cmd := strings.Join(append([]string{"vbw", "run"}, flags...), " ")
+		fmt.Fprintf(w, "\nThe whole `%s` of %d configs (%d committed, their cells sharing %d workers), started %s: %s wall, %s CPU%s; load %s–%s on %s (%s, %d CPUs). Its configs' wall times above overlap; their CPU times add up the threads of each config's own work and cells.\n",
+			cmd, len(r.Jobs), ok, m.Workers, r.Start, duration(r.WallSeconds), cpu, cores,
+			loadString(m.LoadStart), loadString(m.LoadEnd), orHost(m.Host), orNone(m.CPUModel), m.CPUs)
+	}
+}
+
+func orHost(h string) string {
+	if h == "" {
+		return "an unnamed host"
+	}
+	return h
+}
+
+// timesMarkdown is the run-times table of the results under dir, with the
+// lines of its run records (WriteTimes, WriteInvocations).
+func timesMarkdown(dir string) string {
+	var b strings.Builder
+	rows, _ := Times([]string{dir}, nil, "")
+	if len(rows) == 0 {
+		return ""
+	}
+	WriteTimes(&b, rows)
+	WriteInvocations(&b, Invocations([]string{dir}))
+	return b.String()
+}
+
+// TimesView is the run-times table for the HTML page: the Markdown
+// table's header and rows, and its other lines as paragraphs.
+type TimesView struct {
+	Header []string
+	Rows   [][]string
+	Notes  []string
+}
+
+// timesView reads the Markdown of timesMarkdown back into cells.
+func timesView(md string) *TimesView {
+	if md == "" {
+		return nil
+	}
+	v := &TimesView{}
+	for _, line := range strings.Split(md, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case line == "":
+		case strings.HasPrefix(line, "|---"):
+		case strings.HasPrefix(line, "|"):
+			cells := strings.Split(strings.Trim(line, "|"), " | ")
+			for i := range cells {
+				cells[i] = strings.Trim(strings.TrimSpace(cells[i]), "`")
+			}
+			if v.Header == nil {
+				v.Header = cells
+			} else {
+				v.Rows = append(v.Rows, cells)
+			}
+		default:
+			v.Notes = append(v.Notes, strings.ReplaceAll(line, "`", ""))
+		}
+	}
+	return v
+}

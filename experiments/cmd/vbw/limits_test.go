@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -262,8 +263,24 @@ func TestInterruptMessage(t *testing.T) {
 			t.Errorf("last line %q, want %q", last, want)
 		}
 	}
-	if !kept.MatchString(last) || strings.Contains(last, "context canceled") {
-		t.Errorf("last line %q, want the number of kept cells and where", last)
+	m := kept.FindStringSubmatch(last)
+	if m == nil || strings.Contains(last, "context canceled") {
+		t.Fatalf("last line %q, want the number of kept cells and where", last)
+	}
+	// The same command resumes: both configs commit, the interrupted one
+	// with its kept cells resumed rather than computed.
+	if o, err := exec.Command(bin, "run", "-quick", "-noplot", "-workers", "2", "-out", out, path, other).CombinedOutput(); err != nil {
+		t.Fatalf("resumed run: %v\n%s", err, o)
+	}
+	man, err := results.ReadManifest(filepath.Join(j.Dir, results.ManifestFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Cells == nil || strconv.Itoa(man.Cells.Resumed) != m[1] {
+		t.Errorf("resumed run's cells %+v, want the %s kept cells resumed", man.Cells, m[1])
+	}
+	if _, err := results.ReadManifest(filepath.Join(out, "chapter4", "other", results.ManifestFile)); err != nil {
+		t.Errorf("the config not started before: %v", err)
 	}
 }
 

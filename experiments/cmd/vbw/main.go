@@ -199,22 +199,76 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	if *onePer {
 		jobs = onePerExperiment(jobs, stderr)
 	}
-	for i, j := range jobs {
-		start := time.Now()
+	for _, j := range jobs {
 		if w := j.Estimate.Work; w >= longRun && !merge {
 			fmt.Fprintf(stderr, "%s: estimated at most %.2g operations (%s, if every fit runs to its iteration cap) on %d workers\n",
 				j.Spec.ID, w, experiments.CoreTime(w), o.Workers)
 		}
-		dir, err := j.Run(ctx)
-		if err != nil {
-			if ctx.Err() != nil {
-				return newInterrupted(j, jobs[:i], jobs[i+1:], time.Since(start), merge, sh.Active())
-			}
-			return err
-		}
-		fmt.Fprintf(stdout, "%s -> %s (%.1fs)\n", j.Path, dir, time.Since(start).Seconds())
 	}
-	return nil
+	// The cells of every config share the workers, longest first; each
+	// config commits when its last cell is done.
+	rec := results.StartInvocation(args, o.Workers)
+	outcomes := experiments.RunJobs(ctx, jobs, o.Workers, func(r experiments.JobOutcome) {
+		fmt.Fprintf(stdout, "%s -> %s (%.1fs)\n", r.Job.Path, r.Dir, r.Elapsed.Seconds())
+	})
+	if !merge && !sh.Active() && len(jobs) > 1 {
+		if err := rec.Finish(*out, outcomes2records(outcomes)); err != nil {
+			fmt.Fprintf(stderr, "vbw: the run record was not written: %v\n", err)
+		}
+	}
+	return jobsError(ctx, outcomes, rec.Elapsed(), merge, sh.Active())
+}
+
+// outcomes2records lists the jobs of a run for its run record.
+func outcomes2records(outs []experiments.JobOutcome) []results.InvocationJob {
+	r := make([]results.InvocationJob, len(outs))
+	for i, o := range outs {
+		r[i] = results.InvocationJob{Config: o.Job.Path, Dir: o.Job.Dir, OK: o.Err == nil, Started: o.Started, WallSeconds: o.Elapsed.Seconds()}
+	}
+	return r
+}
+
+// jobsError is the error of a run whose jobs ended as outs: nil when all
+// committed; after an interrupt, what was kept and how to resume; else the
+// first failure, naming its config, and the configs it stopped.
+func jobsError(ctx context.Context, outs []experiments.JobOutcome, elapsed time.Duration, merge, shard bool) error {
+	var done, stopped, left []*experiments.Job
+	var failed *experiments.JobOutcome
+	for i := range outs {
+		o := &outs[i]
+		switch {
+		case o.Err == nil:
+			done = append(done, o.Job)
+		case o.Cause && failed == nil && ctx.Err() == nil:
+			failed = o
+		case !o.Started:
+			left = append(left, o.Job)
+		default:
+			stopped = append(stopped, o.Job)
+		}
+	}
+	if failed == nil && len(stopped)+len(left) == 0 {
+		return nil
+	}
+	if failed == nil && ctx.Err() != nil {
+		return newInterrupted(stopped, done, left, elapsed, merge, shard)
+	}
+	if failed == nil {
+		// A job stopped without a failure of its own or an interrupt.
+		for _, o := range outs {
+			if o.Err != nil {
+				return o.Err
+			}
+		}
+	}
+	err := failed.Err
+	if !strings.Contains(err.Error(), failed.Job.Path) {
+		err = fmt.Errorf("%s: %w", failed.Job.Path, err)
+	}
+	if len(stopped)+len(left) > 0 {
+		err = fmt.Errorf("%w (stopped with it, finished cells kept: %s)", err, paths(append(stopped, left...)))
+	}
+	return err
 }
 
 // longRun is the estimated work (operations) from which vbw run states the
@@ -262,20 +316,27 @@ type interrupted struct{ msg string }
 
 func (e *interrupted) Error() string { return e.msg }
 
-// newInterrupted describes a run interrupted in job j after elapsed, with
-// the jobs done before it and those not started.
-func newInterrupted(j *experiments.Job, done, left []*experiments.Job, elapsed time.Duration, merge, shard bool) error {
+// newInterrupted describes a run interrupted after elapsed in the jobs
+// stopped, with the jobs done before and those not started.
+func newInterrupted(stopped, done, left []*experiments.Job, elapsed time.Duration, merge, shard bool) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "interrupted after %s in %s", elapsed.Round(100*time.Millisecond), j.Path)
-	switch {
-	case merge:
-		fmt.Fprintf(&b, ": the merge wrote nothing, %s is as it was", j.Dir)
-	default:
-		fmt.Fprintf(&b, ": %d finished cells are kept in %s", j.KeptCells(), j.CellsDir())
-		if _, err := os.Stat(filepath.Join(j.Dir, results.ManifestFile)); err == nil && !shard {
-			fmt.Fprintf(&b, " and the previous results in %s are unchanged", j.Dir)
-		} else if !shard {
-			b.WriteString(" (no results were written)")
+	fmt.Fprintf(&b, "interrupted after %s", elapsed.Round(100*time.Millisecond))
+	for k, j := range stopped {
+		sep := " in "
+		if k > 0 {
+			sep = "; and in "
+		}
+		fmt.Fprintf(&b, "%s%s", sep, j.Path)
+		switch {
+		case merge:
+			fmt.Fprintf(&b, ": the merge wrote nothing, %s is as it was", j.Dir)
+		default:
+			fmt.Fprintf(&b, ": %d finished cells are kept in %s", j.KeptCells(), j.CellsDir())
+			if _, err := os.Stat(filepath.Join(j.Dir, results.ManifestFile)); err == nil && !shard {
+				fmt.Fprintf(&b, " and the previous results in %s are unchanged", j.Dir)
+			} else if !shard {
+				b.WriteString(" (no results were written)")
+			}
 		}
 	}
 	if len(done) > 0 {
@@ -387,6 +448,7 @@ func printTimes(dirs []string, prefix string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "vbw report -times: %s: no readable manifest.json, left out\n", s)
 	}
 	report.WriteTimes(stdout, rows)
+	report.WriteInvocations(stdout, report.Invocations(dirs))
 	return nil
 }
 
