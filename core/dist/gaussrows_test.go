@@ -728,6 +728,30 @@ func BenchmarkGaussianRowsSecondMomentTo(b *testing.B) {
 	}
 }
 
+// BenchmarkGaussianRowsSetDistinctPrecision times the VBM step of the
+// loadings of one analyser of the digits (Beal (2003) section 4.6: p = 64
+// rows of order k+1 = 6); the flops counted per row are those of the
+// factorisation (n³/3), the inverse (2n³/3) and the two solves (2n²).
+func BenchmarkGaussianRowsSetDistinctPrecision(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 13))
+	const r, d = 64, 6
+	precs := make([]mat.Symmetric, r)
+	for i := range precs {
+		precs[i] = randSPD(rnd, d, 0.3)
+	}
+	lin := randDense(rnd, r, d, 1)
+	g := mustRows(NewGaussianRowsDistinctPrecision(precs, lin))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := g.SetDistinctPrecision(precs, lin); err != nil {
+			b.Fatal(err)
+		}
+	}
+	flops := float64(r) * (float64(d*d*d) + 2*float64(d*d))
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/r, "ns/row")
+}
+
 // sameRows reports the first difference, bit for bit, between everything
 // that a and b expose: means, covariances, log-determinants, log-densities
 // of a random matrix (through the stored factor) and draws from the same
