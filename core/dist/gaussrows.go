@@ -585,15 +585,43 @@ func (g *GaussianRows) SecondMomentTo(dst *mat.SymDense, w []float64) *mat.SymDe
 		}
 		if g.Shared() {
 			sumWC += wr * g.scale[r]
+			blas64.Syr(wr, blas64.Vector{N: g.d, Inc: 1, Data: g.mean.RawRowView(r)}, raw)
 		} else {
-			addScaledSym(raw, wr*g.scale[r], g.sigma[r].RawSymmetric())
+			addScaledSymSyr(raw, wr*g.scale[r], g.sigma[r].RawSymmetric(), wr, g.mean.RawRowView(r))
 		}
-		blas64.Syr(wr, blas64.Vector{N: g.d, Inc: 1, Data: g.mean.RawRowView(r)}, raw)
 	}
 	if g.Shared() && sumWC != 0 {
 		addScaledSym(raw, sumWC, g.sigma[0].RawSymmetric())
 	}
 	return dst
+}
+
+// addScaledSymSyr adds f·s and then w·μμᵀ to the upper triangle of dst, in
+// one pass: each element gets f·s_ij added and then μ_j·(μ_i·w), the
+// operations of addScaledSym followed by blas64.Syr(w, μ, dst) (gonum's
+// Dsyr, which skips a row i with μ_i·w = 0), so the same bits without the
+// call and its checks.
+func addScaledSymSyr(dst blas64.Symmetric, f float64, s blas64.Symmetric, w float64, mu []float64) {
+	n := dst.N
+	mu = mu[:n]
+	for i := 0; i < n; i++ {
+		di := dst.Data[i*dst.Stride+i : i*dst.Stride+n]
+		si := s.Data[i*s.Stride+i : i*s.Stride+n]
+		si = si[:len(di)]
+		tmp := mu[i] * w
+		if tmp == 0 {
+			for j := range di {
+				di[j] += f * si[j]
+			}
+			continue
+		}
+		mi := mu[i:]
+		mi = mi[:len(di)]
+		for j := range di {
+			t := di[j] + f*si[j]
+			di[j] = t + mi[j]*tmp
+		}
+	}
 }
 
 // addScaledSym adds f·s to the upper triangle of dst.
