@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/vbworkbench/vbw/results"
 )
@@ -141,4 +142,29 @@ func (e *Env) DataRecords() []results.DataRecord {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append([]results.DataRecord{}, e.data...)
+}
+
+// DataName returns the name that the figures of the run whose results are
+// in dir give the data they were drawn from: text, the text's own name for
+// them ("Old Faithful"), when every data file the run read matched its
+// published checksum, and otherwise the base names of the files no checksum
+// verified (a user's data), joined by " and ", with own true. It reads the
+// data records of dir's summary.json (Env.WriteSummary); a run that read no
+// file keeps text. Titles and labels drawn from a run on other data than
+// the text's thus name that data, never the text's.
+func DataName(dir, text string) (name string, own bool, err error) {
+	s, err := results.ReadSummary(filepath.Join(dir, results.SummaryFile))
+	if err != nil {
+		return "", false, fmt.Errorf("the data of the figures: %w", err)
+	}
+	var names []string
+	for _, d := range s.Data {
+		if !d.Checked {
+			names = append(names, filepath.Base(d.File))
+		}
+	}
+	if len(names) == 0 {
+		return text, false, nil
+	}
+	return strings.Join(names, " and "), true, nil
 }

@@ -47,13 +47,44 @@ import (
 // Config is implemented by every experiment's typed config, which embeds
 // Common. Estimate returns what a run of the (validated) config needs, from
 // the config alone: Prepare refuses a config whose estimate exceeds the
-// limits before anything runs (see Cost). Add requires both methods of the
-// config's pointer type, so an experiment cannot be registered without
-// its estimate.
+// limits before anything runs (see Cost). Criteria returns the criteria
+// table a run of the config judges (results.Criteria), from the config and,
+// for a threshold that depends on the data, the data files of env
+// (env.ReadData; env.DataDir is resolved): Prepare refuses a table that is
+// not valid, a criterion without a kind say, before anything runs
+// (StatedCriteria), and the run's summary must judge that table
+// (WriteSummary). Add requires every method of the config's pointer type,
+// so an experiment cannot be registered without its estimate and its
+// criteria.
 type Config interface {
 	Base() *Common
 	Validate() error
 	Estimate() Cost
+	Criteria(env *Env) (results.Criteria, error)
+}
+
+// StatedCriteria returns the criteria table a run of cfg judges: its
+// Criteria, with every claim of the text a claim of ours when the config
+// declares settings of ours (Common.Ours, results.Criteria.AsOurs). It
+// refuses a table that is not valid (results.Criteria.Validate: a
+// criterion without a kind, a claim without the text's number), in one
+// line naming the experiment and the criterion.
+func StatedCriteria(cfg Config, env *Env) (results.Criteria, error) {
+	id := cfg.Base().Experiment
+	cs, err := cfg.Criteria(env)
+	if err != nil {
+		return nil, err
+	}
+	if cs == nil {
+		return nil, fmt.Errorf("%s states no criteria table (Config.Criteria): every experiment states its acceptance criteria (an empty table for none)", id)
+	}
+	if cfg.Base().Ours() {
+		cs = cs.AsOurs()
+	}
+	if err := cs.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", id, err)
+	}
+	return cs, nil
 }
 
 // Common holds the keys every experiment config has at its top level.
@@ -75,7 +106,20 @@ type Common struct {
 	// experiment writes results/chapter3/mine. Letters, digits, '.', '_'
 	// and '-' only.
 	Name string `toml:"name"`
+	// Settings says how the config's settings stand to the text's:
+	// "text", "reduced" (the text's procedure on fewer repetitions,
+	// instances, seeds or iterations, named by SettingsNote) or "ours"
+	// (config.Settings). Load resolves it: a config without a base that
+	// leaves it out is "text", a variant must declare it (config.Resolve).
+	Settings config.Settings `toml:"settings,omitempty"`
+	// SettingsNote says in a few words what is reduced (or ours), e.g.
+	// "3 repetitions, the thesis's 10".
+	SettingsNote string `toml:"settings_note,omitempty"`
 }
+
+// Ours reports whether the config declares settings of ours: its claims
+// of the text are claims of ours (results.ClaimOn, results.Criteria.AsOurs).
+func (c *Common) Ours() bool { return c.Settings == config.SettingsOurs }
 
 // Base returns c; it lets generic code reach the common keys.
 func (c *Common) Base() *Common { return c }
@@ -189,6 +233,13 @@ type Env struct {
 	CellRoot string
 	// Limits bound the run (env.CheckMemory).
 	Limits Limits
+	// Settings are the config's settings relative to the text's
+	// (Common.Settings); on settings of ours WriteSummary makes the
+	// summary's claims of the text claims of ours.
+	Settings config.Settings
+	// Criteria, when set, is the table the config states
+	// (StatedCriteria); WriteSummary refuses a summary that judges another.
+	Criteria results.Criteria
 
 	mu       sync.Mutex
 	warnings []string
@@ -212,8 +263,16 @@ func (e *Env) WriteSummary(s *results.Summary, intro string) error {
 	if s.Criteria == nil {
 		return fmt.Errorf("summary of %s has no criteria table (results.Summary.Criteria): every experiment states its acceptance criteria", e.ID)
 	}
+	if e.Settings == config.SettingsOurs {
+		s.AsOurs()
+	}
 	if err := s.Validate(); err != nil {
 		return err
+	}
+	if e.Criteria != nil {
+		if err := sameCriteria(e.Criteria, s.Criteria); err != nil {
+			return fmt.Errorf("summary of %s: %w", e.ID, err)
+		}
 	}
 	for _, w := range e.Warnings() {
 		if !slices.Contains(s.Warnings, w) {
@@ -238,6 +297,22 @@ func (e *Env) WriteSummary(s *results.Summary, intro string) error {
 		return err
 	}
 	return results.WriteFileAtomic(e.Path("scorecard.md"), results.Scorecard(s, intro))
+}
+
+// sameCriteria returns an error unless the summary's table got has the
+// criteria of the stated table want, in order and of the same kinds.
+func sameCriteria(want, got results.Criteria) error {
+	for i := range max(len(want), len(got)) {
+		switch {
+		case i >= len(got):
+			return fmt.Errorf("its criteria table lacks %q, which the config states (Config.Criteria)", want[i].ID)
+		case i >= len(want):
+			return fmt.Errorf("its criteria table has %q, which the config does not state (Config.Criteria)", got[i].ID)
+		case want[i].ID != got[i].ID || want[i].Kind != got[i].Kind:
+			return fmt.Errorf("its criteria table has %q (%s) where the config states %q (%s) (Config.Criteria)", got[i].ID, got[i].Kind, want[i].ID, want[i].Kind)
+		}
+	}
+	return nil
 }
 
 // notTheText marks every claim of the text (and every extension) of a run
@@ -375,6 +450,10 @@ func Load(path string, quick bool) (Spec, Config, error) {
 	if err := config.Load(path, quick, cfg); err != nil {
 		return Spec{}, nil, err
 	}
+	base := cfg.Base()
+	if base.Settings, base.SettingsNote, err = config.Resolve(path, base.Settings, base.SettingsNote); err != nil {
+		return Spec{}, nil, err
+	}
 	return spec, cfg, nil
 }
 
@@ -391,7 +470,8 @@ type Job struct {
 	// resolutions are the hashes of the file's resolutions with and
 	// without its [quick] table.
 	resolutions results.Resolutions
-	data        string // resolved data directory
+	data        string           // resolved data directory
+	criteria    results.Criteria // the criteria the config states (StatedCriteria)
 	o           RunOptions
 }
 
@@ -447,9 +527,13 @@ func Prepare(path string, o RunOptions) (*Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	stated, err := StatedCriteria(cfg, &Env{ID: spec.ID, Quick: o.Quick, DataDir: dataDir, Log: io.Discard})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	chapter, _, _ := strings.Cut(spec.ID, "/")
 	j := &Job{Path: path, Spec: spec, Config: cfg, Dir: filepath.Join(o.Out, chapter, name), o: o,
-		data: dataDir, Estimate: est}
+		data: dataDir, Estimate: est, criteria: stated}
 	// The hash that identifies results leaves out where the data lives (the
 	// data files are checked by their SHA-256 instead) and where the results
 	// go.
@@ -602,9 +686,11 @@ func (j *Job) Run(ctx context.Context) (dir string, err error) {
 	}
 	defer os.RemoveAll(staging)
 	env := &Env{Ctx: ctx, ID: spec.ID, Dir: staging, CellRoot: folder.StateDir(), Quick: o.Quick, Workers: workers,
-		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards, Limits: o.Limits}
+		DataDir: j.data, Hash: j.hash, CellKey: j.hash + "-" + BuildID(), Log: log, Shard: o.Shard, MergeOnly: o.MergeOnly, MergeShards: o.MergeShards, Limits: o.Limits,
+		Settings: base.Settings, Criteria: j.criteria}
 	man := results.NewManifest(spec.ID, j.hash, base.Seed, o.Quick)
 	man.Config = j.Path
+	man.Settings, man.SettingsNote = string(base.Settings), base.SettingsNote
 	man.Resolutions, man.CellKey = &j.resolutions, env.CellKey
 	if man.VCS.Revision == "" {
 		// Built without VCS stamping (go run, tests, -buildvcs=false): ask

@@ -1,6 +1,7 @@
 package experiments
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/vbworkbench/vbw/results"
@@ -30,5 +31,32 @@ func TestOwnDataNotTheText(t *testing.T) {
 	}
 	if len(s.Findings) != 0 {
 		t.Errorf("findings of the claims left: %q", s.Findings)
+	}
+}
+
+// TestDataName: figures name the text's data by the text's name when every
+// file read was verified, and a user's files by their base names.
+func TestDataName(t *testing.T) {
+	for _, c := range []struct {
+		data []results.DataRecord
+		want string
+		own  bool
+	}{
+		{[]results.DataRecord{{File: "faithful.csv", Checked: true}}, "Old Faithful", false},
+		{nil, "Old Faithful", false},
+		{[]results.DataRecord{{File: "/home/me/geyser.csv"}}, "geyser.csv", true},
+		{[]results.DataRecord{{File: "a/train.csv"}, {File: "pima_test.csv", Checked: true}, {File: "b/test.csv"}}, "train.csv and test.csv", true},
+	} {
+		dir := t.TempDir()
+		if err := results.WriteJSON(filepath.Join(dir, results.SummaryFile), &results.Summary{Data: c.data}); err != nil {
+			t.Fatal(err)
+		}
+		got, own, err := DataName(dir, "Old Faithful")
+		if err != nil || got != c.want || own != c.own {
+			t.Errorf("%v: %q, %v, %v; want %q, %v", c.data, got, own, err, c.want, c.own)
+		}
+	}
+	if _, _, err := DataName(t.TempDir(), "x"); err == nil {
+		t.Error("no summary.json: no error")
 	}
 }

@@ -234,15 +234,21 @@ func Verify(ctx context.Context, dir string, o VerifyOptions) (*Verification, er
 func kindOf(quick bool) string { return map[bool]string{true: "quick", false: "full"}[quick] }
 
 // RunHash is the hash that identifies a run's resolved config: without
-// where its data live and where its results go (as Prepare takes it).
+// where its data live and where its results go (as Prepare takes it), and
+// without its settings declaration unless it declares settings of ours.
 func RunHash(cfg Config) (string, error) { return runHash(cfg) }
 
 func runHash(cfg Config) (string, error) {
 	base := cfg.Base()
-	savedData, savedName := base.DataDir, base.Name
-	base.DataDir, base.Name = "", ""
+	saved := *base
+	base.DataDir, base.Name, base.SettingsNote = "", "", ""
+	if !base.Ours() {
+		// The text's settings and reduced ones compute the same results;
+		// only settings of ours judge the text's claims as extensions.
+		base.Settings = ""
+	}
 	_, hash, err := config.Encode(cfg)
-	base.DataDir, base.Name = savedData, savedName
+	*base = saved
 	return hash, err
 }
 

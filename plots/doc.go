@@ -26,6 +26,8 @@
 //     spaced colours (DivergingMap, blue-white-red for signed matrices;
 //     GrayMap, white to black), as used for the interaction matrices of
 //     Figure 5.12. GrayImage shows a matrix in grey levels without a bar.
+//     ColorBar is a panel of a colour bar alone, for heat maps on data
+//     axes that share one colour scale (Turner & Sahani Figs 1.6, 1.7).
 //   - Figure and Render lay panels out on a grid with aligned data areas
 //     and encode them as SVG or PNG bytes; RenderPlot does one plot.
 //     Writing the bytes to disk (atomically) is the caller's job.
@@ -33,6 +35,8 @@
 //     fewest of the plot's lines, markers and bands (Lines, ErrorBars and
 //     StackedBars register theirs), on a translucent card when no place
 //     is free.
+//   - InlineLabels writes labels on the lines they name (the levels of a
+//     contour map), each on a white card that breaks the line beneath.
 //   - Ticks, the default of every linear axis, labels ticks in the
 //     shortest exact form (TickLabel: 25, 2.5, 0.25); IntegerTicks ticks
 //     counts at integers only; NamedTicks labels the rows or columns of a

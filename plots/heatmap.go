@@ -10,6 +10,8 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Geometry of a HeatMap, in units of the matrix's rows: the colour bar's
@@ -64,6 +66,49 @@ func HeatMap(title string, m mat.Matrix, cmap palette.ColorMap, label string) (*
 	p.Y.Min, p.Y.Max = 0, hb+gap+rows
 	p.X.Label.Text = label
 	p.X.Tick.Marker = BarTicks(cmap, cols)
+	p.HideY()
+	return p, nil
+}
+
+// colorBarHeight is the height of ColorBar's bar, as a fraction of its
+// panel's data area.
+const colorBarHeight = 0.18
+
+// ColorBar returns a panel that holds only a colour bar: cmap from Min at
+// the left to Max at the right, as a strip along the bottom of the data
+// area above its x axis, which gives the value of each colour and carries
+// label (the quantity and its units), with title written just above the
+// strip. It serves figures whose panels share one colour scale (a grid of
+// heat maps drawn with gonum's plotter.HeatMap on data axes), beside them
+// in the figure. The y axis is hidden. It returns an error for a nil map
+// or an empty or non-finite range.
+func ColorBar(title string, cmap palette.ColorMap, label string) (*plot.Plot, error) {
+	if cmap == nil {
+		return nil, fmt.Errorf("plots: colour bar %q: nil colour map", title)
+	}
+	lo, hi := cmap.Min(), cmap.Max()
+	if !(lo < hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		return nil, fmt.Errorf("plots: colour bar %q: colour range [%v, %v] is empty or not finite", title, lo, hi)
+	}
+	bar, err := barImage(cmap)
+	if err != nil {
+		return nil, fmt.Errorf("plots: colour bar %q: %v", title, err)
+	}
+	p := newPlot("")
+	p.Add(plotter.NewImage(bar, lo, 0, hi, colorBarHeight))
+	if title != "" {
+		t, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: (lo + hi) / 2, Y: colorBarHeight}}, Labels: []string{title}})
+		if err != nil {
+			return nil, fmt.Errorf("plots: colour bar %q: %v", title, err)
+		}
+		t.TextStyle[0] = p.Title.TextStyle
+		t.TextStyle[0].XAlign, t.TextStyle[0].YAlign = draw.XCenter, draw.YBottom
+		t.Offset = vg.Point{Y: vg.Points(4)}
+		p.Add(t)
+	}
+	p.X.Min, p.X.Max = lo, hi
+	p.Y.Min, p.Y.Max = 0, 1
+	p.X.Label.Text = label
 	p.HideY()
 	return p, nil
 }

@@ -146,3 +146,53 @@ func TestHeatMapErrors(t *testing.T) {
 		t.Error("empty matrix accepted")
 	}
 }
+
+// TestColorBar: the bar spans the map's range on the x axis, which carries
+// the label, from the colour of Min at the left to that of Max at the
+// right, along the bottom of the data area, with the title written above
+// it; a nil map or an empty range is an error.
+func TestColorBar(t *testing.T) {
+	p, err := ColorBar("scale of row 1", DivergingMap(0.5), "bias (no units)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.X.Min != -0.5 || p.X.Max != 0.5 || p.X.Label.Text != "bias (no units)" {
+		t.Errorf("x axis [%v, %v] %q", p.X.Min, p.X.Max, p.X.Label.Text)
+	}
+	rec := &recorder.Canvas{}
+	c := draw.NewCanvas(rec, 4*vg.Inch, 3*vg.Inch)
+	p.Draw(c)
+	var bar *recorder.DrawImage
+	var title *recorder.FillString
+	for _, a := range rec.Actions {
+		switch a := a.(type) {
+		case *recorder.DrawImage:
+			bar = a
+		case *recorder.FillString:
+			if a.String == "scale of row 1" {
+				title = a
+			}
+		}
+	}
+	if bar == nil || title == nil {
+		t.Fatalf("bar %v, title %v: want both drawn", bar, title)
+	}
+	da := p.DataCanvas(c)
+	if d := bar.Rectangle.Min.Y - da.Min.Y; d*d > 1e-6 {
+		t.Errorf("the bar starts at y %v, the data area at %v", bar.Rectangle.Min.Y, da.Min.Y)
+	}
+	if !(title.Point.Y >= bar.Rectangle.Max.Y) {
+		t.Errorf("the title (y %v) is not above the bar (top %v)", title.Point.Y, bar.Rectangle.Max.Y)
+	}
+	bb := bar.Image.Bounds()
+	blue, red := color.NRGBA{0, 0, 255, 255}, color.NRGBA{255, 0, 0, 255}
+	if nrgba(bar.Image.At(bb.Min.X, bb.Min.Y)) != blue || nrgba(bar.Image.At(bb.Max.X-1, bb.Min.Y)) != red {
+		t.Errorf("the bar does not run from blue to red")
+	}
+	if _, err := ColorBar("", nil, ""); err == nil {
+		t.Error("nil map: no error")
+	}
+	if _, err := ColorBar("", NewLinearMap(1, 1, color.White, color.Black), ""); err == nil {
+		t.Error("empty range: no error")
+	}
+}

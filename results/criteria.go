@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -169,8 +170,9 @@ type Criterion struct {
 type Kind int
 
 const (
-	// KindUnclassified is the zero value: a criterion not yet classified is
-	// judged as a claim of the text, without its number.
+	// KindUnclassified is the zero value: a criterion not classified,
+	// which Criteria.Validate refuses (and so every run, before it
+	// computes).
 	KindUnclassified Kind = iota
 	// KindClaim: an assertion of the text (Criterion.Theirs, at
 	// Criterion.Line), judged on every seed or data set of the run.
@@ -220,6 +222,44 @@ func (c Criterion) AsSanity() Criterion { c.Kind = KindSanity; return c }
 // AsExtension returns c as a claim of ours that extends the text.
 func (c Criterion) AsExtension() Criterion { c.Kind = KindExtension; return c }
 
+// ClaimOn returns c as a claim of the text stating theirs at line or, when
+// ours (the run's settings are not the text's: a config declaring
+// settings = "ours", or a key the text fixes set otherwise), as a claim of
+// ours that extends it, keeping the text's statement and line for the
+// report.
+func ClaimOn(ours bool, c Criterion, theirs, line string) Criterion {
+	c = c.AsClaim(theirs, line)
+	if ours {
+		c.Kind = KindExtension
+	}
+	return c
+}
+
+// AsOurs returns a copy of cs in which every claim of the text is a claim
+// of ours (an extension), as ClaimOn makes it: the table of a run whose
+// settings are not the text's.
+func (cs Criteria) AsOurs() Criteria {
+	out := slices.Clone(cs)
+	for i := range out {
+		if out[i].Kind == KindClaim {
+			out[i].Kind = KindExtension
+		}
+	}
+	return out
+}
+
+// AsOurs makes the summary's claims of the text claims of ours, in its
+// criteria table and in its checks (see Criteria.AsOurs): the summary of
+// a run whose settings are declared to be ours.
+func (s *Summary) AsOurs() {
+	s.Criteria = s.Criteria.AsOurs()
+	for i := range s.Checks {
+		if s.Checks[i].Kind == KindClaim.String() {
+			s.Checks[i].Kind = KindExtension.String()
+		}
+	}
+}
+
 var idOK = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(\[[^\[\]]+\])?$`)
 
 // For returns the criterion judged for one case: ID "id[case]" and the
@@ -245,7 +285,10 @@ func BaseID(id string) string {
 // Criteria is an experiment's table of criteria.
 type Criteria []Criterion
 
-// Validate reports a malformed or duplicate ID.
+// Validate reports a malformed or duplicate ID, a criterion without its
+// text, one without a kind (KindUnclassified: a programming error, since a
+// verdict needs to know whether it judges a claim or a sanity check) and a
+// claim of the text without the text's number and line.
 func (cs Criteria) Validate() error {
 	seen := map[string]bool{}
 	for _, c := range cs {
@@ -258,6 +301,12 @@ func (cs Criteria) Validate() error {
 		seen[c.ID] = true
 		if c.Text == "" {
 			return fmt.Errorf("results: criterion %q has no text", c.ID)
+		}
+		if c.Kind == KindUnclassified {
+			return fmt.Errorf("results: criterion %q has no kind: make it a claim of the text (AsClaim), an extension (AsExtension) or a sanity check (AsSanity)", c.ID)
+		}
+		if c.Kind < KindUnclassified || int(c.Kind) >= len(kindNames) {
+			return fmt.Errorf("results: criterion %q has an unknown kind %d", c.ID, int(c.Kind))
 		}
 		if c.Kind == KindClaim && (c.Theirs == "" || c.Line == "") {
 			return fmt.Errorf("results: criterion %q is a claim of the text without the text's number (Theirs) and line (Line)", c.ID)
@@ -304,17 +353,6 @@ func (c Criterion) check(name string, pass bool, v float64) Check {
 		ch.Kind = c.Kind.String()
 	}
 	return ch
-}
-
-// Unclassified returns the IDs of the criteria not classified (Kind).
-func (cs Criteria) Unclassified() []string {
-	var out []string
-	for _, c := range cs {
-		if c.Kind == KindUnclassified {
-			out = append(out, c.ID)
-		}
-	}
-	return out
 }
 
 // JudgeSeeds records the check of a claim over the seeds (or data sets,

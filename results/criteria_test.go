@@ -38,9 +38,9 @@ func TestTargetMetAndString(t *testing.T) {
 
 func TestJudgeAndComplete(t *testing.T) {
 	cs := Criteria{
-		{ID: "a", Text: "first", Target: AtLeast(1)},
-		{ID: "b.sub", Text: "second", Target: Holds},
-		{ID: "c", Text: "third", Target: Below(3)},
+		{ID: "a", Text: "first", Target: AtLeast(1), Kind: KindSanity},
+		{ID: "b.sub", Text: "second", Target: Holds, Kind: KindExtension},
+		{ID: "c", Text: "third", Target: Below(3), Kind: KindSanity},
 	}
 	var s Summary
 	s.Experiment = "x/y"
@@ -70,10 +70,13 @@ func TestJudgeAndComplete(t *testing.T) {
 		t.Errorf("stray check: %v", err)
 	}
 	for _, bad := range []Criteria{
-		{{ID: "A", Text: "upper case"}},
-		{{ID: "a", Text: "x"}, {ID: "a", Text: "twice"}},
-		{{ID: "a"}},
-		{{ID: "a[b]", Text: "a case in the table"}},
+		{{ID: "A", Text: "upper case", Kind: KindSanity}},
+		{{ID: "a", Text: "x", Kind: KindSanity}, {ID: "a", Text: "twice", Kind: KindSanity}},
+		{{ID: "a", Kind: KindSanity}},
+		{{ID: "a[b]", Text: "a case in the table", Kind: KindSanity}},
+		{{ID: "a", Text: "unclassified"}},
+		{{ID: "a", Text: "unknown kind", Kind: Kind(9)}},
+		{{ID: "a", Text: "a claim without the text's number", Kind: KindClaim}},
 	} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v validated", bad)
@@ -85,6 +88,54 @@ func TestJudgeAndComplete(t *testing.T) {
 		}
 	}()
 	s.JudgeBool(cs.Get("a"), true)
+}
+
+// TestUnclassifiedRefused: a criterion without a kind is refused, by
+// name, wherever a table is validated: Validate, CheckComplete and a
+// summary's Validate (which WriteSummary calls).
+func TestUnclassifiedRefused(t *testing.T) {
+	cs := Criteria{{ID: "ok", Text: "classified", Target: Holds, Kind: KindSanity}, {ID: "fig2.1-bare", Text: "not classified", Target: Holds}}
+	s := Summary{Experiment: "x/y", Criteria: cs}
+	for _, c := range cs {
+		s.JudgeBool(c, true)
+	}
+	for name, err := range map[string]error{"Validate": cs.Validate(), "CheckComplete": s.CheckComplete(cs), "Summary.Validate": s.Validate()} {
+		if err == nil || !strings.Contains(err.Error(), `"fig2.1-bare" has no kind`) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: %v, want one line naming fig2.1-bare", name, err)
+		}
+	}
+	if err := cs[:1].Validate(); err != nil {
+		t.Errorf("a classified table: %v", err)
+	}
+}
+
+// TestClaimOnAndAsOurs: ClaimOn makes a claim of the text, or, on
+// settings of ours, an extension keeping the text's statement; AsOurs
+// turns every claim of a table and of a summary's checks into an
+// extension and leaves the others and the original table as they were.
+func TestClaimOnAndAsOurs(t *testing.T) {
+	c := Criterion{ID: "fig1.1-x", Text: "x", Target: Holds}
+	if got := ClaimOn(false, c, "theirs", "L1"); got.Kind != KindClaim || got.Theirs != "theirs" || got.Line != "L1" {
+		t.Errorf("ClaimOn(false) = %+v", got)
+	}
+	if got := ClaimOn(true, c, "theirs", "L1"); got.Kind != KindExtension || got.Theirs != "theirs" || got.Line != "L1" {
+		t.Errorf("ClaimOn(true) = %+v", got)
+	}
+	cs := Criteria{c.AsClaim("theirs", "L1"), {ID: "s", Text: "s", Target: Holds, Kind: KindSanity}, {ID: "e", Text: "e", Target: Holds, Kind: KindExtension}}
+	s := Summary{Experiment: "x/y", Criteria: cs}
+	for _, c := range cs {
+		s.JudgeBool(c, true)
+	}
+	s.AsOurs()
+	want := []Kind{KindExtension, KindSanity, KindExtension}
+	for i, k := range want {
+		if s.Criteria[i].Kind != k || s.Checks[i].Kind != k.String() {
+			t.Errorf("after AsOurs, %s: criterion %s, check %q; want %s", cs[i].ID, s.Criteria[i].Kind, s.Checks[i].Kind, k)
+		}
+	}
+	if cs[0].Kind != KindClaim {
+		t.Errorf("AsOurs changed the table it copied: %s", cs[0].Kind)
+	}
 }
 
 func TestCheckJSONKeepsID(t *testing.T) {
@@ -103,7 +154,7 @@ func TestCheckJSONKeepsID(t *testing.T) {
 }
 
 func TestSummaryValidateClaims(t *testing.T) {
-	cs := Criteria{{ID: "fig1.2-peak", Text: "peak at k = 2", Target: Equal(2)}}
+	cs := Criteria{Criterion{ID: "fig1.2-peak", Text: "peak at k = 2", Target: Equal(2)}.AsClaim("the peak is at 2", "L12")}
 	s := Summary{Experiment: "x/y", Criteria: cs}
 	s.Judge(cs.Get("fig1.2-peak"), 2)
 	s.Claims = []Claim{{Artifact: "Figure 1.2", Checks: []string{"fig1.2-peak"}}}

@@ -26,15 +26,21 @@ type Manifest struct {
 	Resolutions *Resolutions `json:"resolutions,omitempty"`
 	// CellKey is the key the run's cells are stored under (its config
 	// hash and its build); empty in older manifests.
-	CellKey     string   `json:"cell_key,omitempty"`
-	Seed        uint64   `json:"seed"` // base seed; run seeds are derived from it
-	Quick       bool     `json:"quick"`
-	GoVersion   string   `json:"go_version"`
-	MainModule  Module   `json:"main_module"`
-	Modules     []Module `json:"modules"` // dependencies, as linked into the binary
-	VCS         VCS      `json:"vcs"`     // zero if unknown
-	Start       string   `json:"start"`   // RFC 3339, UTC
-	WallSeconds float64  `json:"wall_seconds"`
+	CellKey string `json:"cell_key,omitempty"`
+	// Settings are the config's settings relative to the text's: "text",
+	// "reduced" (SettingsNote says what is fewer) or "ours"; empty in
+	// older manifests. The report chooses the run that judges an artefact
+	// by it.
+	Settings     string   `json:"settings,omitempty"`
+	SettingsNote string   `json:"settings_note,omitempty"`
+	Seed         uint64   `json:"seed"` // base seed; run seeds are derived from it
+	Quick        bool     `json:"quick"`
+	GoVersion    string   `json:"go_version"`
+	MainModule   Module   `json:"main_module"`
+	Modules      []Module `json:"modules"` // dependencies, as linked into the binary
+	VCS          VCS      `json:"vcs"`     // zero if unknown
+	Start        string   `json:"start"`   // RFC 3339, UTC
+	WallSeconds  float64  `json:"wall_seconds"`
 	// CPUSeconds is the CPU time (user and system) the vbw process used
 	// while the experiment computed (the figures left out, like
 	// WallSeconds), 0 when unknown; CPUSeconds/WallSeconds is the number

@@ -173,7 +173,8 @@ func (s *Summary) AddFindingsFromChecks(explain map[string]string) {
 
 // Validate checks a summary against its criteria table before it is
 // written: every criterion judged (or not judged, with a reason), no check
-// outside the table, every claim's check IDs in the table, and every key
+// outside the table, every check of a kind (a claim's with the text's
+// number and line), every claim's check IDs in the table, and every key
 // of an AddFindingsFromChecks explanation. A summary without a table
 // passes (older experiments); see CheckComplete.
 func (s *Summary) Validate() error {
@@ -186,6 +187,15 @@ func (s *Summary) Validate() error {
 	known := map[string]bool{}
 	for _, c := range s.Criteria {
 		known[c.ID] = true
+	}
+	for _, c := range s.Checks {
+		k, err := ParseKind(c.Kind)
+		switch {
+		case err != nil || k == KindUnclassified:
+			return fmt.Errorf("summary of %s: check %s has no kind (%q): judge it on a criterion of the table", s.Experiment, c.Key(), c.Kind)
+		case k == KindClaim && (c.Theirs == "" || c.Line == ""):
+			return fmt.Errorf("summary of %s: check %s is a claim of the text without the text's number (%q) or line (%q)", s.Experiment, c.Key(), c.Theirs, c.Line)
+		}
 	}
 	for _, cl := range s.Claims {
 		for _, id := range cl.Checks {

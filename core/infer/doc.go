@@ -18,9 +18,11 @@
 // helpers start with fb. The Kalman smoother's names start with Kalman or
 // LDS and never reuse the discrete HMM's: LDSNatural (the expected natural
 // parameters φ̄ it reads, with the prior of x_0), KalmanSmoother (the
-// recursions and their buffers, method Smooth), LDSPosterior (the marginals
-// and ln Z' of one sequence) and LDSStats (the hidden-state statistics of the
-// VBM step, summed over sequences); its unexported helpers start with kalman.
+// recursions and their buffers, methods Smooth, SmoothSequences and
+// Filter), LDSPosterior (the marginals and ln Z' of one sequence),
+// LDSMoments (the moments of one sequence's data that ln Z' reads) and
+// LDSStats (the hidden-state statistics of the VBM step, summed over
+// sequences); its unexported helpers start with kalman.
 //
 // # Layouts
 //
@@ -113,6 +115,9 @@
 //	                                   marginals ω_t, Υ_{t,t}, Υ_{t,t+1}      eqs. 5.116-5.120, 5.125
 //	KalmanSmoother.SmoothSequences     Smooth on many sequences, the          as Smooth, over the sequences of a VBE
 //	                                   precision recursions once per length   step (section 5.3.8)
+//	KalmanSmoother.Filter              filtered means μ_t = Λ_t⁻¹h_t          Algorithm 5.1, eqs. 5.89-5.93
+//	LDSMoments                         the data moments in ln Z'              the y, u terms of ln ζ'_t (ch5-lds.md
+//	                                                                          §1.6) summed over t
 //	LDSPosterior                       q(x_{0:T}) of one sequence, ln Z'      eqs. 5.116-5.125; 5.70
 //	LDSStats.AddSequence               W_A, G_A, S_A, W_C, G_C, S_C; x_0      eqs. 5.126-5.132 summed as 5.148-5.149;
 //	                                   statistics; ln Z'                      x_0 for 5.150-5.151

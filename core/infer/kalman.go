@@ -211,6 +211,51 @@ func kalmanReuse(s []float64, n int) []float64 {
 	return s[:n]
 }
 
+// LDSMoments are the moments of one sequence's outputs y_t and inputs u_t
+// through which ln Z' depends on the data alone (the last line of ln ζ'_t
+// in KalmanSmoother.Smooth), summed over its T steps:
+//
+//	YY_s = Σ_t y_ts²   (p),   YU = Σ_t y_t u_tᵀ   (p×d),   UU = Σ_t u_t u_tᵀ   (d×d),
+//
+// so that Σ_t [−½ y_tᵀ⟨R⁻¹⟩y_t + y_tᵀ⟨R⁻¹D⟩u_t − ½ u_tᵀ(⟨DᵀR⁻¹D⟩ + ⟨BᵀB⟩)u_t]
+// = −½ Σ_s ρ̄_s YY_s + Σ_sc ⟨R⁻¹D⟩_sc YU_sc − ½ Σ_ab (⟨DᵀR⁻¹D⟩ + ⟨BᵀB⟩)_ab UU_ab,
+// which costs O(p + pd + d²) per sequence instead of O(T(p + pd + d²)).
+// The moments depend on the data only: a caller that smooths the same
+// sequences many times (a VBE step per iteration) computes them once with
+// Set and passes them to SmoothSequences.
+type LDSMoments struct {
+	P, D, T int
+	YY      []float64 // p
+	YU      []float64 // p×d
+	UU      []float64 // d×d, exactly symmetric
+}
+
+// Set sets m to the moments of the outputs y (T×p) and inputs u (T×d; nil
+// when d = 0), reusing m's slices when they are large enough. It panics
+// if the lengths do not match.
+func (m *LDSMoments) Set(y, u []float64, p, d int) {
+	if p <= 0 || d < 0 || len(y) == 0 || len(y)%p != 0 || len(u) != len(y)/p*d {
+		panic(fmt.Sprintf("infer: LDSMoments.Set: len(y)=%d, len(u)=%d for p=%d, d=%d", len(y), len(u), p, d))
+	}
+	T := len(y) / p
+	m.P, m.D, m.T = p, d, T
+	m.YY = kalmanReuse(m.YY, p)
+	m.YU = kalmanReuse(m.YU, p*d)
+	m.UU = kalmanReuse(m.UU, d*d)
+	clear(m.YY)
+	for t := 0; t < T; t++ {
+		for s, v := range y[t*p : (t+1)*p] {
+			m.YY[s] += v * v
+		}
+	}
+	clear(m.YU)
+	clear(m.UU)
+	// YU = Yᵀ U and UU = Uᵀ U, each element summed in the order of t (so
+	// UU_ab and UU_ba are the same sum).
+	numeric.MulAdd(p, d, T, y, 1, p, u, d, m.YU, d)
+	numeric.MulAdd(d, d, T, u, 1, d, u, d, m.UU, d)
+}
+
 // KalmanSmoother runs the variational Kalman filter (Beal 2003 Algorithm
 // 5.1, lines 3664-3690) and the parallel backward recursion (Algorithm 5.2,
 // lines 3777-3790), and combines them into the marginals (eqs. 5.116-5.125),
@@ -240,7 +285,8 @@ func kalmanReuse(s []float64, n int) []float64 {
 // VBE step does, and runs the precision pass once for each length among
 // them, whatever their outputs and inputs: a sequence after the first of
 // its length copies the first one's covariances and costs
-// O(T(k² + pk + dk + pd + d²)) instead of O(T(k³ + pk + …)). The results
+// O(T(k² + pk + dk)) and, for the terms of the data alone, O(pd + d²)
+// from its moments (LDSMoments), instead of O(T(k³ + pk + …)). The results
 // are identical, bit for bit, to those of Smooth on each sequence, since
 // the precision pass would repeat the same operations on the same numbers.
 //
@@ -256,6 +302,7 @@ type KalmanSmoother struct {
 	at   []float64 // k×k ⟨A⟩ᵀ
 	ata  []float64 // k×k (⟨AᵀA⟩ + ⟨AᵀA⟩ᵀ)/2
 	icrc []float64 // k×k I + (⟨CᵀR⁻¹C⟩ + ⟨CᵀR⁻¹C⟩ᵀ)/2
+	rct  []float64 // k×p ⟨R⁻¹C⟩ᵀ
 	bmc  []float64 // k×d ⟨B⟩ − ⟨CᵀR⁻¹D⟩
 	quu  []float64 // d×d ⟨BᵀB⟩ + ⟨DᵀR⁻¹D⟩
 
@@ -278,11 +325,12 @@ type KalmanSmoother struct {
 	z       []float64 // k×k scratch
 
 	// Mean pass.
-	h      []float64 // (T+1)×k h_t = Σ_t⁻¹μ_t
-	drive  []float64 // T×k row t−1: ⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t, the x_t term of step t
-	back   []float64 // T×k row t−1: ⟨AᵀB⟩u_t, minus the x_{t−1} term of step t
-	gc, gn []float64 // k g_t and g_{t−1}
-	v      []float64 // k scratch
+	h      []float64  // (T+1)×k h_t = Σ_t⁻¹μ_t
+	drive  []float64  // T×k row t−1: ⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t, the x_t term of step t
+	back   []float64  // T×k row t−1: ⟨AᵀB⟩u_t, minus the x_{t−1} term of step t
+	gc, gn []float64  // k g_t and g_{t−1}
+	v      []float64  // k scratch
+	mom    LDSMoments // Smooth: the moments of the sequence
 
 	order []int // SmoothSequences: the sequences by length
 
@@ -301,7 +349,7 @@ func NewKalmanSmoother(k, p, d, tmax int) *KalmanSmoother {
 	ks := &KalmanSmoother{
 		k: k, p: p, d: d,
 		at: make([]float64, kk), ata: make([]float64, kk), icrc: make([]float64, kk),
-		bmc: make([]float64, k*d), quu: make([]float64, d*d),
+		rct: make([]float64, k*p), bmc: make([]float64, k*d), quu: make([]float64, d*d),
 		pc: make([]float64, kk), pn: make([]float64, kk), z: make([]float64, kk),
 		gc: make([]float64, k), gn: make([]float64, k), v: make([]float64, k),
 	}
@@ -367,7 +415,42 @@ func (ks *KalmanSmoother) grow(T int) {
 // or invalid parameters). It panics if phi's dimensions differ from the
 // smoother's or the lengths of y and u do not match.
 func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64) error {
-	return ks.smooth(dst, phi, y, u, nil)
+	return ks.smooth(dst, phi, y, u, nil, nil)
+}
+
+// Filter smooths one sequence as Smooth does (into post) and writes into
+// dst (T×k) the filtered means μ_t = ⟨x_t | y_{1:t}, u_{1:t}⟩ = Λ_t⁻¹h_t,
+// t = 1, …, T, of the forward pass (Algorithm 5.1, eqs. 5.89-5.93): row
+// t−1 of dst is, bit for bit, the last smoothed mean ω_t of Smooth on the
+// prefix y_{1:t} (whose backward message is P_t = 0, g_t = 0), at the cost
+// of one smoothing instead of T. It returns Smooth's errors and panics as
+// Smooth does, and if len(dst) ≠ T·k.
+func (ks *KalmanSmoother) Filter(dst []float64, post *LDSPosterior, phi *LDSNatural, y, u []float64) error {
+	k := ks.k
+	if err := ks.smooth(post, phi, y, u, nil, nil); err != nil {
+		return err
+	}
+	T := post.T
+	if len(dst) != T*k {
+		panic(fmt.Sprintf("infer: Filter: len(dst)=%d, want T·k = %d", len(dst), T*k))
+	}
+	for t := 1; t <= T; t++ {
+		// Υ⁻¹ = Λ_t + P with P = 0, as in the smoother's last step.
+		sm := ks.z
+		for i, v := range ks.lamAt(t) {
+			sm[i] = v + 0
+		}
+		if !numeric.CholFactor(sm, k) {
+			return kalmanErr("Σ_t⁻¹", t)
+		}
+		mu := dst[(t-1)*k : t*k]
+		for i, v := range ks.h[t*k : (t+1)*k] {
+			mu[i] = v + 0
+		}
+		numeric.CholSolveVec(sm, k, mu)
+		numeric.CholSolveVecT(sm, k, mu)
+	}
+	return nil
 }
 
 // SmoothSequences smooths the sequences i = 0, …, len(y)−1, with outputs
@@ -376,11 +459,15 @@ func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []floa
 // length (a stable sort) and runs the precision pass once for each length
 // (see KalmanSmoother). If a sequence's smoothing fails it returns the
 // sequence's index and the error, leaving the posteriors of the sequences
-// not yet smoothed unchanged; otherwise −1 and nil. It panics as Smooth
-// does, and if the numbers of posteriors, outputs and inputs differ.
-func (ks *KalmanSmoother) SmoothSequences(dst []LDSPosterior, phi *LDSNatural, y, u [][]float64) (int, error) {
-	if len(dst) != len(y) || len(u) != len(y) {
-		panic(fmt.Sprintf("infer: SmoothSequences: %d posteriors, %d outputs, %d inputs", len(dst), len(y), len(u)))
+// not yet smoothed unchanged; otherwise −1 and nil. mom[i] are the
+// moments of y[i] and u[i] (LDSMoments.Set), from which the data terms of
+// ln Z' are formed; with mom nil they are computed for each call. The
+// results are the same either way. It panics as Smooth does, if the
+// numbers of posteriors, outputs, inputs and moments differ, and if a
+// moment's shape differs from its sequence's.
+func (ks *KalmanSmoother) SmoothSequences(dst []LDSPosterior, phi *LDSNatural, y, u [][]float64, mom []LDSMoments) (int, error) {
+	if len(dst) != len(y) || len(u) != len(y) || (mom != nil && len(mom) != len(y)) {
+		panic(fmt.Sprintf("infer: SmoothSequences: %d posteriors, %d outputs, %d inputs, %d moments", len(dst), len(y), len(u), len(mom)))
 	}
 	ks.order = ks.order[:0]
 	for i := range y {
@@ -393,7 +480,11 @@ func (ks *KalmanSmoother) SmoothSequences(dst []LDSPosterior, phi *LDSNatural, y
 		if !ks.noReuse && first != nil && first.T*ks.p == len(y[i]) {
 			shared = first
 		}
-		if err := ks.smooth(&dst[i], phi, y[i], u[i], shared); err != nil {
+		var mi *LDSMoments
+		if mom != nil {
+			mi = &mom[i]
+		}
+		if err := ks.smooth(&dst[i], phi, y[i], u[i], shared, mi); err != nil {
 			return i, err
 		}
 		if shared == nil {
@@ -405,8 +496,9 @@ func (ks *KalmanSmoother) SmoothSequences(dst []LDSPosterior, phi *LDSNatural, y
 
 // smooth is Smooth. When shared is not nil, the precision pass of the
 // previous call is reused, with its covariances from shared, the posterior
-// it wrote: the caller guarantees the same T and phi.
-func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64, shared *LDSPosterior) error {
+// it wrote: the caller guarantees the same T and phi. mom holds the
+// moments of y and u (nil: smooth computes them).
+func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64, shared *LDSPosterior, mom *LDSMoments) error {
 	phi.Check()
 	k, p, d := ks.k, ks.p, ks.d
 	if phi.K != k || phi.P != p || phi.D != d {
@@ -418,6 +510,12 @@ func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []floa
 	T := len(y) / p
 	if len(u) != T*d {
 		panic(fmt.Sprintf("infer: Kalman smoother: len(u)=%d, want T·d = %d", len(u), T*d))
+	}
+	if mom == nil {
+		ks.mom.Set(y, u, p, d)
+		mom = &ks.mom
+	} else if mom.P != p || mom.D != d || mom.T != T || len(mom.YY) != p || len(mom.YU) != p*d || len(mom.UU) != d*d {
+		panic(fmt.Sprintf("infer: Kalman smoother: moments of p=%d d=%d T=%d for a sequence of p=%d d=%d T=%d", mom.P, mom.D, mom.T, p, d, T))
 	}
 	dst.resize(k, T)
 	if shared == nil {
@@ -432,13 +530,14 @@ func (ks *KalmanSmoother) smooth(dst *LDSPosterior, phi *LDSNatural, y, u []floa
 		copy(dst.V0, shared.V0)
 		copy(dst.W0, shared.W0)
 	}
-	lnZ := ks.forwardMeans(phi, y, u, T)
+	lnZ := ks.forwardMeans(phi, y, u, T) + ks.dataTerms(phi, mom)
 	dst.LogZ = ks.backwardMeans(dst, lnZ, T)
 	return nil
 }
 
 // prepare forms the per-call parameter matrices: ⟨A⟩ᵀ, the symmetric parts
-// of ⟨AᵀA⟩ and I + ⟨CᵀR⁻¹C⟩, ⟨B⟩ − ⟨CᵀR⁻¹D⟩ and ⟨BᵀB⟩ + ⟨DᵀR⁻¹D⟩.
+// of ⟨AᵀA⟩ and I + ⟨CᵀR⁻¹C⟩, ⟨R⁻¹C⟩ᵀ, ⟨B⟩ − ⟨CᵀR⁻¹D⟩ and
+// ⟨BᵀB⟩ + ⟨DᵀR⁻¹D⟩.
 func (ks *KalmanSmoother) prepare(phi *LDSNatural) {
 	k, d := ks.k, ks.d
 	for i := 0; i < k; i++ {
@@ -448,6 +547,11 @@ func (ks *KalmanSmoother) prepare(phi *LDSNatural) {
 			ks.icrc[i*k+j] = 0.5 * (phi.CtRhoC[i*k+j] + phi.CtRhoC[j*k+i])
 		}
 		ks.icrc[i*k+i]++
+	}
+	for s := 0; s < ks.p; s++ {
+		for j := 0; j < k; j++ {
+			ks.rct[j*ks.p+s] = phi.RhoC[s*k+j]
+		}
 	}
 	for i := range ks.bmc {
 		ks.bmc[i] = phi.B[i] - phi.CtRhoD[i]
@@ -640,9 +744,23 @@ func (ks *KalmanSmoother) marAt(t int) []float64 {
 
 // forwardMeans runs the mean part of Algorithm 5.1 (see Smooth) on the
 // factors of the precision pass and returns ln Z' without the t = T terms
-// ½ ln|Σ_T| + ½ μ_TᵀΛ_Tμ_T, which backwardMeans adds.
+// ½ ln|Σ_T| + ½ μ_TᵀΛ_Tμ_T, which backwardMeans adds, and without the terms
+// of the data alone, which dataTerms returns.
 func (ks *KalmanSmoother) forwardMeans(phi *LDSNatural, y, u []float64, T int) float64 {
 	k, p, d := ks.k, ks.p, ks.d
+
+	// The linear terms of every step t at once: row t−1 of drive, a_t =
+	// ⟨R⁻¹C⟩ᵀy_t + (⟨B⟩ − ⟨CᵀR⁻¹D⟩)u_t, multiplies x_t, and row t−1 of
+	// back, e_t = ⟨AᵀB⟩u_t, multiplies −x_{t−1}: drive = Y⟨R⁻¹C⟩ + U(⟨B⟩ −
+	// ⟨CᵀR⁻¹D⟩)ᵀ and back = U⟨AᵀB⟩ᵀ, as products of T×p and T×d blocks.
+	drive, back := ks.drive[:T*k], ks.back[:T*k]
+	clear(drive)
+	clear(back)
+	numeric.MulAddT(T, k, p, y, p, ks.rct, p, drive, k)
+	if d > 0 {
+		numeric.MulAddT(T, k, d, u, d, ks.bmc, d, drive, k)
+		numeric.MulAddT(T, k, d, u, d, phi.AtB, d, back, k)
+	}
 
 	// t = 0: the prior N(μ_0, Σ_0) of x_0 (eq. 5.13); ln Z' starts with
 	// −½ ln|Σ_0| − ½ μ_0ᵀΛ_0μ_0.
@@ -652,26 +770,12 @@ func (ks *KalmanSmoother) forwardMeans(phi *LDSNatural, y, u []float64, T int) f
 	lnZ := 0.5*ks.ldlam0 - 0.5*kalmanDot(phi.Mu0, h0)
 
 	for t := 1; t <= T; t++ {
-		yt := y[(t-1)*p : t*p]
-		var ut []float64
-		if d > 0 {
-			ut = u[(t-1)*d : t*d]
-		}
 		ls, x := ks.starAt(t-1), ks.xsAt(t-1)
 		lnZ -= ks.ldstar[min(t-1, ks.steadyF-1)] // −½ ln|Σ*_{t−1}⁻¹|
 
-		// The linear terms of step t: a_t multiplies x_t, −e_t multiplies x_{t−1}.
-		a := ks.drive[(t-1)*k : t*k]
-		e := ks.back[(t-1)*k : t*k]
-		clear(a)
-		kalmanMulTVec(a, phi.RhoC, p, k, yt)
-		clear(e)
-		if d > 0 {
-			kalmanMulVec(a, ks.bmc, k, d, ut)
-			kalmanMulVec(e, phi.AtB, k, d, ut)
-		}
-
 		// w = L*⁻¹(h_{t−1} − e_t): h_t = a_t + Xᵀw and ½‖w‖² enters ln ζ'_t.
+		a := drive[(t-1)*k : t*k]
+		e := back[(t-1)*k : t*k]
 		hPrev, hCur := ks.h[(t-1)*k:t*k], ks.h[t*k:(t+1)*k]
 		w := ks.v
 		for i := range w {
@@ -681,24 +785,22 @@ func (ks *KalmanSmoother) forwardMeans(phi *LDSNatural, y, u []float64, T int) f
 		lnZ += 0.5 * kalmanDot(w, w)
 		copy(hCur, a)
 		kalmanMulTVec(hCur, x, k, k, w)
-
-		// The data terms of ln ζ'_t.
-		var q float64
-		for s, ys := range yt {
-			q -= 0.5 * phi.Rho[s] * ys * ys
-		}
-		if d > 0 {
-			for s, ys := range yt {
-				q += ys * kalmanDot(phi.RhoD[s*d:(s+1)*d], ut)
-			}
-			for i, ui := range ut {
-				q -= 0.5 * ui * kalmanDot(ks.quu[i*d:(i+1)*d], ut)
-			}
-		}
-		lnZ += q
 	}
-	lnZ += float64(T) * (0.5*phi.LogDetRho - 0.5*float64(p)*math.Log(2*math.Pi))
 	return lnZ
+}
+
+// dataTerms returns the terms of ln Z' = Σ_t ln ζ'_t (see Smooth) that
+// involve neither the states nor the means h_t, from the moments of the
+// sequence (LDSMoments):
+//
+//	T[½⟨ln|R⁻¹|⟩ − (p/2) ln 2π] − ½ Σ_s ρ̄_s YY_s + Σ_sc ⟨R⁻¹D⟩_sc YU_sc
+//	− ½ Σ_ab (⟨BᵀB⟩ + ⟨DᵀR⁻¹D⟩)_ab UU_ab.
+func (ks *KalmanSmoother) dataTerms(phi *LDSNatural, mom *LDSMoments) float64 {
+	q := float64(mom.T)*(0.5*phi.LogDetRho-0.5*float64(ks.p)*math.Log(2*math.Pi)) - 0.5*numeric.Dot(phi.Rho, mom.YY)
+	if ks.d > 0 {
+		q += numeric.Dot(phi.RhoD, mom.YU) - 0.5*numeric.Dot(ks.quu, mom.UU)
+	}
+	return q
 }
 
 // backwardMeans runs the mean part of Algorithm 5.2 and the means ω_t (see

@@ -840,10 +840,16 @@ func TestKalmanSmoothSequences(t *testing.T) {
 			}
 			ks := NewKalmanSmoother(tc.k, tc.p, tc.d, 1)
 			post := make([]LDSPosterior, n)
-			check := func(what string) {
+			// The data's moments, given or computed by each call: the same
+			// posteriors either way.
+			mom := make([]LDSMoments, n)
+			for i := range mom {
+				mom[i].Set(y[i], u[i], tc.p, tc.d)
+			}
+			check := func(what string, mom []LDSMoments) {
 				t.Helper()
 				before := ks.passes
-				if i, err := ks.SmoothSequences(post, c.phi, y, u); err != nil || i != -1 {
+				if i, err := ks.SmoothSequences(post, c.phi, y, u, mom); err != nil || i != -1 {
 					t.Fatalf("%s: sequence %d: %v", what, i, err)
 				}
 				if got := ks.passes - before; got != len(distinct) {
@@ -861,20 +867,22 @@ func TestKalmanSmoothSequences(t *testing.T) {
 					comparePosteriors(t, &post[i], &fresh, 0)
 				}
 			}
-			check("first")
+			check("first", nil)
+			check("first, moments given", mom)
 			// The parameters of the next VBE step, changed in place.
 			for i := range c.phi.A {
 				c.phi.A[i] *= 0.9
 				c.phi.AtA[i] *= 0.81
 			}
 			c.phi.CtRhoC[0] += 0.5
-			check("changed")
+			check("changed", nil)
+			check("changed, moments given", mom)
 
 			// An indefinite Σ_0⁻¹ fails the first pass, at the first of the
 			// shortest sequences.
 			c.phi.Lambda0[0] = -1
 			want := slices.Index(tc.lengths, slices.Min(tc.lengths))
-			if i, err := ks.SmoothSequences(post, c.phi, y, u); err == nil || i != want {
+			if i, err := ks.SmoothSequences(post, c.phi, y, u, nil); err == nil || i != want {
 				t.Errorf("indefinite Σ_0⁻¹: sequence %d, error %v; want sequence %d and an error", i, err, want)
 			}
 		})
@@ -882,14 +890,31 @@ func TestKalmanSmoothSequences(t *testing.T) {
 	ks := NewKalmanSmoother(2, 3, 0, 1)
 	for _, f := range []func(){
 		func() {
-			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), NewLDSNatural(2, 3, 0), make([][]float64, 3), make([][]float64, 3))
+			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), NewLDSNatural(2, 3, 0), make([][]float64, 3), make([][]float64, 3), nil)
 		},
 		func() {
-			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), NewLDSNatural(2, 3, 0), make([][]float64, 2), make([][]float64, 1))
+			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), NewLDSNatural(2, 3, 0), make([][]float64, 2), make([][]float64, 1), nil)
+		},
+		func() {
+			y := [][]float64{make([]float64, 6), make([]float64, 6)}
+			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), NewLDSNatural(2, 3, 0), y, make([][]float64, 2), make([]LDSMoments, 1))
+		},
+		func() {
+			// Moments of a sequence of 3 steps for sequences of 2.
+			y := [][]float64{make([]float64, 6), make([]float64, 6)}
+			mom := make([]LDSMoments, 2)
+			for i := range mom {
+				mom[i].Set(make([]float64, 9), nil, 3, 0)
+			}
+			phi := NewLDSNatural(2, 3, 0)
+			for j := 0; j < 2; j++ {
+				phi.Lambda0[j*2+j] = 1
+			}
+			_, _ = ks.SmoothSequences(make([]LDSPosterior, 2), phi, y, make([][]float64, 2), mom)
 		},
 	} {
 		if !kalmanPanics(f) {
-			t.Error("no panic on mismatched numbers of posteriors, outputs and inputs")
+			t.Error("no panic on mismatched numbers or shapes of posteriors, outputs, inputs and moments")
 		}
 	}
 }
@@ -972,7 +997,7 @@ func TestKalmanNoAlloc(t *testing.T) {
 		us := [][]float64{c.u, c.u[:20*d], c.u}
 		posts := make([]LDSPosterior, len(ys))
 		all := func() {
-			_, err = ks.SmoothSequences(posts, c.phi, ys, us)
+			_, err = ks.SmoothSequences(posts, c.phi, ys, us, nil)
 		}
 		all()
 		if n := testing.AllocsPerRun(10, all); n != 0 {
@@ -1069,4 +1094,41 @@ func BenchmarkKalmanSmoother(b *testing.B) {
 			st.AddSequence(&post, c.y, nil)
 		}
 	})
+}
+
+// TestKalmanFilter checks that Filter's filtered means are, bit for bit,
+// the last smoothed means of Smooth on every prefix, on a sequence long
+// enough for the forward recursion to reach its fixed point and on a short
+// one, with and without inputs, and that Filter's posterior is Smooth's.
+func TestKalmanFilter(t *testing.T) {
+	for _, tc := range []struct{ k, p, d, T int }{{3, 4, 0, 120}, {3, 4, 2, 120}, {2, 3, 1, 1}, {4, 6, 3, 9}} {
+		t.Run(fmt.Sprintf("k=%d,p=%d,d=%d,T=%d", tc.k, tc.p, tc.d, tc.T), func(t *testing.T) {
+			c := vbCase(rand.New(rand.NewPCG(12, uint64(tc.T+tc.d))), tc.k, tc.p, tc.d, tc.T)
+			ks := NewKalmanSmoother(tc.k, tc.p, tc.d, 1)
+			mu := make([]float64, tc.T*tc.k)
+			var post, want LDSPosterior
+			if err := ks.Filter(mu, &post, c.phi, c.y, c.u); err != nil {
+				t.Fatal(err)
+			}
+			if tc.T > 100 && ks.steadyF > tc.T {
+				t.Error("the forward recursion never reached its fixed point")
+			}
+			if err := NewKalmanSmoother(tc.k, tc.p, tc.d, 1).Smooth(&want, c.phi, c.y, c.u); err != nil {
+				t.Fatal(err)
+			}
+			comparePosteriors(t, &post, &want, 0)
+			for T := 1; T <= tc.T; T++ {
+				var pre LDSPosterior
+				if err := NewKalmanSmoother(tc.k, tc.p, tc.d, 1).Smooth(&pre, c.phi, c.y[:T*tc.p], c.u[:T*tc.d]); err != nil {
+					t.Fatal(err)
+				}
+				if got, want := mu[(T-1)*tc.k:T*tc.k], pre.X[(T-1)*tc.k:]; !slices.Equal(got, want) {
+					t.Fatalf("t=%d: filtered mean %v, last smoothed mean of the prefix %v", T, got, want)
+				}
+			}
+			if !kalmanPanics(func() { _ = ks.Filter(mu[:len(mu)-1], &post, c.phi, c.y, c.u) }) {
+				t.Error("no panic on a short dst")
+			}
+		})
+	}
 }

@@ -1,6 +1,10 @@
 package infer
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/vbworkbench/vbw/core/numeric"
+)
 
 // LDSStats are the expected sufficient statistics of the hidden states that
 // the VBM step of the linear-Gaussian state-space model reads (Beal 2003
@@ -109,7 +113,17 @@ func (s *LDSStats) AddSequence(post *LDSPosterior, y, u []float64) {
 		kalmanAddOuter(s.GA, x0, u[:d], 1)
 	}
 
-	// t = 1..T: WC gets every step, WA all but the last, SA, GA the pairs
+	// The statistics that pair the states with the data, as products of
+	// the T×k block of means with the T×p and T×d blocks of outputs and
+	// inputs (each element summed in the order of t): SC += Xᵀ Y,
+	// GC += Xᵀ U and GA += Xᵀ U shifted by one step (ω_t u_{t+1}ᵀ, t < T).
+	numeric.MulAdd(k, p, T, post.X, 1, k, y, p, s.SC, p)
+	if d > 0 {
+		numeric.MulAdd(k, d, T, post.X, 1, k, u, d, s.GC, d)
+		numeric.MulAdd(k, d, T-1, post.X, 1, k, u[d:], d, s.GA, d)
+	}
+
+	// t = 1..T: WC gets every step, WA all but the last, SA the pairs
 	// (t, t+1) for t < T.
 	for t := 0; t < T; t++ {
 		xt := post.X[t*k : (t+1)*k]
@@ -118,10 +132,6 @@ func (s *LDSStats) AddSequence(post *LDSPosterior, y, u []float64) {
 			s.WC[i] += v
 		}
 		kalmanAddOuter(s.WC, xt, xt, 1)
-		kalmanAddOuter(s.SC, xt, y[t*p:(t+1)*p], 1)
-		if d > 0 {
-			kalmanAddOuter(s.GC, xt, u[t*d:(t+1)*d], 1)
-		}
 		if t == T-1 {
 			break
 		}
@@ -133,9 +143,6 @@ func (s *LDSStats) AddSequence(post *LDSPosterior, y, u []float64) {
 			s.SA[i] += v
 		}
 		kalmanAddOuter(s.SA, xt, post.X[(t+1)*k:(t+2)*k], 1)
-		if d > 0 {
-			kalmanAddOuter(s.GA, xt, u[(t+1)*d:(t+2)*d], 1)
-		}
 	}
 	s.N++
 	s.T += T

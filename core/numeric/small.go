@@ -75,9 +75,32 @@ func CholLogDetBlock(l []float64, n, lo, hi int) float64 {
 	return 2 * s
 }
 
+// cholVecMin is the smallest order n at which the triangular solves with
+// many right-hand sides and CholInverse run their row updates through the
+// vector kernels Axpy and Scale: the same operations in the same order,
+// each multiply-add rounded once where the CPU has FMA, by the assembly or
+// by the portable loops alike, so both builds give the same bits. Below it
+// the plain loops are faster (the rows are short), and their results stay
+// those of the loops as written.
+const cholVecMin = 32
+
+// cholVec reports whether the kernels of order n with rows of m elements
+// take the vector path (see cholVecMin).
+func cholVec(n, m int) bool { return n >= cholVecMin && m >= 8 }
+
 // CholSolve overwrites the n×m matrix b with L⁻¹b (forward substitution, one
 // row of b at a time; each row is scaled by the reciprocal 1/L_ii).
 func CholSolve(l []float64, n int, b []float64, m int) {
+	if cholVec(n, m) {
+		for i := 0; i < n; i++ {
+			bi := b[i*m : (i+1)*m]
+			for r, lir := range l[i*n : i*n+i] {
+				Axpy(-lir, b[r*m:(r+1)*m], bi)
+			}
+			Scale(1/l[i*n+i], bi)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		bi := b[i*m : (i+1)*m]
 		for r, lir := range l[i*n : i*n+i] {
@@ -97,6 +120,16 @@ func CholSolve(l []float64, n int, b []float64, m int) {
 // CholSolveT overwrites the n×m matrix b with L⁻ᵀb (back substitution; each
 // row is scaled by the reciprocal 1/L_ii).
 func CholSolveT(l []float64, n int, b []float64, m int) {
+	if cholVec(n, m) {
+		for i := n - 1; i >= 0; i-- {
+			bi := b[i*m : (i+1)*m]
+			Scale(1/l[i*n+i], bi)
+			for r, lir := range l[i*n : i*n+i] {
+				Axpy(-lir, bi, b[r*m:(r+1)*m])
+			}
+		}
+		return
+	}
 	for i := n - 1; i >= 0; i-- {
 		bi := b[i*m : (i+1)*m]
 		inv := 1 / l[i*n+i]
@@ -150,10 +183,19 @@ func CholSolveVecT(l []float64, n int, v []float64) {
 //	(L⁻¹)_jj = 1/L_jj,  (L⁻¹)_ij = −(Σ_{j≤c<i} L_ic (L⁻¹)_cj) / L_ii  (i > j),
 //
 // and A⁻¹_ab = Σ_{c ≥ max(a,b)} (L⁻¹)_ca (L⁻¹)_cb, each sum in increasing c.
-// It costs about 2n³/3 multiply-adds.
+// It costs about 2n³/3 multiply-adds. From order cholVecMin on, L⁻¹ is
+// formed a row at a time, row i of L⁻¹ less
+// L_ic times each earlier row c in increasing c (an Axpy over the first
+// c+1 elements), and the lower triangle of A⁻¹ by adding (L⁻¹)_ca times
+// the first a+1 elements of row c of L⁻¹ to row a for c = 0, …, n−1:
+// every element the same sum in the same order.
 func CholInverse(dst, l []float64, n int, work []float64) {
 	w := work[:n*n]
 	clear(w)
+	if cholVec(n, n) {
+		cholInverseRows(dst[:n*n], l, n, w)
+		return
+	}
 	for j := 0; j < n; j++ {
 		w[j*n+j] = 1 / l[j*n+j]
 		for i := j + 1; i < n; i++ {
@@ -174,6 +216,33 @@ func CholInverse(dst, l []float64, n int, work []float64) {
 			}
 			dst[a*n+b] = s
 			dst[b*n+a] = s
+		}
+	}
+}
+
+// cholInverseRows is CholInverse by rows (see CholInverse); w is zero.
+func cholInverseRows(dst, l []float64, n int, w []float64) {
+	for i := 0; i < n; i++ {
+		wi := w[i*n : (i+1)*n]
+		for c, lic := range l[i*n : i*n+i] {
+			Axpy(-lic, w[c*n:c*n+c+1], wi[:c+1])
+		}
+		d := l[i*n+i]
+		for j := range wi[:i] {
+			wi[j] /= d
+		}
+		wi[i] = 1 / d
+	}
+	clear(dst)
+	for c := 0; c < n; c++ {
+		wc := w[c*n : (c+1)*n]
+		for a, wca := range wc[:c+1] {
+			Axpy(wca, wc[:a+1], dst[a*n:a*n+a+1])
+		}
+	}
+	for a := 0; a < n; a++ {
+		for b := 0; b < a; b++ {
+			dst[b*n+a] = dst[a*n+b]
 		}
 	}
 }

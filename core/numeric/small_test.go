@@ -3,6 +3,7 @@ package numeric
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/blas"
@@ -295,4 +296,113 @@ func TestCholUpperKernels(t *testing.T) {
 	if CholInverseUpper(make([]float64, 4), 2, u, 2, 2, make([]float64, 4)) {
 		t.Error("CholInverseUpper reports an infinite inverse as finite")
 	}
+}
+
+// TestCholLargeVectorPath checks the triangular solves and CholInverse at
+// orders from cholVecMin on, where Axpy and Scale take the row updates: on
+// every path (paths) A·A⁻¹ = I and L·(L⁻¹B) = B, Lᵀ(L⁻ᵀB) = B to
+// round-off, A⁻¹ exactly symmetric, the results within round-off of the
+// portable path rounding twice, and the same bits on every path that
+// rounds once (the assembly and math.FMA).
+func TestCholLargeVectorPath(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{cholVecMin - 1, cholVecMin, 57, 109} {
+		a := randomSPD(rnd, n)
+		l := append([]float64(nil), a...)
+		if !CholFactor(l, n) {
+			t.Fatalf("n=%d: CholFactor failed", n)
+		}
+		const m = 88
+		b := make([]float64, n*m)
+		for i := range b {
+			b[i] = rnd.NormFloat64()
+		}
+		// The portable path rounding twice, the reference for round-off.
+		savedVec, savedFMA := useVec, fusedMA
+		useVec, fusedMA = false, false
+		refInv := make([]float64, n*n)
+		CholInverse(refInv, l, n, make([]float64, n*n))
+		refS, refT := append([]float64(nil), b...), append([]float64(nil), b...)
+		CholSolve(l, n, refS, m)
+		CholSolveT(l, n, refT, m)
+		useVec, fusedMA = savedVec, savedFMA
+		var fused []float64 // the first once-rounding path's results
+		paths(t, func(t *testing.T) {
+			inv := make([]float64, n*n)
+			CholInverse(inv, l, n, make([]float64, n*n))
+			defer func() {
+				if !fusedNow() {
+					return
+				}
+				s, tt := append([]float64(nil), b...), append([]float64(nil), b...)
+				CholSolve(l, n, s, m)
+				CholSolveT(l, n, tt, m)
+				got := append(append(inv, s...), tt...)
+				if fused == nil {
+					fused = got
+				} else if !slices.Equal(got, fused) {
+					t.Errorf("n=%d: the once-rounding paths differ", n)
+				}
+			}()
+			for i := 0; i < n; i++ {
+				for j := 0; j < n; j++ {
+					var s float64
+					for c := 0; c < n; c++ {
+						s += a[i*n+c] * inv[c*n+j]
+					}
+					want := 0.0
+					if i == j {
+						want = 1
+					}
+					if math.Abs(s-want) > 1e-9 {
+						t.Fatalf("n=%d: (A·A⁻¹)[%d,%d] = %v", n, i, j, s)
+					}
+					if inv[i*n+j] != inv[j*n+i] {
+						t.Fatalf("n=%d: A⁻¹ not exactly symmetric at [%d,%d]", n, i, j)
+					}
+					if !closeRel(inv[i*n+j], refInv[i*n+j], 1e-11) {
+						t.Fatalf("n=%d: A⁻¹[%d,%d] = %v, plain loops %v", n, i, j, inv[i*n+j], refInv[i*n+j])
+					}
+				}
+			}
+			s, tt := append([]float64(nil), b...), append([]float64(nil), b...)
+			CholSolve(l, n, s, m)
+			CholSolveT(l, n, tt, m)
+			for i := 0; i < n; i++ {
+				for c := 0; c < m; c++ {
+					// (L·s)_ic and (Lᵀ·tt)_ic against b.
+					var ls, lt float64
+					for r := 0; r <= i; r++ {
+						ls += l[i*n+r] * s[r*m+c]
+					}
+					for r := i; r < n; r++ {
+						lt += l[r*n+i] * tt[r*m+c]
+					}
+					if !closeRel(ls, b[i*m+c], 1e-10) || !closeRel(lt, b[i*m+c], 1e-10) {
+						t.Fatalf("n=%d: (L·L⁻¹B)[%d,%d] = %v, (Lᵀ·L⁻ᵀB) = %v, B = %v", n, i, c, ls, lt, b[i*m+c])
+					}
+					if !closeRel(s[i*m+c], refS[i*m+c], 1e-11) || !closeRel(tt[i*m+c], refT[i*m+c], 1e-11) {
+						t.Fatalf("n=%d: solves at [%d,%d] %v, %v; plain loops %v, %v", n, i, c, s[i*m+c], tt[i*m+c], refS[i*m+c], refT[i*m+c])
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCholLarge times CholInverse and the solves with 88 right-hand
+// sides at n = 109, the (k+d)×(k+d) VBM precision of the gene LDS (k = 20,
+// d = 89), on the plain loops ("go") and the vector path ("vec").
+func BenchmarkCholLarge(b *testing.B) {
+	const n, m = 109, 88
+	rnd := rand.New(rand.NewPCG(5, 6))
+	l := randomSPD(rnd, n)
+	if !CholFactor(l, n) {
+		b.Fatal("not SPD")
+	}
+	inv, work := make([]float64, n*n), make([]float64, n*n)
+	benchPaths(b, "CholInverse", 2*float64(n*n*n)/3*2, func() { CholInverse(inv, l, n, work) })
+	rhs := benchVec(n * m)
+	benchPaths(b, "CholSolve", float64(n*n*m), func() { CholSolve(l, n, rhs, m) })
+	benchPaths(b, "CholSolveT", float64(n*n*m), func() { CholSolveT(l, n, rhs, m) })
 }

@@ -217,7 +217,7 @@ func PlotBimodal(dir string) error {
 			row[p] = true
 		}
 	}
-	return plot1D(dir, "turner_sahani_fig1_2", "T&S Fig. 1.2: KL(q‖p) Gaussian to ½N(Δ, r) + ½N(0, 1); Δ across, r down", len(row), false)
+	return plot1D(dir, "turner_sahani_fig1_2", "T&S Fig. 1.2: KL(q‖p) Gaussian to ½N(Δ, r) + ½N(0, 1); Δ across, r down", len(row), false, nil)
 }
 
 // suffix returns the "-ratio…" part of a T&S panel label.

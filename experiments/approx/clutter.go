@@ -493,7 +493,7 @@ func writeFig10_16(env *experiments.Env, c *ClutterConfig) error {
 // PlotClutter redraws Figs 10.16 (one dimension) and 10.17.
 func PlotClutter(dir string) error {
 	if _, err := os.Stat(filepath.Join(dir, "prml_fig10_16_curves.csv")); err == nil {
-		if err := plot1D(dir, "prml_fig10_16", "PRML Fig. 10.16: clutter factor f_n, EP site f̃_n and cavity q\\n (each scaled to peak 1)", 2, false); err != nil {
+		if err := plot1D(dir, "prml_fig10_16", "PRML Fig. 10.16: clutter factor f_n, EP site f̃_n and cavity q\\n (each scaled to peak 1)", 2, false, nil); err != nil {
 			return err
 		}
 	}

@@ -78,8 +78,10 @@ func readPanels(dir, name string, twoD bool) ([]string, map[string][]*curveSet, 
 
 // plot1D draws F from F_curves.csv: one panel per panel of the file, the
 // densities against x; with negLog, a second column of −ln density (PRML
-// Figs 10.1 and 10.14, right-hand plots).
-func plot1D(dir, stem, title string, cols int, negLog bool) error {
+// Figs 10.1 and 10.14, right-hand plots). A panel's title is
+// panelTitle(label, k), k = 0 for the densities and 1 for −ln density; a
+// nil panelTitle titles it with its label.
+func plot1D(dir, stem, title string, cols int, negLog bool, panelTitle func(label string, k int) string) error {
 	order, sets, err := readPanels(dir, stem+"_curves.csv", false)
 	if err != nil {
 		return err
@@ -91,7 +93,11 @@ func plot1D(dir, stem, title string, cols int, negLog bool) error {
 			if k == 1 {
 				ylabel = "−ln density"
 			}
-			p, _, err := plots.Lines(plots.Axes{Title: pl, XLabel: "z", YLabel: ylabel})
+			pt := pl
+			if panelTitle != nil {
+				pt = panelTitle(pl, k)
+			}
+			p, _, err := plots.Lines(plots.Axes{Title: pt, XLabel: "z", YLabel: ylabel})
 			if err != nil {
 				return err
 			}
@@ -208,9 +214,13 @@ func plot2D(dir, stem, title string, cols int, xlabel, ylabel string) error {
 			p = plot.New()
 			p.Title.Text = pl
 			p.X.Label.Text, p.Y.Label.Text = xlabel, ylabel
-			p.Legend.Top = false // bottom right: empty beside the ellipses of positive correlation
+			p.Legend.TextStyle.Font.Size = plots.LegendSize
 			ps = append(ps, p)
 		}
+		// The legend goes where it covers the least of the contours
+		// (PlaceLegend): of an ellipse its rings, of a grid density the
+		// points inside its outer contour.
+		var marks plots.Marks
 		m, style := methods[i], methodStyle(methods[i])
 		if mom[5][i] == 1 {
 			for k := 1; k <= 3; k++ {
@@ -224,11 +234,17 @@ func plot2D(dir, stem, title string, cols int, xlabel, ylabel string) error {
 				}
 				l.LineStyle = style
 				p.Add(l)
+				marks.Lines = append(marks.Lines, xys)
 			}
-		} else if err := addContours(p, sets[pl], m, style); err != nil {
-			return fmt.Errorf("%s_grid.csv: panel %s: %w", stem, pl, err)
+		} else {
+			inside, err := addContours(p, sets[pl], m, style)
+			if err != nil {
+				return fmt.Errorf("%s_grid.csv: panel %s: %w", stem, pl, err)
+			}
+			marks.Points = append(marks.Points, inside)
 		}
 		p.Legend.Add(m, lineThumb{style})
+		plots.PlaceLegend(p, marks)
 	}
 	return save(dir, stem, title, ps, cols)
 }
@@ -263,25 +279,31 @@ func ellipse(x, y, xx, yy, xy, k float64) (plotter.XYs, error) {
 }
 
 // addContours draws method's grid in sets as contours at e^{−k²/2} of its
-// maximum, k = 1, 2, 3.
-func addContours(p *plot.Plot, sets []*curveSet, method string, style draw.LineStyle) error {
+// maximum, k = 1, 2, 3, and returns the grid points inside the outer one.
+func addContours(p *plot.Plot, sets []*curveSet, method string, style draw.LineStyle) (plotter.XYs, error) {
 	for _, cs := range sets {
 		if cs.method != method {
 			continue
 		}
 		n := int(math.Round(math.Sqrt(float64(len(cs.z)))))
 		if n*n != len(cs.z) {
-			return fmt.Errorf("%s: %d points, not a square grid", method, len(cs.z))
+			return nil, fmt.Errorf("%s: %d points, not a square grid", method, len(cs.z))
 		}
 		top := slices.Max(cs.z)
 		if !(top > 0) {
-			return nil
+			return nil, nil
 		}
 		levels := []float64{top * math.Exp(-4.5), top * math.Exp(-2), top * math.Exp(-0.5)}
 		c := plotter.NewContour(grid{cs, n}, levels, nil)
 		c.LineStyles = []draw.LineStyle{style}
 		p.Add(c)
-		return nil
+		var inside plotter.XYs
+		for i, z := range cs.z {
+			if z >= levels[0] {
+				inside = append(inside, plotter.XY{X: cs.x[i], Y: cs.y[i]})
+			}
+		}
+		return inside, nil
 	}
-	return fmt.Errorf("no grid for %s", method)
+	return nil, fmt.Errorf("no grid for %s", method)
 }

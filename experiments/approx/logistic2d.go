@@ -218,8 +218,12 @@ func (g xyGrid) Z(c, r int) float64 { return g.z[c*g.n+r] }
 func (g xyGrid) X(c int) float64    { return g.x[c*g.n] }
 func (g xyGrid) Y(r int) float64    { return g.y[r] }
 
-// PlotSeparable redraws Fig. 10.13: the predictive's contours with the
-// data, and the posterior draws' decision boundaries.
+// separableLevels are the contours of the predictive in Fig. 10.13.
+var separableLevels = []float64{0.1, 0.25, 0.5, 0.75, 0.9}
+
+// PlotSeparable redraws Fig. 10.13: the predictive's contours, each
+// labelled with its level, with the data, and the posterior draws'
+// decision boundaries; a legend names the classes and the boundaries.
 func PlotSeparable(dir string) error {
 	gc := results.ReadColumns(filepath.Join(dir, "prml_fig10_13_grid.csv"))
 	gx, gy, gp := gc.Floats("x"), gc.Floats("y"), gc.Floats("p")
@@ -233,17 +237,36 @@ func PlotSeparable(dir string) error {
 		}
 	}
 	n := int(math.Round(math.Sqrt(float64(len(gp)))))
+	if n < 2 || n*n != len(gp) {
+		return fmt.Errorf("prml_fig10_13_grid.csv: %d points, not a square grid", len(gp))
+	}
+	g := xyGrid{gx, gy, gp, n}
 	lo, hi := gx[0], gx[len(gx)-1]
 	var ps []*plot.Plot
 	for k := range 2 {
 		p := plot.New()
 		p.X.Label.Text, p.Y.Label.Text = "x₁", "x₂"
 		p.X.Min, p.X.Max, p.Y.Min, p.Y.Max = lo, hi, lo, hi
+		p.Legend.TextStyle.Font.Size = plots.LegendSize
+		var marks plots.Marks
 		if k == 0 {
-			p.Title.Text = "VB predictive, p = 0.1, 0.25, …, 0.9"
-			c := plotter.NewContour(xyGrid{gx, gy, gp, n}, []float64{0.1, 0.25, 0.5, 0.75, 0.9}, nil)
+			p.Title.Text = "VB predictive p(t = 1 | x), contours labelled"
+			c := plotter.NewContour(g, separableLevels, nil)
 			c.LineStyles = []draw.LineStyle{plots.LineStyle(0)}
 			p.Add(c)
+			labels, err := contourLabels(g, separableLevels)
+			if err != nil {
+				return err
+			}
+			p.Add(labels)
+			marks.Points = append(marks.Points, labels.XYs)
+			var band plotter.XYs // where the contours run
+			for i, v := range gp {
+				if v >= separableLevels[0] && v <= separableLevels[len(separableLevels)-1] {
+					band = append(band, plotter.XY{X: gx[i], Y: gy[i]})
+				}
+			}
+			marks.Points = append(marks.Points, band)
 		} else {
 			p.Title.Text = "boundaries of draws from p(w | t)"
 			for i := range w[0] {
@@ -263,6 +286,10 @@ func PlotSeparable(dir string) error {
 				}
 				l.LineStyle = plots.LineStyle(1)
 				p.Add(l)
+				marks.Lines = append(marks.Lines, xys)
+				if i == 0 {
+					p.Legend.Add("boundary of a draw", l)
+				}
 			}
 		}
 		for cls := range 2 {
@@ -278,8 +305,39 @@ func PlotSeparable(dir string) error {
 			}
 			sp.GlyphStyle = plots.GlyphStyle(cls)
 			p.Add(sp)
+			p.Legend.Add(fmt.Sprintf("class t = %d", cls), sp)
+			marks.Points = append(marks.Points, xys)
 		}
+		plots.PlaceLegend(p, marks)
 		ps = append(ps, p)
 	}
 	return save(dir, "prml_fig10_13", "PRML Fig. 10.13: VB logistic regression on separable data", ps, 2)
+}
+
+// contourLabels returns a label for each level of g, on its contour where
+// it crosses a row a tenth of the grid below the top (levels 0, 2, 4, …)
+// or above the bottom (levels 1, 3, …), so that neighbouring labels stand
+// apart. A level that crosses neither row gets no label.
+func contourLabels(g xyGrid, levels []float64) (*plots.InlineLabels, error) {
+	rows := []int{g.n - 1 - g.n/10, g.n / 10}
+	var xys plotter.XYs
+	var texts []string
+	for i, v := range levels {
+		r := rows[i%2]
+		for c := 1; c < g.n; c++ {
+			a, b := g.Z(c-1, r), g.Z(c, r)
+			if (a < v) == (b < v) {
+				continue
+			}
+			t := (v - a) / (b - a)
+			x := g.X(c-1) + t*(g.X(c)-g.X(c-1))
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				continue
+			}
+			xys = append(xys, plotter.XY{X: x, Y: g.Y(r)})
+			texts = append(texts, plots.TickLabel(v, 0.05))
+			break
+		}
+	}
+	return plots.NewInlineLabels(xys, texts, plots.Colors[0])
 }

@@ -36,6 +36,7 @@ func (c *OneDimConfig) Estimate() experiments.Cost {
 // skewed is one density of the panels, with its derivatives for Laplace.
 type skewed struct {
 	label          string
+	title          string // the density, as a panel's title shows it
 	logp           func(z float64) float64
 	grad, hess     func(z float64) float64
 	lo, hi         float64 // quadrature box
@@ -46,17 +47,17 @@ type skewed struct {
 // density of Fig. 4.14) and Lawrence's exp(−x⁴ − 0.1x²) and
 // exp(−0.7x⁴ + 1.5x³ − 0.1x²) (Figs 1.12, 1.13, L578, L629).
 var oneDimDensities = []skewed{
-	{label: "prml",
+	{label: "prml", title: "p(z) = exp(−z²/2)σ(20z + 4)/Z",
 		logp: func(z float64) float64 { return -z*z/2 + approx.LogSigmoid(20*z+4) },
 		grad: func(z float64) float64 { return -z + 20*(1-approx.Sigmoid(20*z+4)) },
 		hess: func(z float64) float64 { s := approx.Sigmoid(20*z + 4); return -1 - 400*s*(1-s) },
 		lo:   -12, hi: 12, viewLo: -2, viewHi: 4},
-	{label: "a",
+	{label: "a", title: "(a) p(x) = exp(−x⁴ − 0.1x²)/Z",
 		logp: func(x float64) float64 { return -x*x*x*x - 0.1*x*x },
 		grad: func(x float64) float64 { return -4*x*x*x - 0.2*x },
 		hess: func(x float64) float64 { return -12*x*x - 0.2 },
 		lo:   -5, hi: 5, viewLo: -2.5, viewHi: 2.5},
-	{label: "b",
+	{label: "b", title: "(b) p(x) = exp(−0.7x⁴ + 1.5x³ − 0.1x²)/Z",
 		logp: func(x float64) float64 { return -0.7*x*x*x*x + 1.5*x*x*x - 0.1*x*x },
 		grad: func(x float64) float64 { return -2.8*x*x*x + 4.5*x*x - 0.2*x },
 		hess: func(x float64) float64 { return -8.4*x*x + 9*x - 0.2 },
@@ -200,6 +201,22 @@ func RunOneDim(env *experiments.Env, c *OneDimConfig) error {
 	return env.WriteSummary(s, "Exact numbers by adaptive Gauss–Kronrod quadrature; the VB Gaussian minimises KL(q‖p), moment matching KL(p‖q).")
 }
 
+// oneDimTitle titles a panel of the one-dimensional figures by its
+// density (PRML Fig. 10.1's left-hand plot) or, for k = 1, as the
+// negative logarithms of its right-hand plot.
+func oneDimTitle(label string, k int) string {
+	t := label
+	for _, d := range oneDimDensities {
+		if d.label == label {
+			t = d.title
+		}
+	}
+	if k == 1 {
+		return "−ln of the densities at left"
+	}
+	return t
+}
+
 // PlotOneDim redraws the four figures.
 func PlotOneDim(dir string) error {
 	for _, f := range []struct {
@@ -211,7 +228,7 @@ func PlotOneDim(dir string) error {
 		{"lawrence_fig1_12", "Lawrence Fig. 1.12: Laplace's approximation", false},
 		{"lawrence_fig1_13", "Lawrence Fig. 1.13: the variational Gaussian", false},
 	} {
-		if err := plot1D(dir, f.stem, f.title, 2, f.negLog); err != nil {
+		if err := plot1D(dir, f.stem, f.title, 2, f.negLog, oneDimTitle); err != nil {
 			return err
 		}
 	}

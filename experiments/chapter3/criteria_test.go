@@ -12,101 +12,42 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// criteriaOf returns the criteria table of the experiment whose config is
-// cfg (a table, or the function of the config and its data that builds it).
-func criteriaOf(t *testing.T, cfg experiments.Config) (results.Criteria, bool) {
-	t.Helper()
-	switch c := cfg.(type) {
-	case *SyntheticConfig:
-		return syntheticCriteria, true
-	case *AliceConfig:
-		env := &experiments.Env{ID: c.Experiment, DataDir: experiments.TestDataDir(), Log: io.Discard}
-		d, err := loadAlice(env, c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return aliceCriteria(c, d), true
-	case *ModelOrderConfig:
-		return modelOrderCriteria, true
-	case *TightnessConfig:
-		return tightnessCriteria, true
-	}
-	return nil, false
-}
-
-// noClaims are the shipped configs that judge no claim of the thesis: the
-// studies of ours beside it (declared as extensions in artefacts.go).
-var noClaims = map[string]string{
-	"model-order.toml": "extension E3-X1",
-	"tightness.toml":   "extension E3-X2",
-}
-
-// TestCriteriaClassified: for every shipped config, with and without its
-// [quick] section, every criterion of its experiment is a claim of the
-// thesis (with its number and line), an extension or a sanity check; the
-// configs of noClaims judge no claim of the thesis and every other config
-// some; Figure 3.4's sanity checks are the criteria that hold on any text
-// (aliceDataIndependent); every chapter 3 experiment has a shipped config.
-func TestCriteriaClassified(t *testing.T) {
-	files, err := filepath.Glob(configPath("*.toml"))
+// TestAliceSanityIsDataIndependent: in every shipped config of Figure 3.4,
+// with and without its [quick] table, the sanity checks are the criteria
+// that hold on any text (aliceDataIndependent).
+func TestAliceSanityIsDataIndependent(t *testing.T) {
+	files, err := filepath.Glob(configPath("alice*.toml"))
 	if err != nil || len(files) == 0 {
 		t.Fatal("no configs", err)
 	}
-	seen := map[string]bool{}
 	for _, f := range files {
-		name := filepath.Base(f)
 		for _, quick := range []bool{false, true} {
-			spec, cfg, err := experiments.Load(f, quick)
+			_, cfg, err := experiments.Load(f, quick)
 			if err != nil {
-				t.Fatalf("%s: %v", name, err)
+				t.Fatal(err)
 			}
-			seen[spec.ID] = true
-			cs, ok := criteriaOf(t, cfg)
-			if !ok {
-				t.Errorf("%s: no criteria table for a %T (criteriaOf)", name, cfg)
-				continue
+			cs, err := experiments.StatedCriteria(cfg, &experiments.Env{ID: AliceID, DataDir: experiments.TestDataDir(), Log: io.Discard})
+			if err != nil {
+				t.Fatal(err)
 			}
-			if err := cs.Validate(); err != nil {
-				t.Errorf("%s: %v", name, err)
-			}
-			if u := cs.Unclassified(); len(u) > 0 {
-				t.Errorf("%s (quick %v): criteria without a kind: %s", name, quick, strings.Join(u, ", "))
-			}
-			claims := 0
 			var sanity []string
 			for _, c := range cs {
-				switch c.Kind {
-				case results.KindClaim:
-					claims++
-				case results.KindSanity:
+				if c.Kind == results.KindSanity {
 					sanity = append(sanity, c.ID)
 				}
 			}
-			why, none := noClaims[name]
-			switch {
-			case none && claims > 0:
-				t.Errorf("%s (%s): %d claims of the thesis, want none", name, why, claims)
-			case !none && claims == 0:
-				t.Errorf("%s: no claim of the thesis", name)
+			if !slices.Equal(sanity, aliceDataIndependent) {
+				t.Errorf("%s (quick %v): sanity checks %v, want those that hold on any text %v", filepath.Base(f), quick, sanity, aliceDataIndependent)
 			}
-			if _, ok := cfg.(*AliceConfig); ok && !slices.Equal(sanity, aliceDataIndependent) {
-				t.Errorf("%s: sanity checks %v, want those that hold on any text %v", name, sanity, aliceDataIndependent)
-			}
-		}
-	}
-	for _, s := range experiments.List() {
-		if strings.HasPrefix(s.ID, "chapter3/") && !seen[s.ID] {
-			t.Errorf("%s has no shipped config", s.ID)
 		}
 	}
 }
 
-// TestQuickChecksClassified: every check of every shipped config's [quick]
-// run (the runs TestGolden makes) carries its criterion's kind, and Figure
-// 3.4's claims C2, C3 and C5 are the thesis's at the canonical u0 and
-// claims of ours at the diagnostic u0.
-func TestQuickChecksClassified(t *testing.T) {
-	files, err := filepath.Glob(configPath("*.toml"))
+// TestAliceKindsPerU0: Figure 3.4's claims C2, C3 and C5 are the thesis's
+// at the canonical u0 and claims of ours at the diagnostic u0, in the
+// quick run of every shipped config of the figure.
+func TestAliceKindsPerU0(t *testing.T) {
+	files, err := filepath.Glob(configPath("alice*.toml"))
 	if err != nil || len(files) == 0 {
 		t.Fatal("no configs", err)
 	}
@@ -114,9 +55,6 @@ func TestQuickChecksClassified(t *testing.T) {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".toml"), func(t *testing.T) {
 			perU0 := 0
 			for _, c := range exptest.Quick(t, f).Summary.Checks {
-				if _, err := results.ParseKind(c.Kind); err != nil || c.Kind == "" {
-					t.Errorf("check %s: kind %q", c.Key(), c.Kind)
-				}
 				want := ""
 				switch {
 				case strings.HasSuffix(c.ID, "[u0=2]"):
@@ -131,7 +69,7 @@ func TestQuickChecksClassified(t *testing.T) {
 					t.Errorf("check %s: kind %q, want %q", c.ID, c.Kind, want)
 				}
 			}
-			if strings.HasPrefix(filepath.Base(f), "alice") && perU0 != 8 {
+			if perU0 != 8 {
 				t.Errorf("%d checks of C2, C3, C5 per u0, want 4 at u0 = 2 and 4 at u0 = 8", perU0)
 			}
 		})

@@ -19,18 +19,6 @@ import (
 // status, so F never decreased when no search ended abnormally.
 var fMonotone = results.Criterion{ID: "f-monotone", Text: "F never decreases within a VBEM run (searches ending abnormally)", Target: results.Equal(0)}.AsSanity()
 
-// claimOn returns c as a claim of the thesis stating theirs at line or,
-// when ours is set (a setting of ours: a variant, an ablation, an
-// experiment the thesis does not make), as a claim of ours that extends it,
-// with the thesis's number beside it.
-func claimOn(ours bool, c results.Criterion, theirs, line string) results.Criterion {
-	c = c.AsClaim(theirs, line)
-	if ours {
-		c.Kind = results.KindExtension
-	}
-	return c
-}
-
 // judgeSearches judges c (fMonotone, or an experiment's wording of it) on
 // the statuses of every search and VBEM or EM run of an experiment run
 // (vb.Status names): the number that did not end normally, named by status

@@ -136,6 +136,9 @@ func RunDigitExamples(env *experiments.Env, c *DigitExamplesConfig) error {
 	return env.WriteSummary(s, "")
 }
 
+// optdigitsName is the figures' name for the shipped digit files.
+const optdigitsName = "optdigits"
+
 // PlotDigitExamples draws Figure 4.8 from params.csv: one row per digit,
 // the training examples then the test examples.
 func PlotDigitExamples(dir string) error {
@@ -192,9 +195,13 @@ func PlotDigitExamples(dir string) error {
 			panels = append(panels, nil)
 		}
 	}
+	name, _, err := experiments.DataName(dir, optdigitsName)
+	if err != nil {
+		return err
+	}
 	f := plots.Figure{Rows: OptdigitsClasses, Cols: cols, Panels: panels,
 		Width: vg.Length(cols) * 0.9 * vg.Inch, Height: OptdigitsClasses * 1.0 * vg.Inch,
-		Title: "Figure 4.8: examples of each digit (optdigits; left: training file, right: test file)"}
+		Title: "Figure 4.8: examples of each digit (" + name + "; left: training file, right: test file)"}
 	return experiments.SaveFigure(dir, "fig4_8", f)
 }
 

@@ -66,9 +66,17 @@ func PlotISTightness(dir string) error {
 	if err != nil {
 		return err
 	}
+	name, own, err := experiments.DataName(dir, optdigitsName)
+	if err != nil {
+		return err
+	}
+	digits := name + " 0-2"
+	if own {
+		digits = name + ", digits 0-2"
+	}
 	if err := experiments.SaveFigure(dir, "fig4_12", plots.Figure{Rows: 3, Cols: 1, Panels: []*plot.Plot{pa, pe, pb},
 		Width: 6.5 * vg.Inch, Height: 9 * vg.Inch,
-		Title: "Figure 4.12: ln p̂(y) by IS from q(π)q(Λ̃) against the bounds (optdigits 0-2)"}); err != nil {
+		Title: "Figure 4.12: ln p̂(y) by IS from q(π)q(Λ̃) against the bounds (" + digits + ")"}); err != nil {
 		return err
 	}
 	rt := results.ReadColumns(filepath.Join(dir, "is_tightness.csv"))

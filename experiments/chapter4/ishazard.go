@@ -151,11 +151,11 @@ func hazardCriteria(c *ISHazardConfig) results.Criteria {
 		}
 	}
 	return results.Criteria{
-		claimOn(true, results.Criterion{ID: "eq4.121-mc-rel-error", Text: fmt.Sprintf("Monte Carlo within %g%% of eq. (4.121) for ν_q/ν_p <= %g (largest relative error)", 100*c.RelTol, c.CheckMaxRatio),
+		results.ClaimOn(true, results.Criterion{ID: "eq4.121-mc-rel-error", Text: fmt.Sprintf("Monte Carlo within %g%% of eq. (4.121) for ν_q/ν_p <= %g (largest relative error)", 100*c.RelTol, c.CheckMaxRatio),
 			Target: results.AtMost(c.RelTol)}, "var(ω) = ν_p ν_q^(-1/2) (2ν_p - ν_q)^(-1/2) - 1 for 2ν_p > ν_q", "eq. (4.121), L3085"),
 		results.Criterion{ID: "eq4.121-mc-z", Text: fmt.Sprintf("Monte Carlo within %g standard errors of eq. (4.121) for ν_q/ν_p <= %g (largest |z|)", c.SETol, c.CheckMaxRatio),
 			Target: results.AtMost(c.SETol)}.AsSanity(),
-		claimOn(true, results.Criterion{ID: "eq4.121-grows", Text: fmt.Sprintf("ratios >= %g where the median estimate grows from %d to %d samples (of %d)", c.DivergeFrom, c.GrowthSamples, c.MCSamples, diverging),
+		results.ClaimOn(true, results.Criterion{ID: "eq4.121-grows", Text: fmt.Sprintf("ratios >= %g where the median estimate grows from %d to %d samples (of %d)", c.DivergeFrom, c.GrowthSamples, c.MCSamples, diverging),
 			Target: results.Equal(float64(diverging)).OutOf(diverging)}, "var(ω) infinite for 2ν_p ≤ ν_q", "eq. (4.121), L3085-L3087"),
 	}
 }

@@ -101,15 +101,15 @@ func latticeCriteria(c *LatticeConfig) results.Criteria {
 	ours := !alongAxes(c.Data.Rotation)
 	return results.Criteria{
 		fMonotone,
-		claimOn(ours, results.Criterion{ID: "fig4.3-s-true-labels", Text: "final S within one of the S the model keeps when converged from the true labels (fraction of seeds; per seed S - S(true labels); " +
+		results.ClaimOn(ours, results.Criterion{ID: "fig4.3-s-true-labels", Text: "final S within one of the S the model keeps when converged from the true labels (fraction of seeds; per seed S - S(true labels); " +
 			"the targets' 8 of 10 for S = 18, with 18 replaced by the model's own choice; one either way because near that state a birth " +
 			"followed by a death changes F by a few nats, L2757, so the search may stop one analyser off)",
 			Target: results.AtLeast(0.8)},
 			"the 18 Gaussians found \"with little difficulty\"", "L2755"),
-		claimOn(ours, results.Criterion{ID: "fig4.3-f-true-labels", Text: "median over seeds of F(true-label state) - F(found state), nats (at most 1: no evidence either way between the two states)",
+		results.ClaimOn(ours, results.Criterion{ID: "fig4.3-f-true-labels", Text: "median over seeds of F(true-label state) - F(found state), nats (at most 1: no evidence either way between the two states)",
 			Target: results.AtMost(1)},
 			"\"the birth heuristics are successful at avoiding local maxima\"", "L2755"),
-		claimOn(ours, results.Criterion{ID: "fig4.3-ari", Text: "adjusted Rand index >= 0.95 in the seeds with S = 18 (fraction of them)", Target: results.Equal(1)},
+		results.ClaimOn(ours, results.Criterion{ID: "fig4.3-ari", Text: "adjusted Rand index >= 0.95 in the seeds with S = 18 (fraction of them)", Target: results.Equal(1)},
 			"the 18 analysers model the 18 clusters (Figure 4.3(e))", "L2755, L2777"),
 	}
 }

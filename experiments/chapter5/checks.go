@@ -243,18 +243,6 @@ func (b *checkBook) overSeeds(c results.Criterion, values []float64) {
 	b.s.JudgeSeeds(c, values, b.seedTarget(c.ID).Met)
 }
 
-// claimOn returns c as a claim of the thesis stating theirs at line or,
-// when ours is set (a setting of ours rather than the thesis's: another
-// schedule, the toolbox's noise input, another MAP), as a claim of ours
-// that extends it, with the thesis's statement beside it.
-func claimOn(ours bool, c results.Criterion, theirs, line string) results.Criterion {
-	c = c.AsClaim(theirs, line)
-	if ours {
-		c.Kind = results.KindExtension
-	}
-	return c
-}
-
 func b2f(b bool) float64 {
 	if b {
 		return 1

@@ -356,24 +356,24 @@ func dimensionalityCriteria(c *DimensionalityConfig) results.Criteria {
 	Tmin, Tmax := c.TGrid[0], c.TGrid[len(c.TGrid)-1]
 	ours := c.ownSettings()
 	return slices.Concat(results.Criteria{
-		claimOn(ours, results.Criterion{ID: "fig5.4-alpha-alive-monotone", Text: "Fig 5.4 (1) α-alive count non-decreasing in T, at most one violation of size 1", Target: results.Equal(1)},
+		results.ClaimOn(ours, results.Criterion{ID: "fig5.4-alpha-alive-monotone", Text: "Fig 5.4 (1) α-alive count non-decreasing in T, at most one violation of size 1", Target: results.Equal(1)},
 			"a simple model for short sequences, the generating LDS for longer ones", "L4075"),
-		claimOn(ours, results.Criterion{ID: "fig5.4-alpha-alive-counts", Text: fmt.Sprintf("Fig 5.4 (1) α-alive ≤ 2 at T = %d and exactly %d (the rest extinct) at T = %d", Tmin, kt, Tmax),
+		results.ClaimOn(ours, results.Criterion{ID: "fig5.4-alpha-alive-counts", Text: fmt.Sprintf("Fig 5.4 (1) α-alive ≤ 2 at T = %d and exactly %d (the rest extinct) at T = %d", Tmin, kt, Tmax),
 			Target: results.AtLeast(0.8)},
 			"a simple dynamics model at T = 10; at T = 300 the generating LDS's k = 6", "Figure 5.4, L4071, L4075"),
-		claimOn(ours, results.Criterion{ID: "fig5.4-gamma-alive-counts", Text: fmt.Sprintf("Fig 5.4 (2) γ-alive ≤ 4 at T = %d; at T = %d in {%d, %d, %d}, and those beyond the %dth have 1/α < extinct",
+		results.ClaimOn(ours, results.Criterion{ID: "fig5.4-gamma-alive-counts", Text: fmt.Sprintf("Fig 5.4 (2) γ-alive ≤ 4 at T = %d; at T = %d in {%d, %d, %d}, and those beyond the %dth have 1/α < extinct",
 			Tmin, Tmax, kt, kt+1, kt+2, kt), Target: results.Equal(1)},
 			"a simple output model at T = 10; at T = 300 six dimensions remain, four extinct", "L4075, L4077, L4085"),
-		claimOn(true, results.Criterion{ID: "fig5.4-extended-run", Text: fmt.Sprintf("Fig 5.4 (3) extended run at T = %d: α-alive = %d and γ-alive in {%d, %d}", Tmax, kt, kt, kt+1),
+		results.ClaimOn(true, results.Criterion{ID: "fig5.4-extended-run", Text: fmt.Sprintf("Fig 5.4 (3) extended run at T = %d: α-alive = %d and γ-alive in {%d, %d}", Tmax, kt, kt, kt+1),
 			Target: results.AtLeast(0.8)},
 			"six hyperparameters remain useful, k = 6 (after 500 iterations; the run continued is ours)", "L4085"),
 		results.Criterion{ID: "fig5.4-f-monotone", Text: "Fig 5.4 (5) F never decreases, every run of the seed", Target: results.Equal(1)}.AsSanity(),
 		results.Criterion{ID: "fig5.5-start", Text: "Fig 5.5 (i) trajectories start at (ln 1/α, ln 1/γ) = (0, 0)", Target: results.Equal(1)}.AsSanity(),
-		claimOn(ours, results.Criterion{ID: "fig5.5-survivors", Text: "Fig 5.5 (iii) survivors end with ln(1/γ) > −2.5 and ln(1/α) > −5", Target: results.Equal(1)},
+		results.ClaimOn(ours, results.Criterion{ID: "fig5.5-survivors", Text: "Fig 5.5 (iii) survivors end with ln(1/γ) > −2.5 and ln(1/α) > −5", Target: results.Equal(1)},
 			"six remain in the top right with finite variances", "Figure 5.5, L4083"),
-		claimOn(ours, bySeed("fig5.4-diagonal-dominance", "Fig 5.4 (4) diagonal dominance Σ_j A_jj²/Σ_ij A_ij² of the α-alive block of ⟨A⟩ at T_max"),
+		results.ClaimOn(ours, bySeed("fig5.4-diagonal-dominance", "Fig 5.4 (4) diagonal dominance Σ_j A_jj²/Σ_ij A_ij² of the α-alive block of ⟨A⟩ at T_max"),
 			"a predominantly diagonal dynamics matrix", "L4075"),
-		claimOn(ours, results.Criterion{ID: "fig5.5-alpha-before-gamma", Text: "Fig 5.5 (ii) doubly-extinct dimensions losing α before γ, pooled over seeds", Target: results.AtLeast(0.75)},
+		results.ClaimOn(ours, results.Criterion{ID: "fig5.5-alpha-before-gamma", Text: "Fig 5.5 (ii) doubly-extinct dimensions losing α before γ, pooled over seeds", Target: results.AtLeast(0.75)},
 			"L-shaped trajectories: the extinct dimensions are removed first from the dynamics, then from the output", "Figure 5.5, L4083"),
 	}, extendedCriteria(kt, Tmax))
 }

@@ -246,25 +246,24 @@ func reconError(m *lds.VB, seqs []lds.Sequence, post func(i int) (*infer.LDSPost
 
 // predError returns the per-sequence total squared error of the true
 // one-step-ahead prediction ŷ_t = ⟨C⟩(⟨A⟩x̂_{t−1} + ⟨B⟩u_t) + ⟨D⟩u_t, with
-// x̂_{t−1} the mean of x_{t−1} given y_1..y_{t−1} (the filtered mean: the
-// last smoothed mean of the prefix; μ_0 for t = 1). An extension, not in
-// the thesis (targets §4 #22, §3.10 item 4).
+// x̂_{t−1} the mean of x_{t−1} given y_1..y_{t−1} (the filtered mean, which
+// is the last smoothed mean of the prefix: lds.VB.Filtered; μ_0 for
+// t = 1). An extension, not in the thesis (targets §4 #22, §3.10 item 4).
 func predError(m *lds.VB, seqs []lds.Sequence) (float64, error) {
 	A, B, C, D := m.A(), m.B(), m.C(), m.D()
 	k, p, _ := m.Dims()
 	var total float64
 	var x, bu, yhat, du mat.VecDense
 	for _, s := range seqs {
-		T, d := s.U.Dims()
+		T, _ := s.U.Dims()
+		filt, err := m.Filtered(s)
+		if err != nil {
+			return 0, err
+		}
 		for t := 0; t < T; t++ {
 			prev := mat.NewVecDense(k, append([]float64(nil), m.Hyper.Mu0...))
 			if t > 0 {
-				pre := lds.Sequence{Y: mat.DenseCopyOf(s.Y.Slice(0, t, 0, p)), U: mat.DenseCopyOf(s.U.Slice(0, t, 0, d))}
-				q, err := m.Infer(pre)
-				if err != nil {
-					return 0, err
-				}
-				prev = mat.NewVecDense(k, append([]float64(nil), q.X[(t-1)*k:t*k]...))
+				prev = mat.NewVecDense(k, append([]float64(nil), filt.RawRowView(t-1)...))
 			}
 			x.MulVec(A, prev)
 			bu.MulVec(B, s.U.RowView(t))

@@ -177,15 +177,15 @@ func granularityCriteria(c *GranularityConfig) results.Criteria {
 	short := count(len(c.StepsGrid), func(i int) bool { return c.StepsGrid[i] <= 1024 })
 	ours := c.Scoring.ours() || c.Anneal.ours()
 	return results.Criteria{
-		claimOn(ours, results.Criterion{ID: "fig6.10-short-runs-below-vb", Text: "Fig 6.10: every random-initialised run with K ≤ 256 below VB*", Target: results.Holds},
+		results.ClaimOn(ours, results.Criterion{ID: "fig6.10-short-runs-below-vb", Text: "Fig 6.10: every random-initialised run with K ≤ 256 below VB*", Target: results.Holds},
 			"short schedules badly under-estimate ln p(y|m)", "L4868"),
-		claimOn(ours, results.Criterion{ID: "fig6.10-median-k16384", Text: "Fig 6.10: median over random traces at K = 16384 minus VB* (nats)", Target: results.AtLeast(-2)},
+		results.ClaimOn(ours, results.Criterion{ID: "fig6.10-median-k16384", Text: "Fig 6.10: median over random traces at K = 16384 minus VB* (nats)", Target: results.AtLeast(-2)},
 			"all runs converge for long schedules, a reasonably accurate result at K = 16384", "L4870, L4872"),
-		claimOn(ours, results.Criterion{ID: "fig6.10-iqr-shrinks", Text: "Fig 6.10: IQR over traces at K = 16384 / at K = 1024", Target: results.Below(1.0 / 3)},
+		results.ClaimOn(ours, results.Criterion{ID: "fig6.10-iqr-shrinks", Text: "Fig 6.10: IQR over traces at K = 16384 / at K = 1024", Target: results.Below(1.0 / 3)},
 			"very high variance below about K = 1000; all runs converge for long schedules", "L4868, L4870"),
-		claimOn(ours, results.Criterion{ID: "fig6.10-true-init-above", Text: "Fig 6.10: K ≤ 1024 where the true-initialised run is above the random traces' median", Target: allOf(short)},
+		results.ClaimOn(ours, results.Criterion{ID: "fig6.10-true-init-above", Text: "Fig 6.10: K ≤ 1024 where the true-initialised run is above the random traces' median", Target: allOf(short)},
 			"the run started from the true parameters over-estimates (schedules below about K = 1000)", "L4868"),
-		claimOn(ours, results.Criterion{ID: "fig6.10-bic-before-vb", Text: "Fig 6.10: the median of the random traces exceeds BIC at a smaller K than VB*", Target: results.Holds},
+		results.ClaimOn(ours, results.Criterion{ID: "fig6.10-bic-before-vb", Text: "Fig 6.10: the median of the random traces exceeds BIC at a smaller K than VB*", Target: results.Holds},
 			"AIS passes BIC at about K = 1000 and the VB bound at about K = 5000", "L4870"),
 	}
 }

@@ -204,7 +204,7 @@ func defaultScoring() Scoring {
 
 // ours reports whether a key of [model], [prior] or [scores] is ours
 // rather than the thesis's: the claims of a run with such a key are claims
-// of ours (claimOn).
+// of ours (results.ClaimOn).
 func (s Scoring) ours() bool { return s.Model.ours() || s.Prior.ours() || s.Scores.ours() }
 
 func (s Scoring) validate() error {

@@ -40,18 +40,6 @@ func (j judge) when(id string, ok bool, why string, v func() float64) {
 	j.val(id, v())
 }
 
-// claimOn returns c as a claim of the thesis stating theirs at line or,
-// when ours is set (a setting of ours: an extension of the family, a key
-// the thesis fixes set otherwise), as a claim of ours that extends it,
-// with the thesis's number beside it.
-func claimOn(ours bool, c results.Criterion, theirs, line string) results.Criterion {
-	c = c.AsClaim(theirs, line)
-	if ours {
-		c.Kind = results.KindExtension
-	}
-	return c
-}
-
 // atLeastOf is the target "at least need(k, m) of the m sizes": a count of
 // k of the thesis's 20 sizes scaled to the sizes run.
 func atLeastOf(k, m int) results.Target { return results.AtLeast(float64(need(k, m))).OutOf(m) }
@@ -83,11 +71,11 @@ func (r rival) id(id string) string { return id + "-" + strings.ToLower(r.meth) 
 // versus returns one criterion per rival: ID rival.id(id), the text
 // format filled with the rival's name and detail, the target at least
 // need(k, m) of the m sizes, and the rival's statement of the thesis at
-// line (claimOn).
+// line (results.ClaimOn).
 func versus(ours bool, id, format, detail string, m int, rivals []rival, line string) results.Criteria {
 	var out results.Criteria
 	for _, r := range rivals {
-		out = append(out, claimOn(ours, results.Criterion{ID: r.id(id), Text: fmt.Sprintf(format, r.meth, detail), Target: atLeastOf(r.k, m)}, r.theirs, line))
+		out = append(out, results.ClaimOn(ours, results.Criterion{ID: r.id(id), Text: fmt.Sprintf(format, r.meth, detail), Target: atLeastOf(r.k, m)}, r.theirs, line))
 	}
 	return out
 }

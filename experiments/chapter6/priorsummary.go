@@ -40,7 +40,7 @@ func newPriorCriteria(c *PriorConfig) priorCriteria {
 	}
 	ours := c.Scoring.ours()
 	claim := func(cr results.Criterion, theirs, line string) results.Criterion {
-		return claimOn(ours, cr, theirs, line)
+		return results.ClaimOn(ours, cr, theirs, line)
 	}
 	totals := "totals VB 484, CS† 433, CS 407, BICp 299, BIC 219 of 2120"
 	return priorCriteria{

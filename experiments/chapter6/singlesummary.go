@@ -63,7 +63,7 @@ const (
 var mostSeeds = results.AtLeast(0.8)
 
 // ours reports whether the config's settings are ours rather than the
-// thesis's (claimOn): a member of the family other than SingleID, or a key
+// thesis's (results.ClaimOn): a member of the family other than SingleID, or a key
 // the thesis fixes set otherwise. The sizes, seeds, restarts and AIS
 // budget, which [quick] reduces, do not count.
 func (c *SingleConfig) ours() bool {
@@ -82,7 +82,7 @@ func newSingleCriteria(c *SingleConfig) singleCriteria {
 	}
 	ours := c.ours()
 	claim := func(cr results.Criterion, theirs, line string) results.Criterion {
-		return claimOn(ours, cr, theirs, line)
+		return results.ClaimOn(ours, cr, theirs, line)
 	}
 	perSeed := map[string]results.Target{}
 	// over is criterion id judged on each of units (the data seeds, the

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 )
 
@@ -19,9 +20,10 @@ type DocumentView struct {
 	experiments.Document
 	Rows []ArtefactRow
 	// Extensions are the claims of ours that go past the document: the
-	// experiments declared as its extensions, the named variants of its
-	// experiments (lattice-axis.toml beside lattice.toml), and the
-	// extension checks of the claims that name its artefacts.
+	// experiments declared as its extensions, the runs of its experiments
+	// that do not judge its artefacts (settings of ours such as
+	// lattice-rotated.toml, a reduced run beside the text's: reproducing),
+	// and the extension checks of the claims that name its artefacts.
 	Extensions []ExtensionRow
 	// Counts are the number of artefacts of each verdict, in the order of
 	// VerdictKinds.
@@ -156,7 +158,8 @@ func extensionRows(r *Report, x experiments.Extension) []ExtensionRow {
 // name it in the verified full runs of its experiments, or else in their
 // quick runs (not judged), or else not run, with the commands. It also
 // returns the extension rows of a: the extension checks of those claims,
-// and the claims of the named variants of its experiments.
+// and the claims of the runs of its experiments that do not judge it
+// (reproducing).
 func artefactRow(r *Report, a experiments.Artefact) (ArtefactRow, []ExtensionRow) {
 	row := ArtefactRow{Artefact: a}
 	if len(a.Experiments) == 0 {
@@ -168,7 +171,7 @@ func artefactRow(r *Report, a experiments.Artefact) (ArtefactRow, []ExtensionRow
 		var vs []Verdict
 		claimLink := false
 		all := runsOf(r, a.Experiments, quick)
-		runs, variants := reproducing(all)
+		runs, variants, settings := reproducing(all)
 		for _, e := range all {
 			if !e.Trusted || slices.ContainsFunc(runs, func(k Experiment) bool { return k.Dir == e.Dir }) {
 				continue
@@ -219,8 +222,13 @@ func artefactRow(r *Report, a experiments.Artefact) (ArtefactRow, []ExtensionRow
 			continue
 		}
 		row.Verdict, row.Quick = combine(vs), quick
+		row.Verdict.Reasons = append(row.Verdict.Reasons, settings...)
 		if len(variants) > 0 {
-			row.Verdict.Reasons = append(row.Verdict.Reasons, "judged on the config named after its experiment; its other configs are in the extensions table: "+strings.Join(variants, ", "))
+			var on []string
+			for _, e := range runs {
+				on = append(on, e.Name)
+			}
+			row.Verdict.Reasons = append(row.Verdict.Reasons, "judged on "+strings.Join(on, ", ")+"; the other runs are in the extensions table: "+strings.Join(variants, ", "))
 		}
 		if !quick {
 			var missing []string
@@ -247,28 +255,78 @@ func artefactRow(r *Report, a experiments.Artefact) (ArtefactRow, []ExtensionRow
 	return row, ext
 }
 
-// reproducing keeps, of each experiment's runs, the run of the config named
-// after the experiment (lattice.toml for chapter4/lattice: the one that
-// reproduces the text, experiments.ShippedConfig) where there is one, and
-// returns the names of the runs it leaves out: named variants such as
-// lattice-axis.toml (a finding) or digits-classify-refpenalty.toml (an
-// ablation), whose verdicts would otherwise be pooled into the artefact's.
-// An experiment without such a run keeps all of its runs.
-func reproducing(runs []Experiment) (kept []Experiment, variants []string) {
+// reproducing keeps, of each experiment's runs, those that judge its
+// artefacts, by the settings each run declares (settingsOf): the runs of
+// the text's settings, or else those of reduced settings; of several of
+// one rank, the run of the config named after the experiment
+// (lattice.toml for chapter4/lattice, experiments.ShippedConfig) where
+// there is one, or else all. It returns the names of the runs it leaves
+// out (settings of ours such as lattice-rotated.toml or
+// digits-classify-refpenalty.toml, a reduced run beside the text's, another
+// config of the same rank), whose claims go to the extensions table rather
+// than being pooled into the artefact's verdict, and the reasons a verdict
+// of the kept runs carries: "on reduced settings: <note>" for each reduced
+// run kept. An experiment whose runs are all of settings of ours keeps
+// none: its artefacts are not run on the text's settings.
+func reproducing(runs []Experiment) (kept []Experiment, left, reasons []string) {
+	best := map[string]int{}
+	for _, e := range runs {
+		if r := settingsRank(settingsOf(e)); r < settingsRank(string(config.SettingsOurs)) {
+			if b, ok := best[e.ID]; !ok || r < b {
+				best[e.ID] = r
+			}
+		}
+	}
 	main := map[string]bool{}
 	for _, e := range runs {
-		if isMainConfig(e) {
+		if b, ok := best[e.ID]; ok && settingsRank(settingsOf(e)) == b && isMainConfig(e) {
 			main[e.ID] = true
 		}
 	}
 	for _, e := range runs {
-		if main[e.ID] && !isMainConfig(e) {
-			variants = append(variants, e.Name)
+		b, ok := best[e.ID]
+		if !ok || settingsRank(settingsOf(e)) != b || main[e.ID] && !isMainConfig(e) {
+			left = append(left, e.Name)
 			continue
 		}
 		kept = append(kept, e)
+		if settingsOf(e) == string(config.SettingsReduced) {
+			note := "on reduced settings"
+			if n := e.Manifest.SettingsNote; n != "" {
+				note += ": " + n
+			}
+			if len(runs) > 1 {
+				note += " (" + e.Name + ")"
+			}
+			reasons = append(reasons, note)
+		}
 	}
-	return kept, variants
+	return kept, left, reasons
+}
+
+// settingsOf returns the settings run e declares relative to the text
+// (its manifest's, config.Settings): "text" for a manifest that records
+// none (written before they were), whose choice falls to the config's
+// name alone.
+func settingsOf(e Experiment) string {
+	if e.Manifest == nil || e.Manifest.Settings == "" {
+		return string(config.SettingsText)
+	}
+	return e.Manifest.Settings
+}
+
+// settingsRank orders settings by how closely they follow the text: the
+// text's, reduced, ours (and any other value after them).
+func settingsRank(s string) int {
+	switch config.Settings(s) {
+	case config.SettingsText:
+		return 0
+	case config.SettingsReduced:
+		return 1
+	case config.SettingsOurs:
+		return 2
+	}
+	return 3
 }
 
 // isMainConfig reports whether run e is of the config named after its

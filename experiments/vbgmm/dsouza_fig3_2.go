@@ -2,11 +2,12 @@ package vbgmm
 
 import (
 	"fmt"
-
-	"gonum.org/v1/plot"
-
 	"math"
 	"path/filepath"
+	"slices"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 
 	"github.com/vbworkbench/vbw/core/model/gmm"
 	"github.com/vbworkbench/vbw/core/rng"
@@ -296,11 +297,20 @@ func slicesMax(xs []float64) float64 {
 }
 
 // dsouzaCols are the columns PlotDSouza reads.
-var dsouzaCols = []string{"separation", "f1", "f2", "f2_ln2", "ln_p_ais1", "ln_p_ais1_se", "ln_p_ais2", "ln_p_ais2_se", "ln_p_is2", "ln_p_is2_se"}
+var dsouzaCols = []string{"separation", "f1", "exact1", "f2", "f2_ln2", "ln_p_ais1", "ln_p_ais1_se", "ln_p_ais2", "ln_p_ais2_se", "ln_p_is2", "ln_p_is2_se"}
 
-// PlotDSouza draws dsouza_fig3_2: the scores against separation, and the
-// same relative to the one-Gaussian evidence (so that the crossovers are
-// where the curves cross zero).
+// dsouzaNames are the series of dsouza_fig3_2, in the order that gives
+// each its style in every panel: the scores, then the sampled evidence.
+var dsouzaNames = []string{"F, one Gaussian (exact)", "F, two", "F + ln 2, two", "AIS, two", "IS, two"}
+
+// PlotDSouza draws dsouza_fig3_2: (a) the scores against separation, (b)
+// each score of two Gaussians minus that of one, the differences whose
+// first rise above zero are the crossovers of the summary (F and F + ln 2
+// against the exact one-Gaussian evidence, AIS against AIS, IS against the
+// exact evidence), with the one-Gaussian evidence as the zero line, and
+// (c) the same zoomed on the crossovers, each marked by a dotted line in
+// its series' colour and given in the legend. Each series has one style in
+// every panel.
 func PlotDSouza(dir string) error {
 	tab := results.ReadColumns(filepath.Join(dir, "dsouza_fig3_2.csv"))
 	col := map[string][]float64{}
@@ -311,25 +321,111 @@ func PlotDSouza(dir string) error {
 		return err
 	}
 	sep := col["separation"]
-	rel := func(name string) []float64 {
+	if len(sep) == 0 {
+		return fmt.Errorf("dsouza_fig3_2.csv: no rows")
+	}
+	minus := func(a, b string) []float64 {
 		out := make([]float64, len(sep))
 		for i := range out {
-			out[i] = finiteOr(col[name][i] - col["f1"][i])
+			if b != "" {
+				out[i] = finiteOr(col[a][i] - col[b][i])
+			}
 		}
 		return out
 	}
-	abs, err := evidencePanel(plots.Axes{Title: "scores", XLabel: "separation of the means", YLabel: "nats"}, sep, []string{"F, one Gaussian (exact)", "F, two", "F + ln 2, two"},
-		[][]float64{col["f1"], col["f2"], col["f2_ln2"]}, []string{"AIS, two", "IS, two"},
+	aisSE := make([]float64, len(sep))
+	for i := range aisSE {
+		aisSE[i] = math.Hypot(col["ln_p_ais2_se"][i], col["ln_p_ais1_se"][i])
+	}
+	scores := [][]float64{minus("f1", ""), minus("f2", "f1"), minus("f2_ln2", "f1")}
+	sampled := [][]float64{minus("ln_p_ais2", "ln_p_ais1"), minus("ln_p_is2", "exact1")}
+	sampledSE := [][]float64{aisSE, col["ln_p_is2_se"]}
+	abs, err := evidencePanel(plots.Axes{Title: "(a) scores", XLabel: "separation of the means", YLabel: "nats"}, sep, dsouzaNames[:3],
+		[][]float64{col["f1"], col["f2"], col["f2_ln2"]}, dsouzaNames[3:],
 		[][]float64{col["ln_p_ais2"], col["ln_p_is2"]}, [][]float64{col["ln_p_ais2_se"], col["ln_p_is2_se"]})
 	if err != nil {
 		return err
 	}
-	relp, err := evidencePanel(plots.Axes{Title: "two Gaussians minus one", XLabel: "separation of the means", YLabel: "nats relative to ln p(X | one)"}, sep, []string{"F", "F + ln 2"},
-		[][]float64{rel("f2"), rel("f2_ln2")}, []string{"AIS", "IS"}, [][]float64{rel("ln_p_ais2"), rel("ln_p_is2")},
-		[][]float64{col["ln_p_ais2_se"], col["ln_p_is2_se"]})
+	const relLabel = "two minus one Gaussian, nats"
+	relp, err := evidencePanel(plots.Axes{Title: "(b) two Gaussians minus one", XLabel: "separation of the means", YLabel: relLabel},
+		sep, dsouzaNames[:3], scores, dsouzaNames[3:], sampled, sampledSE)
 	if err != nil {
 		return err
 	}
-	return experiments.SaveFigure(dir, "dsouza_fig3_2", plots.Figure{Rows: 1, Cols: 2, Panels: []*plot.Plot{abs, relp},
+	diffs := append(append([][]float64{}, scores...), sampled...)
+	cross := make([]float64, len(diffs))
+	cross[0] = math.NaN() // the zero line
+	names := slices.Clone(dsouzaNames)
+	for i, d := range diffs[1:] {
+		cross[i+1] = crossover(sep, d)
+		if math.IsNaN(cross[i+1]) {
+			names[i+1] += ": does not cross"
+		} else {
+			names[i+1] += fmt.Sprintf(": crosses at %.2f", cross[i+1])
+		}
+	}
+	// The zoom holds the grid points from one step before the first
+	// crossover to one step after the last, whole: a panel draws only
+	// what lies in its range (gonum does not clip error bars).
+	lo, hi := crossWindow(sep, cross)
+	cut := func(ys [][]float64) [][]float64 {
+		out := make([][]float64, len(ys))
+		for i, y := range ys {
+			out[i] = y[lo : hi+1]
+		}
+		return out
+	}
+	zoom, err := evidencePanel(plots.Axes{Title: "(c) zoom on the crossovers (dotted)", XLabel: "separation of the means", YLabel: relLabel},
+		sep[lo:hi+1], names[:3], cut(scores), names[3:], cut(sampled), cut(sampledSE))
+	if err != nil {
+		return err
+	}
+	if err := markCrossovers(zoom, cross); err != nil {
+		return err
+	}
+	return experiments.SaveFigure(dir, "dsouza_fig3_2", plots.Figure{Rows: 1, Cols: 3, Panels: []*plot.Plot{abs, relp, zoom},
 		Title: "D'Souza Fig. 3.2: one or two Gaussians against cluster separation"})
+}
+
+// crossWindow returns the indices of the grid points sep[lo:hi+1] from
+// one step before the first of the crossovers cross to one step after
+// the last (NaN where a difference never crosses), within the grid; the
+// whole grid without a crossover.
+func crossWindow(sep, cross []float64) (lo, hi int) {
+	lo, hi = len(sep)-1, 0
+	for _, c := range cross {
+		if math.IsNaN(c) {
+			continue
+		}
+		i, _ := slices.BinarySearch(sep, c) // sep[i-1] < c ≤ sep[i]
+		lo, hi = min(lo, i-2), max(hi, i+1)
+	}
+	if lo > hi {
+		return 0, len(sep) - 1
+	}
+	return max(lo, 0), min(hi, len(sep)-1)
+}
+
+// markCrossovers marks each crossover cross[i] of series i (NaN: none) by a
+// dotted vertical line across p in the series' colour.
+func markCrossovers(p *plot.Plot, cross []float64) error {
+	ylo, yhi := p.Y.Min, p.Y.Max
+	var marks plots.Marks
+	for i, c := range cross {
+		if math.IsNaN(c) {
+			continue
+		}
+		xy := plotter.XYs{{X: c, Y: ylo}, {X: c, Y: yhi}}
+		l, err := plotter.NewLine(xy)
+		if err != nil {
+			return err
+		}
+		l.LineStyle = plots.LineStyle(i)
+		l.LineStyle.Dashes = plots.Dashes[2]
+		l.LineStyle.Width /= 1.5
+		p.Add(l)
+		marks.Lines = append(marks.Lines, xy)
+	}
+	plots.PlaceLegend(p, marks)
+	return nil
 }

@@ -121,7 +121,7 @@ func (k fig106Key) labels(id string) []string {
 
 // RunFig106 runs the sweep and the snapshots and writes the tables.
 func RunFig106(env *experiments.Env, c *Fig106Config) error {
-	x, err := faithful(env, c.Data)
+	x, cols, err := faithful(env, c.Data)
 	if err != nil {
 		return err
 	}
@@ -165,7 +165,7 @@ func RunFig106(env *experiments.Env, c *Fig106Config) error {
 	if err != nil {
 		return err
 	}
-	return writeFig106(env, c, x, keys, cells, snaps)
+	return writeFig106(env, c, x, cols, keys, cells, snaps)
 }
 
 // fig106Snapshots re-runs the best start of the first cell (headline W₀,
@@ -206,8 +206,10 @@ func fig106Snapshots(x []float64, c *Fig106Config, restart int) (*results.Table,
 	return t, nil
 }
 
-// writeFig106 writes the tables, the summary and the figure.
-func writeFig106(env *experiments.Env, c *Fig106Config, x []float64, keys []fig106Key, cells []Fig106Cell, snaps *results.Table) error {
+// writeFig106 writes the tables, the summary and the figure; the data's
+// columns are named after the file's, cols (fig10_6_data.csv:
+// eruptions_std, waiting_std for Old Faithful).
+func writeFig106(env *experiments.Env, c *Fig106Config, x []float64, cols [2]string, keys []fig106Key, cells []Fig106Cell, snaps *results.Table) error {
 	ft := results.NewTable("w0_scale", "alpha0", "seed", "restart", "f", "iterations", "status", "best")
 	wt := results.NewTable("w0_scale", "alpha0", "seed", "component", "mean_weight")
 	ct := results.NewTable("w0_scale", "alpha0", "seed", "components")
@@ -228,7 +230,7 @@ func writeFig106(env *experiments.Env, c *Fig106Config, x []float64, keys []fig1
 		ck := [2]float64{key.w0, key.alpha0}
 		counts[ck] = append(counts[ck], float64(cell.Components))
 	}
-	dt := results.NewTable("eruptions_std", "waiting_std")
+	dt := results.NewTable(cols[0]+stdSuffix, cols[1]+stdSuffix)
 	for i := 0; i+1 < len(x); i += 2 {
 		dt.AddRow(x[i], x[i+1])
 	}

@@ -126,7 +126,7 @@ type fig107Key struct {
 
 // RunFig107 runs the fits and the samplers and writes the tables.
 func RunFig107(env *experiments.Env, c *Fig107Config) error {
-	x, err := faithful(env, c.Data)
+	x, _, err := faithful(env, c.Data)
 	if err != nil {
 		return err
 	}

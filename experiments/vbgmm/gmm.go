@@ -147,29 +147,35 @@ func (*DSouzaConfig) RetiredKeys() map[string]string { return retired }
 
 // faithful reads Old Faithful and standardises each column (mean 0,
 // variance 1 with divisor N, numeric.Standardisation): PRML's "rescaled"
-// data (targets §2.2). It returns the N×2 values row-major.
-func faithful(env *experiments.Env, file string) ([]float64, error) {
+// data (targets §2.2). It returns the N×2 values row-major and the names
+// of the two columns: the file's header (eruptions, waiting for Old
+// Faithful), or x1, x2 for a file without one or with a repeated name.
+func faithful(env *experiments.Env, file string) ([]float64, [2]string, error) {
+	names := [2]string{"x1", "x2"}
 	raw, err := env.ReadData(file)
 	if err != nil {
-		return nil, err
+		return nil, names, err
 	}
-	m, _, err := datasets.LoadMatrixCSVHeader(file, raw)
+	m, header, err := datasets.LoadMatrixCSVHeader(file, raw)
 	if err != nil {
-		return nil, err
+		return nil, names, err
 	}
 	n, d := m.Dims()
 	if d != 2 || n < 2 {
-		return nil, fmt.Errorf("%s: %d columns and %d rows, want the 2 columns of Old Faithful", file, d, n)
+		return nil, names, fmt.Errorf("%s: %d columns and %d rows, want the 2 columns of Old Faithful", file, d, n)
+	}
+	if len(header) == 2 && header[0] != "" && header[1] != "" && header[0] != header[1] {
+		names = [2]string{header[0], header[1]}
 	}
 	_, _, st, err := numeric.Standardise(m, nil, numeric.RefuseConstant)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, names, fmt.Errorf("%s: %w", file, err)
 	}
 	z, err := st.Apply(m)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, names, fmt.Errorf("%s: %w", file, err)
 	}
-	return z.RawMatrix().Data, nil
+	return z.RawMatrix().Data, names, nil
 }
 
 // Restart is one VB fit from a random start.

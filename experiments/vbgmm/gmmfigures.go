@@ -5,6 +5,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -22,22 +23,57 @@ import (
 // from zero).
 const drawWeight = 1e-2
 
+// stdSuffix ends the name of a standardised column of fig10_6_data.csv.
+const stdSuffix = "_std"
+
+// faithfulName is the text's name for the shipped data (PRML §10.2.1).
+const faithfulName = "Old Faithful"
+
+// dataColumns reads the two columns of fig10_6_data.csv and their axis
+// labels: each column's name in the data file (the file's header, which
+// the run wrote with stdSuffix), marked standardised.
+func dataColumns(dir string) (xs, ys []float64, labels [2]string, err error) {
+	t, err := results.ReadCSV(filepath.Join(dir, "fig10_6_data.csv"))
+	if err != nil {
+		return nil, nil, labels, err
+	}
+	if len(t.Header) != 2 {
+		return nil, nil, labels, fmt.Errorf("%s: %d columns, want 2", t.Path, len(t.Header))
+	}
+	cols := [2][]float64{}
+	for j, h := range t.Header {
+		if cols[j], err = t.Floats(h); err != nil {
+			return nil, nil, labels, err
+		}
+		labels[j] = strings.TrimSuffix(h, stdSuffix) + " (standardised)"
+	}
+	return cols[0], cols[1], labels, nil
+}
+
 // PlotFig106 draws fig10_6: the data with the one-standard-deviation
 // ellipses at each snapshot iteration, and the median number of components
-// kept against α₀ for each prior scale.
+// kept against α₀ for each prior scale. Its title and axes name the data
+// (experiments.DataName, the data file's header): Old Faithful, or a
+// user's file.
 func PlotFig106(dir string) error {
 	snap := results.ReadColumns(filepath.Join(dir, "fig10_6_snapshots.csv"))
 	it, w := snap.Floats("iteration"), snap.Floats("mean_weight")
 	mx, my := snap.Floats("mean_x"), snap.Floats("mean_y")
 	cxx, cxy, cyy := snap.Floats("cov_xx"), snap.Floats("cov_xy"), snap.Floats("cov_yy")
-	data := results.ReadColumns(filepath.Join(dir, "fig10_6_data.csv"))
-	xs, ys := data.Floats("eruptions_std"), data.Floats("waiting_std")
 	counts := results.ReadColumns(filepath.Join(dir, "fig10_6_counts.csv"))
 	w0, a0, comps := counts.Floats("w0_scale"), counts.Floats("alpha0"), counts.Floats("components")
-	for _, c := range []*results.Columns{snap, data, counts} {
+	for _, c := range []*results.Columns{snap, counts} {
 		if err := c.Err(); err != nil {
 			return err
 		}
+	}
+	xs, ys, labels, err := dataColumns(dir)
+	if err != nil {
+		return err
+	}
+	title, err := fig106Title(dir, it)
+	if err != nil {
+		return err
 	}
 	var panels []*plot.Plot
 	for _, t := range uniq(it) {
@@ -48,7 +84,7 @@ func PlotFig106(dir string) error {
 			}
 		}
 		p, err := plots.ScatterEllipses(plots.Axes{Title: fmt.Sprintf("iteration %v (%d with E[π] > %g)", t, len(ells), drawWeight),
-			XLabel: "eruptions (standardised)", YLabel: "waiting (standardised)"}, xs, ys, ells)
+			XLabel: labels[0], YLabel: labels[1]}, xs, ys, ells)
 		if err != nil {
 			return err
 		}
@@ -75,7 +111,40 @@ func PlotFig106(dir string) error {
 	panels = append(panels, p)
 	cols := min(len(panels), 3)
 	return experiments.SaveFigure(dir, "fig10_6", plots.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels,
-		Title: "PRML Fig. 10.6: VB mixture of 6 Gaussians on Old Faithful"})
+		Title: title})
+}
+
+// fig107Title is fig10_7's title: the text's figure on Old Faithful, or
+// its experiment on a user's file.
+func fig107Title(dir string) (string, error) {
+	name, own, err := experiments.DataName(dir, faithfulName)
+	if err != nil {
+		return "", err
+	}
+	if own {
+		return "PRML Fig. 10.7's experiment on " + name + ": choosing K by F + ln K!, beside the sampled evidence", nil
+	}
+	return "PRML Fig. 10.7: choosing K on " + name + " by F + ln K!, beside the sampled evidence", nil
+}
+
+// fig106Title is fig10_6's title: the text's figure on Old Faithful, or
+// its experiment on a user's file; K is the number of components of a
+// snapshot (rows per iteration of its table, it).
+func fig106Title(dir string, it []float64) (string, error) {
+	name, own, err := experiments.DataName(dir, faithfulName)
+	if err != nil {
+		return "", err
+	}
+	k := 0
+	for _, v := range it {
+		if v == it[0] {
+			k++
+		}
+	}
+	if own {
+		return fmt.Sprintf("PRML Fig. 10.6's experiment on %s: VB mixture of %d Gaussians", name, k), nil
+	}
+	return fmt.Sprintf("PRML Fig. 10.6: VB mixture of %d Gaussians on %s", k, name), nil
 }
 
 // uniq returns the distinct values of xs in order of first appearance.
@@ -128,6 +197,10 @@ func finiteOr(v float64) float64 {
 // F + ln K! and the AIS estimate to the IS estimate of ln p(X|K), with ±2
 // standard errors of the two estimates (AIS's Sampled.RobustSE).
 func PlotFig107(dir string) error {
+	title, err := fig107Title(dir)
+	if err != nil {
+		return err
+	}
 	st := results.ReadColumns(filepath.Join(dir, "fig10_7_starts.csv"))
 	sa, sk, sr, sf := st.Floats("alpha0"), st.Floats("k"), st.Floats("restart"), st.Floats("f_lnk")
 	et := results.ReadColumns(filepath.Join(dir, "fig10_7_evidence.csv"))
@@ -212,7 +285,7 @@ func PlotFig107(dir string) error {
 		panels = append(panels, p)
 	}
 	return experiments.SaveFigure(dir, "fig10_7", plots.Figure{Rows: 1, Cols: len(panels), Panels: panels,
-		Title: "PRML Fig. 10.7: choosing K on Old Faithful by F + ln K!, beside the sampled evidence"})
+		Title: title})
 }
 
 // addScatter adds the points (x, y) to p as markers of the second style.

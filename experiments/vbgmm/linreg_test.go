@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
@@ -111,5 +112,28 @@ func TestLinregCellDeterministic(t *testing.T) {
 	}
 	if o, err := c.runLinregCell(8, stop); err != nil || reflect.DeepEqual(o.X, a.X) {
 		t.Errorf("data sets 7 and 8 drew the same inputs (err %v)", err)
+	}
+}
+
+// TestFig10_9Zoom: the zoomed panel of fig10_9 holds every order from the
+// peak up, order 8 included (data set 0 of the full run: F by order), and
+// names the orders it leaves below; the panel of every order shows those.
+func TestFig10_9Zoom(t *testing.T) {
+	x := []float64{0, 1, 2, 3, 4, 5, 6, 7, 8}
+	f := []float64{-1159.10, -722.22, -112.26, -21.43, -26.89, -32.58, -39.02, -44.43, -51.34}
+	e := []float64{-1159.10, -722.21, -112.25, -21.41, -26.85, -32.52, -38.84, -44.25, -51.10}
+	lo, hi, below, ok := fig10_9Zoom(x, f, e)
+	if !ok || !(lo < -51.34 && hi > -21.41) {
+		t.Errorf("zoom [%v, %v] does not hold the orders 3-8 (−51.34 … −21.41)", lo, hi)
+	}
+	if !(lo > -112.25) {
+		t.Errorf("zoom [%v, %v] reaches order 2 (−112.25): not a zoom", lo, hi)
+	}
+	if !slices.Equal(below, []int{0, 1, 2}) {
+		t.Errorf("below the zoom: %v, want [0 1 2]", below)
+	}
+	nan := math.NaN()
+	if _, _, _, ok := fig10_9Zoom(x[:2], []float64{nan, nan}, []float64{nan, nan}); ok {
+		t.Error("no finite value: a zoom")
 	}
 }

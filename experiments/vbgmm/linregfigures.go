@@ -2,8 +2,10 @@ package vbgmm
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -132,8 +134,9 @@ func orderTicks(p *plot.Plot, orders []int) {
 	p.X.Min, p.X.Max = p.X.Min-0.3, p.X.Max+0.3
 }
 
-// linregZoom is the span, in nats below the peak, of panel (a) of fig10_9.
-const linregZoom = 25
+// linregMargin is the room, in nats, left above and below the points of
+// the zoomed panel of fig10_9.
+const linregMargin = 2
 
 // PlotLinreg draws fig10_9 and dsouza_fig1_2 from linreg_orders.csv,
 // dsouza.csv and linreg_data.csv.
@@ -144,10 +147,48 @@ func PlotLinreg(dir string) error {
 	return plotDSouza(dir)
 }
 
-// plotFig10_9 draws (a) the bound and the exact ln p(t) against the order
-// for data set 0 (the text's figure, with the evidence beside it), (b) the
-// fraction of data sets whose bound or evidence peaks at each order, and
-// (c) the gap ln p(t) − F, median and quartiles over the data sets.
+// fig10_9Zoom returns the y range of fig10_9's zoomed panel: every order
+// from the one where the bound or the evidence peaks upwards (the decline
+// past the peak that the text's figure shows), with linregMargin nats either
+// side, and the orders it leaves below the range (below the peak, hundreds
+// of nats lower: they show in the panel of every order). Orders whose bound
+// or evidence is not finite count for nothing; ok is false when none is.
+func fig10_9Zoom(x, yf, ye []float64) (lo, hi float64, below []int, ok bool) {
+	finite := func(i int) bool {
+		return !math.IsNaN(yf[i]) && !math.IsInf(yf[i], 0) && !math.IsNaN(ye[i]) && !math.IsInf(ye[i], 0)
+	}
+	peak, top := 0.0, math.Inf(-1)
+	for i := range x {
+		if v := max(yf[i], ye[i]); finite(i) && v > top {
+			top, peak = v, x[i]
+		}
+	}
+	if math.IsInf(top, -1) {
+		return 0, 0, nil, false
+	}
+	lo = top
+	for i := range x {
+		if finite(i) && x[i] >= peak {
+			lo = min(lo, yf[i], ye[i])
+		}
+	}
+	lo, hi = lo-linregMargin, top+linregMargin
+	for i := range x {
+		if finite(i) && min(yf[i], ye[i]) < lo {
+			below = append(below, int(x[i]))
+		}
+	}
+	return lo, hi, below, true
+}
+
+// plotFig10_9 draws, for data set 0, (a) the bound and the exact ln p(t)
+// against the order on a range that holds every order and (b) the same
+// zoomed on the orders from the peak up, as the text's figure is (a
+// linear axis in both, so that differences read as nats everywhere; the
+// orders below the peak lie hundreds of nats lower, and one range cannot
+// show them and a difference of a nat at once), then (c) the fraction of
+// data sets whose bound or evidence peaks at each order and (d) the gap
+// ln p(t) − F, median and quartiles over the data sets.
 func plotFig10_9(dir string) error {
 	t, err := readOrderTable(dir, "linreg_orders.csv", "F", "ln_p_exact", "F_minus_exact")
 	if err != nil {
@@ -156,34 +197,63 @@ func plotFig10_9(dir string) error {
 	orders := t.orderList()
 	xf, yf := t.seedSeries(0, "F")
 	xe, ye := t.seedSeries(0, "ln_p_exact")
-	pa, _, err := plots.Lines(plots.Axes{Title: "(a) data set 0: bound and evidence", XLabel: "polynomial order", YLabel: "nats"},
-		plots.Series{Name: "bound L(q)", X: xf, Y: yf, Points: true}, plots.Series{Name: "exact ln p(t)", X: xe, Y: ye, Points: true})
+	if !slices.Equal(xf, xe) || len(xf) == 0 {
+		return fmt.Errorf("linreg_orders.csv: data set 0 has orders %v for F and %v for ln_p_exact", xf, xe)
+	}
+	evidence := func(title string) (*plot.Plot, error) {
+		p, _, err := plots.Lines(plots.Axes{Title: title, XLabel: "polynomial order", YLabel: "nats"},
+			plots.Series{Name: "bound L(q)", X: xf, Y: yf, Points: true}, plots.Series{Name: "exact ln p(t)", X: xe, Y: ye, Points: true})
+		if err != nil {
+			return nil, err
+		}
+		orderTicks(p, orders)
+		return p, nil
+	}
+	pa, err := evidence("(a) data set 0: bound and evidence, every order")
 	if err != nil {
 		return err
 	}
-	orderTicks(pa, orders)
-	pa.Legend.Top = false
-	// Zoom on the peak, as the text's figure does: the orders below the
-	// true one lie hundreds of nats lower.
-	top := max(slices.Max(yf), slices.Max(ye))
-	pa.Y.Min, pa.Y.Max = top-linregZoom, top+0.1*linregZoom
-	pb, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(b) order picked, %d data sets", len(t.seeds)/len(orders)), XLabel: "polynomial order", YLabel: "fraction of data sets"},
+	lo, hi, below, zoomed := fig10_9Zoom(xf, yf, ye)
+	zoomTitle := "(b) zoom on the peak"
+	if len(below) > 0 {
+		zoomTitle += fmt.Sprintf("; %s lie below", orderNames(below))
+	}
+	pb, err := evidence(zoomTitle)
+	if err != nil {
+		return err
+	}
+	if zoomed {
+		pb.Y.Min, pb.Y.Max = lo, hi
+	}
+	pc, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("(c) order picked, %d data sets", len(t.seeds)/len(orders)), XLabel: "polynomial order", YLabel: "fraction of data sets"},
 		t.picks("by the bound", "F", false), t.picks("by ln p(t)", "ln_p_exact", false))
 	if err != nil {
 		return err
 	}
-	orderTicks(pb, orders)
+	orderTicks(pc, orders)
 	gap := t.quartiles("ln p(t) − L(q)", "F_minus_exact")
 	for i := range gap.Y {
 		gap.Y[i], gap.Lo[i], gap.Hi[i] = -gap.Y[i], -gap.Hi[i], -gap.Lo[i]
 	}
-	pc, _, err := plots.Lines(plots.Axes{Title: "(c) ln p(t) − L(q): median, quartiles", XLabel: "polynomial order", YLabel: "nats"}, gap)
+	pd, _, err := plots.Lines(plots.Axes{Title: "(d) ln p(t) − L(q): median, quartiles", XLabel: "polynomial order", YLabel: "nats"}, gap)
 	if err != nil {
 		return err
 	}
-	orderTicks(pc, orders)
-	return experiments.SaveFigure(dir, "fig10_9", plots.Figure{Rows: 1, Cols: 3, Panels: []*plot.Plot{pa, pb, pc},
+	orderTicks(pd, orders)
+	return experiments.SaveFigure(dir, "fig10_9", plots.Figure{Rows: 2, Cols: 2, Panels: []*plot.Plot{pa, pb, pc, pd},
 		Title: "PRML Fig. 10.9: VB bound against polynomial order, beside the exact evidence"})
+}
+
+// orderNames lists orders as "order 2" or "orders 0, 1, 2".
+func orderNames(os []int) string {
+	if len(os) == 1 {
+		return fmt.Sprintf("order %d", os[0])
+	}
+	s := make([]string, len(os))
+	for i, o := range os {
+		s[i] = fmt.Sprint(o)
+	}
+	return "orders " + strings.Join(s, ", ")
 }
 
 // plotDSouza draws (a) data set 0 with the least-squares fits of the

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/palette"
 	"gonum.org/v1/plot/palette/moreland"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -53,16 +54,41 @@ func (g gridXYZ) Y(r int) float64    { return g.ys[r] }
 // smaller magnitude", Fig 1.6 caption), its range ±lim.
 func heatPanel(title, xl, yl string, xs, ys []float64, z [][]float64, lim float64) *plot.Plot {
 	p := newPanel(title, xl, yl)
-	if !(lim > 0) {
-		lim = 1
-	}
-	pal := moreland.SmoothBlueRed()
-	pal.SetMin(-lim)
-	pal.SetMax(lim)
-	h := plotter.NewHeatMap(gridXYZ{xs, ys, clampGrid(z, lim)}, pal.Palette(64))
+	lim = heatLimit(lim)
+	h := plotter.NewHeatMap(gridXYZ{xs, ys, clampGrid(z, lim)}, heatScale(lim).Palette(heatColors))
 	h.Min, h.Max = -lim, lim
 	p.Add(h)
 	return p
+}
+
+// heatColors is the number of colours of a heat panel.
+const heatColors = 64
+
+// heatLimit is the colour limit of heat panels asked for lim: lim, or 1
+// when lim is not a positive finite number (an empty map, or an infinite
+// bias, which the panels then clamp to ±1).
+func heatLimit(lim float64) float64 {
+	if !(lim > 0) || math.IsInf(lim, 1) {
+		return 1
+	}
+	return lim
+}
+
+// heatScale is the colour map of the heat panels of limit lim (as
+// heatPanel sets it): blue for −lim, grey for 0, red for +lim.
+func heatScale(lim float64) palette.ColorMap {
+	lim = heatLimit(lim)
+	pal := moreland.SmoothBlueRed()
+	pal.SetMin(-lim)
+	pal.SetMax(lim)
+	return pal
+}
+
+// heatBar is the colour bar of the heat panels of limit lim: a panel
+// titled title whose axis, labelled label (the quantity and its units),
+// gives the value of each colour.
+func heatBar(title, label string, lim float64) (*plot.Plot, error) {
+	return plots.ColorBar(title, heatScale(lim), label)
 }
 
 // clampGrid returns z with values clamped to ±lim and NaN set to 0.

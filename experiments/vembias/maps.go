@@ -613,12 +613,14 @@ func PlotMaps(dir string) error {
 		rx, ry = append(rx, math.Log((1-l*l)/l)), append(ry, l)
 	}
 	var p16 []*plot.Plot
+	var lims [2]float64 // the colour scale of each row
 	for row, name := range []string{"fig1.6-lambda", "fig1.6-sigma_y2"} {
 		var lim float64
 		for _, q := range four {
 			_, _, z := t.grid(name, q)
 			lim = math.Max(lim, maxAbs(z))
 		}
+		lims[row] = lim
 		for _, q := range four {
 			what := []string{"bias in λ", "bias in σ_y²"}[row]
 			p16 = append(p16, heat(name, q, fmt.Sprintf("A: %s, q_%s (±%.2f)", what, q, lim), "ln σ_y²", "λ", logs, lim))
@@ -629,16 +631,31 @@ func PlotMaps(dir string) error {
 		return err
 	}
 	p16 = append(p16, bp)
+	// The rows' colour scales, beside B: a bias is the learnt value minus
+	// the true one, in the parameter's units (λ is a weight of unit-
+	// variance x and y, without units; σ_y² is a variance of y).
+	for row, c := range []struct{ title, label string }{
+		{"colour scale of the first row", "bias in λ: learnt − true λ (no units)"},
+		{"colour scale of the second row", "bias in σ_y²: learnt − true σ_y² (units of y²)"},
+	} {
+		bar, err := heatBar(c.title, c.label, lims[row])
+		if err != nil {
+			return err
+		}
+		p16 = append(p16, bar)
+	}
 	if err := experiments.SaveFigure(dir, "fig1_6", plots.Figure{Rows: 3, Cols: 4, Panels: p16, Title: "Fig 1.6: biases of single-parameter learning over (σ_y², λ), σ_x² = 1 − λ²"}); err != nil {
 		return err
 	}
 	var p17 []*plot.Plot
+	var lims17 []float64 // the colour scale of each row
 	for _, c := range []struct{ name, label, yl string }{{"fig1.7a", "A: Δφ bias", "σ_y²"}, {"fig1.7b", "B: Δφ bias", "λ"}} {
 		var lim float64
 		for _, q := range four {
 			_, _, z := t.grid(c.name, q)
 			lim = math.Max(lim, maxAbs(z))
 		}
+		lims17 = append(lims17, lim)
 		for _, q := range four {
 			p17 = append(p17, heat(c.name, q, fmt.Sprintf("%s, q_%s (±%.2f)", c.label, q, lim), "φ₂ − φ₁ (rad)", c.yl, id, lim))
 		}
@@ -648,6 +665,7 @@ func PlotMaps(dir string) error {
 		_, _, z := t.grid("fig1.7c", q)
 		lim = math.Max(lim, maxAbs(z))
 	}
+	lims17 = append(lims17, lim)
 	for _, q := range four[:3] {
 		p17 = append(p17, heat("fig1.7c", q, fmt.Sprintf("C: |w₂| bias, q_%s (±%.2f)", q, lim), "φ₂ − φ₁ (rad)", "σ_y²", id, lim))
 	}
@@ -673,7 +691,18 @@ func PlotMaps(dir string) error {
 		return err
 	}
 	p17 = append(p17, bp)
-	if err := experiments.SaveFigure(dir, "fig1_7", plots.Figure{Rows: 3, Cols: 4, Panels: p17, Title: "Fig 1.7: biases in learning the weights (λ = 0.9 in A and C, σ_y² = 0.1 in B)"}); err != nil {
+	for row, c := range []struct{ title, label string }{
+		{"colour scale of A", "bias in φ₂: learnt − true φ₂ (rad)"},
+		{"colour scale of B", "bias in φ₂: learnt − true φ₂ (rad)"},
+		{"colour scale of C", "bias in |w₂|: learnt − true |w₂| (units of y)"},
+	} {
+		bar, err := heatBar(c.title, c.label, lims17[row])
+		if err != nil {
+			return err
+		}
+		p17 = append(p17, bar)
+	}
+	if err := experiments.SaveFigure(dir, "fig1_7", plots.Figure{Rows: 4, Cols: 4, Panels: p17, Title: "Fig 1.7: biases in learning the weights (λ = 0.9 in A and C, σ_y² = 0.1 in B)"}); err != nil {
 		return err
 	}
 	return plotJoint(dir, rx, ry)

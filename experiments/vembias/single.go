@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
 
 	vm "github.com/vbworkbench/vbw/core/model/vembias"
 	"github.com/vbworkbench/vbw/core/vb"
@@ -364,7 +366,7 @@ func PlotSingle(dir string) error {
 		return err
 	}
 	op := results.ReadColumns(filepath.Join(dir, "optima.csv"))
-	ocs, oqs, ogrid := op.Strings("case"), op.Strings("approx"), op.Floats("grid")
+	ocs, oqs, ogrid, oobj := op.Strings("case"), op.Strings("approx"), op.Floats("grid"), op.Floats("objective")
 	if err := op.Err(); err != nil {
 		return err
 	}
@@ -404,15 +406,53 @@ func PlotSingle(dir string) error {
 		if err != nil {
 			return nil, err
 		}
-		lo, hi := p.Y.Min, p.Y.Max
-		for i := range ocs {
-			for _, q := range approx {
+		// Each curve's maximum: a dashed line in the curve's colour and
+		// the curve's marker on the curve, so that coinciding optima stay
+		// apart; one legend entry says what they are.
+		shown := func(i int) int { // the index in approx of optimum i, or −1
+			if math.IsNaN(oobj[i]) || math.IsInf(oobj[i], 0) || math.IsNaN(ogrid[i]) || math.IsInf(ogrid[i], 0) {
+				return -1
+			}
+			for j, q := range approx {
 				if ocs[i] == cse && oqs[i] == q.String() && ogrid[i] >= xlo && ogrid[i] <= xhi {
-					if err := vline(p, ogrid[i], lo, hi, dashed); err != nil {
-						return nil, err
-					}
+					return j
 				}
 			}
+			return -1
+		}
+		lo, hi := p.Y.Min, p.Y.Max
+		for i := range ocs {
+			if shown(i) >= 0 {
+				lo, hi = math.Min(lo, oobj[i]), math.Max(hi, oobj[i])
+			}
+		}
+		var marks plots.Marks
+		for i := range ocs {
+			if j := shown(i); j >= 0 {
+				style := dashed
+				style.Color = plots.LineStyle(j).Color
+				if err := vline(p, ogrid[i], lo, hi, style); err != nil {
+					return nil, err
+				}
+				at := plotter.XYs{{X: ogrid[i], Y: oobj[i]}}
+				m, err := plotter.NewScatter(at)
+				if err != nil {
+					return nil, err
+				}
+				m.GlyphStyle = plots.GlyphStyle(j)
+				p.Add(m)
+				marks.Lines = append(marks.Lines, plotter.XYs{{X: ogrid[i], Y: lo}, {X: ogrid[i], Y: hi}})
+				marks.Points = append(marks.Points, at)
+			}
+		}
+		if len(marks.Lines) > 0 {
+			if len(approx) == 1 { // Lines gives a lone curve no legend
+				p.Legend.Add(series[0].Name, &plotter.Line{LineStyle: plots.LineStyle(0)})
+				plots.PlaceLegend(p, plots.SeriesMarks(false, false, series...))
+			}
+			p.Legend.Add("maximum of each curve", &plotter.Line{LineStyle: dashed},
+				&plotter.Scatter{GlyphStyle: draw.GlyphStyle{Color: dashed.Color, Radius: plots.GlyphRadius, Shape: draw.RingGlyph{}}})
+			plots.PlaceLegend(p, marks)
 		}
 		return p, nil
 	}

@@ -168,3 +168,28 @@ func (m *VB) Infer(seq Sequence) (*infer.LDSPosterior, error) {
 	}
 	return post, nil
 }
+
+// Filtered returns the filtered means ⟨x_t | y_{1:t}, u_{1:t}⟩ (T×k) of a
+// sequence that is not part of the training data, under the current q(θ)
+// and x_0 prior, for t = 1..T: row t−1 is, bit for bit, the last smoothed
+// mean of Infer on the sequence's first t steps, from one pass of the
+// smoother instead of T (infer.KalmanSmoother.Filter). It does not change
+// the model's statistics.
+func (m *VB) Filtered(seq Sequence) (*mat.Dense, error) {
+	ds, err := newDataset([]Sequence{seq})
+	if err != nil {
+		return nil, err
+	}
+	if ds.p != m.p || ds.d != m.d {
+		return nil, fmt.Errorf("lds: Filtered: the sequence has p=%d, d=%d; the model p=%d, d=%d", ds.p, ds.d, m.p, m.d)
+	}
+	if m.err != nil {
+		return nil, m.err
+	}
+	ks := infer.NewKalmanSmoother(m.k, m.p, m.d, ds.tmax)
+	mu := make([]float64, ds.tmax*m.k)
+	if err := ks.Filter(mu, new(infer.LDSPosterior), m.Natural(), ds.y[0], ds.u[0]); err != nil {
+		return nil, fmt.Errorf("lds: Filtered: %w", err)
+	}
+	return mat.NewDense(ds.tmax, m.k, mu), nil
+}

@@ -43,8 +43,9 @@ func TestNewRejects(t *testing.T) {
 
 // TestAccessors checks the shapes of the accessors and that Infer on a
 // training sequence reproduces that sequence's posterior from the last E
-// step bit for bit (the same φ̄ and x_0 prior), and that ⟨R⁻¹C⟩ of φ̄ is
-// diag(ρ̄)⟨C⟩ (eq. 5.64).
+// step bit for bit (the same φ̄ and x_0 prior), that Filtered gives the
+// last smoothed mean of Infer on every prefix bit for bit, and that
+// ⟨R⁻¹C⟩ of φ̄ is diag(ρ̄)⟨C⟩ (eq. 5.64).
 func TestAccessors(t *testing.T) {
 	data, _ := sequences(rand.New(rand.NewPCG(102, 0)), 3, 2, 30, 12)
 	m, err := lds.NewVB(data, lds.Settings{K: 4}, rand.New(rand.NewPCG(103, 0)))
@@ -74,6 +75,27 @@ func TestAccessors(t *testing.T) {
 		want := m.Posterior(i)
 		if got.LogZ != want.LogZ || !slices.Equal(got.X, want.X) || !slices.Equal(got.V, want.V) || !slices.Equal(got.W0, want.W0) {
 			t.Errorf("sequence %d: Infer differs from the last E step (ln Z' %v and %v)", i, got.LogZ, want.LogZ)
+		}
+	}
+	// Filtered: the last smoothed mean of every prefix, bit for bit.
+	for i := 0; i < m.NumSequences(); i++ {
+		f, err := m.Filtered(data[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		T, _ := data[i].Y.Dims()
+		if r, c := f.Dims(); r != T || c != 4 {
+			t.Fatalf("Filtered(%d) is %d×%d, want %d×4", i, r, c, T)
+		}
+		for tt := 1; tt <= T; tt++ {
+			pre := lds.Sequence{Y: mat.DenseCopyOf(data[i].Y.Slice(0, tt, 0, 3)), U: mat.DenseCopyOf(data[i].U.Slice(0, tt, 0, 2))}
+			q, err := m.Infer(pre)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := f.RawRowView(tt-1), q.X[(tt-1)*4:tt*4]; !slices.Equal(got, want) {
+				t.Errorf("sequence %d, t=%d: filtered mean %v, last smoothed mean of the prefix %v", i, tt, got, want)
+			}
 		}
 	}
 	phi, c, rho := m.Natural(), m.C(), m.Rho()

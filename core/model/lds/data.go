@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/vbworkbench/vbw/core/infer"
 )
 
 // Sequence is one observed sequence y_{1:T} with its inputs u_{1:T}
@@ -27,6 +29,9 @@ type dataset struct {
 	uu   []float64 // Ü = Σ u_t u_tᵀ, d×d
 	uy   []float64 // U_Y = Σ u_t y_tᵀ, d×p
 	yy   []float64 // the diagonal of Ÿ = Σ y_t y_tᵀ, p
+	// mom[i] are the moments of sequence i through which its ln Z' depends
+	// on the data alone (infer.LDSMoments), for the smoother.
+	mom []infer.LDSMoments
 }
 
 // newDataset checks and copies the sequences.
@@ -92,6 +97,9 @@ func newDataset(data []Sequence) (*dataset, error) {
 		}
 		ds.y = append(ds.y, y)
 		ds.u = append(ds.u, u)
+		var mom infer.LDSMoments
+		mom.Set(y, u, p, d)
+		ds.mom = append(ds.mom, mom)
 		ds.tmax = max(ds.tmax, T)
 		ds.nobs += T
 	}

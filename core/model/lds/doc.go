@@ -85,6 +85,7 @@
 //	VB.CovCD              Σ_CD: Σ̂_C, Σ_D                     eqs. (5.50), (5.46); §1.11
 //	VB.Natural            φ̄                                  eq. (5.51)
 //	VB.Infer              VBE of a held-out sequence         Algorithms 5.1-5.2; §4 #23
+//	VB.Filtered           filtered means of a held-out one   Algorithm 5.1, eqs. (5.89)-(5.93); §4 #22
 //	VB.MeanParams         ⟨A⟩, …, ρ̄, μ_0, Σ_0                §2.1, §1.13 item 4
 //	NewVB                 toolbox start, one VBM step        Algorithm 5.3, lines 3967-4016; §1.10
 //	EM.E                  Kalman smoother at θ; ln p(y | θ)  eqs. (5.71)-(5.86), (5.106)-(5.115); (5.83)

@@ -103,7 +103,7 @@ func (e *EM) E() (vb.Bound, error) {
 	phi.SetPoint(e.a, e.b, e.c, e.dd, e.rho)
 	copy(phi.Mu0, e.mu0)
 	copy(phi.Lambda0, e.lambda0)
-	if i, err := e.ks.SmoothSequences(e.post, phi, ds.y, ds.u); err != nil {
+	if i, err := e.ks.SmoothSequences(e.post, phi, ds.y, ds.u, ds.mom); err != nil {
 		return vb.Bound{F: math.NaN()}, fmt.Errorf("lds: EM E step, sequence %d: %w", i, err)
 	}
 	e.stats.Zero()

@@ -174,6 +174,7 @@ type VB struct {
 	rho                   []dist.Gamma
 	// Scratch: the second moments ⟨[A B]ᵀ[A B]⟩ and ⟨[C D]ᵀR⁻¹[C D]⟩.
 	momAB, momCD []float64
+	xwCD         []float64 // n1×p scratch: the means of q(C, D | ρ) scaled by ρ̄
 	x0           []float64 // 2k² scratch of the x_0 update
 
 	err error // of the last M step, returned by the next E
@@ -296,7 +297,7 @@ func newModel(ds *dataset, k int, set Settings) (*VB, error) {
 		cholAB: make([]float64, n1*n1), covAB: make([]float64, n1*n1), meanAB: make([]float64, n1*k),
 		cholCD: make([]float64, n1*n1), covCD: make([]float64, n1*n1), meanCD: make([]float64, n1*p),
 		rho:   make([]dist.Gamma, p),
-		momAB: make([]float64, n1*n1), momCD: make([]float64, n1*n1),
+		momAB: make([]float64, n1*n1), momCD: make([]float64, n1*n1), xwCD: make([]float64, n1*p),
 		x0: make([]float64, 2*k*k),
 	}
 	return m, nil

@@ -49,7 +49,7 @@ func (m *VB) E() (vb.Bound, error) {
 	ds, phi := m.data, m.phi
 	copy(phi.Mu0, m.Hyper.Mu0)
 	copy(phi.Lambda0, m.Hyper.Lambda0)
-	if i, err := m.ks.SmoothSequences(m.post, phi, ds.y, ds.u); err != nil {
+	if i, err := m.ks.SmoothSequences(m.post, phi, ds.y, ds.u, ds.mom); err != nil {
 		return vb.Bound{F: math.NaN()}, fmt.Errorf("lds: VBE, sequence %d: %w", i, err)
 	}
 	m.stats.Zero()

@@ -83,21 +83,14 @@ func (m *VB) updateAB() error {
 	numeric.CholSolveT(P, n1, X, k)
 	numeric.CholInverse(m.covAB, P, n1, m.momAB) // momAB is set from covAB below
 
-	// ⟨[A B]ᵀ[A B]⟩ = k Σ_AB + X Xᵀ, and the means: row j of ⟨A⟩ is
-	// column j of X's first k rows.
+	// ⟨[A B]ᵀ[A B]⟩ = k Σ_AB + X Xᵀ (its lower triangle a row at a time,
+	// mirrored), and the means: row j of ⟨A⟩ is column j of X's first k
+	// rows.
 	mom := m.momAB
 	for i := range mom {
 		mom[i] = float64(k) * m.covAB[i]
 	}
-	for j := 0; j < k; j++ {
-		for i := 0; i < n1; i++ {
-			xi := X[i*k+j]
-			row := mom[i*n1 : (i+1)*n1]
-			for l := range row {
-				row[l] += xi * X[l*k+j]
-			}
-		}
-	}
+	lowerGram(mom, n1, X, X, k)
 	for j := 0; j < k; j++ {
 		for i := 0; i < k; i++ {
 			phi.A[j*k+i] = X[i*k+j]
@@ -186,21 +179,15 @@ func (m *VB) updateCD() error {
 	numeric.CholSolveT(P, n1, X, p)
 	numeric.CholInverse(m.covCD, P, n1, m.momCD) // momCD is set from covCD below
 
-	// ⟨[C D]ᵀR⁻¹[C D]⟩ = p Σ_CD + X diag(ρ̄) Xᵀ.
-	mom := m.momCD
+	// ⟨[C D]ᵀR⁻¹[C D]⟩ = p Σ_CD + (X diag(ρ̄)) Xᵀ.
+	mom, xw := m.momCD, m.xwCD
 	for i := range mom {
 		mom[i] = float64(p) * m.covCD[i]
 	}
-	for j := 0; j < p; j++ {
-		w := phi.Rho[j]
-		for i := 0; i < n1; i++ {
-			wx := w * X[i*p+j]
-			row := mom[i*n1 : (i+1)*n1]
-			for l := range row {
-				row[l] += wx * X[l*p+j]
-			}
-		}
+	for i := 0; i < n1; i++ {
+		numeric.MulTo(xw[i*p:(i+1)*p], X[i*p:(i+1)*p], phi.Rho)
 	}
+	lowerGram(mom, n1, xw, X, p)
 	for j := 0; j < p; j++ {
 		w := phi.Rho[j]
 		for i := 0; i < k; i++ {
@@ -214,4 +201,20 @@ func (m *VB) updateCD() error {
 	block(phi.CtRhoD, mom, n1, 0, k, k, d)
 	block(phi.DtRhoD, mom, n1, k, k, d, d)
 	return nil
+}
+
+// lowerGram adds a·bᵀ to the lower triangle of the n×n matrix c, for the
+// n×m matrices a and b (rows of m elements, each element a dot product
+// of two rows: numeric.MulAddT), and copies the lower triangle to the
+// upper, so that c is exactly symmetric. With a = b diag(w) it forms
+// the second moments b diag(w) bᵀ of the VBM step.
+func lowerGram(c []float64, n int, a, b []float64, m int) {
+	for i := 0; i < n; i++ {
+		numeric.MulAddT(1, i+1, m, a[i*m:(i+1)*m], m, b, m, c[i*n:i*n+i+1], i+1)
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < i; j++ {
+			c[j*n+i] = c[i*n+j]
+		}
+	}
 }

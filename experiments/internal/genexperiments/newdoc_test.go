@@ -48,8 +48,11 @@ func (c *Config) Estimate() experiments.Cost {
 
 // criteria are the experiment's acceptance criteria.
 var criteria = results.Criteria{
-	{ID: "gauss", Text: "the loop's sum equals Gauss's n(n+1)/2 (difference)", Target: results.Equal(0)},
+	{ID: "gauss", Text: "the loop's sum equals Gauss's n(n+1)/2 (difference)", Target: results.Equal(0), Kind: results.KindSanity},
 }
+
+// Criteria states the criteria of a run.
+func (c *Config) Criteria(*experiments.Env) (results.Criteria, error) { return criteria, nil }
 
 // Run writes the sum 1 + … + n.
 func Run(env *experiments.Env, c *Config) error {
