@@ -7,7 +7,6 @@ import (
 
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/numeric"
@@ -150,8 +149,10 @@ func copyUpper(u blas64.Triangular, src []float64, ss int) {
 
 // factorInto sets u to the upper Cholesky factor of a, as factorOnce does
 // (a *mat.Cholesky is used as is; otherwise the same unpivoted LAPACK
-// factorisation, without jitter) but in place and without the condition
-// estimate of mat.Cholesky.Factorize, so without allocating. On failure it
+// factorisation, without jitter: numeric.CholFactorUpper, LAPACK's
+// operations in gonum's order, bit for bit) but in place and without the
+// condition estimate of mat.Cholesky.Factorize, so without allocating or
+// the call overhead of the level-1 and level-2 routines. On failure it
 // returns factorOnce's error with an empty Matrix name, and u is left
 // partly overwritten.
 func factorInto(u blas64.Triangular, a mat.Symmetric) error {
@@ -178,7 +179,7 @@ func factorInto(u blas64.Triangular, a mat.Symmetric) error {
 			}
 		}
 	}
-	if _, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: u.Stride, Data: u.Data}); ok {
+	if numeric.CholFactorUpper(u.Data, n, u.Stride) {
 		return nil
 	}
 	idx, piv, _ := numeric.CholeskyMinPivot(a)
@@ -358,8 +359,9 @@ func NewGaussianRowsDistinctPrecision(precs []mat.Symmetric, b mat.Matrix) (*Gau
 // setRowPrecision sets row i of g (distinct covariances, with u[i] and
 // sigma[i] of order D) to Σ_i = P⁻¹, μ_i = Σ_i b_i (b_i row i of b), with ln|Σ_i|
 // from the factor of P: P = UᵀU by LAPACK's unpivoted Cholesky (factorInto),
-// Σ_i = U⁻¹U⁻ᵀ (invUpper) and μ_i by two triangular solves (solveUpper), so
-// that P is never inverted twice. It does not allocate for D ≤ 16.
+// Σ_i = U⁻¹U⁻ᵀ (numeric.CholInverseUpper) and μ_i by two triangular solves
+// (numeric.CholSolveUpperVec), so that P is never inverted twice. It does
+// not allocate for D ≤ 16.
 func (g *GaussianRows) setRowPrecision(i int, p mat.Symmetric, b mat.Matrix) error {
 	d := g.d
 	u := g.u[i]
@@ -373,7 +375,7 @@ func (g *GaussianRows) setRowPrecision(i int, p mat.Symmetric, b mat.Matrix) err
 		w = make([]float64, d*d)
 	}
 	sg := g.sigma[i].RawSymmetric()
-	if !invUpper(sg.Data, sg.Stride, u, w) {
+	if !numeric.CholInverseUpper(sg.Data, sg.Stride, u.Data, d, u.Stride, w) {
 		return &NotPositiveDefiniteError{Matrix: fmt.Sprintf("precision of row %d", i), Dim: d, Index: -1, Pivot: math.NaN()}
 	}
 	g.logDet[i] = -logDetUpper(u)
@@ -386,61 +388,8 @@ func (g *GaussianRows) setRowPrecision(i int, p mat.Symmetric, b mat.Matrix) err
 			row[j] = b.At(i, j)
 		}
 	}
-	solveUpper(u, row)
+	numeric.CholSolveUpperVec(u.Data, d, u.Stride, row)
 	return nil
-}
-
-// invUpper sets the upper triangle of the D×D matrix s (row stride ss) to
-// (UᵀU)⁻¹ = VVᵀ with V = U⁻¹ (upper triangular, computed into w, D×D, by
-// back substitution) and reports whether every entry is finite.
-func invUpper(s []float64, ss int, u blas64.Triangular, w []float64) bool {
-	d, us := u.N, u.Stride
-	w = w[:d*d]
-	clear(w)
-	for j := 0; j < d; j++ {
-		w[j*d+j] = 1 / u.Data[j*us+j]
-		for i := j - 1; i >= 0; i-- {
-			var t float64
-			for l := i + 1; l <= j; l++ {
-				t += u.Data[i*us+l] * w[l*d+j]
-			}
-			w[i*d+j] = -t / u.Data[i*us+i]
-		}
-	}
-	ok := true
-	for a := 0; a < d; a++ {
-		for b := a; b < d; b++ {
-			va, vb := w[a*d+b:a*d+d], w[b*d+b:b*d+d]
-			var t float64
-			for l, v := range vb {
-				t += va[l] * v
-			}
-			s[a*ss+b] = t
-			ok = ok && !math.IsNaN(t) && !math.IsInf(t, 0)
-		}
-	}
-	return ok
-}
-
-// solveUpper overwrites x with (UᵀU)⁻¹x: Uᵀy = x by forward and Uz = y by
-// back substitution.
-func solveUpper(u blas64.Triangular, x []float64) {
-	d, us := u.N, u.Stride
-	x = x[:d]
-	for i := 0; i < d; i++ {
-		t := x[i]
-		for l := 0; l < i; l++ {
-			t -= u.Data[l*us+i] * x[l]
-		}
-		x[i] = t / u.Data[i*us+i]
-	}
-	for i := d - 1; i >= 0; i-- {
-		t := x[i]
-		for l := i + 1; l < d; l++ {
-			t -= u.Data[i*us+l] * x[l]
-		}
-		x[i] = t / u.Data[i*us+i]
-	}
 }
 
 // SetDistinctPrecision sets g, in place, to the rows that
@@ -636,15 +585,43 @@ func (g *GaussianRows) SecondMomentTo(dst *mat.SymDense, w []float64) *mat.SymDe
 		}
 		if g.Shared() {
 			sumWC += wr * g.scale[r]
+			blas64.Syr(wr, blas64.Vector{N: g.d, Inc: 1, Data: g.mean.RawRowView(r)}, raw)
 		} else {
-			addScaledSym(raw, wr*g.scale[r], g.sigma[r].RawSymmetric())
+			addScaledSymSyr(raw, wr*g.scale[r], g.sigma[r].RawSymmetric(), wr, g.mean.RawRowView(r))
 		}
-		blas64.Syr(wr, blas64.Vector{N: g.d, Inc: 1, Data: g.mean.RawRowView(r)}, raw)
 	}
 	if g.Shared() && sumWC != 0 {
 		addScaledSym(raw, sumWC, g.sigma[0].RawSymmetric())
 	}
 	return dst
+}
+
+// addScaledSymSyr adds f·s and then w·μμᵀ to the upper triangle of dst, in
+// one pass: each element gets f·s_ij added and then μ_j·(μ_i·w), the
+// operations of addScaledSym followed by blas64.Syr(w, μ, dst) (gonum's
+// Dsyr, which skips a row i with μ_i·w = 0), so the same bits without the
+// call and its checks.
+func addScaledSymSyr(dst blas64.Symmetric, f float64, s blas64.Symmetric, w float64, mu []float64) {
+	n := dst.N
+	mu = mu[:n]
+	for i := 0; i < n; i++ {
+		di := dst.Data[i*dst.Stride+i : i*dst.Stride+n]
+		si := s.Data[i*s.Stride+i : i*s.Stride+n]
+		si = si[:len(di)]
+		tmp := mu[i] * w
+		if tmp == 0 {
+			for j := range di {
+				di[j] += f * si[j]
+			}
+			continue
+		}
+		mi := mu[i:]
+		mi = mi[:len(di)]
+		for j := range di {
+			t := di[j] + f*si[j]
+			di[j] = t + mi[j]*tmp
+		}
+	}
 }
 
 // addScaledSym adds f·s to the upper triangle of dst.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/numeric"
@@ -720,6 +721,84 @@ func BenchmarkGaussianRowsSecondMomentTo(b *testing.B) {
 	rnd := rand.New(rand.NewPCG(1, 11))
 	const r, d = 64, 8
 	g := mustRows(NewGaussianRowsPrecision(randSPD(rnd, d, 0.3), randDense(rnd, r, d, 1), randScales(rnd, r)))
+	w := randVec(rnd, r, 1)
+	dst := mat.NewSymDense(d, nil)
+	b.ReportAllocs()
+	for b.Loop() {
+		g.SecondMomentTo(dst, w)
+	}
+}
+
+// TestSecondMomentToOnePass checks that SecondMomentTo of distinct rows,
+// which adds each row's w_r Σ_r and w_r μ_rμ_rᵀ in one pass, gives the bits
+// of addScaledSym followed by blas64.Syr row by row, with zero weights and
+// zero mean elements among the rows.
+func TestSecondMomentToOnePass(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 15))
+	const r, d = 7, 6
+	covs := make([]mat.Symmetric, r)
+	for i := range covs {
+		covs[i] = randSPD(rnd, d, 0.3)
+	}
+	mean := randDense(rnd, r, d, 1)
+	mean.Set(2, 3, 0)
+	mean.Set(4, 0, 0)
+	g := mustRows(NewGaussianRowsDistinct(mean, covs))
+	w := randVec(rnd, r, 1)
+	w[5] = 0
+	got := g.SecondMomentTo(nil, w).RawSymmetric()
+	want := mat.NewSymDense(d, nil)
+	raw := want.RawSymmetric()
+	for i := 0; i < r; i++ {
+		if w[i] == 0 {
+			continue
+		}
+		addScaledSym(raw, w[i]*g.scale[i], g.sigma[i].RawSymmetric())
+		blas64.Syr(w[i], blas64.Vector{N: d, Inc: 1, Data: g.mean.RawRowView(i)}, raw)
+	}
+	for a := 0; a < d; a++ {
+		for b := a; b < d; b++ {
+			if math.Float64bits(got.Data[a*got.Stride+b]) != math.Float64bits(raw.Data[a*raw.Stride+b]) {
+				t.Errorf("element (%d, %d): %v, two passes %v", a, b, got.Data[a*got.Stride+b], raw.Data[a*raw.Stride+b])
+			}
+		}
+	}
+}
+
+// BenchmarkGaussianRowsSetDistinctPrecision times the VBM step of the
+// loadings of one analyser of the digits (Beal (2003) section 4.6: p = 64
+// rows of order k+1 = 6); the flops counted per row are those of the
+// factorisation (n³/3), the inverse (2n³/3) and the two solves (2n²).
+func BenchmarkGaussianRowsSetDistinctPrecision(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 13))
+	const r, d = 64, 6
+	precs := make([]mat.Symmetric, r)
+	for i := range precs {
+		precs[i] = randSPD(rnd, d, 0.3)
+	}
+	lin := randDense(rnd, r, d, 1)
+	g := mustRows(NewGaussianRowsDistinctPrecision(precs, lin))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := g.SetDistinctPrecision(precs, lin); err != nil {
+			b.Fatal(err)
+		}
+	}
+	flops := float64(r) * (float64(d*d*d) + 2*float64(d*d))
+	b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/r, "ns/row")
+}
+
+// BenchmarkGaussianRowsSecondMomentToDistinct times ⟨Λ̃ᵀΨ⁻¹Λ̃⟩ of one
+// analyser of the digits (64 rows with distinct covariances of order 6).
+func BenchmarkGaussianRowsSecondMomentToDistinct(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(1, 16))
+	const r, d = 64, 6
+	covs := make([]mat.Symmetric, r)
+	for i := range covs {
+		covs[i] = randSPD(rnd, d, 0.3)
+	}
+	g := mustRows(NewGaussianRowsDistinct(randDense(rnd, r, d, 1), covs))
 	w := randVec(rnd, r, 1)
 	dst := mat.NewSymDense(d, nil)
 	b.ReportAllocs()

@@ -57,7 +57,11 @@
 //	CholSolve(T)        L⁻¹B and L⁻ᵀB for an n×m B, in place
 //	CholSolveVec(T)     L⁻¹v and L⁻ᵀv
 //	CholInverse         A⁻¹ = L⁻ᵀL⁻¹, exactly symmetric
+//	CholFactorUpper     A = UᵀU in place (upper triangle), lapack64.Potrf's factor bit for bit
+//	CholInverseUpper    the upper triangle of (UᵀU)⁻¹, and whether it is finite
+//	CholSolveUpperVec   (UᵀU)⁻¹v by the two triangular solves
 //	Sum                 Σ x_i in a fixed order with four partial sums
+//	FlushSubnormals     subnormal elements to zero (they stall the vector kernels)
 //
 // # Vector kernels
 //

@@ -261,3 +261,155 @@ func InverseSPD(dst, a []float64, n int) (logDet float64, ok bool) {
 	CholInverse(dst, l, n, make([]float64, n*n))
 	return CholLogDet(l, n), true
 }
+
+// Upper-triangular Cholesky kernels: a factor U of A = UᵀU in the upper
+// triangle of a row-major n×n slice of row stride ld (its strict lower
+// triangle is never read), in LAPACK's convention (dist.GaussianRows keeps
+// its factors so). Each product is rounded before it is added (an explicit
+// conversion, so that no build fuses them), in the order stated.
+
+// CholFactorUpper overwrites the upper triangle of the symmetric n×n matrix
+// a (row stride ld; only its upper triangle is read) with U, a = UᵀU, by
+// the operations of LAPACK's unblocked dpotf2 in the order gonum's
+// lapack64.Potrf takes them (for n ≤ 64, and so mat.Cholesky.Factorize),
+// so that it gives their factor bit for bit, without their call overhead:
+// column j at a time,
+//
+//	U_jj = √(a_jj − (e + o)),  e = Σ_{m<j, m even} U_mj²,  o = Σ_{m<j, m odd} U_mj² (+ U_{j−1,j}² for odd j),
+//	U_jl = (a_jl − U_0j U_0l − U_1j U_1l − … − U_{j−1,j} U_{j−1,l}) · (1/U_jj)   (l > j),
+//
+// e and o each summed in increasing m (the two lanes of gonum's strided
+// dot product; for odd j the last square goes to o, after the others), the
+// row of U_jl by running differences in increasing i. It returns false,
+// with a_jj the first pivot a_jj − (e + o) that is not positive or is NaN,
+// as Potrf does; it does not check for infinities. It panics if ld < n or
+// a is too short.
+func CholFactorUpper(a []float64, n, ld int) bool {
+	if n == 0 {
+		return true
+	}
+	if ld < n || len(a) < (n-1)*ld+n {
+		panic("numeric: CholFactorUpper: bad shape")
+	}
+	for j := 0; j < n; j++ {
+		ajj := a[j*ld+j]
+		if j > 0 {
+			var e, o float64
+			m := 0
+			for ; m+2 <= j; m += 2 {
+				x0, x1 := a[m*ld+j], a[(m+1)*ld+j]
+				e += float64(x0 * x0)
+				o += float64(x1 * x1)
+			}
+			if m < j {
+				x := a[m*ld+j]
+				o += float64(x * x)
+			}
+			ajj -= e + o
+		}
+		if ajj <= 0 || math.IsNaN(ajj) {
+			a[j*ld+j] = ajj
+			return false
+		}
+		ajj = math.Sqrt(ajj)
+		a[j*ld+j] = ajj
+		if j == n-1 {
+			break
+		}
+		row := a[j*ld+j+1 : j*ld+n]
+		for i := 0; i < j; i++ {
+			uij := a[i*ld+j]
+			ri := a[i*ld+j+1 : i*ld+n]
+			ri = ri[:len(row)]
+			for l, v := range ri {
+				row[l] -= float64(uij * v)
+			}
+		}
+		r := 1 / ajj
+		for l := range row {
+			row[l] *= r
+		}
+	}
+	return true
+}
+
+// CholInverseUpper sets the upper triangle of the n×n matrix s (row stride
+// ls) to A⁻¹ = (UᵀU)⁻¹ = VVᵀ for the factor u of A = UᵀU (row stride lu),
+// with V = U⁻¹ (upper triangular) computed into the n×n scratch work by
+// back substitution,
+//
+//	V_jj = 1/U_jj,  V_ij = −(Σ_{i<l≤j} U_il V_lj) / U_ii   (i = j−1, …, 0),
+//	A⁻¹_ab = Σ_{l ≥ b} V_al V_bl   (a ≤ b),
+//
+// each sum a running one in increasing l. It reports whether every entry
+// of A⁻¹ is finite. s, u and work must not overlap; it costs about 2n³/3
+// multiply-adds.
+func CholInverseUpper(s []float64, ls int, u []float64, n, lu int, work []float64) bool {
+	if n == 0 {
+		return true
+	}
+	if lu < n || ls < n || len(u) < (n-1)*lu+n || len(s) < (n-1)*ls+n || len(work) < n*n {
+		panic("numeric: CholInverseUpper: bad shape")
+	}
+	w := work[:n*n]
+	for j := 0; j < n; j++ {
+		w[j*n+j] = 1 / u[j*lu+j]
+		for i := j - 1; i >= 0; i-- {
+			ui := u[i*lu+i+1 : i*lu+j+1]
+			var t float64
+			for l, v := range ui {
+				t += float64(v * w[(i+1+l)*n+j])
+			}
+			w[i*n+j] = -t / u[i*lu+i]
+		}
+	}
+	fin := 0.0
+	for a := 0; a < n; a++ {
+		va := w[a*n+a : a*n+n]
+		sa := s[a*ls+a : a*ls+n]
+		for b := a; b < n; b++ {
+			vb := w[b*n+b : b*n+n]
+			vab := va[b-a:]
+			vab = vab[:len(vb)]
+			var t float64
+			for l, v := range vb {
+				t += float64(vab[l] * v)
+			}
+			sa[b-a] = t
+			fin += t - t
+		}
+	}
+	// t − t is 0 for a finite t and NaN otherwise, so fin is 0 iff all are.
+	return fin == 0
+}
+
+// CholSolveUpperVec overwrites the n-vector x with A⁻¹x = (UᵀU)⁻¹x for the
+// factor u of A (row stride lu): Uᵀy = x by forward substitution, then
+// Uz = y by back substitution, each element a running difference in
+// increasing l, divided by U_ii.
+func CholSolveUpperVec(u []float64, n, lu int, x []float64) {
+	if n == 0 {
+		return
+	}
+	if lu < n || len(u) < (n-1)*lu+n || len(x) < n {
+		panic("numeric: CholSolveUpperVec: bad shape")
+	}
+	x = x[:n]
+	for i := range x {
+		t := x[i]
+		for l, v := range x[:i] {
+			t -= float64(u[l*lu+i] * v)
+		}
+		x[i] = t / u[i*lu+i]
+	}
+	for i := n - 1; i >= 0; i-- {
+		t := x[i]
+		ui := u[i*lu+i+1 : i*lu+n]
+		xi := x[i+1:]
+		xi = xi[:len(ui)]
+		for l, v := range ui {
+			t -= float64(v * xi[l])
+		}
+		x[i] = t / u[i*lu+i]
+	}
+}

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -210,6 +213,89 @@ func TestCholSmallAllocs(t *testing.T) {
 		t.Errorf("small Cholesky kernels allocate %v times per run, want 0", allocs)
 	}
 	_ = sink
+}
+
+// TestCholUpperKernels checks the upper-triangular kernels on random SPD
+// matrices of orders 1-12 with a row stride larger than the order:
+// CholFactorUpper gives lapack64.Potrf's factor bit for bit (and the same
+// failing pivot on an indefinite matrix); CholInverseUpper and
+// CholSolveUpperVec agree with mat.Cholesky's inverse and solve to
+// round-off, and CholInverseUpper reports a non-finite inverse.
+func TestCholUpperKernels(t *testing.T) {
+	const tol = 1e-10
+	rnd := rand.New(rand.NewPCG(3, 4))
+	for n := 1; n <= 12; n++ {
+		for trial := range 20 {
+			ld := n + trial%3
+			a := randomSPD(rnd, n)
+			if trial%5 == 4 && n > 1 {
+				// Indefinite: a pivot other than the first fails.
+				a[(n-1)*n+(n-1)] = -1
+			}
+			mine := make([]float64, (n-1)*ld+n)
+			ref := make([]float64, n*ld)
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					mine[i*ld+j] = a[i*n+j]
+					ref[i*ld+j] = a[i*n+j]
+				}
+			}
+			_, okRef := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: ld, Data: ref})
+			ok := CholFactorUpper(mine, n, ld)
+			if ok != okRef {
+				t.Fatalf("n=%d trial %d: CholFactorUpper ok=%v, Potrf %v", n, trial, ok, okRef)
+			}
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					if math.Float64bits(mine[i*ld+j]) != math.Float64bits(ref[i*ld+j]) {
+						t.Fatalf("n=%d trial %d: U[%d,%d] = %v, Potrf's %v", n, trial, i, j, mine[i*ld+j], ref[i*ld+j])
+					}
+				}
+			}
+			if !ok {
+				continue
+			}
+			var chol mat.Cholesky
+			if !chol.Factorize(mat.NewSymDense(n, append([]float64(nil), a...))) {
+				t.Fatalf("n=%d: mat.Cholesky fails", n)
+			}
+			var inv mat.SymDense
+			if err := chol.InverseTo(&inv); err != nil {
+				t.Fatal(err)
+			}
+			ls := n + 1
+			s := make([]float64, (n-1)*ls+n)
+			if !CholInverseUpper(s, ls, mine, n, ld, make([]float64, n*n)) {
+				t.Fatalf("n=%d: CholInverseUpper reports a non-finite inverse", n)
+			}
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					if !closeRel(s[i*ls+j], inv.At(i, j), tol) {
+						t.Fatalf("n=%d: A⁻¹[%d,%d] = %v, want %v", n, i, j, s[i*ls+j], inv.At(i, j))
+					}
+				}
+			}
+			b := make([]float64, n)
+			for i := range b {
+				b[i] = rnd.NormFloat64()
+			}
+			var want mat.VecDense
+			if err := chol.SolveVecTo(&want, mat.NewVecDense(n, append([]float64(nil), b...))); err != nil {
+				t.Fatal(err)
+			}
+			CholSolveUpperVec(mine, n, ld, b)
+			for i := range b {
+				if !closeRel(b[i], want.AtVec(i), tol) {
+					t.Fatalf("n=%d: (A⁻¹b)[%d] = %v, want %v", n, i, b[i], want.AtVec(i))
+				}
+			}
+		}
+	}
+	// A factor whose inverse overflows.
+	u := []float64{1e-300, 1, 0, 1e-300}
+	if CholInverseUpper(make([]float64, 4), 2, u, 2, 2, make([]float64, 4)) {
+		t.Error("CholInverseUpper reports an infinite inverse as finite")
+	}
 }
 
 // TestCholLargeVectorPath checks the triangular solves and CholInverse at

@@ -188,3 +188,26 @@ func BenchmarkElementwise(b *testing.B) {
 	benchPaths(b, "Scale/n=100", float64(n), func() { Scale(1, d) })
 	benchPaths(b, "AddMul/n=100", 2*float64(n), func() { AddMul(d, x, y) })
 }
+
+// BenchmarkSubnormal times MulAdd and MulAddT at the shapes of the MFA's
+// products over a digit class (5×64 loadings times 64×250 points; 64 rows
+// of data against 7 rows of factor means over 250 points) with clean
+// operands, and with the subnormal operands that FlushSubnormals removes:
+// every 50th element of A, or one row of B (a pruned factor's means).
+func BenchmarkSubnormal(b *testing.B) {
+	m, n, k := 5, 250, 64
+	sub := 1e-310
+	a, bm, c := benchVec(m*k), benchVec(k*n), benchVec(m*n)
+	benchPaths(b, "MulAdd/clean", 2*float64(m*n*k), func() { MulAdd(m, n, k, a, k, 1, bm, n, c, n) })
+	as := append([]float64(nil), a...)
+	for i := 0; i < len(as); i += 50 {
+		as[i] = sub
+	}
+	benchPaths(b, "MulAdd/A-subnormal-2%", 2*float64(m*n*k), func() { MulAdd(m, n, k, as, k, 1, bm, n, c, n) })
+	yd, xd, g := benchVec(k*n), benchVec(7*n), make([]float64, k*7)
+	benchPaths(b, "MulAddT/clean", 2*float64(k*7*n), func() { MulAddT(k, 7, n, yd, n, xd, n, g, 7) })
+	for i := 0; i < n; i++ {
+		xd[5*n+i] = sub
+	}
+	benchPaths(b, "MulAddT/B-subnormal-row", 2*float64(k*7*n), func() { MulAddT(k, 7, n, yd, n, xd, n, g, 7) })
+}

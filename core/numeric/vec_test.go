@@ -696,3 +696,20 @@ func TestVecDetection(t *testing.T) {
 	}
 	t.Logf("vector kernels: %v", haveVec)
 }
+
+// TestFlushSubnormals checks that exactly the subnormal elements become
+// zeros of their sign, and that zeros, normal numbers, infinities and NaN
+// are left alone.
+func TestFlushSubnormals(t *testing.T) {
+	sub := math.SmallestNonzeroFloat64
+	x := []float64{0, math.Copysign(0, -1), MinNormal, -MinNormal, math.Nextafter(MinNormal, 0), -sub, sub, 1, math.Inf(-1), math.NaN(), 1e-300}
+	want := []float64{0, math.Copysign(0, -1), MinNormal, -MinNormal, 0, math.Copysign(0, -1), 0, 1, math.Inf(-1), math.NaN(), 1e-300}
+	if n := FlushSubnormals(x); n != 3 {
+		t.Errorf("FlushSubnormals set %d elements, want 3", n)
+	}
+	for i := range x {
+		if math.Float64bits(x[i]) != math.Float64bits(want[i]) {
+			t.Errorf("element %d: got %v (bits %x), want %v (bits %x)", i, x[i], math.Float64bits(x[i]), want[i], math.Float64bits(want[i]))
+		}
+	}
+}

@@ -79,9 +79,9 @@ type emWork struct {
 	// M (K = k+1): Σ_{i,s} r_is (y_iq − (Λ̃^s E[x̃_is])_q) y_iq and
 	// Σ_i r_is y_iq² (p); r_is E[x̃_is] (K); A = Σ_i r_is E[x̃x̃ᵀ] (K×K),
 	// B = Σ_i r_is y_i E[x̃]ᵀ (p×K), the new Λ̃^s (p×K) and the Cholesky
-	// factor of A (K×K).
+	// factor of A (K×K); bt accumulates Bᵀ (K×p).
 	psiAcc, yy []float64
-	xw         []float64
+	xw, bt     []float64
 	a, b, lt   *mat.Dense
 	chol       []float64
 }
@@ -98,6 +98,7 @@ func newEMWork(S, p, k int) emWork {
 		psiAcc: make([]float64, p),
 		yy:     make([]float64, p),
 		xw:     make([]float64, K),
+		bt:     make([]float64, K*p),
 		a:      mat.NewDense(K, K, nil),
 		b:      mat.NewDense(p, K, nil),
 		lt:     mat.NewDense(p, K, nil),
@@ -308,14 +309,14 @@ func (m *EM) M() {
 	n, p, k := m.n, m.p, m.k
 	K := k + 1
 	w := &m.work
-	psiAcc, yy, xw := w.psiAcc, w.yy, w.xw
+	psiAcc, yy, xw, bt := w.psiAcc, w.yy, w.xw, w.bt
 	A, B, lt := w.a.RawMatrix().Data, w.b.RawMatrix().Data, w.lt.RawMatrix().Data
 	clear(psiAcc)
 	for s := range m.Pi {
 		var ns float64
 		clear(yy)
 		clear(A)
-		clear(B)
+		clear(bt)
 		for i := 0; i < n; i++ {
 			r := m.resp.At(i, s)
 			if r == 0 {
@@ -335,9 +336,30 @@ func (m *EM) M() {
 				}
 				axpy(A[a*K:(a+1)*K], va, xw)
 			}
-			for q, v := range m.y.RawRowView(i) {
+			// Bᵀ += (r x̃) y_iᵀ, two rows of Bᵀ a pass over y_i: each
+			// element gets the products of B += y_i (r x̃)ᵀ in the same
+			// order of points, so B is the same bit for bit.
+			yi := m.y.RawRowView(i)
+			for q, v := range yi {
 				yy[q] += r * v * v
-				axpy(B[q*K:(q+1)*K], v, xw)
+			}
+			b := 0
+			for ; b+2 <= K; b += 2 {
+				x0, x1 := xw[b], xw[b+1]
+				t0, t1 := bt[b*p:(b+1)*p], bt[(b+1)*p:(b+2)*p]
+				t0, t1 = t0[:len(yi)], t1[:len(yi)]
+				for q, v := range yi {
+					t0[q] += x0 * v
+					t1[q] += x1 * v
+				}
+			}
+			if b < K {
+				axpy(bt[b*p:(b+1)*p], xw[b], yi)
+			}
+		}
+		for q := 0; q < p; q++ {
+			for b := 0; b < K; b++ {
+				B[q*K+b] = bt[b*p+q]
 			}
 		}
 		g := m.g[s]

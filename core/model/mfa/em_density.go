@@ -107,7 +107,77 @@ func (c *mlComps) set(mu [][]float64, lambda []*mat.Dense, psi []float64) error 
 
 // logPdf returns ln N(y | μ^s, C_s) and, if z is not nil (length k), sets
 // z = W(y−μ). It does not allocate.
+//
+// Where p ≤ maxLogPdfP it keeps y − μ in a stack array and takes the dot
+// products of four rows of W with it in one pass over q: each is still one
+// running sum in increasing q, and ‖z‖² is subtracted in increasing a, so
+// the result is the plain loops' bit for bit, but the four sums, which
+// each wait on their previous addition, proceed side by side.
 func (c *mlComp) logPdf(y, ipsi, z []float64) float64 {
+	p := len(y)
+	if p > maxLogPdfP {
+		return c.logPdfPlain(y, ipsi, z)
+	}
+	var buf [maxLogPdfP]float64
+	e := buf[:p]
+	mu, ipsi := c.mu[:p], ipsi[:p]
+	var quad float64
+	for q, v := range y {
+		eq := v - mu[q]
+		e[q] = eq
+		quad += eq * eq * ipsi[q]
+	}
+	a := 0
+	for ; a+4 <= c.k; a += 4 {
+		r0, r1 := c.w[a*p:(a+1)*p], c.w[(a+1)*p:(a+2)*p]
+		r2, r3 := c.w[(a+2)*p:(a+3)*p], c.w[(a+3)*p:(a+4)*p]
+		var v0, v1, v2, v3 float64
+		for q, eq := range e {
+			v0 += r0[q] * eq
+			v1 += r1[q] * eq
+			v2 += r2[q] * eq
+			v3 += r3[q] * eq
+		}
+		quad -= v0 * v0
+		quad -= v1 * v1
+		quad -= v2 * v2
+		quad -= v3 * v3
+		if z != nil {
+			z[a], z[a+1], z[a+2], z[a+3] = v0, v1, v2, v3
+		}
+	}
+	for ; a+2 <= c.k; a += 2 {
+		r0, r1 := c.w[a*p:(a+1)*p], c.w[(a+1)*p:(a+2)*p]
+		var v0, v1 float64
+		for q, eq := range e {
+			v0 += r0[q] * eq
+			v1 += r1[q] * eq
+		}
+		quad -= v0 * v0
+		quad -= v1 * v1
+		if z != nil {
+			z[a], z[a+1] = v0, v1
+		}
+	}
+	for ; a < c.k; a++ {
+		r0 := c.w[a*p : (a+1)*p]
+		var v0 float64
+		for q, eq := range e {
+			v0 += r0[q] * eq
+		}
+		quad -= v0 * v0
+		if z != nil {
+			z[a] = v0
+		}
+	}
+	return c.lnNorm - 0.5*quad
+}
+
+// maxLogPdfP is the largest p for which logPdf keeps y − μ on the stack.
+const maxLogPdfP = 256
+
+// logPdfPlain is logPdf by the plain loops (for p > maxLogPdfP).
+func (c *mlComp) logPdfPlain(y, ipsi, z []float64) float64 {
 	p := len(y)
 	var quad float64
 	for q, v := range y {

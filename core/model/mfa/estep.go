@@ -212,6 +212,8 @@ func (m *VB) updateSigma(c *component) error {
 		}
 		c.cv[l] = cv
 	}
+	numeric.FlushSubnormals(c.wt[:k*p])
+	numeric.FlushSubnormals(c.cv[:k])
 	return nil
 }
 
@@ -511,6 +513,7 @@ func (m *VB) computeT() {
 				um[a*p+q] = -2 * m.ipsi[q] * v
 			}
 		}
+		numeric.FlushSubnormals(um)
 		var trAS float64
 		for a := 0; a < k; a++ {
 			trAS += dot(c.afull[a*d:a*d+k], c.sigma[a*k:(a+1)*k])
