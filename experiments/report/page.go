@@ -76,7 +76,7 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 <body>
 <header>
 <h1>Reproduction report: Beal (2003), <i>Variational Algorithms for Approximate Bayesian Inference</i>, and four documents beside it: Lawrence (2000), Bishop (2006, PRML chapter 10), D'Souza (2004), Turner &amp; Sahani (2011)</h1>
-<p>Results in <code>{{.Dir}}</code>; page built {{.Generated}} from the stored results (nothing recomputed). Total run time {{seconds .WallSeconds}}.{{if .AnyQuick}} <span class="badge quick">Some results are QUICK runs, not the texts' settings</span>{{end}}</p>
+<p>Results in <code>{{.Dir}}</code>; page built {{.Generated}} from the stored results (nothing recomputed). The stored runs' wall times add up to {{seconds .WallSeconds}} (runs that shared one <code>vbw run</code>'s workers overlap: its own wall time is under Run times).{{if .AnyQuick}} <span class="badge quick">Some results are QUICK runs, not the texts' settings</span>{{end}}</p>
 </header>
 <section id="matrix">
 <h2>At a glance</h2>
@@ -217,7 +217,7 @@ func markdown(r *Report) string {
 	esc := func(s string) string {
 		return strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;").Replace(s)
 	}
-	fmt.Fprintf(&b, "# Reproduction report: Beal (2003), and Lawrence (2000), Bishop (2006, PRML chapter 10), D'Souza (2004), Turner & Sahani (2011)\n\nResults in `%s`; built %s from the stored results. Total run time %s.", r.Dir, r.Generated, Seconds(r.WallSeconds))
+	fmt.Fprintf(&b, "# Reproduction report: Beal (2003), and Lawrence (2000), Bishop (2006, PRML chapter 10), D'Souza (2004), Turner & Sahani (2011)\n\nResults in `%s`; built %s from the stored results. The stored runs' wall times add up to %s (runs that shared one `vbw run`'s workers overlap: its own wall time is under Run times).", r.Dir, r.Generated, Seconds(r.WallSeconds))
 	if r.AnyQuick {
 		b.WriteString(" **Some results are QUICK runs, not the texts' settings.**")
 	}
