@@ -30,8 +30,9 @@ th, td { border: 1px solid #ddd; padding: .25rem .45rem; text-align: left; verti
 th { background: #f2f2f2; }
 table.verdicts { width: 100%; table-layout: fixed; font-size: .88rem; }
 table.verdicts td, table.verdicts th { overflow-wrap: anywhere; }
-table.verdicts col.artefact { width: 15%; } table.verdicts col.claim { width: 30%; } table.verdicts col.theirs { width: 17%; }
-table.verdicts col.ours { width: 20%; } table.verdicts col.holds { width: 7%; } table.verdicts col.verdict { width: 11%; }
+table.verdicts col.artefact { width: 11%; } table.verdicts col.claim { width: 27%; } table.verdicts col.theirs { width: 27%; }
+table.verdicts col.ours { width: 20%; } table.verdicts col.holds { width: 6%; } table.verdicts col.verdict { width: 9%; }
+table.verdicts tr.why td { border-top: none; padding-top: 0; }
 table.matrix td.n { text-align: right; font-variant-numeric: tabular-nums; } table.matrix td.zero { color: #bbb; }
 td.pass, .holds { color: #116611; } td.fail, .fail, .doesnot { color: #b00020; font-weight: bold; } td.na, .nj { color: #777; }
 .badge { display: inline-block; font-size: .75rem; padding: .05rem .4rem; border-radius: .3rem; vertical-align: middle; }
@@ -98,7 +99,8 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 <colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
 <thead><tr><th>figure or table</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
 <tbody>
-{{range .Rows}}{{$a := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="figure or table">{{template "artefact" $a}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="verdict">{{template "verdict" $a.Verdict}}</td>{{end}}</tr>
+{{range .Rows}}{{$a := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="figure or table">{{template "artefact" $a}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="verdict"><span class="verdict {{verdictClass $a.Verdict.Kind}}">{{$a.Verdict.Kind}}</span></td>{{end}}</tr>
+{{end}}{{with $a.Verdict.Reasons}}<tr class="why"><td colspan="6" data-label="why"><ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}</ul></td></tr>
 {{end}}{{else}}<tr><td data-label="figure or table">{{template "artefact" $a}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
 {{end}}{{end}}</tbody>
 </table>
@@ -107,7 +109,8 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 <colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
 <thead><tr><th>extends</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
 <tbody>
-{{range .Extensions}}{{$x := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="extends">{{if $x.Link}}<a href="#{{$x.Link}}">{{$x.Label}}</a>{{else}}{{$x.Label}}{{end}}{{if $x.Quick}} <span class="badge quick">QUICK</span>{{end}}{{with $x.Where}}<br><small>{{.}}</small>{{end}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="verdict">{{template "verdict" $x.Verdict}}</td>{{end}}</tr>
+{{range .Extensions}}{{$x := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="extends">{{if $x.Link}}<a href="#{{$x.Link}}">{{$x.Label}}</a>{{else}}{{$x.Label}}{{end}}{{if $x.Quick}} <span class="badge quick">QUICK</span>{{end}}{{with $x.Where}}<br><small>{{.}}</small>{{end}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="verdict"><span class="verdict {{verdictClass $x.Verdict.Kind}}">{{$x.Verdict.Kind}}</span></td>{{end}}</tr>
+{{end}}{{with $x.Verdict.Reasons}}<tr class="why"><td colspan="6" data-label="why"><ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}</ul></td></tr>
 {{end}}{{else}}<tr><td data-label="extends">{{.Label}}{{with .Where}}<br><small>{{.}}</small>{{end}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
 {{end}}{{end}}</tbody>
 </table>{{end}}
