@@ -116,6 +116,9 @@ func documentViews(r *Report) []DocumentView {
 		for _, x := range d.Extensions {
 			v.Extensions = append(v.Extensions, extensionRows(r, x)...)
 		}
+		for i := range v.Extensions {
+			v.Extensions[i].Verdict.Rows = groupCases(v.Extensions[i].Verdict.Rows)
+		}
 		for _, k := range VerdictKinds {
 			n := 0
 			for _, row := range v.Rows {
@@ -204,12 +207,13 @@ func artefactRow(r *Report, a experiments.Artefact) (ArtefactRow, []ExtensionRow
 						// A figure of the data, say: the artefact says why.
 						v.Reasons = []string{a.Note}
 					}
+					v.Rows = slices.Clone(v.Rows)
 					if len(runs) > 1 {
-						v.Rows = slices.Clone(v.Rows)
 						for i := range v.Rows {
 							v.Rows[i].Run = e.Name
 						}
 					}
+					v.Rows = groupCases(v.Rows)
 					vs = append(vs, v)
 					if xv := ExtensionVerdict(e.Summary, c.Claim); len(xv.Rows) > 0 {
 						ext = append(ext, ExtensionRow{Label: a.Label, Where: e.Dir, Statement: c.Statement, Verdict: xv, Link: c.Anchor, Quick: quick})

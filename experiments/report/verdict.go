@@ -62,21 +62,31 @@ type ClaimRow struct {
 	// Run names the run the check is of, where an artefact is judged on
 	// several (the same claim then has a row per run); empty otherwise.
 	Run string
+	// Cases are the rows of a criterion judged for several cases, folded
+	// into this one (groupCases); empty for a row of one check.
+	Cases []CaseRow
 }
 
 // Claim renders what the check measures, and on which run when the
 // artefact is judged on several.
 func (r ClaimRow) Claim() string {
-	if r.Run == "" {
-		return r.Check.Name
+	name := r.Check.Name
+	if len(r.Cases) > 1 {
+		name += fmt.Sprintf(" (%d cases)", len(r.Cases))
 	}
-	return r.Check.Name + " (" + r.Run + ")"
+	if r.Run != "" {
+		name += " (" + r.Run + ")"
+	}
+	return name
 }
 
 // Ours renders our value: the measure over the seeds (median, range,
 // count, on how many the claim holds) for a claim judged over them, else
 // the value, with the target.
 func (r ClaimRow) Ours() string {
+	if len(r.Cases) > 1 {
+		return r.casesOurs()
+	}
 	c := r.Check
 	if c.NotApplicable {
 		return "—"
@@ -337,4 +347,114 @@ func combine(vs []Verdict) Verdict {
 		out.Kind = PartlyReproduced
 	}
 	return out
+}
+
+// CaseRow is one case of a criterion judged for several (Criterion.For:
+// the check's ID is "id[case]").
+type CaseRow struct {
+	Case string
+	Row  ClaimRow
+}
+
+// splitCase splits a check ID "id[case]" into its criterion's ID and the
+// case; ok is false for an ID without a case.
+func splitCase(id string) (base, cas string, ok bool) {
+	i := strings.IndexByte(id, '[')
+	if i < 0 || !strings.HasSuffix(id, "]") {
+		return id, "", false
+	}
+	return id[:i], id[i+1 : len(id)-1], true
+}
+
+// groupCases folds the rows of a criterion judged for several cases (of
+// one run) into one row that says for how many cases the claim holds and
+// names those where it does not, so that a verdict table has one row per
+// claim; the run's own section keeps a row per case.
+func groupCases(rows []ClaimRow) []ClaimRow {
+	var out []ClaimRow
+	at := map[string]int{}
+	for _, r := range rows {
+		base, cas, ok := splitCase(r.Check.ID)
+		if !ok {
+			out = append(out, r)
+			continue
+		}
+		key := r.Run + "\x00" + base
+		if i, seen := at[key]; seen {
+			out[i].Cases = append(out[i].Cases, CaseRow{cas, r})
+			continue
+		}
+		at[key] = len(out)
+		g := r
+		g.Cases = []CaseRow{{cas, r}}
+		out = append(out, g)
+	}
+	for i := range out {
+		cs := out[i].Cases
+		if len(cs) == 0 {
+			continue
+		}
+		if len(cs) == 1 {
+			out[i] = cs[0].Row
+			continue
+		}
+		judged, held := 0, 0
+		for _, c := range cs {
+			if c.Row.Check.NotApplicable {
+				continue
+			}
+			judged++
+			if c.Row.Check.Pass {
+				held++
+			}
+		}
+		g := &out[i]
+		g.Check.Name = strings.TrimSuffix(g.Check.Name, " ("+cs[0].Case+")")
+		switch {
+		case judged == 0:
+			g.Check.NotApplicable = true // every case's; the first case's Why stands
+		case held == judged:
+			g.Holds, g.Check.Pass, g.Check.NotApplicable = "holds", true, false
+		case held == 0:
+			g.Holds, g.Check.Pass, g.Check.NotApplicable = "does not hold", false, false
+		default:
+			g.Holds, g.Check.Pass, g.Check.NotApplicable = fmt.Sprintf("holds for %d of %d", held, judged), false, false
+		}
+	}
+	return out
+}
+
+// casesOurs renders a grouped row's values: for how many cases the claim
+// holds and, for the others, the case with our value (at most four).
+func (r ClaimRow) casesOurs() string {
+	judged, held := 0, 0
+	var not []string
+	for _, c := range r.Cases {
+		if c.Row.Check.NotApplicable {
+			continue
+		}
+		judged++
+		if c.Row.Check.Pass {
+			held++
+			continue
+		}
+		if len(not) < 4 {
+			v := c.Row.Ours()
+			if sp := c.Row.Check.Spread; sp != nil && sp.N > 1 {
+				v = fmt.Sprintf("on %d of %d seeds", sp.Held, sp.N)
+			}
+			not = append(not, c.Case+": "+v)
+		}
+	}
+	if judged == 0 {
+		return "—"
+	}
+	s := fmt.Sprintf("holds for %d of %d cases", held, judged)
+	if len(not) > 0 {
+		s += "; not for " + strings.Join(not, "; ")
+		if judged-held > len(not) {
+			s += fmt.Sprintf("; and %d more", judged-held-len(not))
+		}
+	}
+	return s + " (each case in the run's section)"
 }
