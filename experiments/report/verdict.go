@@ -215,9 +215,26 @@ func verdictOf(s results.Summary, c results.Claim, keep func(results.Check) bool
 		if v.Passed == 0 {
 			v.Kind = NotReproduced
 		}
+		// A reason whose explanation an earlier failed check already gave
+		// (the cases of one criterion, say) is counted on that one.
+		first, more := map[string]int{}, []int{}
 		for _, ch := range checks {
-			if !ch.Pass && !ch.NotApplicable {
-				v.Reasons = append(v.Reasons, failureReason(s, ch))
+			if ch.Pass || ch.NotApplicable {
+				continue
+			}
+			reason, why := failureReasonWhy(s, ch)
+			if why != "" {
+				if i, ok := first[why]; ok {
+					more[i]++
+					continue
+				}
+				first[why] = len(v.Reasons)
+			}
+			v.Reasons, more = append(v.Reasons, reason), append(more, 0)
+		}
+		for i, m := range more {
+			if m > 0 {
+				v.Reasons[i] += fmt.Sprintf(" (and %d more failed checks with this explanation)", m)
 			}
 		}
 	}
@@ -238,14 +255,21 @@ func checkLine(c results.Check) string {
 // text after "… (target t). "), or else the finding itself, or else the
 // check's value against its target.
 func failureReason(s results.Summary, c results.Check) string {
+	r, _ := failureReasonWhy(s, c)
+	return r
+}
+
+// failureReasonWhy is failureReason with the finding's explanation alone
+// (empty when the finding has none).
+func failureReasonWhy(s results.Summary, c results.Check) (reason, why string) {
 	if f, ok := findingOf(s, c); ok {
 		head := fmt.Sprintf("%s: %.4g (target %s).", c.Name, c.Value, c.Target)
 		if why := strings.TrimSpace(strings.TrimPrefix(f, head)); why != "" && why != f {
-			return c.Name + ": " + why
+			return c.Name + ": " + why, why
 		}
-		return f
+		return f, ""
 	}
-	return fmt.Sprintf("%s: %.4g, target %s", c.Name, c.Value, c.Target)
+	return fmt.Sprintf("%s: %.4g, target %s", c.Name, c.Value, c.Target), ""
 }
 
 // findingOf returns the finding written for the failed check c (it starts

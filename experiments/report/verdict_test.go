@@ -139,3 +139,26 @@ func TestClaimsApartFromSanity(t *testing.T) {
 		t.Errorf("an artefact with an invalid run: %q", got.Kind)
 	}
 }
+
+// TestReasonsOnce checks that failed checks sharing one explanation (the
+// cases of a criterion) give one reason that counts the others, while
+// different explanations each keep their own.
+func TestReasonsOnce(t *testing.T) {
+	s := results.Summary{Experiment: "chapter3/synthetic"}
+	f := results.Criterion{ID: "f", Text: "F holds", Target: results.Above(0)}
+	for _, cas := range []string{"n=1", "n=2", "n=3"} {
+		s.Judge(f.For(cas), -1)
+	}
+	s.Judge(results.Criterion{ID: "g", Text: "G holds", Target: results.Above(0)}, -1)
+	s.AddFindingsFromChecks(map[string]string{"f": "F needs the thesis's data.", "g": "G is beyond our budget."})
+	v := ClaimVerdict(s, results.Claim{Artifact: "Figure 3.2", Checks: []string{"f", "g"}})
+	if v.Kind != NotReproduced || len(v.Reasons) != 2 {
+		t.Fatalf("verdict %s with reasons %q, want not reproduced with 2", v.Kind, v.Reasons)
+	}
+	if !strings.Contains(v.Reasons[0], "F needs the thesis's data. (and 2 more failed checks with this explanation)") {
+		t.Errorf("first reason %q", v.Reasons[0])
+	}
+	if !strings.Contains(v.Reasons[1], "G is beyond our budget.") || strings.Contains(v.Reasons[1], "more failed") {
+		t.Errorf("second reason %q", v.Reasons[1])
+	}
+}
