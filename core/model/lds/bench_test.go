@@ -26,16 +26,7 @@ func BenchmarkIteration(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	groups := m.HyperGroups()
-	step := func() {
-		if _, err := m.E(); err != nil {
-			b.Fatal(err)
-		}
-		m.M()
-		for _, g := range groups {
-			m.UpdateHyper(g)
-		}
-	}
+	step := vbemStep(b, m)
 	for range 50 {
 		step()
 	}
@@ -94,16 +85,7 @@ func BenchmarkGenes(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		groups := m.HyperGroups()
-		step := func() {
-			if _, err := m.E(); err != nil {
-				b.Fatal(err)
-			}
-			m.M()
-			for _, g := range groups {
-				m.UpdateHyper(g)
-			}
-		}
+		step := vbemStep(b, m)
 		for range 20 {
 			step()
 		}
@@ -121,5 +103,20 @@ func BenchmarkGenes(b *testing.B) {
 				step()
 			}
 		})
+	}
+}
+
+// vbemStep returns one VBEM iteration of m: the E step, the M step and
+// every hyperparameter group's update.
+func vbemStep(b *testing.B, m *lds.VB) func() {
+	groups := m.HyperGroups()
+	return func() {
+		if _, err := m.E(); err != nil {
+			b.Fatal(err)
+		}
+		m.M()
+		for _, g := range groups {
+			m.UpdateHyper(g)
+		}
 	}
 }
