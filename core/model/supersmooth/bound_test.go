@@ -9,7 +9,7 @@ import (
 	"github.com/vbworkbench/vbw/core/numeric"
 )
 
-// testData returns n noisy points of D'Souza's test function (L1213) on (0, 1).
+// testData returns n noisy points of D'Souza's test function (L1203-1205) on (0, 1).
 func testData(seed uint64, n int) (x, y []float64) {
 	rnd := rand.New(rand.NewPCG(seed, 5))
 	x, y = make([]float64, n), make([]float64, n)
@@ -39,7 +39,7 @@ func fitted(t *testing.T, x, y []float64, xq float64, iterations int) *VB {
 	return m
 }
 
-// TestConvexBound checks the bound of L1173 (in the form of eq. 3.37):
+// TestConvexBound checks the bound of L1164 (in the form of eq. 3.37):
 // λ ln u + H₂(λ) ≤ ln(1 + u) for every λ ∈ [0, 1], with equality at
 // λ = u/(1 + u) (the tangent of the convex t ↦ ln(1 + eᵗ) at t = ln u).
 func TestConvexBound(t *testing.T) {

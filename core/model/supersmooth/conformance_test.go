@@ -12,7 +12,7 @@ import (
 )
 
 // wiggly returns n noisy points of D'Souza's test function
-// y = x − sin³(2πx³)cos(2πx³)exp(x⁴) (L1213) on (lo, hi), noise sd 0.1.
+// y = x − sin³(2πx³)cos(2πx³)exp(x⁴) (L1203-1205) on (lo, hi), noise sd 0.1.
 func wiggly(seed uint64, n int, lo, hi float64) (x, y []float64) {
 	rnd := rand.New(rand.NewPCG(seed, 3))
 	x, y = make([]float64, n), make([]float64, n)

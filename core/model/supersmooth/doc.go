@@ -1,5 +1,5 @@
 // Package supersmooth is Bayesian supersmoothing (D'Souza 2004, section
-// 3.3, L1054-1190 of ../shared/seeds/003_a56118dfa4fca769.txt): locally
+// 3.3, L1054-1189 of ../shared/seeds/003_a56118dfa4fca769.txt): locally
 // weighted linear regression at one query point x_q in which the weight of
 // every training point is a gamma-distributed hidden variable and the
 // kernel's bandwidth h has a gamma prior, so that q(h) adapts the kernel
@@ -13,19 +13,19 @@
 //
 // so E[w_i | h] = a₀ k(x_i) with the kernel k = 1/(1 + h d_i)/s (eqs. 3.23,
 // 3.30). The regressor is centred at the query (the text writes
-// x_i = (x_i, 1) and predicts (x_q, 1)β, L1062): then β₀ is the value of
+// x_i = (x_i, 1) and predicts (x_q, 1)β, L1058): then β₀ is the value of
 // the local line at x_q, the prediction, and with Σ_{β,0} = 10⁶ I both
 // forms put the same vague prior on the line.
 //
 // VB uses q(β, σ²) q(h) Π_i q(w_i) (eq. 3.24). ln p(w_i | h) contains
 // a₀ ln(1 + h d_i), which is not conjugate to the gamma q(h) (eq. 3.33);
 // it is bounded below, with one variational parameter λ_i ∈ [0, 1] per
-// point (L1171-1175), by the tangent of the convex function
+// point (L1162-1166), by the tangent of the convex function
 // t ↦ ln(1 + eᵗ) at t = ln(h d_i):
 //
 //	ln(1 + u) ≥ λ ln u − λ ln λ − (1 − λ) ln(1 − λ),   equality at λ = u/(1 + u)
 //
-// (the bound as printed at L1173 reads "λ_i λ_i/(1 − λ_i)" for λ_i ln(λ_i/(1 − λ_i));
+// (the bound as printed at L1164 reads "λ_i λ_i/(1 − λ_i)" for λ_i ln(λ_i/(1 − λ_i));
 // eq. 3.37 has the correct form). The bound F̃ the package reports is the
 // variational lower bound with that term bounded, so F̃ ≤ F ≤ ln p(y | x_q),
 // with every constant.
@@ -47,8 +47,8 @@
 // # Other corrections
 //
 //   - The gamma density of w_i (L1084) is printed with w_i^{a₀}; it is
-//     w_i^{a₀−1}, as the log joint (L1096) has it (targets §4.3).
-//   - The log joint (L1096) writes −½ ln σ² for the prior of β (it is
+//     w_i^{a₀−1}, as the log joint (L1100) has it (targets §4.3).
+//   - The log joint (L1100) writes −½ ln σ² for the prior of β (it is
 //     −(d/2) ln σ², d = 2) and n σ²_{N,0} for n₀ σ²_{N,0}; eqs. 3.25-3.26
 //     are the updates of the correct joint, and are used as printed.
 //   - Eq. 3.27's ½ x_iᵀΣ_β x_i is E[τ(x_iᵀ(β − m))²] with Σ_β = Λ⁻¹ of eq.
@@ -88,12 +88,12 @@
 // "L" is a line of ../shared/seeds/003_a56118dfa4fca769.txt, § a section
 // of ../shared/targets/other-seeds.md.
 //
-//	TextPrior          a_{h,0}, b_{h,0}, a₀, n₀, σ²_{N,0}, β̂₀, Σ_{β,0}, s, p     L1193-1195, L1207-1211; §4.1
+//	TextPrior          a_{h,0}, b_{h,0}, a₀, n₀, σ²_{N,0}, β̂₀, Σ_{β,0}, s, p     L1195, L1199; §4.1
 //	NewVB              the model at one query, q(h) from the prior        eqs. 3.17-3.24, 3.35
 //	VB.E               q(β,σ²), q(w_i), q(h), then F̃                     eqs. 3.25-3.27, 3.36; the bound above
 //	VB.M               λ_i = φ_i/(1+φ_i), φ_i = d_i exp(ψ(a_h))/b_h       eq. 3.37 re-derived; §4.3
-//	VB.Predict         E[β₀] and the predictive variance at x_q           L1062
+//	VB.Predict         E[β₀] and the predictive variance at x_q           L1058
 //	VB.QH              q(h) = Gam(a_h, b_h)                               eq. 3.36
-//	FitQuery, Smooth   VB at every query, in parallel (core/parallel)     L1062, Fig 3.19
-//	LWR                Gaussian-kernel LWR, one h, closed-form LOO        eq. 3.29; L1213-1215
+//	FitQuery, Smooth   VB at every query, in parallel (core/parallel)     L1058, Fig 3.19
+//	LWR                Gaussian-kernel LWR, one h, closed-form LOO        eq. 3.29; L1201, L1205
 package supersmooth

@@ -9,8 +9,8 @@ import (
 )
 
 // Fit the supersmoother at three queries of 200 noisy points of D'Souza's
-// test function on (0, 1) (L1213) with the text's prior (L1193-1195,
-// L1207-1211), beside locally weighted regression with one Gaussian
+// test function on (0, 1) (L1203-1205) with the text's prior (L1195,
+// L1199), beside locally weighted regression with one Gaussian
 // bandwidth chosen by leave-one-out CV. In the slowly varying left part
 // E[h] stays moderate and the fit follows the data; at x = 0.9, where the
 // function oscillates, the bound prefers a nearly global line (E[h] ≈ 0).

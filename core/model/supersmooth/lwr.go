@@ -6,7 +6,7 @@ import (
 	"math"
 )
 
-// LWR is the baseline of L1213-1215: locally weighted linear regression
+// LWR is the baseline of L1201, L1205: locally weighted linear regression
 // (Atkeson, Moore & Schaal 1997) with the Gaussian kernel
 // w_i = exp(−½h(x_i − x_q)²) (eq. 3.29) and one bandwidth h shared by every
 // query, chosen by leave-one-out cross-validation. At a query it fits the

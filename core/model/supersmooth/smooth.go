@@ -21,6 +21,9 @@ type Fit struct {
 
 // FitQuery runs VB to convergence on (x, y) at xq, leaving out the point
 // skip (none if skip < 0: the leave-one-out fit at x_skip when xq = x_skip).
+// A run that ends abnormally (the bound decreased, an E step failed) is
+// returned with its Status and no error; the error is for data NewVB
+// refuses and for a cancelled run (vb.Settings.Stop).
 func FitQuery(x, y []float64, xq float64, skip int, prior Prior, s Settings, run vb.Settings) (Fit, error) {
 	if skip >= 0 {
 		x = append(append(make([]float64, 0, len(x)-1), x[:skip]...), x[skip+1:]...)
@@ -32,15 +35,18 @@ func FitQuery(x, y []float64, xq float64, skip int, prior Prior, s Settings, run
 	}
 	r := vb.Run(m, run)
 	f := Fit{Query: xq, F: r.F, Iterations: r.Iterations, Status: r.Status}
+	if r.Status == vb.Canceled {
+		return f, r.Err
+	}
 	if !r.Status.OK() {
-		return f, fmt.Errorf("supersmooth: query %g: VB ended with status %s: %v", xq, r.Status, r.Err)
+		return f, nil
 	}
 	f.Mean, f.Variance = m.Predict()
 	f.EH, f.Sigma2 = m.QH().Mean(), m.NoiseVariance()
 	return f, nil
 }
 
-// Smooth fits every query independently (each its own VB, L1062) on
+// Smooth fits every query independently (each its own VB, L1058) on
 // workers goroutines of core/parallel (≤ 0: GOMAXPROCS); loo leaves out
 // point i at query i (queries must then be the inputs x). The fits are
 // in query order and do not depend on the number of workers. The error

@@ -19,7 +19,7 @@ const (
 )
 
 // dim is the number of regression coefficients: the slope and the value
-// of the local line at the query (β₁, β₀ of L1062).
+// of the local line at the query (β₁, β₀ of L1058).
 const dim = 2
 
 // Prior holds the hyperparameters of eqs. 3.18-3.22 and the kernel of eq.
@@ -35,7 +35,7 @@ type Prior struct {
 	P          float64    // p: exponent of the kernel (eq. 3.35)
 }
 
-// TextPrior returns the settings of L1193-1195 and L1207-1211: a_{h,0} =
+// TextPrior returns the settings of L1195 and L1199: a_{h,0} =
 // 0.1, b_{h,0} = 10⁻⁴, a₀ = 10, n₀ = 10, σ²_{N,0} = 0.1, β̂₀ = 0,
 // Σ_{β,0} = 10⁶ I, s = 0.01, p = 4.
 func TextPrior() Prior {
@@ -71,7 +71,7 @@ type Settings struct {
 
 // VB is the factorised approximation q(β, σ²) q(h) Π_i q(w_i) (eq. 3.24) of
 // the model of eqs. 3.17-3.22 at one query point x_q, with the convex
-// bound of ln(1 + h d_i) (L1171-1175) and its variational parameters λ_i.
+// bound of ln(1 + h d_i) (L1162-1166) and its variational parameters λ_i.
 // q(β, σ²) is normal-scaled-inverse-χ² (written here for the precision
 // τ = 1/σ²: q(τ) = Gam(a_τ, b_τ), q(β|τ) = N(m, (τΛ)⁻¹)), q(w_i) =
 // Gam(a₀ + ½, b_{w,i}) and q(h) = Gam(a_h, b_h).
@@ -326,7 +326,7 @@ func logistic(t float64) float64 {
 func (m *VB) Query() float64 { return m.xq }
 
 // Predict returns the mean of the local line at the query, E[β₀] = m₁
-// (the value of the tangent at x_q, L1062), and the variance of the
+// (the value of the tangent at x_q, L1058), and the variance of the
 // predictive y_q under q: the Student-t of q(β, σ²) has variance
 // E[σ²] (1 + (Λ⁻¹)₁₁) = b_τ/(a_τ − 1) · (1 + (Λ⁻¹)₁₁) for a_τ > 1, for a
 // new point of weight 1. Both are from the last E step.
