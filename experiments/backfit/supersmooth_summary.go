@@ -29,6 +29,23 @@ func rmse(qs []SmoothQuery, est func(SmoothQuery) float64, in func(x float64) bo
 	return math.Sqrt(s / float64(n))
 }
 
+// variation returns the total variation Σ|v_{j+1} − v_j| of est over the
+// consecutive queries with in(x).
+func variation(qs []SmoothQuery, est func(SmoothQuery) float64, in func(x float64) bool) float64 {
+	tv, prev, have := 0.0, 0.0, false
+	for _, q := range qs {
+		if !in(q.X) {
+			continue
+		}
+		v := est(q)
+		if have {
+			tv += math.Abs(v - prev)
+		}
+		prev, have = v, true
+	}
+	return tv
+}
+
 // medianEH returns the median E[h] over the queries with in(x).
 func medianEH(qs []SmoothQuery, in func(x float64) bool) float64 {
 	var v []float64
@@ -69,6 +86,7 @@ func globalFrac(cell SmoothCell, p float64) float64 {
 var (
 	ssMean  = func(q SmoothQuery) float64 { return q.Mean }
 	lwrMean = func(q SmoothQuery) float64 { return float64(q.LWR) }
+	truthOf = func(q SmoothQuery) float64 { return float64(q.Truth) }
 )
 
 // summarise writes the tables and judges the criteria.
@@ -84,8 +102,9 @@ func (c *SupersmoothConfig) summarise(env *experiments.Env, cells []SmoothCell, 
 		return math.Abs(x-sp.StepAt) <= sp.CornerWindow || math.Abs(x-sp.RampEnd) <= sp.CornerWindow
 	}
 	inNoisy := func(x float64) bool { return x > sp.NoisyFrom+sp.CornerWindow }
-	var bad int
-	var ratios, curv, smoothOK, oscOK, cornerOK, noisyOK []float64
+	var bad, capped int
+	var ratios, curv, smoothOK, oscOK, cornerOK, noisyOK, rough []float64
+	globalBest, oscQueries := 0, 0
 	collect := map[string][]float64{}
 	maxDiff, inside := 0.0, 0
 	var faithful SmoothCell
@@ -96,6 +115,9 @@ func (c *SupersmoothConfig) summarise(env *experiments.Env, cells []SmoothCell, 
 			inside++
 		}
 		for _, q := range cell.Queries {
+			if q.Iterations >= c.VB.MaxIterations {
+				capped++
+			}
 			ft.AddRow(cell.Set, cell.Seed, q.X, float64(q.Truth), q.Mean, float64(q.Variance), q.EH, q.Sigma2, float64(q.LWR), q.Iterations, q.Status)
 			if st, _ := vb.ParseStatus(q.Status); !st.OK() {
 				env.Warnf("%s, draw %d, query %g: VB ended with status %s", cell.Set, cell.Seed, q.X, q.Status)
@@ -115,6 +137,18 @@ func (c *SupersmoothConfig) summarise(env *experiments.Env, cells []SmoothCell, 
 			curv = append(curv, m["median_h_osc"]/m["median_h_smooth"])
 			smoothOK = append(smoothOK, m["rmse_smooth_ss"]/m["rmse_smooth_lwr"])
 			oscOK = append(oscOK, m["rmse_osc_ss"]/m["rmse_osc_lwr"])
+			tvf := variation(cell.Queries, truthOf, inSmooth)
+			m["tv_smooth_truth"], m["tv_smooth_ss"], m["tv_smooth_lwr"] = tvf, variation(cell.Queries, ssMean, inSmooth), variation(cell.Queries, lwrMean, inSmooth)
+			rough = append(rough, math.Abs(m["tv_smooth_lwr"]-tvf)-math.Abs(m["tv_smooth_ss"]-tvf))
+			rp := math.Pow(slices.Max(cell.X)-slices.Min(cell.X), c.Prior.P)
+			for _, q := range cell.Queries {
+				if !math.IsNaN(float64(q.BestEH)) {
+					oscQueries++
+					if float64(q.BestEH)*rp < 1 {
+						globalBest++
+					}
+				}
+			}
 		case setStep:
 			m["rmse_corner_ss"], m["rmse_corner_lwr"] = rmse(cell.Queries, ssMean, inCorner), rmse(cell.Queries, lwrMean, inCorner)
 			m["rmse_noisy_ss"], m["rmse_noisy_lwr"] = rmse(cell.Queries, ssMean, inNoisy), rmse(cell.Queries, lwrMean, inNoisy)
@@ -144,6 +178,7 @@ func (c *SupersmoothConfig) summarise(env *experiments.Env, cells []SmoothCell, 
 	looRatio := float64(faithful.SmoothLOO) / faithful.LWRLOO
 	s.SetMetric("smooth_faithful_loo_ratio", looRatio)
 	s.SetMetric("smooth_bad_fits", float64(bad))
+	s.SetMetric("smooth_capped_fits", float64(capped))
 	s.Judge(supersmoothCriteria.Get("f-monotone"), float64(bad))
 	s.Judge(supersmoothCriteria.Get("lwr-loo-closed-form"), maxDiff)
 	s.Judge(supersmoothCriteria.Get("lwr-h-inside-grid"), float64(inside)/float64(len(cells)))
@@ -155,6 +190,13 @@ func (c *SupersmoothConfig) summarise(env *experiments.Env, cells []SmoothCell, 
 	s.JudgeSeeds(supersmoothCriteria.Get("fig3.19b-corners"), cornerOK, atMost(1), "RMSE supersmoother / LWR near the corners, each draw")
 	s.JudgeSeeds(supersmoothCriteria.Get("fig3.19b-noisy"), noisyOK, atMost(1), "RMSE supersmoother / LWR, noisy section, each draw")
 	s.Judge(supersmoothCriteria.Get("fig3.19c-comparable"), looRatio)
+	s.JudgeSeeds(supersmoothCriteria.Get("fig3.19a-rougher-lwr"), rough, func(v float64) bool { return v > 0 }, "|TV(LWR) − TV(f)| − |TV(supersmoother) − TV(f)|, smooth part, each draw")
+	if oscQueries > 0 {
+		s.SetMetric("smooth_wiggly_global_best_frac", float64(globalBest)/float64(oscQueries))
+		s.Judge(supersmoothCriteria.Get("fig3.19a-global-best"), float64(globalBest)/float64(oscQueries), fmt.Sprintf("%d of %d queries", globalBest, oscQueries))
+	} else {
+		s.NotJudged(supersmoothCriteria.Get("fig3.19a-global-best"), "narrow_starts is empty (or no fit of the oscillating part ended normally)")
+	}
 	s.Claims = []results.Claim{
 		{Artifact: "Figure 3.19", Figures: []string{"dsouza_fig3_19"},
 			Checks:    []string{"fig3.19-h-orders", "fig3.19a-h-follows-curvature", "fig3.19a-lwr-overfits-smooth", "fig3.19a-no-underfit", "fig3.19b-corners", "fig3.19b-noisy", "fig3.19c-comparable", "f-monotone", "lwr-loo-closed-form", "lwr-h-inside-grid"},
