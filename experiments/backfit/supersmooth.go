@@ -153,9 +153,11 @@ func (c *SupersmoothConfig) Validate() error {
 	return config.FirstError(errs...)
 }
 
-// smoothOps is the work of one VB iteration per data point: two passes of
-// a few multiply-adds and one logarithm each (eqs. 3.25-3.27, the bound).
-const smoothOps = 60
+// smoothOps is the work of one VB iteration per data point, in
+// nanoseconds of one core: two passes of a few multiply-adds and about four
+// logarithms or exponentials (eqs. 3.25-3.27, 3.37 and the bound);
+// BenchmarkIteration of core/model/supersmooth measures it.
+const smoothOps = 100
 
 // Estimate counts, per cell, VB at every query to the iteration cap over
 // the data, and the LWR bandwidth search (every bandwidth a fit at each
@@ -180,7 +182,7 @@ func (c *SupersmoothConfig) Estimate() experiments.Cost {
 			experiments.Ops("VB at the queries of (a), and from narrow_starts", smoothOps, seeds, q,
 				experiments.KeyN("narrow_starts", c.NarrowStarts, float64(len(c.NarrowStarts)+1), "starts"), it, nw),
 			experiments.Ops("VB at the queries of (b)", smoothOps, seeds, q, it, ns),
-			experiments.Ops("VB at the queries and leave-one-out fits of Old Faithful", smoothOps, q.Plus(float64(c.Queries), "queries + data points"), it, nf),
+			experiments.Ops("VB at the queries and leave-one-out fits of Old Faithful", smoothOps, nf.Plus(float64(c.Queries), "data points + queries"), it, nf),
 			experiments.Ops("LWR bandwidth search", 20, seeds, bw, nw, nw),
 			experiments.Ops("LWR bandwidth search (b)", 20, seeds, bw, ns, ns),
 			experiments.Ops("LWR bandwidth search (c)", 20, bw, nf, nf),
