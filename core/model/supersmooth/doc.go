@@ -11,11 +11,11 @@
 //	w_i | h         ~ Gam(a₀, b_i),             b_i = s(1 + h d_i),  d_i = |x_i − x_q|^p
 //	h               ~ Gam(a_{h,0}, b_{h,0})
 //
-// so E[w_i | h] = a₀ k(x_i) with the kernel k = 1/(1 + h d_i)/s (eqs. 3.23,
-// 3.30). The regressor is centred at the query (the text writes
+// so E[w_i | h] = a₀ k(x_i) with the kernel k = 1/(s(1 + h d_i)) (eqs. 3.23,
+// 3.30, 3.35). The regressor is centred at the query (the text writes
 // x_i = (x_i, 1) and predicts (x_q, 1)β, L1058): then β₀ is the value of
-// the local line at x_q, the prediction, and with Σ_{β,0} = 10⁶ I both
-// forms put the same vague prior on the line.
+// the local line at x_q, the prediction; with Σ_{β,0} = 10⁶ I both forms
+// put a prior on the line that the data overwhelm.
 //
 // VB uses q(β, σ²) q(h) Π_i q(w_i) (eq. 3.24). ln p(w_i | h) contains
 // a₀ ln(1 + h d_i), which is not conjugate to the gamma q(h) (eq. 3.33);
