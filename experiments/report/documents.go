@@ -395,24 +395,34 @@ func runHint(r *Report, a experiments.Artefact) string {
 	return strings.Join(parts, ", or ")
 }
 
-// addTable fills the document's table a from every verified run of its
-// experiment.
+// addTable fills the document's table a: in the section of each verified
+// run of its experiment, built with a run of each of its Also experiments
+// beside it (the one reproducing keeps, full beside full and quick beside
+// quick); without a run of its experiment, in the section of each run of
+// an Also experiment. One table is shown once.
 func addTable(r *Report, a experiments.Artefact) {
+	owners := []string{a.Table.Experiment}
+	if !slices.ContainsFunc(r.Experiments, func(e Experiment) bool { return e.ID == a.Table.Experiment && e.Trusted }) {
+		owners = a.Table.Also
+	}
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		if !slices.Contains(a.Table.Experiments(), e.ID) || !e.Trusted {
+		if !slices.Contains(owners, e.ID) || !e.Trusted {
 			continue
 		}
 		tv := TableView{Label: a.Label, Caption: a.Caption, Source: a.Table.Source, Anchor: e.Anchor + "-" + slug(a.Label) + "-table"}
-		files := experiments.ResultFiles{Summary: e.Summary, Read: func(name string) ([]byte, error) {
-			if b, ok := e.files[name]; ok {
-				return b, nil
+		files := e.resultFiles()
+		if e.ID == a.Table.Experiment {
+			for _, id := range a.Table.Also {
+				kept, _, _ := reproducing(runsOf(r, []string{id}, e.Quick))
+				if j := slices.IndexFunc(kept, func(k Experiment) bool { return k.Trusted }); j >= 0 {
+					if files.Also == nil {
+						files.Also = map[string]experiments.ResultFiles{}
+					}
+					files.Also[id] = kept[j].resultFiles()
+				}
 			}
-			if why, ok := e.bad[name]; ok {
-				return nil, fmt.Errorf("%s: %s", name, why)
-			}
-			return nil, fmt.Errorf("%s: not among the run's verified outputs: %w", name, fs.ErrNotExist)
-		}}
+		}
 		c, err := a.Table.Build(files)
 		if err != nil {
 			tv.Error = oneLine(err)
@@ -421,4 +431,17 @@ func addTable(r *Report, a experiments.Artefact) {
 		}
 		e.Tables = append(e.Tables, tv)
 	}
+}
+
+// resultFiles are e's verified files, for a document's table to read.
+func (e *Experiment) resultFiles() experiments.ResultFiles {
+	return experiments.ResultFiles{Summary: e.Summary, Read: func(name string) ([]byte, error) {
+		if b, ok := e.files[name]; ok {
+			return b, nil
+		}
+		if why, ok := e.bad[name]; ok {
+			return nil, fmt.Errorf("%s: %s", name, why)
+		}
+		return nil, fmt.Errorf("%s: not among the run's verified outputs: %w", name, fs.ErrNotExist)
+	}}
 }
