@@ -79,7 +79,7 @@ func TestEmbeddedConfigErrors(t *testing.T) {
 		{"embedded.toml", "ab = 0", "ab = -2", "vb.hyper.ab = -2"},
 		{"embedded.toml", "mu_nu = 1", "mu_nu = 1, gamma = 1", `vb.hyper.gamma = 1: unknown group (the model's groups are "psi", "mu_nu", "ab" or "alpha")`},
 		// The retired experiment ID of the thesis's budget says where it went.
-		{"embedded.toml", `experiment = "chapter4/embedded"`, `experiment = "chapter4/embedded-faithful"`, `experiment "chapter4/embedded-faithful" was retired: the thesis's settings it ran (200 iterations in total) are now those of chapter4/embedded, configs/chapter4/embedded.toml`},
+		{"embedded.toml", `experiment = "chapter4/embedded"`, `experiment = "chapter4/embedded-faithful"`, `experiment "chapter4/embedded-faithful" was retired: its budget, the thesis's 200 iterations in total, is now that of chapter4/embedded, configs/chapter4/embedded.toml`},
 		// The keys of issue 19's vocabulary: the old names say the new.
 		{"embedded.toml", "max_final_iterations = 0", "final_sweeps = 0", `unknown key "search.final_sweeps": renamed to "search.max_final_iterations"`},
 		{"embedded.toml", "min_epoch_iterations = 2", "epoch_min_sweeps = 2", `unknown key "search.epoch_min_sweeps": renamed to "search.min_epoch_iterations"`},
