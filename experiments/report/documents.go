@@ -78,6 +78,8 @@ type ArtefactRow struct {
 	// Quick: only quick runs are here, so Verdict's counts are of checks
 	// that would pass.
 	Quick bool
+	// Short is the verdict table's view of Verdict (shorten).
+	Short ShortVerdict
 }
 
 // ExtensionRow is one claim of ours beside a document: what it extends,
@@ -89,6 +91,7 @@ type ExtensionRow struct {
 	Verdict   Verdict
 	Link      string
 	Quick     bool
+	Short     ShortVerdict
 }
 
 // documentViews computes every declared document's verdict table from the
@@ -118,6 +121,10 @@ func documentViews(r *Report) []DocumentView {
 		}
 		for i := range v.Extensions {
 			v.Extensions[i].Verdict.Rows = groupCases(v.Extensions[i].Verdict.Rows)
+			v.Extensions[i].Short = shorten(v.Extensions[i].Verdict)
+		}
+		for i := range v.Rows {
+			v.Rows[i].Short = shorten(v.Rows[i].Verdict)
 		}
 		for _, k := range VerdictKinds {
 			n := 0
@@ -444,4 +451,59 @@ func (e *Experiment) resultFiles() experiments.ResultFiles {
 		}
 		return nil, fmt.Errorf("%s: not among the run's verified outputs: %w", name, fs.ErrNotExist)
 	}}
+}
+
+// The verdict tables show at most MaxRows claim rows and MaxReasons
+// reasons an artefact; the run's section has them all.
+const (
+	MaxRows    = 4
+	MaxReasons = 3
+)
+
+// ShortVerdict is what a verdict table shows of a verdict: its claim
+// rows, those that do not hold first, at most MaxRows, and how many more
+// hold; its first MaxReasons reasons and how many more there are.
+type ShortVerdict struct {
+	Rows        []ClaimRow
+	MoreRows    int
+	MoreHold    int // of MoreRows, those that hold (the others are not judged)
+	Reasons     []string
+	MoreReasons int
+}
+
+// shorten keeps, of v's rows, those that do not hold (failed, or holding
+// for some cases only) before those that hold or are not judged, each in
+// its order, at most MaxRows (and every row that does not hold when
+// there are more of those), and v's first MaxReasons reasons.
+func shorten(v Verdict) ShortVerdict {
+	var bad, rest []ClaimRow
+	for _, r := range v.Rows {
+		if !r.Check.Pass && !r.Check.NotApplicable {
+			bad = append(bad, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	out := ShortVerdict{Rows: bad}
+	if n := MaxRows - len(bad); n > 0 {
+		if n > len(rest) {
+			n = len(rest)
+		}
+		if len(rest) == n+1 { // "1 more" takes the row it would save
+			n++
+		}
+		out.Rows = append(out.Rows, rest[:n]...)
+		rest = rest[n:]
+	}
+	out.MoreRows = len(rest)
+	for _, r := range rest {
+		if r.Check.Pass && !r.Check.NotApplicable {
+			out.MoreHold++
+		}
+	}
+	out.Reasons = v.Reasons
+	if len(v.Reasons) > MaxReasons+1 {
+		out.Reasons, out.MoreReasons = v.Reasons[:MaxReasons], len(v.Reasons)-MaxReasons
+	}
+	return out
 }
