@@ -29,8 +29,11 @@ type Settings struct {
 	// beat the one-component one for the split to be proposed. Default 0.
 	MinGain float64
 	// MinPoints is the smallest number of points on either side of the
-	// local start's cut; a component with fewer is not tested. Default 2.
+	// local start's cut; a cut with fewer is not tried. Default 2.
 	MinPoints int
+	// Axes is the number of principal axes of W_j⁻¹ whose cuts start a
+	// local two-component fit, the one of the largest F2 kept. Default 1.
+	Axes int
 }
 
 func (s Settings) withDefaults() Settings {
@@ -42,6 +45,9 @@ func (s Settings) withDefaults() Settings {
 	}
 	if s.MinPoints <= 0 {
 		s.MinPoints = 2
+	}
+	if s.Axes <= 0 {
+		s.Axes = 1
 	}
 	return s
 }
@@ -67,8 +73,10 @@ func (t LocalTest) Split(minGain float64) bool { return t.q != nil && t.F2 > t.F
 // and Algorithm 2, lines 4–5): the points with r_nj ≥ MinWeight, each with
 // weight r_nj, are fitted by one component (F1, the exact evidence) and by
 // two (F2, VBEM to convergence from the cut of the points by the hyperplane
-// through m_j normal to the principal axis of W_j⁻¹). Both use the model's
-// prior. A component with too few points on a side of the cut gets F2 = −∞.
+// through m_j normal to the principal axis of W_j⁻¹; with Settings.Axes >
+// 1 from the cuts normal to each of the leading axes, the largest F2 kept).
+// Both use the model's prior. Without a cut that leaves MinPoints on each
+// side, F2 = −∞.
 func (m *VB) Local(j int) (LocalTest, error) {
 	if j < 0 || j >= m.k {
 		return LocalTest{}, fmt.Errorf("moe: component %d of %d", j, m.k)
@@ -107,42 +115,71 @@ func (m *VB) Local(j int) (LocalTest, error) {
 		return t, err
 	}
 	t.F1 = b.F
-	two, err := newVB(xs, ys, ws, d, 2, m.p)
-	if err != nil {
-		return t, err
-	}
-	v := principalAxis(m.winv[j*d*d:(j+1)*d*d], d)
+	axes := principalAxes(m.winv[j*d*d:(j+1)*d*d], d, min(m.s.Axes, d))
 	mj := m.m[j*d : (j+1)*d]
 	np := t.Points
-	var side int
-	for a := 0; a < np; a++ {
-		var s float64
-		for c := 0; c < d; c++ {
-			s += (xs[a*d+c] - mj[c]) * v[c]
+	for _, v := range axes {
+		two, err := newVB(xs, ys, ws, d, 2, m.p)
+		if err != nil {
+			return t, err
 		}
-		if s >= 0 {
-			two.resp[np+a] = 1
-			side++
-		} else {
-			two.resp[a] = 1
+		var side int
+		for a := 0; a < np; a++ {
+			var s float64
+			for c := 0; c < d; c++ {
+				s += (xs[a*d+c] - mj[c]) * v[c]
+			}
+			if s >= 0 {
+				two.resp[np+a] = 1
+				side++
+			} else {
+				two.resp[a] = 1
+			}
+		}
+		if side < m.s.MinPoints || np-side < m.s.MinPoints {
+			continue
+		}
+		two.M()
+		res := vb.Run(two, m.s.Local)
+		if !res.Status.OK() {
+			return t, fmt.Errorf("moe: local test of component %d: %w", j, res.Error())
+		}
+		if res.F > t.F2 {
+			t.F2, t.q = res.F, two.resp
 		}
 	}
-	if side < m.s.MinPoints || np-side < m.s.MinPoints {
-		return t, nil
-	}
-	two.M()
-	res := vb.Run(two, m.s.Local)
-	if !res.Status.OK() {
-		return t, fmt.Errorf("moe: local test of component %d: %w", j, res.Error())
-	}
-	t.F2 = res.F
-	t.q = two.resp
 	return t, nil
 }
 
+// principalAxes returns the unit eigenvectors of the h largest eigenvalues
+// of the symmetric positive definite D×D matrix a, each by 200 power
+// iterations from (1, 1, …, 1)/√D on a deflated by the ones before
+// (deterministic).
+func principalAxes(a []float64, d, h int) [][]float64 {
+	a = slices.Clone(a)
+	var out [][]float64
+	for range h {
+		v := principalAxis(a, d)
+		// λ = vᵀav; a −= λvvᵀ.
+		var lam float64
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				lam += v[i] * a[i*d+j] * v[j]
+			}
+		}
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				a[i*d+j] -= lam * v[i] * v[j]
+			}
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
 // principalAxis returns the unit eigenvector of the largest eigenvalue of
-// the symmetric positive definite D×D matrix a, by 200 power iterations
-// from (1, 1, …, 1)/√D (deterministic).
+// the symmetric positive semi-definite D×D matrix a, by 200 power
+// iterations from (1, 1, …, 1)/√D (deterministic).
 func principalAxis(a []float64, d int) []float64 {
 	v, w := make([]float64, d), make([]float64, d)
 	for i := range v {
