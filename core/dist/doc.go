@@ -65,8 +65,9 @@
 // slice functions DirichletMeanLogTo, DirichletKL, DirichletLogMarginalCounts
 // and FitSymmetricStrength (hmm, mfa, dag, score), Dirichlet.Rand and
 // LogNormalizer (samplers), Gamma with MeanLog, FitFromMoments and KLGamma
-// (mfa, lds), NormalWishartKL and NormalGammaKL (moe), ARDPrecision (lds), GaussianRows with its To methods,
-// SetDistinctPrecision and KLRowDiag (mfa), and NormalGamma with
+// (mfa, lds), NormalWishartKL and NormalGammaKL (moe), ARDPrecision (lds),
+// GaussianRows with its To methods, SetDistinctPrecision and KLRowDiag
+// (mfa), and NormalGamma with
 // KLNormalGamma (vbtest's Gaussian mixture). The rest is exported for the
 // tests and is labelled so in its doc comment; it stays because the tests
 // check the building blocks against it:
