@@ -181,3 +181,41 @@ func TestOneExpertIsLinreg(t *testing.T) {
 	}
 }
 
+
+// TestPredictOneComponent checks E[y | x] at K = 1 against the Bayesian
+// linear regression's posterior mean m_n = Λ_n⁻¹Φᵀy computed with gonum.
+func TestPredictOneComponent(t *testing.T) {
+	const d = 3
+	x, y := piecewise(rand.New(rand.NewPCG(2, 7)), 50, d, 0.1)
+	p := testPrior(d)
+	m, err := moe.NewVB(x, y, d, 1, p, moe.Settings{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(y)
+	phi := mat.NewDense(n, d+1, nil)
+	for i := 0; i < n; i++ {
+		for a := 0; a < d; a++ {
+			phi.Set(i, a, x[i*d+a])
+		}
+		phi.Set(i, d, 1)
+	}
+	ln := mat.NewSymDense(d+1, nil)
+	ln.SymOuterK(1, phi.T())
+	for a := 0; a <= d; a++ {
+		ln.SetSym(a, a, ln.At(a, a)+p.Kappa0)
+	}
+	var g, mn mat.VecDense
+	g.MulVec(phi.T(), mat.NewVecDense(n, y))
+	var c mat.Cholesky
+	c.Factorize(ln)
+	_ = c.SolveVecTo(&mn, &g)
+	q := []float64{0.3, -0.2, 0.5}
+	want := mn.AtVec(d)
+	for a, v := range q {
+		want += mn.AtVec(a) * v
+	}
+	if got := m.Predict(q, make([]float64, 1)); math.Abs(got-want) > 1e-12 {
+		t.Errorf("Predict = %.15f, posterior mean %.15f", got, want)
+	}
+}
