@@ -102,7 +102,7 @@ func DefaultCross() CrossConfig {
 		VB:    config.DefaultFit(500),
 		Search: config.SearchSettings{MaxTries: 1, Birth: config.BirthSpatial, Children: config.ChildrenPCA,
 			Epoch: config.EpochDF, AgitationTol: math.Exp(-6), DFTolPerDatum: 1e-6, MinEpochIterations: 2,
-			DeathThreshold: 1, Death: config.DeathImmediate, Reference: config.ReferenceConverged, MaxTotalIterations: 20000}}
+			DeathThreshold: 1, Death: config.DeathImmediate, Reference: config.ReferenceConverged, MaxTotalIterations: 5000}}
 }
 
 // Validate checks what relates keys: the split search has no agitation
