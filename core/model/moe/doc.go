@@ -46,8 +46,11 @@
 //	                         counts, a general m₀), and the Normal-gamma posterior of each expert
 //	VB.E                     ln Q(s_im = 1) at L756 with the expert's term; F = ln Z − KLs
 //	VB.KLInput, KLExpert     dist.NormalWishartKL, dist.NormalGammaKL (Beal (2003) App. C.3)
+//	Settings                 the local test's knobs (its VBEM run, the points' weight floor,
+//	                         the margin, the cuts tried); ours, the text gives none
 //	VB.Local, LocalTest      the 1-vs-2 decision of section 3.1.1.1 applied to one component's
 //	                         data, Algorithm 2 lines 4–5 (L783–785)
 //	VB.Propose, Apply        Algorithm 2 lines 3–11 (L783–789) as a vb.Mover
+//	VB.Occupied              the components with N_k ≥ a floor, the count Fig. 3.4 reports
 //	VB.Predict               E[y | x] with the gate q(s | x) of the input terms (Fig. 3.4(b))
 package moe

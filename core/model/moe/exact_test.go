@@ -181,7 +181,6 @@ func TestOneExpertIsLinreg(t *testing.T) {
 	}
 }
 
-
 // TestPredictOneComponent checks E[y | x] at K = 1 against the Bayesian
 // linear regression's posterior mean m_n = Λ_n⁻¹Φᵀy computed with gonum.
 func TestPredictOneComponent(t *testing.T) {

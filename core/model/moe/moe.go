@@ -189,7 +189,7 @@ var _ vb.Mover = (*VB)(nil)
 // s of the split test (moves.go). The first q(s) is
 // a hard partition: k distinct points drawn with rnd as centres, each point
 // to its nearest centre in input space (Euclidean); a VB M step then sets the
-// other factors. With k = 1 rnd is not used. It returns an error if the
+// other factors. With k = 1 rnd is not used (it may be nil). It returns an error if the
 // sizes, data or prior are invalid or k > N.
 func NewVB(x, y []float64, d, k int, prior Prior, s Settings, rnd *rand.Rand) (*VB, error) {
 	m, err := newVB(x, y, nil, d, k, prior)
@@ -613,7 +613,8 @@ func (m *VB) NoisePrecision(k int) dist.Gamma { return dist.Gamma{Alpha: m.a[k],
 //	E[y | x] = Σ_k g_k(x) E[w_k]ᵀφ(x),  g_k(x) ∝ exp(E[ln π_k] + E[ln N(x | μ_k, Λ_k⁻¹)]),
 //
 // the gate g being q(s) of a point whose y is not seen (the input terms of
-// E's ln ρ). scratch must hold K values. It does not allocate.
+// E's ln ρ). scratch must hold K values. It does not allocate; it uses the
+// model's own scratch, so it must not run concurrently with another method.
 func (m *VB) Predict(x, scratch []float64) float64 {
 	d, pp := m.d, m.d+1
 	g := scratch[:m.k]
