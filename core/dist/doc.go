@@ -56,6 +56,8 @@
 //	GaussianRows.ARDPrecisionTo             α_j = R/Σ_r E[λ_rj²], eqs. (5.133)–(5.136)
 //	GaussianRows.ARDGammaTo                 q(ν_l), eqs. (4.38)–(4.40); section 5.3.9
 //	Posterior                               eqs. (2.97)–(2.99), (2.114)–(2.119)
+//	NormalWishartKL, NormalGammaKL          KLWishart + ExpectedCondKL and KLNormalGamma on
+//	                                        flat Cholesky factors, allocation-free (moe)
 //
 // # Building blocks and test oracles
 //
@@ -63,8 +65,9 @@
 // slice functions DirichletMeanLogTo, DirichletKL, DirichletLogMarginalCounts
 // and FitSymmetricStrength (hmm, mfa, dag, score), Dirichlet.Rand and
 // LogNormalizer (samplers), Gamma with MeanLog, FitFromMoments and KLGamma
-// (mfa, lds), ARDPrecision (lds), GaussianRows with its To methods,
-// SetDistinctPrecision and KLRowDiag (mfa), and NormalGamma with
+// (mfa, lds), NormalWishartKL and NormalGammaKL (moe), ARDPrecision (lds),
+// GaussianRows with its To methods, SetDistinctPrecision and KLRowDiag
+// (mfa), and NormalGamma with
 // KLNormalGamma (vbtest's Gaussian mixture). The rest is exported for the
 // tests and is labelled so in its doc comment; it stays because the tests
 // check the building blocks against it:
