@@ -98,20 +98,8 @@ func (s *Splitter) fingerprint() []float64 {
 }
 
 // Owned returns, for each component, the points whose largest q(z_n = k)
-// is k's (ties to the lower k).
-func (m *VB) Owned() [][]int {
-	out := make([][]int, m.k)
-	for i := 0; i < m.n; i++ {
-		best := 0
-		for k := 1; k < m.k; k++ {
-			if m.resp[k*m.n+i] > m.resp[best*m.n+i] {
-				best = k
-			}
-		}
-		out[best] = append(out[best], i)
-	}
-	return out
-}
+// is k's (mixture.Owned).
+func (m *VB) Owned() [][]int { return mixture.Owned(m.resp, m.n) }
 
 // Test returns the local 1-vs-2 test of component j at the current state
 // (computed once per state). An error says a local fit failed.
