@@ -82,6 +82,11 @@ type Splitter struct {
 	Split SplitSettings
 
 	// tests caches the local tests of the state whose fingerprint is key.
+	// LocalIterations counts the iterations of every local fit so far
+	// (work outside the global model's, which vb.Search's budget does not
+	// see).
+	LocalIterations int
+
 	tests map[int]LocalTest
 	key   []float64
 }
@@ -144,6 +149,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 	}
 	run := s.Split.run()
 	r1 := vb.Run(local, run)
+	s.LocalIterations += r1.Iterations
 	if !r1.Status.OK() {
 		return t, fmt.Errorf("gmm: local fit of one Gaussian to component %d: %w", j, r1.Error())
 	}
@@ -151,6 +157,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 		return t, err
 	}
 	r2 := vb.Run(local, run)
+	s.LocalIterations += r2.Iterations
 	if !r2.Status.OK() {
 		return t, fmt.Errorf("gmm: local fit of two Gaussians to component %d: %w", j, r2.Error())
 	}
