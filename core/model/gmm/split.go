@@ -84,8 +84,8 @@ type Splitter struct {
 	// tests caches the local tests of the state whose fingerprint is key.
 	// LocalIterations counts the iterations of every local fit so far
 	// (work outside the global model's, which vb.Search's budget does not
-	// see).
-	LocalIterations int
+	// see), LocalPointIterations the same weighted by each fit's points.
+	LocalIterations, LocalPointIterations int
 
 	tests map[int]LocalTest
 	key   []float64
@@ -150,6 +150,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 	run := s.Split.run()
 	r1 := vb.Run(local, run)
 	s.LocalIterations += r1.Iterations
+	s.LocalPointIterations += r1.Iterations * len(pts)
 	if !r1.Status.OK() {
 		return t, fmt.Errorf("gmm: local fit of one Gaussian to component %d: %w", j, r1.Error())
 	}
@@ -158,6 +159,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 	}
 	r2 := vb.Run(local, run)
 	s.LocalIterations += r2.Iterations
+	s.LocalPointIterations += r2.Iterations * len(pts)
 	if !r2.Status.OK() {
 		return t, fmt.Errorf("gmm: local fit of two Gaussians to component %d: %w", j, r2.Error())
 	}

@@ -85,8 +85,8 @@ type Splitter struct {
 
 	// LocalIterations counts the iterations of every local fit so far
 	// (work outside the global model's, which vb.Search's budget does not
-	// see).
-	LocalIterations int
+	// see), LocalPointIterations the same weighted by each fit's points.
+	LocalIterations, LocalPointIterations int
 
 	tests map[int]LocalTest
 	key   []float64
@@ -149,6 +149,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 	run := s.Split.run()
 	r1 := vb.Run(local, run)
 	s.LocalIterations += r1.Iterations
+	s.LocalPointIterations += r1.Iterations * len(pts)
 	if !r1.Status.OK() {
 		return t, fmt.Errorf("mfa: local fit of one analyser to %d: %w", j, r1.Error())
 	}
@@ -158,6 +159,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 	}
 	r2 := vb.Run(local, run)
 	s.LocalIterations += r2.Iterations
+	s.LocalPointIterations += r2.Iterations * len(pts)
 	if !r2.Status.OK() {
 		return t, fmt.Errorf("mfa: local fit of two analysers to %d: %w", j, r2.Error())
 	}

@@ -63,8 +63,8 @@ func TestSplitLocalTestIsTheModelsBound(t *testing.T) {
 	if lt.Split {
 		t.Errorf("one Gaussian votes to split: F₂ %.4f > F₁ %.4f", lt.F2, lt.F1)
 	}
-	if s.LocalIterations == 0 {
-		t.Error("no local iterations counted")
+	if s.LocalIterations == 0 || s.LocalPointIterations != 200*s.LocalIterations {
+		t.Errorf("%d local iterations, %d point-iterations; want some, 200 points each", s.LocalIterations, s.LocalPointIterations)
 	}
 }
 
