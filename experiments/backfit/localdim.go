@@ -370,11 +370,14 @@ func PlotLocalDim(dir string) error {
 	for _, d := range dd {
 		maxD = max(maxD, int(d))
 	}
-	layers := make([][]float64, maxD+1)
-	names := make([]string, maxD+1)
-	for d := range layers {
-		layers[d] = make([]float64, 2)
-		names[d] = fmt.Sprintf("in %d-D analysers", d)
+	// One bar per piece and dimensionality: the fraction of the piece's
+	// points, over all seeds, held by analysers of that dimensionality.
+	frac := make([]float64, 2*(maxD+1))
+	var cats []string
+	for _, pc := range []string{"line", "patch"} {
+		for d := range maxD + 1 {
+			cats = append(cats, fmt.Sprintf("%s\n%d-D", pc, d))
+		}
 	}
 	var tot [2]float64
 	for r := range piece {
@@ -382,18 +385,16 @@ func PlotLocalDim(dir string) error {
 		if piece[r] == "patch" {
 			j = 1
 		}
-		layers[int(dd[r])][j] += cnt[r]
+		frac[j*(maxD+1)+int(dd[r])] += cnt[r]
 		tot[j] += cnt[r]
 	}
-	for d := range layers {
-		for j := range 2 {
-			if tot[j] > 0 {
-				layers[d][j] /= tot[j]
-			}
+	for i := range frac {
+		if t := tot[i/(maxD+1)]; t > 0 {
+			frac[i] /= t
 		}
 	}
-	b, err := plots.StackedBars(plots.Axes{Title: "(b) points by their analyser's dimensionality, all seeds", YLabel: "fraction of the piece's points"},
-		[]string{"line (1-D)", "patch (2-D)"}, layers, names)
+	b, err := plots.StackedBars(plots.Axes{Title: "(b) each piece's points by their analyser's dimensionality, all seeds", YLabel: "fraction of the piece's points"},
+		cats, [][]float64{frac}, nil)
 	if err != nil {
 		return err
 	}
