@@ -436,15 +436,12 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 	cell.Searches = append(cell.Searches, outcome(res, used(mb), secs))
 
 	// D'Souza's local splits of full-covariance Gaussians, same start.
-	budget := vb.SearchSettings{MaxTotalIterations: c.Search.MaxTotalIterations}
 	m, err := start()
 	if err != nil {
 		return cell, err
 	}
 	split := gmm.NewSplitter(m, gmm.SplitSettings{Run: gfit.Settings(env.Stop, m), MinPoints: c.Split.MinPoints, Margin: c.Split.Margin})
-	ss := budget
-	ss.Run = gfit.Settings(env.Stop, m)
-	secs = timed(func() { res = vb.Search(split, ss) })
+	secs = timed(func() { res = vb.Search(split, c.Search.Plain(gfit.Settings(env.Stop, m), nil)) })
 	if res.Status == vb.Canceled {
 		return cell, res.Err
 	}
@@ -458,8 +455,7 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 	if err != nil {
 		return cell, err
 	}
-	ss.Run = gfit.Settings(env.Stop, g)
-	secs = timed(func() { res = vb.Search(g, ss) })
+	secs = timed(func() { res = vb.Search(g, c.Search.Plain(gfit.Settings(env.Stop, g), nil)) })
 	if res.Status == vb.Canceled {
 		return cell, res.Err
 	}
