@@ -246,3 +246,21 @@ func SplitWeight(omega []float64, s int) []float64 {
 	omega[s] = half
 	return append(omega, half)
 }
+
+// Owned returns, for each of the S components of the responsibilities r
+// (S×n), the points whose largest q(s_i = s) is s's (ties to the lower s):
+// the data a component "covers" (D'Souza (2004) Algorithm 2, L776).
+func Owned(r []float64, n int) [][]int {
+	S := len(r) / n
+	out := make([][]int, S)
+	for i := 0; i < n; i++ {
+		best := 0
+		for s := 1; s < S; s++ {
+			if r[s*n+i] > r[best*n+i] {
+				best = s
+			}
+		}
+		out[best] = append(out[best], i)
+	}
+	return out
+}

@@ -3,6 +3,7 @@ package mixture
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,5 +248,23 @@ func TestWeightsAndBookkeeping(t *testing.T) {
 	w := SplitWeight(omega, 1)
 	if len(w) != 4 || w[1] != w[3] || w[1] != (1+counts[1])/2 {
 		t.Errorf("SplitWeight: %v", w)
+	}
+}
+
+// TestOwned: each point goes to its largest responsibility, ties to the
+// lower component, and every point to exactly one.
+func TestOwned(t *testing.T) {
+	// S = 3, n = 4, component-major.
+	r := []float64{
+		0.5, 0.1, 0.2, 0.4,
+		0.3, 0.8, 0.4, 0.4,
+		0.2, 0.1, 0.4, 0.2,
+	}
+	got := Owned(r, 4)
+	want := [][]int{{0, 3}, {1, 2}, nil} // point 3 ties 0 and 1, point 2 ties 1 and 2
+	for s := range want {
+		if !slices.Equal(got[s], want[s]) {
+			t.Errorf("component %d owns %v, want %v", s, got[s], want[s])
+		}
 	}
 }

@@ -222,3 +222,17 @@ func TestSearchSettingsEpochsAndFinalRun(t *testing.T) {
 		t.Errorf("final run's rule %v, want tolerance 0.5, ΔF 1e-6 (at least), 3 iterations", a)
 	}
 }
+
+// Plain keeps the run as it is (whatever the epoch rule) and takes the
+// budget and the reference from the keys.
+func TestSearchSettingsPlain(t *testing.T) {
+	s := defaultEngineConfig().Search
+	run := vb.Settings{MaxIterations: 5, Converger: &vb.BoundConverge{Relative: 1e-6}}
+	for _, ref := range []Reference{ReferenceConverged, ReferenceMatched} {
+		s.Epoch, s.MaxTotalIterations, s.Reference = EpochAgitationDF, 123, ref
+		got := s.Plain(run, nil)
+		if got.Run.Converger != run.Converger || got.Run.MaxIterations != 5 || got.MaxTotalIterations != 123 || got.Matched != (ref == ReferenceMatched) {
+			t.Errorf("%s: %+v", ref, got)
+		}
+	}
+}

@@ -131,6 +131,15 @@ func (s SearchSettings) VB(m EpochModel, run vb.Settings, onMove func(vb.MoveRec
 		Matched: s.Reference == ReferenceMatched, OnMove: onMove}
 }
 
+// Plain returns the vb.Search settings of a model whose epochs end by the
+// [vb] table's stop rule alone (one without the agitation rule, such as
+// core/model/gmm's mixture): run as it is, with the budget and the
+// reference of VB; the epoch keys do not apply to it.
+func (s SearchSettings) Plain(run vb.Settings, onMove func(vb.MoveRecord)) vb.SearchSettings {
+	return vb.SearchSettings{Run: run, MaxTotalIterations: s.MaxTotalIterations,
+		Matched: s.Reference == ReferenceMatched, OnMove: onMove}
+}
+
 // Search runs the birth/death search of m (vb.Search with the settings of
 // VB) and then, if max_final_iterations > 0 and the search ended normally,
 // converges the final structure by the agitation+dF rule (with a ΔF

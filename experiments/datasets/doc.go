@@ -2,7 +2,9 @@
 // table (LoadMatrixCSV), one symbol sequence a line over an alphabet
 // (ParseSequences), and the line and field splitting, quoting and error
 // wording that a data-set-specific reader builds on (Lines, SplitComma,
-// SplitBlanks, Quote, CSVError).
+// SplitBlanks, Quote, CSVError), and the one synthetic generator that two
+// documents draw from, Beal's noisy shrinking spiral (Spiral; D'Souza's
+// Fig. 3.3 grows a mixture on it too).
 //
 // Any experiment package may import it; a reader that only one data set
 // needs (optdigits, the Alice text, the T-cell series) stays with its

@@ -17,7 +17,8 @@
 // can be set beside ln p(X | K). Components that take no data fall back to
 // the prior, so a large K prunes itself (PRML Fig. 10.6); vb.Search adds
 // and removes components by births and deaths (moves.go), the seam of
-// core/model/mfa.
+// core/model/mfa, or grows them by D'Souza's local 1-vs-2 splits
+// (Splitter, split.go).
 //
 // Bishop compares K by F + ln K! (section 10.2.4): each mode of the true
 // posterior has K! relabelled copies and q sits in one. LogFactorial is the
@@ -48,6 +49,12 @@
 //	LogFactorial           ln K!, section 10.2.4 (L548), Exercise 10.22
 //	VB.Propose, Apply      births and deaths for vb.Search (Beal (2003)
 //	                       section 4.3, eqs. (4.73)–(4.76) for the split)
+//	Splitter, VB.Owned,    D'Souza (2004)'s growing by local splits:
+//	Splitter.Test,         Algorithm 2 (L771–786), the 1-vs-2 model of
+//	Propose, Apply         section 3.1.1.1 (eqs. (3.1)–(3.6)) with the
+//	                       updates of App. B.2 (L2243–2293), which are VB.M
+//	                       and VB.E at K = 2 on the points a component owns
+//	                       (../shared/seeds/003_a56118dfa4fca769.txt)
 //	LogEvidenceOne         ln p(X) under one Normal-Wishart component (the
 //	                       K = 1 case, at which F is exact)
 //	LogEvidenceExact       ln p(X | K) by the K^N assignments, p(Z) the

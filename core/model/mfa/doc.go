@@ -103,6 +103,10 @@
 //	                    births by ascending F_s
 //	VB.Apply            spatial birth; responsibility birth;  line 2652; eqs. (4.73)–(4.76), α_h = 1;
 //	                    death                                 section 4.3.1 with eq. (4.37)
+//	Splitter, Test,     D'Souza's local 1-vs-2 split: one and   D'Souza (2004) Algorithm 2, L771–786, with VB
+//	Propose, Apply      two analysers on the points one owns    factor analysers as components (L799–827;
+//	                    (Ψ updated, μ*, ν* held), split where   ../shared/seeds/003_a56118dfa4fca769.txt);
+//	                    two have the higher bound               children as PCALoadings births (addChild)
 //	VB.Predictor,       q(x′|s), q(s′), then the bound on     eqs. (4.53)–(4.57) at y′, (4.85); lines 2743–2747
 //	Predictor.LogBound  the log predictive density
 //	VB.ARD, VB.Pi       q(ν^s_l), q(π)                        eqs. (4.40), (4.37)

@@ -321,7 +321,7 @@ func (m *VB) Apply(mv vb.Move) error {
 
 // birth splits analyser sp (see Apply).
 func (m *VB) birth(sp int, rnd *rand.Rand) error {
-	n, p, S := m.n, m.p, len(m.comps)
+	n, S := m.n, len(m.comps)
 	parent := m.comps[sp]
 	k := parent.k
 	dir := m.birthDirection(parent, rnd)
@@ -336,13 +336,22 @@ func (m *VB) birth(sp int, rnd *rand.Rand) error {
 			resp[S*n+i], resp[sp*n+i] = resp[sp*n+i], 0
 		}
 	}
-	child := parent.clone(n, p)
+	return m.addChild(sp, resp, m.Moves.Children == PCALoadings)
+}
+
+// addChild adds analyser S = len(m.comps), a copy of analyser sp, with the
+// responsibilities resp ((S+1)×n, which the caller has split between sp and
+// S), the two sharing ω_sp equally; then the children's first updates: q(Λ̃)
+// of both, then q(x) and q(Λ̃) once more, or with pca their loadings from
+// a PCA of their points first and q(x), q(Λ̃) twice (see Apply, ChildInit).
+func (m *VB) addChild(sp int, resp []float64, pca bool) error {
+	n, p, S := m.n, m.p, len(m.comps)
+	child := m.comps[sp].clone(n, p)
 	m.comps = append(m.comps, child)
 	m.omega = mixture.SplitWeight(m.omega, sp)
 	m.resp = resp
 	m.resize()
 	m.prepPsi()
-	pca := m.Moves.Children == PCALoadings
 	if pca {
 		for _, s := range []int{sp, S} {
 			if err := m.pcaLoadings(s); err != nil {
