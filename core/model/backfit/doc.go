@@ -35,6 +35,25 @@
 // value EM.E uses (the maximiser over b is OLS either way). The text does not
 // say how ψ starts: Noise documents the default.
 //
+// # The relevance vector machine
+//
+// Section 4.4.5 (eqs. 4.33-4.34, L1757-1795) casts Tipping's (2001) RVM as
+// Bayesian backfitting with ARD on a kernel basis, f_m(x) = k(x, x_m), d = N
+// (plus a bias): the backfitting RVM is VB with Settings.ARD on the design
+// of KernelBasis, O(N²) an iteration. RVM is the direct baseline, type-II
+// maximum likelihood of α and β with the weights integrated out, an O(M³)
+// Cholesky factor an iteration over the M basis functions still in the
+// model. Its log evidence is exact (a Gaussian integral), and MacKay's
+// updates, the default, are not coordinate ascent (RVMUpdate: EMUpdate is).
+// A basis vector is kept when α (RVM) or E[α_m] (VB) is at most a cap.
+//
+//	NewKernelBasis, KernelBasis.Design   1 and exp(−λ‖x − x_j‖²) on every centre       eq. 4.33, L1763-1769, L1781-1785
+//	NewRVM, RVM.E                        Σ = (A + βΦᵀΦ)⁻¹, μ = βΣΦᵀy; ln p(y|α,β)      eqs. 4.33-4.34 (Tipping 2001); L1772-1776
+//	                                     in three terms; pruning as Bound.Jump
+//	RVM.M                                MacKay: α_j = γ_j/μ_j², β = (N − Σγ)/‖r‖²;   Tipping (2001); L1776
+//	                                     EM: α_j = 1/(μ_j² + Σ_jj), β = N/(‖r‖² + tr ΦΣΦᵀ)
+//	RVM.Predict, RVM.Kept                Σ_j μ_j φ_j(x); the basis functions with α ≤ cap L1787, L1852
+//
 // # Map to the text
 //
 // Equation numbers are D'Souza's, "L" a line of

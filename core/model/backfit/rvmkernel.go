@@ -59,3 +59,17 @@ func (b KernelBasis) Design(x []float64) []float64 {
 	}
 	return phi
 }
+
+// DesignRows returns the same design row-major, n×Size() (row i holds the
+// basis functions at x_i): the layout of NewProblem.
+func (b KernelBasis) DesignRows(x []float64) []float64 {
+	phi := b.Design(x)
+	n, m := len(x)/b.Dim, b.Size()
+	rows := make([]float64, n*m)
+	for j := 0; j < m; j++ {
+		for i, v := range phi[j*n : (j+1)*n] {
+			rows[i*m+j] = v
+		}
+	}
+	return rows
+}
