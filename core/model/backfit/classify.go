@@ -49,6 +49,7 @@ type Classifier struct {
 	g     []float64 // Σ_i ρ_i f_m(x_i)
 	rr    float64   // Σ_i ρ_i²
 	invS  float64   // Σ_i 1/s_i
+	iter  int       // M steps so far
 	terms []vb.Term
 }
 
@@ -178,16 +179,9 @@ func (m *Classifier) M() {
 		m.v[k] = 1 / prec
 		m.mu[k] = (m.muE[k]*p.ff[k]/m.psiZ[k] + m.g[k]) / prec
 	}
-	if m.set.ARD {
-		for k := range m.bHat {
-			m.bHat[k] = m.prior.B + 0.5*(m.mu[k]*m.mu[k]+m.v[k])
-		}
-	} else {
-		bb := 0.0
-		for k := range m.mu {
-			bb += m.mu[k]*m.mu[k] + m.v[k]
-		}
-		m.bHat[0] = m.prior.B + 0.5*bb
+	m.iter++
+	if m.iter >= m.set.AlphaFrom {
+		updateAlpha(m.bHat, m.prior.B, m.mu, m.v, m.set.ARD)
 	}
 	psi := sumPsi(m.psiZ)
 	for i, yi := range p.y {
