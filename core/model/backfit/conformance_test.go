@@ -27,8 +27,8 @@ func TestModelConformance(t *testing.T) {
 				return m
 			}, vbtest.CheckOptions{Iterations: 30})
 		})
-		for _, s := range []backfit.Settings{{}, {ARD: true}, {FixNoise: true}, {ARD: true, FixNoise: true, InitAlpha: 10}} {
-			t.Run(fmt.Sprintf("VB/ard=%v,fix=%v/%s", s.ARD, s.FixNoise, name), func(t *testing.T) {
+		for _, s := range []backfit.Settings{{}, {ARD: true}, {FixNoise: true}, {ARD: true, FixNoise: true, InitAlpha: 10}, {ARD: true, InitAlpha: 1e-3, AlphaFrom: 5}} {
+			t.Run(fmt.Sprintf("VB/ard=%v,fix=%v,from=%d/%s", s.ARD, s.FixNoise, s.AlphaFrom, name), func(t *testing.T) {
 				vbtest.CheckModel(t, func() vb.Model {
 					m, err := backfit.NewVB(p, prior, s)
 					if err != nil {

@@ -56,6 +56,17 @@ type Settings struct {
 	// InitAlpha is E[α] (each E[α_m]) of the starting q(α), whose shape is
 	// the fixed â_α of eqs. 4.26, 4.29. Default the prior mean a_α/b_α.
 	InitAlpha float64
+	// AlphaFrom is the first iteration whose M step updates q(α); before
+	// it q(α) stays at its start (0 or 1: from the first). The text gives
+	// no schedule. Each step changes a coefficient by at most ψ_zm/s < 1 of
+	// its backfitting correction (eq. 4.26), about 1/d of it at the start,
+	// while one q(α) update reacts at once to coefficients still near their
+	// start of 0: from b = 0 with d ≈ 100 inputs, updating q(α) at every
+	// iteration drives E[α] up faster than b grows and shrinks every
+	// coefficient to 0. Holding q(α) for a few hundred iterations (with a
+	// small InitAlpha) lets q(b) follow the data first; it is coordinate
+	// ascent all the same, so F never decreases.
+	AlphaFrom int
 }
 
 // VB is Bayesian backfitting (section 4.4, eqs. 4.24-4.29, App B.5.1
@@ -92,6 +103,7 @@ type VB struct {
 	bHat  []float64 // rates: one (shared) or d (ARD)
 	g     []float64 // Σ_i r_i f_m(x_i) at the last E
 	rr    float64   // Σ_i r_i² at the last E
+	iter  int       // M steps so far
 	terms []vb.Term
 }
 
@@ -204,16 +216,9 @@ func (m *VB) M() {
 		m.v[k] = 1 / prec
 		m.mu[k] = (m.muE[k]*p.ff[k] + w*m.g[k]) / m.psiZ[k] / prec
 	}
-	if m.set.ARD {
-		for k := range m.bHat {
-			m.bHat[k] = m.prior.B + 0.5*(m.mu[k]*m.mu[k]+m.v[k])
-		}
-	} else {
-		bb := 0.0
-		for k := range m.mu {
-			bb += m.mu[k]*m.mu[k] + m.v[k]
-		}
-		m.bHat[0] = m.prior.B + 0.5*bb
+	m.iter++
+	if m.iter >= m.set.AlphaFrom {
+		updateAlpha(m.bHat, m.prior.B, m.mu, m.v, m.set.ARD)
 	}
 	if m.set.FixNoise {
 		return
@@ -229,6 +234,22 @@ func (m *VB) M() {
 	}
 	ry := m.psiY / s
 	m.psiY = ry*ry*m.rr/n + psi*ry
+}
+
+// updateAlpha sets the rates of q(α): b̂_α = b_α + Σ_m ⟨b_m²⟩/2 (shared,
+// eq. 4.26's q(α)) or b̂_α^(m) = b_α + ⟨b_m²⟩/2 (ARD, eq. 4.29's).
+func updateAlpha(bHat []float64, b0 float64, mu, v []float64, ard bool) {
+	if ard {
+		for k := range bHat {
+			bHat[k] = b0 + 0.5*(mu[k]*mu[k]+v[k])
+		}
+		return
+	}
+	bb := 0.0
+	for k := range mu {
+		bb += mu[k]*mu[k] + v[k]
+	}
+	bHat[0] = b0 + 0.5*bb
 }
 
 // Mean returns the posterior means μ_b (a view; do not modify it).
