@@ -74,6 +74,16 @@ type RVMPrior struct {
 	BAlpha float64 `toml:"b_alpha" range:"(0,1e6]"`
 }
 
+// RVMBRVM are the [brvm] keys: the start and schedule of the backfitting
+// RVM's q(α) (backfit.Settings), which the text leaves unsaid.
+type RVMBRVM struct {
+	// InitAlpha is every starting E[α_m].
+	InitAlpha float64 `toml:"init_alpha" range:"(0,1e12]"`
+	// AlphaFrom is the first iteration whose M step updates q(α): before
+	// it q(b) follows the data (backfit.Settings.AlphaFrom).
+	AlphaFrom int `toml:"alpha_from" range:"[0,1e8]"`
+}
+
 // RVMConfig is the config of backfit/rvm.
 type RVMConfig struct {
 	experiments.Common
@@ -85,6 +95,7 @@ type RVMConfig struct {
 	// vector, in units of the standardised targets.
 	PruneAlpha float64  `toml:"prune_alpha" range:"(0,1e300]"`
 	Prior      RVMPrior `toml:"prior"`
+	BRVM       RVMBRVM  `toml:"brvm"`
 	// FixedNoise adds, as a diagnosis of the gap between the methods, the
 	// backfitting RVM with ψ held at the RVM's noise variance 1/β (split
 	// evenly between ψ_y and the ψ_zm), on every cell.
@@ -105,7 +116,7 @@ func DefaultRVM() RVMConfig {
 			Lambdas: []float64{0.05, 0.1, 0.2, 0.4}},
 		Boston: RVMBoston{File: "boston.csv", Splits: 100, TestFraction: 0.2,
 			Lambdas: []float64{0.01, 0.03, 0.1, 0.3}},
-		Folds: 5, PruneAlpha: 1e3, Prior: RVMPrior{AAlpha: 1e-4, BAlpha: 1e-4}, FixedNoise: true,
+		Folds: 5, PruneAlpha: 1e3, Prior: RVMPrior{AAlpha: 1e-6, BAlpha: 1e-6}, BRVM: RVMBRVM{InitAlpha: 1, AlphaFrom: 1000}, FixedNoise: true,
 		ML: config.DefaultFit(10000),
 		VB: config.DefaultFit(10000),
 	}
@@ -115,6 +126,9 @@ func DefaultRVM() RVMConfig {
 func (c *RVMConfig) Validate() error {
 	if ceil := (c.Prior.AAlpha + 0.5) / c.Prior.BAlpha; c.PruneAlpha >= ceil {
 		return config.FieldError("prune_alpha", c.PruneAlpha, fmt.Sprintf("must be below (a_alpha + 1/2)/b_alpha = %g, the largest E[α_m] of the backfitting RVM, or it keeps every vector", ceil))
+	}
+	if c.BRVM.AlphaFrom >= c.VB.MaxIterations {
+		return config.FieldError("brvm.alpha_from", c.BRVM.AlphaFrom, fmt.Sprintf("must be below vb.max_iterations = %d, or q(α) is never updated", c.VB.MaxIterations))
 	}
 	if c.Sinc.Points/c.Folds < 2 {
 		return config.FieldError("folds", c.Folds, fmt.Sprintf("leaves fewer than 2 points a fold of sinc.points = %d", c.Sinc.Points))

@@ -56,19 +56,6 @@ func TestRVMQuick(t *testing.T) {
 	}
 }
 
-// TestRVMNMSE: nmse is the mean squared error over the variance of the
-// targets: 0 for a perfect prediction, 1 for predicting their mean.
-func TestRVMNMSE(t *testing.T) {
-	y := []float64{1, 2, 3, 6}
-	if v := nmse(y, y); v != 0 {
-		t.Errorf("perfect prediction: nMSE %g", v)
-	}
-	m := []float64{3, 3, 3, 3}
-	if v := nmse(m, y); math.Abs(v-1) > 1e-15 {
-		t.Errorf("the mean: nMSE %g, want 1", v)
-	}
-}
-
 // TestRVMFolds: the folds deal every point to one of the folds, their sizes
 // differing by at most one, the same for the same seed.
 func TestRVMFolds(t *testing.T) {

@@ -128,7 +128,7 @@ func (c *RVMConfig) fit(env *experiments.Env, t *rvmTask, method string, lambda 
 	default:
 		rows := kb.DesignRows(t.xtr)
 		rowsT := kb.DesignRows(t.xte)
-		set := backfit.Settings{ARD: true, InitAlpha: 1}
+		set := backfit.Settings{ARD: true, InitAlpha: c.BRVM.InitAlpha, AlphaFrom: c.BRVM.AlphaFrom}
 		if method == "brvm_fixed_noise" {
 			set.FixNoise = true
 			set.Noise = backfit.Noise{PsiY: o.noiseVar / 2, PsiZ: o.noiseVar / 2 / float64(m)}
@@ -169,7 +169,8 @@ func (c *RVMConfig) fit(env *experiments.Env, t *rvmTask, method string, lambda 
 		}
 	}
 	f.Kept = len(kept)
-	f.NMSE = experiments.Float(nmse(pred, t.yte))
+	// nmse (regression.go) over "designs" of one column, the predictions.
+	f.NMSE = experiments.Float(nmse(pred, t.yte, 1, func(p []float64) float64 { return p[0] }))
 	if o.keep {
 		f.KeptIdx = kept
 		f.Pred = make([]float64, nt)
@@ -202,17 +203,6 @@ func timed(fit func() error) (float64, error) {
 			return (c1 - c0) / float64(k), nil
 		}
 	}
-}
-
-// nmse is the mean squared error of pred over the variance of y (divisor n).
-func nmse(pred, y []float64) float64 {
-	_, sd := numeric.MeanSD(y)
-	var s float64
-	for i, v := range pred {
-		d := v - y[i]
-		s += d * d
-	}
-	return s / float64(len(y)) / (sd * sd)
 }
 
 func sinc(x float64) float64 {
