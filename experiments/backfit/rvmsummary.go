@@ -213,6 +213,16 @@ func (c *RVMConfig) writeRVM(env *experiments.Env, cvTab *results.Table, refs []
 	s := results.Summary{Criteria: rvmCriteria}
 	cr := rvmCriteria
 	s.Judge(cr.Get("brvm-runs-ok"), float64(badB))
+	edges := 0
+	for _, ds := range rvmData {
+		grid := map[string][]float64{"sinc": c.Sinc.Lambdas, "boston": c.Boston.Lambdas}[ds]
+		for _, m := range rvmMethods[:2] {
+			if l := chosenOf(cvTab, ds, m); len(grid) > 2 && (l == grid[0] || l == grid[len(grid)-1]) {
+				edges++
+			}
+		}
+	}
+	s.Judge(cr.Get("cv-lambda-interior"), float64(edges))
 	s.Judge(cr.Get("rvm-runs-ok"), float64(badR))
 	tab := results.NewTable("data", "n_train", "d", "rvm_seconds", "brvm_seconds", "time_ratio_rvm_over_brvm", "rvm_iterations", "brvm_iterations", "brvm_at_cap")
 	med := map[string]map[string]float64{}
@@ -284,6 +294,11 @@ func (c *RVMConfig) writeRVM(env *experiments.Env, cvTab *results.Table, refs []
 	nTrain := float64(nBoston - int(math.Round(c.Boston.TestFraction*float64(nBoston))))
 	s.Judge(cr.Get("fig4.13-rvm-sparse"), b["rvm_vectors"]/nTrain, fmt.Sprintf("of %g training points", nTrain))
 	s.Judge(cr.Get("rvm-mackay-monotone"), float64(decreases))
+	if v, ok := sn["fixed_noise_ratio"]; ok {
+		s.Judge(cr.Get("brvm-fixed-noise-nmse-sinc"), v, fmt.Sprintf("median nMSE %.4f", sn["brvm_fixed_noise_nmse"]))
+	} else {
+		s.NotJudged(cr.Get("brvm-fixed-noise-nmse-sinc"), "fixed_noise = false")
+	}
 	if v, ok := b["fixed_noise_ratio"]; ok {
 		s.Judge(cr.Get("brvm-fixed-noise-nmse-boston"), v, fmt.Sprintf("median nMSE %.4f", b["brvm_fixed_noise_nmse"]))
 	} else {
