@@ -198,7 +198,7 @@ func TestStudentTLongForm(t *testing.T) {
 		for k := 0; k < d; k++ {
 			v := m.CondVar(k)
 			f += 0.5*el(k) - 0.5*math.Log(2*math.Pi) - 0.5*(ea(k)*mu[k]*mu[k]+v) // E ln p(b|α)
-			f += 0.5*(1+math.Log(2*math.Pi*v)) - 0.5*el(k)                     // E_α H[q(b|α)]
+			f += 0.5*(1+math.Log(2*math.Pi*v)) - 0.5*el(k)                       // E_α H[q(b|α)]
 		}
 		na := 1
 		if ard {
