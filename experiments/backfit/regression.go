@@ -245,15 +245,15 @@ type Fit struct {
 type RegressionCell struct {
 	Seed, N int
 	OLS     Fit
-	EM      *Fit                // judge_size only
-	EMDiff  experiments.Float   // max |b_EM − b_OLS| (judge_size only)
+	EM      *Fit              // judge_size only
+	EMDiff  experiments.Float // max |b_EM − b_OLS| (judge_size only)
 	// EM against OLS on the relevant and irrelevant inputs alone (judge_size only).
 	EMSub     *Fit
 	EMSubDiff experiments.Float
-	Shared  Fit                 // VB with a shared α
-	ARD     Fit                 // VB with ARD
-	Alpha   []experiments.Float // ARD's E[α_m]
-	Mean    []experiments.Float // ARD's E[b_m]
+	Shared    Fit                 // VB with a shared α
+	ARD       Fit                 // VB with ARD
+	Alpha     []experiments.Float // ARD's E[α_m]
+	Mean      []experiments.Float // ARD's E[b_m]
 	// The small problem's VB (shared α) against Gibbs: per coefficient,
 	// VB's mean and variance, Gibbs's mean and variance (first size only).
 	GibbsVB, GibbsVar, GibbsMean, VBVar []experiments.Float
