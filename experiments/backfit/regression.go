@@ -49,8 +49,9 @@ type RegressionData struct {
 	// copies make the design rank deficient, and OLS (which EM converges
 	// to) undefined, so it must be positive.
 	RedundantNoise float64 `toml:"redundant_noise" range:"(0,1e3]"`
-	// Noise is the sd of the Gaussian noise on y.
-	Noise float64 `toml:"noise" range:"[0,1e3]"`
+	// Noise is the sd of the Gaussian noise on y (positive: an exact fit
+	// drives EM's noise variances to 0).
+	Noise float64 `toml:"noise" range:"(0,1e3]"`
 }
 
 // inputs returns d.
@@ -109,7 +110,7 @@ type RegressionConfig struct {
 	Seeds      int                `toml:"seeds" range:"[1,1e4]"`
 	Sizes      []int              `toml:"sizes" range:"[10,1e6] len=1..20 increasing"`
 	JudgeSize  int                `toml:"judge_size" range:"[10,1e6]"`
-	TestPoints int                `toml:"test_points" range:"[1,1e6]"`
+	TestPoints int                `toml:"test_points" range:"[2,1e6]"`
 	KeepAlpha  float64            `toml:"keep_alpha" range:"(0,1e12]"`
 	Data       RegressionData     `toml:"data"`
 	Prior      RegressionPrior    `toml:"prior"`
@@ -214,7 +215,7 @@ var regressionCriteria = results.Criteria{
 	results.Criterion{ID: "em-ols", Text: "fraction of data sets whose EM coefficients equal OLS's (QR) to 1e-6 after ml.max_iterations, on the full-rank problem of the relevant and irrelevant inputs at judge_size (targets §7 P6)", Target: results.AtLeast(1)}.
 		AsClaim("probabilistic backfitting's stationary point is the OLS solution: \"performing true linear regression with a global optimum\"", "L1523-1525"),
 	results.Criterion{ID: "em-ols-redundant", Text: "fraction of data sets whose EM coefficients equal OLS's to 1e-6 after ml.max_iterations on the whole design, redundant inputs included, at judge_size", Target: results.AtLeast(1)}.AsExtension(),
-	results.Criterion{ID: "ard-relevant-kept", Text: "fraction of data sets where ARD keeps at least 4 of the 5 relevant inputs at judge_size (targets §7 P6)", Target: results.AtLeast(0.9)}.
+	results.Criterion{ID: "ard-relevant-kept", Text: "fraction of data sets where ARD keeps at least 80% of the relevant inputs (4 of the 5) at judge_size (targets §7 P6)", Target: results.AtLeast(0.9)}.
 		AsClaim("ARD \"minimizes the number of relevant inputs required to accurately predict the output\"", "L1654-1656"),
 	results.Criterion{ID: "ard-irrelevant-pruned", Text: "fraction of data sets where ARD prunes at least 90% of the irrelevant inputs at judge_size (targets §7 P6)", Target: results.AtLeast(0.9)}.
 		AsClaim("ARD regularisation \"is desirable when the input contains information that is irrelevant to predicting the output\"", "L1660-1662"),

@@ -259,8 +259,13 @@ func writeRegression(env *experiments.Env, c *RegressionConfig, cells []Regressi
 	s.Judge(get("f-monotone"), float64(bad))
 	s.JudgeSeeds(get("em-ols"), emSubDiff, func(v float64) bool { return v <= 1e-6 }, "max |b_EM − b_OLS| per data set, "+jn)
 	s.JudgeSeeds(get("em-ols-redundant"), emDiff, func(v float64) bool { return v <= 1e-6 }, "max |b_EM − b_OLS| per data set, "+jn)
-	s.JudgeSeeds(get("ard-relevant-kept"), relKept, func(v float64) bool { return v >= 4 }, "relevant inputs kept per data set, "+jn)
-	s.JudgeSeeds(get("ard-irrelevant-pruned"), irrPruned, func(v float64) bool { return v >= 0.9 }, "fraction of irrelevant inputs pruned, "+jn)
+	need := math.Ceil(0.8*float64(c.Data.Relevant) - 1e-9)
+	s.JudgeSeeds(get("ard-relevant-kept"), relKept, func(v float64) bool { return v >= need }, fmt.Sprintf("relevant inputs kept of %d per data set, %s", c.Data.Relevant, jn))
+	if c.Data.Irrelevant > 0 {
+		s.JudgeSeeds(get("ard-irrelevant-pruned"), irrPruned, func(v float64) bool { return v >= 0.9 }, "fraction of irrelevant inputs pruned, "+jn)
+	} else {
+		s.NotJudged(get("ard-irrelevant-pruned"), "no irrelevant inputs (data.irrelevant = 0)")
+	}
 	if c.Data.Redundant > 0 {
 		s.JudgeSeeds(get("ard-redundant-pruned"), redPruned, func(v float64) bool { return v >= 0.9 }, "fraction of redundant inputs pruned, "+jn)
 	} else {
