@@ -29,7 +29,9 @@
 // product r_i = y_i − ⟨b⟩ᵀf(x_i) and one axpy g += r_i f(x_i) over its row,
 // both core/numeric vector kernels over a row that sits in the L1 cache.
 // For a backfitting RVM the design is the N×N kernel matrix (symmetric, so
-// the layout does not matter) and an iteration costs O(N²).
+// the layout does not matter) and an iteration costs O(N²). Since each
+// iteration moves a coefficient by about 1/d of its backfitting correction,
+// when q(α) starts to move matters at d ≈ 100 (Settings.AlphaFrom).
 //
 // # Corrections to the text
 //
@@ -39,8 +41,7 @@
 // the sum over m, not d/2 ln α_m. Eq. 4.14 prints ψ_y as the variance of the
 // incomplete likelihood; with z integrated out it is s = ψ_y + Σ_m ψ_zm, the
 // value EM.E uses (the maximiser over b is OLS either way). The text does not
-// say how ψ starts (Noise documents the default) nor when q(α) starts to
-// move: Settings.AlphaFrom says why that matters at d ≈ 100.
+// say how ψ starts: Noise documents the default.
 //
 // # Map to the text
 //
