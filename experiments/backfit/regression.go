@@ -261,8 +261,8 @@ type RegressionCell struct {
 	PsiZOverS                           experiments.Float // mean ψ_zm/s of the small problem's VB fit
 }
 
-// draw returns n points of the generator (inputs row-major, then y) from
-// rnd, with the coefficients and combination weights of the data set.
+// generator draws the points of one data set: its relevant coefficients
+// and (for "combinations") the weights of the redundant inputs.
 type generator struct {
 	d     RegressionData
 	coef  []float64 // relevant coefficients
