@@ -49,8 +49,9 @@ type RegressionData struct {
 	// copies make the design rank deficient, and OLS (which EM converges
 	// to) undefined, so it must be positive.
 	RedundantNoise float64 `toml:"redundant_noise" range:"(0,1e3]"`
-	// Noise is the sd of the Gaussian noise on y.
-	Noise float64 `toml:"noise" range:"[0,1e3]"`
+	// Noise is the sd of the Gaussian noise on y (positive: an exact fit
+	// drives EM's noise variances to 0).
+	Noise float64 `toml:"noise" range:"(0,1e3]"`
 }
 
 // inputs returns d.
@@ -109,7 +110,7 @@ type RegressionConfig struct {
 	Seeds      int                `toml:"seeds" range:"[1,1e4]"`
 	Sizes      []int              `toml:"sizes" range:"[10,1e6] len=1..20 increasing"`
 	JudgeSize  int                `toml:"judge_size" range:"[10,1e6]"`
-	TestPoints int                `toml:"test_points" range:"[1,1e6]"`
+	TestPoints int                `toml:"test_points" range:"[2,1e6]"`
 	KeepAlpha  float64            `toml:"keep_alpha" range:"(0,1e12]"`
 	Data       RegressionData     `toml:"data"`
 	Prior      RegressionPrior    `toml:"prior"`
@@ -136,7 +137,7 @@ func DefaultRegression() RegressionConfig {
 		Prior:    RegressionPrior{A: 1e-6, B: 1e-6},
 		Model:    RegressionModel{InitAlpha: 1e-3, AlphaFrom: 100},
 		VB:       config.FitSettings{MaxIterations: 2000, RelTol: 1e-7, AbsTol: 1e-4, MonotoneTol: 1e-9},
-		ML:       config.FitSettings{MaxIterations: 200000, AbsTol: 1e-11, MonotoneTol: 1e-9},
+		ML:       config.FixedBudget(5000),
 		Gibbs:    RegressionGibbs{Points: 50, Relevant: 2, Irrelevant: 2, Redundant: 2, Burn: 1000, Sweeps: 20000},
 		Classify: RegressionClassify{Points: 200, Separation: 3, Xi: []float64{3, 7}},
 	}
@@ -196,7 +197,7 @@ func (c *RegressionConfig) Estimate() experiments.Cost {
 		},
 		Work: []experiments.Part{
 			experiments.Ops("VB iterations (shared α and ARD)", 2*regressionOps, seeds, experiments.Key("vb.max_iterations", c.VB.MaxIterations), points, d),
-			experiments.Ops("EM iterations at judge_size", regressionOps, seeds, experiments.Key("ml.max_iterations", c.ML.MaxIterations), experiments.Key("judge_size", c.JudgeSize), d),
+			experiments.Ops("EM iterations at judge_size (with and without the redundant inputs)", 2*regressionOps, seeds, experiments.Key("ml.max_iterations", c.ML.MaxIterations), experiments.Key("judge_size", c.JudgeSize), d),
 			experiments.Ops("OLS by QR", 4, seeds, points, d, d),
 			experiments.Ops("test predictions", 8, seeds, sizes, test, d),
 			experiments.Ops("Gibbs sweeps", 6, seeds, experiments.Key("gibbs.sweeps", g.Sweeps), experiments.Key("gibbs.points", g.Points), gd),
@@ -211,9 +212,10 @@ func (c *RegressionConfig) Estimate() experiments.Cost {
 // shapes of Fig 4.8 as its claim; the rest sanity and extensions.
 var regressionCriteria = results.Criteria{
 	results.Criterion{ID: "f-monotone", Text: "fits (EM, VB shared α, VB ARD, classification) ending abnormally (objective decreased, not finite, failed)", Target: results.Equal(0)}.AsSanity(),
-	results.Criterion{ID: "em-ols", Text: "fraction of data sets whose EM coefficients equal OLS's (QR) to 1e-6 at judge_size (targets §7 P6)", Target: results.AtLeast(1)}.
+	results.Criterion{ID: "em-ols", Text: "fraction of data sets whose EM coefficients equal OLS's (QR) to 1e-6 after ml.max_iterations, on the full-rank problem of the relevant and irrelevant inputs at judge_size (targets §7 P6)", Target: results.AtLeast(1)}.
 		AsClaim("probabilistic backfitting's stationary point is the OLS solution: \"performing true linear regression with a global optimum\"", "L1523-1525"),
-	results.Criterion{ID: "ard-relevant-kept", Text: "fraction of data sets where ARD keeps at least 4 of the 5 relevant inputs at judge_size (targets §7 P6)", Target: results.AtLeast(0.9)}.
+	results.Criterion{ID: "em-ols-redundant", Text: "fraction of data sets whose EM coefficients equal OLS's to 1e-6 after ml.max_iterations on the whole design, redundant inputs included, at judge_size", Target: results.AtLeast(1)}.AsExtension(),
+	results.Criterion{ID: "ard-relevant-kept", Text: "fraction of data sets where ARD keeps at least 80% of the relevant inputs (4 of the 5) at judge_size (targets §7 P6)", Target: results.AtLeast(0.9)}.
 		AsClaim("ARD \"minimizes the number of relevant inputs required to accurately predict the output\"", "L1654-1656"),
 	results.Criterion{ID: "ard-irrelevant-pruned", Text: "fraction of data sets where ARD prunes at least 90% of the irrelevant inputs at judge_size (targets §7 P6)", Target: results.AtLeast(0.9)}.
 		AsClaim("ARD regularisation \"is desirable when the input contains information that is irrelevant to predicting the output\"", "L1660-1662"),
@@ -244,20 +246,23 @@ type Fit struct {
 type RegressionCell struct {
 	Seed, N int
 	OLS     Fit
-	EM      *Fit                // judge_size only
-	EMDiff  experiments.Float   // max |b_EM − b_OLS| (judge_size only)
-	Shared  Fit                 // VB with a shared α
-	ARD     Fit                 // VB with ARD
-	Alpha   []experiments.Float // ARD's E[α_m]
-	Mean    []experiments.Float // ARD's E[b_m]
+	EM      *Fit              // judge_size only
+	EMDiff  experiments.Float // max |b_EM − b_OLS| (judge_size only)
+	// EM against OLS on the relevant and irrelevant inputs alone (judge_size only).
+	EMSub     *Fit
+	EMSubDiff experiments.Float
+	Shared    Fit                 // VB with a shared α
+	ARD       Fit                 // VB with ARD
+	Alpha     []experiments.Float // ARD's E[α_m]
+	Mean      []experiments.Float // ARD's E[b_m]
 	// The small problem's VB (shared α) against Gibbs: per coefficient,
 	// VB's mean and variance, Gibbs's mean and variance (first size only).
 	GibbsVB, GibbsVar, GibbsMean, VBVar []experiments.Float
 	PsiZOverS                           experiments.Float // mean ψ_zm/s of the small problem's VB fit
 }
 
-// draw returns n points of the generator (inputs row-major, then y) from
-// rnd, with the coefficients and combination weights of the data set.
+// generator draws the points of one data set: its relevant coefficients
+// and (for "combinations") the weights of the redundant inputs.
 type generator struct {
 	d     RegressionData
 	coef  []float64 // relevant coefficients
@@ -331,6 +336,15 @@ func nmse(x, y []float64, p int, predict func(f []float64) float64) float64 {
 	return se / sv
 }
 
+// maxDiff returns max_k |a_k − b_k|.
+func maxDiff(a, b []float64) float64 {
+	m := 0.0
+	for k := range a {
+		m = math.Max(m, math.Abs(a[k]-b[k]))
+	}
+	return m
+}
+
 // linear returns the prediction bᵀf.
 func linear(b []float64) func(f []float64) float64 {
 	return func(f []float64) float64 {
@@ -383,11 +397,32 @@ func (c *RegressionConfig) runCell(seed, n int, first bool, stop func() error) (
 		}
 		f.NMSE = experiments.Float(nmse(tx, ty, d, linear(m.Coef())))
 		cell.EM = &f
-		diff := 0.0
-		for k, b := range m.Coef() {
-			diff = math.Max(diff, math.Abs(b-ols[k]))
+		cell.EMDiff = experiments.Float(maxDiff(m.Coef(), ols))
+		// The full-rank problem without the redundant inputs, on which EM's
+		// fixed point is reached within the budget.
+		q := c.Data.Relevant + c.Data.Irrelevant
+		sub := make([]float64, n*q)
+		for i := 0; i < n; i++ {
+			copy(sub[i*q:(i+1)*q], x[i*d:i*d+q])
 		}
-		cell.EMDiff = experiments.Float(diff)
+		ps, err := backfit.NewProblem(sub, q, y)
+		if err != nil {
+			return cell, err
+		}
+		olsSub, err := ps.OLS()
+		if err != nil {
+			return cell, fmt.Errorf("data set %d without redundant inputs: %w", seed, err)
+		}
+		ms, err := backfit.NewEM(ps, backfit.Noise{})
+		if err != nil {
+			return cell, err
+		}
+		fs, r := fitRun(ms, c.ML, stop)
+		if r.Status == vb.Canceled {
+			return cell, r.Err
+		}
+		cell.EMSub = &fs
+		cell.EMSubDiff = experiments.Float(maxDiff(ms.Coef(), olsSub))
 	}
 	prior := backfit.Prior{A: c.Prior.A, B: c.Prior.B}
 	for _, ard := range []bool{false, true} {

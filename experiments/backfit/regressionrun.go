@@ -164,13 +164,14 @@ func writeRegression(env *experiments.Env, c *RegressionConfig, cells []Regressi
 	gt := results.NewTable("seed", "coef", "vb_mean", "vb_var", "gibbs_mean", "gibbs_var", "var_ratio")
 	s := &results.Summary{Criteria: regressionCriteria}
 	get := regressionCriteria.Get
-	bad := 0
+	bad, capped := 0, 0
 	ok := func(st string) {
 		if s, _ := vb.ParseStatus(st); !s.OK() {
 			bad++
 		}
 	}
 	var psiRatio []float64
+	var emSubDiff []float64
 	var emDiff, relKept, irrPruned, redPruned, ardBeats, sharedBeats, gibbsRatio, gibbsMeans []float64
 	var ardJ, olsJ, sharedJ, emJ []float64
 	for _, cell := range cells {
@@ -178,17 +179,22 @@ func writeRegression(env *experiments.Env, c *RegressionConfig, cells []Regressi
 		rt.AddRow(cell.Seed, cell.N, "ols", float64(cell.OLS.NMSE), 0, cell.OLS.Status, cell.OLS.Seconds, nan)
 		if cell.EM != nil {
 			rt.AddRow(cell.Seed, cell.N, "em", float64(cell.EM.NMSE), cell.EM.Iterations, cell.EM.Status, cell.EM.Seconds, float64(cell.EMDiff))
+			rt.AddRow(cell.Seed, cell.N, "em_full_rank", nan, cell.EMSub.Iterations, cell.EMSub.Status, cell.EMSub.Seconds, float64(cell.EMSubDiff))
 			ok(cell.EM.Status)
+			ok(cell.EMSub.Status)
 		}
 		rt.AddRow(cell.Seed, cell.N, "vb_shared", float64(cell.Shared.NMSE), cell.Shared.Iterations, cell.Shared.Status, cell.Shared.Seconds, nan)
 		rt.AddRow(cell.Seed, cell.N, "vb_ard", float64(cell.ARD.NMSE), cell.ARD.Iterations, cell.ARD.Status, cell.ARD.Seconds, nan)
 		ok(cell.Shared.Status)
 		ok(cell.ARD.Status)
+		if cell.ARD.Status == vb.IterationLimit.String() {
+			capped++
+		}
 		for m, a := range cell.Alpha {
 			at.AddRow(cell.Seed, cell.N, m, c.Data.inputKind(m), float64(a), float64(cell.Mean[m]), float64(a) < c.KeepAlpha)
 		}
 		if cell.N == c.JudgeSize {
-			emDiff = append(emDiff, float64(cell.EMDiff))
+			emDiff, emSubDiff = append(emDiff, float64(cell.EMDiff)), append(emSubDiff, float64(cell.EMSubDiff))
 			rk, ip, rp := ardCounts(c.Data, cell.Alpha, c.KeepAlpha)
 			relKept, irrPruned, redPruned = append(relKept, float64(rk)), append(irrPruned, ip), append(redPruned, rp)
 			ardBeats = append(ardBeats, float64(cell.OLS.NMSE-cell.ARD.NMSE))
@@ -239,7 +245,8 @@ func writeRegression(env *experiments.Env, c *RegressionConfig, cells []Regressi
 		}
 	}
 	jn := fmt.Sprintf("N = %d", c.JudgeSize)
-	s.SetMetric("em_ols_max_diff", slices.Max(emDiff))
+	s.SetMetric("em_ols_max_diff", slices.Max(emSubDiff))
+	s.SetMetric("em_ols_max_diff_redundant", slices.Max(emDiff))
 	s.SetMetric("ard_relevant_kept", results.Median(relKept))
 	s.SetMetric("ard_irrelevant_pruned_frac", results.Median(irrPruned))
 	s.SetMetric("ard_redundant_pruned_frac", results.Median(redPruned))
@@ -250,9 +257,15 @@ func writeRegression(env *experiments.Env, c *RegressionConfig, cells []Regressi
 	s.SetMetric("nmse_em_median", results.Median(emJ))
 	s.SetMetric("toy_error", toy.Error)
 	s.Judge(get("f-monotone"), float64(bad))
-	s.JudgeSeeds(get("em-ols"), emDiff, func(v float64) bool { return v <= 1e-6 }, "max |b_EM − b_OLS| per data set, "+jn)
-	s.JudgeSeeds(get("ard-relevant-kept"), relKept, func(v float64) bool { return v >= 4 }, "relevant inputs kept per data set, "+jn)
-	s.JudgeSeeds(get("ard-irrelevant-pruned"), irrPruned, func(v float64) bool { return v >= 0.9 }, "fraction of irrelevant inputs pruned, "+jn)
+	s.JudgeSeeds(get("em-ols"), emSubDiff, func(v float64) bool { return v <= 1e-6 }, "max |b_EM − b_OLS| per data set, "+jn)
+	s.JudgeSeeds(get("em-ols-redundant"), emDiff, func(v float64) bool { return v <= 1e-6 }, "max |b_EM − b_OLS| per data set, "+jn)
+	need := math.Ceil(0.8*float64(c.Data.Relevant) - 1e-9)
+	s.JudgeSeeds(get("ard-relevant-kept"), relKept, func(v float64) bool { return v >= need }, fmt.Sprintf("relevant inputs kept of %d per data set, %s", c.Data.Relevant, jn))
+	if c.Data.Irrelevant > 0 {
+		s.JudgeSeeds(get("ard-irrelevant-pruned"), irrPruned, func(v float64) bool { return v >= 0.9 }, "fraction of irrelevant inputs pruned, "+jn)
+	} else {
+		s.NotJudged(get("ard-irrelevant-pruned"), "no irrelevant inputs (data.irrelevant = 0)")
+	}
 	if c.Data.Redundant > 0 {
 		s.JudgeSeeds(get("ard-redundant-pruned"), redPruned, func(v float64) bool { return v >= 0.9 }, "fraction of redundant inputs pruned, "+jn)
 	} else {
@@ -266,7 +279,7 @@ func writeRegression(env *experiments.Env, c *RegressionConfig, cells []Regressi
 	s.Judge(get("fig4.8-toy-error"), toy.Error)
 	s.Claims = []results.Claim{
 		{Artifact: "Figure 3.15", Figures: []string{"dsouza_fig3_15a"},
-			Checks:    []string{"em-ols", "ard-relevant-kept", "ard-irrelevant-pruned", "ard-redundant-pruned", "fig3.15a-ard-beats-ols", "fig3.15a-shared-beats-ols", "f-monotone"},
+			Checks:    []string{"em-ols", "em-ols-redundant", "ard-relevant-kept", "ard-irrelevant-pruned", "ard-redundant-pruned", "fig3.15a-ard-beats-ols", "fig3.15a-shared-beats-ols", "f-monotone"},
 			Statement: "On 5 relevant inputs embedded in 105 (50 irrelevant, 50 redundant), with a fixed regression vector, probabilistic backfitting converges to the batch (OLS) solution and Bayesian backfitting with ARD keeps the relevant inputs and prunes the rest (D'Souza L1019-1032, L1523-1525, L1654-1662); the text's RLS and vkS curves belong to the forgetting-rate experiment."},
 		{Artifact: "Table 4.1", Checks: []string{"ard-relevant-kept", "ard-irrelevant-pruned"},
 			Statement: "Stand-in for the private neuron-muscle data: the fraction of the relevant inputs that ARD finds (the text's \"neuron match\", 93.6%) and its nMSE against OLS, in table4_1_standin.csv (D'Souza L1797-1820)."},
@@ -276,8 +289,12 @@ func writeRegression(env *experiments.Env, c *RegressionConfig, cells []Regressi
 			Statement: "Bayesian backfitting's q(b) (shared α) against a Gibbs sampler of p(b, α | y; ψ̂) on the same conjugate model, at VB's fitted noise."},
 	}
 	s.AddFindingsFromChecks(nil)
+	if capped > 0 {
+		s.Findings = append(s.Findings, fmt.Sprintf("%d of %d ARD runs ended at vb.max_iterations = %d: its pruned precisions grow without bound, so F creeps up and the stop rule never fires; the redundant inputs ARD keeps (median fraction pruned %.2f at N = %d) are copies whose coefficients are still moving to their originals along backfitting's slowest directions (configs/backfit/regression-full.toml runs longer)",
+			capped, len(cells), c.VB.MaxIterations, results.Median(redPruned), c.JudgeSize))
+	}
 	if r := results.Median(gibbsRatio); r < 1 {
-		s.Findings = append(s.Findings, fmt.Sprintf("VB's posterior variance of b is %.3g of the Gibbs posterior's (median over %d problems of the geometric mean over coefficients); with Q(Z)Q(b) factorised, q(b_m) sees its fake target z_m through ψ_zm alone, σ²_bm = (Σf_m²/ψ_zm + ⟨α⟩)⁻¹, where the posterior's spread is set by the marginal noise s = ψ_y + Σψ_z (fitted here: median ψ_z/s = %.3g)",
+		s.Findings = append(s.Findings, fmt.Sprintf("VB's posterior variance of b is %.3g of the Gibbs posterior's (median over %d problems of the geometric mean over coefficients); with Q(Z)Q(b) factorised, q(b_m) sees its fake target z_m through ψ_zm alone, σ²_bm = (Σf_m²/ψ_zm + ⟨α⟩)⁻¹, where the exact posterior's spread is set by the marginal noise s = ψ_y + Σψ_z (fitted here: median ψ_z/s = %.3g) and widened by the collinearity of the copies, which q(b) ignores; the means agree",
 			r, len(gibbsRatio), results.Median(psiRatio)))
 	} else {
 		s.Findings = append(s.Findings, fmt.Sprintf("VB's posterior variance of b is %.3g of the Gibbs posterior's (median over %d problems): not compact", r, len(gibbsRatio)))

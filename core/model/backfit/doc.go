@@ -15,6 +15,12 @@
 //     shared α ~ Gamma (eq. 4.24, ridge-like) or b_m ~ N(0, 1/α_m) with
 //     α_m ~ Gamma each (eq. 4.27, ARD: irrelevant inputs pruned), under
 //     Q(Z)Q(b)Q(α); the complete bound, every constant included.
+//   - StudentT (section 4.4.3): the model in which α also scales the fake
+//     targets' noise (eq. 4.30), under Q(Z)Q(b, α): Student-t marginals of b.
+//   - Classifier (section 4.4.4): y ∈ {−1, +1} through the logistic, with
+//     the Jaakkola-Jordan bound (eqs. 4.31-4.32) and the priors of VB.
+//   - Gibbs: a Gibbs sampler of the exact posterior p(b, α | y; ψ) of VB's
+//     model, the reference VB's q(b) is judged against.
 //
 // # Data layout
 //
@@ -23,7 +29,9 @@
 // product r_i = y_i − ⟨b⟩ᵀf(x_i) and one axpy g += r_i f(x_i) over its row,
 // both core/numeric vector kernels over a row that sits in the L1 cache.
 // For a backfitting RVM the design is the N×N kernel matrix (symmetric, so
-// the layout does not matter) and an iteration costs O(N²).
+// the layout does not matter) and an iteration costs O(N²). Since each
+// iteration moves a coefficient by about 1/d of its backfitting correction,
+// when q(α) starts to move matters at d ≈ 100 (Settings.AlphaFrom).
 //
 // # Corrections to the text
 //
@@ -69,4 +77,11 @@
 //	VB.E             q(Z) given ⟨b⟩; F in five terms, all constants           eqs. 4.25, 4.28 (½ ln α_m), B.15-B.20
 //	VB.M             q(b) (σ²_b with its ^{−1}), q(α), ψ                      eqs. 4.26, 4.29; App B.5.1 L2400-2440; §4.3
 //	VB.Predict       N(y; ⟨b⟩ᵀf, s + Σ σ²_bm f_m²)                            eq. 4.13 with q(b)
+//	NewStudentT      q(α) shape a_α + Nd/2 (a_α + N/2 with ARD)               eq. 4.30; L1610-1645
+//	StudentT.E       q(Z) with ψ_zm/E[α_m]; F with −E_α KL[b|α], all constants  App B.5.2 L2445-2484
+//	StudentT.M       q(b|α) = N(μ, σ̃²/α), q(α), ψ                             eq. B.24 and the q(α) after it
+//	StudentT.MarginalB   t_ν(b_m; μ_bm, (b̂/â)σ̃²_m), ν = 2â                    L1630-1645, B.25
+//	NewClassifier, Classifier.E   JJ bound (approx.JJLambda: tanh form), F    eqs. 4.31-4.32, L1692-1733; §4.3 erratum
+//	Classifier.M     q(b), q(α), ψ_z, ξ_i² = 1ᵀ⟨z_i z_iᵀ⟩1                      L1735-1768
+//	NewGibbs, Gibbs.Sweep   b_m | rest and α | b, Z integrated out            eqs. 4.13, 4.24, 4.27; §7 P6
 package backfit
