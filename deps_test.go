@@ -45,7 +45,7 @@ var coreLayers = map[string][]string{
 	"core/score":    {"core/numeric", "core/dist"},
 	"core/mixture":  {"core/numeric", "core/dist", "core/vb"},
 	"core/approx":   {"core/numeric", "core/dist", "core/vb"},
-	"core/model/*":  {"core/numeric", "core/rng", "core/parallel", "core/dist", "core/infer", "core/vb", "core/score", "core/mixture"},
+	"core/model/*":  {"core/numeric", "core/rng", "core/parallel", "core/dist", "core/infer", "core/vb", "core/score", "core/mixture", "core/approx"},
 	"core/vbtest":   {"core/numeric", "core/rng", "core/dist", "core/infer", "core/vb", "core/score", "core/mixture"},
 }
 

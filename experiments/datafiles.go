@@ -47,6 +47,8 @@ var KnownData = []DataFile{
 		"R package MASS 7.3-58, Pima.tr", "dd253952a163c8395a872f139e45dc282bb71e3047fed1c9d174b6870813702b"},
 	{"pima_test.csv", "Pima Indian women (diabetes), Ripley's test set, 332 rows",
 		"R package MASS 7.3-58, Pima.te", "5df53a692ed8a9052afd618401027691a565073b9044e72903796967329e5f8e"},
+	{"boston.csv", "Boston housing, 506 rows: 13 inputs and the target medv",
+		"R package MASS, Boston", "b9f88f3463a208dadd78546f0fb9ddacfa4897b4c92dd1b8269734f000fe377c"},
 	{"crabs.csv", "Leptograpsus crabs, 200 rows (species, sex and five measurements)",
 		"R package MASS, crabs", "bbd2a2c36e5cfe41fdde3868d06ab184360548f545cd46d0070f32d1c614c1de"},
 	{"faithful.csv", "Old Faithful geyser eruptions",

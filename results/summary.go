@@ -129,10 +129,11 @@ type DataRecord struct {
 
 // IsTiming reports whether the metric name is a measured time, which
 // depends on the machine and its load rather than on the config: a name
-// that contains "seconds" or "_ms_", or starts with "time_ratio". Golden
+// that contains "seconds", "_ms_" or "speedup" (a ratio of times), or
+// starts with "time_ratio". Golden
 // comparisons leave these out.
 func IsTiming(name string) bool {
-	return strings.Contains(name, "seconds") || strings.Contains(name, "_ms_") || strings.HasPrefix(name, "time_ratio")
+	return strings.Contains(name, "seconds") || strings.Contains(name, "_ms_") || strings.HasPrefix(name, "time_ratio") || strings.Contains(name, "speedup")
 }
 
 // SetMetric sets metric name to x.

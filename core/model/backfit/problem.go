@@ -1,0 +1,119 @@
+package backfit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/vbworkbench/vbw/core/numeric"
+)
+
+// Problem is a regression data set: the N×d design F (row i holds the
+// basis-function values f_1(x_i) … f_d(x_i)) stored row-major in one flat
+// slice, F[i*d+m] = f_m(x_i), and the targets y_1 … y_N. It also holds the
+// per-column sums Σ_i f_m(x_i)², which every update of eqs. 4.16-4.29 divides
+// by. A Problem is read-only once built and may be shared by several models
+// (and goroutines).
+type Problem struct {
+	n, d int
+	x    []float64 // N×d row-major, not copied
+	y    []float64 // N, not copied
+	ff   []float64 // Σ_i f_m(x_i)², d
+	yy   float64   // Σ_i y_i²
+}
+
+// NewProblem returns the problem with design x (row-major N×d, N = len(y))
+// and targets y. The slices are kept, not copied: do not modify them while
+// a model uses the problem. It refuses an empty problem, a length that is
+// not N·d, a value that is not finite and a column that is identically zero
+// (whose coefficient no update of the text can determine).
+func NewProblem(x []float64, d int, y []float64) (*Problem, error) {
+	n := len(y)
+	if n == 0 || d <= 0 {
+		return nil, errors.New("backfit: empty problem")
+	}
+	if len(x) != n*d {
+		return nil, fmt.Errorf("backfit: design has %d values, want N·d = %d·%d", len(x), n, d)
+	}
+	p := &Problem{n: n, d: d, x: x, y: y, ff: make([]float64, d)}
+	for i := 0; i < n; i++ {
+		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
+			return nil, fmt.Errorf("backfit: target %d is %v", i, y[i])
+		}
+		p.yy += y[i] * y[i]
+		row := x[i*d : (i+1)*d]
+		for m, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("backfit: design value (%d, %d) is %v", i, m, v)
+			}
+			p.ff[m] += v * v
+		}
+	}
+	for m, v := range p.ff {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("backfit: column %d of the design has Σ f² = %v (must be positive and finite)", m, v)
+		}
+	}
+	if !(p.yy > 0) || math.IsInf(p.yy, 0) {
+		return nil, fmt.Errorf("backfit: Σ y² = %v (must be positive and finite)", p.yy)
+	}
+	return p, nil
+}
+
+// N returns the number of data points.
+func (p *Problem) N() int { return p.n }
+
+// D returns the number of basis functions (inputs).
+func (p *Problem) D() int { return p.d }
+
+// Row returns f(x_i), a view of the design (do not modify it).
+func (p *Problem) Row(i int) []float64 { return p.x[i*p.d : (i+1)*p.d] }
+
+// Y returns the targets (a view; do not modify it).
+func (p *Problem) Y() []float64 { return p.y }
+
+// ColumnSS returns Σ_i f_m(x_i)² of column m.
+func (p *Problem) ColumnSS(m int) float64 { return p.ff[m] }
+
+// OLS returns the ordinary least-squares coefficients argmin_b ‖y − Fb‖²
+// (eq. 4.2) by a QR decomposition of F (gonum), the batch baseline whose
+// value probabilistic backfitting converges to (section 4.3.3, L1500-1525).
+// It needs N ≥ d and F of full column rank; it costs O(Nd²) and holds an N×d
+// copy of F.
+func (p *Problem) OLS() ([]float64, error) {
+	if p.n < p.d {
+		return nil, fmt.Errorf("backfit: OLS needs N ≥ d (N = %d, d = %d)", p.n, p.d)
+	}
+	f := mat.NewDense(p.n, p.d, append([]float64(nil), p.x...))
+	var qr mat.QR
+	qr.Factorize(f)
+	var r mat.Dense
+	qr.RTo(&r)
+	for m := 0; m < p.d; m++ {
+		if math.Abs(r.At(m, m)) <= 1e-12*math.Sqrt(p.ff[m]) {
+			return nil, fmt.Errorf("backfit: OLS: the design is rank deficient (column %d)", m)
+		}
+	}
+	var b mat.Dense
+	if err := qr.SolveTo(&b, false, mat.NewVecDense(p.n, append([]float64(nil), p.y...))); err != nil {
+		return nil, fmt.Errorf("backfit: OLS: %w", err)
+	}
+	return mat.Col(nil, 0, &b), nil
+}
+
+// residuals sets r_i = y_i − Σ_m c_m f_m(x_i) and g_m = Σ_i r_i f_m(x_i),
+// and returns Σ_i r_i²: one pass over the design, two length-d vector
+// kernels a row (eqs. 4.17, B.19; O(Nd), no allocation).
+func (p *Problem) residuals(c, g []float64) (rr float64) {
+	clear(g)
+	d := p.d
+	for i, yi := range p.y {
+		row := p.x[i*d : (i+1)*d]
+		r := yi - numeric.Dot(row, c)
+		rr += r * r
+		numeric.Axpy(r, row, g)
+	}
+	return rr
+}
