@@ -422,6 +422,21 @@ func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []floa
 	return ks.smooth(dst, phi, y, u, nil, nil)
 }
 
+// FilterPrecisions writes into dst (T×k×k) the filtered precisions
+// Λ_t = Σ_t⁻¹ of x_t given y_{1:t}, t = 1, …, T, of the forward pass
+// (Algorithm 5.1, eqs. 5.89-5.93) of the last successful Smooth or
+// SmoothVarying call, whose sequence had T steps. It panics if
+// len(dst) ≠ T·k·k.
+func (ks *KalmanSmoother) FilterPrecisions(dst []float64, T int) {
+	kk := ks.k * ks.k
+	if len(dst) != T*kk || len(ks.lam) < (T+1)*kk {
+		panic(fmt.Sprintf("infer: FilterPrecisions: len(dst)=%d for T=%d, k=%d", len(dst), T, ks.k))
+	}
+	for t := 1; t <= T; t++ {
+		copy(dst[(t-1)*kk:t*kk], ks.lamAt(t))
+	}
+}
+
 // LDSVarying holds the observation terms of a state-space model whose output
 // matrix changes with time, y_t = C_t x_t + v_t (no inputs), for a sequence
 // of T steps: the expected natural parameters ⟨C_tᵀR⁻¹C_t⟩ and ⟨R⁻¹C_t⟩ of
