@@ -238,3 +238,22 @@ func TestLambdaAgainstQuadrature(t *testing.T) {
 			c.T, c.lambda, c.psi, q.Mean(), exactMean, q.Mean()/exactMean, q.Mean() < exactMean, q.MeanLog(), exactLog, logEv-r.F)
 	}
 }
+
+// TestKnownPrecisionsEvidence: with λ and ψ_y both known, E is the Kalman
+// smoother and F is ln p(y | λ, ψ_y), the Gaussian marginal of y.
+func TestKnownPrecisionsEvidence(t *testing.T) {
+	data, _ := simulate(rand.New(rand.NewPCG(6, 6)), 30, 1, 500, 80)
+	prior := testPrior
+	prior.W0 = []float64{0.2}
+	m, err := NewVB(data, prior, Settings{KnownLambda: 500, KnownPsi: 80})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := m.E()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := logMarginal(data, prior, 500, 80); math.Abs(b.F-want) > 1e-9*math.Abs(want) {
+		t.Errorf("F = %.12g, ln p(y | λ, ψ_y) = %.12g", b.F, want)
+	}
+}

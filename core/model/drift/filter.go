@@ -11,9 +11,13 @@ import (
 
 // Estimates are the online estimates of a tracker at every step n = 1, …, T:
 // W (T×d) the estimate of w_n from y_{1:n}, and Lambda (T) the ⟨λ⟩ it used.
+// Runs counts Smoother's VB runs (one per step) and Capped those that
+// stopped at vb.Settings.MaxIterations rather than by the stop rule.
 type Estimates struct {
 	W      []float64
 	Lambda []float64
+	Runs   int
+	Capped int
 }
 
 func newEstimates(T, d int) Estimates {
@@ -202,6 +206,10 @@ func (sm Smoother) Track(data Data, prior Prior, s Settings) (Estimates, error) 
 		r := vb.Run(m, sm.VB)
 		if err := r.Error(); err != nil {
 			return Estimates{}, fmt.Errorf("drift: smoother step %d: %w", n, err)
+		}
+		est.Runs++
+		if r.Status == vb.IterationLimit {
+			est.Capped++
 		}
 		// The run ends on an E step: q(w) is that of the last q(λ), q(ψ_y).
 		m.Last(last)

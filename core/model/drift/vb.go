@@ -81,6 +81,9 @@ type Settings struct {
 	// KnownPsi, when positive, fixes ψ_y at that value: q(ψ_y) is a point
 	// mass, never updated, and its KL term is 0.
 	KnownPsi float64
+	// KnownLambda, when positive, fixes λ in the same way; with both known
+	// E is the Kalman smoother and F = ln p(y | λ, ψ_y).
+	KnownLambda float64
 }
 
 // VB is the variational Kalman smoother (vkS) of the drifting regression
@@ -119,7 +122,7 @@ func NewVB(data Data, prior Prior, s Settings) (*VB, error) {
 	if err := prior.check(data.D); err != nil {
 		return nil, err
 	}
-	if s.InitLambda < 0 || s.InitPsi < 0 || s.KnownPsi < 0 || math.IsInf(s.InitLambda+s.InitPsi+s.KnownPsi, 0) {
+	if s.InitLambda < 0 || s.InitPsi < 0 || s.KnownPsi < 0 || s.KnownLambda < 0 || math.IsInf(s.InitLambda+s.InitPsi+s.KnownPsi+s.KnownLambda, 0) {
 		return nil, fmt.Errorf("drift: settings %+v: values must be non-negative and finite", s)
 	}
 	d := data.D
@@ -189,6 +192,14 @@ func reuse(s []float64, n int) []float64 {
 	return s[:n]
 }
 
+// lambda returns ⟨λ⟩ and ⟨ln λ⟩.
+func (m *VB) lambda() (mean, meanLog float64) {
+	if m.set.KnownLambda > 0 {
+		return m.set.KnownLambda, math.Log(m.set.KnownLambda)
+	}
+	return m.qLambda.Mean(), m.qLambda.MeanLog()
+}
+
 // psi returns ⟨ψ_y⟩ and ⟨ln ψ_y⟩.
 func (m *VB) psi() (mean, meanLog float64) {
 	if m.set.KnownPsi > 0 {
@@ -210,7 +221,7 @@ func (m *VB) psi() (mean, meanLog float64) {
 // and of the prior of s_0.
 func (m *VB) E() (vb.Bound, error) {
 	d, T := m.data.D, m.data.T()
-	lbar, llog := m.qLambda.Mean(), m.qLambda.MeanLog()
+	lbar, llog := m.lambda()
 	pbar, plog := m.psi()
 	sl := math.Sqrt(lbar)
 	phi := m.phi
@@ -264,7 +275,10 @@ func (m *VB) E() (vb.Bound, error) {
 	m.sy, m.sw = sy, sw
 
 	lnZ := p.LogZ - 0.5*float64(T*d)*(math.Log(lbar)-llog)
-	klL := dist.KLGamma(m.qLambda, dist.Gamma{Alpha: m.prior.ALambda, Beta: m.prior.BLambda})
+	klL := 0.0
+	if m.set.KnownLambda <= 0 {
+		klL = dist.KLGamma(m.qLambda, dist.Gamma{Alpha: m.prior.ALambda, Beta: m.prior.BLambda})
+	}
 	klP := 0.0
 	if m.set.KnownPsi <= 0 {
 		klP = dist.KLGamma(m.qPsi, dist.Gamma{Alpha: m.prior.APsi, Beta: m.prior.BPsi})
@@ -298,13 +312,15 @@ func (m *VB) M() {
 		return
 	}
 	T, d := m.data.T(), m.data.D
-	m.qLambda = dist.Gamma{Alpha: m.prior.ALambda + 0.5*float64(T*d), Beta: m.prior.BLambda + 0.5*m.sw}
+	if m.set.KnownLambda <= 0 {
+		m.qLambda = dist.Gamma{Alpha: m.prior.ALambda + 0.5*float64(T*d), Beta: m.prior.BLambda + 0.5*m.sw}
+	}
 	if m.set.KnownPsi <= 0 {
 		m.qPsi = dist.Gamma{Alpha: m.prior.APsi + 0.5*float64(T), Beta: m.prior.BPsi + 0.5*m.sy}
 	}
 }
 
-// QLambda returns q(λ).
+// QLambda returns q(λ) (with λ known, the gamma of the starting q, unused).
 func (m *VB) QLambda() dist.Gamma { return m.qLambda }
 
 // QPsi returns q(ψ_y) (with ψ_y known, the gamma of the starting q, unused).
