@@ -151,7 +151,7 @@ func DefaultForgetting() ForgettingConfig {
 		Window:          ForgettingWindow{Windows: []int{10, 20, 50, 100, 200, 400}, DataSets: 10},
 		Horizon: ForgettingHorizon{Steps: 400, Seeds: 5, Lambda: 1e4, NoisePrecisions: []float64{1e2, 1e3, 1e4},
 			Psi: 1e3, Lambdas: []float64{1e2, 1e3, 1e4, 1e5}, Tolerance: 0.1},
-		VB: config.FitSettings{MaxIterations: 500, RelTol: 1e-9, AbsTol: 1e-6, MonotoneTol: 1e-9},
+		VB: config.DefaultFit(500),
 	}
 }
 
