@@ -20,7 +20,8 @@
 // The bound of VB is complete: F = ln Z̃ − KL(q(λ)‖p(λ)) − KL(q(ψ_y)‖p(ψ_y))
 // with ln Z̃ = ln ∫ exp⟨ln p(y, w | λ, ψ_y)⟩ dw of eq. 3.15 with every
 // constant, the form of Beal (2003) eq. 5.147; the tests check it against
-// dense Gaussian conditioning and the exact evidence by quadrature.
+// dense Gaussian conditioning and the exact evidence by quadrature
+// (ExactLambda). Settings.KnownPsi and KnownLambda fix either precision.
 //
 // The text gives no prior values, window lengths or the vkF details; the
 // choices here are stated on each type (and, for the experiments, in
@@ -42,4 +43,7 @@
 //	Smoother.Track       vkS online on a moving window                  L966-967, L1048-1050; Figs 3.13-3.16
 //	Filter.Track         vkF: filtering only, window of statistics     L954-955, L1009-1017 (Sykacek & Roberts 2003)
 //	RLS.Track            recursive least squares, forgetting factor γ   L935-937, L1011, L1029
+//	LogMarginal          ln p(y | λ, ψ_y), the weights integrated out   eqs. 3.11-3.12
+//	ExactLambda          E[λ | y], E[ln λ | y], ln p(y) by quadrature    eqs. 3.13, 3.15; the reference for q(λ)
+//	                     (ψ_y known)                                    (Turner & Sahani 2011)
 package drift

@@ -8,7 +8,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
-	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -146,38 +145,6 @@ func TestEAgainstDenseConditioning(t *testing.T) {
 	}
 }
 
-// logMarginal returns ln p(y | λ, ψ_y) of a one-weight drift model:
-// y ~ N(x ŵ_0, diag(1/ψ_y) + D_x K D_x), K_nm = 1/ζ_0 + min(n, m)/λ.
-func logMarginal(data Data, p Prior, lambda, psi float64) float64 {
-	T := data.T()
-	S := mat.NewSymDense(T, nil)
-	r := make([]float64, T)
-	w0 := 0.0
-	if p.W0 != nil {
-		w0 = p.W0[0]
-	}
-	for n := 0; n < T; n++ {
-		r[n] = data.Y[n] - data.X[n]*w0
-		for m := 0; m <= n; m++ {
-			v := data.X[n] * data.X[m] * (1/p.Zeta0 + float64(m+1)/lambda)
-			if m == n {
-				v += 1 / psi
-			}
-			S.SetSym(m, n, v)
-		}
-	}
-	var ch mat.Cholesky
-	if !ch.Factorize(S) {
-		panic("Σ(λ) not positive definite")
-	}
-	z := mat.NewVecDense(T, nil)
-	rv := mat.NewVecDense(T, r)
-	if err := ch.SolveVecTo(z, rv); err != nil {
-		panic(err)
-	}
-	return -0.5*float64(T)*math.Log(2*math.Pi) - 0.5*ch.LogDet() - 0.5*mat.Dot(rv, z)
-}
-
 // TestLambdaAgainstQuadrature compares vkS's q(λ), with ψ_y known, with the
 // exact posterior p(λ | y) ∝ p(λ) N(y; xŵ_0, Σ(λ)) by quadrature over ln λ,
 // and the converged bound with the exact log evidence: F ≤ ln p(y) must hold,
@@ -200,33 +167,11 @@ func TestLambdaAgainstQuadrature(t *testing.T) {
 		if err := r.Error(); err != nil {
 			t.Fatal(err)
 		}
-		// log p(λ) + log p(y|λ) on u = ln λ (with the Jacobian λ).
-		pl := dist.Gamma{Alpha: prior.ALambda, Beta: prior.BLambda}
-		logf := func(u float64) float64 {
-			l := math.Exp(u)
-			return pl.LogProb(l) + u + logMarginal(data, prior, l, c.psi)
-		}
-		// Centre the integrand at its mode on a grid for stability.
-		lo, hi := math.Log(1e-2), math.Log(1e9)
-		best := math.Inf(-1)
-		for u := lo; u <= hi; u += 0.05 {
-			best = math.Max(best, logf(u))
-		}
-		tol := numeric.QuadTol{Rel: 1e-10}
-		z, err := numeric.Integrate(func(u float64) float64 { return math.Exp(logf(u) - best) }, lo, hi, tol)
+		ex, err := ExactLambda(data, prior, c.psi, 1e-2, 1e9)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ml, err := numeric.Integrate(func(u float64) float64 { return math.Exp(u + logf(u) - best) }, lo, hi, tol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		mlog, err := numeric.Integrate(func(u float64) float64 { return u * math.Exp(logf(u)-best) }, lo, hi, tol)
-		if err != nil {
-			t.Fatal(err)
-		}
-		logEv := best + math.Log(z)
-		exactMean, exactLog := ml/z, mlog/z
+		logEv, exactMean, exactLog := ex.LogEvidence, ex.Mean, ex.MeanLog
 		q := m.QLambda()
 		if !(r.F <= logEv+1e-9*math.Abs(logEv)) {
 			t.Errorf("T=%d λ=%g ψ=%g: F = %.10g above ln p(y) = %.10g", c.T, c.lambda, c.psi, r.F, logEv)
@@ -253,7 +198,54 @@ func TestKnownPrecisionsEvidence(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := logMarginal(data, prior, 500, 80); math.Abs(b.F-want) > 1e-9*math.Abs(want) {
+	if want := LogMarginal(data, prior, 500, 80); math.Abs(b.F-want) > 1e-9*math.Abs(want) {
 		t.Errorf("F = %.12g, ln p(y | λ, ψ_y) = %.12g", b.F, want)
+	}
+}
+
+// TestExactLambdaTrapezoid checks ExactLambda's adaptive quadrature against
+// the trapezoid rule on a fine grid in ln λ (step 10⁻³, whose error on these
+// smooth integrands is far below the tolerance).
+func TestExactLambdaTrapezoid(t *testing.T) {
+	data, _ := simulate(rand.New(rand.NewPCG(2, 9)), 10, 1, 300, 50)
+	prior := testPrior
+	const psi, lo, hi = 50.0, 1e-2, 1e9
+	ex, err := ExactLambda(data, prior, psi, lo, hi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := dist.Gamma{Alpha: prior.ALambda, Beta: prior.BLambda}
+	const h = 1e-3
+	a, b := math.Log(lo), math.Log(hi)
+	n := int(math.Round((b - a) / h))
+	var lf []float64
+	top := math.Inf(-1)
+	for i := 0; i <= n; i++ {
+		u := a + (b-a)*float64(i)/float64(n)
+		v := pl.LogProb(math.Exp(u)) + u + LogMarginal(data, prior, math.Exp(u), psi)
+		lf = append(lf, v)
+		top = math.Max(top, v)
+	}
+	var z, m, ml float64
+	for i, v := range lf {
+		u := a + (b-a)*float64(i)/float64(n)
+		wt := 1.0
+		if i == 0 || i == n {
+			wt = 0.5
+		}
+		e := wt * math.Exp(v-top)
+		z += e
+		m += e * math.Exp(u)
+		ml += e * u
+	}
+	step := (b - a) / float64(n)
+	logEv := top + math.Log(z*step)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{{"E[λ]", ex.Mean, m / z}, {"E[ln λ]", ex.MeanLog, ml / z}, {"ln p(y)", ex.LogEvidence, logEv}} {
+		if math.Abs(c.got-c.want) > 1e-6*math.Max(1, math.Abs(c.want)) {
+			t.Errorf("%s = %.10g, trapezoid %.10g", c.name, c.got, c.want)
+		}
 	}
 }
