@@ -44,7 +44,7 @@ func newEstimates(T, d int) Estimates {
 // The filtered moments of successive steps are never revised by later data,
 // which is what D'Souza blames for vkF's under-estimate of λ (L1017).
 // Step 1's ⟨λ⟩, ⟨ψ_y⟩ are those of Settings (InitLambda, InitPsi) until the
-// window holds a step.
+// window holds a step; KnownLambda and KnownPsi fix them throughout.
 type Filter struct {
 	Window     int // steps in the window of statistics (≥ 1)
 	Iterations int // passes per step (0: 1)
@@ -80,6 +80,9 @@ func (f Filter) Track(data Data, prior Prior, s Settings) (Estimates, error) {
 	}
 	if s.KnownPsi > 0 {
 		pbar = s.KnownPsi
+	}
+	if s.KnownLambda > 0 {
+		lbar = s.KnownLambda
 	}
 	ks := infer.NewKalmanSmoother(d, 1, 0, 1)
 	phi := infer.NewLDSNatural(d, 1, 0)
@@ -150,7 +153,9 @@ func (f Filter) Track(data Data, prior Prior, s Settings) (Estimates, error) {
 			sumY += sy
 			// Guard the sums against drift below zero by rounding.
 			sumW, sumY = max(sumW, 0), max(sumY, 0)
-			lbar = (prior.ALambda + 0.5*float64(held*d)) / (prior.BLambda + 0.5*sumW)
+			if s.KnownLambda <= 0 {
+				lbar = (prior.ALambda + 0.5*float64(held*d)) / (prior.BLambda + 0.5*sumW)
+			}
 			if s.KnownPsi <= 0 {
 				pbar = (prior.APsi + 0.5*float64(held)) / (prior.BPsi + 0.5*sumY)
 			}

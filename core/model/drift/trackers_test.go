@@ -136,3 +136,25 @@ func TestSmootherWholeWindow(t *testing.T) {
 		t.Errorf("last estimate %.10g, vkS on all the data %.10g", got, want)
 	}
 }
+
+// TestFilterKnownPrecisions: with both precisions known the filter is the
+// Kalman filter at them, whatever its window: its estimates equal those of
+// the sharp-prior run of TestFilterAtFixedPrecisions's kind.
+func TestFilterKnownPrecisions(t *testing.T) {
+	const lambda, psi, a = 300.0, 40.0, 1e15
+	data, _ := simulate(rand.New(rand.NewPCG(8, 3)), 50, 2, lambda, psi)
+	known, err := Filter{Window: 3}.Track(data, testPrior, Settings{KnownLambda: lambda, KnownPsi: psi})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sharp := Prior{ALambda: a, BLambda: a / lambda, APsi: a, BPsi: a / psi, Zeta0: testPrior.Zeta0}
+	want, err := Filter{Window: 20}.Track(data, sharp, Settings{InitLambda: lambda, InitPsi: psi})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range known.W {
+		if math.Abs(v-want.W[i]) > 1e-8 {
+			t.Fatalf("estimate %d: %.12g, sharp priors %.12g", i, v, want.W[i])
+		}
+	}
+}
