@@ -268,6 +268,7 @@ type forgettingCell struct {
 	VKS              experiments.Float   `json:"vks"`
 	VKF              experiments.Float   `json:"vkf"`
 	RLS              experiments.Float   `json:"rls"`
+	KF               experiments.Float   `json:"kf"` // the Kalman filter at the path's λ and the true ψ_y
 	VKFWindow        int                 `json:"vkf_window"`
 	VKFWindowMSE     []experiments.Float `json:"vkf_window_mse"`
 	RLSOneMinusGamma experiments.Float   `json:"rls_one_minus_gamma"`
@@ -396,7 +397,7 @@ func forgetTuneRLS(c *ForgettingConfig, data drift.Data, w []float64) (oneMinus,
 }
 
 // forgetRunCell tracks one data set with the three methods.
-func forgetRunCell(env *experiments.Env, c *ForgettingConfig, w []float64, psi float64, set int) (forgettingCell, error) {
+func forgetRunCell(env *experiments.Env, c *ForgettingConfig, w []float64, leff, psi float64, set int) (forgettingCell, error) {
 	var cell forgettingCell
 	data := forgettingData(c, w, psi, "psi", forgetG(psi), "set", strconv.Itoa(set))
 	prior := c.Prior.prior()
@@ -423,6 +424,13 @@ func forgetRunCell(env *experiments.Env, c *ForgettingConfig, w []float64, psi f
 	}
 	cell.VKF = experiments.Float(bestMSE)
 	cell.LambdaVKF = experiments.Float(forgetSecondHalfMedian(best.Lambda))
+	// A reference, not a competitor: the Kalman filter at the precision of
+	// the path's increments and the true noise precision (both known).
+	kf, err := drift.Filter{Window: 1}.Track(data, prior, drift.Settings{KnownLambda: leff, KnownPsi: psi})
+	if err != nil {
+		return cell, err
+	}
+	cell.KF = experiments.Float(forgetMSE(kf.W, w))
 	om, rlsMSE, rls, err := forgetTuneRLS(c, data, w)
 	if err != nil {
 		return cell, err
@@ -513,6 +521,7 @@ func forgetG(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 // RunForgetting runs the study and writes its tables, summary and figures.
 func RunForgetting(env *experiments.Env, c *ForgettingConfig) error {
 	w := forgettingPath(c)
+	leff := forgetLambdaEff(c, w)
 	var names []string
 	type key struct {
 		psi float64
@@ -526,7 +535,7 @@ func RunForgetting(env *experiments.Env, c *ForgettingConfig) error {
 		}
 	}
 	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (forgettingCell, error) {
-		return forgetRunCell(env, c, w, keys[i].psi, keys[i].set)
+		return forgetRunCell(env, c, w, leff, keys[i].psi, keys[i].set)
 	})
 	if err != nil || !complete {
 		return err
@@ -628,18 +637,19 @@ func writeForgetting(env *experiments.Env, c *ForgettingConfig, w []float64, cel
 	leff := forgetLambdaEff(c, w)
 	s.SetMetric("lambda_path", leff)
 
-	mt := results.NewTable("psi", "set", "vks", "vkf", "rls", "vkf_window", "rls_one_minus_gamma", "lambda_vks", "lambda_vkf")
+	mt := results.NewTable("psi", "set", "vks", "vkf", "rls", "kf_path", "vkf_window", "rls_one_minus_gamma", "lambda_vks", "lambda_vkf")
 	wt := results.NewTable("method", "psi", "window", "median", "q25", "q75")
 	tt := results.NewTable("psi", "step", "w", "vks", "vkf", "rls", "lambda_vks", "lambda_vkf")
 	var runs, capped int
 	for k, psi := range c.NoisePrecisions {
 		part := cells[k*c.DataSets : (k+1)*c.DataSets]
-		var vks, vkf, rls, lks, lkf []float64
+		var vks, vkf, rls, kf, lks, lkf []float64
 		winsF, lossF, winsR, lossR, under := 0, 0, 0, 0, 0
 		for set, cell := range part {
-			mt.AddRow(psi, set, float64(cell.VKS), float64(cell.VKF), float64(cell.RLS), cell.VKFWindow, float64(cell.RLSOneMinusGamma),
+			mt.AddRow(psi, set, float64(cell.VKS), float64(cell.VKF), float64(cell.RLS), float64(cell.KF), cell.VKFWindow, float64(cell.RLSOneMinusGamma),
 				float64(cell.LambdaVKS), float64(cell.LambdaVKF))
 			vks, vkf, rls = append(vks, float64(cell.VKS)), append(vkf, float64(cell.VKF)), append(rls, float64(cell.RLS))
+			kf = append(kf, float64(cell.KF))
 			lks, lkf = append(lks, float64(cell.LambdaVKS)), append(lkf, float64(cell.LambdaVKF))
 			winsF, lossF = forgetTally(winsF, lossF, float64(cell.VKS), float64(cell.VKF))
 			winsR, lossR = forgetTally(winsR, lossR, float64(cell.VKS), float64(cell.RLS))
@@ -654,6 +664,10 @@ func writeForgetting(env *experiments.Env, c *ForgettingConfig, w []float64, cel
 		s.SetMetric("vks_mse_psi"+forgetG(psi), mv)
 		s.SetMetric("vkf_mse_psi"+forgetG(psi), mf)
 		s.SetMetric("rls_mse_psi"+forgetG(psi), mr)
+		mk := results.Median(kf)
+		s.SetMetric("kf_path_mse_psi"+forgetG(psi), mk)
+		s.Findings = append(s.Findings, fmt.Sprintf("ψ_y = %s: median MSE vkS %.3g, vkF %.3g, RLS %.3g; the Kalman filter at the path's increment precision %.3g and the true ψ_y (known, a reference) %.3g; median ⟨λ⟩ of vkS %.3g, of vkF %.3g",
+			forgetG(psi), mv, mf, mr, leff, mk, results.Median(lks), results.Median(lkf)))
 		s.SetMetric("vks_wins_vkf_frac_psi"+forgetG(psi), float64(winsF)/float64(len(part)))
 		s.SetMetric("vks_wins_rls_frac_psi"+forgetG(psi), float64(winsR)/float64(len(part)))
 		s.SetMetric("vks_lambda_over_path_psi"+forgetG(psi), results.Median(lks)/leff)

@@ -16,7 +16,8 @@ import (
 // alone: dsouza_fig3_13 (the path and the three trackers' estimates at the
 // largest noise precision, and their ⟨λ⟩ against the step), dsouza_fig3_14
 // (the median MSE of each tracker against ψ_y with the interquartile range
-// over the data sets as a band: the text's bars), dsouza_fig3_16 (median MSE
+// over the data sets as a band: the text's bars; and, as a reference, the
+// Kalman filter at the path's increment precision and the true ψ_y), dsouza_fig3_16 (median MSE
 // against the window, vkS and vkF, at each ψ_y) and dsouza_fig3_17 (φ_n/ζ_n
 // against the steps before the last, (a) by ψ_y and (b) by λ).
 func PlotForgetting(dir string) error {
@@ -94,7 +95,7 @@ func plotForget314(dir string) error {
 	tab := results.ReadColumns(filepath.Join(dir, "forgetting_mse.csv"))
 	psi := tab.Floats("psi")
 	cols := map[string][]float64{}
-	for _, m := range []string{"vks", "vkf", "rls"} {
+	for _, m := range []string{"vks", "vkf", "rls", "kf_path"} {
 		cols[m] = tab.Floats(m)
 	}
 	if err := tab.Err(); err != nil {
@@ -102,7 +103,8 @@ func plotForget314(dir string) error {
 	}
 	levels := forgetDistinct(psi)
 	var series []plots.Series
-	for _, m := range []struct{ col, name string }{{"vks", "vkS"}, {"vkf", "vkF (window tuned on the true w)"}, {"rls", "RLS (γ tuned on the true w)"}} {
+	for _, m := range []struct{ col, name string }{{"vks", "vkS"}, {"vkf", "vkF (window tuned on the true w)"}, {"rls", "RLS (γ tuned on the true w)"},
+		{"kf_path", "reference: Kalman filter at the path's λ and the true ψ_y"}} {
 		s := plots.Series{Name: m.name, X: levels, Points: true}
 		for _, l := range levels {
 			xs := forgetPick(cols[m.col], forgetRows(psi, l))
