@@ -99,7 +99,10 @@ func AddExtensions(d Document, es ...Extension) {
 type Table struct {
 	// Experiment is the ID of the experiment whose results fill it, and
 	// Also those of other experiments whose runs fill it too (another
-	// data set's column, say); each run's table is shown in its section.
+	// data set's column, say). The table is shown once, in the section of
+	// Experiment's run, built with the runs of Also beside it
+	// (ResultFiles.Also); without a run of Experiment, in the section of
+	// each run of Also.
 	Experiment string
 	Also       []string
 	// Source cites where the document's values come from, e.g.
@@ -119,6 +122,10 @@ func (t *Table) Experiments() []string { return append([]string{t.Experiment}, t
 type ResultFiles struct {
 	Summary results.Summary
 	Read    func(name string) ([]byte, error)
+	// Also are the verified files of a run of each of the table's Also
+	// experiments that the results hold, by experiment ID (absent when
+	// there is none).
+	Also map[string]ResultFiles
 }
 
 // Table reads the CSV table name of the folder.

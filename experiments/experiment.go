@@ -142,7 +142,32 @@ type Spec struct {
 var (
 	registryMu sync.Mutex
 	registry   = map[string]Spec{}
+	// retired maps each retired experiment ID to where its runs went
+	// (Retire).
+	retired = map[string]string{}
 )
+
+// Retire records that the experiment ID id is no longer registered, with
+// a note saying where its runs went ("its settings are now those of
+// configs/chapter4/embedded.toml"), so that a config or a command naming
+// it fails with the note rather than as an unknown experiment. It panics
+// on a registered ID.
+func Retire(id, note string) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	if _, ok := registry[id]; ok {
+		panic("experiments: retiring the registered experiment " + id)
+	}
+	retired[id] = note
+}
+
+// Retired returns the note of a retired experiment ID (Retire).
+func Retired(id string) (note string, ok bool) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	note, ok = retired[id]
+	return note, ok
+}
 
 // Register adds an experiment; it panics on a duplicate ID.
 func Register(s Spec) {
@@ -150,6 +175,9 @@ func Register(s Spec) {
 	defer registryMu.Unlock()
 	if _, dup := registry[s.ID]; dup {
 		panic("experiments: duplicate experiment " + s.ID)
+	}
+	if _, old := retired[s.ID]; old {
+		panic("experiments: registering the retired experiment " + s.ID)
 	}
 	registry[s.ID] = s
 }
@@ -454,6 +482,9 @@ func Load(path string, quick bool) (Spec, Config, error) {
 	}
 	spec, ok := Lookup(id)
 	if !ok {
+		if note, old := Retired(id); old {
+			return Spec{}, nil, fmt.Errorf("%s: experiment %q was retired: %s", path, id, note)
+		}
 		var ids []string
 		for _, s := range List() {
 			ids = append(ids, s.ID)

@@ -31,6 +31,6 @@ func Example() {
 	// Output:
 	// exact    mean 0.673 sd 0.643
 	// laplace  mean 0.077 sd 0.627 KL(q|p) 2.3771 KL(p|q) 0.5687
-	// KL(q|p)  mean 0.707 sd 0.495 KL(q|p) 0.1720 KL(p|q) 0.2028
+	// KL(q|p)  mean 0.707 sd 0.494 KL(q|p) 0.1720 KL(p|q) 0.2041
 	// EP       mean 0.673 sd 0.643 KL(q|p) 0.3669 KL(p|q) 0.1173
 }

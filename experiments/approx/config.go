@@ -44,8 +44,9 @@ type Numerics struct {
 	// (numeric.QuadTol.Rel) behind every exact number and KL.
 	QuadRelTol float64 `toml:"quad_rel_tol" range:"[1e-14,1e-2]"`
 	// HermiteOrder is the number of Gauss–Hermite nodes per dimension of
-	// the KL(q‖p) fits' objective; 0 means core/approx's default (64 in
-	// one dimension, 32 per axis in two).
+	// the KL(q‖p) fits' objective; 0 means core/approx's default (in one
+	// dimension a composite Gauss–Legendre rule of 2048 nodes, 32
+	// Gauss–Hermite nodes per axis in two).
 	HermiteOrder int `toml:"hermite_order" range:"0|[2,256]"`
 	// GridPoints is the number of points per axis of the drawn curves and
 	// contour grids.
@@ -83,7 +84,7 @@ func quadOps(d, methods int) float64 {
 func (n Numerics) hermiteNodes(d int) experiments.Factor {
 	o := n.HermiteOrder
 	if o == 0 {
-		o = 64
+		o = 2048 // core/approx's normalRule1D
 		if d == 2 {
 			o = 32
 		}

@@ -159,3 +159,35 @@ func TestTable31FromResults(t *testing.T) {
 		}
 	}
 }
+
+// TestTable31BothColumns: with a crabs run beside the Pima run
+// (ResultFiles.Also), one Table 3.1 holds both columns, each from its own
+// run, and the crabs note.
+func TestTable31BothColumns(t *testing.T) {
+	files := func(r exptest.QuickRun) experiments.ResultFiles {
+		return experiments.ResultFiles{Summary: r.Summary, Read: func(name string) ([]byte, error) {
+			return os.ReadFile(filepath.Join(r.Dir, name))
+		}}
+	}
+	pima, crabs := exptest.Quick(t, configPath("pima.toml")), exptest.Quick(t, configPath("crabs.toml"))
+	f := files(pima)
+	f.Also = map[string]experiments.ResultFiles{CrabsID: files(crabs)}
+	tab, err := buildTable31(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range tab.Rows {
+		if row.Key != "Logistic Regression" {
+			continue
+		}
+		if got, want := row.Cells[0].Ours, pima.Summary.Metrics["test_errors_ml"]; got != want {
+			t.Errorf("Pima column %v, the Pima run's %v", got, want)
+		}
+		if got, want := row.Cells[1].Ours, crabs.Summary.Metrics["test_errors_ml"]; got != want {
+			t.Errorf("crabs column %v, the crabs run's %v", got, want)
+		}
+	}
+	if !slices.ContainsFunc(tab.Notes, func(n string) bool { return strings.HasPrefix(n, "The crabs column") }) {
+		t.Errorf("no crabs note in %q", tab.Notes)
+	}
+}

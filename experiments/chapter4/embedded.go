@@ -25,14 +25,12 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// Registry keys of the embedded-clusters experiment (Beal 2003 section
-// 4.5.2, Table 4.1 and Figure 4.4; targets ch4-mfa.md §3.2): the relaxed
-// run the acceptance criteria are stated for (3000 sweeps in total), and
-// the thesis's own 200 sweeps, reported without pass/fail.
-const (
-	EmbeddedID         = "chapter4/embedded"
-	EmbeddedFaithfulID = "chapter4/embedded-faithful"
-)
+// EmbeddedID is the registry key of the embedded-clusters experiment
+// (Beal 2003 section 4.5.2, Table 4.1 and Figure 4.4; targets ch4-mfa.md
+// §3.2). Its shipped config, embedded.toml, has the thesis's settings (200
+// iterations in total, L2763); embedded-relaxed.toml, a variant of ours,
+// the relaxed budget of 3000.
+const EmbeddedID = "chapter4/embedded"
 
 // EmbeddedConfig is the config of chapter4/embedded.
 type EmbeddedConfig struct {
@@ -56,34 +54,21 @@ type EmbeddedConfig struct {
 	Tau float64 `toml:"tau" range:"(0,1e6]"`
 }
 
-// defaultEmbeddedFaithful returns the defaults of
-// chapter4/embedded-faithful: those of chapter4/embedded with the thesis's
-// 200 sweeps in total.
-func defaultEmbeddedFaithful() EmbeddedConfig {
-	c := DefaultEmbedded()
-	c.Search = DefaultSearch()
-	c.Search.MaxTotalIterations = 200
-	return c
-}
-
-// DefaultEmbedded returns the targets' settings (§3.2, §6).
+// DefaultEmbedded returns the thesis's settings (section 4.5.2) with the
+// targets' readout and generator (§3.2, §6).
 func DefaultEmbedded() EmbeddedConfig {
 	c := EmbeddedConfig{Common: experiments.Common{Experiment: EmbeddedID, Figures: []string{"table4.1", "fig4.4"}, Seed: 4401}}
 	c.Restarts = 10
 	c.Data = DefaultEmbeddedClusters()
 	c.TableSizes = []int{8, 16, 32, 64, 128}
 	c.Model, c.Prior = defaultModel(7), defaultPrior()
-	// The epoch rule and the reference depart from the targets' (§1.9:
-	// agitation+dF epochs judged against the converged F): after a birth
-	// the responsibilities freeze within tens of iterations, but F rises by
-	// hundreds of nats more over the next hundreds, and still by 2e-3 to
-	// 4e-2 nats an iteration after 1000-2000 (the loadings rotating and
-	// the switched-off columns shrinking under ARD), so those epochs run
-	// to their cap and the budget ends the search at 3-4 analysers. Agitation epochs judged against a matched
-	// reference, with the final model converged before the readout,
-	// recover the clusters (README, "Chapter 4").
+	// The thesis's search: agitation epochs (L2643; the targets add
+	// |ΔF|/n < 1e-6, §1.9), a move judged against the F before it (L2625),
+	// 200 iterations in total (L2763) and the readout at their end.
+	// embedded-relaxed.toml judges moves against a matched reference, runs
+	// 3000 iterations and converges the final model (README, "Chapter 4").
 	c.Search = DefaultSearch()
-	c.Search.Epoch, c.Search.Reference, c.Search.MaxFinalIterations = config.EpochAgitation, config.ReferenceMatched, 2000
+	c.Search.Epoch, c.Search.MaxFinalIterations, c.Search.MaxTotalIterations = config.EpochAgitation, 0, 200
 	// Under search.epoch = "dF" an epoch ends on the relative test alone:
 	// as the ARD precisions grow F keeps creeping up and the projected-limit
 	// test would not end it (targets §6: ΔF < 1e-6 nats per datum).
@@ -316,7 +301,7 @@ func RunEmbedded(env *experiments.Env, c *EmbeddedConfig) error {
 	if err := pt.Write(env.Dir); err != nil {
 		return err
 	}
-	return env.WriteSummary(embeddedSummary(c, runs), "Checks of targets ch4-mfa.md §3.2 (relaxed run).")
+	return env.WriteSummary(embeddedSummary(c, runs), "Checks of Table 4.1 and Figure 4.4 (targets ch4-mfa.md §3.2).")
 }
 
 func joinInts(xs []int) string {
@@ -334,9 +319,12 @@ func b2i(b bool) int {
 	return 0
 }
 
-// embeddedCriteria are the criteria of Table 4.1 (targets §3.2, stated for
-// the relaxed run: medians over seeds) and Figure 4.4, each a claim of the
-// thesis with its number (Table 4.1's rows are L2784-L2789). The recovery
+// embeddedCriteria are the criteria of Table 4.1 (the tolerances of
+// targets §3.2: fractions of seeds and medians over seeds) and Figure 4.4,
+// each a claim of the thesis with its number (Table 4.1's rows are
+// L2784-L2789), judged on every run: on the thesis's settings
+// (embedded.toml) they are the verdict, on embedded-relaxed.toml claims of
+// ours (results.Criteria.AsOurs). The recovery
 // at 300, 128 and 64 points per cluster is judged per size
 // (table4.1-recovered[n=300]), and Figure 4.4's at the figure's size, over
 // every seed of it (the drawn one is seed 0); both are fractions of seeds
@@ -359,8 +347,8 @@ var embeddedCriteria = results.Criteria{
 		AsClaim("S = 6 with dims (7,2,2,4,3,1) at 300 points per cluster", "Figure 4.4, L2763, L2780"),
 }
 
-// embeddedSummary computes the metrics and the acceptance criteria of
-// targets §3.2 (relaxed run: medians over seeds).
+// embeddedSummary computes the metrics and the criteria of Table 4.1 and
+// Figure 4.4 (targets §3.2: fractions of and medians over seeds).
 func embeddedSummary(c *EmbeddedConfig, runs []EmbeddedRun) *results.Summary {
 	s := &results.Summary{Criteria: embeddedCriteria}
 	truth := slices.Clone(c.Data.Dims)
@@ -435,10 +423,46 @@ func embeddedSummary(c *EmbeddedConfig, runs []EmbeddedRun) *results.Summary {
 		s.Findings = append(s.Findings, "Births are responsibility splits with inherited loadings (search.birth = \"responsibility\", search.children = \"inherit\").")
 	}
 	s.Findings = append(s.Findings, fmt.Sprintf("Epochs end by the rule search.epoch = %q.", c.Search.Epoch))
+	s.Findings = append(s.Findings, budgetFindings(c, runs, truth)...)
 	if c.Search.Epoch == "agitation+dF" {
 		s.Findings = append(s.Findings, "With the targets' epoch rule an epoch ends only when the responsibilities have settled and |ΔF|/n < 1e-6 (0.0018 nats an iteration at 1800 points). Measured on this problem (300 points per cluster, 3 seeds, spatial births; issue 20): after a birth every agitation falls below e^-6 within 9-74 iterations, F then rises by another 330-2350 nats over 120-900 iterations (to ΔF < 0.02 nats an iteration), and after 1000-2000 iterations it still rises by 2e-3 to 4e-2 nats an iteration, the loadings rotating and the switched-off columns shrinking under ARD. Converged from the true labels the same slow tail is 2e-5 to 1.4e-4 nats an iteration at iteration 500 and 6e-8 to 8e-6 at 3000. Most epochs therefore run to the 2000-iteration cap, and a 3000-iteration budget leaves room for about two births. Measured earlier, with deaths as moves (fraction of seeds recovering S = 6 with the true dims at 300/128/64 points per cluster): spatial + agitation+dF 0/0/0; spatial + agitation 0/0.1/0.1 (over-splits); responsibility (PCA children) + dF 0.4/0.3/0.4; unbounded iterations with the defaults recover 4 of 10 at 64 points per cluster.")
 	}
 	return s
+}
+
+// budgetFindings say how the budget and the reference shaped a run's
+// searches: how many the budget ended, read out unconverged (no final
+// iterations), and, on the thesis's rule (agitation epochs, each move
+// judged against the F before it, L2625, L2643), why the structure and the
+// dimensionalities at the largest size are off the truth.
+func budgetFindings(c *EmbeddedConfig, runs []EmbeddedRun, truth []int) []string {
+	var out []string
+	if c.Search.MaxFinalIterations == 0 && c.Search.MaxTotalIterations > 0 {
+		ended := 0
+		for _, r := range runs {
+			if r.Iterations >= c.Search.MaxTotalIterations {
+				ended++
+			}
+		}
+		out = append(out, fmt.Sprintf("%d of %d searches ran to the budget of %d iterations (search.max_total_iterations) and were read out there, their last epoch unfinished (search.max_final_iterations = 0).", ended, len(runs), c.Search.MaxTotalIterations))
+	}
+	if c.Search.Epoch != config.EpochAgitation || c.Search.Reference != config.ReferenceConverged {
+		return out
+	}
+	sizes := c.sizes()
+	n := sizes[len(sizes)-1]
+	var S, D []float64
+	for _, r := range runs {
+		if r.Size == n {
+			S, D = append(S, float64(len(r.Analysers))), append(D, float64(r.totalDim()))
+		}
+	}
+	total := 0
+	for _, d := range truth {
+		total += d
+	}
+	out = append(out, fmt.Sprintf("On the thesis's rule an epoch ends once the responsibilities settle (every agitation < e^-6), 9-74 iterations after a birth at 300 points per cluster, while F goes on rising by hundreds of nats over hundreds of iterations and ARD shrinks the switched-off columns for thousands (README, Chapter 4). Two things follow. Judged against the F before it, a birth is credited with that creep of the whole model, so births are kept that a matched reference rejects (with 3000 iterations and the final model converged but this reference, the median S at 128 points per cluster is 8.5: README). And read out at the end of the budget, the columns ARD is switching off still carry energy above tau, so the dimensionalities read high. At %d points per cluster the median S is %g and the median total dimensionality %g (truth %d and %d). embedded-relaxed.toml, a run of ours, lifts both limits: a matched reference, 3000 iterations and the final model converged.", n, results.Median(S), results.Median(D), len(truth), total))
+	return out
 }
 
 // thesisClusters is why the criteria of Table 4.1 and Figure 4.4 do not
@@ -452,15 +476,11 @@ func thesisClusters(c *EmbeddedConfig) string {
 
 // judgeFigure44 judges Figure 4.4's claim, S = 6 with the true
 // dimensionalities at the figure's size (L2763, L2780), over every seed of
-// that size (runs); the check names the drawn seed's dimensionalities. On
-// chapter4/embedded-faithful, the thesis's budget, it is reported without
-// pass/fail (targets §3.2).
+// that size (runs); the check names the drawn seed's dimensionalities.
+// On clusters other than the thesis's it is not judged.
 func judgeFigure44(s *results.Summary, c *EmbeddedConfig, runs []EmbeddedRun, truth []int) {
 	cr := embeddedCriteria.Get("fig4.4-dims")
 	na := thesisClusters(c)
-	if c.Experiment == EmbeddedFaithfulID {
-		na = fmt.Sprintf("the thesis's budget of %d iterations, reported without pass/fail (targets §3.2)", c.Search.MaxTotalIterations)
-	}
 	switch {
 	case na != "":
 		s.NotJudged(cr, na)
@@ -480,18 +500,12 @@ func judgeFigure44(s *results.Summary, c *EmbeddedConfig, runs []EmbeddedRun, tr
 }
 
 // judgeTable41 judges the criteria of Table 4.1. They are stated for the
-// thesis's clusters and the relaxed run of 3000 sweeps: on another run, or
-// where a size they name was not run, they are not judged.
+// thesis's clusters: on others, or where a size they name was not run,
+// they are not judged.
 func judgeTable41(s *results.Summary, c *EmbeddedConfig, bySize map[int][]EmbeddedRun, truth []int, medS, medD []float64, statuses []string) {
 	crit := embeddedCriteria.Get
 	judgeSearches(s, fMonotone, statuses)
-	na := ""
-	if c.Search.MaxTotalIterations != 3000 || c.Experiment == EmbeddedFaithfulID {
-		na = fmt.Sprintf("the criteria are stated for the relaxed run of 3000 sweeps; this one has %d (reported, not judged)", c.Search.MaxTotalIterations)
-	}
-	if why := thesisClusters(c); why != "" {
-		na = why
-	}
+	na := thesisClusters(c)
 	// ready records why cr is not judged, if it is not.
 	ready := func(cr results.Criterion, need int) bool {
 		if na != "" {
@@ -587,6 +601,8 @@ func PlotEmbedded(dir string) error {
 }
 
 func init() {
-	experiments.Add(EmbeddedID, "VBMFA on 6 embedded Gaussian clusters of dims (7,4,3,2,2,1) in 10-D: components and dimensionalities against data size (Table 4.1, Figure 4.4), 3000 sweeps", DefaultEmbedded, RunEmbedded, PlotEmbedded)
-	experiments.Add(EmbeddedFaithfulID, "the same with the thesis's 200 sweeps in total (reported, not judged)", defaultEmbeddedFaithful, RunEmbedded, PlotEmbedded)
+	// The thesis's 200 iterations were an experiment of their own,
+	// reported without pass/fail; they are now embedded.toml's settings.
+	experiments.Retire("chapter4/embedded-faithful", "its budget, the thesis's 200 iterations in total, is now that of chapter4/embedded, configs/chapter4/embedded.toml; the relaxed run of 3000 iterations is configs/chapter4/embedded-relaxed.toml")
+	experiments.Add(EmbeddedID, "VBMFA on 6 embedded Gaussian clusters of dims (7,4,3,2,2,1) in 10-D: components and dimensionalities against data size (Table 4.1, Figure 4.4)", DefaultEmbedded, RunEmbedded, PlotEmbedded)
 }

@@ -119,7 +119,7 @@ func DefaultSearch() config.SearchSettings {
 
 // digitsSearch returns the [search] settings of the digit experiments
 // (chapter4/digits-unsupervised, chapter4/digits-classify): agitation
-// epochs judged against a matched reference, as in chapter4/embedded,
+// epochs judged against a matched reference, as in embedded-relaxed.toml,
 // responsibility births whose children inherit the parent's loadings,
 // max_tries = 3, 500 final iterations and 4000 in all.
 func digitsSearch() config.SearchSettings {

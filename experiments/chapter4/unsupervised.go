@@ -59,7 +59,7 @@ func DefaultUnsupervised() UnsupervisedConfig {
 	c.Data = DigitFiles{Train: "optdigits.tra", Test: "optdigits.tes"}
 	c.Model, c.Prior = defaultModel(6), defaultPrior()
 	// Agitation epochs (the thesis's) judged against a matched reference,
-	// as in chapter4/embedded.
+	// as in embedded-relaxed.toml (chapter4/embedded on settings of ours).
 	c.Search = digitsSearch()
 	c.VB = vbFit(500)
 	c.Tau = 0.1

@@ -78,6 +78,8 @@ type ArtefactRow struct {
 	// Quick: only quick runs are here, so Verdict's counts are of checks
 	// that would pass.
 	Quick bool
+	// Short is the verdict table's view of Verdict (shorten).
+	Short ShortVerdict
 }
 
 // ExtensionRow is one claim of ours beside a document: what it extends,
@@ -89,6 +91,7 @@ type ExtensionRow struct {
 	Verdict   Verdict
 	Link      string
 	Quick     bool
+	Short     ShortVerdict
 }
 
 // documentViews computes every declared document's verdict table from the
@@ -118,6 +121,10 @@ func documentViews(r *Report) []DocumentView {
 		}
 		for i := range v.Extensions {
 			v.Extensions[i].Verdict.Rows = groupCases(v.Extensions[i].Verdict.Rows)
+			v.Extensions[i].Short = shorten(v.Extensions[i].Verdict)
+		}
+		for i := range v.Rows {
+			v.Rows[i].Short = shorten(v.Rows[i].Verdict)
 		}
 		for _, k := range VerdictKinds {
 			n := 0
@@ -395,24 +402,34 @@ func runHint(r *Report, a experiments.Artefact) string {
 	return strings.Join(parts, ", or ")
 }
 
-// addTable fills the document's table a from every verified run of its
-// experiment.
+// addTable fills the document's table a: in the section of each verified
+// run of its experiment, built with a run of each of its Also experiments
+// beside it (the one reproducing keeps, full beside full and quick beside
+// quick); without a run of its experiment, in the section of each run of
+// an Also experiment. One table is shown once.
 func addTable(r *Report, a experiments.Artefact) {
+	owners := []string{a.Table.Experiment}
+	if !slices.ContainsFunc(r.Experiments, func(e Experiment) bool { return e.ID == a.Table.Experiment && e.Trusted }) {
+		owners = a.Table.Also
+	}
 	for i := range r.Experiments {
 		e := &r.Experiments[i]
-		if !slices.Contains(a.Table.Experiments(), e.ID) || !e.Trusted {
+		if !slices.Contains(owners, e.ID) || !e.Trusted {
 			continue
 		}
 		tv := TableView{Label: a.Label, Caption: a.Caption, Source: a.Table.Source, Anchor: e.Anchor + "-" + slug(a.Label) + "-table"}
-		files := experiments.ResultFiles{Summary: e.Summary, Read: func(name string) ([]byte, error) {
-			if b, ok := e.files[name]; ok {
-				return b, nil
+		files := e.resultFiles()
+		if e.ID == a.Table.Experiment {
+			for _, id := range a.Table.Also {
+				kept, _, _ := reproducing(runsOf(r, []string{id}, e.Quick))
+				if j := slices.IndexFunc(kept, func(k Experiment) bool { return k.Trusted }); j >= 0 {
+					if files.Also == nil {
+						files.Also = map[string]experiments.ResultFiles{}
+					}
+					files.Also[id] = kept[j].resultFiles()
+				}
 			}
-			if why, ok := e.bad[name]; ok {
-				return nil, fmt.Errorf("%s: %s", name, why)
-			}
-			return nil, fmt.Errorf("%s: not among the run's verified outputs: %w", name, fs.ErrNotExist)
-		}}
+		}
 		c, err := a.Table.Build(files)
 		if err != nil {
 			tv.Error = oneLine(err)
@@ -421,4 +438,72 @@ func addTable(r *Report, a experiments.Artefact) {
 		}
 		e.Tables = append(e.Tables, tv)
 	}
+}
+
+// resultFiles are e's verified files, for a document's table to read.
+func (e *Experiment) resultFiles() experiments.ResultFiles {
+	return experiments.ResultFiles{Summary: e.Summary, Read: func(name string) ([]byte, error) {
+		if b, ok := e.files[name]; ok {
+			return b, nil
+		}
+		if why, ok := e.bad[name]; ok {
+			return nil, fmt.Errorf("%s: %s", name, why)
+		}
+		return nil, fmt.Errorf("%s: not among the run's verified outputs: %w", name, fs.ErrNotExist)
+	}}
+}
+
+// The verdict tables show at most MaxRows claim rows and MaxReasons
+// reasons an artefact; the run's section has them all.
+const (
+	MaxRows    = 4
+	MaxReasons = 3
+)
+
+// ShortVerdict is what a verdict table shows of a verdict: its claim
+// rows, those that do not hold first, at most MaxRows, and how many more
+// hold; its first MaxReasons reasons and how many more there are.
+type ShortVerdict struct {
+	Rows        []ClaimRow
+	MoreRows    int
+	MoreHold    int // of MoreRows, those that hold (the others are not judged)
+	Reasons     []string
+	MoreReasons int
+}
+
+// shorten keeps, of v's rows, those that do not hold (failed, or holding
+// for some cases only) before those that hold or are not judged, each in
+// its order, at most MaxRows (and every row that does not hold when
+// there are more of those), and v's first MaxReasons reasons.
+func shorten(v Verdict) ShortVerdict {
+	var bad, rest []ClaimRow
+	for _, r := range v.Rows {
+		if !r.Check.Pass && !r.Check.NotApplicable {
+			bad = append(bad, r)
+		} else {
+			rest = append(rest, r)
+		}
+	}
+	out := ShortVerdict{Rows: bad}
+	if n := MaxRows - len(bad); n > 0 {
+		if n > len(rest) {
+			n = len(rest)
+		}
+		if len(rest) == n+1 { // "1 more" takes the row it would save
+			n++
+		}
+		out.Rows = append(out.Rows, rest[:n]...)
+		rest = rest[n:]
+	}
+	out.MoreRows = len(rest)
+	for _, r := range rest {
+		if r.Check.Pass && !r.Check.NotApplicable {
+			out.MoreHold++
+		}
+	}
+	out.Reasons = v.Reasons
+	if len(v.Reasons) > MaxReasons+1 {
+		out.Reasons, out.MoreReasons = v.Reasons[:MaxReasons], len(v.Reasons)-MaxReasons
+	}
+	return out
 }

@@ -30,8 +30,10 @@ th, td { border: 1px solid #ddd; padding: .25rem .45rem; text-align: left; verti
 th { background: #f2f2f2; }
 table.verdicts { width: 100%; table-layout: fixed; font-size: .88rem; }
 table.verdicts td, table.verdicts th { overflow-wrap: anywhere; }
-table.verdicts col.artefact { width: 11%; } table.verdicts col.claim { width: 27%; } table.verdicts col.theirs { width: 27%; }
-table.verdicts col.ours { width: 20%; } table.verdicts col.holds { width: 6%; } table.verdicts col.verdict { width: 9%; }
+table.verdicts col.artefact { width: 11%; } table.verdicts col.claim { width: 26%; } table.verdicts col.theirs { width: 26%; }
+table.verdicts col.ours { width: 19%; } table.verdicts col.holds { width: 7%; } table.verdicts col.verdict { width: 11%; }
+table.verdicts .verdict { overflow-wrap: normal; hyphens: none; font-size: .8rem; padding: .05rem .2rem; }
+table.verdicts td.holds, table.verdicts td.doesnot, table.verdicts td.nj { overflow-wrap: normal; font-size: .8rem; }
 table.verdicts tr.why td { border-top: none; padding-top: 0; }
 table.matrix td.n { text-align: right; font-variant-numeric: tabular-nums; } table.matrix td.zero { color: #bbb; }
 td.pass, .holds { color: #116611; } td.fail, .fail, .doesnot { color: #b00020; font-weight: bold; } td.na, .nj { color: #777; }
@@ -67,6 +69,8 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
   section.runs { break-before: page; }
   section.experiment { break-before: page; }
   figure, tr { break-inside: avoid; }
+  table.verdicts tr { break-inside: auto; }
+  table.verdicts { font-size: 8.5pt; } table.verdicts .verdict { font-size: 7.5pt; }
   figure img { max-height: 16cm; width: auto; }
   h2, h3 { break-after: avoid; }
   details { display: block; } details > * { display: block; }
@@ -99,9 +103,8 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 <colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
 <thead><tr><th>figure or table</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
 <tbody>
-{{range .Rows}}{{$a := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="figure or table">{{template "artefact" $a}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $a.Verdict.Rows}}" data-label="verdict"><span class="verdict {{verdictClass $a.Verdict.Kind}}">{{$a.Verdict.Kind}}</span></td>{{end}}</tr>
-{{end}}{{with $a.Verdict.Reasons}}<tr class="why"><td colspan="6" data-label="why"><ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}</ul></td></tr>
-{{end}}{{else}}<tr><td data-label="figure or table">{{template "artefact" $a}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
+{{range .Rows}}{{$a := .}}{{if .Short.Rows}}{{$n := rowspan $a.Short}}{{range $i, $c := .Short.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{$n}}" data-label="figure or table">{{template "artefact" $a}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{$n}}" data-label="verdict"><span class="verdict {{verdictClass $a.Verdict.Kind}}">{{$a.Verdict.Kind}}</span></td>{{end}}</tr>
+{{end}}{{template "more" $a}}{{template "whyA" $a}}{{else}}<tr><td data-label="figure or table">{{template "artefact" $a}}</td><td colspan="4" data-label="why">{{template "coverage" $a}}{{range $i, $r := .Short.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}{{template "morereasons" $a}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
 {{end}}{{end}}</tbody>
 </table>
 {{if .Extensions}}<h3 id="ext-{{.ID}}">Extensions: claims of ours beside {{.Short}}</h3>
@@ -109,9 +112,8 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 <colgroup><col class="artefact"><col class="claim"><col class="theirs"><col class="ours"><col class="holds"><col class="verdict"></colgroup>
 <thead><tr><th>extends</th><th>claim</th><th>the text</th><th>ours</th><th>holds?</th><th>verdict</th></tr></thead>
 <tbody>
-{{range .Extensions}}{{$x := .}}{{if .Verdict.Rows}}{{range $i, $c := .Verdict.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="extends">{{if $x.Link}}<a href="#{{$x.Link}}">{{$x.Label}}</a>{{else}}{{$x.Label}}{{end}}{{if $x.Quick}} <span class="badge quick">QUICK</span>{{end}}{{with $x.Where}}<br><small>{{.}}</small>{{end}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{len $x.Verdict.Rows}}" data-label="verdict"><span class="verdict {{verdictClass $x.Verdict.Kind}}">{{$x.Verdict.Kind}}</span></td>{{end}}</tr>
-{{end}}{{with $x.Verdict.Reasons}}<tr class="why"><td colspan="6" data-label="why"><ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}</ul></td></tr>
-{{end}}{{else}}<tr><td data-label="extends">{{.Label}}{{with .Where}}<br><small>{{.}}</small>{{end}}</td><td colspan="4" data-label="why">{{range $i, $r := .Verdict.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
+{{range .Extensions}}{{$x := .}}{{if .Short.Rows}}{{$n := rowspan $x.Short}}{{range $i, $c := .Short.Rows}}<tr>{{if eq $i 0}}<td rowspan="{{$n}}" data-label="extends">{{if $x.Link}}<a href="#{{$x.Link}}">{{$x.Label}}</a>{{else}}{{$x.Label}}{{end}}{{if $x.Quick}} <span class="badge quick">QUICK</span>{{end}}{{with $x.Where}}<br><small>{{.}}</small>{{end}}</td>{{end}}<td data-label="claim">{{$c.Claim}}</td><td data-label="the text">{{$c.Theirs}}</td><td data-label="ours">{{$c.Ours}}</td><td data-label="holds?" class="{{holdsClass $c}}">{{$c.Holds}}</td>{{if eq $i 0}}<td rowspan="{{$n}}" data-label="verdict"><span class="verdict {{verdictClass $x.Verdict.Kind}}">{{$x.Verdict.Kind}}</span></td>{{end}}</tr>
+{{end}}{{template "more" $x}}{{template "why" $x}}{{else}}<tr><td data-label="extends">{{.Label}}{{with .Where}}<br><small>{{.}}</small>{{end}}</td><td colspan="4" data-label="why">{{range $i, $r := .Short.Reasons}}{{if $i}}<br>{{end}}{{$r}}{{end}}{{template "morereasons" $x}}</td><td data-label="verdict"><span class="verdict {{verdictClass .Verdict.Kind}}">{{.Verdict.Kind}}</span></td></tr>
 {{end}}{{end}}</tbody>
 </table>{{end}}
 </section>
@@ -200,7 +202,15 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 {{end}}
 </body>
 </html>
-{{define "artefact"}}{{if .Link}}<a href="#{{.Link}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{if .Quick}} <span class="badge quick">QUICK</span>{{end}}<br><small>{{.Caption}}</small>{{with .Judged}}<p class="coverage">judged: {{.}}</p>{{end}}{{with .NotAttempted}}<p class="coverage">not attempted: {{.}}</p>{{end}}{{end}}
+{{define "artefact"}}{{if .Link}}<a href="#{{.Link}}">{{.Label}}</a>{{else}}{{.Label}}{{end}}{{if .Quick}} <span class="badge quick">QUICK</span>{{end}}<br><small>{{.Caption}}</small>{{end}}
+{{define "coverage"}}{{with .Judged}}<p class="coverage">judged: {{.}}</p>{{end}}{{with .NotAttempted}}<p class="coverage">not attempted: {{.}}</p>{{end}}{{end}}
+{{define "whyA"}}{{if or .Short.Reasons .Judged .NotAttempted}}<tr class="why"><td colspan="6" data-label="why">{{template "coverage" .}}{{with .Short.Reasons}}<ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}{{with $.Short.MoreReasons}}<li>{{if $.Link}}<a href="#{{$.Link}}">{{end}}and {{.}} more in the run's section{{if $.Link}}</a>{{end}}</li>{{end}}</ul>{{end}}</td></tr>
+{{end}}{{end}}
+{{define "more"}}{{if .Short.MoreRows}}<tr class="more"><td colspan="4" data-label="more">{{if .Link}}<a href="#{{.Link}}">{{end}}{{moreRows .Short}}{{if .Link}}</a>{{end}}</td></tr>
+{{end}}{{end}}
+{{define "why"}}{{with .Short.Reasons}}<tr class="why"><td colspan="6" data-label="why"><ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}{{with $.Short.MoreReasons}}<li>{{if $.Link}}<a href="#{{$.Link}}">{{end}}and {{.}} more in the run's section{{if $.Link}}</a>{{end}}</li>{{end}}</ul></td></tr>
+{{end}}{{end}}
+{{define "morereasons"}}{{with .Short.MoreReasons}}<br>{{if $.Link}}<a href="#{{$.Link}}">{{end}}and {{.}} more in the run's section{{if $.Link}}</a>{{end}}{{end}}{{end}}
 {{define "verdict"}}<span class="verdict {{verdictClass .Kind}}">{{.Kind}}</span>{{with .Reasons}}<ul class="reasons">{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}{{end}}
 `
 

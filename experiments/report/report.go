@@ -365,6 +365,26 @@ var funcs = template.FuncMap{
 		return "doesnot"
 	},
 	"groups": checkGroups,
+	"moreRows": func(v ShortVerdict) string {
+		nj := v.MoreRows - v.MoreHold
+		switch {
+		case nj == 0 && v.MoreHold == 1:
+			return "and 1 more that holds"
+		case nj == 0:
+			return fmt.Sprintf("and %d more that hold", v.MoreHold)
+		case v.MoreHold == 0:
+			return fmt.Sprintf("and %d more not judged", nj)
+		}
+		return fmt.Sprintf("and %d more: %d hold, %d not judged", v.MoreRows, v.MoreHold, nj)
+	},
+	// rowspan: the rows a verdict table gives a shortened verdict, its
+	// claim rows and the "and n more" row.
+	"rowspan": func(v ShortVerdict) int {
+		if v.MoreRows > 0 {
+			return len(v.Rows) + 1
+		}
+		return len(v.Rows)
+	},
 	"checkClass": func(c results.Check) string {
 		return map[string]string{"pass": "pass", "FAIL": "fail", "n/a": "na"}[c.Verdict()]
 	},

@@ -531,6 +531,9 @@ func resolveIDs(args []string, configs string) ([]string, error) {
 			continue // a file (a missing one is reported when it is loaded)
 		}
 		if _, ok := experiments.Lookup(a); !ok {
+			if note, old := experiments.Retired(a); old {
+				return nil, fmt.Errorf("experiment %q was retired: %s", a, note)
+			}
 			var ids []string
 			for _, s := range experiments.List() {
 				ids = append(ids, s.ID)

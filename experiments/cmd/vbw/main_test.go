@@ -480,8 +480,8 @@ func TestRunByID(t *testing.T) {
 // TestOnePerExperiment: of every shipped config under -quick, every
 // registered experiment runs, no two configs with one resolved config, and
 // never a long variant beside a config of its experiment; named variants
-// with settings of their own (lattice-rotated, digits-classify-refpenalty)
-// run beside their base.
+// with settings of their own (lattice-rotated, digits-classify-refpenalty,
+// embedded-relaxed) run beside their base.
 func TestOnePerExperiment(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join("..", "..", "..", "configs", "*", "*.toml"))
 	if err != nil || len(paths) == 0 {
@@ -519,7 +519,7 @@ func TestOnePerExperiment(t *testing.T) {
 	if !strings.Contains(log.String(), "dimensionality-full.toml: left out, its resolved config equals") {
 		t.Errorf("the long dimensionality's quick config is not recognised as dimensionality's:\n%s", log.String())
 	}
-	for _, variant := range []string{"lattice-rotated.toml", "digits-classify-refpenalty.toml"} {
+	for _, variant := range []string{"lattice-rotated.toml", "digits-classify-refpenalty.toml", "embedded-relaxed.toml"} {
 		if !slices.ContainsFunc(kept, func(j *experiments.Job) bool { return filepath.Base(j.Path) == variant }) {
 			t.Errorf("the named variant %s does not run", variant)
 		}
@@ -600,5 +600,8 @@ func TestUsageListsEveryFlag(t *testing.T) {
 	}
 	if _, _, err := vbw("run", "chapter4/spirl"); err == nil || !strings.Contains(err.Error(), "did you mean chapter4/spiral?") {
 		t.Errorf("a mistyped experiment ID: %v", err)
+	}
+	if _, _, err := vbw("run", "chapter4/embedded-faithful"); err == nil || !strings.Contains(err.Error(), `experiment "chapter4/embedded-faithful" was retired: `) || !strings.Contains(err.Error(), "configs/chapter4/embedded.toml") {
+		t.Errorf("a retired experiment ID: %v", err)
 	}
 }
