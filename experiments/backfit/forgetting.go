@@ -714,22 +714,25 @@ func writeForgetting(env *experiments.Env, c *ForgettingConfig, w []float64, cel
 	s.Judge(crit.Get("vks-runs-capped"), float64(capped)/float64(max(runs, 1)), fmt.Sprintf("%d of %d", capped, runs))
 
 	// Fig. 3.17.
-	ht := results.NewTable("panel", "lambda", "psi", "seed", "lag", "ratio")
+	ht := results.NewTable("panel", "lambda", "psi", "lag", "ratio_mean", "ratio_seed0")
 	hs := results.NewTable("panel", "lambda", "psi", "median_horizon")
 	var endDev float64
 	medH := map[string][]float64{}
 	for i, hc := range c.forgetHorizonCases() {
 		var hz []float64
+		sum := make([]float64, c.Horizon.Steps)
 		for sd := 0; sd < c.Horizon.Seeds; sd++ {
 			cell := hcells[i*c.Horizon.Seeds+sd]
 			T := len(cell.Ratio)
 			endDev = math.Max(endDev, math.Abs(float64(cell.Ratio[T-1])-1))
 			hz = append(hz, float64(cell.Horizon))
-			if sd == 0 {
-				for n := T - 1; n >= 0; n-- {
-					ht.AddRow(hc.panel, hc.lambda, hc.psi, sd, T-1-n, float64(cell.Ratio[n]))
-				}
+			for n, v := range cell.Ratio {
+				sum[n] += float64(v)
 			}
+		}
+		first := hcells[i*c.Horizon.Seeds].Ratio
+		for n := len(sum) - 1; n >= 0; n-- {
+			ht.AddRow(hc.panel, hc.lambda, hc.psi, len(sum)-1-n, sum[n]/float64(c.Horizon.Seeds), float64(first[n]))
 		}
 		hs.AddRow(hc.panel, hc.lambda, hc.psi, results.Median(hz))
 		medH[hc.panel] = append(medH[hc.panel], results.Median(hz))

@@ -18,8 +18,9 @@ import (
 // (the median MSE of each tracker against ψ_y with the interquartile range
 // over the data sets as a band: the text's bars; and, as a reference, the
 // Kalman filter at the path's increment precision and the true ψ_y), dsouza_fig3_16 (median MSE
-// against the window, vkS and vkF, at each ψ_y) and dsouza_fig3_17 (φ_n/ζ_n
-// against the steps before the last, (a) by ψ_y and (b) by λ).
+// against the window, vkS and vkF, at each ψ_y) and dsouza_fig3_17 (φ_n/ζ_n,
+// the mean over the data sets of each case, against the steps before the
+// last, (a) by ψ_y and (b) by λ).
 func PlotForgetting(dir string) error {
 	return forgetFirstErr(plotForget313(dir), plotForget314(dir), plotForget316(dir), plotForget317(dir))
 }
@@ -152,9 +153,13 @@ func plotForget316(dir string) error {
 		Title: "D'Souza Fig. 3.16: the estimation error against the window size"})
 }
 
+// forget317Lags is the last lag dsouza_fig3_17 draws: the horizons are
+// tens of steps at most, and the table holds every lag.
+const forget317Lags = 60
+
 func plotForget317(dir string) error {
 	tab := results.ReadColumns(filepath.Join(dir, "forgetting_horizon.csv"))
-	panel, lambda, psi, lag, ratio := tab.Strings("panel"), tab.Floats("lambda"), tab.Floats("psi"), tab.Floats("lag"), tab.Floats("ratio")
+	panel, lambda, psi, lag, ratio := tab.Strings("panel"), tab.Floats("lambda"), tab.Floats("psi"), tab.Floats("lag"), tab.Floats("ratio_mean")
 	if err := tab.Err(); err != nil {
 		return err
 	}
@@ -164,7 +169,7 @@ func plotForget317(dir string) error {
 		var order []curve
 		idx := map[curve][]int{}
 		for i := range panel {
-			if panel[i] != pc.key {
+			if panel[i] != pc.key || lag[i] > forget317Lags {
 				continue
 			}
 			k := curve{lambda[i], psi[i]}
@@ -181,7 +186,7 @@ func plotForget317(dir string) error {
 			}
 			series = append(series, plots.Series{Name: name, X: forgetPick(lag, idx[k]), Y: forgetPick(ratio, idx[k])})
 		}
-		p, _, err := plots.Lines(plots.Axes{Title: pc.title, XLabel: "steps before the last", YLabel: "φ_n / ζ_n"}, series...)
+		p, _, err := plots.Lines(plots.Axes{Title: pc.title, XLabel: "steps before the last", YLabel: "φ_n / ζ_n, mean over the data sets"}, series...)
 		if err != nil {
 			return err
 		}
