@@ -146,7 +146,7 @@ type ForgettingConfig struct {
 // DefaultForgetting returns the text's setting (1000 steps, ψ_y ∈ {10²,
 // 10³, 10⁴}, 50 data sets each, vkF windows 10-200) with what it leaves out
 // chosen: the path w_n = sin(2πn/500) + a random walk of precision 10⁴;
-// priors Ga(10⁻³, 10⁻³) on λ and ψ_y, w_0 ~ N(0, 1); vkS's window 200.
+// priors Ga(10⁻⁶, 10⁻⁶) on λ and ψ_y, w_0 ~ N(0, 1); vkS's window 200.
 func DefaultForgetting() ForgettingConfig {
 	var vkf []int
 	for w := 10; w <= 200; w += 10 {
@@ -158,7 +158,7 @@ func DefaultForgetting() ForgettingConfig {
 		DataSets:        50,
 		NoisePrecisions: []float64{1e2, 1e3, 1e4},
 		Drift:           ForgettingDrift{Offset: 0, Amplitude: 1, Period: 500, WalkPrecision: 1e4},
-		Prior:           ForgettingPrior{ALambda: 1e-3, BLambda: 1e-3, APsi: 1e-3, BPsi: 1e-3, W0: 0, Zeta0: 1},
+		Prior:           ForgettingPrior{ALambda: 1e-6, BLambda: 1e-6, APsi: 1e-6, BPsi: 1e-6, W0: 0, Zeta0: 1},
 		VKS:             ForgettingVKS{Window: 200},
 		VKF:             ForgettingVKF{Windows: vkf, Iterations: 1},
 		RLS:             ForgettingRLS{MinOneMinusGamma: 1e-5, MaxOneMinusGamma: 0.99, Evaluations: 40},
