@@ -150,3 +150,21 @@ func Spearman(x, y []float64) float64 {
 	}
 	return sxy / math.Sqrt(sxx*syy)
 }
+
+// SignTestP is the one-sided p-value of the sign test: the probability of
+// at least wins successes in wins+losses flips of a fair coin (ties dropped
+// before the call); 1 when there are none.
+func SignTestP(wins, losses int) float64 {
+	n := wins + losses
+	if n == 0 {
+		return 1
+	}
+	lg, _ := math.Lgamma(float64(n + 1))
+	var p float64
+	for k := wins; k <= n; k++ {
+		a, _ := math.Lgamma(float64(k + 1))
+		b, _ := math.Lgamma(float64(n - k + 1))
+		p += math.Exp(lg - a - b - float64(n)*math.Ln2)
+	}
+	return math.Min(p, 1)
+}

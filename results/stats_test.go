@@ -155,3 +155,17 @@ func TestRanksSpearmanArgmax(t *testing.T) {
 	}()
 	Spearman([]float64{1, 2}, []float64{1, 2, 3})
 }
+
+// TestSignTestP checks the sign test against hand-counted binomial tails:
+// P(X ≥ 9 | n = 10) = 11/1024, P(X ≥ 5 | n = 5) = 1/32, P(X ≥ 0) = 1, and
+// P(X ≥ 3 | n = 6) = 42/64.
+func TestSignTestP(t *testing.T) {
+	for _, c := range []struct {
+		wins, losses int
+		want         float64
+	}{{9, 1, 11.0 / 1024}, {5, 0, 1.0 / 32}, {0, 7, 1}, {3, 3, 42.0 / 64}, {0, 0, 1}} {
+		if got := SignTestP(c.wins, c.losses); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("SignTestP(%d, %d) = %.15g, want %.15g", c.wins, c.losses, got, c.want)
+		}
+	}
+}

@@ -116,6 +116,9 @@
 //	KalmanSmoother.SmoothSequences     Smooth on many sequences, the          as Smooth, over the sequences of a VBE
 //	                                   precision recursions once per length   step (section 5.3.8)
 //	KalmanSmoother.Filter              filtered means μ_t = Λ_t⁻¹h_t          Algorithm 5.1, eqs. 5.89-5.93
+//	KalmanSmoother.FilterPrecisions    filtered precisions Λ_t                Algorithm 5.1, eqs. 5.89-5.93
+//	KalmanSmoother.SmoothVarying,      Smooth with an output matrix C_t per   Algorithms 5.1, 5.2 with C_t for C;
+//	LDSVarying                         step (no inputs)                       D'Souza (2004) eqs. 3.11-3.12, L979-991
 //	LDSMoments                         the data moments in ln Z'              the y, u terms of ln ζ'_t (ch5-lds.md
 //	                                                                          §1.6) summed over t
 //	LDSPosterior                       q(x_{0:T}) of one sequence, ln Z'      eqs. 5.116-5.125; 5.70

@@ -334,6 +334,9 @@ type KalmanSmoother struct {
 
 	order []int // SmoothSequences: the sequences by length
 
+	vary *LDSVarying // SmoothVarying: the per-step observation terms (nil otherwise)
+	icv  []float64   // k×k SmoothVarying: I + ⟨C_tᵀR⁻¹C_t⟩ of the step at hand
+
 	passes  int  // tests: precision passes run
 	noReuse bool // tests: recompute every step even at the fixed points, and every sequence
 }
@@ -352,6 +355,7 @@ func NewKalmanSmoother(k, p, d, tmax int) *KalmanSmoother {
 		rct: make([]float64, k*p), bmc: make([]float64, k*d), quu: make([]float64, d*d),
 		pc: make([]float64, kk), pn: make([]float64, kk), z: make([]float64, kk),
 		gc: make([]float64, k), gn: make([]float64, k), v: make([]float64, k),
+		icv: make([]float64, kk),
 	}
 	ks.grow(tmax)
 	return ks
@@ -416,6 +420,60 @@ func (ks *KalmanSmoother) grow(T int) {
 // smoother's or the lengths of y and u do not match.
 func (ks *KalmanSmoother) Smooth(dst *LDSPosterior, phi *LDSNatural, y, u []float64) error {
 	return ks.smooth(dst, phi, y, u, nil, nil)
+}
+
+// FilterPrecisions writes into dst (T×k×k) the filtered precisions
+// Λ_t = Σ_t⁻¹ of x_t given y_{1:t}, t = 1, …, T, of the forward pass
+// (Algorithm 5.1, eqs. 5.89-5.93) of the last successful Smooth or
+// SmoothVarying call, whose sequence had T steps. It panics if
+// len(dst) ≠ T·k·k.
+func (ks *KalmanSmoother) FilterPrecisions(dst []float64, T int) {
+	kk := ks.k * ks.k
+	if len(dst) != T*kk || len(ks.lam) < (T+1)*kk {
+		panic(fmt.Sprintf("infer: FilterPrecisions: len(dst)=%d for T=%d, k=%d", len(dst), T, ks.k))
+	}
+	for t := 1; t <= T; t++ {
+		copy(dst[(t-1)*kk:t*kk], ks.lamAt(t))
+	}
+}
+
+// LDSVarying holds the observation terms of a state-space model whose output
+// matrix changes with time, y_t = C_t x_t + v_t (no inputs), for a sequence
+// of T steps: the expected natural parameters ⟨C_tᵀR⁻¹C_t⟩ and ⟨R⁻¹C_t⟩ of
+// eq. 5.51 with C_t in place of C, one block per step, time-major. A
+// regression whose weights drift as a random walk is such a model, with
+// C_t = x_tᵀ the regressors of step t (D'Souza 2004 eqs. 3.11-3.12, L940-944
+// of ../shared/seeds/003_a56118dfa4fca769.txt).
+type LDSVarying struct {
+	CtRhoC []float64 // T×k×k: CtRhoC[t*k*k+i*k+j] = ⟨C_tᵀR⁻¹C_t⟩_ij of step t+1
+	RhoC   []float64 // T×p×k: RhoC[t*p*k+s*k+j] = ⟨R⁻¹C_t⟩_sj of step t+1
+}
+
+// SmoothVarying is Smooth for time-varying observation matrices: step t
+// reads obs's ⟨C_tᵀR⁻¹C_t⟩ and ⟨R⁻¹C_t⟩ where Smooth reads phi.CtRhoC and
+// phi.RhoC (which it ignores); everything else (⟨A⟩, ⟨AᵀA⟩, ⟨R⁻¹⟩ and
+// ⟨ln|R⁻¹|⟩ in ln Z', the prior of x_0) comes from phi, and the recursions
+// and their outputs are those of Smooth. The precisions now differ from
+// step to step, so none of Smooth's fixed-point shortcuts applies: a call
+// costs O(T(k³ + pk)). The smoother must have no inputs (d = 0). It returns
+// Smooth's errors and panics as Smooth does, and if obs's lengths are not
+// T·k·k and T·p·k.
+func (ks *KalmanSmoother) SmoothVarying(dst *LDSPosterior, phi *LDSNatural, obs *LDSVarying, y []float64) error {
+	k, p := ks.k, ks.p
+	if ks.d != 0 {
+		panic(fmt.Sprintf("infer: SmoothVarying: the smoother has d=%d inputs, want 0", ks.d))
+	}
+	if len(y) == 0 || len(y)%p != 0 {
+		panic(fmt.Sprintf("infer: Kalman smoother: len(y)=%d is not a positive multiple of p=%d", len(y), p))
+	}
+	T := len(y) / p
+	if len(obs.CtRhoC) != T*k*k || len(obs.RhoC) != T*p*k {
+		panic(fmt.Sprintf("infer: SmoothVarying: len(CtRhoC)=%d, len(RhoC)=%d, want T·k·k = %d and T·p·k = %d",
+			len(obs.CtRhoC), len(obs.RhoC), T*k*k, T*p*k))
+	}
+	ks.vary = obs
+	defer func() { ks.vary = nil }()
+	return ks.smooth(dst, phi, y, nil, nil, nil)
 }
 
 // Filter smooths one sequence as Smooth does (into post) and writes into
@@ -619,10 +677,10 @@ func (ks *KalmanSmoother) precisions(dst *LDSPosterior, phi *LDSNatural, T int) 
 		// X = L*⁻¹⟨A⟩ᵀ, so ⟨A⟩Σ*⟨A⟩ᵀ = XᵀX and Λ_t = I + ⟨CᵀR⁻¹C⟩ − XᵀX.
 		copy(x, ks.at)
 		numeric.CholSolve(ls, k, x, k)
-		copy(lamCur, ks.icrc)
+		copy(lamCur, ks.icrcAt(t))
 		kalmanSubGram(lamCur, k, x, k)
 		kalmanMirror(lamCur, k)
-		if !ks.noReuse && kalmanEqual(lamCur, lamPrev) {
+		if !ks.noReuse && ks.vary == nil && kalmanEqual(lamCur, lamPrev) {
 			ks.steadyF = t
 		}
 	}
@@ -681,8 +739,9 @@ func (ks *KalmanSmoother) precisions(dst *LDSPosterior, phi *LDSNatural, T int) 
 		// P_{t−1} = ⟨AᵀA⟩ − YᵀY.
 		if !pSame {
 			sp, yy := ks.lpsi[(t-1)*kk:t*kk], ks.ypsi[(t-1)*kk:t*kk]
+			ic := ks.icrcAt(t)
 			for i := range sp {
-				sp[i] = ks.icrc[i] + pc[i]
+				sp[i] = ic[i] + pc[i]
 			}
 			if !numeric.CholFactor(sp, k) {
 				return kalmanErr("Ψ*⁻¹ = I + ⟨CᵀR⁻¹C⟩ + Ψ_t⁻¹", t)
@@ -692,7 +751,7 @@ func (ks *KalmanSmoother) precisions(dst *LDSPosterior, phi *LDSNatural, T int) 
 			copy(pn, ks.ata)
 			kalmanSubGram(pn, k, yy, k)
 			kalmanMirror(pn, k)
-			if !ks.noReuse && kalmanEqual(pn, pc) {
+			if !ks.noReuse && ks.vary == nil && kalmanEqual(pn, pc) {
 				pSame = true
 				ks.steadyP = t - 1
 			} else {
@@ -702,6 +761,25 @@ func (ks *KalmanSmoother) precisions(dst *LDSPosterior, phi *LDSNatural, T int) 
 	}
 	ks.pc, ks.pn = pc, pn
 	return nil
+}
+
+// icrcAt returns I + ⟨C_tᵀR⁻¹C_t⟩ of step t = 1, …, T: the symmetric part
+// formed by prepare, or under SmoothVarying that of step t's term, formed in
+// a scratch matrix that the next call overwrites.
+func (ks *KalmanSmoother) icrcAt(t int) []float64 {
+	if ks.vary == nil {
+		return ks.icrc
+	}
+	k := ks.k
+	kk := k * k
+	c := ks.vary.CtRhoC[(t-1)*kk : t*kk]
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			ks.icv[i*k+j] = 0.5 * (c[i*k+j] + c[j*k+i])
+		}
+		ks.icv[i*k+i]++
+	}
+	return ks.icv
 }
 
 // lamAt returns Λ_t (see precisions).
@@ -756,7 +834,15 @@ func (ks *KalmanSmoother) forwardMeans(phi *LDSNatural, y, u []float64, T int) f
 	drive, back := ks.drive[:T*k], ks.back[:T*k]
 	clear(drive)
 	clear(back)
-	numeric.MulAddT(T, k, p, y, p, ks.rct, p, drive, k)
+	if ks.vary != nil {
+		// Time-varying observations (SmoothVarying): a_t = ⟨R⁻¹C_t⟩ᵀy_t.
+		pk := p * k
+		for t := 0; t < T; t++ {
+			kalmanMulTVec(drive[t*k:(t+1)*k], ks.vary.RhoC[t*pk:(t+1)*pk], p, k, y[t*p:(t+1)*p])
+		}
+	} else {
+		numeric.MulAddT(T, k, p, y, p, ks.rct, p, drive, k)
+	}
 	if d > 0 {
 		numeric.MulAddT(T, k, d, u, d, ks.bmc, d, drive, k)
 		numeric.MulAddT(T, k, d, u, d, phi.AtB, d, back, k)

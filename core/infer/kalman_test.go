@@ -227,6 +227,12 @@ func gram(x []float64, m, n int, w []float64) []float64 {
 // model's factors, and returns the mean J⁻¹h, the covariance J⁻¹ and
 // ln Z' = c + ½hᵀJ⁻¹h + ((T+1)k/2) ln 2π − ½ ln|J| (eq. 5.70).
 func denseJoint(phi *LDSNatural, y, u []float64) (mean []float64, cov *mat.SymDense, lnZ float64) {
+	return denseJointObs(phi, nil, y, u)
+}
+
+// denseJointObs is denseJoint with the observation terms of step t taken
+// from obs (LDSVarying) when it is not nil.
+func denseJointObs(phi *LDSNatural, obs *LDSVarying, y, u []float64) (mean []float64, cov *mat.SymDense, lnZ float64) {
 	k, p, d := phi.K, phi.P, phi.D
 	T := len(y) / p
 	n := (T + 1) * k
@@ -299,10 +305,14 @@ func denseJoint(phi *LDSNatural, y, u []float64) (mean []float64, cov *mat.SymDe
 		}
 		c -= 0.5 * float64(k) * ln2pi
 		// −½⟨(y_t − C x_t − D u_t)ᵀR⁻¹(…)⟩ + ½⟨ln|R⁻¹|⟩ − (p/2) ln 2π.
-		addJ(t, t, phi.CtRhoC, 1)
+		ctrc, rc := phi.CtRhoC, phi.RhoC
+		if obs != nil {
+			ctrc, rc = obs.CtRhoC[(t-1)*k*k:t*k*k], obs.RhoC[(t-1)*p*k:t*p*k]
+		}
+		addJ(t, t, ctrc, 1)
 		for s := 0; s < p; s++ {
 			for j := 0; j < k; j++ {
-				h[t*k+j] += phi.RhoC[s*k+j] * yt[s]
+				h[t*k+j] += rc[s*k+j] * yt[s]
 			}
 			c -= 0.5 * phi.Rho[s] * yt[s] * yt[s]
 		}
@@ -1128,6 +1138,66 @@ func TestKalmanFilter(t *testing.T) {
 			}
 			if !kalmanPanics(func() { _ = ks.Filter(mu[:len(mu)-1], &post, c.phi, c.y, c.u) }) {
 				t.Error("no panic on a short dst")
+			}
+		})
+	}
+}
+
+// TestKalmanSmoothVarying checks SmoothVarying against dense Gaussian
+// conditioning of the joint with a different observation matrix at every
+// step (⟨CᵀR⁻¹C⟩ ≠ ⟨C⟩ᵀ⟨R⁻¹⟩⟨C⟩, as under q_θ), and that with the same
+// terms at every step it is Smooth up to rounding (its linear terms are
+// summed per step, Smooth's by one block product).
+func TestKalmanSmoothVarying(t *testing.T) {
+	for _, tc := range []struct{ k, p, T int }{{1, 1, 1}, {1, 1, 7}, {2, 1, 6}, {3, 2, 5}, {2, 3, 40}} {
+		t.Run(fmt.Sprintf("k=%d,p=%d,T=%d", tc.k, tc.p, tc.T), func(t *testing.T) {
+			rnd := rand.New(rand.NewPCG(31, uint64(tc.k*100+tc.T)))
+			c := vbCase(rnd, tc.k, tc.p, 0, tc.T)
+			k, p, T := tc.k, tc.p, tc.T
+			obs := &LDSVarying{CtRhoC: make([]float64, T*k*k), RhoC: make([]float64, T*p*k)}
+			for s := 0; s < T; s++ {
+				cs := randNormals(rnd, p*k, 1)
+				for r := 0; r < p; r++ {
+					for j := 0; j < k; j++ {
+						obs.RhoC[s*p*k+r*k+j] = c.phi.Rho[r] * cs[r*k+j]
+					}
+				}
+				// ⟨CᵀR⁻¹C⟩ = CᵀR⁻¹C + a positive definite excess, as a
+				// posterior over C gives.
+				ex := randSPD(rnd, k, 0.3)
+				for i := 0; i < k; i++ {
+					for j := 0; j < k; j++ {
+						v := ex[i*k+j]
+						for r := 0; r < p; r++ {
+							v += cs[r*k+i] * c.phi.Rho[r] * cs[r*k+j]
+						}
+						obs.CtRhoC[s*k*k+i*k+j] = v
+					}
+				}
+			}
+			var got LDSPosterior
+			ks := NewKalmanSmoother(k, p, 0, 1)
+			if err := ks.SmoothVarying(&got, c.phi, obs, c.y); err != nil {
+				t.Fatal(err)
+			}
+			mean, cov, lnZ := denseJointObs(c.phi, obs, c.y, nil)
+			comparePosteriors(t, &got, posteriorFromDense(k, T, mean, cov, lnZ), 1e-8)
+
+			// The same terms at every step: Smooth.
+			for s := 0; s < T; s++ {
+				copy(obs.CtRhoC[s*k*k:(s+1)*k*k], c.phi.CtRhoC)
+				copy(obs.RhoC[s*p*k:(s+1)*p*k], c.phi.RhoC)
+			}
+			var a, b LDSPosterior
+			if err := ks.SmoothVarying(&a, c.phi, obs, c.y); err != nil {
+				t.Fatal(err)
+			}
+			if err := ks.Smooth(&b, c.phi, c.y, nil); err != nil {
+				t.Fatal(err)
+			}
+			comparePosteriors(t, &a, &b, 1e-12)
+			if !kalmanPanics(func() { _ = ks.SmoothVarying(&a, c.phi, &LDSVarying{CtRhoC: obs.CtRhoC[k*k:], RhoC: obs.RhoC}, c.y) }) {
+				t.Error("no panic on a short CtRhoC")
 			}
 		})
 	}
