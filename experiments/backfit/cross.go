@@ -318,7 +318,7 @@ func (c *CrossConfig) prior(u []float64) (moe.Prior, error) {
 
 // nmse returns the mean squared error of the model's E[y | u] on the test
 // points over the variance of their targets (divisor N).
-func nmse(m *moe.VB, u, f []float64, d int) float64 {
+func crossNMSE(m *moe.VB, u, f []float64, d int) float64 {
 	sc := make([]float64, m.K())
 	var se, mean, v float64
 	for i, fi := range f {
@@ -381,7 +381,7 @@ func runCross(env *experiments.Env, c *CrossConfig, i int) (CrossCell, error) {
 			cell.Accepted++
 		}
 	}
-	cell.NMSEEnd = experiments.Float(nmse(m, tu, tf, d))
+	cell.NMSEEnd = experiments.Float(crossNMSE(m, tu, tf, d))
 	margin, cnt := math.Inf(-1), m.Counts(nil)
 	for k := 0; k < m.K(); k++ {
 		if cnt[k] < 1 {
@@ -403,7 +403,7 @@ func runCross(env *experiments.Env, c *CrossConfig, i int) (CrossCell, error) {
 		return cell, err
 	}
 	vb.Run(m0, run)
-	cell.NMSEStart = experiments.Float(nmse(m0, tu, tf, d))
+	cell.NMSEStart = experiments.Float(crossNMSE(m0, tu, tf, d))
 	mf, err := moe.NewVB(u, y, d, c.FixedComponents, p, s, rng.New(c.Seed, c.Experiment, "fixed", label))
 	if err != nil {
 		return cell, err
@@ -412,7 +412,7 @@ func runCross(env *experiments.Env, c *CrossConfig, i int) (CrossCell, error) {
 	if !rf.Status.OK() {
 		cell.OK = false
 	}
-	cell.FFixed, cell.FixedOccupied, cell.NMSEFixed = experiments.Float(rf.F), mf.Occupied(1), experiments.Float(nmse(mf, tu, tf, d))
+	cell.FFixed, cell.FixedOccupied, cell.NMSEFixed = experiments.Float(rf.F), mf.Occupied(1), experiments.Float(crossNMSE(mf, tu, tf, d))
 	if i == 0 {
 		cell.Grid, cell.Centres = c.surface(m, q)
 	}

@@ -12,8 +12,6 @@ func init() {
 			NotAttempted: "the text's drift path, shown only in panel (a): ours is stated in configs/backfit/forgetting.toml"},
 		experiments.Artefact{Label: "Figure 3.14", Line: 1017, Caption: "MSE of the estimated w for vkS, vkF and RLS at ψ_y = 10², 10³, 10⁴", Experiments: []string{ForgettingID},
 			Judged: "vkS's median MSE against vkF's and RLS's at each noise level, and one-sided sign tests over the 50 data sets (L1013, L1017)"},
-		experiments.Artefact{Label: "Figure 3.15", Line: 1028, Caption: "Bayesian forgetting rates with Bayesian backfitting on a 105-dimensional regression",
-			NotAttempted: "not built: it needs vkS combined with the Bayesian backfitting of chapter 4 (the d = 105 smoother of core/model/drift costs O(T d³) per iteration without backfitting's O(d) factorisation), and the text's drifting regression vector is shown only in the figure"},
 		experiments.Artefact{Label: "Figure 3.16", Line: 1038, Caption: "effect of increasing window size on the estimation error", Experiments: []string{ForgettingID},
 			Judged: "vkS's median MSE falling from the smallest window to the largest and its last gain below 10 % (L1040, L1046)"},
 		experiments.Artefact{Label: "Figure 3.17", Line: 1044, Caption: "the ratio of smoothed to filtered precision φ_n/ζ_n back from the last step", Experiments: []string{ForgettingID},

@@ -240,7 +240,7 @@ func (p SpiralPrior) prior(d int) gmm.Prior {
 
 // timed runs f on a locked OS thread and returns its CPU seconds (NaN
 // where the thread's CPU time cannot be read).
-func timed(f func()) float64 {
+func spiralTimed(f func()) float64 {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	c0, ok0 := results.ThreadCPUSeconds()
@@ -410,7 +410,7 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 	ms.Moves = mfaMoves(c.Search, nil) // deaths only, inside the E step
 	sp := mfa.NewSplitter(ms, mfa.SplitSettings{Run: local.Settings(env.Stop, ms), Rand: rng.New(c.Seed, c.Experiment, "split-births", tag),
 		MinPoints: c.Split.MinPoints, Margin: c.Split.Margin})
-	secs := timed(func() { res = c.Search.Search(sp, c.VB.Settings(env.Stop, ms), nil) })
+	secs := spiralTimed(func() { res = c.Search.Search(sp, c.VB.Settings(env.Stop, ms), nil) })
 	if res.Status == vb.Canceled {
 		return cell, res.Err
 	}
@@ -429,7 +429,7 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 		return cell, err
 	}
 	mb.Moves = mfaMoves(c.Search, rng.New(c.Seed, c.Experiment, "births", tag))
-	secs = timed(func() { res = c.Search.Search(mb, c.VB.Settings(env.Stop, mb), nil) })
+	secs = spiralTimed(func() { res = c.Search.Search(mb, c.VB.Settings(env.Stop, mb), nil) })
 	if res.Status == vb.Canceled {
 		return cell, res.Err
 	}
@@ -441,7 +441,7 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 		return cell, err
 	}
 	split := gmm.NewSplitter(m, gmm.SplitSettings{Run: gfit.Settings(env.Stop, m), MinPoints: c.Split.MinPoints, Margin: c.Split.Margin})
-	secs = timed(func() { res = vb.Search(split, c.Search.Plain(gfit.Settings(env.Stop, m), nil)) })
+	secs = spiralTimed(func() { res = vb.Search(split, c.Search.Plain(gfit.Settings(env.Stop, m), nil)) })
 	if res.Status == vb.Canceled {
 		return cell, res.Err
 	}
@@ -455,7 +455,7 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 	if err != nil {
 		return cell, err
 	}
-	secs = timed(func() { res = vb.Search(g, c.Search.Plain(gfit.Settings(env.Stop, g), nil)) })
+	secs = spiralTimed(func() { res = vb.Search(g, c.Search.Plain(gfit.Settings(env.Stop, g), nil)) })
 	if res.Status == vb.Canceled {
 		return cell, res.Err
 	}
@@ -485,7 +485,7 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 		}
 	}
 	var rr vb.Result
-	secs = timed(func() { rr = vb.Run(from, gfit.Settings(env.Stop, from)) })
+	secs = spiralTimed(func() { rr = vb.Run(from, gfit.Settings(env.Stop, from)) })
 	if rr.Status == vb.Canceled {
 		return cell, rr.Err
 	}
