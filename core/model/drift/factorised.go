@@ -1,6 +1,7 @@
 package drift
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/vbworkbench/vbw/core/dist"
@@ -50,6 +51,7 @@ type Factorised struct {
 	res    []float64 // T: the partial residual of the input being updated
 	fit    []float64 // T: x_nᵀ⟨w_n⟩
 	mu     []float64 // d×(T+1): ⟨w_mn⟩, n = 0, …, T
+	mu2    []float64 // scratch of SetData's shift
 	v      []float64 // d×(T+1): Var(w_mn)
 	c      []float64 // d×T: Cov(w_m,n−1, w_mn), n = 1, …, T
 
@@ -89,6 +91,60 @@ func NewFactorised(data Data, prior Prior, s Settings) (*Factorised, error) {
 		}
 	}
 	return m, nil
+}
+
+// SetData replaces the data by another sequence with the same d (the next
+// window of a stream), keeping the current q(λ) and q(ψ_y) with their shapes
+// set to the new length (as VB.SetData), and starts ⟨w_n⟩ from the current
+// means shifted by shift steps: the new step n takes the old step n + shift,
+// and steps past the old end the old last mean. The next E step sweeps.
+func (m *Factorised) SetData(data Data, shift int) error {
+	if err := data.check(); err != nil {
+		return err
+	}
+	d, T, oldT := data.D, data.T(), m.data.T()
+	if d != m.data.D {
+		return fmt.Errorf("drift: data of d=%d for a model of d=%d", d, m.data.D)
+	}
+	if shift < 0 {
+		return fmt.Errorf("drift: window shift %d, want at least 0", shift)
+	}
+	m.mu2 = reuse(m.mu2, d*(T+1))
+	for k := 0; k < d; k++ {
+		for n := 0; n <= T; n++ {
+			m.mu2[k*(T+1)+n] = m.mu[k*(oldT+1)+min(n+shift, oldT)]
+		}
+	}
+	m.mu, m.mu2 = m.mu2, m.mu
+	m.data = data
+	m.col, m.res, m.fit = reuse(m.col, d*T), reuse(m.res, T), reuse(m.fit, T)
+	m.v, m.c = reuse(m.v, d*(T+1)), reuse(m.c, d*T)
+	m.mf, m.pf = reuse(m.mf, T+1), reuse(m.pf, T+1)
+	for n := 0; n < T; n++ {
+		m.fit[n] = 0
+		for k := 0; k < d; k++ {
+			x := data.X[n*d+k]
+			m.col[k*T+n] = x
+			m.fit[n] += x * m.mu[k*(T+1)+n+1]
+		}
+	}
+	aL := m.prior.ALambda + 0.5*float64(T*d)
+	aP := m.prior.APsi + 0.5*float64(T)
+	m.qLambda = dist.NewGammaShapeRate(aL, aL/m.qLambda.Mean())
+	m.qPsi = dist.NewGammaShapeRate(aP, aP/m.qPsi.Mean())
+	m.haveE = false
+	return nil
+}
+
+// Last writes ⟨w_T⟩, the smoothed (and filtered) mean of the last step,
+// into dst (d) and returns it.
+func (m *Factorised) Last(dst []float64) []float64 {
+	d, T := m.data.D, m.data.T()
+	dst = reuse(dst, d)
+	for k := 0; k < d; k++ {
+		dst[k] = m.mu[k*(T+1)+T]
+	}
+	return dst
 }
 
 func (m *Factorised) lambda() (mean, meanLog float64) {

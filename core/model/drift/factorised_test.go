@@ -124,3 +124,57 @@ func BenchmarkFactorisedIteration(b *testing.B) {
 		m.M()
 	}
 }
+
+// TestFactorisedTrackerOneInput: with one input, Smoother.Track with the
+// factorised model gives vkS's estimates (the same windows, the same
+// starts of q(λ), q(ψ_y)), at every step and with runs every third step.
+func TestFactorisedTrackerOneInput(t *testing.T) {
+	data, _ := simulate(rand.New(rand.NewPCG(15, 6)), 60, 1, 300, 50)
+	set := vb.Settings{MaxIterations: 40} // the same 40 iterations each run: the paths agree to rounding
+	for _, every := range []int{0, 3} {
+		a, err := Smoother{Window: 20, VB: set, Every: every}.Track(data, testPrior, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Smoother{Window: 20, VB: set, Every: every, Factorised: true}.Track(data, testPrior, Settings{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Runs != b.Runs {
+			t.Fatalf("every %d: %d runs against vkS's %d", every, b.Runs, a.Runs)
+		}
+		for n := range a.W {
+			if math.Abs(a.W[n]-b.W[n]) > 1e-9*math.Max(1, math.Abs(a.W[n])) || math.Abs(a.Lambda[n]-b.Lambda[n]) > 1e-9*a.Lambda[n] {
+				t.Fatalf("every %d, step %d: factorised (%g, λ %g), vkS (%g, λ %g)", every, n+1, b.W[n], b.Lambda[n], a.W[n], a.Lambda[n])
+			}
+		}
+	}
+}
+
+// TestFactorisedSetDataShift: after SetData with a shift, the starting
+// means are the old ones moved by the shift, so one E step on the same
+// window (shift 0) reproduces the state that continuing would give.
+func TestFactorisedSetDataShift(t *testing.T) {
+	data, _ := simulate(rand.New(rand.NewPCG(16, 7)), 30, 3, 300, 50)
+	m, err := NewFactorised(Data{X: data.X[:20*3], Y: data.Y[:20], D: 3}, testPrior, Settings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vb.Run(m, vb.Settings{MaxIterations: 50})
+	before := m.Mean(nil)
+	if err := m.SetData(Data{X: data.X[5*3 : 25*3], Y: data.Y[5:25], D: 3}, 5); err != nil {
+		t.Fatal(err)
+	}
+	after := m.Mean(nil)
+	for n := 0; n < 20; n++ {
+		for k := 0; k < 3; k++ {
+			want := before[min(n+5, 19)*3+k]
+			if after[n*3+k] != want {
+				t.Fatalf("step %d input %d: start %g, want %g", n+1, k, after[n*3+k], want)
+			}
+		}
+	}
+	if err := m.SetData(Data{X: data.X[:3], Y: data.Y[:1], D: 2}, 0); err == nil {
+		t.Fatal("SetData accepted data of another d")
+	}
+}
