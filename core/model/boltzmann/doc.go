@@ -25,31 +25,33 @@
 //
 // # Map to the text
 //
-//   - Machine, NewRandom, Phi: eqs. 4.1-4.2 (L1530-1540); NewRandom draws the
+//   - Machine, NewRandom, Phi: eqs. 4.1-4.2 (L1530-1537); NewRandom draws the
 //     networks of Fig. 4.2 (L1701).
-//   - Machine.Exact: eq. 4.3 (L1544) and the exact ⟨s_i⟩, ⟨s_i s_j⟩ under the
+//   - Machine.Exact: eq. 4.3 (L1541) and the exact ⟨s_i⟩, ⟨s_i s_j⟩ under the
 //     joint (nil Clamp, ⟨·⟩_F) or the conditional (⟨·⟩_C).
-//   - Machine.LogLik: eqs. 4.4-4.5 (L1556-1560).
-//   - Machine.Gradient: eq. 4.6 (L1564) with exact moments; eq. 4.15
-//     (L1608) with MeanField.Moments; eq. 4.25 (L1690) with
+//   - Machine.LogLik: eqs. 4.4-4.5 (L1551-1555).
+//   - Machine.Gradient: eq. 4.6 (L1559) with exact moments; eq. 4.15
+//     (L1620) with MeanField.Moments; eq. 4.25 (L1693) with
 //     Mixture.Moments. Divided by T, as φ/T is the exponent.
-//   - MeanField, NewMeanField: eqs. 4.7-4.8 (L1588-1594).
-//   - MeanField.Iterate: eqs. 4.9-4.11 (L1598-1604), asynchronous.
-//   - MeanField.Bound: L⁻ (or L⁺) of eqs. 1.38, 4.13-4.14 (L703-710, L1606),
+//   - MeanField, NewMeanField: eqs. 4.7-4.8 (L1587-1591).
+//   - MeanField.Iterate: eqs. 4.9-4.11 (L1595-1604), asynchronous.
+//   - MeanField.Bound: L⁻ (or L⁺) of eqs. 1.38, 4.13-4.14 (L703-710, L1612-1616),
 //     complete.
 //   - MeanField.Anneal, Mixture.Anneal, GeometricSchedule: deterministic
-//     annealing (L1625; Fig. 4.2's 8 steps from 60 to 1, L1703).
+//     annealing (L1626; Fig. 4.2's 8 steps from 60 to 1, L1703).
 //   - Mixture, NewMixture: eq. 4.16 (L1640), smoothing functions R and λ
-//     (eqs. 4.19-4.21, L1652-1676; factorised R as eq. 2.26).
-//   - Mixture.Bound: eqs. 4.17, 4.21 (L1646, L1670).
-//   - Mixture.updateMeans: eqs. 4.22-4.24 (L1680-1686), with the
+//     (eqs. 4.19-4.21, L1654-1665; factorised R as eq. 2.26).
+//   - Mixture.Bound: eqs. 4.17, 4.21 (L1644, L1665).
+//   - Mixture.updateMeans: eqs. 4.22-4.24 (L1674-1683), with the
 //     derivative of the bound (sum over components, difference of R's) where
 //     eq. 4.23 as printed has λ_m alone and a sum.
 //   - Mixture.updateSmoothing, updateLambda, updateWeights: the fixed
-//     points of chapter 2, eqs. 2.35-2.37 (L991-1022), for ±1 units; λ_m =
+//     points of chapter 2, eqs. 2.35-2.37 (L1010-1024), for ±1 units; λ_m =
 //     Q(m)/Σ_k Q(k)π(m,k) with the weights Q(k) that eq. 2.37 as printed
 //     omits.
-//   - Mixture.Moments: Σ_m Q(m)⟨s_i⟩_m⟨s_j⟩_m (eq. 4.26, L1711).
+//   - Gibbs: the Gibbs sampler of section 4.3 (L1569) as a samplers/mcmc
+//     Tempered and Sweeper.
+//   - Mixture.Moments: Σ_m Q(m)⟨s_i⟩_m⟨s_j⟩_m (eq. 4.26, L1710).
 //
 // Each block of the mixture's updates is the exact maximiser of the bound
 // in its variables, so the bound never falls at fixed T; Iterate checks it

@@ -10,7 +10,7 @@ import (
 // tempered density f_β(s) ∝ exp(β φ(s)/T) is the machine at temperature T/β,
 // and an mcmc.Sweeper[[]float64] that redraws each free unit in turn from
 // P(s_k = +1 | rest) = σ(2β(Σ_j w_kj s_j + b_k)/T), the sampler of the
-// original learning algorithm (section 4.3, L1570).
+// original learning algorithm (section 4.3, L1569).
 type Gibbs struct {
 	M *Machine
 	C Clamp
