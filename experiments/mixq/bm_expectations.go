@@ -176,7 +176,7 @@ func (c *BMExpectationsConfig) machine(i int) (bmCell, error) {
 		}
 		if k == c.Components[len(c.Components)-1] {
 			cell.GibbsSweeps = r.Iterations * k * k
-			cell.GibbsSumSq = gibbsSumSq(m, ex, cell.GibbsSweeps, c.GibbsBurn, rng.New(c.Seed, "mixq", "bm", "gibbs", strconv.Itoa(i)))
+			cell.GibbsSumSq = bmGibbsSumSq(m, ex, cell.GibbsSweeps, c.GibbsBurn, rng.New(c.Seed, "mixq", "bm", "gibbs", strconv.Itoa(i)))
 		}
 		cell.Bounds = append(cell.Bounds, r.Bound)
 		cell.SumSq = append(cell.SumSq, ss)
@@ -185,10 +185,10 @@ func (c *BMExpectationsConfig) machine(i int) (bmCell, error) {
 	return cell, nil
 }
 
-// gibbsSumSq runs a Gibbs chain (samplers/mcmc) of the given sweeps from
+// bmGibbsSumSq runs a Gibbs chain (samplers/mcmc) of the given sweeps from
 // a uniform random state and returns Σ_{i<j} of the squared errors of its
 // averages of s_i s_j after the burn-in fraction.
-func gibbsSumSq(m *boltzmann.Machine, ex boltzmann.Exact, sweeps int, burn float64, r *rand.Rand) float64 {
+func bmGibbsSumSq(m *boltzmann.Machine, ex boltzmann.Exact, sweeps int, burn float64, r *rand.Rand) float64 {
 	n := m.N
 	g := boltzmann.Gibbs{M: m}
 	s := make([]float64, n)
@@ -249,9 +249,9 @@ func RunBMExpectations(env *experiments.Env, c *BMExpectationsConfig) error {
 			if m == 1 {
 				m1gap = math.Max(m1gap, math.Abs(cell.Bounds[k]-cell.MF))
 			}
-			machines.Rows = append(machines.Rows, []string{strconv.Itoa(i), strconv.Itoa(m), fg(cell.LogZ), fg(cell.Bounds[k]), fg(cell.SumSq[k])})
+			machines.Rows = append(machines.Rows, []string{strconv.Itoa(i), strconv.Itoa(m), bmFmt(cell.LogZ), bmFmt(cell.Bounds[k]), bmFmt(cell.SumSq[k])})
 			for p, d := range cell.Diffs[k] {
-				diffs.Rows = append(diffs.Rows, []string{strconv.Itoa(i), strconv.Itoa(m), strconv.Itoa(p), fg(d)})
+				diffs.Rows = append(diffs.Rows, []string{strconv.Itoa(i), strconv.Itoa(m), strconv.Itoa(p), bmFmt(d)})
 			}
 		}
 	}
@@ -260,7 +260,7 @@ func RunBMExpectations(env *experiments.Env, c *BMExpectationsConfig) error {
 	for k, m := range c.Components {
 		ms[k] = float64(m)
 		s.SetMetric(fmt.Sprintf("bm_err_M%d", m), mean[k])
-		summary.Rows = append(summary.Rows, []string{strconv.Itoa(m), fg(mean[k])})
+		summary.Rows = append(summary.Rows, []string{strconv.Itoa(m), bmFmt(mean[k])})
 	}
 	if nm >= 3 {
 		s.Judge(get("fig4.2-error-falls"), results.Spearman(ms, mean))
@@ -293,12 +293,12 @@ func RunBMExpectations(env *experiments.Env, c *BMExpectationsConfig) error {
 		Checks:    []string{"fig4.2-error-falls", "fig4.2-error-ratio", "fig4.2-bounds-below-logz", "fig4.2-m1-is-mean-field", "fig4.2-gibbs-matched"},
 		Statement: "The error of the mixture's pairwise expectations falls systematically as M grows (L1713)."}}
 	return env.WriteSummary(s, fmt.Sprintf("%d random %d-unit machines, weights and biases U(−%g, %g); mixtures of M mean-field components annealed over the geometric schedule %s with %d pass(es) per temperature above 1, then to convergence at T = 1; errors against exact enumeration.",
-		c.Machines, c.Units, c.Span, c.Span, schedString(boltzmann.GeometricSchedule(c.TStart, 1, c.TSteps)), c.StepIterations))
+		c.Machines, c.Units, c.Span, c.Span, bmSchedule(boltzmann.GeometricSchedule(c.TStart, 1, c.TSteps)), c.StepIterations))
 }
 
-func fg(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+func bmFmt(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func schedString(t []float64) string {
+func bmSchedule(t []float64) string {
 	s := ""
 	for i, v := range t {
 		if i > 0 {

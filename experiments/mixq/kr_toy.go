@@ -99,8 +99,8 @@ type krTrace struct {
 	Above                      int
 }
 
-// klData returns KL(p_data‖P) exactly.
-func klData(m *boltzmann.Machine) (float64, float64, error) {
+// krKLData returns KL(p_data‖P) exactly.
+func krKLData(m *boltzmann.Machine) (float64, float64, error) {
 	ex, err := m.Exact(nil)
 	if err != nil {
 		return 0, 0, err
@@ -145,7 +145,7 @@ func (c *KRToyConfig) learn(which int) (krTrace, error) {
 	}
 	var tr krTrace
 	record := func(bound float64, mu [][]float64, w []float64) error {
-		kl, lz, err := klData(m)
+		kl, lz, err := krKLData(m)
 		if err != nil {
 			return err
 		}
@@ -154,8 +154,8 @@ func (c *KRToyConfig) learn(which int) (krTrace, error) {
 		tr.W = append(tr.W, m.W[1])
 		tr.B1, tr.B2 = append(tr.B1, m.B[0]), append(tr.B2, m.B[1])
 		tr.Bound = append(tr.Bound, bound)
-		tr.Mu1 = append(tr.Mu1, col(mu, 0))
-		tr.Mu2 = append(tr.Mu2, col(mu, 1))
+		tr.Mu1 = append(tr.Mu1, krColumn(mu, 0))
+		tr.Mu2 = append(tr.Mu2, krColumn(mu, 1))
 		tr.Weights = append(tr.Weights, w)
 		if bound > lz+1e-9 {
 			tr.Above++
@@ -233,7 +233,7 @@ func (c *KRToyConfig) learn(which int) (krTrace, error) {
 	return tr, nil
 }
 
-func col(mu [][]float64, i int) []float64 {
+func krColumn(mu [][]float64, i int) []float64 {
 	out := make([]float64, len(mu))
 	for j, v := range mu {
 		out[j] = v[i]
@@ -241,9 +241,9 @@ func col(mu [][]float64, i int) []float64 {
 	return out
 }
 
-// signChanges counts the sign changes of the successive differences of
+// krSignChanges counts the sign changes of the successive differences of
 // x[from:], ignoring differences of exactly zero.
-func signChanges(x []float64, from int) int {
+func krSignChanges(x []float64, from int) int {
 	n, prev := 0, 0.0
 	for t := max(from, 0) + 1; t < len(x); t++ {
 		d := x[t] - x[t-1]
@@ -258,8 +258,8 @@ func signChanges(x []float64, from int) int {
 	return n
 }
 
-// valueSignChanges counts the sign changes of x itself.
-func valueSignChanges(x []float64) int {
+// krValueSignChanges counts the sign changes of x itself.
+func krValueSignChanges(x []float64) int {
 	n := 0
 	for t := 1; t < len(x); t++ {
 		if (x[t] > 0) != (x[t-1] > 0) {
@@ -283,14 +283,14 @@ func RunKRToy(env *experiments.Env, c *KRToyConfig) error {
 	s.SetMetric("kr_final_kl_mf", last(mf.KL))
 	s.SetMetric("kr_final_kl_mix2", last(mix.KL))
 	half := c.Iterations / 2
-	s.Judge(get("fig4.5-mf-oscillates"), float64(signChanges(mf.KL, half)))
+	s.Judge(get("fig4.5-mf-oscillates"), float64(krSignChanges(mf.KL, half)))
 	s.Judge(get("fig4.5-mix-tracks-exact"), math.Abs(last(mix.KL)-last(ex.KL))/last(ex.KL))
-	s.Judge(get("fig4.5-mix-smooth"), float64(signChanges(mix.KL, half)))
+	s.Judge(get("fig4.5-mix-smooth"), float64(krSignChanges(mix.KL, half)))
 	mu1 := make([]float64, len(mf.Mu1))
 	for t := range mu1 {
 		mu1[t] = mf.Mu1[t][0]
 	}
-	s.Judge(get("fig4.6-mf-mode-hops"), float64(valueSignChanges(mu1)))
+	s.Judge(get("fig4.6-mf-mode-hops"), float64(krValueSignChanges(mu1)))
 	s.Judge(get("fig4.5-bounds-below-logz"), float64(mf.Above+mix.Above))
 	rises := 0
 	for t := 1; t < len(ex.KL); t++ {
@@ -304,9 +304,9 @@ func RunKRToy(env *experiments.Env, c *KRToyConfig) error {
 	for l, tr := range traces {
 		for t := range tr.KL {
 			for j := range tr.Mu1[t] {
-				qm, m1, m2 := fg(tr.Weights[t][j]), fg(tr.Mu1[t][j]), fg(tr.Mu2[t][j])
-				tab.Rows = append(tab.Rows, []string{krLearners[l], strconv.Itoa(t), fg(tr.KL[t]), fg(tr.W[t]), fg(tr.B1[t]), fg(tr.B2[t]),
-					fg(tr.LogZ[t]), fg(tr.Bound[t]), strconv.Itoa(j), qm, m1, m2})
+				qm, m1, m2 := bmFmt(tr.Weights[t][j]), bmFmt(tr.Mu1[t][j]), bmFmt(tr.Mu2[t][j])
+				tab.Rows = append(tab.Rows, []string{krLearners[l], strconv.Itoa(t), bmFmt(tr.KL[t]), bmFmt(tr.W[t]), bmFmt(tr.B1[t]), bmFmt(tr.B2[t]),
+					bmFmt(tr.LogZ[t]), bmFmt(tr.Bound[t]), strconv.Itoa(j), qm, m1, m2})
 			}
 		}
 	}
