@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// BenchmarkFit fits the 2-4-6 random nets of L1101 (span 1, visible units
+// BenchmarkFit fits the 2-4-6 random nets of L1127 (span 1, visible units
 // at 0): mean field and the 5-component mixture; nets/s is reported.
 func BenchmarkFit(b *testing.B) {
 	for _, c := range []struct {

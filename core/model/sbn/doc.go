@@ -27,18 +27,18 @@
 //
 // # Map to the text
 //
-//   - Net, NewNet, Random: eqs. 2.1-2.5, L806-846; random nets U(−W, W), L1101-1103, L1118.
-//   - Net.LogJoint: eq. 2.5. Net.ExactLogLik: eq. 2.6 by enumeration, L1104-1106.
-//   - Net.LogConditional: the Gibbs conditional P(h_i | rest), L858 (§2.3).
+//   - Net, NewNet, Random: eqs. 2.1-2.5, L790-818; random nets U(−W, W), L1127, L1140.
+//   - Net.LogJoint: eq. 2.5. Net.ExactLogLik: eq. 2.6 by enumeration, L1127.
+//   - Net.LogConditional: the Gibbs conditional P(h_i | rest), L834 (§2.3).
 //   - upper, logMoments: the SJJ bound of eq. 2.12 / A.2 with eqs. A.5-A.7 and its ξ derivatives.
-//   - updateXi: the ξ_i optimisation, L948 and L1005 (one-dimensional, convex).
+//   - updateXi: the ξ_i optimisation, L905 and L1019 (one-dimensional, convex).
 //   - updateMu, muCoefficients: eqs. 2.16-2.18, A.3-A.8 (mean field) and 2.29-2.32 (a component).
-//   - MeanField (E, M, Bound): eq. 2.15, L879-952.
+//   - MeanField (E, M, Bound): eq. 2.15, L857-909.
 //   - Mixture.Bound: eqs. 2.24-2.28; Mixture.E: eqs. 2.32, 2.35, 2.36, 2.37 (the
 //     λ term of eq. 2.34 carries − rather than the text's +, as the derivative of
-//     eq. 2.24 in Q(m) requires); Mixture.M: ξ_im, L1005.
+//     eq. 2.24 in Q(m) requires); Mixture.M: ξ_im, L1019.
 //   - Mixture.MutualInformation: eq. 2.21 by enumeration (tests).
-//   - FitPattern, Settings: the inference runs of §2.5.1, L1097-1121.
+//   - FitPattern, Settings: the inference runs of §2.5.1, L1127-1140.
 //
 // Not here: the Markov-chain q (eqs. 2.38-2.50) and learning (§2.5.2).
 package sbn

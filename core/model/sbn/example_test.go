@@ -8,7 +8,7 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// A random 2-4-6 net with its six visible units at 0 (L1099-1104): the
+// A random 2-4-6 net with its six visible units at 0 (L1127): the
 // exact ln P(V) by enumeration of the 64 latent states, the mean-field bound
 // and the bound of a 3-component mixture, each below it.
 func Example() {

@@ -6,7 +6,7 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// MeanField is the mean-field fit of one pattern (L879-952, Saul et al.
+// MeanField is the mean-field fit of one pattern (L857-909, Saul et al.
 // 1996): a product of Bernoullis over the latent units (eq. 2.10) and one ξ_i
 // per unit (eq. 2.12). It is a vb.Model: E updates every μ_k in turn (eq.
 // 2.18, kept only where the exact bound rises, see updateMu) and returns
@@ -18,7 +18,7 @@ type MeanField struct {
 }
 
 // NewMeanField starts a mean-field fit of visible pattern v with every μ_k
-// and ξ_i drawn uniform on (0, 1) (the initialisation of L1141).
+// and ξ_i drawn uniform on (0, 1) (the initialisation of L1149).
 func NewMeanField(n *Net, v []float64, r *rand.Rand) (*MeanField, error) {
 	if err := n.checkVisible(v); err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func (m *MeanField) E() (vb.Bound, error) {
 	return m.Bound(), nil
 }
 
-// M updates every ξ_i (L948).
+// M updates every ξ_i (L905).
 func (m *MeanField) M() {
 	for i := range m.net.Units() {
 		m.net.updateXi(i, m.c)

@@ -9,7 +9,7 @@ import (
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
-// Mixture is a mixture of M mean-field distributions (eq. 2.19, L956-1008,
+// Mixture is a mixture of M mean-field distributions (eq. 2.19, L911-1026,
 // Jaakkola and Jordan 1998) fitted to one pattern, with factorised smoothing
 // distributions R(h_j|m) (eq. 2.26: two positive entries per latent unit and
 // component, not normalised) and one λ_m per component (eq. 2.23). Its
@@ -31,7 +31,7 @@ type Mixture struct {
 }
 
 // NewMixture starts a fit of visible pattern v by M components, each μ and
-// ξ drawn uniform on (0, 1) (L1141), Q(m) = 1/M, R ≡ 1 and λ at its optimum
+// ξ drawn uniform on (0, 1) (L1149), Q(m) = 1/M, R ≡ 1 and λ at its optimum
 // (eq. 2.37), where 𝓘 = 0 and the bound is the mean of the components'
 // mean-field bounds. M = 1 draws the same numbers as NewMeanField.
 func NewMixture(n *Net, v []float64, M int, r *rand.Rand) (*Mixture, error) {
@@ -174,7 +174,7 @@ func (x *Mixture) updateSmoothing() {
 // tiny keeps R, Q(m) positive where they would underflow.
 const tiny = 1e-300
 
-// M updates every component's ξ_im (L1005).
+// M updates every component's ξ_im (L1019).
 func (x *Mixture) M() {
 	for _, c := range x.comps {
 		for i := range x.net.Units() {

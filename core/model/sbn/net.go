@@ -10,7 +10,7 @@ import (
 )
 
 // Net is a layered sigmoid belief network of 0/1 units (eqs. 2.1-2.5,
-// L806-846): every unit of a layer has every unit of the layer above as a
+// L790-818): every unit of a layer has every unit of the layer above as a
 // parent, P(s_i = 1 | pa(s_i)) = σ(b_i + Σ_j w_ij s_j) (eq. 2.3). Units are
 // numbered top layer first; the last layer is the visible one.
 type Net struct {
@@ -54,7 +54,7 @@ func NewNet(layers []int, w [][]float64, b []float64) (*Net, error) {
 }
 
 // Random draws a net with every weight and bias uniform on (−span, span),
-// the random nets of L1101-1103 (span 1) and L1118 (span W).
+// the random nets of L1127 (span 1) and L1140 (span W).
 func Random(layers []int, span float64, r *rand.Rand) (*Net, error) {
 	units := 0
 	for _, k := range layers {
@@ -142,7 +142,7 @@ func (n *Net) LogJoint(s []float64) float64 {
 
 // LogConditional is ln P(s_k = 1 | rest) − ln P(s_k = 0 | rest) of a full
 // state s: unit k's own field plus its children's terms, the conditional of
-// Gibbs sampling (L858).
+// Gibbs sampling (L834).
 func (n *Net) LogConditional(k int, s []float64) float64 {
 	old := s[k]
 	lo, hi := n.children(k)
@@ -165,7 +165,7 @@ func (n *Net) LogConditional(k int, s []float64) float64 {
 }
 
 // ExactLogLik is ln P(V) = ln Σ_H P(H, V) (eq. 2.6) by enumerating the
-// 2^Hidden latent states (L1104-1106).
+// 2^Hidden latent states (L1127).
 func (n *Net) ExactLogLik(v []float64) (float64, error) {
 	if err := n.checkVisible(v); err != nil {
 		return 0, err

@@ -9,7 +9,7 @@ import (
 // component is one factorised distribution Q(H|m) = Π_i μ_i^{h_i}(1−μ_i)^{1−h_i}
 // (eq. 2.10) with its Saul-Jaakkola-Jordan parameters ξ_i (eq. 2.12), one per
 // unit. mu holds every unit: the visible ones fixed at their observed values
-// (L893).
+// (L865).
 type component struct {
 	mu, xi []float64
 }
@@ -89,9 +89,9 @@ func (n *Net) bound(c component) (lambda, entropy float64) {
 	return
 }
 
-// updateXi minimises unit i's SJJ bound over ξ_i (convex, L948: "adjustment
+// updateXi minimises unit i's SJJ bound over ξ_i (convex, L905: "adjustment
 // of each variational parameter ξ_i to maximise the lower bound"; the text
-// uses a one-dimensional minimiser, L1005) by safeguarded Newton steps that
+// uses a one-dimensional minimiser, L1019) by safeguarded Newton steps that
 // never raise it.
 func (n *Net) updateXi(i int, c component) {
 	if lo, hi := n.parents(i); lo == hi {
