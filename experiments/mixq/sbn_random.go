@@ -43,7 +43,7 @@ type SBNConfig struct {
 	// Spans are the W of the weights and biases U(−W, W) (L1140).
 	Spans []float64 `toml:"spans" range:"(0,20] len=1..20 increasing"`
 	// Components are the M of the mixtures fitted beside mean field.
-	Components []int `toml:"components" range:"[1,20] len=1..20 increasing"`
+	Components []int              `toml:"components" range:"[1,20] len=1..20 increasing"`
 	VB         config.FitSettings `toml:"vb"`
 }
 
@@ -353,4 +353,3 @@ func componentsOf(c *SBNConfig, f int) int {
 	}
 	return c.Components[f-1]
 }
-
