@@ -12,6 +12,7 @@ import (
 	_ "github.com/vbworkbench/vbw/experiments/chapter4"
 	_ "github.com/vbworkbench/vbw/experiments/chapter5"
 	_ "github.com/vbworkbench/vbw/experiments/chapter6"
+	_ "github.com/vbworkbench/vbw/experiments/mixq"
 	_ "github.com/vbworkbench/vbw/experiments/vbgmm"
 	_ "github.com/vbworkbench/vbw/experiments/vembias"
 )
