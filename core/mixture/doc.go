@@ -36,6 +36,8 @@
 //	               slices
 //	SplitWeight    the weight of a birth: ω_s shared equally with the child
 //	               (targets ch4-mfa.md §1.9)
+//	CheckResponsibilities
+//	               q(s) of a hand-built start: each point's column a distribution
 //	SplitResp      a local split (D'Souza (2004) Algorithm 2, lines 6–8): a new
 //	               component takes the share 1 − ρ_i of q(s_i = j) of the points
 //	               of j, j keeping ρ_i q(s_i = j)

@@ -79,3 +79,24 @@ func TestProposeSplitSkipsTried(t *testing.T) {
 	}
 }
 
+// TestCheckResponsibilities: a distribution per point passes; the wrong
+// length, a negative or NaN entry and a column off 1 are refused.
+func TestCheckResponsibilities(t *testing.T) {
+	ok := []float64{0.25, 1, 0.75, 0} // S = 2, n = 2
+	if err := CheckResponsibilities(ok, 2, 2); err != nil {
+		t.Errorf("valid: %v", err)
+	}
+	for _, c := range []struct {
+		r    []float64
+		want string
+	}{
+		{[]float64{1, 1, 0}, "3 responsibilities, want K·N = 4"},
+		{[]float64{-0.1, 1, 1.1, 0}, "responsibility of point 0 not a probability"},
+		{[]float64{0.5, math.NaN(), 0.5, 0}, "responsibility of point 1 not a probability"},
+		{[]float64{0.5, 1, 0.4, 0}, "responsibilities of point 0 sum to 0.9"},
+	} {
+		if err := CheckResponsibilities(c.r, 2, 2); err == nil || err.Error() != c.want {
+			t.Errorf("%v: error %v, want %q", c.r, err, c.want)
+		}
+	}
+}

@@ -327,21 +327,8 @@ func (m *VB) transpose(i0, i1 int) []float64 {
 // hand-built start. It returns an error if r has the wrong length or a
 // point's column does not sum to 1 within 1e-9.
 func (m *VB) SetResponsibilities(r []float64) error {
-	if len(r) != m.k*m.n {
-		return fmt.Errorf("gmm: %d responsibilities, want K·N = %d", len(r), m.k*m.n)
-	}
-	for i := 0; i < m.n; i++ {
-		var s float64
-		for j := 0; j < m.k; j++ {
-			v := r[j*m.n+i]
-			if !(v >= 0) {
-				return fmt.Errorf("gmm: responsibility of point %d not a probability", i)
-			}
-			s += v
-		}
-		if math.Abs(s-1) > 1e-9 {
-			return fmt.Errorf("gmm: responsibilities of point %d sum to %v", i, s)
-		}
+	if err := mixture.CheckResponsibilities(r, m.k, m.n); err != nil {
+		return fmt.Errorf("gmm: %w", err)
 	}
 	copy(m.resp, r)
 	m.M()
@@ -390,6 +377,7 @@ func (m *VB) M() {
 		}
 	}
 	s1, dx := m.vec, m.work[:d]
+	pr := dist.NormalWishartChol{Beta: p.Beta0, Nu: p.Nu0, Mean: p.M0}
 	m.bad = nil
 	for k := 0; k < m.k; k++ {
 		mk := m.m[k*d : (k+1)*d] // the shift c: the mean of the last M step
@@ -400,51 +388,11 @@ func (m *VB) M() {
 		}
 		nk := sk[d*d1+d]
 		copy(s1, sk[d*d1:d*d1+d])
-		// s1 becomes x̄_k − c, dx the prior's deviation x̄_k − m₀.
-		if nk > 0 {
-			for a := range s1 {
-				s1[a] /= nk
-			}
-		} else {
-			for a := range s1 {
-				s1[a] = p.M0[a] - mk[a]
-			}
-		}
-		bk := p.Beta0 + nk
-		f := p.Beta0 * nk / bk
-		for a := range dx {
-			dx[a] = mk[a] + s1[a] - p.M0[a]
-		}
-		for a := 0; a < d; a++ {
-			for b := 0; b <= a; b++ {
-				winv[a*d+b] += f*dx[a]*dx[b] - nk*s1[a]*s1[b]
-			}
-		}
-		for a := 0; a < d; a++ {
-			xbar := mk[a] + s1[a]
-			mk[a] = (p.Beta0*p.M0[a] + nk*xbar) / bk
-			for b := 0; b < a; b++ {
-				winv[b*d+a] = winv[a*d+b]
-			}
-		}
-		m.beta[k], m.nu[k] = bk, p.Nu0+nk
-		pc := m.pchol[k*d*d : (k+1)*d*d]
-		copy(pc, winv)
-		if !numeric.CholFactor(pc, d) {
-			if m.bad == nil {
-				m.bad = fmt.Errorf("gmm: W⁻¹ of component %d is not positive definite", k)
-			}
-			continue
-		}
-		q := m.qinv[k*d*d : (k+1)*d*d]
-		clear(q)
-		for j := 0; j < d; j++ {
-			clear(s1)
-			s1[j] = 1
-			numeric.CholSolveVec(pc, d, s1)
-			for a := j; a < d; a++ {
-				q[a*d+j] = s1[a]
-			}
+		var ok bool
+		m.beta[k], m.nu[k], ok = dist.NormalWishartUpdate(d, pr, nk, s1, mk, winv,
+			m.pchol[k*d*d:(k+1)*d*d], m.qinv[k*d*d:(k+1)*d*d], dx)
+		if !ok && m.bad == nil {
+			m.bad = fmt.Errorf("gmm: W⁻¹ of component %d is not positive definite", k)
 		}
 	}
 }
@@ -457,7 +405,7 @@ func (m *VB) logDetW(k int) float64 {
 // ElnLambda returns ln Λ̃_k = E[ln|Λ_k|] = Σ_{i=1..D} ψ((ν_k+1−i)/2) + D ln 2
 // + ln|W_k| (PRML (10.65)).
 func (m *VB) ElnLambda(k int) float64 {
-	return numeric.MultiDigamma(m.nu[k]/2, m.d) + float64(m.d)*math.Ln2 + m.logDetW(k)
+	return dist.WishartMeanLogDetChol(m.nu[k], m.pchol[k*m.d*m.d:(k+1)*m.d*m.d], m.d)
 }
 
 // mahalanobisW returns (v)ᵀW_k v = ‖P_k⁻¹v‖² (W_k⁻¹ = P_kP_kᵀ), using the
