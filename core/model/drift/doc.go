@@ -40,6 +40,10 @@
 //	VB.Mean, VB.Last     ⟨w_n⟩_N, ⟨w_T⟩                                 L979
 //	VB.Cov, VB.FilteredPrecision
 //	                     1/φ_n and ζ_n, whose ratio is Fig. 3.17         L979, L1044-1048
+//	NewFactorised, Factorised.E, Factorised.M
+//	                     vkS with Bayesian backfitting's factorisation   L1019-1024 (Fig. 3.15); eq. 4.26
+//	                     over the inputs: one 1-D smoother per input on its
+//	                     partial residual, O(Td) a sweep
 //	Smoother.Track       vkS online on a moving window                  L966-967, L1048-1050; Figs 3.13-3.16
 //	Filter.Track         vkF: filtering only, window of statistics     L954-955, L1009-1017 (Sykacek & Roberts 2003)
 //	RLS.Track            recursive least squares, forgetting factor γ   L935-937, L1011, L1029

@@ -174,15 +174,34 @@ func (f Filter) Track(data Data, prior Prior, s Settings) (Estimates, error) {
 	return est, nil
 }
 
-// Smoother is vkS run online (L966-967, L1048-1050): at every step n, VB
-// (vb.Run of VB) on the last Window steps y_{n−Window+1:n} (fewer at the
-// start), whose weight before the window has the prior's N(ŵ_0, ζ_0⁻¹ I),
-// started from the q(λ), q(ψ_y) of step n−1; the estimate of w_n is the
-// last smoothed mean ⟨w_n⟩, which uses y_{1:n} only.
+// Smoother is vkS run online (L966-967, L1048-1050): at every Every-th step n
+// (and the last), VB (vb.Run) on the last Window steps y_{n−Window+1:n}
+// (fewer at the start), whose weight before the window has the prior's
+// N(ŵ_0, ζ_0⁻¹ I), started from the q(λ), q(ψ_y) of the previous run; the
+// estimate of w_n is the last smoothed mean ⟨w_n⟩, which uses y_{1:n} only,
+// and between runs the estimate of the last run is held (the random walk's
+// prediction). With Factorised the model is Factorised, vkS with
+// backfitting's factorisation over the inputs (Fig. 3.15), its means started
+// from the previous run's shifted to the new window.
 type Smoother struct {
-	Window int         // steps in the window (≥ 2)
-	VB     vb.Settings // the stop rule of each window's run
+	Window     int         // steps in the window (≥ 2)
+	VB         vb.Settings // the stop rule of each window's run
+	Every      int         // steps between runs (0: 1, a run at every step)
+	Factorised bool        // Factorised in place of VB
 }
+
+// windowed is what Track needs of VB and Factorised.
+type windowed interface {
+	vb.Model
+	setWindow(data Data, shift int) error
+	Last(dst []float64) []float64
+	lambdaMean() float64
+}
+
+func (m *VB) setWindow(data Data, _ int) error         { return m.SetData(data) }
+func (m *VB) lambdaMean() float64                      { return m.lbar }
+func (m *Factorised) setWindow(data Data, s int) error { return m.SetData(data, s) }
+func (m *Factorised) lambdaMean() float64              { l, _ := m.lambda(); return l }
 
 // Track runs the smoother over the data and returns its online estimates.
 func (sm Smoother) Track(data Data, prior Prior, s Settings) (Estimates, error) {
@@ -192,22 +211,36 @@ func (sm Smoother) Track(data Data, prior Prior, s Settings) (Estimates, error) 
 	if sm.Window < 2 {
 		return Estimates{}, fmt.Errorf("drift: smoother window %d, want at least 2", sm.Window)
 	}
+	if sm.Every < 0 {
+		return Estimates{}, fmt.Errorf("drift: smoother runs every %d steps, want at least 1", sm.Every)
+	}
+	every := max(sm.Every, 1)
 	d, T := data.D, data.T()
 	est := newEstimates(T, d)
-	var m *VB
+	var m windowed
 	last := make([]float64, d)
+	lambda, prevLo := 0.0, 0
 	for n := 1; n <= T; n++ {
+		if n%every != 0 && n != T && m != nil {
+			copy(est.W[(n-1)*d:n*d], last)
+			est.Lambda[n-1] = lambda
+			continue
+		}
 		lo := max(0, n-sm.Window)
 		win := Data{X: data.X[lo*d : n*d], Y: data.Y[lo:n], D: d}
 		var err error
-		if m == nil {
+		switch {
+		case m != nil:
+			err = m.setWindow(win, lo-prevLo)
+		case sm.Factorised:
+			m, err = NewFactorised(win, prior, s)
+		default:
 			m, err = NewVB(win, prior, s)
-		} else {
-			err = m.SetData(win)
 		}
 		if err != nil {
 			return Estimates{}, err
 		}
+		prevLo = lo
 		r := vb.Run(m, sm.VB)
 		if err := r.Error(); err != nil {
 			return Estimates{}, fmt.Errorf("drift: smoother step %d: %w", n, err)
@@ -218,8 +251,9 @@ func (sm Smoother) Track(data Data, prior Prior, s Settings) (Estimates, error) 
 		}
 		// The run ends on an E step: q(w) is that of the last q(λ), q(ψ_y).
 		m.Last(last)
+		lambda = m.lambdaMean()
 		copy(est.W[(n-1)*d:n*d], last)
-		est.Lambda[n-1] = m.lbar
+		est.Lambda[n-1] = lambda
 	}
 	return est, nil
 }
