@@ -86,7 +86,7 @@ func wishartLogZChol(nu, logDetS float64, d int) float64 {
 func NormalWishartKL(d int, q, p NormalWishartChol, work []float64) float64 {
 	df := float64(d)
 	ldq, ldp := -numeric.CholLogDet(q.L, d), -numeric.CholLogDet(p.L, d) // ln|S|
-	elnL := numeric.MultiDigamma(q.Nu/2, d) + df*math.Ln2 + ldq
+	elnL := WishartMeanLogDetChol(q.Nu, q.L, d)
 	tr := traceFactors(d, q.L, p.L, work)
 	klW := wishartLogZChol(p.Nu, ldp, d) - wishartLogZChol(q.Nu, ldq, d) + (q.Nu-p.Nu)/2*elnL + q.Nu/2*(tr-df)
 	maha := sqNormSolve(d, q.L, q.Mean, p.Mean, work[d*d:])

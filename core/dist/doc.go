@@ -57,7 +57,9 @@
 //	GaussianRows.ARDGammaTo                 q(ν_l), eqs. (4.38)–(4.40); section 5.3.9
 //	Posterior                               eqs. (2.97)–(2.99), (2.114)–(2.119)
 //	NormalWishartKL, NormalGammaKL          KLWishart + ExpectedCondKL and KLNormalGamma on
-//	                                        flat Cholesky factors, allocation-free (moe)
+//	                                        flat Cholesky factors, allocation-free (gmm, moe)
+//	NormalWishartUpdate                     PRML (10.60)–(10.63) from shifted statistics (gmm, moe)
+//	WishartMeanLogDetChol                   E[ln|Λ|], PRML (10.65), from the factor of S⁻¹
 //
 // # Building blocks and test oracles
 //
@@ -65,7 +67,8 @@
 // slice functions DirichletMeanLogTo, DirichletKL, DirichletLogMarginalCounts
 // and FitSymmetricStrength (hmm, mfa, dag, score), Dirichlet.Rand and
 // LogNormalizer (samplers), Gamma with MeanLog, FitFromMoments and KLGamma
-// (mfa, lds), NormalWishartKL and NormalGammaKL (moe), ARDPrecision (lds),
+// (mfa, lds), NormalWishartKL, NormalWishartUpdate, WishartMeanLogDetChol
+// (gmm, moe), NormalGammaKL (moe), ARDPrecision (lds),
 // GaussianRows with its To methods, SetDistinctPrecision and KLRowDiag
 // (mfa), and NormalGamma with
 // KLNormalGamma (vbtest's Gaussian mixture). The rest is exported for the

@@ -36,12 +36,21 @@
 //	               slices
 //	SplitWeight    the weight of a birth: ω_s shared equally with the child
 //	               (targets ch4-mfa.md §1.9)
+//	CheckResponsibilities
+//	               q(s) of a hand-built start: each point's column a distribution
+//	SplitResp      a local split (D'Souza (2004) Algorithm 2, lines 6–8): a new
+//	               component takes the share 1 − ρ_i of q(s_i = j) of the points
+//	               of j, j keeping ρ_i q(s_i = j)
+//	SplitCache, LocalFits, ProposeSplit
+//	               the search of D'Souza's Algorithm 2 (L771–786): the local
+//	               1-vs-2 tests cached per state, the local fits' work, the
+//	               first untried component whose test favours two
 //
 // Components are removed with slices.Delete on every per-component array,
 // in the same order as Remove; a component is added by appending to each
 // array, as Add and SplitWeight do.
 //
-// None of the functions allocates except Add and Remove, which return new
+// None of the functions allocates except Add, Remove and SplitResp, which return new
 // slices so that a saved snapshot is never aliased (and Counts with a nil
 // dst).
 package mixture

@@ -264,3 +264,28 @@ func Owned(r []float64, n int) [][]int {
 	}
 	return out
 }
+
+// CheckResponsibilities returns an error unless r holds S×n
+// responsibilities (component-major, as NormalizeLog writes them) whose
+// every point's column is a distribution: each q_is ≥ 0, summing to 1
+// within 10⁻⁹. A model's hand-built start (SetResponsibilities) checks
+// its argument with it.
+func CheckResponsibilities(r []float64, s, n int) error {
+	if len(r) != s*n {
+		return fmt.Errorf("%d responsibilities, want K·N = %d", len(r), s*n)
+	}
+	for i := 0; i < n; i++ {
+		var sum float64
+		for j := 0; j < s; j++ {
+			v := r[j*n+i]
+			if !(v >= 0) {
+				return fmt.Errorf("responsibility of point %d not a probability", i)
+			}
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			return fmt.Errorf("responsibilities of point %d sum to %v", i, sum)
+		}
+	}
+	return nil
+}

@@ -60,6 +60,7 @@
 //	CholFactorUpper     A = UᵀU in place (upper triangle), lapack64.Potrf's factor bit for bit
 //	CholInverseUpper    the upper triangle of (UᵀU)⁻¹, and whether it is finite
 //	CholSolveUpperVec   (UᵀU)⁻¹v by the two triangular solves
+//	PrincipalAxis       the leading eigenvector, by 200 power iterations (gmm, moe births)
 //	Sum                 Σ x_i in a fixed order with four partial sums
 //	FlushSubnormals     subnormal elements to zero (they stall the vector kernels)
 //

@@ -186,7 +186,7 @@ func localDimSeed(env *experiments.Env, c *LocalDimConfig, i int) (LocalDimCell,
 	for r := range n {
 		ones.Set(r, 0, 1)
 	}
-	m, err := mfa.NewVB(z, ones, mfa.Settings{K: c.MFA.KMax, Hyper: mfa.Hyper{A: c.MFA.AStar, B: c.MFA.BStar}})
+	m, err := mfa.NewVB(z, ones, c.MFA.settings())
 	if err != nil {
 		return cell, err
 	}
@@ -260,11 +260,7 @@ func localDimSeed(env *experiments.Env, c *LocalDimConfig, i int) (LocalDimCell,
 // localdim_dims.csv (each piece's points by the dimensionality of their
 // analyser), localdim_points.csv (seed 0), the summary and the figure.
 func RunLocalDim(env *experiments.Env, c *LocalDimConfig) error {
-	names := make([]string, c.Restarts)
-	for i := range names {
-		names[i] = "seed=" + strconv.Itoa(i)
-	}
-	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (LocalDimCell, error) { return localDimSeed(env, c, i) })
+	cells, complete, err := runSeeds(env, c.Restarts, func(i int) (LocalDimCell, error) { return localDimSeed(env, c, i) })
 	if err != nil || !complete {
 		return err
 	}

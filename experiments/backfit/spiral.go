@@ -104,6 +104,12 @@ type SpiralMFA struct {
 	BStar float64 `toml:"b_star" range:"[1e-8,1e6]"`
 }
 
+// settings returns the VB-MFA's settings of the table (chapter4/spiral's
+// model), shared by spiral and localdim.
+func (t SpiralMFA) settings() mfa.Settings {
+	return mfa.Settings{K: t.KMax, Hyper: mfa.Hyper{A: t.AStar, B: t.BStar}}
+}
+
 // DefaultSpiral returns the settings of configs/backfit/spiral.toml.
 func DefaultSpiral() SpiralConfig {
 	return SpiralConfig{Common: experiments.Common{Seed: 3301}, Restarts: 10, StartComponents: 5,
@@ -387,7 +393,7 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 	gfit, local := c.VB, c.VB
 	gfit.Hyper = nil
 	local.Hyper = config.HyperSchedule{mfa.HyperPsi: 1}
-	fa := mfa.Settings{K: c.MFA.KMax, Hyper: mfa.Hyper{A: c.MFA.AStar, B: c.MFA.BStar}}
+	fa := c.MFA.settings()
 	var res vb.SearchResult
 
 	// D'Souza's local splits of factor analysers, from the start's
@@ -504,15 +510,21 @@ func spiralSeed(env *experiments.Env, c *SpiralConfig, i int) (SpiralCell, error
 // RunSpiral runs the seeds and writes the tables, the summary and the
 // figure.
 func RunSpiral(env *experiments.Env, c *SpiralConfig) error {
-	names := make([]string, c.Restarts)
-	for i := range names {
-		names[i] = "seed=" + strconv.Itoa(i)
-	}
-	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (SpiralCell, error) { return spiralSeed(env, c, i) })
+	cells, complete, err := runSeeds(env, c.Restarts, func(i int) (SpiralCell, error) { return spiralSeed(env, c, i) })
 	if err != nil || !complete {
 		return err
 	}
 	return writeSpiral(env, c, cells)
+}
+
+// runSeeds runs one cell a seed i < restarts, named "seed=i", by
+// experiments.RunAllCells (spiral and localdim).
+func runSeeds[T any](env *experiments.Env, restarts int, run func(i int) (T, error)) ([]T, bool, error) {
+	names := make([]string, restarts)
+	for i := range names {
+		names[i] = "seed=" + strconv.Itoa(i)
+	}
+	return experiments.RunAllCells(env, names, nil, run)
 }
 
 // searchKey is a search's name in the summary's metric names.

@@ -412,7 +412,7 @@ func classifySummary(c *ClassifyConfig, cells []ClassifyCell, pixels int) (*resu
 			losses++
 		}
 	}
-	pSign := signTestP(wins, losses)
+	pSign := results.SignTestP(wins, losses)
 	vbWins := 0
 	for i := range vbMean {
 		if vbMean[i] >= bicMean[i] {
@@ -496,23 +496,6 @@ func falls(v []float64) int {
 		}
 	}
 	return n
-}
-
-// signTestP is the one-sided p-value of the sign test: the probability of
-// at least wins successes in wins+losses fair coin flips (ties dropped).
-func signTestP(wins, losses int) float64 {
-	n := wins + losses
-	if n == 0 {
-		return 1
-	}
-	var p float64
-	for k := wins; k <= n; k++ {
-		lg, _ := math.Lgamma(float64(n + 1))
-		a, _ := math.Lgamma(float64(k + 1))
-		b, _ := math.Lgamma(float64(n - k + 1))
-		p += math.Exp(lg - a - b - float64(n)*math.Ln2)
-	}
-	return math.Min(p, 1)
 }
 
 // PlotClassify draws Figure 4.11 (stacked bars of the median number of

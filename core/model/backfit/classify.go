@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/vbworkbench/vbw/core/approx"
-	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
@@ -42,8 +41,7 @@ type Classifier struct {
 	v     []float64
 	muE   []float64
 	psiZ  []float64
-	aHat  float64
-	bHat  []float64
+	qAlpha
 	xi    []float64 // ξ_i
 	rho   []float64 // (t_i − ⟨b⟩ᵀf_i)/s_i at the last E
 	g     []float64 // Σ_i ρ_i f_m(x_i)
@@ -73,24 +71,14 @@ func NewClassifier(p *Problem, prior Prior, s Settings) (*Classifier, error) {
 	if !(psiZ > 0) || math.IsInf(psiZ, 0) {
 		return nil, fmt.Errorf("backfit: starting ψ_z = %g: must be positive and finite", psiZ)
 	}
-	init := s.InitAlpha
-	if init == 0 {
-		init = prior.A / prior.B
-	}
-	if !(init > 0) || math.IsInf(init, 0) {
-		return nil, fmt.Errorf("backfit: starting E[alpha] %g: must be positive and finite", init)
+	init, err := startAlpha(prior, s)
+	if err != nil {
+		return nil, err
 	}
 	d, n := p.d, p.n
 	m := &Classifier{p: p, prior: prior, set: s, mu: make([]float64, d), v: make([]float64, d), muE: make([]float64, d),
 		psiZ: make([]float64, d), xi: make([]float64, n), rho: make([]float64, n), g: make([]float64, d), terms: make([]vb.Term, 5)}
-	if s.ARD {
-		m.aHat, m.bHat = prior.A+0.5, make([]float64, d)
-	} else {
-		m.aHat, m.bHat = prior.A+0.5*float64(d), make([]float64, 1)
-	}
-	for k := range m.bHat {
-		m.bHat[k] = m.aHat / init
-	}
+	m.qAlpha = newQAlpha(prior, s.ARD, 1, d, init)
 	for k := range m.psiZ {
 		m.psiZ[k] = psiZ
 		m.v[k] = 1 / (p.ff[k]/psiZ + init)
@@ -99,13 +87,6 @@ func NewClassifier(p *Problem, prior Prior, s Settings) (*Classifier, error) {
 		m.xi[i] = 1
 	}
 	return m, nil
-}
-
-func (m *Classifier) alphaIndex(k int) int {
-	if m.set.ARD {
-		return k
-	}
-	return 0
 }
 
 // E sets q(Z) from q(b) and ξ and returns the bound, every constant
@@ -141,18 +122,8 @@ func (m *Classifier) E() (vb.Bound, error) {
 		m.invS += 1 / s
 		numeric.Axpy(rho, row, m.g)
 	}
-	cv, pb, hb := 0.0, 0.0, 0.0
-	for k, v := range m.v {
-		cv -= 0.5 * v * p.ff[k] / m.psiZ[k]
-		qa := dist.Gamma{Alpha: m.aHat, Beta: m.bHat[m.alphaIndex(k)]}
-		pb += 0.5 * (qa.MeanLog() - ln2Pi - qa.Mean()*(m.mu[k]*m.mu[k]+v))
-		hb += 0.5 * (math.Log(v) + ln2Pi + 1)
-	}
-	kl := 0.0
-	pr := dist.Gamma{Alpha: m.prior.A, Beta: m.prior.B}
-	for _, b := range m.bHat {
-		kl += dist.KLGamma(dist.Gamma{Alpha: m.aHat, Beta: b}, pr)
-	}
+	cv, pb, hb := m.coefTerms(p.ff, m.psiZ, m.mu, m.v)
+	kl := m.klAlpha(m.prior)
 	m.terms[0] = vb.Term{Name: TermJJ, Value: data}
 	m.terms[1] = vb.Term{Name: TermCoefVar, Value: cv}
 	m.terms[2] = vb.Term{Name: TermPriorB, Value: pb}

@@ -1,7 +1,6 @@
 package backfit
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/vbworkbench/vbw/core/dist"
@@ -46,8 +45,7 @@ type StudentT struct {
 	muE   []float64
 	psiZ  []float64
 	psiY  float64
-	aHat  float64
-	bHat  []float64
+	qAlpha
 	g     []float64 // Σ_i r_i f_m(x_i) at the last E
 	rr    float64   // Σ_i r_i² at the last E
 	om    []float64 // ω̃_m of the last E (M's scratch)
@@ -66,36 +64,19 @@ func NewStudentT(p *Problem, prior Prior, s Settings) (*StudentT, error) {
 	if err != nil {
 		return nil, err
 	}
-	init := s.InitAlpha
-	if init == 0 {
-		init = prior.A / prior.B
-	}
-	if !(init > 0) || math.IsInf(init, 0) {
-		return nil, fmt.Errorf("backfit: starting E[alpha] %g: must be positive and finite", init)
+	init, err := startAlpha(prior, s)
+	if err != nil {
+		return nil, err
 	}
 	d, n := p.d, float64(p.n)
 	m := &StudentT{p: p, prior: prior, set: s, mu: make([]float64, d), v: make([]float64, d), muE: make([]float64, d),
 		psiZ: make([]float64, d), psiY: psiY, g: make([]float64, d), om: make([]float64, d), zz: make([]float64, d), terms: make([]vb.Term, 4)}
-	if s.ARD {
-		m.aHat, m.bHat = prior.A+0.5*n, make([]float64, d)
-	} else {
-		m.aHat, m.bHat = prior.A+0.5*n*float64(d), make([]float64, 1)
-	}
-	for k := range m.bHat {
-		m.bHat[k] = m.aHat / init
-	}
+	m.qAlpha = newQAlpha(prior, s.ARD, n, d, init)
 	for k := range m.psiZ {
 		m.psiZ[k] = psiZ
 		m.v[k] = psiZ / (p.ff[k] + psiZ)
 	}
 	return m, nil
-}
-
-func (m *StudentT) alphaIndex(k int) int {
-	if m.set.ARD {
-		return k
-	}
-	return 0
 }
 
 // tilde returns ψ̃_zk = ψ_zk/E[α_k].
@@ -128,16 +109,12 @@ func (m *StudentT) E() (vb.Bound, error) {
 	data := -0.5*n*(ln2Pi+math.Log(s)) - 0.5*m.rr/s
 	la, cv, klb := 0.0, 0.0, 0.0
 	for k, v := range m.v {
-		qa := dist.Gamma{Alpha: m.aHat, Beta: m.bHat[m.alphaIndex(k)]}
+		qa := m.alphaK(k)
 		la += 0.5 * n * (qa.MeanLog() - math.Log(qa.Mean()))
 		cv -= 0.5 * v * p.ff[k] / m.psiZ[k]
 		klb += 0.5 * (v + qa.Mean()*m.mu[k]*m.mu[k] - 1 - math.Log(v))
 	}
-	kl := 0.0
-	pr := dist.Gamma{Alpha: m.prior.A, Beta: m.prior.B}
-	for _, b := range m.bHat {
-		kl += dist.KLGamma(dist.Gamma{Alpha: m.aHat, Beta: b}, pr)
-	}
+	kl := m.klAlpha(m.prior)
 	m.terms[0] = vb.Term{Name: TermDataT, Value: data}
 	m.terms[1] = vb.Term{Name: TermLogAlpha, Value: la}
 	m.terms[2] = vb.Term{Name: TermCoefVar, Value: cv}
@@ -210,7 +187,7 @@ func (m *StudentT) LogMarginalB(k int, b float64) float64 {
 
 // QAlpha returns q(α_k) (the shared q(α) without ARD).
 func (m *StudentT) QAlpha(k int) dist.Gamma {
-	return dist.Gamma{Alpha: m.aHat, Beta: m.bHat[m.alphaIndex(k)]}
+	return m.alphaK(k)
 }
 
 // CondVar returns σ̃²_k: Var(b_k | α) = σ̃²_k/α.

@@ -99,8 +99,7 @@ type VB struct {
 	muE   []float64 // the μ_b that the last E's q(Z) was computed from
 	psiZ  []float64 // ψ_zm
 	psiY  float64
-	aHat  float64   // shape of q(α) or of every q(α_m): fixed
-	bHat  []float64 // rates: one (shared) or d (ARD)
+	qAlpha
 	g     []float64 // Σ_i r_i f_m(x_i) at the last E
 	rr    float64   // Σ_i r_i² at the last E
 	iter  int       // M steps so far
@@ -118,39 +117,19 @@ func NewVB(p *Problem, prior Prior, s Settings) (*VB, error) {
 	if err != nil {
 		return nil, err
 	}
-	init := s.InitAlpha
-	if init == 0 {
-		init = prior.A / prior.B
-	}
-	if !(init > 0) || math.IsInf(init, 0) {
-		return nil, fmt.Errorf("backfit: starting E[alpha] %g: must be positive and finite", init)
+	init, err := startAlpha(prior, s)
+	if err != nil {
+		return nil, err
 	}
 	d := p.d
 	m := &VB{p: p, prior: prior, set: s, mu: make([]float64, d), v: make([]float64, d), muE: make([]float64, d),
 		psiZ: make([]float64, d), psiY: psiY, g: make([]float64, d), terms: make([]vb.Term, 5)}
-	if s.ARD {
-		m.aHat = prior.A + 0.5 // eq. 4.29
-		m.bHat = make([]float64, d)
-	} else {
-		m.aHat = prior.A + 0.5*float64(d) // eq. 4.26
-		m.bHat = make([]float64, 1)
-	}
-	for k := range m.bHat {
-		m.bHat[k] = m.aHat / init
-	}
+	m.qAlpha = newQAlpha(prior, s.ARD, 1, d, init) // eqs. 4.26, 4.29
 	for k := range m.psiZ {
 		m.psiZ[k] = psiZ
 		m.v[k] = 1 / (p.ff[k]/psiZ + init)
 	}
 	return m, nil
-}
-
-// alphaIndex returns the index into bHat of coefficient k's precision.
-func (m *VB) alphaIndex(k int) int {
-	if m.set.ARD {
-		return k
-	}
-	return 0
 }
 
 // E sets q(Z) from q(b) (eqs. B.15-B.20 with ⟨b⟩ for b; only the
@@ -173,18 +152,8 @@ func (m *VB) E() (vb.Bound, error) {
 	m.rr = p.residuals(m.mu, m.g)
 	s := m.psiY + sumPsi(m.psiZ)
 	data := -0.5*float64(p.n)*(ln2Pi+math.Log(s)) - 0.5*m.rr/s
-	cv, pb, hb := 0.0, 0.0, 0.0
-	for k, v := range m.v {
-		cv -= 0.5 * v * p.ff[k] / m.psiZ[k]
-		qa := dist.Gamma{Alpha: m.aHat, Beta: m.bHat[m.alphaIndex(k)]}
-		pb += 0.5 * (qa.MeanLog() - ln2Pi - qa.Mean()*(m.mu[k]*m.mu[k]+v))
-		hb += 0.5 * (math.Log(v) + ln2Pi + 1)
-	}
-	kl := 0.0
-	pr := dist.Gamma{Alpha: m.prior.A, Beta: m.prior.B}
-	for _, b := range m.bHat {
-		kl += dist.KLGamma(dist.Gamma{Alpha: m.aHat, Beta: b}, pr)
-	}
+	cv, pb, hb := m.coefTerms(p.ff, m.psiZ, m.mu, m.v)
+	kl := m.klAlpha(m.prior)
 	m.terms[0] = vb.Term{Name: TermData, Value: data}
 	m.terms[1] = vb.Term{Name: TermCoefVar, Value: cv}
 	m.terms[2] = vb.Term{Name: TermPriorB, Value: pb}

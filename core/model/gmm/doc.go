@@ -40,9 +40,9 @@
 //	VB.E                   ln ρ_nk (10.46) with (10.64)–(10.66), r_nk (10.49),
 //	                       (10.67); F = (10.70)–(10.77) as Σ_n ln Σ_k ρ_nk − KL
 //	VB.M                   N_k, x̄_k, S_k (10.51)–(10.53); α_k (10.58);
-//	                       β_k, m_k, W_k, ν_k (10.60)–(10.63)
-//	VB.KLComponent         (10.77) − (10.74) for one component
-//	VB.ElnLambda           ln Λ̃_k (10.65)
+//	                       β_k, m_k, W_k, ν_k (10.60)–(10.63) (dist.NormalWishartUpdate)
+//	VB.KLComponent         (10.77) − (10.74) for one component (dist.NormalWishartKL)
+//	VB.ElnLambda           ln Λ̃_k (10.65) (dist.WishartMeanLogDetChol)
 //	VB.MeanWeights         E[π_k] = (α₀ + N_k)/(Kα₀ + N), (10.69) corrected
 //	VB.Covariance          E[Λ_k]⁻¹ = W_k⁻¹/ν_k, the ellipses of Fig. 10.6
 //	VB.LogPredictive       the Student-t mixture (10.81), (10.82)

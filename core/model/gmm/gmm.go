@@ -90,6 +90,7 @@ func (p Prior) Validate() error {
 // normaliser ln B(W₀, ν₀)⁻¹ of PRML (B.79).
 type consts struct {
 	w0inv  []float64 // W₀⁻¹
+	l0     []float64 // Cholesky factor of W₀⁻¹
 	lnZ0   float64   // ln Z(W₀, ν₀) = (ν₀D/2) ln 2 + (ν₀/2) ln|W₀| + ln Γ_D(ν₀/2)
 	logDW0 float64   // ln|W₀|
 }
@@ -102,6 +103,10 @@ func newConsts(p Prior) consts {
 	}
 	c := consts{w0inv: make([]float64, d*d), logDW0: numeric.CholLogDet(l, d)}
 	numeric.CholInverse(c.w0inv, l, d, make([]float64, d*d))
+	c.l0 = append([]float64(nil), c.w0inv...)
+	if !numeric.CholFactor(c.l0, d) {
+		panic("gmm: W0⁻¹ is not positive definite")
+	}
 	c.lnZ0 = wishartLogZ(p.Nu0, c.logDW0, d)
 	return c
 }
@@ -139,7 +144,7 @@ type VB struct {
 
 	// scratch
 	lnZ, elnpi []float64
-	work, vec  []float64 // D×D, D
+	work, vec  []float64 // D×D + D (dist.NormalWishartKL's scratch), D
 	xt         []float64 // D×block: a block of points transposed, a point per column
 	kwork      []float64 // the kernels' scratch (numeric.SqNormsLower, numeric.ScatterLower)
 	ck, hn     []float64 // K: the constant and the factor ν_k/2 of ln ρ_nk
@@ -230,7 +235,7 @@ func NewVBStart(x []float64, d, k int, prior Prior, start Start, rnd *rand.Rand)
 		}
 	}
 	m := &VB{x: x, n: n, d: d, prior: prior, c: newConsts(prior),
-		lnZ: make([]float64, n), work: make([]float64, d*d), vec: make([]float64, d),
+		lnZ: make([]float64, n), work: make([]float64, d*d+d), vec: make([]float64, d),
 		xt: make([]float64, d*block), kwork: make([]float64, max(32*(d+1), 2*(d+1)*block+16))}
 	m.resize(k)
 	m.resp = make([]float64, k*n)
@@ -322,21 +327,8 @@ func (m *VB) transpose(i0, i1 int) []float64 {
 // hand-built start. It returns an error if r has the wrong length or a
 // point's column does not sum to 1 within 1e-9.
 func (m *VB) SetResponsibilities(r []float64) error {
-	if len(r) != m.k*m.n {
-		return fmt.Errorf("gmm: %d responsibilities, want K·N = %d", len(r), m.k*m.n)
-	}
-	for i := 0; i < m.n; i++ {
-		var s float64
-		for j := 0; j < m.k; j++ {
-			v := r[j*m.n+i]
-			if !(v >= 0) {
-				return fmt.Errorf("gmm: responsibility of point %d not a probability", i)
-			}
-			s += v
-		}
-		if math.Abs(s-1) > 1e-9 {
-			return fmt.Errorf("gmm: responsibilities of point %d sum to %v", i, s)
-		}
+	if err := mixture.CheckResponsibilities(r, m.k, m.n); err != nil {
+		return fmt.Errorf("gmm: %w", err)
 	}
 	copy(m.resp, r)
 	m.M()
@@ -385,6 +377,7 @@ func (m *VB) M() {
 		}
 	}
 	s1, dx := m.vec, m.work[:d]
+	pr := dist.NormalWishartChol{Beta: p.Beta0, Nu: p.Nu0, Mean: p.M0}
 	m.bad = nil
 	for k := 0; k < m.k; k++ {
 		mk := m.m[k*d : (k+1)*d] // the shift c: the mean of the last M step
@@ -395,51 +388,11 @@ func (m *VB) M() {
 		}
 		nk := sk[d*d1+d]
 		copy(s1, sk[d*d1:d*d1+d])
-		// s1 becomes x̄_k − c, dx the prior's deviation x̄_k − m₀.
-		if nk > 0 {
-			for a := range s1 {
-				s1[a] /= nk
-			}
-		} else {
-			for a := range s1 {
-				s1[a] = p.M0[a] - mk[a]
-			}
-		}
-		bk := p.Beta0 + nk
-		f := p.Beta0 * nk / bk
-		for a := range dx {
-			dx[a] = mk[a] + s1[a] - p.M0[a]
-		}
-		for a := 0; a < d; a++ {
-			for b := 0; b <= a; b++ {
-				winv[a*d+b] += f*dx[a]*dx[b] - nk*s1[a]*s1[b]
-			}
-		}
-		for a := 0; a < d; a++ {
-			xbar := mk[a] + s1[a]
-			mk[a] = (p.Beta0*p.M0[a] + nk*xbar) / bk
-			for b := 0; b < a; b++ {
-				winv[b*d+a] = winv[a*d+b]
-			}
-		}
-		m.beta[k], m.nu[k] = bk, p.Nu0+nk
-		pc := m.pchol[k*d*d : (k+1)*d*d]
-		copy(pc, winv)
-		if !numeric.CholFactor(pc, d) {
-			if m.bad == nil {
-				m.bad = fmt.Errorf("gmm: W⁻¹ of component %d is not positive definite", k)
-			}
-			continue
-		}
-		q := m.qinv[k*d*d : (k+1)*d*d]
-		clear(q)
-		for j := 0; j < d; j++ {
-			clear(s1)
-			s1[j] = 1
-			numeric.CholSolveVec(pc, d, s1)
-			for a := j; a < d; a++ {
-				q[a*d+j] = s1[a]
-			}
+		var ok bool
+		m.beta[k], m.nu[k], ok = dist.NormalWishartUpdate(d, pr, nk, s1, mk, winv,
+			m.pchol[k*d*d:(k+1)*d*d], m.qinv[k*d*d:(k+1)*d*d], dx)
+		if !ok && m.bad == nil {
+			m.bad = fmt.Errorf("gmm: W⁻¹ of component %d is not positive definite", k)
 		}
 	}
 }
@@ -452,7 +405,7 @@ func (m *VB) logDetW(k int) float64 {
 // ElnLambda returns ln Λ̃_k = E[ln|Λ_k|] = Σ_{i=1..D} ψ((ν_k+1−i)/2) + D ln 2
 // + ln|W_k| (PRML (10.65)).
 func (m *VB) ElnLambda(k int) float64 {
-	return numeric.MultiDigamma(m.nu[k]/2, m.d) + float64(m.d)*math.Ln2 + m.logDetW(k)
+	return dist.WishartMeanLogDetChol(m.nu[k], m.pchol[k*m.d*m.d:(k+1)*m.d*m.d], m.d)
 }
 
 // mahalanobisW returns (v)ᵀW_k v = ‖P_k⁻¹v‖² (W_k⁻¹ = P_kP_kᵀ), using the
@@ -526,36 +479,14 @@ func (m *VB) E() (vb.Bound, error) {
 //	KL_W = ln Z(W₀,ν₀) − ln Z(W_k,ν_k) + (ν_k−ν₀)/2 · ln Λ̃_k + (ν_k/2)(Tr(W₀⁻¹W_k) − D)
 //	E KL_N = ½[Dβ₀/β_k − D + D ln(β_k/β₀) + β₀ν_k (m_k−m₀)ᵀW_k(m_k−m₀)],
 //
-// which is (10.77) − (10.74) per component. It does not allocate.
+// which is (10.77) − (10.74) per component, computed by
+// dist.NormalWishartKL on the Cholesky factors of W_k⁻¹ and W₀⁻¹. It does
+// not allocate.
 func (m *VB) KLComponent(k int) float64 {
 	d, p := m.d, m.prior
-	df := float64(d)
-	pc := m.pchol[k*d*d : (k+1)*d*d]
-	// Tr(W₀⁻¹W_k) = Σ_a e_aᵀ W₀⁻¹ W_k e_a = Σ_a (W₀⁻¹)_a · (W_k)_{·a}; column a
-	// of W_k is P⁻ᵀP⁻¹e_a.
-	var tr float64
-	y := m.vec
-	for a := 0; a < d; a++ {
-		clear(y)
-		y[a] = 1
-		numeric.CholSolveVec(pc, d, y)
-		numeric.CholSolveVecT(pc, d, y)
-		row := m.c.w0inv[a*d : (a+1)*d]
-		for b, v := range y {
-			tr += row[b] * v
-		}
-	}
-	elnL := m.ElnLambda(k)
-	nu := m.nu[k]
-	klW := m.c.lnZ0 - wishartLogZ(nu, m.logDetW(k), d) + (nu-p.Nu0)/2*elnL + nu/2*(tr-df)
-	dm := m.work[:d]
-	for a := range dm {
-		dm[a] = m.m[k*d+a] - p.M0[a]
-	}
-	q := m.mahalanobisW(k, dm)
-	bk := m.beta[k]
-	klN := 0.5 * (df*p.Beta0/bk - df + df*math.Log(bk/p.Beta0) + p.Beta0*nu*q)
-	return klW + klN
+	return dist.NormalWishartKL(d,
+		dist.NormalWishartChol{Beta: m.beta[k], Nu: m.nu[k], Mean: m.m[k*d : (k+1)*d], L: m.pchol[k*d*d : (k+1)*d*d]},
+		dist.NormalWishartChol{Beta: p.Beta0, Nu: p.Nu0, Mean: p.M0, L: m.c.l0}, m.work)
 }
 
 // K returns the number of components.

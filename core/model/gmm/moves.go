@@ -3,10 +3,10 @@ package gmm
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/vbworkbench/vbw/core/mixture"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -75,7 +75,7 @@ func (m *VB) Apply(mv vb.Move) error {
 // principal axis of W_j⁻¹ through m_j give their q(z = j) to the newcomer.
 func (m *VB) split(j int) []float64 {
 	k, n, d := m.k, m.n, m.d
-	v := principalAxis(m.winv[j*d*d:(j+1)*d*d], d)
+	v := numeric.PrincipalAxis(m.winv[j*d*d:(j+1)*d*d], d)
 	mj := m.m[j*d : (j+1)*d]
 	resp := mixture.Add(m.resp, n)
 	for i := 0; i < n; i++ {
@@ -88,32 +88,6 @@ func (m *VB) split(j int) []float64 {
 		}
 	}
 	return resp
-}
-
-// principalAxis returns the unit eigenvector of the largest eigenvalue of
-// the symmetric positive definite D×D matrix a, by 200 power iterations
-// from (1, 1, …, 1)/√D (deterministic).
-func principalAxis(a []float64, d int) []float64 {
-	v, w := make([]float64, d), make([]float64, d)
-	for i := range v {
-		v[i] = 1 / math.Sqrt(float64(d))
-	}
-	for range 200 {
-		var s float64
-		for i := 0; i < d; i++ {
-			var t float64
-			for j := 0; j < d; j++ {
-				t += a[i*d+j] * v[j]
-			}
-			w[i] = t
-			s += t * t
-		}
-		s = math.Sqrt(s)
-		for i := range v {
-			v[i] = w[i] / s
-		}
-	}
-	return v
 }
 
 // Size returns the number of components K.

@@ -81,14 +81,13 @@ type Splitter struct {
 	*VB
 	Split SplitSettings
 
-	// tests caches the local tests of the state whose fingerprint is key.
-	// LocalIterations counts the iterations of every local fit so far
-	// (work outside the global model's, which vb.Search's budget does not
-	// see), LocalPointIterations the same weighted by each fit's points.
-	LocalIterations, LocalPointIterations int
+	// LocalFits counts the iterations of every local fit so far (work
+	// outside the global model's, which vb.Search's budget does not see):
+	// LocalIterations, and LocalPointIterations weighted by each fit's
+	// points.
+	mixture.LocalFits
 
-	tests map[int]LocalTest
-	key   []float64
+	tests mixture.SplitCache[LocalTest] // the local tests of the state of fingerprint
 }
 
 var _ vb.Mover = (*Splitter)(nil)
@@ -112,18 +111,7 @@ func (s *Splitter) Test(j int) (LocalTest, error) {
 	if j < 0 || j >= s.k {
 		return LocalTest{}, fmt.Errorf("gmm: component %d of %d", j, s.k)
 	}
-	if key := s.fingerprint(); !slices.Equal(key, s.key) {
-		s.key, s.tests = key, map[int]LocalTest{}
-	}
-	if t, ok := s.tests[j]; ok {
-		return t, nil
-	}
-	t, err := s.localTest(j, s.Owned()[j])
-	if err != nil {
-		return t, err
-	}
-	s.tests[j] = t
-	return t, nil
+	return s.tests.Test(s.fingerprint(), j, func() (LocalTest, error) { return s.localTest(j, s.Owned()[j]) })
 }
 
 // localTest fits one and two Gaussians to the points pts (D'Souza
@@ -148,18 +136,14 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 		return t, err
 	}
 	run := s.Split.run()
-	r1 := vb.Run(local, run)
-	s.LocalIterations += r1.Iterations
-	s.LocalPointIterations += r1.Iterations * len(pts)
+	r1 := s.RunLocal(local, run, len(pts))
 	if !r1.Status.OK() {
 		return t, fmt.Errorf("gmm: local fit of one Gaussian to component %d: %w", j, r1.Error())
 	}
 	if err := local.Apply(vb.Move{Kind: MoveBirth, Component: 0, Other: -1}); err != nil {
 		return t, err
 	}
-	r2 := vb.Run(local, run)
-	s.LocalIterations += r2.Iterations
-	s.LocalPointIterations += r2.Iterations * len(pts)
+	r2 := s.RunLocal(local, run, len(pts))
 	if !r2.Status.OK() {
 		return t, fmt.Errorf("gmm: local fit of two Gaussians to component %d: %w", j, r2.Error())
 	}
@@ -176,13 +160,10 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 // when there is none ("until no split occurs", L785). A failed local fit
 // counts as a test against the split.
 func (s *Splitter) Propose(log []vb.MoveRecord) (vb.Move, bool) {
-	var cands []vb.Move
-	for j := 0; j < s.k; j++ {
-		if t, err := s.Test(j); err == nil && t.Split {
-			cands = append(cands, vb.Move{Kind: MoveSplit, Component: j, Other: -1})
-		}
-	}
-	return vb.Untried(log, cands)
+	return mixture.ProposeSplit(MoveSplit, s.k, func(j int) bool {
+		t, err := s.Test(j)
+		return err == nil && t.Split
+	}, log)
 }
 
 // Apply splits component j by its local test (Algorithm 2, lines 6–8): a
@@ -204,13 +185,8 @@ func (s *Splitter) Apply(mv vb.Move) error {
 	if t.Resp == nil {
 		return fmt.Errorf("gmm: component %d owns %d points, too few to split", j, len(t.Points))
 	}
-	k, n := s.k, s.n
-	resp := mixture.Add(s.resp, n)
-	for a, i := range t.Points {
-		r := resp[j*n+i]
-		resp[j*n+i], resp[k*n+i] = t.Resp[a]*r, (1-t.Resp[a])*r
-	}
-	s.resize(k + 1)
+	resp := mixture.SplitResp(s.resp, s.n, j, t.Points, t.Resp)
+	s.resize(s.k + 1)
 	s.resp = resp
 	s.M()
 	return nil

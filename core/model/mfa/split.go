@@ -83,13 +83,13 @@ type Splitter struct {
 	*VB
 	Split SplitSettings
 
-	// LocalIterations counts the iterations of every local fit so far
-	// (work outside the global model's, which vb.Search's budget does not
-	// see), LocalPointIterations the same weighted by each fit's points.
-	LocalIterations, LocalPointIterations int
+	// LocalFits counts the iterations of every local fit so far (work
+	// outside the global model's, which vb.Search's budget does not see):
+	// LocalIterations, and LocalPointIterations weighted by each fit's
+	// points.
+	mixture.LocalFits
 
-	tests map[int]LocalTest
-	key   []float64
+	tests mixture.SplitCache[LocalTest] // the local tests of the state of fingerprint
 }
 
 var _ vb.Mover = (*Splitter)(nil)
@@ -108,18 +108,7 @@ func (s *Splitter) Test(j int) (LocalTest, error) {
 	if j < 0 || j >= len(s.comps) {
 		return LocalTest{}, fmt.Errorf("mfa: analyser %d of %d", j, len(s.comps))
 	}
-	if key := s.fingerprint(); !slices.Equal(key, s.key) {
-		s.key, s.tests = key, map[int]LocalTest{}
-	}
-	if t, ok := s.tests[j]; ok {
-		return t, nil
-	}
-	t, err := s.localTest(j, mixture.Owned(s.resp, s.n)[j])
-	if err != nil {
-		return t, err
-	}
-	s.tests[j] = t
-	return t, nil
+	return s.tests.Test(s.fingerprint(), j, func() (LocalTest, error) { return s.localTest(j, mixture.Owned(s.resp, s.n)[j]) })
 }
 
 func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
@@ -147,9 +136,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 		return t, err
 	}
 	run := s.Split.run()
-	r1 := vb.Run(local, run)
-	s.LocalIterations += r1.Iterations
-	s.LocalPointIterations += r1.Iterations * len(pts)
+	r1 := s.RunLocal(local, run, len(pts))
 	if !r1.Status.OK() {
 		return t, fmt.Errorf("mfa: local fit of one analyser to %d: %w", j, r1.Error())
 	}
@@ -157,9 +144,7 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 	if err := local.Apply(vb.Move{Kind: MoveBirth, Component: 0, Other: -1}); err != nil {
 		return t, err
 	}
-	r2 := vb.Run(local, run)
-	s.LocalIterations += r2.Iterations
-	s.LocalPointIterations += r2.Iterations * len(pts)
+	r2 := s.RunLocal(local, run, len(pts))
 	if !r2.Status.OK() {
 		return t, fmt.Errorf("mfa: local fit of two analysers to %d: %w", j, r2.Error())
 	}
@@ -175,13 +160,10 @@ func (s *Splitter) localTest(j int, pts []int) (LocalTest, error) {
 // tried since the last accepted move whose local test favours two; ok is
 // false when there is none. A failed local fit counts against the split.
 func (s *Splitter) Propose(log []vb.MoveRecord) (vb.Move, bool) {
-	var cands []vb.Move
-	for j := range s.comps {
-		if t, err := s.Test(j); err == nil && t.Split {
-			cands = append(cands, vb.Move{Kind: MoveSplit, Component: j, Other: -1})
-		}
-	}
-	return vb.Untried(log, cands)
+	return mixture.ProposeSplit(MoveSplit, len(s.comps), func(j int) bool {
+		t, err := s.Test(j)
+		return err == nil && t.Split
+	}, log)
 }
 
 // Apply splits analyser j by its local test: a new analyser S takes, of
@@ -203,13 +185,8 @@ func (s *Splitter) Apply(mv vb.Move) error {
 	if t.Resp == nil {
 		return fmt.Errorf("mfa: analyser %d: the local fit did not keep two analysers", j)
 	}
-	n, S := s.n, len(s.comps)
 	snap := s.Save()
-	resp := mixture.Add(s.resp, n)
-	for a, i := range t.Points {
-		r := resp[j*n+i]
-		resp[j*n+i], resp[S*n+i] = t.Resp[a]*r, (1-t.Resp[a])*r
-	}
+	resp := mixture.SplitResp(s.resp, s.n, j, t.Points, t.Resp)
 	if err := s.addChild(j, resp, true); err != nil {
 		s.Restore(snap)
 		return err

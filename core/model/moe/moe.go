@@ -304,21 +304,8 @@ func (m *VB) transpose(i0, i1 int) []float64 {
 // column must sum to 1) and runs M. It returns an error if r has the wrong
 // length or a column is not a distribution within 1e-9.
 func (m *VB) SetResponsibilities(r []float64) error {
-	if len(r) != m.k*m.n {
-		return fmt.Errorf("moe: %d responsibilities, want K·N = %d", len(r), m.k*m.n)
-	}
-	for i := 0; i < m.n; i++ {
-		var s float64
-		for j := 0; j < m.k; j++ {
-			v := r[j*m.n+i]
-			if !(v >= 0) {
-				return fmt.Errorf("moe: responsibility of point %d not a probability", i)
-			}
-			s += v
-		}
-		if math.Abs(s-1) > 1e-9 {
-			return fmt.Errorf("moe: responsibilities of point %d sum to %v", i, s)
-		}
+	if err := mixture.CheckResponsibilities(r, m.k, m.n); err != nil {
+		return fmt.Errorf("moe: %w", err)
 	}
 	copy(m.resp, r)
 	m.M()
@@ -365,6 +352,7 @@ func (m *VB) M() {
 	}
 	m.bad = nil
 	s1, dx := m.work[:d], m.work[d:2*d]
+	pr := dist.NormalWishartChol{Beta: p.Beta0, Nu: p.Nu0, Mean: p.M0}
 	for k := 0; k < m.k; k++ {
 		sk := m.scat[k*r1*r1 : (k+1)*r1*r1]
 		at := func(i, j int) float64 { // the lower triangle of the scatter
@@ -428,47 +416,13 @@ func (m *VB) M() {
 			}
 		}
 		for a := 0; a < d; a++ {
-			if nk > 0 {
-				s1[a] = at(r, a) / nk
-			} else {
-				s1[a] = p.M0[a] - c[a]
-			}
+			s1[a] = at(r, a)
 		}
-		bk := p.Beta0 + nk
-		f := p.Beta0 * nk / bk
-		for a := range dx {
-			dx[a] = c[a] + s1[a] - p.M0[a]
-		}
-		for a := 0; a < d; a++ {
-			for bb := 0; bb <= a; bb++ {
-				winv[a*d+bb] += f*dx[a]*dx[bb] - nk*s1[a]*s1[bb]
-			}
-		}
-		for a := 0; a < d; a++ {
-			c[a] = (p.Beta0*p.M0[a] + nk*(c[a]+s1[a])) / bk
-			for bb := 0; bb < a; bb++ {
-				winv[bb*d+a] = winv[a*d+bb]
-			}
-		}
-		m.beta[k], m.nu[k] = bk, p.Nu0+nk
-		pc := m.pchol[k*d*d : (k+1)*d*d]
-		copy(pc, winv)
-		if !numeric.CholFactor(pc, d) {
-			if m.bad == nil {
-				m.bad = fmt.Errorf("moe: W⁻¹ of component %d is not positive definite", k)
-			}
-			continue
-		}
-		q := m.qinv[k*d*d : (k+1)*d*d]
-		clear(q)
-		for j := 0; j < d; j++ {
-			v := m.work[:d]
-			clear(v)
-			v[j] = 1
-			numeric.CholSolveVec(pc, d, v)
-			for a := j; a < d; a++ {
-				q[a*d+j] = v[a]
-			}
+		var ok bool
+		m.beta[k], m.nu[k], ok = dist.NormalWishartUpdate(d, pr, nk, s1, c, winv,
+			m.pchol[k*d*d:(k+1)*d*d], m.qinv[k*d*d:(k+1)*d*d], dx)
+		if !ok && m.bad == nil {
+			m.bad = fmt.Errorf("moe: W⁻¹ of component %d is not positive definite", k)
 		}
 	}
 }
@@ -486,7 +440,7 @@ func allZero(r []float64) bool {
 // ElnLambda returns E[ln|Λ_k|] = Σ_{i=1..D} ψ((ν_k+1−i)/2) + D ln 2 + ln|W_k|.
 func (m *VB) ElnLambda(k int) float64 {
 	d := m.d
-	return numeric.MultiDigamma(m.nu[k]/2, d) + float64(d)*math.Ln2 - numeric.CholLogDet(m.pchol[k*d*d:(k+1)*d*d], d)
+	return dist.WishartMeanLogDetChol(m.nu[k], m.pchol[k*d*d:(k+1)*d*d], d)
 }
 
 // E is the VB E step: the log-terms

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/vbworkbench/vbw/core/mixture"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -159,7 +160,7 @@ func principalAxes(a []float64, d, h int) [][]float64 {
 	a = slices.Clone(a)
 	var out [][]float64
 	for range h {
-		v := principalAxis(a, d)
+		v := numeric.PrincipalAxis(a, d)
 		// λ = vᵀav; a −= λvvᵀ.
 		var lam float64
 		for i := 0; i < d; i++ {
@@ -175,32 +176,6 @@ func principalAxes(a []float64, d, h int) [][]float64 {
 		out = append(out, v)
 	}
 	return out
-}
-
-// principalAxis returns the unit eigenvector of the largest eigenvalue of
-// the symmetric positive semi-definite D×D matrix a, by 200 power
-// iterations from (1, 1, …, 1)/√D (deterministic).
-func principalAxis(a []float64, d int) []float64 {
-	v, w := make([]float64, d), make([]float64, d)
-	for i := range v {
-		v[i] = 1 / math.Sqrt(float64(d))
-	}
-	for range 200 {
-		var s float64
-		for i := 0; i < d; i++ {
-			var t float64
-			for j := 0; j < d; j++ {
-				t += a[i*d+j] * v[j]
-			}
-			w[i] = t
-			s += t * t
-		}
-		s = math.Sqrt(s)
-		for i := range v {
-			v[i] = w[i] / s
-		}
-	}
-	return v
 }
 
 // Propose returns the split of the first component, in decreasing order of

@@ -1,0 +1,56 @@
+package sbn
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/vbworkbench/vbw/core/vb"
+)
+
+// Settings controls Fit. The zero value of every field means its default.
+type Settings struct {
+	// Components is M, the number of mean-field components (eq. 2.19);
+	// 0 means plain mean field (MeanField). 1 is the one-component mixture,
+	// whose bound equals mean field's.
+	Components int
+	// VB stops the coordinate ascent; its zero fields take vb.Run's
+	// defaults, except AbsTol (default 1e-8 nats) and RelTol (default
+	// disabled): the errors compared are a few hundredths of a nat.
+	VB vb.Settings
+}
+
+// Fit is the outcome of a fit: the bound and how the run ended.
+type Fit struct {
+	Bound      float64
+	Iterations int
+	Status     vb.Status
+}
+
+// FitPattern fits mean field (Components 0) or an M-component mixture to
+// visible pattern v of net n, from random starts drawn from r, by vb.Run,
+// which checks at every iteration that the bound did not fall (an error
+// names the iteration).
+func FitPattern(n *Net, v []float64, s Settings, r *rand.Rand) (Fit, error) {
+	var m vb.Model
+	var err error
+	if s.Components == 0 {
+		m, err = NewMeanField(n, v, r)
+	} else {
+		m, err = NewMixture(n, v, s.Components, r)
+	}
+	if err != nil {
+		return Fit{}, err
+	}
+	vs := s.VB
+	if vs.AbsTol == 0 {
+		vs.AbsTol = 1e-8
+	}
+	if vs.RelTol == 0 {
+		vs.RelTol = -1
+	}
+	res := vb.Run(m, vs)
+	if err := res.Error(); err != nil {
+		return Fit{}, fmt.Errorf("sbn: %d components: %w", s.Components, err)
+	}
+	return Fit{Bound: res.F, Iterations: res.Iterations, Status: res.Status}, nil
+}

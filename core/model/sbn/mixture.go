@@ -1,0 +1,237 @@
+package sbn
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+
+	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/vb"
+)
+
+// Mixture is a mixture of M mean-field distributions (eq. 2.19, L911-1026,
+// Jaakkola and Jordan 1998) fitted to one pattern, with factorised smoothing
+// distributions R(h_j|m) (eq. 2.26: two positive entries per latent unit and
+// component, not normalised) and one λ_m per component (eq. 2.23). Its
+// bound is 𝓛_λ of eq. 2.25 with the mutual-information bound 𝓘 of eq. 2.24
+// and the sums of eqs. 2.27-2.28. It is a vb.Model: E updates every
+// component's μ (eq. 2.32, kept only where the bound rises), then R (eq.
+// 2.36), λ (eq. 2.37) and Q(m) (eq. 2.35), each an exact coordinate
+// maximum; M updates every ξ_im.
+type Mixture struct {
+	net    *Net
+	comps  []component
+	q      []float64   // Q(m)
+	r0, r1 [][]float64 // R(h_j = 0|m), R(h_j = 1|m)
+	lam    []float64   // λ_m
+	pi     []float64   // π_{R,Q}(m, k) of eq. 2.27, row-major M×M
+	beta   []float64
+	negE   []float64
+	lmf    [][2]float64 // each component's Λ and entropy after its μ update
+}
+
+// NewMixture starts a fit of visible pattern v by M components, each μ and
+// ξ drawn uniform on (0, 1) (L1149), Q(m) = 1/M, R ≡ 1 and λ at its optimum
+// (eq. 2.37), where 𝓘 = 0 and the bound is the mean of the components'
+// mean-field bounds. M = 1 draws the same numbers as NewMeanField.
+func NewMixture(n *Net, v []float64, M int, r *rand.Rand) (*Mixture, error) {
+	if err := n.checkVisible(v); err != nil {
+		return nil, err
+	}
+	if M < 1 {
+		return nil, errors.New("sbn: a mixture needs at least one component")
+	}
+	h := n.Hidden()
+	x := &Mixture{net: n, q: make([]float64, M), lam: make([]float64, M), pi: make([]float64, M*M),
+		r0: make([][]float64, M), r1: make([][]float64, M), beta: make([]float64, 0, n.Units()), negE: make([]float64, M), lmf: make([][2]float64, M)}
+	for m := range M {
+		c := newComponent(n, v)
+		initComponent(n, c, r)
+		x.comps = append(x.comps, c)
+		x.q[m] = 1 / float64(M)
+		x.r0[m], x.r1[m] = make([]float64, h), make([]float64, h)
+		for j := range h {
+			x.r0[m][j], x.r1[m][j] = 1, 1
+		}
+	}
+	x.updatePi()
+	x.updateLambda()
+	return x, nil
+}
+
+// piExcept is π_{R,Q}(m, k) of eq. 2.27 with latent unit j left out of the
+// product (π^j of eq. 2.36); j < 0 leaves none out.
+func (x *Mixture) piExcept(m, k, j int) float64 {
+	p := 1.0
+	mu := x.comps[k].mu
+	for i := range x.net.Hidden() {
+		if i != j {
+			p *= x.r0[m][i]*(1-mu[i]) + x.r1[m][i]*mu[i]
+		}
+	}
+	return p
+}
+
+func (x *Mixture) updatePi() {
+	M := len(x.comps)
+	for m := range M {
+		for k := range M {
+			x.pi[m*M+k] = x.piExcept(m, k, -1)
+		}
+	}
+}
+
+// updateLambda sets 1/λ_m = Σ_k Q(k) π(m, k) / Q(m) (eq. 2.37).
+func (x *Mixture) updateLambda() {
+	M := len(x.comps)
+	for m := range M {
+		s := 0.0
+		for k := range M {
+			s += x.q[k] * x.pi[m*M+k]
+		}
+		x.lam[m] = x.q[m] / s
+	}
+}
+
+// lnR is Σ_j ⟨ln R(h_j|m)⟩ under Q(·|m) (eq. 2.28).
+func (x *Mixture) lnR(m int) float64 {
+	s := 0.0
+	mu := x.comps[m].mu
+	for j := range x.net.Hidden() {
+		s += mu[j]*math.Log(x.r1[m][j]) + (1-mu[j])*math.Log(x.r0[m][j])
+	}
+	return s
+}
+
+// E runs one sweep of the fixed points and returns 𝓛_λ (eq. 2.25).
+func (x *Mixture) E() (vb.Bound, error) {
+	M := len(x.comps)
+	h := x.net.Hidden()
+	for m := range M {
+		c := x.comps[m]
+		for k := range h {
+			// eq. 2.31, with the derivative of −Σ_m' λ_m' Q(m) π(m', m) in μ_mk
+			// over every m' (the text writes the m' = m term).
+			extra := math.Log(x.r1[m][k]) - math.Log(x.r0[m][k])
+			for mp := range M {
+				extra -= x.lam[mp] * x.piExcept(mp, m, k) * (x.r1[mp][k] - x.r0[mp][k])
+			}
+			x.beta = x.net.updateMu(k, c, extra, x.beta)
+		}
+		x.lmf[m][0], x.lmf[m][1] = x.net.bound(c)
+	}
+	for range smoothingRounds {
+		x.updateSmoothing()
+	}
+	return x.Bound(), nil
+}
+
+// smoothingRounds is the number of rounds of the R, λ, Q(m) fixed points
+// per E step: they cost no exponentials of the net, and the bound's slow
+// direction lies in them.
+const smoothingRounds = 8
+
+// updateSmoothing runs the fixed points of R (eq. 2.36), λ (eq. 2.37) and
+// Q(m) (eq. 2.35) once each.
+func (x *Mixture) updateSmoothing() {
+	M := len(x.comps)
+	h := x.net.Hidden()
+	// R(h_j|m) = Q(m)Q(h_j|m) / (λ_m Σ_k Q(k) π^j(m,k) Q(h_j|k)) (eq. 2.36),
+	// the exact maximum over the two entries of R(·|m) at unit j.
+	for m := range M {
+		for j := range h {
+			s0, s1 := 0.0, 0.0
+			for k := range M {
+				p := x.q[k] * x.piExcept(m, k, j)
+				s0 += p * (1 - x.comps[k].mu[j])
+				s1 += p * x.comps[k].mu[j]
+			}
+			mu := x.comps[m].mu[j]
+			x.r0[m][j] = math.Max(tiny, x.q[m]*(1-mu)/(x.lam[m]*s0))
+			x.r1[m][j] = math.Max(tiny, x.q[m]*mu/(x.lam[m]*s1))
+		}
+	}
+	x.updatePi()
+	x.updateLambda()
+	// Q(m) ∝ exp(−E_m) (eqs. 2.33-2.35), −E_m = 𝓛_mft(m) + ⟨ln R(·|m)⟩_m
+	// − Σ_k λ_k π(k, m) + ln λ_m (the text's eq. 2.34 has + before the λ
+	// sum; the derivative of eq. 2.24 in Q(m) has −).
+	for m := range M {
+		l, hh := x.lmf[m][0], x.lmf[m][1]
+		s := 0.0
+		for k := range M {
+			s += x.lam[k] * x.pi[k*M+m]
+		}
+		x.negE[m] = l + hh + x.lnR(m) - s + math.Log(x.lam[m])
+	}
+	numeric.NormalizeLogTo(x.q, x.negE)
+	for m := range M {
+		x.q[m] = math.Max(x.q[m], tiny)
+	}
+	x.updateLambda()
+}
+
+// tiny keeps R, Q(m) positive where they would underflow.
+const tiny = 1e-300
+
+// M updates every component's ξ_im (L1019).
+func (x *Mixture) M() {
+	for _, c := range x.comps {
+		for i := range x.net.Units() {
+			x.net.updateXi(i, c)
+		}
+	}
+}
+
+// Bound is 𝓛_λ of eq. 2.25 with every term: "<lnP>" Σ_m Q(m)Λ_m, "H[q|m]"
+// the components' entropies, and the terms of 𝓘 (eq. 2.24): "<lnR>",
+// "H[Q(m)]", "-lambda.pi", "<ln lambda>" and the constant "+1".
+func (x *Mixture) Bound() vb.Bound {
+	M := len(x.comps)
+	var lp, ent, lr, hq, lpi, ll float64
+	for m := range M {
+		l, h := x.net.bound(x.comps[m])
+		lp += x.q[m] * l
+		ent += x.q[m] * h
+		lr += x.q[m] * x.lnR(m)
+		hq -= numeric.XLogY(x.q[m], x.q[m])
+		for k := range M {
+			lpi -= x.lam[m] * x.q[k] * x.pi[m*M+k]
+		}
+		ll += x.q[m] * math.Log(x.lam[m])
+	}
+	f := lp + ent + lr + hq + lpi + ll + 1
+	return vb.Bound{F: f, Terms: []vb.Term{{Name: "<lnP>", Value: lp}, {Name: "H[q|m]", Value: ent},
+		{Name: "<lnR>", Value: lr}, {Name: "H[Q(m)]", Value: hq}, {Name: "-lambda.pi", Value: lpi},
+		{Name: "<ln lambda>", Value: ll}, {Name: "+1", Value: 1}}}
+}
+
+// Weights returns Q(m) (not a copy).
+func (x *Mixture) Weights() []float64 { return x.q }
+
+// MutualInformation is the exact I(m, H) of eq. 2.21 by enumerating the
+// latent states (for tests and small nets).
+func (x *Mixture) MutualInformation() float64 {
+	h := x.net.Hidden()
+	M := len(x.comps)
+	lq := make([]float64, M)
+	I := 0.0
+	for s := range 1 << h {
+		for m := range M {
+			lq[m] = math.Log(x.q[m])
+			for j := range h {
+				if (s>>j)&1 == 1 {
+					lq[m] += math.Log(x.comps[m].mu[j])
+				} else {
+					lq[m] += math.Log1p(-x.comps[m].mu[j])
+				}
+			}
+		}
+		lmix := numeric.LogSumExp(lq)
+		for m := range M {
+			p := math.Exp(lq[m])
+			I += p * (lq[m] - math.Log(x.q[m]) - lmix)
+		}
+	}
+	return I
+}
