@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -40,11 +39,8 @@ const (
 //
 // the last line of the braces the entropy of a Gauss-Markov chain.
 type Factorised struct {
-	data  Data
-	prior Prior
-	set   Settings
-
-	qLambda, qPsi dist.Gamma
+	precisions
+	data Data
 
 	mf, pf []float64 // T+1: the filtered means and variances of the input being updated
 	col    []float64 // d×T: the inputs by column
@@ -64,12 +60,11 @@ type Factorised struct {
 // with ⟨w⟩ started at the prior mean ŵ_0; the first E step sweeps the
 // inputs once.
 func NewFactorised(data Data, prior Prior, s Settings) (*Factorised, error) {
-	full, err := NewVB(data, prior, s) // the checks, and the starting q(λ), q(ψ_y)
-	if err != nil {
+	if err := checkAll(data, prior, s); err != nil {
 		return nil, err
 	}
 	d, T := data.D, data.T()
-	m := &Factorised{data: data, prior: prior, set: s, qLambda: full.qLambda, qPsi: full.qPsi,
+	m := &Factorised{precisions: precisions{prior: prior, set: s}, data: data,
 		col: make([]float64, d*T), res: make([]float64, T), fit: make([]float64, T),
 		mu: make([]float64, d*(T+1)), v: make([]float64, d*(T+1)), c: make([]float64, d*T),
 		mf: make([]float64, T+1), pf: make([]float64, T+1), terms: make([]vb.Term, termsFactor)}
@@ -90,6 +85,7 @@ func NewFactorised(data Data, prior Prior, s Settings) (*Factorised, error) {
 			m.fit[n] += data.X[n*d+k] * w0
 		}
 	}
+	m.reshape(data.Y, d, true)
 	return m, nil
 }
 
@@ -128,10 +124,7 @@ func (m *Factorised) SetData(data Data, shift int) error {
 			m.fit[n] += x * m.mu[k*(T+1)+n+1]
 		}
 	}
-	aL := m.prior.ALambda + 0.5*float64(T*d)
-	aP := m.prior.APsi + 0.5*float64(T)
-	m.qLambda = dist.NewGammaShapeRate(aL, aL/m.qLambda.Mean())
-	m.qPsi = dist.NewGammaShapeRate(aP, aP/m.qPsi.Mean())
+	m.reshape(data.Y, d, false)
 	m.haveE = false
 	return nil
 }
@@ -145,20 +138,6 @@ func (m *Factorised) Last(dst []float64) []float64 {
 		dst[k] = m.mu[k*(T+1)+T]
 	}
 	return dst
-}
-
-func (m *Factorised) lambda() (mean, meanLog float64) {
-	if m.set.KnownLambda > 0 {
-		return m.set.KnownLambda, math.Log(m.set.KnownLambda)
-	}
-	return m.qLambda.Mean(), m.qLambda.MeanLog()
-}
-
-func (m *Factorised) psi() (mean, meanLog float64) {
-	if m.set.KnownPsi > 0 {
-		return m.set.KnownPsi, math.Log(m.set.KnownPsi)
-	}
-	return m.qPsi.Mean(), m.qPsi.MeanLog()
 }
 
 // smooth sets q(w_k) to the 1-D Kalman smoother of w_n = w_{n−1} + η_n,
@@ -246,13 +225,7 @@ func (m *Factorised) E() (vb.Bound, error) {
 	}
 	m.sy, m.sw = sy, sw
 	lik := 0.5*float64(T)*(plog-ln2pi) - 0.5*pbar*sy
-	klL, klP := 0.0, 0.0
-	if m.set.KnownLambda <= 0 {
-		klL = dist.KLGamma(m.qLambda, dist.Gamma{Alpha: m.prior.ALambda, Beta: m.prior.BLambda})
-	}
-	if m.set.KnownPsi <= 0 {
-		klP = dist.KLGamma(m.qPsi, dist.Gamma{Alpha: m.prior.APsi, Beta: m.prior.BPsi})
-	}
+	klL, klP := m.kls()
 	m.terms[0] = vb.Term{Name: TermLik, Value: lik}
 	m.terms[1] = vb.Term{Name: TermWalks, Value: walks}
 	m.terms[2] = vb.Term{Name: TermKLLambda, Value: -klL}
@@ -267,20 +240,8 @@ func (m *Factorised) M() {
 	if !m.haveE {
 		return
 	}
-	T, d := m.data.T(), m.data.D
-	if m.set.KnownLambda <= 0 {
-		m.qLambda = dist.Gamma{Alpha: m.prior.ALambda + 0.5*float64(T*d), Beta: m.prior.BLambda + 0.5*m.sw}
-	}
-	if m.set.KnownPsi <= 0 {
-		m.qPsi = dist.Gamma{Alpha: m.prior.APsi + 0.5*float64(T), Beta: m.prior.BPsi + 0.5*m.sy}
-	}
+	m.update(m.data.T(), m.data.D, m.sw, m.sy)
 }
-
-// QLambda returns q(λ).
-func (m *Factorised) QLambda() dist.Gamma { return m.qLambda }
-
-// QPsi returns q(ψ_y).
-func (m *Factorised) QPsi() dist.Gamma { return m.qPsi }
 
 // Mean writes ⟨w_n⟩, n = 1, …, T, into dst (T×d, time-major as Data.X) and
 // returns it (allocated when dst is too short). Before the first E step it

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/infer"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
@@ -94,12 +93,9 @@ type Settings struct {
 // complete bound; M updates q(λ) and q(ψ_y). Both are exact coordinate
 // ascent steps, so the bound never decreases.
 type VB struct {
-	data  Data
-	prior Prior
-	set   Settings
-	w0    []float64
-
-	qLambda, qPsi dist.Gamma
+	precisions
+	data Data
+	w0   []float64
 
 	ks   *infer.KalmanSmoother
 	phi  *infer.LDSNatural
@@ -116,17 +112,11 @@ type VB struct {
 // NewVB returns vkS for the data under the prior; the first E step
 // computes q(w).
 func NewVB(data Data, prior Prior, s Settings) (*VB, error) {
-	if err := data.check(); err != nil {
+	if err := checkAll(data, prior, s); err != nil {
 		return nil, err
-	}
-	if err := prior.check(data.D); err != nil {
-		return nil, err
-	}
-	if s.InitLambda < 0 || s.InitPsi < 0 || s.KnownPsi < 0 || s.KnownLambda < 0 || math.IsInf(s.InitLambda+s.InitPsi+s.KnownPsi+s.KnownLambda, 0) {
-		return nil, fmt.Errorf("drift: settings %+v: values must be non-negative and finite", s)
 	}
 	d := data.D
-	m := &VB{prior: prior, set: s, w0: make([]float64, d)}
+	m := &VB{precisions: precisions{prior: prior, set: s}, w0: make([]float64, d)}
 	if prior.W0 != nil {
 		copy(m.w0, prior.W0)
 	}
@@ -160,27 +150,7 @@ func (m *VB) SetData(data Data) error {
 	m.obs.CtRhoC = reuse(m.obs.CtRhoC, T*d*d)
 	m.obs.RhoC = reuse(m.obs.RhoC, T*d)
 	m.lam = reuse(m.lam, T*d*d)
-	aL := m.prior.ALambda + 0.5*float64(T*d)
-	aP := m.prior.APsi + 0.5*float64(T)
-	if first {
-		il := m.set.InitLambda
-		if il == 0 {
-			il = 1e3
-		}
-		ip := m.set.InitPsi
-		if ip == 0 {
-			_, sd := numeric.MeanSD(data.Y)
-			ip = 1
-			if sd > 0 {
-				ip = 1 / (sd * sd)
-			}
-		}
-		m.qLambda = dist.NewGammaShapeRate(aL, aL/il)
-		m.qPsi = dist.NewGammaShapeRate(aP, aP/ip)
-	} else {
-		m.qLambda = dist.NewGammaShapeRate(aL, aL/m.qLambda.Mean())
-		m.qPsi = dist.NewGammaShapeRate(aP, aP/m.qPsi.Mean())
-	}
+	m.reshape(data.Y, d, first)
 	m.haveE = false
 	return nil
 }
@@ -190,22 +160,6 @@ func reuse(s []float64, n int) []float64 {
 		return make([]float64, n)
 	}
 	return s[:n]
-}
-
-// lambda returns ⟨λ⟩ and ⟨ln λ⟩.
-func (m *VB) lambda() (mean, meanLog float64) {
-	if m.set.KnownLambda > 0 {
-		return m.set.KnownLambda, math.Log(m.set.KnownLambda)
-	}
-	return m.qLambda.Mean(), m.qLambda.MeanLog()
-}
-
-// psi returns ⟨ψ_y⟩ and ⟨ln ψ_y⟩.
-func (m *VB) psi() (mean, meanLog float64) {
-	if m.set.KnownPsi > 0 {
-		return m.set.KnownPsi, math.Log(m.set.KnownPsi)
-	}
-	return m.qPsi.Mean(), m.qPsi.MeanLog()
 }
 
 // E runs the Kalman smoother at ⟨λ⟩, ⟨ψ_y⟩ and returns
@@ -275,14 +229,7 @@ func (m *VB) E() (vb.Bound, error) {
 	m.sy, m.sw = sy, sw
 
 	lnZ := p.LogZ - 0.5*float64(T*d)*(math.Log(lbar)-llog)
-	klL := 0.0
-	if m.set.KnownLambda <= 0 {
-		klL = dist.KLGamma(m.qLambda, dist.Gamma{Alpha: m.prior.ALambda, Beta: m.prior.BLambda})
-	}
-	klP := 0.0
-	if m.set.KnownPsi <= 0 {
-		klP = dist.KLGamma(m.qPsi, dist.Gamma{Alpha: m.prior.APsi, Beta: m.prior.BPsi})
-	}
+	klL, klP := m.kls()
 	m.terms[0] = vb.Term{Name: TermLogZ, Value: lnZ}
 	m.terms[1] = vb.Term{Name: TermKLLambda, Value: -klL}
 	m.terms[2] = vb.Term{Name: TermKLPsi, Value: -klP}
@@ -311,20 +258,8 @@ func (m *VB) M() {
 	if !m.haveE {
 		return
 	}
-	T, d := m.data.T(), m.data.D
-	if m.set.KnownLambda <= 0 {
-		m.qLambda = dist.Gamma{Alpha: m.prior.ALambda + 0.5*float64(T*d), Beta: m.prior.BLambda + 0.5*m.sw}
-	}
-	if m.set.KnownPsi <= 0 {
-		m.qPsi = dist.Gamma{Alpha: m.prior.APsi + 0.5*float64(T), Beta: m.prior.BPsi + 0.5*m.sy}
-	}
+	m.update(m.data.T(), m.data.D, m.sw, m.sy)
 }
-
-// QLambda returns q(λ) (with λ known, the gamma of the starting q, unused).
-func (m *VB) QLambda() dist.Gamma { return m.qLambda }
-
-// QPsi returns q(ψ_y) (with ψ_y known, the gamma of the starting q, unused).
-func (m *VB) QPsi() dist.Gamma { return m.qPsi }
 
 // Mean writes ⟨w_n⟩ under q(w), n = 1, …, T, into dst (T×d) and returns it
 // (allocated when dst is too short). It panics before the first E step.
