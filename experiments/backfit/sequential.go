@@ -64,20 +64,10 @@ type SequentialConfig struct {
 	// the text's 10⁻⁸ and 2·10⁻² (L1029).
 	OneMinusGamma []float64 `toml:"one_minus_gamma" range:"(0,1) len=1.. increasing"`
 	// Delta is the ridge of RLS's start (drift.RLS.Delta), the prior's ζ_0.
-	Delta float64             `toml:"delta" range:"[1e-12,1e12]"`
-	Data  RegressionData      `toml:"data"`
-	Prior ForgettingPriorNoW0 `toml:"prior"`
-	VKS   SequentialVKS       `toml:"vks"`
-}
-
-// ForgettingPriorNoW0 is the [prior] table of vkS: broad gammas on λ and
-// ψ_y (shape, rate) and w_0 ~ N(0, 1/zeta0) for every input.
-type ForgettingPriorNoW0 struct {
-	ALambda float64 `toml:"a_lambda" range:"[1e-12,1e12]"`
-	BLambda float64 `toml:"b_lambda" range:"[1e-12,1e12]"`
-	APsi    float64 `toml:"a_psi" range:"[1e-12,1e12]"`
-	BPsi    float64 `toml:"b_psi" range:"[1e-12,1e12]"`
-	Zeta0   float64 `toml:"zeta0" range:"[1e-12,1e12]"`
+	Delta float64         `toml:"delta" range:"[1e-12,1e12]"`
+	Data  RegressionData  `toml:"data"`
+	Prior ForgettingPrior `toml:"prior"`
+	VKS   SequentialVKS   `toml:"vks"`
 }
 
 // DefaultSequential returns the settings of configs/backfit/sequential.toml.
@@ -86,7 +76,7 @@ func DefaultSequential() SequentialConfig {
 	return SequentialConfig{Common: experiments.Common{Seed: 3150}, Seeds: 50, Steps: 5000, DriftSD: 0.02, JudgeFrom: 0.5,
 		OneMinusGamma: []float64{1e-8, 2e-2}, Delta: 1,
 		Data:  RegressionData{Relevant: 5, Irrelevant: 50, Redundant: 50, RedundantKind: "copies", RedundantNoise: 0.5, Noise: 0.1},
-		Prior: ForgettingPriorNoW0{ALambda: 1e-6, BLambda: 1e-6, APsi: 1e-6, BPsi: 1e-6, Zeta0: 1},
+		Prior: ForgettingPrior{ALambda: 1e-6, BLambda: 1e-6, APsi: 1e-6, BPsi: 1e-6, Zeta0: 1},
 		VKS:   SequentialVKS{Window: 200, Every: 50, VB: fit}}
 }
 
@@ -224,8 +214,11 @@ func (c *SequentialConfig) runCell(env *experiments.Env, seed, sc int) (Sequenti
 		mse, curve := score(w)
 		cell.MSE, cell.Curve = append(cell.MSE, experiments.Float(mse)), append(cell.Curve, curve)
 	}
-	p := c.Prior
-	prior := drift.Prior{ALambda: p.ALambda, BLambda: p.BLambda, APsi: p.APsi, BPsi: p.BPsi, Zeta0: p.Zeta0}
+	prior := c.Prior.prior()
+	prior.W0 = make([]float64, d) // w_0 ~ N(w0, 1/zeta0) for every input
+	for k := range prior.W0 {
+		prior.W0[k] = c.Prior.W0
+	}
 	sm := drift.Smoother{Window: c.VKS.Window, Every: c.VKS.Every, Factorised: true, VB: c.VKS.VB.Settings(env.Stop, nil)}
 	est, err := sm.Track(data, prior, drift.Settings{})
 	if err != nil {
