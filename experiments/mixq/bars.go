@@ -303,7 +303,9 @@ func (c *BarsConfig) barsCriteria() results.Criteria {
 }
 
 // Criteria states the criteria a run of the config judges.
-func (c *BarsConfig) Criteria(*experiments.Env) (results.Criteria, error) { return c.barsCriteria(), nil }
+func (c *BarsConfig) Criteria(*experiments.Env) (results.Criteria, error) {
+	return c.barsCriteria(), nil
+}
 
 // RunBars trains every learner and writes bars_runs.csv (one row per
 // learner and restart), bars_curves.csv and the summary.
