@@ -114,15 +114,23 @@ func (x *Mixture) Means() []float64 {
 	return out
 }
 
-// LearnStep presents pattern v to net n (§2.5.2, L1145-1150): it fits q (mean
-// field or an s.Components mixture, from random starts drawn from r, as
-// FitPattern does) and returns the net moved by rate times the bound's
-// gradient in the weights and biases, and the fit.
-func LearnStep(n *Net, v []float64, s Settings, rate float64, r *rand.Rand) (*Net, Fit, error) {
-	var m interface {
-		vb.Model
-		Gradient() ([][]float64, []float64)
-	}
+// Q is a fitted q of one pattern: mean field or a mixture.
+type Q interface {
+	vb.Model
+	// Gradient is the bound's gradient in the net's weights and biases.
+	Gradient() ([][]float64, []float64)
+	// Means are the latent units' ⟨h_k⟩ under q.
+	Means() []float64
+}
+
+// Means returns ⟨h_k⟩ = μ_k of the latent units, a new slice.
+func (m *MeanField) Means() []float64 { return append([]float64(nil), m.Mu()...) }
+
+// FitQ fits mean field (s.Components 0) or an s.Components mixture to
+// pattern v of net n from random starts drawn from r, as FitPattern does,
+// and returns the fitted q with the fit.
+func FitQ(n *Net, v []float64, s Settings, r *rand.Rand) (Q, Fit, error) {
+	var m Q
 	var err error
 	if s.Components == 0 {
 		m, err = NewMeanField(n, v, r)
@@ -143,12 +151,23 @@ func LearnStep(n *Net, v []float64, s Settings, rate float64, r *rand.Rand) (*Ne
 	if err := res.Error(); err != nil {
 		return nil, Fit{}, fmt.Errorf("sbn: %d components: %w", s.Components, err)
 	}
+	return m, Fit{Bound: res.F, Iterations: res.Iterations, Status: res.Status}, nil
+}
+
+// LearnStep presents pattern v to net n (§2.5.2, L1145-1150): it fits q
+// (FitQ) and returns the net moved by rate times the bound's gradient in
+// the weights and biases, and the fit.
+func LearnStep(n *Net, v []float64, s Settings, rate float64, r *rand.Rand) (*Net, Fit, error) {
+	m, f, err := FitQ(n, v, s, r)
+	if err != nil {
+		return nil, Fit{}, err
+	}
 	gw, gb := m.Gradient()
 	next, err := n.Step(rate, gw, gb)
 	if err != nil {
 		return nil, Fit{}, err
 	}
-	return next, Fit{Bound: res.F, Iterations: res.Iterations, Status: res.Status}, nil
+	return next, f, nil
 }
 
 // ExactMeans returns the exact posterior means P(h_k = 1 | V) of the latent
