@@ -166,4 +166,3 @@ func (p Posterior) logOddsExact(k int, s []float64, beta float64) float64 {
 	s[k] = old
 	return a - b
 }
-
