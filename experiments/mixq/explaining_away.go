@@ -68,14 +68,14 @@ var eaNumbers = []struct {
 	text, lo, hi    float64
 	theirs, line    string
 }{
-	{"table1.1-2node-b-given-a", "ea_2node_b_given_a", "P(B|A), two nodes, P(A|not B) = 1e-6", 0.9980, 0.99795, 0.99805, "P(B = yes|A = yes) = 0.9980", "L379 (eq. 1.5)"},
-	{"table1.1-2node-doubt", "ea_2node_doubt", "doubt 1 - P(B|A), two nodes", 0.002, 0.0015, 0.0025, "\"a doubt of 0.2 %\"", "L381"},
-	{"table1.1-2node-b-given-a-1e-5", "ea_2node_b_given_a_alt", "P(B|A), two nodes, P(A|not B) = 1e-5", 0.9806, 0.98055, 0.98065, "\"the result would be 0.9806\"", "L381"},
-	{"table1.1-2node-doubt-1e-5", "ea_2node_doubt_alt", "doubt 1 - P(B|A), P(A|not B) = 1e-5", 0.0194, 0.01935, 0.01945, "\"or doubt of 1.94 %\"", "L381"},
-	{"table1.1-b-given-a", "ea_b_given_a", "P(B|A), three nodes", 0.0692, 0.06915, 0.06925, "P(B = yes|A = yes) = 6.92%", "L408 (eq. 1.7)"},
-	{"table1.1-c-given-a", "ea_c_given_a", "P(C|A), three nodes", 0.933, 0.9325, 0.9335, "P(C = yes|A = yes) = 93.3%", "L410"},
+	{"table1.1-2node-b-given-a", "ea_2node_b_given_a", "P(B∣A), two nodes, P(A∣not B) = 1e-6", 0.9980, 0.99795, 0.99805, "P(B = yes∣A = yes) = 0.9980", "L379 (eq. 1.5)"},
+	{"table1.1-2node-doubt", "ea_2node_doubt", "doubt 1 - P(B∣A), two nodes", 0.002, 0.0015, 0.0025, "\"a doubt of 0.2 %\"", "L381"},
+	{"table1.1-2node-b-given-a-1e-5", "ea_2node_b_given_a_alt", "P(B∣A), two nodes, P(A∣not B) = 1e-5", 0.9806, 0.98055, 0.98065, "\"the result would be 0.9806\"", "L381"},
+	{"table1.1-2node-doubt-1e-5", "ea_2node_doubt_alt", "doubt 1 - P(B∣A), P(A∣not B) = 1e-5", 0.0194, 0.01935, 0.01945, "\"or doubt of 1.94 %\"", "L381"},
+	{"table1.1-b-given-a", "ea_b_given_a", "P(B∣A), three nodes", 0.0692, 0.06915, 0.06925, "P(B = yes∣A = yes) = 6.92%", "L408 (eq. 1.7)"},
+	{"table1.1-c-given-a", "ea_c_given_a", "P(C∣A), three nodes", 0.933, 0.9325, 0.9335, "P(C = yes∣A = yes) = 93.3%", "L410"},
 	// 0.2878 % prints as 0.288 % when rounded; the text truncates (targets §3.2).
-	{"table1.1-b-given-ac", "ea_b_given_ac", "P(B|A, C), three nodes", 0.00287, 0.00287, 0.00288, "P(B = yes|A = yes, C = yes) = 0.287% (truncated: targets §3.2 give 0.2878%)", "L410"},
+	{"table1.1-b-given-ac", "ea_b_given_ac", "P(B∣A, C), three nodes", 0.00287, 0.00287, 0.00288, "P(B = yes∣A = yes, C = yes) = 0.287% (truncated: targets §3.2 give 0.2878%)", "L410"},
 }
 
 var eaCriteria = func() results.Criteria {
@@ -83,7 +83,7 @@ var eaCriteria = func() results.Criteria {
 	for _, n := range eaNumbers {
 		cs = append(cs, results.Criterion{ID: n.id, Text: n.key + ", exact by enumeration, at the text's printed precision", Target: results.Within(n.lo, n.hi)}.AsClaim(n.theirs, n.line))
 	}
-	return append(cs, results.Criterion{ID: "table1.1-explained-away", Text: "P(B|A, C) − P(B): the fingerprints explained away leave B less likely than before any evidence", Target: results.Below(0)}.
+	return append(cs, results.Criterion{ID: "table1.1-explained-away", Text: "P(B∣A, C) − P(B): the fingerprints explained away leave B less likely than before any evidence", Target: results.Below(0)}.
 		AsClaim("\"We are now less inclined to belief that the suspect committed the crime than we were before we saw any evidence at all\"", "L410"))
 }()
 
@@ -179,13 +179,13 @@ func RunExplainingAway(env *experiments.Env, c *ExplainingAwayConfig) error {
 // as fractions, keyed as table1_1.csv keys them.
 const mdTable11 = `| quantity | probability |
 |---|---|
-| P(B|A), two nodes, P(A|not B) = 1e-6 | 0.9980 |
-| doubt 1 - P(B|A), two nodes | 0.002 |
-| P(B|A), two nodes, P(A|not B) = 1e-5 | 0.9806 |
-| doubt 1 - P(B|A), P(A|not B) = 1e-5 | 0.0194 |
-| P(B|A), three nodes | 0.0692 |
-| P(C|A), three nodes | 0.933 |
-| P(B|A, C), three nodes | 0.00287 |`
+| P(B∣A), two nodes, P(A∣not B) = 1e-6 | 0.9980 |
+| doubt 1 - P(B∣A), two nodes | 0.002 |
+| P(B∣A), two nodes, P(A∣not B) = 1e-5 | 0.9806 |
+| doubt 1 - P(B∣A), P(A∣not B) = 1e-5 | 0.0194 |
+| P(B∣A), three nodes | 0.0692 |
+| P(C∣A), three nodes | 0.933 |
+| P(B∣A, C), three nodes | 0.00287 |`
 
 var tableEA = &experiments.Table{Experiment: ExplainingAwayID, Source: "Lawrence (2000) L379-410 with Table 1.1 (L392); targets other-seeds.md §3.2", Build: buildTableEA}
 
@@ -212,5 +212,5 @@ func buildTableEA(f experiments.ResultFiles) (results.Comparison, error) {
 		ours = append(ours, experiments.Values(row[q], v))
 	}
 	return experiments.JoinRows(mdTable11, ours,
-		"The inputs are Table 1.1 (P(A|B, C): 1e-6, 0.05, 0.7, 0.2) with P(B) = P(C) = 0.01; the text prints 0.287% for P(B|A, C), whose exact value 0.28777% it truncates.")
+		"The inputs are Table 1.1 (P(A∣B, C): 1e-6, 0.05, 0.7, 0.2) with P(B) = P(C) = 0.01; the text prints 0.287% for P(B∣A, C), whose exact value 0.28777% it truncates.")
 }
