@@ -74,7 +74,7 @@ func DefaultBars() BarsConfig {
 	return BarsConfig{Common: experiments.Common{Seed: 27, Figures: []string{"lawrence_fig2_7"}},
 		Layers: []int{1, 8, 16}, Components: []int{1, 2, 3, 4, 5}, Restarts: 10, Presentations: 500,
 		Rate: 0.5, InitSpan: 0.1, CurveEvery: 50,
-		VB: config.FitSettings{MaxIterations: 50, RelTol: 1e-6, MonotoneTol: 1e-9}}
+		VB: config.FitSettings{MaxIterations: 20, RelTol: 1e-6, MonotoneTol: 1e-9}}
 }
 
 // Validate checks what relates keys.

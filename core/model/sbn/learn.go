@@ -58,9 +58,10 @@ func (n *Net) zeroGradient() ([][]float64, []float64) {
 
 // addLambdaGradient adds scale·∂Λ/∂W of component c to (gw, gb). Unit i's
 // term of Λ is μ_i⟨z_i⟩ − ξ_i⟨z_i⟩ − ln(e^{l_a} + e^{l_b}), l_a =
-// ln⟨e^{−ξ_i z_i}⟩, l_b = ln⟨e^{(1−ξ_i) z_i}⟩ (eqs. 2.12-2.13, A.5-A.7), so
-// with ω_a, ω_b = 1 − ω_a the weights of the two exponentials and p_a, p_b
-// the tilted parent means μ_j e^{−ξw_ij}/(1 − μ_j + μ_j e^{−ξw_ij}) and
+// ln⟨e^{−ξ_i z_i}⟩ = −ξ_i b_i + Σ_j ln(1 − μ_j + μ_j e^{−ξ_i w_ij}) and l_b =
+// ln⟨e^{(1−ξ_i) z_i}⟩ likewise (eqs. 2.12-2.13, A.5-A.7), so with ω_a, ω_b =
+// 1 − ω_a the weights of the two exponentials and p_a, p_b the tilted
+// parent means μ_j e^{−ξw_ij}/(1 − μ_j + μ_j e^{−ξw_ij}) and
 // μ_j e^{(1−ξ)w_ij}/(1 − μ_j + μ_j e^{(1−ξ)w_ij}),
 //
 //	∂Λ/∂b_i  = μ_i − ω_b,
@@ -68,11 +69,16 @@ func (n *Net) zeroGradient() ([][]float64, []float64) {
 func (n *Net) addLambdaGradient(c component, scale float64, gw [][]float64, gb []float64) {
 	for i := range n.Units() {
 		xi := c.xi[i]
-		la, lb, _, _, _, _ := n.logMoments(i, c.mu, xi)
+		lo, _ := n.parents(i)
+		la, lb := -xi*n.b[i], (1-xi)*n.b[i]
+		for j, w := range n.w[i] {
+			m := c.mu[lo+j]
+			la += math.Log(1 - m + m*math.Exp(-xi*w))
+			lb += math.Log(1 - m + m*math.Exp((1-xi)*w))
+		}
 		wb := 1 / (1 + math.Exp(la-lb))
 		wa := 1 - wb
 		gb[i] += scale * (c.mu[i] - wb)
-		lo, _ := n.parents(i)
 		for j, w := range n.w[i] {
 			m := c.mu[lo+j]
 			ea := m * math.Exp(-xi*w)

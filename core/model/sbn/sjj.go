@@ -240,5 +240,7 @@ func (n *Net) updateMu(k int, c component, extra float64, beta []float64) []floa
 	return beta
 }
 
-// thetaLimit bounds the logit of μ: μ stays in (0, 1) with 1 − μ ≥ e^{−40}.
-const thetaLimit = 40
+// thetaLimit bounds the logit of μ: μ stays in (0, 1) with 1 − μ ≥ e^{−36}
+// ≈ 2.3e-16, representable next to 1 (σ(40) rounds to 1, and a μ of
+// exactly 1 made the mixture's R update 0/0 during learning).
+const thetaLimit = 36
