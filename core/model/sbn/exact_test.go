@@ -1,6 +1,7 @@
 package sbn
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -52,6 +53,29 @@ func TestExactNormalised(t *testing.T) {
 	}
 }
 
+// logMoments returns ln⟨e^{−ξ z_i}⟩ and ln⟨e^{(1−ξ) z_i}⟩ under the
+// factorised q of the parents (eqs. A.5, A.7), sums of logarithms with an
+// exponential per parent: the reference for the cached products.
+func (n *Net) logMoments(i int, mu []float64, xi float64) (la, lb float64) {
+	lo, _ := n.parents(i)
+	la, lb = -xi*n.b[i], (1-xi)*n.b[i]
+	for j, w := range n.w[i] {
+		m := mu[lo+j]
+		la += math.Log(1 - m + m*math.Exp(-xi*w))
+		lb += math.Log(1 - m + m*math.Exp((1-xi)*w))
+	}
+	return
+}
+
+// upper is the SJJ bound of eq. 2.12 at ξ and its ξ-derivatives from
+// freshly computed exponentials.
+func (n *Net) upper(i int, mu []float64, xi float64) (u, du, d2u float64) {
+	ea, eb := make([]float64, len(n.w[i])), make([]float64, len(n.w[i]))
+	setExps(n, i, xi, ea, eb)
+	u, du, d2u, _, _ = n.sjj(i, mu, xi, ea, eb)
+	return
+}
+
 // TestSJJAgainstBruteForce enumerates a unit's parents under a factorised q:
 // the moments of eqs. A.5-A.7 equal the brute-force expectations, and the
 // bound of eq. 2.12 lies above ⟨ln(1 + e^z)⟩ for every ξ.
@@ -78,13 +102,16 @@ func TestSJJAgainstBruteForce(t *testing.T) {
 				eb += p * math.Exp((1-xi)*z)
 				esp += p * softplus(z)
 			}
-			la, lb, _, _, _, _ := n.logMoments(i, mu, xi)
+			la, lb := n.logMoments(i, mu, xi)
 			if math.Abs(math.Exp(la)-ea) > 1e-12*ea || math.Abs(math.Exp(lb)-eb) > 1e-12*eb {
 				t.Errorf("unit %d ξ=%v: moments %v %v, brute force %v %v", i, xi, math.Exp(la), math.Exp(lb), ea, eb)
 			}
 			u, _, _ := n.upper(i, mu, xi)
 			if u < esp-1e-12 {
 				t.Errorf("unit %d ξ=%v: SJJ bound %v below ⟨ln(1+e^z)⟩ = %v", i, xi, u, esp)
+			}
+			if want := xi*(n.meanField(i, mu)) + numeric.LogAddExp(la, lb); math.Abs(u-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Errorf("unit %d ξ=%v: SJJ bound from products %v, from sums of logs %v", i, xi, u, want)
 			}
 		}
 	}
@@ -218,11 +245,11 @@ func TestUpdatesNeverLower(t *testing.T) {
 		}
 		for range 30 {
 			for k := range n.Hidden() {
-				mf.beta = n.updateMu(k, mf.c, 0, mf.beta)
+				n.updateMu(k, mf.c, 0, mf.wk)
 				check("a μ update")
 			}
 			for i := range n.Units() {
-				n.updateXi(i, mf.c)
+				n.updateXi(i, mf.c, mf.wk)
 				check("a ξ update")
 			}
 		}
@@ -272,8 +299,11 @@ func TestDerivativesFiniteDifferences(t *testing.T) {
 	for i := range c.xi {
 		c.xi[i] = r.Float64()
 	}
+	n.refresh(c)
 	for k := range n.Hidden() {
-		lin, beta := n.muCoefficients(k, c, 0.3, nil)
+		wk := newWork(n)
+		lin := n.muCoefficients(k, c, 0.3, wk)
+		beta := wk.beta
 		for _, th := range []float64{-3, -0.5, 0, 1, 2.5} {
 			g, dg := muSlope(th, lin, beta)
 			m := sigmoid(th)
@@ -290,14 +320,57 @@ func TestDerivativesFiniteDifferences(t *testing.T) {
 		// the one-dimensional objective moves with the bound: changing μ_k
 		// changes both by the same amount.
 		c.mu[k] = 0.2
+		n.refresh(c)
 		f0 := muObjective(logit(0.2), lin-0.3, beta)
 		l0, h0 := n.bound(c)
 		c.mu[k] = 0.7
+		n.refresh(c)
 		f1 := muObjective(logit(0.7), lin-0.3, beta)
 		l1, h1 := n.bound(c)
 		if d := (l1 + h1) - (l0 + h0); math.Abs(d-(f1-f0)) > 1e-10 {
 			t.Errorf("unit %d: bound moved %v, one-dimensional objective %v", k, d, f1-f0)
 		}
 		c.mu[k] = mu[k]
+		n.refresh(c)
+	}
+}
+
+// TestCachesConsistent: after every E and M step of mean field and of a
+// mixture, each component's cached exponentials and products equal those
+// recomputed from its μ and ξ.
+func TestCachesConsistent(t *testing.T) {
+	n := randomNet(t, 3, 17)
+	check := func(what string, c component) {
+		t.Helper()
+		d := newComponent(n, zeros)
+		copy(d.mu, c.mu)
+		copy(d.xi, c.xi)
+		n.refresh(d)
+		for i := range n.Units() {
+			if math.Abs(c.pa[i]-d.pa[i]) > 1e-12*d.pa[i] || math.Abs(c.pb[i]-d.pb[i]) > 1e-12*d.pb[i] {
+				t.Fatalf("%s unit %d: cached products %v %v, recomputed %v %v", what, i, c.pa[i], c.pb[i], d.pa[i], d.pb[i])
+			}
+			for j := range c.ea[i] {
+				if c.ea[i][j] != d.ea[i][j] || c.eb[i][j] != d.eb[i][j] {
+					t.Fatalf("%s unit %d parent %d: cached exponentials differ", what, i, j)
+				}
+			}
+		}
+	}
+	mf, _ := NewMeanField(n, zeros, rand.New(rand.NewPCG(1, 9)))
+	x, _ := NewMixture(n, zeros, 3, rand.New(rand.NewPCG(2, 9)))
+	for it := range 20 {
+		mf.E()
+		check(fmt.Sprint("MF E ", it), mf.c)
+		mf.M()
+		check(fmt.Sprint("MF M ", it), mf.c)
+		x.E()
+		for _, c := range x.comps {
+			check(fmt.Sprint("mixture E ", it), c)
+		}
+		x.M()
+		for _, c := range x.comps {
+			check(fmt.Sprint("mixture M ", it), c)
+		}
 	}
 }
