@@ -25,8 +25,8 @@ type Mixture struct {
 	r0, r1 [][]float64 // R(h_j = 0|m), R(h_j = 1|m)
 	lr0    [][]float64 // ln R(h_j = 0|m), ln R(h_j = 1|m)
 	lr1    [][]float64
-	lam    []float64   // λ_m
-	pi     []float64   // π_{R,Q}(m, k) of eq. 2.27, row-major M×M
+	lam    []float64 // λ_m
+	pi     []float64 // π_{R,Q}(m, k) of eq. 2.27, row-major M×M
 	wk     *work
 	negE   []float64
 	lmf    [][2]float64 // each component's Λ and entropy after its μ update
