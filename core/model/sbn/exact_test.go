@@ -374,3 +374,63 @@ func TestCachesConsistent(t *testing.T) {
 		}
 	}
 }
+
+// TestVariantsBelowExact: every Variant and the mean-field start give a
+// bound below the exact ELBO of its own q (by enumeration), below ln P(V);
+// a shared ξ stays shared.
+func TestVariantsBelowExact(t *testing.T) {
+	variants := []Settings{
+		{Variant: Variant{SharedXi: true}}, {Variant: Variant{FixR: true}}, {Variant: Variant{FixLambda: true}},
+		{Variant: Variant{RawFixedPoint: true}}, {Variant: Variant{TextMuSmoothing: true}}, {Variant: Variant{TextQSign: true}},
+		{StartFromMeanField: true},
+	}
+	for seed := range uint64(6) {
+		n := randomNet(t, 1+3*float64(seed%2), 400+seed)
+		L, _ := n.ExactLogLik(zeros)
+		for vi, s := range variants {
+			s.Components = 3
+			s.VB = vb.Settings{MaxIterations: 200}
+			r := rand.New(rand.NewPCG(seed, uint64(vi)))
+			var x *Mixture
+			var err error
+			if s.StartFromMeanField {
+				mf, _ := NewMeanField(n, zeros, r)
+				vb.Run(mf, vb.Settings{MaxIterations: 100})
+				x, err = NewMixtureFromMeanField(mf, 3, r)
+			} else {
+				x, err = NewMixture(n, zeros, 3, r)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.SetVariant(s.Variant)
+			for range 100 {
+				x.E()
+				x.M()
+			}
+			F := x.Bound().F
+			lq := make([]float64, 3)
+			own := elbo(n, zeros, func(st []float64) float64 {
+				for k := range 3 {
+					lq[k] = math.Log(x.q[k]) + lnProduct(x.comps[k].mu, st, n.Hidden())
+				}
+				return numeric.LogSumExp(lq)
+			})
+			if F > own+1e-10 || own > L+1e-10 {
+				t.Errorf("seed %d variant %+v: bound %v, ELBO of its q %v, exact %v", seed, s, F, own, L)
+			}
+			if s.Variant.SharedXi {
+				for _, c := range x.comps[1:] {
+					for i := range c.xi {
+						if c.xi[i] != x.comps[0].xi[i] {
+							t.Fatalf("seed %d: ξ of unit %d not shared", seed, i)
+						}
+					}
+				}
+			}
+			if _, err := FitPattern(n, zeros, s, rand.New(rand.NewPCG(seed, 99))); err != nil {
+				t.Errorf("seed %d variant %+v: %v", seed, s, err)
+			}
+		}
+	}
+}

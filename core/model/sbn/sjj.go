@@ -336,3 +336,20 @@ func (n *Net) updateMu(k int, c component, extra float64, wk *work) {
 
 // thetaLimit bounds the logit of μ: μ stays in (0, 1) with 1 − μ ≥ e^{−40}.
 const thetaLimit = 40
+
+// setMuFixedPoint sets μ_k to the text's fixed point σ(E′) (eq. 2.18) or
+// σ(E″) (eq. 2.32), whether or not the bound rises (Variant.RawFixedPoint).
+func (n *Net) setMuFixedPoint(k int, c component, extra float64, wk *work) {
+	lin := n.muCoefficients(k, c, extra, wk)
+	p := 1.0
+	for _, b := range wk.beta {
+		p *= 1 + b
+	}
+	m := sigmoid(math.Max(-thetaLimit, math.Min(thetaLimit, lin-math.Log(p))))
+	c.mu[k] = m
+	for ch := n.clo[k]; ch < n.chi[k]; ch++ {
+		jk := k - n.plo[ch]
+		c.pa[ch] = wk.pa[ch] * (1 - m + m*c.ea[ch][jk])
+		c.pb[ch] = wk.pb[ch] * (1 - m + m*c.eb[ch][jk])
+	}
+}
