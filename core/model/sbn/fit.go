@@ -39,25 +39,17 @@ type Fit struct {
 // which checks at every iteration that the bound did not fall (an error
 // names the iteration).
 func FitPattern(n *Net, v []float64, s Settings, r *rand.Rand) (Fit, error) {
-	vs := s.VB
-	if vs.AbsTol == 0 {
-		vs.AbsTol = 1e-8
-	}
-	if vs.RelTol == 0 {
-		vs.RelTol = -1
-	}
+	vs := s.vbSettings()
 	var m vb.Model
 	var err error
 	switch {
 	case s.Components == 0:
-		m, err = NewMeanField(n, v, r)
+		_, res, err := fitMeanField(n, v, s, r)
+		return Fit{Bound: res.F, Iterations: res.Iterations, Status: res.Status}, err
 	case s.StartFromMeanField:
 		var mf *MeanField
-		if mf, err = NewMeanField(n, v, r); err != nil {
-			return Fit{}, err
-		}
-		if res := vb.Run(mf, vs); res.Error() != nil {
-			return Fit{}, fmt.Errorf("sbn: the mean-field start: %w", res.Error())
+		if mf, _, err = fitMeanField(n, v, s, r); err != nil {
+			return Fit{}, fmt.Errorf("sbn: the mean-field start: %w", err)
 		}
 		m, err = NewMixtureFromMeanField(mf, s.Components, r)
 	default:
@@ -90,4 +82,29 @@ type absChange struct{ vb.Converger }
 
 func (a absChange) Converged(it int, f, delta float64) bool {
 	return a.Converger.Converged(it, f, math.Abs(delta))
+}
+
+// vbSettings is s.VB with FitPattern's defaults.
+func (s Settings) vbSettings() vb.Settings {
+	vs := s.VB
+	if vs.AbsTol == 0 {
+		vs.AbsTol = 1e-8
+	}
+	if vs.RelTol == 0 {
+		vs.RelTol = -1
+	}
+	return vs
+}
+
+// fitMeanField starts mean field from r and runs it with s's stop rule.
+func fitMeanField(n *Net, v []float64, s Settings, r *rand.Rand) (*MeanField, vb.Result, error) {
+	mf, err := NewMeanField(n, v, r)
+	if err != nil {
+		return nil, vb.Result{}, err
+	}
+	res := vb.Run(mf, s.vbSettings())
+	if err := res.Error(); err != nil {
+		return nil, res, fmt.Errorf("sbn: mean field: %w", err)
+	}
+	return mf, res, nil
 }
