@@ -180,8 +180,11 @@ type SBNCell struct {
 	Span  float64 `json:"span"`
 	Net   int     `json:"net"`
 	Exact float64 `json:"exact"`
-	// Bounds are mean field's, then each mixture's in the order of Components.
+	// Bounds are mean field's, then each mixture's in the order of Components;
+	// FailedFit marks (in that order) fits that did not end normally, whose
+	// bound is not used.
 	Bounds     []float64 `json:"bounds"`
+	FailedFit  []bool    `json:"failed_fit,omitempty"`
 	Iterations []int     `json:"iterations"`
 	// Markov is the Markov-chain q's bound (nil when not fitted or
 	// failed) and MarkovIterations its L-BFGS iterations.
@@ -220,7 +223,11 @@ func (c *SBNConfig) runNet(si, i int, stop func() error) (SBNCell, error) {
 				return SBNCell{}, err
 			}
 			cell.Failed++
-			f.Bound = math.NaN()
+			if cell.FailedFit == nil {
+				cell.FailedFit = make([]bool, len(c.Components)+1)
+			}
+			cell.FailedFit[len(cell.Bounds)] = true
+			f.Bound = 0
 		}
 		cell.Bounds = append(cell.Bounds, f.Bound)
 		cell.Iterations = append(cell.Iterations, f.Iterations)
@@ -339,8 +346,9 @@ func (c *SBNConfig) summarise(env *experiments.Env, cells []SBNCell) error {
 	for _, cell := range cells {
 		si := slices.Index(c.Spans, cell.Span)
 		failed += cell.Failed
+		ok := func(f int) bool { return cell.FailedFit == nil || !cell.FailedFit[f] }
 		for f, b := range cell.Bounds {
-			if math.IsNaN(b) {
+			if !ok(f) {
 				continue
 			}
 			if b > cell.Exact+boundTol {
@@ -355,14 +363,14 @@ func (c *SBNConfig) summarise(env *experiments.Env, cells []SBNCell) error {
 			if mk > cell.Exact+boundTol {
 				violations++
 			}
-			if !math.IsNaN(cell.Bounds[0]) && mk < cell.Bounds[0]-boundTol {
+			if ok(0) && mk < cell.Bounds[0]-boundTol {
 				belowMF++
 			}
 			e := relErr(cell.Exact, mk)
 			errMK[si] = append(errMK[si], e)
 			rows.AddRow(cell.Span, cell.Net, "Markov", cell.Exact, mk, e, cell.MarkovIterations)
 		}
-		if k := slices.Index(c.Components, 1); k >= 0 && !math.IsNaN(cell.Bounds[k+1]) && !math.IsNaN(cell.Bounds[0]) {
+		if k := slices.Index(c.Components, 1); k >= 0 && ok(k+1) && ok(0) {
 			m1diff = math.Max(m1diff, math.Abs(cell.Bounds[k+1]-cell.Bounds[0]))
 		}
 	}

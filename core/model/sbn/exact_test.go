@@ -2,6 +2,7 @@ package sbn
 
 import (
 	"fmt"
+	"github.com/vbworkbench/vbw/core/rng"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -431,6 +432,24 @@ func TestVariantsBelowExact(t *testing.T) {
 			if _, err := FitPattern(n, zeros, s, rand.New(rand.NewPCG(seed, 99))); err != nil {
 				t.Errorf("seed %d variant %+v: %v", seed, s, err)
 			}
+		}
+	}
+}
+
+// TestSaturatedUnit: a net of span 4 (mixq/sbn-span's net w4-n00363) on
+// which a unit's μ reaches 1 in floating point in every component, so both
+// coefficients of its R(h_j = 0|m) in eq. 2.36 are 0; the fit stays finite
+// and below ln P(V).
+func TestSaturatedUnit(t *testing.T) {
+	n, err := Random(shape, 4, rng.New(26, "mixq/sbn-span", "net", "w4-n00363"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	L, _ := n.ExactLogLik(zeros)
+	for _, M := range []int{2, 3} {
+		f, err := FitPattern(n, zeros, Settings{Components: M, VB: vb.Settings{MaxIterations: 500}}, rng.New(26, "mixq/sbn-span", "start", "w4-n00363"))
+		if err != nil || !(f.Bound <= L+1e-10) {
+			t.Errorf("M=%d: bound %v (exact %v), %v", M, f.Bound, L, err)
 		}
 	}
 }

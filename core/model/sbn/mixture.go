@@ -250,9 +250,16 @@ func (x *Mixture) updateSmoothing() {
 				s0 += p * (1 - mu)
 				s1 += p * mu
 			}
+			// An entry whose coefficients are both 0 (every component's μ_j
+			// at 0 or 1 in floating point) does not enter the bound: it keeps
+			// its value.
 			mu := x.comps[m].mu[j]
-			r0[j] = math.Max(tiny, x.q[m]*(1-mu)/(x.lam[m]*s0))
-			r1[j] = math.Max(tiny, x.q[m]*mu/(x.lam[m]*s1))
+			if s0 > 0 {
+				r0[j] = math.Max(tiny, x.q[m]*(1-mu)/(x.lam[m]*s0))
+			}
+			if s1 > 0 {
+				r1[j] = math.Max(tiny, x.q[m]*mu/(x.lam[m]*s1))
+			}
 			x.lr0[m][j], x.lr1[m][j] = math.Log(r0[j]), math.Log(r1[j])
 			for k := range M {
 				mu := x.comps[k].mu[j]

@@ -334,7 +334,8 @@ func (n *Net) updateMu(k int, c component, extra float64, wk *work) {
 	}
 }
 
-// thetaLimit bounds the logit of μ: μ stays in (0, 1) with 1 − μ ≥ e^{−40}.
+// thetaLimit bounds the logit of μ; σ(40) rounds to 1, so μ may be 0 or 1
+// in floating point (0 ln 0 = 0 in the entropies).
 const thetaLimit = 40
 
 // setMuFixedPoint sets μ_k to the text's fixed point σ(E′) (eq. 2.18) or
