@@ -46,5 +46,9 @@
 //     its gradient by App. B.1 (eqs. B.1-B.5), started from mean field (L1141).
 //   - FitPattern, Settings: the inference runs of §2.5.1, L1127-1140.
 //
+// Markov is fitted by a gradient optimiser, not by coordinate steps, so it is
+// not a vb.Model and has no vbtest.CheckModel run; its tests are in
+// markov_test.go.
+//
 // Not here: learning (§2.5.2, App. B.2).
 package sbn
