@@ -10,6 +10,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 	"github.com/vbworkbench/vbw/experiments/exptest"
 )
 
@@ -36,7 +37,7 @@ func TestStratifiedSplit(t *testing.T) {
 		{strata, 82, map[string]int{"B/M": 21, "B/F": 21, "O/M": 20, "O/F": 20}},
 		{append(slices.Repeat([]string{"a"}, 30), slices.Repeat([]string{"b"}, 70)...), 10, map[string]int{"a": 3, "b": 7}},
 	} {
-		tr, te := stratifiedSplit(c.strata, c.train, rng.New(1, "split"))
+		tr, te := datasets.StratifiedSplit(c.strata, c.train, rng.New(1, "split"))
 		got := map[string]int{}
 		for _, i := range tr {
 			got[c.strata[i]]++
@@ -54,8 +55,8 @@ func TestStratifiedSplit(t *testing.T) {
 		if !slices.IsSorted(tr) || !slices.IsSorted(te) {
 			t.Error("the sets are not in the file's order")
 		}
-		again, _ := stratifiedSplit(c.strata, c.train, rng.New(1, "split"))
-		other, _ := stratifiedSplit(c.strata, c.train, rng.New(2, "split"))
+		again, _ := datasets.StratifiedSplit(c.strata, c.train, rng.New(1, "split"))
+		other, _ := datasets.StratifiedSplit(c.strata, c.train, rng.New(2, "split"))
 		if !slices.Equal(tr, again) || slices.Equal(tr, other) {
 			t.Error("the split is not a function of its stream")
 		}
@@ -79,14 +80,14 @@ func maps(a, b map[string]int) bool {
 func TestReadLabelled(t *testing.T) {
 	head := "sp,sex,index,FL,RW,CL,CW,BD\n"
 	good := head + "B,M,1,8.1,6.7,16.1,19,7\nO,F,2,8.8,7.7,18.1,20.8,7.4\n"
-	d, err := readLabelled("crabs.csv", []byte(good), "sex", "M", crabsInputs, []string{"sp", "sex"})
-	if err != nil || len(d.x) != 2 || !slices.Equal(d.x[1], []float64{8.8, 7.7, 18.1, 20.8, 7.4}) || !slices.Equal(d.t, []int{1, 0}) ||
-		!slices.Equal(d.stratum, []string{"B/M", "O/F"}) {
+	d, err := datasets.ReadLabelled("crabs.csv", []byte(good), "sex", "M", crabsInputs, []string{"sp", "sex"})
+	if err != nil || len(d.X) != 2 || !slices.Equal(d.X[1], []float64{8.8, 7.7, 18.1, 20.8, 7.4}) || !slices.Equal(d.T, []int{1, 0}) ||
+		!slices.Equal(d.Stratum, []string{"B/M", "O/F"}) {
 		t.Fatalf("readLabelled: %+v, %v", d, err)
 	}
-	all, err := readLabelled("crabs.csv", []byte(good), "sex", "M", nil, []string{"sp"})
-	if err != nil || !slices.Equal(all.inputs, []string{"index", "FL", "RW", "CL", "CW", "BD"}) {
-		t.Errorf("every column but the class and the strata: %v, %v", all.inputs, err)
+	all, err := datasets.ReadLabelled("crabs.csv", []byte(good), "sex", "M", nil, []string{"sp"})
+	if err != nil || !slices.Equal(all.Inputs, []string{"index", "FL", "RW", "CL", "CW", "BD"}) {
+		t.Errorf("every column but the class and the strata: %v, %v", all.Inputs, err)
 	}
 	for _, c := range []struct {
 		text, class string
@@ -100,7 +101,7 @@ func TestReadLabelled(t *testing.T) {
 		{head + "B,F,1,1,2,3,4,5\n", "sex", crabsInputs, `crabs.csv: sex: no row has the positive value "M"`},
 		{good + "B,M,3,1,2\n", "sex", crabsInputs, `crabs.csv:4: 5 fields, want 8`},
 	} {
-		if _, err := readLabelled("crabs.csv", []byte(c.text), c.class, "M", c.inputs, []string{"sp", "sex"}); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if _, err := datasets.ReadLabelled("crabs.csv", []byte(c.text), c.class, "M", c.inputs, []string{"sp", "sex"}); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.want, err, c.want)
 		}
 	}
