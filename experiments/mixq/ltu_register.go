@@ -7,9 +7,13 @@ import "github.com/vbworkbench/vbw/experiments"
 // experiments/approx (artefacts.go) with the logistic baselines.
 func init() {
 	experiments.Add(LTUPimaID, "linear threshold unit networks (zero-temperature SBN mean field, a maximum-margin problem per unit) on Ripley's Pima split: Lawrence Table 3.1's LTU rows",
-		DefaultLTUPima, RunLTU, nil)
+		DefaultLTUPima, RunLTU, PlotLTU)
 	experiments.Add(LTUCrabsID, "linear threshold unit networks on a seeded stratified 80/120 split of the Leptograpsus crabs: Lawrence Table 3.1's LTU rows",
-		DefaultLTUCrabs, RunLTU, nil)
+		DefaultLTUCrabs, RunLTU, PlotLTU)
+	experiments.AddArtefacts(experiments.Lawrence,
+		experiments.Artefact{Label: "Figure 3.6", Line: 1451, Experiments: []string{LTUPimaID}, Caption: "test errors of every network on Pima against H for C = 1, 10, 100: the ten initialisations, their mean and one standard deviation"},
+		experiments.Artefact{Label: "Figure 3.7", Line: 1454, Experiments: []string{LTUCrabsID}, Caption: "the same on the crabs"},
+	)
 }
 
 // The Galland association task (Fig. 4.4) and the digits machine (Figs

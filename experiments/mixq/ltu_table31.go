@@ -13,6 +13,7 @@ package mixq
 import (
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -23,7 +24,10 @@ import (
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/experiments/datasets"
+	"github.com/vbworkbench/vbw/plots"
 	"github.com/vbworkbench/vbw/results"
+
+	"gonum.org/v1/plot"
 )
 
 // LTUPimaID is the LTU rows of Table 3.1 on Pima, LTUCrabsID on the crabs
@@ -209,6 +213,11 @@ func ltuCriteria(c *LTUConfig) results.Criteria {
 		cs = results.Criteria{
 			results.Criterion{ID: "table3.1-ltu-average", Text: "test errors averaged over every network (another data set: the text's numbers do not apply)", Target: results.AtLeast(0)}.AsExtension(),
 		}
+	}
+	cs = append(cs, results.Criterion{ID: p + "-ltu-init-variability", Text: "median over the (H, C) cells of the standard deviation of the test errors across initialisations (errors)", Target: results.AtLeast(1)}.
+		AsClaim("\"Note though the variability in performance with different initialisations\"", "L1447, Figs 3.6-3.7"))
+	if c.text() == "" {
+		cs[len(cs)-1] = cs[len(cs)-1].AsExtension()
 	}
 	return append(cs,
 		results.Criterion{ID: p + "-ltu-zero-t-ascent", Text: "patterns at which a zero-temperature update lowered T𝓛 (eq. 3.27; each update is a coordinate maximisation)", Target: results.Equal(0)}.AsSanity(),
@@ -442,6 +451,7 @@ func RunLTU(env *experiments.Env, c *LTUConfig) error {
 	if err := results.WriteCSV(env.Path(p+"_ltu_networks.csv"), *tab); err != nil {
 		return err
 	}
+	var sds []float64
 	sum := results.NewTable("h", "c", "mean_test_errors", "sd_test_errors", "min_test_errors", "max_test_errors", "mean_train_errors")
 	for _, h := range c.Hidden {
 		for _, cc := range c.C {
@@ -459,9 +469,11 @@ func RunLTU(env *experiments.Env, c *LTUConfig) error {
 			if len(te) > 1 {
 				sd = math.Sqrt(sd / float64(len(te)-1))
 			}
+			sds = append(sds, sd)
 			sum.AddRow(strconv.Itoa(h), bmFmt(cc), bmFmt(m), bmFmt(sd), bmFmt(slices.Min(te)), bmFmt(slices.Max(te)), bmFmt(results.Mean(tr)))
 		}
 	}
+	s.Judge(crit.Get(p+"-ltu-init-variability"), results.Median(sds))
 	if err := results.WriteCSV(env.Path(p+"_ltu_cells.csv"), *sum); err != nil {
 		return err
 	}
@@ -474,10 +486,85 @@ func RunLTU(env *experiments.Env, c *LTUConfig) error {
 	}
 	var ids []string
 	for _, cr := range crit {
-		ids = append(ids, cr.ID)
+		if cr.ID != p+"-ltu-init-variability" {
+			ids = append(ids, cr.ID)
+		}
+	}
+	fig, label := "lawrence_fig3_6", "Lawrence Figure 3.6"
+	if c.prefix() != "pima" {
+		fig, label = "lawrence_fig3_7", "Lawrence Figure 3.7"
 	}
 	s.Claims = []results.Claim{{Artifact: "Lawrence Table 3.1", Checks: ids,
-		Statement: "The average linear threshold unit network makes 73.97 test errors of 332 on Pima and 6.08 of 120 on the crabs, the best 63 and 2 (L1472-1473)."}}
+		Statement: "The average linear threshold unit network makes 73.97 test errors of 332 on Pima and 6.08 of 120 on the crabs, the best 63 and 2 (L1472-1473)."},
+		{Artifact: label, Figures: []string{fig}, Checks: []string{p + "-ltu-init-variability"},
+			Statement: "The test errors vary with the initialisation (L1447); the figure shows every network, the mean and one standard deviation per H and C."}}
 	return env.WriteSummary(s, fmt.Sprintf("%s: %d training and %d test points, %d inputs scaled to zero training mean within [−1, 1]; %d networks: H ∈ %v, C ∈ %v, %d initialisations (weights N(0, 1)); %d iterations of inference (T_k = %g·%g^{k−1}, %d annealed passes, zero below %g, then ≤ %d passes at T = 0) and learning (SMO per unit, KKT accuracy %g, relaxed to 10^{−(k−1)} for k ≤ %d, ≤ %d steps); the network of fewest training errors kept; Average = mean test errors over every network, Best = the fewest.",
 		c.dataName(), len(d.x), len(d.xTest), len(d.x[0]), len(cells), c.Hidden, c.C, c.Inits, c.Iterations, c.Anneal.T0, c.Anneal.Decay, c.annealed(), c.Anneal.TMin, c.Anneal.ZeroPasses, c.SMO.Tol, c.SMO.Relaxed, c.SMO.MaxIterations))
+}
+
+// PlotLTU redraws Fig. 3.6 (Pima) or 3.7 (crabs) from the networks'
+// table: a panel per C, each network's test errors against H (a dot per
+// initialisation), the mean with a band of one standard deviation, and
+// the network of fewest errors.
+func PlotLTU(dir string) error {
+	prefix, fig, data := "pima", "lawrence_fig3_6", "Pima"
+	if _, err := os.Stat(filepath.Join(dir, "crabs_ltu_networks.csv")); err == nil {
+		prefix, fig, data = "crabs", "lawrence_fig3_7", "crabs"
+	}
+	t := results.ReadColumns(filepath.Join(dir, prefix+"_ltu_networks.csv"))
+	h, cc, te := t.Floats("h"), t.Floats("c"), t.Floats("test_errors")
+	if err := t.Err(); err != nil {
+		return err
+	}
+	var cs []float64
+	for _, v := range cc {
+		if !slices.Contains(cs, v) {
+			cs = append(cs, v)
+		}
+	}
+	best := slices.Min(te)
+	var panels []*plot.Plot
+	for _, c := range cs {
+		dots := plots.Series{Name: "networks", Markers: true}
+		bestS := plots.Series{Name: "fewest errors", Markers: true}
+		byH := map[float64][]float64{}
+		var hs []float64
+		for i := range h {
+			if cc[i] != c {
+				continue
+			}
+			dots.X, dots.Y = append(dots.X, h[i]), append(dots.Y, te[i])
+			if te[i] == best {
+				bestS.X, bestS.Y = append(bestS.X, h[i]), append(bestS.Y, te[i])
+			}
+			if _, ok := byH[h[i]]; !ok {
+				hs = append(hs, h[i])
+			}
+			byH[h[i]] = append(byH[h[i]], te[i])
+		}
+		mean := plots.Series{Name: "mean ± sd", Points: true}
+		for _, x := range hs {
+			m := results.Mean(byH[x])
+			sd := 0.0
+			for _, v := range byH[x] {
+				sd += (v - m) * (v - m)
+			}
+			if n := len(byH[x]); n > 1 {
+				sd = math.Sqrt(sd / float64(n-1))
+			}
+			mean.X, mean.Y = append(mean.X, x), append(mean.Y, m)
+			mean.Lo, mean.Hi = append(mean.Lo, m-sd), append(mean.Hi, m+sd)
+		}
+		ss := []plots.Series{dots, mean}
+		if len(bestS.X) > 0 {
+			ss = append(ss, bestS)
+		}
+		p, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("C = %g", c), XLabel: "hidden units H", YLabel: "test errors"}, ss...)
+		if err != nil {
+			return err
+		}
+		panels = append(panels, p)
+	}
+	return experiments.SaveFigure(dir, fig, plots.Figure{Rows: 1, Cols: len(panels), Panels: panels,
+		Title: fmt.Sprintf("Lawrence Fig. %s: linear threshold unit networks on %s", map[string]string{"pima": "3.6", "crabs": "3.7"}[prefix], data)})
 }
