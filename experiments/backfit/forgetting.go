@@ -402,7 +402,7 @@ func forgetRunCell(env *experiments.Env, c *ForgettingConfig, w []float64, leff,
 	data := forgettingData(c, w, psi, "psi", forgetG(psi), "set", strconv.Itoa(set))
 	prior := c.Prior.prior()
 	vbs := c.VB.Settings(env.Stop, nil)
-	vks, err := drift.Smoother{Window: c.VKS.Window, VB: vbs}.Track(data, prior, drift.Settings{})
+	vks, err := drift.Smoother{Window: c.VKS.Window, VB: vbs, Factorised: true}.Track(data, prior, drift.Settings{})
 	if err != nil {
 		return cell, err
 	}
@@ -438,7 +438,7 @@ func forgetRunCell(env *experiments.Env, c *ForgettingConfig, w []float64, leff,
 	cell.RLS, cell.RLSOneMinusGamma = experiments.Float(rlsMSE), experiments.Float(om)
 	if set < c.Window.DataSets {
 		for _, win := range c.Window.Windows {
-			e, err := drift.Smoother{Window: win, VB: vbs}.Track(data, prior, drift.Settings{})
+			e, err := drift.Smoother{Window: win, VB: vbs, Factorised: true}.Track(data, prior, drift.Settings{})
 			if err != nil {
 				return cell, err
 			}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -22,7 +23,25 @@ type Problem struct {
 	y    []float64 // N, not copied
 	ff   []float64 // Σ_i f_m(x_i)², d
 	yy   float64   // Σ_i y_i²
+
+	// The Gram form of residuals, built on its first call where N ≥
+	// gramRatio·d: G = FᵀF (d×d) and Fᵀy.
+	gramOnce sync.Once
+	gram     []float64
+	fy       []float64
 }
+
+// gramRatio is the N/d from which residuals works from FᵀF: a pass over the
+// design costs about 4Nd flops, the Gram form 2d², and building FᵀF about Nd²
+// once (some d/2 passes), which the hundreds of iterations of a fit repay.
+// Below it (the backfitting RVM has N = d) the pass stays O(Nd).
+const gramRatio = 2
+
+// gramRelative is the smallest Σr²/Σy² the Gram form is trusted at: it
+// computes Σr² = Σy² − cᵀFᵀy − cᵀg, which loses about log10(Σy²/Σr²) digits,
+// so a nearly exact fit falls back to the pass over the design (relative error
+// of Σr² then below about 1e-10).
+const gramRelative = 1e-6
 
 // NewProblem returns the problem with design x (row-major N×d, N = len(y))
 // and targets y. The slices are kept, not copied: do not modify them while
@@ -104,9 +123,29 @@ func (p *Problem) OLS() ([]float64, error) {
 }
 
 // residuals sets r_i = y_i − Σ_m c_m f_m(x_i) and g_m = Σ_i r_i f_m(x_i),
-// and returns Σ_i r_i²: one pass over the design, two length-d vector
-// kernels a row (eqs. 4.17, B.19; O(Nd), no allocation).
+// and returns Σ_i r_i² (eqs. 4.17, B.19; no allocation). Where N ≥ 2d it
+// works from FᵀF and Fᵀy, g = Fᵀy − FᵀF c and Σr² = Σy² − cᵀFᵀy − cᵀg, in
+// O(d²) (the same numbers to rounding); otherwise, and where the fit is
+// nearly exact (Σr² < 1e-6 Σy²), by one pass over the design, two length-d
+// vector kernels a row (O(Nd)).
 func (p *Problem) residuals(c, g []float64) (rr float64) {
+	if p.n >= gramRatio*p.d {
+		p.gramOnce.Do(p.buildGram)
+		d := p.d
+		rr = p.yy
+		for m := range g {
+			g[m] = p.fy[m] - numeric.Dot(p.gram[m*d:(m+1)*d], c)
+			rr -= c[m] * (p.fy[m] + g[m])
+		}
+		if rr >= gramRelative*p.yy {
+			return rr
+		}
+	}
+	return p.pass(c, g)
+}
+
+// pass is residuals by one pass over the design.
+func (p *Problem) pass(c, g []float64) (rr float64) {
 	clear(g)
 	d := p.d
 	for i, yi := range p.y {
@@ -116,4 +155,26 @@ func (p *Problem) residuals(c, g []float64) (rr float64) {
 		numeric.Axpy(r, row, g)
 	}
 	return rr
+}
+
+// buildGram sets FᵀF and Fᵀy, one rank-one update a row.
+func (p *Problem) buildGram() {
+	d := p.d
+	g := make([]float64, d*d)
+	fy := make([]float64, d)
+	for i, yi := range p.y {
+		row := p.x[i*d : (i+1)*d]
+		numeric.Axpy(yi, row, fy)
+		for m, v := range row {
+			if v != 0 {
+				numeric.Axpy(v, row[m:], g[m*d+m:(m+1)*d])
+			}
+		}
+	}
+	for m := 0; m < d; m++ { // mirror the upper triangle
+		for k := m + 1; k < d; k++ {
+			g[k*d+m] = g[m*d+k]
+		}
+	}
+	p.gram, p.fy = g, fy
 }

@@ -2,9 +2,9 @@
 //
 // Usage:
 //
-//	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
+//	vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] [-cpuprofile FILE] CONFIG.toml|ID...
 //	vbw plot [-out DIR] TARGET...        TARGET: an experiment ID, chapterN, all, or a results directory
-//	vbw merge [-quick] [-out DIR] [-workers N] [-data DIR] [-shards N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
+//	vbw merge [-quick] [-out DIR] [-workers N] [-data DIR] [-shards N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] [-cpuprofile FILE] CONFIG.toml|ID...
 //	vbw report [-out DIR] [-for PREFIX]
 //	vbw report -times [-out DIR] [-for PREFIX] [DIR...]
 //	vbw verify [-out DIR] [-cells N] [-seed S] [-data DIR] [-workers N] TARGET...
@@ -73,10 +73,10 @@ func main() {
 }
 
 const usage = `usage:
-  vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
+  vbw run [-quick] [-out DIR] [-workers N] [-data DIR] [-shard i/N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] [-cpuprofile FILE] CONFIG.toml|ID...
                                    (ID: an experiment ID from vbw list, which runs its shipped config)
   vbw plot [-out DIR] TARGET...   (TARGET: experiment ID, chapterN, all, or a results directory)
-  vbw merge [-quick] [-out DIR] [-workers N] [-data DIR] [-shards N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] CONFIG.toml|ID...
+  vbw merge [-quick] [-out DIR] [-workers N] [-data DIR] [-shards N] [-noplot] [-max-memory SIZE] [-max-work OPS] [-configs DIR] [-one-per-experiment] [-cpuprofile FILE] CONFIG.toml|ID...
   vbw report [-out DIR] [-for PREFIX]  (writes DIR/index.html and DIR/REPORT.md from the results in DIR;
                                         -for chapter3: one line of chapter 3's checks and the page to open)
   vbw report -times [-out DIR] [-for PREFIX] [DIR...]  (the run times of the results in DIR as a Markdown table)
@@ -148,6 +148,7 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	maxWork := fs.String("max-work", os.Getenv("VBW_MAX_WORK"), fmt.Sprintf("refuse a config whose estimated work exceeds this many operations, about %g a core-second, e.g. 1e16 (default $VBW_MAX_WORK, else %g)", experiments.OpsPerSecond, float64(experiments.DefaultMaxWork)))
 	configsDir := fs.String("configs", "", "the folder of the shipped configs that an experiment ID stands for (default: configs/ of the module that holds the working directory)")
 	onePer := fs.Bool("one-per-experiment", false, "run one config per experiment: leave out a config whose resolved config equals one before it (same hash) and a long variant (*-full.toml) of an experiment that another config runs")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the run to this new file (read it with go tool pprof); an existing file is refused")
 	var shards *int
 	if merge {
 		shards = fs.Int("shards", 0, "the number of shards the cells were computed in (optional): a merge that lacks cells then names the shards to run again")
@@ -195,6 +196,13 @@ func cmdRun(ctx context.Context, args []string, stdout, stderr io.Writer, merge 
 	jobs, err := experiments.PrepareAll(configs, o)
 	if err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stop, err := startCPUProfile(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("%s: -cpuprofile: %w", name, err)
+		}
+		defer stop(stderr)
 	}
 	if *onePer {
 		jobs = onePerExperiment(jobs, stderr)

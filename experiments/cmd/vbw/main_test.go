@@ -605,3 +605,21 @@ func TestUsageListsEveryFlag(t *testing.T) {
 		t.Errorf("a retired experiment ID: %v", err)
 	}
 }
+
+// TestCPUProfile: -cpuprofile writes a profile to a new file and refuses
+// one that exists, before anything runs.
+func TestCPUProfile(t *testing.T) {
+	out := t.TempDir()
+	cfg := filepath.Join("..", "..", "..", "configs", "chapter3", "synthetic.toml")
+	prof := filepath.Join(out, "cpu.prof")
+	if _, _, err := vbw("run", "-quick", "-noplot", "-out", out, "-cpuprofile", prof, "-data", experiments.TestDataDir(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(prof); err != nil || st.Size() == 0 {
+		t.Fatalf("profile %s: %v", prof, err)
+	}
+	_, _, err := vbw("run", "-quick", "-noplot", "-out", t.TempDir(), "-cpuprofile", prof, "-data", experiments.TestDataDir(), cfg)
+	if err == nil || !strings.Contains(err.Error(), "-cpuprofile") {
+		t.Errorf("an existing profile file: %v", err)
+	}
+}
