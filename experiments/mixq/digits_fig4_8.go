@@ -43,15 +43,15 @@ type BMDigitsConfig struct {
 	Data      string  `toml:"data"`
 	PerClass  int     `toml:"per_class" range:"0|[1,100000] integer"`
 	Threshold float64 `toml:"threshold" range:"[1,16]"`
-	// Hidden units (10, L1764), Components of the mixture (10, L1774).
+	// Hidden units (10, L1767), Components of the mixture (10, L1774).
 	Hidden     int `toml:"hidden" range:"[1,64] integer"`
 	Components int `toml:"components" range:"[2,64] integer"`
 	// Iterations of gradient ascent (30) at rate RateTimesN/N (0.1/N, N the
-	// number of patterns, L1771).
+	// number of patterns, L1773).
 	Iterations int     `toml:"iterations" range:"[1,10000] integer"`
 	RateTimesN float64 `toml:"rate_times_n" range:"(0,1000]"`
 	// Schedule: the temperatures of the first step's inference, one pass
-	// at each above 1 (100, 50, 25, 10, 5, 2, 1, L1766); later steps start
+	// at each above 1 (100, 50, 25, 10, 5, 2, 1, L1767); later steps start
 	// from the previous step's parameters at T = 1 (L1767; ours: annealing
 	// from 100 again would erase them).
 	Schedule []float64 `toml:"schedule" range:"[1,1e6] len=1.."`
@@ -105,9 +105,9 @@ func (c *BMDigitsConfig) Criteria(*experiments.Env) (results.Criteria, error) {
 func bmDigitsCriteria(c *BMDigitsConfig) results.Criteria {
 	cs := results.Criteria{
 		results.Criterion{ID: "fig4.8-mf-less-stable", Text: "sign changes of the step-to-step change of F_mft over the learning steps minus those of F_mix (instability: the objective turning back and forth)", Target: results.Above(0)}.
-			AsClaim("\"mean field theory is relatively unstable compared to the mixture model\"", "L1778-1780"),
+			AsClaim("\"mean field theory is relatively unstable compared to the mixture model\"", "L1780"),
 		results.Criterion{ID: "fig4.8-mf-rougher", Text: "mean squared second difference of F over the steps, mean field's over the mixture's (roughness of the curve; > 1: mean field rougher)", Target: results.Above(1)}.
-			AsClaim("\"mean field theory is relatively unstable compared to the mixture model\"", "L1778-1780"),
+			AsClaim("\"mean field theory is relatively unstable compared to the mixture model\"", "L1780"),
 		results.Criterion{ID: "fig4.9-mf-mode-hops", Text: "hops of the visible joint means between successive steps (a sign change beyond ±0.5 on both sides), per step and per 64 units: mean field's less the Q(m)-weighted average over the mixture's components", Target: results.Above(0)}.
 			AsClaim("\"simple mean field theory exhibits substantial 'mode hopping', while the components of the mixture distribution are much more stable\"", "L1782"),
 		results.Criterion{ID: "fig4.8-bounds-monotone", Text: "fixed-point runs in which an update lowered its bound (run-time check of MeanField and Mixture)", Target: results.Equal(0)}.AsSanity(),
@@ -260,7 +260,7 @@ func (c *BMDigitsConfig) learn(data [][]float64, mix bool) (bmDigitsTrace, error
 			means = [][]float64{append([]float64(nil), mf.Mu[:nv]...)}
 		}
 		// + phase: each pattern's hidden units given its pixels, started from
-		// the joint's expected hidden states (L1768-1769).
+		// the joint's expected hidden states (L1767).
 		hid0 := make([]float64, n)
 		for h := nv; h < n; h++ {
 			hid0[h] = minus.Mean[h]
@@ -393,7 +393,7 @@ func RunBMDigits(env *experiments.Env, c *BMDigitsConfig) error {
 	}
 	s.Claims = []results.Claim{
 		{Artifact: "Lawrence Figure 4.8", Figures: []string{"lawrence_fig4_8"}, Checks: []string{"fig4.8-mf-less-stable", "fig4.8-mf-rougher", "fig4.8-bounds-monotone"},
-			Statement: "The mean-field objective is unstable during learning on the digits, the 10-component mixture's stable (L1778-1780)."},
+			Statement: "The mean-field objective is unstable during learning on the digits, the 10-component mixture's stable (L1780)."},
 		{Artifact: "Lawrence Figure 4.9", Figures: []string{"lawrence_fig4_9"}, Checks: []string{"fig4.9-mf-mode-hops"},
 			Statement: "Mean field's joint mode-hops between learning steps; the mixture's components are much more stable (L1782)."},
 	}

@@ -1,6 +1,6 @@
 package mixq
 
-// mixq/galland reproduces Lawrence's Fig. 4.4 (L1715-1734): Galland's
+// mixq/galland reproduces Lawrence's Fig. 4.4 (L1715-1733): Galland's
 // binary vector association task, ten random pairs of six-bit input and
 // output vectors, learnt by deterministic (mean-field) Boltzmann learning
 // (eq. 4.15; core/model/boltzmann Association) on layered networks of six
@@ -43,7 +43,7 @@ type GallandConfig struct {
 	// between the input and output layers (1, 2, 3: Fig. 4.3).
 	HiddenLayers []int `toml:"hidden_layers" range:"[1,4] integer len=1.. distinct"`
 	// Rate is Galland's η (0.001, L1727); RateFactor the factor of the
-	// second rate (10, L1731).
+	// second rate (10, L1727, L1733).
 	Rate       float64 `toml:"rate" range:"(0,10]"`
 	RateFactor float64 `toml:"rate_factor" range:"[1,1000]"`
 	// MaxIterations caps the gradient steps of a run; Within is the
@@ -55,7 +55,7 @@ type GallandConfig struct {
 	WeightSD float64 `toml:"weight_sd" range:"[0,10]"`
 	// TStart and TSteps: each phase from zero means is annealed over the
 	// geometric schedule from t_start to 1 in t_steps temperatures, one pass
-	// at each above 1 (Galland's annealing, L1725: its schedule is ours),
+	// at each above 1 (Galland's annealing, L1727: its schedule is ours),
 	// then run at T = 1 until the bound changes by at most rel_tol or
 	// inner_iterations passes.
 	TStart          float64 `toml:"t_start" range:"[1,1e6]"`
@@ -105,14 +105,14 @@ func gallandCriteria(c *GallandConfig) results.Criteria {
 	deep := slices.Max(c.HiddenLayers)
 	cs := results.Criteria{
 		results.Criterion{ID: "fig4.4-cond-fast", Text: fmt.Sprintf("median gradient steps to convergence (every output within %g) with the − phase from the + phase at %g·η, %d hidden layers, over the pair sets (the text's 98; accepted below 300, a factor of three)", c.Within, c.RateFactor, deep), Target: results.Below(300)}.
-			AsClaim("with the joint initialised from the conditional the network \"has 'converged' after only 98 iterations\", at ten times the learning rate", "L1729-1731"),
+			AsClaim("with the joint initialised from the conditional the network \"has 'converged' after only 98 iterations\", at ten times the learning rate", "L1727, L1733"),
 		results.Criterion{ID: "fig4.4-cond-beats-zero", Text: fmt.Sprintf("median steps with the + phase start at %g·η over the median with zero starts at η (Galland's), %d hidden layers (unconverged runs count as max_iterations)", c.RateFactor, deep), Target: results.Below(0.5)}.
-			AsClaim("\"We see a marked improvement in these results\" over Galland's recreation", "L1729"),
+			AsClaim("\"We see a marked improvement in these results\" over Galland's recreation", "L1727"),
 		results.Criterion{ID: "fig4.4-cond-beats-zero-same-rate", Text: fmt.Sprintf("median steps with the + phase start over the median with zero starts, both at %g·η, %d hidden layers (the initialisation's own effect at one rate)", c.RateFactor, deep), Target: results.Below(1)}.AsExtension(),
 		results.Criterion{ID: "fig4.4-curves-overlay", Text: fmt.Sprintf("|F_mft + F_obs| over |F_obs| at convergence, + phase start at %g·η, %d hidden layers, median over the pair sets (the two curves overlay as the model converges)", c.RateFactor, deep), Target: results.Below(0.25)}.
-			AsClaim("\"As the model converges the lines overlay each other\"", "L1730"),
+			AsClaim("\"As the model converges the lines overlay each other\"", "L1727"),
 		results.Criterion{ID: "fig4.4-zero-deep-worst", Text: fmt.Sprintf("nets with fewer hidden layers whose median steps with zero starts at η exceed the %d-layer net's", deep), Target: results.Equal(0)}.
-			AsClaim("the three-hidden-layer network is \"the worst performing result\"", "L1728"),
+			AsClaim("the three-hidden-layer network is \"the worst performing result\"", "L1727"),
 	}
 	if len(c.HiddenLayers) < 2 {
 		cs = cs[:4]
@@ -282,7 +282,7 @@ func RunGalland(env *experiments.Env, c *GallandConfig) error {
 		return err
 	}
 	s.Claims = []results.Claim{{Artifact: "Lawrence Figure 4.4", Figures: []string{"lawrence_fig4_4"}, Checks: crit.IDs(),
-		Statement: "Initialising the joint mean field from the conditional makes learning converge after only 98 iterations even at ten times Galland's rate, where zero starts are slow and worst with three hidden layers (L1727-1731)."}}
+		Statement: "Initialising the joint mean field from the conditional makes learning converge after only 98 iterations even at ten times Galland's rate, where zero starts are slow and worst with three hidden layers (L1727, L1733)."}}
 	return env.WriteSummary(s, fmt.Sprintf("%d pair sets of %d random %d-bit input-output pairs (distinct inputs); layered nets of %d units a layer with %v hidden layers; weights and biases from N(0, %g²); gradient ascent on F_mft (eq. 4.15) at η = %g and %g·η until every − phase output is within %g of its target (at most %d steps; unconverged runs count as %d); a phase from zero means is annealed over %d geometric temperatures from %g to 1, one pass each, then ≤ %d passes at T = 1 until the bound changes by ≤ %g relatively; the + phase start runs the − phase at T = 1 only.",
 		c.PairSets, c.Pairs, c.Bits, c.Bits, c.HiddenLayers, c.WeightSD, c.Rate, c.RateFactor, c.Within, c.MaxIterations, c.MaxIterations, c.TSteps, c.TStart, c.InnerIterations, c.RelTol))
 }

@@ -63,16 +63,16 @@ type LTUConfig struct {
 		Strata []string `toml:"strata" range:"len=0.."`
 	} `toml:"split"`
 	// Hidden are the numbers of hidden units and C the error penalties of
-	// the grid (Pima: 10, 15, 20 and 1, 10, 100, L1438; crabs: 10, 20, 30,
-	// 40, L1451); Inits the initialisations of each (10, L1438).
+	// the grid (Pima: 10, 15, 20 and 1, 10, 100, L1442; crabs: 10, 20, 30,
+	// 40, L1460); Inits the initialisations of each (10, L1442).
 	Hidden []int     `toml:"hidden" range:"[1,1000] integer len=1.. distinct"`
 	C      []float64 `toml:"c" range:"[1e-6,1e6] len=1.. distinct"`
 	Inits  int       `toml:"inits" range:"[1,1000]"`
-	// Iterations of inference and learning (7, L1434).
+	// Iterations of inference and learning (7, L1438).
 	Iterations int `toml:"iterations" range:"[1,1000]"`
 	// Anneal: the temperature of inference pass k is t0·decay^{k−1}
 	// (1000, 0.8), zero once below t_min (0.001), then at most zero_passes
-	// passes at zero (70) (L1441-1443).
+	// passes at zero (70) (L1442).
 	Anneal struct {
 		T0         float64 `toml:"t0" range:"[1e-3,1e6]"`
 		Decay      float64 `toml:"decay" range:"(0,0.99]"`
@@ -81,7 +81,7 @@ type LTUConfig struct {
 	} `toml:"anneal"`
 	// SMO: the KKT accuracy tol (1e-4), relaxed to 10^{−(k−1)} in the first
 	// relaxed iterations (4), and the cap max_iterations (100,000) on the
-	// SMO steps of each unit's problem (L1412-1414, L1439).
+	// SMO steps of each unit's problem (L1434, L1442).
 	SMO struct {
 		Tol           float64 `toml:"tol" range:"[1e-12,1]"`
 		Relaxed       int     `toml:"relaxed" range:"[0,1000]"`
@@ -215,13 +215,13 @@ func ltuCriteria(c *LTUConfig) results.Criteria {
 		}
 	}
 	cs = append(cs, results.Criterion{ID: p + "-ltu-init-variability", Text: "median over the (H, C) cells of the standard deviation of the test errors across initialisations (errors)", Target: results.AtLeast(1)}.
-		AsClaim("\"Note though the variability in performance with different initialisations\"", "L1447, Figs 3.6-3.7"))
+		AsClaim("\"Note though the variability in performance with different initialisations\"", "L1446, Figs 3.6-3.7"))
 	if c.text() == "" {
 		cs[len(cs)-1] = cs[len(cs)-1].AsExtension()
 	}
 	return append(cs,
 		results.Criterion{ID: p + "-ltu-zero-t-ascent", Text: "patterns at which a zero-temperature update lowered T𝓛 (eq. 3.27; each update is a coordinate maximisation)", Target: results.Equal(0)}.AsSanity(),
-		results.Criterion{ID: p + "-ltu-best-kept", Text: "networks whose kept network has more training errors than some iteration's (L1400-1403)", Target: results.Equal(0)}.AsSanity(),
+		results.Criterion{ID: p + "-ltu-best-kept", Text: "networks whose kept network has more training errors than some iteration's (L1426)", Target: results.Equal(0)}.AsSanity(),
 		results.Criterion{ID: p + "-ltu-beats-chance", Text: "average test error rate of the networks over the rate of predicting the training majority class for every test point", Target: results.Below(1)}.AsSanity(),
 	)
 }
@@ -238,7 +238,7 @@ func (c *LTUConfig) text() string {
 }
 
 // ltuData is the training and test set, the inputs scaled as the text's
-// (L1437: zero mean and within [−1, 1]: each column less its training mean,
+// (L1442: zero mean and within [−1, 1]: each column less its training mean,
 // over its largest absolute training value), targets ±1.
 type ltuData struct {
 	x, xTest [][]float64
@@ -497,7 +497,7 @@ func RunLTU(env *experiments.Env, c *LTUConfig) error {
 	s.Claims = []results.Claim{{Artifact: "Lawrence Table 3.1", Checks: ids,
 		Statement: "The average linear threshold unit network makes 73.97 test errors of 332 on Pima and 6.08 of 120 on the crabs, the best 63 and 2 (L1472-1473)."},
 		{Artifact: label, Figures: []string{fig}, Checks: []string{p + "-ltu-init-variability"},
-			Statement: "The test errors vary with the initialisation (L1447); the figure shows every network, the mean and one standard deviation per H and C."}}
+			Statement: "The test errors vary with the initialisation (L1446); the figure shows every network, the mean and one standard deviation per H and C."}}
 	return env.WriteSummary(s, fmt.Sprintf("%s: %d training and %d test points, %d inputs scaled to zero training mean within [−1, 1]; %d networks: H ∈ %v, C ∈ %v, %d initialisations (weights N(0, 1)); %d iterations of inference (T_k = %g·%g^{k−1}, %d annealed passes, zero below %g, then ≤ %d passes at T = 0) and learning (SMO per unit, KKT accuracy %g, relaxed to 10^{−(k−1)} for k ≤ %d, ≤ %d steps); the network of fewest training errors kept; Average = mean test errors over every network, Best = the fewest.",
 		c.dataName(), len(d.x), len(d.xTest), len(d.x[0]), len(cells), c.Hidden, c.C, c.Inits, c.Iterations, c.Anneal.T0, c.Anneal.Decay, c.annealed(), c.Anneal.TMin, c.Anneal.ZeroPasses, c.SMO.Tol, c.SMO.Relaxed, c.SMO.MaxIterations))
 }

@@ -58,7 +58,7 @@ type LearnSettings struct {
 	Inner    Settings
 	// FromConditional starts the − phase of each pattern from the + phase's
 	// means (outputs at their targets, shrunk into (−1, 1) by 1e-9) and
-	// runs it at the machine's temperature without annealing (L1729-1731);
+	// runs it at the machine's temperature without annealing (L1727);
 	// otherwise both phases start from zero (L1727).
 	FromConditional bool
 }

@@ -25,32 +25,32 @@
 // other units), the limit of eq. 3.21 itself, so that every
 // zero-temperature update is coordinate ascent on T𝓛 (checked in Infer).
 // At T > 0 the output's softplus is evaluated at the other units' means
-// (the annealing heuristic of L1394 needs a finite-T update; the text
+// (the annealing heuristic of L1416-1418 needs a finite-T update; the text
 // gives none): a heuristic, not a bound.
 //
 // Fit is not a vb.Model: the maximum-margin step does not maximise T𝓛
 // (any weights meeting the constraints give 0; the margin and the slack
 // are another objective), and the text itself notes that the training
-// error may rise between iterations (L1400), hence Result.Best.
+// error may rise between iterations (L1426), hence Result.Best.
 //
 // # Map to the text
 //
 //   - Net, NewNet, Net.Forward, Net.Errors: eq. 3.1, Fig. 3.1; the forward
-//     pass initialises the expectations (L1398).
-//   - Net.Objective: eqs. 3.26-3.27 (T𝓛 of one pattern), L1354-1360.
+//     pass initialises the expectations (L1422).
+//   - Net.Objective: eqs. 3.26-3.27 (T𝓛 of one pattern), L1356.
 //   - flipGain: eqs. 3.18-3.23 (the mean-field update and its
 //     zero-temperature limit), tested against eqs. 3.2-3.6 written out.
-//   - Net.Infer, InferSettings: §3.4 (L1330, updates in random order to a
-//     stable state), the annealing of L1394 with the schedule
-//     T_k = 1000·0.8^{k−1}, zero below 0.001, then at most 70 passes (L1441-1443).
+//   - Net.Infer, InferSettings: §3.4 (L1335, updates in random order to a
+//     stable state), the annealing of L1416-1418 with the schedule
+//     T_k = 1000·0.8^{k−1}, zero below 0.001, then at most 70 passes (L1442).
 //   - TrainSVM, SMOSettings, SVM.Primal, SVM.Dual: the maximum-margin
-//     problem with slack (L1373-1384, Figs 3.4-3.5) by SMO (Platt 1998,
-//     L1434), KKT accuracy 1e-4, cap 100,000 steps (L1412, L1439).
+//     problem with slack (L1381-1406, Figs 3.4-3.5) by SMO (Platt 1998,
+//     L1438), KKT accuracy 1e-4, cap 100,000 steps (L1434, L1442).
 //   - Fit, Settings, Result: the algorithm of §3.6 with the heuristics of
-//     §3.7: 7 iterations (L1434), the relaxed KKT accuracy 10^{−(k−1)} for
-//     k ≤ 4 (L1412-1414), weight normalisation (L1405-1408, our reading:
+//     §3.7: 7 iterations (L1438), the relaxed KKT accuracy 10^{−(k−1)} for
+//     k ≤ 4 (L1434), weight normalisation (L1430, our reading:
 //     incoming weights rescaled to the norm of the outgoing ones), the
-//     network of fewest training errors kept (L1400-1403).
+//     network of fewest training errors kept (L1426).
 //
 // Not here: networks with more than one hidden layer or output (the text's
 // theory covers them; its experiments use Fig. 3.1's shape), the

@@ -53,7 +53,7 @@ func (n *Net) hiddenField(j int, x []float64) float64 {
 func (n *Net) outputField(s []float64) float64 { return numeric.Dot(n.V[:n.H], s) + n.V[n.H] }
 
 // Forward sets s to the hidden states of input x (eq. 3.1; the
-// expectation initialisation of L1398) and returns the output ±1.
+// expectation initialisation of L1422) and returns the output ±1.
 func (n *Net) Forward(x, s []float64) float64 {
 	for j := range n.H {
 		s[j] = sign(n.hiddenField(j, x))
@@ -77,7 +77,7 @@ func (n *Net) Errors(x [][]float64, t []float64) int {
 // ln P(t | x) with the hidden units at s and the output clamped at t
 // (eqs. 3.26-3.27): Σ_i (a_i s_i − |a_i|)/2 over the hidden units and the
 // output, a_i the unit's field from its parents. It is at most zero, zero
-// exactly when every unit equals the sign of its field (L1354-1360): the
+// exactly when every unit equals the sign of its field (L1356): the
 // pattern is stored and its likelihood is 1.
 func (n *Net) Objective(x, s []float64, t float64) float64 {
 	o := 0.0
@@ -116,15 +116,15 @@ func flipGain(aj, vj, r, t, temp float64) float64 {
 }
 
 // InferSettings are the inference of the hidden units for one pattern
-// (§3.4 and the annealing heuristic of L1394, L1441-1443). The zero value
+// (§3.4 and the annealing heuristic of L1416-1418, L1442). The zero value
 // of a field means its default.
 type InferSettings struct {
-	// T0 is the first temperature (1000, L1441) and Decay its factor per
+	// T0 is the first temperature (1000, L1442) and Decay its factor per
 	// pass (0.8): pass k runs at T0·Decay^{k−1}.
 	T0, Decay float64
 	// TMin: once the temperature is below it (0.001) it is taken to be zero.
 	TMin float64
-	// ZeroPasses caps the passes at T = 0 after annealing (70, L1443); they
+	// ZeroPasses caps the passes at T = 0 after annealing (70, L1442); they
 	// stop early when a pass changes no unit.
 	ZeroPasses int
 	// NoAnneal skips the annealed passes: zero-temperature passes only.
@@ -165,10 +165,10 @@ type InferStats struct {
 }
 
 // Infer sets s, the expectations of the hidden units for input x with the
-// output clamped at t (±1): from s as given (Forward's states: L1398),
+// output clamped at t (±1): from s as given (Forward's states: L1422),
 // annealed passes at falling temperature, then zero-temperature passes
 // (eq. 3.23) each visiting the hidden units in a random order from rnd
-// (L1330), until a pass changes none or ZeroPasses is reached. At the end s
+// (L1335), until a pass changes none or ZeroPasses is reached. At the end s
 // is ±1 and no single unit's change raises Objective. fields holds a_j,
 // H values (nil: computed).
 func (n *Net) Infer(x, s []float64, t float64, fields []float64, rnd *rand.Rand, set InferSettings) InferStats {
@@ -238,7 +238,7 @@ func (n *Net) Infer(x, s []float64, t float64, fields []float64, rnd *rand.Rand,
 // Settings are the learning algorithm of §3.6-3.8. The zero value of a
 // field means its default.
 type Settings struct {
-	// Iterations is the number of inference-and-learning steps (7, L1434).
+	// Iterations is the number of inference-and-learning steps (7, L1438).
 	Iterations int
 	// C is the error penalty of every unit's maximum-margin problem (no
 	// default: Fit refuses C ≤ 0).
@@ -246,10 +246,10 @@ type Settings struct {
 	// Infer is the inference of each pattern.
 	Infer InferSettings
 	// SMO: Tol the KKT accuracy (1e-4), relaxed to 10^{−(k−1)} in
-	// iterations k ≤ Relaxed (4, L1412-1414); MaxIterations the SMO cap.
+	// iterations k ≤ Relaxed (4, L1434); MaxIterations the SMO cap.
 	SMO     SMOSettings
 	Relaxed int
-	// NoNormalise leaves out the weight normalisation heuristic (L1405).
+	// NoNormalise leaves out the weight normalisation heuristic (L1430).
 	NoNormalise bool
 }
 
@@ -265,7 +265,7 @@ func (s Settings) withDefaults() Settings {
 	return s
 }
 
-// tol returns the KKT accuracy of iteration k (1-based, L1412-1414).
+// tol returns the KKT accuracy of iteration k (1-based, L1434).
 func (s Settings) tol(k int) float64 {
 	if k <= s.Relaxed {
 		return math.Max(s.SMO.Tol, math.Pow(10, -float64(k-1)))
@@ -275,7 +275,7 @@ func (s Settings) tol(k int) float64 {
 
 // Result is a run of Fit.
 type Result struct {
-	Best          *Net  // the network of fewest training errors over the iterations (L1400-1403)
+	Best          *Net  // the network of fewest training errors over the iterations (L1426)
 	BestIteration int   // its iteration (1-based; the earliest on a tie)
 	TrainErrors   []int // the forward training errors after each iteration's learning
 	// Objective is Σ_n Objective after each iteration's inference: the
@@ -291,13 +291,13 @@ type Result struct {
 }
 
 // Fit learns a network from net's weights on inputs x and targets t (±1)
-// by the algorithm of §3.6 (L1388): for each iteration, infer the hidden
+// by the algorithm of §3.6 (L1408-1410): for each iteration, infer the hidden
 // units of every pattern with its output clamped (Infer, from the forward
 // pass's states), then fit each unit's weights as the maximum-margin
 // separator of its parents' states and its own (TrainSVM: the hidden units
 // on the inputs, the output on the hidden states), then rescale each hidden
 // unit's incoming weights and bias to the norm of its outgoing weight (the
-// weight normalisation of L1405-1408, in our reading: the hyperplane and
+// weight normalisation of L1430, in our reading: the hyperplane and
 // so the mapping are unchanged). net is modified; Result.Best is a copy.
 func Fit(net *Net, x [][]float64, t []float64, rnd *rand.Rand, set Settings) (Result, error) {
 	set = set.withDefaults()

@@ -63,7 +63,7 @@ func TestFlipGain(t *testing.T) {
 }
 
 // TestObjective: Objective ≤ 0, zero exactly for the forward pass's
-// states when the output's forward value is the target (L1354-1360).
+// states when the output's forward value is the target (L1356).
 func TestObjective(t *testing.T) {
 	for seed := range uint64(30) {
 		n := NewNet(2, 3, rng.New(seed, "ltu", "net"))
@@ -133,7 +133,7 @@ func TestInferLocalOptimum(t *testing.T) {
 	}
 }
 
-// TestAnnealedPasses: T_k = 1000·0.8^{k−1} ≥ 0.001 for k ≤ 62 (L1441-1442).
+// TestAnnealedPasses: T_k = 1000·0.8^{k−1} ≥ 0.001 for k ≤ 62 (L1442).
 func TestAnnealedPasses(t *testing.T) {
 	if k := (InferSettings{}).AnnealedPasses(); k != 62 {
 		t.Errorf("annealed passes %d, want 62", k)

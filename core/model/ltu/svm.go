@@ -9,7 +9,7 @@ import (
 )
 
 // SVM is a linear maximum-margin classifier f(x) = w·x + b, the learning
-// step of one unit (L1373-1410): the soft-margin problem
+// step of one unit (L1381-1406): the soft-margin problem
 //
 //	min ½‖w‖² + C Σ_n ξ_n  subject to  y_n(w·x_n + b) ≥ 1 − ξ_n, ξ_n ≥ 0,
 //
@@ -27,14 +27,14 @@ type SVM struct {
 // SMOSettings are the stopping rules of TrainSVM. The zero value of a
 // field means its default.
 type SMOSettings struct {
-	// Tol is the accuracy of the KKT conditions (1e-4, L1412): the
+	// Tol is the accuracy of the KKT conditions (1e-4, L1434): the
 	// solver stops when the maximal violating pair's gap m − M is at most
 	// Tol (LIBSVM's rule, Fan et al. 2005), so that with b in the middle
 	// every point meets its condition y_n f(x_n) ≥ 1 (α = 0), = 1
 	// (0 < α < C), ≤ 1 (α = C) to within Tol/2. At α = 0 the gap is 2, so
-	// even Tol = 1 (the first iteration of L1414) takes steps.
+	// even Tol = 1 (the first iteration, L1434) takes steps.
 	Tol float64
-	// MaxIterations caps the SMO steps (100,000, L1439).
+	// MaxIterations caps the SMO steps (100,000, L1442).
 	MaxIterations int
 }
 
@@ -64,7 +64,7 @@ func Gram(x [][]float64) []float64 {
 
 // TrainSVM solves the soft-margin problem for points x with labels y
 // (±1) and penalty c by sequential minimal optimisation (Platt 1998,
-// L1434) with the maximal-violating-pair choice of the two multipliers
+// L1438) with the maximal-violating-pair choice of the two multipliers
 // (Keerthi et al. 2001): each step moves the pair along the constraint
 // Σ α_n y_n = 0 to the exact minimiser of the dual objective within the box.
 // gram is Gram(x), or nil to compute it. With one class only the problem
