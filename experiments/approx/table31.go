@@ -83,7 +83,7 @@ func buildTable31(f experiments.ResultFiles) (results.Comparison, error) {
 		}
 		isLTU := strings.HasSuffix(file, "_ltu_table.csv")
 		if isLTU {
-			ltu = append(ltu, fmt.Sprintf("%s: %g networks (every H, C and initialisation of the text), Average the mean of their test errors, Best the fewest", prefix, run.Summary.Metrics["ltu_networks_"+prefix]))
+			ltu = append(ltu, fmt.Sprintf("%s: Average is the mean test errors of the run's %g networks (every H, C and initialisation of its grid), Best the fewest", prefix, run.Summary.Metrics["ltu_networks_"+prefix]))
 		}
 		t, err := run.Table(file)
 		if err != nil {
