@@ -49,7 +49,7 @@ func TestConvexBound(t *testing.T) {
 		if got := opt*math.Log(u) + binaryEntropy(opt); math.Abs(got-exact) > 1e-12*math.Max(1, exact) {
 			t.Errorf("u = %g: bound at its optimum %.17g, want ln(1+u) = %.17g", u, got, exact)
 		}
-			if got := logistic(math.Log(u)); math.Abs(got-opt) > 1e-15 {
+		if got := logistic(math.Log(u)); math.Abs(got-opt) > 1e-15 {
 			t.Errorf("u = %g: logistic(ln u) = %g, want u/(1+u) = %g", u, got, opt)
 		}
 		for k := 0; k <= 100; k++ {
