@@ -120,3 +120,37 @@ func Entropy(p []float64) float64 {
 	}
 	return h
 }
+
+// LogProduct accumulates Σ_i ln x_i as a product kept in [½, 1) by its
+// binary exponent (math.Frexp): one multiply and one Frexp a term in place
+// of a logarithm, and one logarithm in Log. The relative error of the
+// product grows by about one rounding a term, so the sum is exact to about
+// n·2⁻⁵³ in absolute terms. A term that is not positive and finite adds
+// math.Log(x) (−Inf, +Inf or NaN) directly, so Log is what Σ math.Log(x_i)
+// would be. The zero value is the empty sum.
+type LogProduct struct {
+	frac   float64 // the product's fraction in [½, 1); 0 before the first term
+	exp    int     // its binary exponent
+	direct float64 // Σ ln x of the terms that are not positive and finite
+}
+
+// Add multiplies x into the product.
+func (p *LogProduct) Add(x float64) {
+	if !(x > 0) || math.IsInf(x, 1) {
+		p.direct += math.Log(x)
+		return
+	}
+	if p.frac == 0 {
+		p.frac = 1
+	}
+	f, e := math.Frexp(p.frac * x)
+	p.frac, p.exp = f, p.exp+e
+}
+
+// Log returns Σ ln x_i of the terms added (0 for none).
+func (p *LogProduct) Log() float64 {
+	if p.frac == 0 {
+		return p.direct
+	}
+	return p.direct + math.Log(p.frac) + float64(p.exp)*math.Ln2
+}

@@ -186,3 +186,36 @@ func BenchmarkLogSumExp(b *testing.B) {
 		benchSink += LogSumExp(xs)
 	}
 }
+
+// TestLogProduct: LogProduct's Σ ln x equals Σ math.Log(x) to n·2⁻⁵³ over
+// terms from 1e-300 to 1e300 (whose plain product would under- and
+// overflow), and follows math.Log's −Inf, +Inf and NaN.
+func TestLogProduct(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	var p LogProduct
+	if p.Log() != 0 {
+		t.Fatalf("empty: %g", p.Log())
+	}
+	want := 0.0
+	const n = 5000
+	for i := 0; i < n; i++ {
+		x := math.Exp(690 * (2*r.Float64() - 1))
+		p.Add(x)
+		want += math.Log(x)
+	}
+	if got := p.Log(); math.Abs(got-want) > n*0x1p-53*math.Max(1, math.Abs(want))+1e-9 {
+		t.Errorf("Σ ln x: %.17g, want %.17g", got, want)
+	}
+	for _, tc := range []struct {
+		xs   []float64
+		want float64
+	}{{[]float64{2, 0, 3}, math.Inf(-1)}, {[]float64{math.Inf(1), 2}, math.Inf(1)}, {[]float64{2, -1}, math.NaN()}, {[]float64{0, math.Inf(1)}, math.NaN()}} {
+		var q LogProduct
+		for _, x := range tc.xs {
+			q.Add(x)
+		}
+		if got := q.Log(); !(got == tc.want || math.IsNaN(got) && math.IsNaN(tc.want)) {
+			t.Errorf("%v: %g, want %g", tc.xs, got, tc.want)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 	"github.com/vbworkbench/vbw/experiments/exptest"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -243,15 +244,15 @@ func TestArtefactsCovered(t *testing.T) {
 func TestPimaData(t *testing.T) {
 	head := "npreg,glu,bp,skin,bmi,ped,age,type\n"
 	good := "1,2,3,4,5,6,7,Yes\n2,3,1,5,6,7,8,No\n"
-	d, err := readLabelled("pima_train.csv", []byte(head+good), "type", "Yes", nil, nil)
-	if err != nil || len(d.x) != 2 || len(d.x[0]) != 7 || d.t[0] != 1 || d.t[1] != 0 {
+	d, err := datasets.ReadLabelled("pima_train.csv", []byte(head+good), "type", "Yes", nil, nil)
+	if err != nil || len(d.X) != 2 || len(d.X[0]) != 7 || d.T[0] != 1 || d.T[1] != 0 {
 		t.Fatalf("readLabelled: %v %v", d, err)
 	}
 	for _, c := range []struct{ text, want string }{
 		{head + "1,NaN,3,4,5,6,7,Yes\n", `pima_train.csv:2:3: "NaN" is not allowed`},
 		{head + "1,2,3,4,1e300,6,7,Yes\n", `pima_train.csv:2:9: "1e300" is too large`},
 	} {
-		if _, err := readLabelled("pima_train.csv", []byte(c.text), "type", "Yes", nil, nil); err == nil || !strings.HasPrefix(err.Error(), c.want) {
+		if _, err := datasets.ReadLabelled("pima_train.csv", []byte(c.text), "type", "Yes", nil, nil); err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.text, err, c.want)
 		}
 	}

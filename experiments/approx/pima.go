@@ -191,165 +191,6 @@ func (c *PimaConfig) Estimate() experiments.Cost {
 	}
 }
 
-// labelled is a table of inputs with a two-valued class: x the inputs of
-// each row, t its class (1 for the positive value), stratum the values of
-// the strata columns joined by "/".
-type labelled struct {
-	x       [][]float64
-	t       []int
-	stratum []string
-	inputs  []string // the input columns' names
-}
-
-// readLabelled reads a comma-separated table with a header: the class
-// column class (positive is t = 1; exactly two values), the inputs (none:
-// every column but the class and the strata), whose values pass
-// datasets.Number, and the strata columns.
-func readLabelled(name string, data []byte, class, positive string, inputs, strata []string) (labelled, error) {
-	var out labelled
-	var header []string
-	var in []int
-	col := map[string]int{}
-	cls, st := -1, make([]int, len(strata))
-	values := map[string]bool{}
-	for i, line := range datasets.Lines(data) {
-		if datasets.IsBlank(line) {
-			continue
-		}
-		fs := datasets.SplitComma(line)
-		if header == nil {
-			for j, f := range fs {
-				if _, dup := col[f.Text]; dup {
-					return out, fmt.Errorf("%s:%d: column %s twice in the header", name, i+1, datasets.Quote(f.Text))
-				}
-				col[f.Text] = j
-				header = append(header, f.Text)
-			}
-			find := func(key, c string) (int, error) {
-				j, ok := col[c]
-				if !ok {
-					return 0, fmt.Errorf("%s: %s: no column %s in the header (%s)", name, key, datasets.Quote(c), strings.Join(header, ","))
-				}
-				return j, nil
-			}
-			var err error
-			if cls, err = find("class", class); err != nil {
-				return out, err
-			}
-			skip := map[int]bool{cls: true}
-			for k, s := range strata {
-				if st[k], err = find("split.strata", s); err != nil {
-					return out, err
-				}
-				skip[st[k]] = true
-			}
-			for _, c := range inputs {
-				j, err := find("inputs", c)
-				if err != nil {
-					return out, err
-				}
-				if skip[j] {
-					return out, fmt.Errorf("%s: inputs: column %s is the class or a stratum", name, datasets.Quote(c))
-				}
-				in = append(in, j)
-			}
-			if len(inputs) == 0 {
-				for j := range header {
-					if !skip[j] {
-						in = append(in, j)
-					}
-				}
-			}
-			if len(in) == 0 {
-				return out, fmt.Errorf("%s: no input columns", name)
-			}
-			for _, j := range in {
-				out.inputs = append(out.inputs, header[j])
-			}
-			continue
-		}
-		if len(fs) != len(header) {
-			return out, fmt.Errorf("%s:%d: %d fields, want %d (%s)", name, i+1, len(fs), len(header), strings.Join(header, ","))
-		}
-		row := make([]float64, len(in))
-		for k, j := range in {
-			v, err := datasets.Number(name, i+1, fs[j].Col, fs[j].Text)
-			if err != nil {
-				return out, err
-			}
-			row[k] = v
-		}
-		values[fs[cls].Text] = true
-		if len(values) > 2 {
-			return out, fmt.Errorf("%s:%d:%d: %s %s: a third value of the class", name, i+1, fs[cls].Col, class, datasets.Quote(fs[cls].Text))
-		}
-		out.t = append(out.t, b2i(fs[cls].Text == positive))
-		key := make([]string, len(st))
-		for k, j := range st {
-			key[k] = fs[j].Text
-		}
-		out.stratum = append(out.stratum, strings.Join(key, "/"))
-		out.x = append(out.x, row)
-	}
-	if len(out.x) == 0 {
-		return out, fmt.Errorf("%s: no data rows", name)
-	}
-	if !values[positive] {
-		return out, fmt.Errorf("%s: %s: no row has the positive value %s", name, class, datasets.Quote(positive))
-	}
-	return out, nil
-}
-
-// stratifiedSplit draws a split of the rows into train and test: in each
-// stratum, in the order the strata first appear, a share of the train
-// rows in proportion to its size (largest remainders, ties to the earlier
-// stratum), the rows chosen by a permutation from rnd; both lists are in
-// the file's order.
-func stratifiedSplit(stratum []string, train int, rnd *rand.Rand) (tr, te []int) {
-	var order []string
-	rows := map[string][]int{}
-	for i, s := range stratum {
-		if _, ok := rows[s]; !ok {
-			order = append(order, s)
-		}
-		rows[s] = append(rows[s], i)
-	}
-	n := len(stratum)
-	share := make([]int, len(order))
-	rem := make([]float64, len(order))
-	left := train
-	for k, s := range order {
-		q := float64(train) * float64(len(rows[s])) / float64(n)
-		share[k] = int(math.Floor(q))
-		rem[k] = q - float64(share[k])
-		left -= share[k]
-	}
-	for ; left > 0; left-- {
-		best := 0
-		for k := range rem {
-			if rem[k] > rem[best] {
-				best = k
-			}
-		}
-		share[best]++
-		rem[best] = -1
-	}
-	in := make([]bool, n)
-	for k, s := range order {
-		for _, j := range rnd.Perm(len(rows[s]))[:share[k]] {
-			in[rows[s][j]] = true
-		}
-	}
-	for i := range n {
-		if in[i] {
-			tr = append(tr, i)
-		} else {
-			te = append(te, i)
-		}
-	}
-	return tr, te
-}
-
 // logisticTarget is ln p(t, w) split as AIS needs it (prior N(0, α⁻¹I),
 // likelihood Π σ((2t − 1)φᵀw)), with gradients for HMC; its LogProb is the
 // importance sampler's target.
@@ -472,12 +313,12 @@ type split struct {
 // splits reads the data and returns the fixed split (train and test) or
 // split.count seeded stratified splits of data, the first the stated one.
 func (c *PimaConfig) splits(env *experiments.Env) ([]split, error) {
-	read := func(name string, strata []string) (labelled, error) {
+	read := func(name string, strata []string) (datasets.Labelled, error) {
 		data, err := env.ReadData(name)
 		if err != nil {
-			return labelled{}, err
+			return datasets.Labelled{}, err
 		}
-		return readLabelled(name, data, c.Class, c.Positive, c.Inputs, strata)
+		return datasets.ReadLabelled(name, data, c.Class, c.Positive, c.Inputs, strata)
 	}
 	if c.Data == "" {
 		tr, err := read(c.Train, nil)
@@ -488,29 +329,29 @@ func (c *PimaConfig) splits(env *experiments.Env) ([]split, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !slices.Equal(tr.inputs, te.inputs) {
-			return nil, fmt.Errorf("%s has inputs %s, %s has %s", c.Train, strings.Join(tr.inputs, ","), c.Test, strings.Join(te.inputs, ","))
+		if !slices.Equal(tr.Inputs, te.Inputs) {
+			return nil, fmt.Errorf("%s has inputs %s, %s has %s", c.Train, strings.Join(tr.Inputs, ","), c.Test, strings.Join(te.Inputs, ","))
 		}
-		phi, phiTest, err := standardise(c.Train, c.Test, tr.x, te.x)
-		return []split{{phi: phi, phiTest: phiTest, t: tr.t, tTest: te.t}}, err
+		phi, phiTest, err := standardise(c.Train, c.Test, tr.X, te.X)
+		return []split{{phi: phi, phiTest: phiTest, t: tr.T, tTest: te.T}}, err
 	}
 	d, err := read(c.Data, c.Split.Strata)
 	if err != nil {
 		return nil, err
 	}
-	if c.Split.Train >= len(d.x) {
-		return nil, config.FieldError("split.train", c.Split.Train, fmt.Sprintf("must be below the %d rows of %s (the rest are the test set)", len(d.x), c.Data))
+	if c.Split.Train >= len(d.X) {
+		return nil, config.FieldError("split.train", c.Split.Train, fmt.Sprintf("must be below the %d rows of %s (the rest are the test set)", len(d.X), c.Data))
 	}
 	out := make([]split, c.Split.Count)
 	for k := range out {
-		tr, te := stratifiedSplit(d.stratum, c.Split.Train, rng.New(c.Seed, "pima", "split", strconv.Itoa(k)))
+		tr, te := datasets.StratifiedSplit(d.Stratum, c.Split.Train, rng.New(c.Seed, "pima", "split", strconv.Itoa(k)))
 		var sp split
 		var x, xTest [][]float64
 		for _, i := range tr {
-			x, sp.t = append(x, d.x[i]), append(sp.t, d.t[i])
+			x, sp.t = append(x, d.X[i]), append(sp.t, d.T[i])
 		}
 		for _, i := range te {
-			xTest, sp.tTest = append(xTest, d.x[i]), append(sp.tTest, d.t[i])
+			xTest, sp.tTest = append(xTest, d.X[i]), append(sp.tTest, d.T[i])
 		}
 		name := fmt.Sprintf("%s (split %d, training rows)", c.Data, k)
 		if sp.phi, sp.phiTest, err = standardise(name, c.Data, x, xTest); err != nil {

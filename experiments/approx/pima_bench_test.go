@@ -11,6 +11,7 @@ import (
 	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/datasets"
 )
 
 // pimaBench reads and standardises the Pima training set as RunPima does.
@@ -24,12 +25,12 @@ func pimaBench(b *testing.B) (phi [][]float64, t []int) {
 		if err != nil {
 			b.Skip(err)
 		}
-		d, err := readLabelled(name, data, c.Class, c.Positive, nil, nil)
+		d, err := datasets.ReadLabelled(name, data, c.Class, c.Positive, nil, nil)
 		if err != nil {
 			b.Fatal(err)
 		}
-		if xs[k] = d.x; k == 0 {
-			t = d.t
+		if xs[k] = d.X; k == 0 {
+			t = d.T
 		}
 	}
 	phi, _, err := standardise(train, test, xs[0], xs[1])

@@ -40,25 +40,52 @@ var table31Rows = []struct{ key, method string }{
 	{"Logistic Regression, EP", "ep"},
 }
 
-var table31 = &experiments.Table{Experiment: PimaID, Also: []string{CrabsID}, Source: "Lawrence (2000) Table 3.1, L1464-L1473 (test error counts: targets other-seeds.md §3 errata)", Build: buildTable31}
+// The experiments of the Linear Threshold Unit rows (experiments/mixq,
+// ltu_table31.go: Lawrence's own model), named here by their IDs (a
+// document's package never imports a sibling's).
+const (
+	ltuPimaID  = "mixq/ltu-pima"
+	ltuCrabsID = "mixq/ltu-crabs"
+)
+
+// ltuRows are the LTU rows, by the method of <prefix>_ltu_table.csv.
+var ltuRows = []struct{ key, method string }{
+	{"Average Linear Threshold Unit", "ltu_average"},
+	{"Best Linear Threshold Unit", "ltu_best"},
+}
+
+var table31 = &experiments.Table{Experiment: PimaID, Also: []string{CrabsID, ltuPimaID, ltuCrabsID}, Source: "Lawrence (2000) Table 3.1, L1464-L1473 (test error counts: targets other-seeds.md §3 errata)", Build: buildTable31}
 
 // buildTable31 joins Table 3.1 with a run of approx/pima and one of
 // approx/crabs (f.Also): the Pima run fills the Pima column and the crabs
 // run the crabs column (its stated split; the spread over the splits is in
-// a note). Either run alone fills its own column.
+// a note), and runs of mixq/ltu-pima and mixq/ltu-crabs the Linear
+// Threshold Unit rows of their columns. Any run alone fills its own cells.
 func buildTable31(f experiments.ResultFiles) (results.Comparison, error) {
 	runs := []experiments.ResultFiles{f}
-	if c, ok := f.Also[CrabsID]; ok {
-		runs = append(runs, c)
+	for _, id := range []string{CrabsID, ltuPimaID, ltuCrabsID} {
+		if c, ok := f.Also[id]; ok {
+			runs = append(runs, c)
+		}
 	}
 	byMethod := map[string][]float64{}
 	var mixture, crabs string
+	var ltu []string
 	for _, run := range runs {
-		prefix, col := "pima", 0
-		if _, err := run.Read("crabs_table.csv"); err == nil {
-			prefix, col = "crabs", 1
+		prefix, col, file := "pima", 0, "pima_table.csv"
+		for _, k := range []struct {
+			file, prefix string
+			col          int
+		}{{"crabs_table.csv", "crabs", 1}, {"pima_ltu_table.csv", "pima", 0}, {"crabs_ltu_table.csv", "crabs", 1}} {
+			if _, err := run.Read(k.file); err == nil {
+				prefix, col, file = k.prefix, k.col, k.file
+			}
 		}
-		t, err := run.Table(prefix + "_table.csv")
+		isLTU := strings.HasSuffix(file, "_ltu_table.csv")
+		if isLTU {
+			ltu = append(ltu, fmt.Sprintf("%s: Average is the mean test errors of the run's %g networks (every H, C and initialisation of its grid), Best the fewest", prefix, run.Summary.Metrics["ltu_networks_"+prefix]))
+		}
+		t, err := run.Table(file)
 		if err != nil {
 			return results.Comparison{}, err
 		}
@@ -90,7 +117,7 @@ func buildTable31(f experiments.ResultFiles) (results.Comparison, error) {
 				mixture = " 2 Gaussian Mixture is our reading of the row (the text names it and no more): " + c.Name + "."
 			}
 		}
-		if prefix == "crabs" {
+		if prefix == "crabs" && !isLTU {
 			var spread []string
 			for _, c := range run.Summary.Checks {
 				if c.Spread != nil && strings.HasPrefix(c.ID, "table3.1-crabs-") {
@@ -101,14 +128,17 @@ func buildTable31(f experiments.ResultFiles) (results.Comparison, error) {
 		}
 	}
 	var ours []experiments.OurRow
-	for _, r := range table31Rows {
+	for _, r := range append(append([]struct{ key, method string }(nil), table31Rows...), ltuRows...) {
 		if cells, ok := byMethod[r.method]; ok {
 			ours = append(ours, experiments.Values(r.key, cells...))
 		}
 	}
 	notes := []string{
 		"Test error counts (the caption's \"classification rates\" are counts: Pima of 332, crabs of 120). Ours: Linear Discriminant pools the classes' covariance (divisor n − 2), priors the training frequencies; Logistic Regression is ML (Newton); the Bayesian fits are rows of ours." + mixture,
-		"Not attempted: Neural Network, MARS, PP and the Gaussian Process Classifier (Ripley's and Barber & Williams' fits, not models of these texts); the Linear Threshold Unit rows, Lawrence's own model (chapter 3), are left to later work.",
+		"Not attempted: Neural Network, MARS, PP and the Gaussian Process Classifier (Ripley's and Barber & Williams' fits, not models of these texts). The Linear Threshold Unit rows are runs of mixq/ltu-pima and mixq/ltu-crabs (core/model/ltu), the crabs' on split 0 of the seeded splits.",
+	}
+	if len(ltu) > 0 {
+		notes = append(notes, "Linear Threshold Units: "+strings.Join(ltu, "; ")+".")
 	}
 	if crabs != "" {
 		notes = append(notes, crabs)

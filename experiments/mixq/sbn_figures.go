@@ -43,8 +43,8 @@ func PlotSBN(dir string) error {
 					x, y = append(x, spans[i]), append(y, 100*means[i])
 				}
 			}
-			name := "mean field"
-			if f != "MF" {
+			name := fitLabel(f)
+			if f != "MF" && f != "Markov" {
 				name = f + " mixture"
 			}
 			series = append(series, plots.Series{Name: name, X: x, Y: y, Points: true})
@@ -59,7 +59,7 @@ func PlotSBN(dir string) error {
 	// span 1: Figs 2.4 and 2.5.
 	var x, y []float64
 	for i := range spans {
-		if fits[i] != "MF" {
+		if fits[i] != "MF" && fits[i] != "Markov" {
 			x, y = append(x, comps[i]), append(y, 100*means[i])
 		}
 	}
@@ -102,10 +102,7 @@ func PlotSBN(dir string) error {
 			hx = append(hx, 100*lo, 100*up)
 			hy = append(hy, counts[b], counts[b])
 		}
-		name := "mean field"
-		if f != "MF" {
-			name = f
-		}
+		name := fitLabel(f)
 		s := make([]plots.Series, k+1) // the k-th style for the k-th fit
 		s[k] = plots.Series{Name: name, X: hx, Y: hy}
 		p, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("%s: mean %.2f%%", name, 100*sum/float64(max(cnt, 1))), XLabel: "% relative error", YLabel: "nets"}, s...)
@@ -117,4 +114,15 @@ func PlotSBN(dir string) error {
 	cols := 3
 	return experiments.SaveFigure(dir, "lawrence_fig2_4", plots.Figure{Rows: (len(panels) + cols - 1) / cols, Cols: cols, Panels: panels,
 		Title: "Lawrence Fig. 2.4: histograms of the relative error (L − 𝓛)/L"})
+}
+
+// fitLabel names a fit of sbn_nets.csv in a figure.
+func fitLabel(f string) string {
+	switch f {
+	case "MF":
+		return "mean field"
+	case "Markov":
+		return "Markov chain"
+	}
+	return f
 }

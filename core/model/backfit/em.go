@@ -61,13 +61,14 @@ func (n Noise) start(p *Problem) (psiY, psiZ float64, err error) {
 // 4.3.3, eqs. 4.20-4.23). A whole iteration is two passes over the design,
 // O(Nd), with no d×d matrix and no allocation.
 type EM struct {
-	p    *Problem
-	b    []float64 // regression coefficients
-	psiZ []float64 // ψ_zm
-	psiY float64
-	g    []float64 // Σ_i r_i f_m(x_i) at the last E
-	rr   float64   // Σ_i r_i² at the last E
-	term []vb.Term
+	p      *Problem
+	b      []float64 // regression coefficients
+	psiZ   []float64 // ψ_zm
+	psiY   float64
+	g      []float64 // Σ_i r_i f_m(x_i) at the last E
+	rr     float64   // Σ_i r_i² at the last E
+	passes int       // passes of residuals over the design so far (Problem.gramAfter)
+	term   []vb.Term
 }
 
 // NewEM returns probabilistic backfitting for p from b = 0 and the noise
@@ -100,7 +101,7 @@ func sumPsi(psiZ []float64) float64 {
 // (eq. 4.14 with the marginal variance s, every constant included).
 func (m *EM) E() (vb.Bound, error) {
 	p := m.p
-	m.rr = p.residuals(m.b, m.g)
+	m.rr = p.residuals(m.b, m.g, &m.passes)
 	s := m.psiY + sumPsi(m.psiZ)
 	ll := -0.5*float64(p.n)*(ln2Pi+math.Log(s)) - 0.5*m.rr/s
 	m.term[0] = vb.Term{Name: TermLogLik, Value: ll}

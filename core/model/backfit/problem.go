@@ -24,18 +24,28 @@ type Problem struct {
 	ff   []float64 // Σ_i f_m(x_i)², d
 	yy   float64   // Σ_i y_i²
 
-	// The Gram form of residuals, built on its first call where N ≥
-	// gramRatio·d: G = FᵀF (d×d) and Fᵀy.
+	// The Gram form of residuals, FᵀF (d×d) and Fᵀy, built once, by
+	// the first model that needs it (gramAfter).
 	gramOnce sync.Once
 	gram     []float64
 	fy       []float64
 }
 
-// gramRatio is the N/d from which residuals works from FᵀF: a pass over the
-// design costs about 4Nd flops, the Gram form 2d², and building FᵀF about Nd²
-// once (some d/2 passes), which the hundreds of iterations of a fit repay.
-// Below it (the backfitting RVM has N = d) the pass stays O(Nd).
-const gramRatio = 2
+// gramAfter returns the number of passes over the design after which a
+// model's residuals switch to the Gram form, or −1 for never. A pass costs
+// about 4Nd flops, the Gram form 2d² and building FᵀF about Nd² once: the
+// Gram form is cheaper an iteration where 2N > d, and the switch comes once
+// the passes have cost what the build does (Nd²/(4Nd − 2d²) passes), so a
+// fit never costs more than twice the cheaper of the two ways (a fit of a
+// few iterations stays on the pass; the hundreds of an ARD or bRVM fit move
+// to FᵀF early).
+func (p *Problem) gramAfter() int {
+	n, d := float64(p.n), float64(p.d)
+	if 2*n <= d {
+		return -1
+	}
+	return int(math.Ceil(n * d * d / (4*n*d - 2*d*d)))
+}
 
 // gramRelative is the smallest Σr²/Σy² the Gram form is trusted at: it
 // computes Σr² = Σy² − cᵀFᵀy − cᵀg, which loses about log10(Σy²/Σr²) digits,
@@ -123,13 +133,13 @@ func (p *Problem) OLS() ([]float64, error) {
 }
 
 // residuals sets r_i = y_i − Σ_m c_m f_m(x_i) and g_m = Σ_i r_i f_m(x_i),
-// and returns Σ_i r_i² (eqs. 4.17, B.19; no allocation). Where N ≥ 2d it
-// works from FᵀF and Fᵀy, g = Fᵀy − FᵀF c and Σr² = Σy² − cᵀFᵀy − cᵀg, in
-// O(d²) (the same numbers to rounding); otherwise, and where the fit is
-// nearly exact (Σr² < 1e-6 Σy²), by one pass over the design, two length-d
-// vector kernels a row (O(Nd)).
-func (p *Problem) residuals(c, g []float64) (rr float64) {
-	if p.n >= gramRatio*p.d {
+// and returns Σ_i r_i² (eqs. 4.17, B.19; no allocation). calls counts the
+// calling model's passes: after gramAfter of them it works from FᵀF and Fᵀy,
+// g = Fᵀy − FᵀF c and Σr² = Σy² − cᵀFᵀy − cᵀg, in O(d²) (the same numbers to
+// rounding); before, and where the fit is nearly exact (Σr² < 1e-6 Σy²), by
+// one pass over the design, two length-d vector kernels a row (O(Nd)).
+func (p *Problem) residuals(c, g []float64, calls *int) (rr float64) {
+	if after := p.gramAfter(); after >= 0 && *calls >= after {
 		p.gramOnce.Do(p.buildGram)
 		d := p.d
 		rr = p.yy
@@ -141,6 +151,7 @@ func (p *Problem) residuals(c, g []float64) (rr float64) {
 			return rr
 		}
 	}
+	*calls++
 	return p.pass(c, g)
 }
 

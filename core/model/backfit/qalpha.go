@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // qAlpha is q(α) = Gamma(α; â_α, b̂_α) of VB, StudentT and Classifier: one
@@ -61,12 +62,21 @@ func (q *qAlpha) alphaK(k int) dist.Gamma {
 	return dist.Gamma{Alpha: q.aHat, Beta: q.bHat[q.alphaIndex(k)]}
 }
 
-// klAlpha returns KL(q(α) ‖ p(α)), summed over the rates.
+// klAlpha returns KL(q(α) ‖ p(α)), summed over the rates: dist.KLGamma of
+// each q(α_k) = Ga(â_α, b̂_k), whose terms in the one shape â_α alone
+// (ln Γ, ψ) are computed once for all d rates (TestQAlphaTerms).
 func (q *qAlpha) klAlpha(prior Prior) float64 {
-	kl := 0.0
-	pr := dist.Gamma{Alpha: prior.A, Beta: prior.B}
+	pa, pb := prior.A, prior.B
+	shape := numeric.LogGamma(pa) - numeric.LogGamma(q.aHat) - pa*math.Log(pb)
+	if d := q.aHat - pa; d != 0 {
+		shape += d * numeric.Digamma(q.aHat)
+	}
+	kl := float64(len(q.bHat)) * shape
 	for _, b := range q.bHat {
-		kl += dist.KLGamma(dist.Gamma{Alpha: q.aHat, Beta: b}, pr)
+		kl += pa * math.Log(b)
+		if d := pb - b; d != 0 {
+			kl += q.aHat * d / b
+		}
 	}
 	return kl
 }
@@ -78,12 +88,13 @@ func (q *qAlpha) klAlpha(prior Prior) float64 {
 //	pb = Σ_m ½[⟨ln α_m⟩ − ln 2π − ⟨α_m⟩(μ_bm² + σ²_bm)]     (TermPriorB, E[ln p(b|α)])
 //	hb = Σ_m ½ ln(2πe σ²_bm)                                 (TermEntropyB, H[q(b)])
 //
-// ff holds Σ_i f_im² (Problem.ff).
+// ff holds Σ_i f_im² (Problem.ff); ⟨ln α_m⟩ = ψ(â_α) − ln b̂_m, ψ(â_α) once.
 func (q *qAlpha) coefTerms(ff, psiZ, mu, v []float64) (cv, pb, hb float64) {
+	psiA := numeric.Digamma(q.aHat)
 	for k, vk := range v {
 		cv -= 0.5 * vk * ff[k] / psiZ[k]
-		qa := q.alphaK(k)
-		pb += 0.5 * (qa.MeanLog() - ln2Pi - qa.Mean()*(mu[k]*mu[k]+vk))
+		b := q.bHat[q.alphaIndex(k)]
+		pb += 0.5 * (psiA - math.Log(b) - ln2Pi - q.aHat/b*(mu[k]*mu[k]+vk))
 		hb += 0.5 * (math.Log(vk) + ln2Pi + 1)
 	}
 	return cv, pb, hb

@@ -6,16 +6,17 @@ import (
 	"testing"
 )
 
-// TestResidualsGramEqualsPass: where N ≥ 2d the Gram form of residuals
-// gives the pass over the design's g and Σr² to rounding, on a noisy fit
-// and on a nearly exact one (which falls back to the pass).
+// TestResidualsGramEqualsPass: where 2N > d the Gram form of residuals
+// (after gramAfter passes) gives the pass over the design's g and Σr² to
+// rounding, on a noisy fit and on a nearly exact one (which falls back to
+// the pass); where 2N ≤ d it never builds FᵀF.
 func TestResidualsGramEqualsPass(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, tc := range []struct {
 		name  string
 		n, d  int
 		noise float64
-	}{{"noisy", 60, 7, 1}, {"square-ish", 14, 7, 1}, {"nearly exact", 60, 7, 1e-9}} {
+	}{{"noisy", 60, 7, 1}, {"square", 7, 7, 1}, {"wide", 7, 14, 1}, {"nearly exact", 60, 7, 1e-9}} {
 		x := make([]float64, tc.n*tc.d)
 		for i := range x {
 			x[i] = r.NormFloat64()
@@ -35,9 +36,14 @@ func TestResidualsGramEqualsPass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, c := range [][]float64{make([]float64, tc.d), b} {
+		calls := 0
+		for it := 0; it < 2*tc.d; it++ {
+			c := make([]float64, tc.d)
+			for m := range c {
+				c[m] = b[m] * float64(it) / float64(2*tc.d)
+			}
 			g1, g2 := make([]float64, tc.d), make([]float64, tc.d)
-			rr1, rr2 := p.residuals(c, g1), p.pass(c, g2)
+			rr1, rr2 := p.residuals(c, g1, &calls), p.pass(c, g2)
 			if math.Abs(rr1-rr2) > 1e-10*rr2 {
 				t.Errorf("%s: Σr² %.17g (residuals) against %.17g (pass)", tc.name, rr1, rr2)
 			}
@@ -48,8 +54,11 @@ func TestResidualsGramEqualsPass(t *testing.T) {
 				}
 			}
 		}
-		if built := p.gram != nil; built != (tc.n >= gramRatio*tc.d) {
+		if built := p.gram != nil; built != (2*tc.n > tc.d) {
 			t.Errorf("%s: Gram built %v at N = %d, d = %d", tc.name, built, tc.n, tc.d)
+		}
+		if after := p.gramAfter(); after >= 0 && calls != after && tc.noise == 1 {
+			t.Errorf("%s: %d passes before the Gram form, want %d", tc.name, calls, after)
 		}
 	}
 }

@@ -37,14 +37,15 @@ const (
 // ψ_zm/E[α_m]. The noise variances are fitted in M unless FixNoise;
 // AlphaFrom is not used (q(b, α) is one factor).
 type StudentT struct {
-	p     *Problem
-	prior Prior
-	set   Settings
-	mu    []float64 // μ_bm
-	v     []float64 // σ̃²_m
-	muE   []float64
-	psiZ  []float64
-	psiY  float64
+	p      *Problem
+	prior  Prior
+	set    Settings
+	mu     []float64 // μ_bm
+	v      []float64 // σ̃²_m
+	muE    []float64
+	passes int // passes of residuals over the design so far (Problem.gramAfter)
+	psiZ   []float64
+	psiY   float64
 	qAlpha
 	g     []float64 // Σ_i r_i f_m(x_i) at the last E
 	rr    float64   // Σ_i r_i² at the last E
@@ -103,7 +104,7 @@ func (m *StudentT) sTilde() float64 {
 func (m *StudentT) E() (vb.Bound, error) {
 	p := m.p
 	copy(m.muE, m.mu)
-	m.rr = p.residuals(m.mu, m.g)
+	m.rr = p.residuals(m.mu, m.g, &m.passes)
 	s := m.sTilde()
 	n := float64(p.n)
 	data := -0.5*n*(ln2Pi+math.Log(s)) - 0.5*m.rr/s

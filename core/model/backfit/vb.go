@@ -91,14 +91,15 @@ type Settings struct {
 // no d×d matrix: the backfitting RVM's N×N kernel design costs O(N²) per
 // iteration.
 type VB struct {
-	p     *Problem
-	prior Prior
-	set   Settings
-	mu    []float64 // μ_bm
-	v     []float64 // σ²_bm
-	muE   []float64 // the μ_b that the last E's q(Z) was computed from
-	psiZ  []float64 // ψ_zm
-	psiY  float64
+	p      *Problem
+	prior  Prior
+	set    Settings
+	mu     []float64 // μ_bm
+	v      []float64 // σ²_bm
+	muE    []float64 // the μ_b that the last E's q(Z) was computed from
+	passes int       // passes of residuals over the design so far (Problem.gramAfter)
+	psiZ   []float64 // ψ_zm
+	psiY   float64
 	qAlpha
 	g     []float64 // Σ_i r_i f_m(x_i) at the last E
 	rr    float64   // Σ_i r_i² at the last E
@@ -149,7 +150,7 @@ func NewVB(p *Problem, prior Prior, s Settings) (*VB, error) {
 func (m *VB) E() (vb.Bound, error) {
 	p := m.p
 	copy(m.muE, m.mu)
-	m.rr = p.residuals(m.mu, m.g)
+	m.rr = p.residuals(m.mu, m.g, &m.passes)
 	s := m.psiY + sumPsi(m.psiZ)
 	data := -0.5*float64(p.n)*(ln2Pi+math.Log(s)) - 0.5*m.rr/s
 	cv, pb, hb := m.coefTerms(p.ff, m.psiZ, m.mu, m.v)

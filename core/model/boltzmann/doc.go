@@ -51,6 +51,11 @@
 //     omits.
 //   - Gibbs: the Gibbs sampler of section 4.3 (L1569) as a samplers/mcmc
 //     Tempered and Sweeper.
+//   - Association, LayeredMask, Association.Phases, Association.Gradient,
+//     Association.Learn (learn.go): supervised deterministic Boltzmann learning,
+//     Galland's association task (L1719-1734, Fig. 4.3): eq. 4.15 summed over
+//     the patterns with the inputs clamped in both phases, F_mft (eq. 4.12)
+//     and F_obs (eq. 4.27), the − phase from zero or from the + phase (L1727).
 //   - Mixture.Moments: Σ_m Q(m)⟨s_i⟩_m⟨s_j⟩_m (eq. 4.26, L1710).
 //
 // Each block of the mixture's updates is the exact maximiser of the bound

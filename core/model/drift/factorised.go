@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
 
@@ -213,15 +214,16 @@ func (m *Factorised) E() (vb.Bound, error) {
 		}
 		dm0 := mu[0] - w0
 		walks += 0.5*math.Log(z0) - 0.5*ln2pi - 0.5*z0*(dm0*dm0+v[0]) + 0.5*(math.Log(v[0])+1+ln2pi)
-		var swk, hk float64
+		var swk float64
+		var hk numeric.LogProduct // Σ_n ln Var(w_n | w_{n−1}), one log a chain
 		for n := 1; n <= T; n++ {
 			sy += x[n-1] * x[n-1] * v[n]
 			dm := mu[n] - mu[n-1]
 			swk += dm*dm + v[n] + v[n-1] - 2*c[n-1]
-			hk += math.Log(v[n] - c[n-1]*c[n-1]/v[n-1])
+			hk.Add(v[n] - c[n-1]*c[n-1]/v[n-1])
 		}
 		sw += swk
-		walks += float64(T)*(0.5*llog-0.5*ln2pi) - 0.5*lbar*swk + 0.5*hk + 0.5*float64(T)*(1+ln2pi)
+		walks += float64(T)*(0.5*llog-0.5*ln2pi) - 0.5*lbar*swk + 0.5*hk.Log() + 0.5*float64(T)*(1+ln2pi)
 	}
 	m.sy, m.sw = sy, sw
 	lik := 0.5*float64(T)*(plog-ln2pi) - 0.5*pbar*sy

@@ -30,7 +30,8 @@
 //   - Net, NewNet, Random: eqs. 2.1-2.5, L790-818; random nets U(−W, W), L1127, L1140.
 //   - Net.LogJoint: eq. 2.5. Net.ExactLogLik: eq. 2.6 by enumeration, L1127.
 //   - Net.LogConditional: the Gibbs conditional P(h_i | rest), L834 (§2.3).
-//   - upper, logMoments: the SJJ bound of eq. 2.12 / A.2 with eqs. A.5-A.7 and its ξ derivatives.
+//   - component (its cached e^{−ξw} and parent products), sjj, bound: the SJJ bound of eq. 2.12 / A.2
+//     with eqs. A.5-A.7 and its ξ derivatives.
 //   - updateXi: the ξ_i optimisation, L905 and L1019 (one-dimensional, convex).
 //   - updateMu, muCoefficients: eqs. 2.16-2.18, A.3-A.8 (mean field) and 2.29-2.32 (a component).
 //   - MeanField (E, M, Bound): eq. 2.15, L857-909.
@@ -38,7 +39,21 @@
 //     λ term of eq. 2.34 carries − rather than the text's +, as the derivative of
 //     eq. 2.24 in Q(m) requires); Mixture.M: ξ_im, L1019.
 //   - Mixture.MutualInformation: eq. 2.21 by enumeration (tests).
+//   - Variant, Settings.StartFromMeanField, NewMixtureFromMeanField: departures from the
+//     text's mixture fit for the study of its gain (eq. 2.31 and 2.34 as printed, shared ξ,
+//     R or λ fixed, raw fixed points, a mean-field start).
+//   - Markov (Eval, Fit), NewMarkov, FitMarkovPattern: the Markov-chain q of eqs. 2.38-2.50,
+//     its gradient by App. B.1 (eqs. B.1-B.5), started from mean field (L1141).
 //   - FitPattern, Settings: the inference runs of §2.5.1, L1127-1140.
+//   - Net.Params, Net.Step, MeanField.Gradient, Mixture.Gradient, FitQ, LearnStep: learning by
+//     gradient ascent of the bound in W (L1119, §2.5.2 L1145-1150; ∂Λ/∂W from eqs. 2.13, A.5-A.7).
+//   - Net.ExactMeans, Mixture.Means: exact (eq. 2.6 by enumeration) and approximate (eq. 2.19) ⟨h_k⟩.
+//   - Posterior: P(H | V) as a Gibbs (L834) and AIS target by its method set (prior × likelihood).
+//   - Net.SweepOps, StepOps, IterationOps: operation counts for comparisons at matched compute.
 //
-// Not here: the Markov-chain q (eqs. 2.38-2.50) and learning (§2.5.2).
+// Markov is fitted by a gradient optimiser, not by coordinate steps, so it is
+// not a vb.Model and has no vbtest.CheckModel run; its tests are in
+// markov_test.go.
+//
+// Not here: learning with the Markov-chain q (App. B.2).
 package sbn

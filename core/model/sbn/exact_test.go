@@ -1,6 +1,8 @@
 package sbn
 
 import (
+	"fmt"
+	"github.com/vbworkbench/vbw/core/rng"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -52,6 +54,29 @@ func TestExactNormalised(t *testing.T) {
 	}
 }
 
+// logMoments returns ln⟨e^{−ξ z_i}⟩ and ln⟨e^{(1−ξ) z_i}⟩ under the
+// factorised q of the parents (eqs. A.5, A.7), sums of logarithms with an
+// exponential per parent: the reference for the cached products.
+func (n *Net) logMoments(i int, mu []float64, xi float64) (la, lb float64) {
+	lo, _ := n.parents(i)
+	la, lb = -xi*n.b[i], (1-xi)*n.b[i]
+	for j, w := range n.w[i] {
+		m := mu[lo+j]
+		la += math.Log(1 - m + m*math.Exp(-xi*w))
+		lb += math.Log(1 - m + m*math.Exp((1-xi)*w))
+	}
+	return
+}
+
+// upper is the SJJ bound of eq. 2.12 at ξ and its ξ-derivatives from
+// freshly computed exponentials.
+func (n *Net) upper(i int, mu []float64, xi float64) (u, du, d2u float64) {
+	ea, eb := make([]float64, len(n.w[i])), make([]float64, len(n.w[i]))
+	setExps(n, i, xi, ea, eb)
+	u, du, d2u, _, _ = n.sjj(i, mu, xi, ea, eb)
+	return
+}
+
 // TestSJJAgainstBruteForce enumerates a unit's parents under a factorised q:
 // the moments of eqs. A.5-A.7 equal the brute-force expectations, and the
 // bound of eq. 2.12 lies above ⟨ln(1 + e^z)⟩ for every ξ.
@@ -78,13 +103,16 @@ func TestSJJAgainstBruteForce(t *testing.T) {
 				eb += p * math.Exp((1-xi)*z)
 				esp += p * softplus(z)
 			}
-			la, lb, _, _, _, _ := n.logMoments(i, mu, xi)
+			la, lb := n.logMoments(i, mu, xi)
 			if math.Abs(math.Exp(la)-ea) > 1e-12*ea || math.Abs(math.Exp(lb)-eb) > 1e-12*eb {
 				t.Errorf("unit %d ξ=%v: moments %v %v, brute force %v %v", i, xi, math.Exp(la), math.Exp(lb), ea, eb)
 			}
 			u, _, _ := n.upper(i, mu, xi)
 			if u < esp-1e-12 {
 				t.Errorf("unit %d ξ=%v: SJJ bound %v below ⟨ln(1+e^z)⟩ = %v", i, xi, u, esp)
+			}
+			if want := xi*(n.meanField(i, mu)) + numeric.LogAddExp(la, lb); math.Abs(u-want) > 1e-12*math.Max(1, math.Abs(want)) {
+				t.Errorf("unit %d ξ=%v: SJJ bound from products %v, from sums of logs %v", i, xi, u, want)
 			}
 		}
 	}
@@ -218,11 +246,11 @@ func TestUpdatesNeverLower(t *testing.T) {
 		}
 		for range 30 {
 			for k := range n.Hidden() {
-				mf.beta = n.updateMu(k, mf.c, 0, mf.beta)
+				n.updateMu(k, mf.c, 0, mf.wk)
 				check("a μ update")
 			}
 			for i := range n.Units() {
-				n.updateXi(i, mf.c)
+				n.updateXi(i, mf.c, mf.wk)
 				check("a ξ update")
 			}
 		}
@@ -272,8 +300,11 @@ func TestDerivativesFiniteDifferences(t *testing.T) {
 	for i := range c.xi {
 		c.xi[i] = r.Float64()
 	}
+	n.refresh(c)
 	for k := range n.Hidden() {
-		lin, beta := n.muCoefficients(k, c, 0.3, nil)
+		wk := newWork(n)
+		lin := n.muCoefficients(k, c, 0.3, wk)
+		beta := wk.beta
 		for _, th := range []float64{-3, -0.5, 0, 1, 2.5} {
 			g, dg := muSlope(th, lin, beta)
 			m := sigmoid(th)
@@ -290,14 +321,135 @@ func TestDerivativesFiniteDifferences(t *testing.T) {
 		// the one-dimensional objective moves with the bound: changing μ_k
 		// changes both by the same amount.
 		c.mu[k] = 0.2
+		n.refresh(c)
 		f0 := muObjective(logit(0.2), lin-0.3, beta)
 		l0, h0 := n.bound(c)
 		c.mu[k] = 0.7
+		n.refresh(c)
 		f1 := muObjective(logit(0.7), lin-0.3, beta)
 		l1, h1 := n.bound(c)
 		if d := (l1 + h1) - (l0 + h0); math.Abs(d-(f1-f0)) > 1e-10 {
 			t.Errorf("unit %d: bound moved %v, one-dimensional objective %v", k, d, f1-f0)
 		}
 		c.mu[k] = mu[k]
+		n.refresh(c)
+	}
+}
+
+// TestCachesConsistent: after every E and M step of mean field and of a
+// mixture, each component's cached exponentials and products equal those
+// recomputed from its μ and ξ.
+func TestCachesConsistent(t *testing.T) {
+	n := randomNet(t, 3, 17)
+	check := func(what string, c component) {
+		t.Helper()
+		d := newComponent(n, zeros)
+		copy(d.mu, c.mu)
+		copy(d.xi, c.xi)
+		n.refresh(d)
+		for i := range n.Units() {
+			if math.Abs(c.pa[i]-d.pa[i]) > 1e-12*d.pa[i] || math.Abs(c.pb[i]-d.pb[i]) > 1e-12*d.pb[i] {
+				t.Fatalf("%s unit %d: cached products %v %v, recomputed %v %v", what, i, c.pa[i], c.pb[i], d.pa[i], d.pb[i])
+			}
+			for j := range c.ea[i] {
+				if c.ea[i][j] != d.ea[i][j] || c.eb[i][j] != d.eb[i][j] {
+					t.Fatalf("%s unit %d parent %d: cached exponentials differ", what, i, j)
+				}
+			}
+		}
+	}
+	mf, _ := NewMeanField(n, zeros, rand.New(rand.NewPCG(1, 9)))
+	x, _ := NewMixture(n, zeros, 3, rand.New(rand.NewPCG(2, 9)))
+	for it := range 20 {
+		mf.E()
+		check(fmt.Sprint("MF E ", it), mf.c)
+		mf.M()
+		check(fmt.Sprint("MF M ", it), mf.c)
+		x.E()
+		for _, c := range x.comps {
+			check(fmt.Sprint("mixture E ", it), c)
+		}
+		x.M()
+		for _, c := range x.comps {
+			check(fmt.Sprint("mixture M ", it), c)
+		}
+	}
+}
+
+// TestVariantsBelowExact: every Variant and the mean-field start give a
+// bound below the exact ELBO of its own q (by enumeration), below ln P(V);
+// a shared ξ stays shared.
+func TestVariantsBelowExact(t *testing.T) {
+	variants := []Settings{
+		{Variant: Variant{SharedXi: true}}, {Variant: Variant{FixR: true}}, {Variant: Variant{FixLambda: true}},
+		{Variant: Variant{RawFixedPoint: true}}, {Variant: Variant{TextMuSmoothing: true}}, {Variant: Variant{TextQSign: true}},
+		{StartFromMeanField: true},
+	}
+	for seed := range uint64(6) {
+		n := randomNet(t, 1+3*float64(seed%2), 400+seed)
+		L, _ := n.ExactLogLik(zeros)
+		for vi, s := range variants {
+			s.Components = 3
+			s.VB = vb.Settings{MaxIterations: 200}
+			r := rand.New(rand.NewPCG(seed, uint64(vi)))
+			var x *Mixture
+			var err error
+			if s.StartFromMeanField {
+				mf, _ := NewMeanField(n, zeros, r)
+				vb.Run(mf, vb.Settings{MaxIterations: 100})
+				x, err = NewMixtureFromMeanField(mf, 3, r)
+			} else {
+				x, err = NewMixture(n, zeros, 3, r)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			x.SetVariant(s.Variant)
+			for range 100 {
+				x.E()
+				x.M()
+			}
+			F := x.Bound().F
+			lq := make([]float64, 3)
+			own := elbo(n, zeros, func(st []float64) float64 {
+				for k := range 3 {
+					lq[k] = math.Log(x.q[k]) + lnProduct(x.comps[k].mu, st, n.Hidden())
+				}
+				return numeric.LogSumExp(lq)
+			})
+			if F > own+1e-10 || own > L+1e-10 {
+				t.Errorf("seed %d variant %+v: bound %v, ELBO of its q %v, exact %v", seed, s, F, own, L)
+			}
+			if s.Variant.SharedXi {
+				for _, c := range x.comps[1:] {
+					for i := range c.xi {
+						if c.xi[i] != x.comps[0].xi[i] {
+							t.Fatalf("seed %d: ξ of unit %d not shared", seed, i)
+						}
+					}
+				}
+			}
+			if _, err := FitPattern(n, zeros, s, rand.New(rand.NewPCG(seed, 99))); err != nil {
+				t.Errorf("seed %d variant %+v: %v", seed, s, err)
+			}
+		}
+	}
+}
+
+// TestSaturatedUnit: a net of span 4 (mixq/sbn-span's net w4-n00363) on
+// which a unit's μ reaches 1 in floating point in every component, so both
+// coefficients of its R(h_j = 0|m) in eq. 2.36 are 0; the fit stays finite
+// and below ln P(V).
+func TestSaturatedUnit(t *testing.T) {
+	n, err := Random(shape, 4, rng.New(26, "mixq/sbn-span", "net", "w4-n00363"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	L, _ := n.ExactLogLik(zeros)
+	for _, M := range []int{2, 3} {
+		f, err := FitPattern(n, zeros, Settings{Components: M, VB: vb.Settings{MaxIterations: 500}}, rng.New(26, "mixq/sbn-span", "start", "w4-n00363"))
+		if err != nil || !(f.Bound <= L+1e-10) {
+			t.Errorf("M=%d: bound %v (exact %v), %v", M, f.Bound, L, err)
+		}
 	}
 }

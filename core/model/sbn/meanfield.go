@@ -12,9 +12,9 @@ import (
 // 2.18, kept only where the exact bound rises, see updateMu) and returns
 // the bound of eq. 2.15; M updates every ξ_i.
 type MeanField struct {
-	net  *Net
-	c    component
-	beta []float64
+	net *Net
+	c   component
+	wk  *work
 }
 
 // NewMeanField starts a mean-field fit of visible pattern v with every μ_k
@@ -23,7 +23,7 @@ func NewMeanField(n *Net, v []float64, r *rand.Rand) (*MeanField, error) {
 	if err := n.checkVisible(v); err != nil {
 		return nil, err
 	}
-	mf := &MeanField{net: n, c: newComponent(n, v), beta: make([]float64, 0, n.Units())}
+	mf := &MeanField{net: n, c: newComponent(n, v), wk: newWork(n)}
 	initComponent(n, mf.c, r)
 	return mf, nil
 }
@@ -35,13 +35,14 @@ func initComponent(n *Net, c component, r *rand.Rand) {
 	for i := range n.Units() {
 		c.xi[i] = r.Float64()
 	}
+	n.refresh(c)
 }
 
 // E updates every μ_k and returns the bound of eq. 2.15 with its terms
 // "<lnP>" (Λ of eq. 2.13) and "H[q]" (the entropies).
 func (m *MeanField) E() (vb.Bound, error) {
 	for k := range m.net.Hidden() {
-		m.beta = m.net.updateMu(k, m.c, 0, m.beta)
+		m.net.updateMu(k, m.c, 0, m.wk)
 	}
 	return m.Bound(), nil
 }
@@ -49,7 +50,7 @@ func (m *MeanField) E() (vb.Bound, error) {
 // M updates every ξ_i (L905).
 func (m *MeanField) M() {
 	for i := range m.net.Units() {
-		m.net.updateXi(i, m.c)
+		m.net.updateXi(i, m.c, m.wk)
 	}
 }
 

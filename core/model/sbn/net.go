@@ -18,6 +18,11 @@ type Net struct {
 	start  []int       // start[l]: index of the first unit of layer l; start[len] = units
 	w      [][]float64 // w[i][j]: weight from the j-th unit of the layer above to unit i
 	b      []float64   // biases w_i0
+
+	// Constants of the net for the bounds' inner loops.
+	plo, clo, chi []int       // unit i's first parent, and its children's range [clo, chi)
+	expB          []float64   // e^{b_i}
+	expW          [][]float64 // e^{w_ij}
 }
 
 // NewNet builds a net with the given layer sizes (top first), weights
@@ -43,13 +48,32 @@ func NewNet(layers []int, w [][]float64, b []float64) (*Net, error) {
 	}
 	n.w = make([][]float64, units)
 	for i := range units {
-		lo, hi := n.parents(i)
-		if len(w[i]) != hi-lo {
-			return nil, fmt.Errorf("sbn: unit %d has %d weights for %d parents", i, len(w[i]), hi-lo)
+		np := 0
+		if l := n.layer(i); l > 0 {
+			np = layers[l-1]
+		}
+		if len(w[i]) != np {
+			return nil, fmt.Errorf("sbn: unit %d has %d weights for %d parents", i, len(w[i]), np)
 		}
 		n.w[i] = append([]float64(nil), w[i]...)
 	}
 	n.b = append([]float64(nil), b...)
+	n.plo, n.clo, n.chi = make([]int, units), make([]int, units), make([]int, units)
+	n.expB, n.expW = make([]float64, units), make([][]float64, units)
+	for i := range units {
+		l := n.layer(i)
+		if l > 0 {
+			n.plo[i] = n.start[l-1]
+		}
+		if l < len(layers)-1 {
+			n.clo[i], n.chi[i] = n.start[l+1], n.start[l+2]
+		}
+		n.expB[i] = math.Exp(n.b[i])
+		n.expW[i] = make([]float64, len(n.w[i]))
+		for j, w := range n.w[i] {
+			n.expW[i][j] = math.Exp(w)
+		}
+	}
 	return n, nil
 }
 
@@ -85,22 +109,10 @@ func (n *Net) Hidden() int  { return n.start[len(n.layers)-1] }
 func (n *Net) Visible() int { return n.layers[len(n.layers)-1] }
 
 // parents returns the index range of unit i's parents.
-func (n *Net) parents(i int) (lo, hi int) {
-	l := n.layer(i)
-	if l == 0 {
-		return 0, 0
-	}
-	return n.start[l-1], n.start[l]
-}
+func (n *Net) parents(i int) (lo, hi int) { return n.plo[i], n.plo[i] + len(n.w[i]) }
 
 // children returns the index range of unit i's children.
-func (n *Net) children(i int) (lo, hi int) {
-	l := n.layer(i)
-	if l == len(n.layers)-1 {
-		return 0, 0
-	}
-	return n.start[l+1], n.start[l+2]
-}
+func (n *Net) children(i int) (lo, hi int) { return n.clo[i], n.chi[i] }
 
 func (n *Net) layer(i int) int {
 	for l := range n.layers {

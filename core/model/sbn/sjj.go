@@ -10,66 +10,111 @@ import (
 // (eq. 2.10) with its Saul-Jaakkola-Jordan parameters ξ_i (eq. 2.12), one per
 // unit. mu holds every unit: the visible ones fixed at their observed values
 // (L865).
+//
+// The other fields cache what the bound's moments are built from (eqs.
+// A.5-A.7 over every parent j of unit i): ea[i][j] = e^{−ξ_i w_ij} and
+// eb[i][j] = e^{(1−ξ_i) w_ij}, set whenever ξ_i changes, and their
+// products over the parents pa[i] = Π_j (1 − μ_j + μ_j ea[i][j]) =
+// e^{ξ_i b_i}⟨e^{−ξ_i z_i}⟩ and pb[i] = e^{−(1−ξ_i) b_i}⟨e^{(1−ξ_i) z_i}⟩,
+// set whenever a parent's μ changes. Every method keeps them consistent
+// with mu and xi, so no exponential is taken but where ξ moves.
 type component struct {
 	mu, xi []float64
+	ea, eb [][]float64
+	pa, pb []float64
 }
 
 func newComponent(n *Net, v []float64) component {
-	c := component{mu: make([]float64, n.Units()), xi: make([]float64, n.Units())}
+	u := n.Units()
+	c := component{mu: make([]float64, u), xi: make([]float64, u), ea: make([][]float64, u), eb: make([][]float64, u),
+		pa: make([]float64, u), pb: make([]float64, u)}
+	for i := range u {
+		c.ea[i], c.eb[i] = make([]float64, len(n.w[i])), make([]float64, len(n.w[i]))
+		c.pa[i], c.pb[i] = 1, 1
+	}
 	copy(c.mu[n.Hidden():], v)
 	return c
 }
 
+// copyFrom sets c to d (same net).
 func (c component) copyFrom(d component) {
 	copy(c.mu, d.mu)
 	copy(c.xi, d.xi)
+	copy(c.pa, d.pa)
+	copy(c.pb, d.pb)
+	for i := range c.ea {
+		copy(c.ea[i], d.ea[i])
+		copy(c.eb[i], d.eb[i])
+	}
 }
 
-// logMoments returns ln⟨e^{−ξ z_i}⟩ and ln⟨e^{(1−ξ) z_i}⟩ under the
-// factorised q of the parents (eqs. A.5, A.7 with every parent), and the
-// derivatives in ξ of both (first and second), for the ξ update.
-func (n *Net) logMoments(i int, mu []float64, xi float64) (la, lb, da, db, d2a, d2b float64) {
-	lo, _ := n.parents(i)
-	b := n.b[i]
-	la, lb = -xi*b, (1-xi)*b
-	da, db = -b, -b
+// refresh recomputes every cached exponential and product from mu and xi.
+func (n *Net) refresh(c component) {
+	for i := range n.Units() {
+		setExps(n, i, c.xi[i], c.ea[i], c.eb[i])
+		n.products(i, c)
+	}
+}
+
+// setExps fills ea[j] = e^{−ξ w_ij} and eb[j] = e^{(1−ξ) w_ij} = ea[j]·e^{w_ij}.
+func setExps(n *Net, i int, xi float64, ea, eb []float64) {
+	for j, w := range n.w[i] {
+		ea[j] = math.Exp(-xi * w)
+		eb[j] = ea[j] * n.expW[i][j]
+	}
+}
+
+// products recomputes pa[i] and pb[i] from the cached exponentials.
+func (n *Net) products(i int, c component) {
+	lo := n.plo[i]
+	pa, pb := 1.0, 1.0
+	for j, ea := range c.ea[i] {
+		m := c.mu[lo+j]
+		pa *= 1 - m + m*ea
+		pb *= 1 - m + m*c.eb[i][j]
+	}
+	c.pa[i], c.pb[i] = pa, pb
+}
+
+// sjj is unit i's SJJ upper bound on ⟨ln(1 + e^{z_i})⟩ (eq. 2.12, eq. A.2)
+// at ξ, with ea, eb the exponentials of that ξ:
+//
+//	u = ξ⟨z_i⟩ + ln⟨e^{−ξz_i} + e^{(1−ξ)z_i}⟩ = ξ Σ_j w_ij μ_j + ln(pa + e^{b_i} pb),
+//
+// its first two derivatives in ξ (it is convex in ξ), and the products pa,
+// pb of the moments (eqs. A.5, A.7 over every parent).
+func (n *Net) sjj(i int, mu []float64, xi float64, ea, eb []float64) (u, du, d2u, pa, pb float64) {
+	lo := n.plo[i]
+	pa, pb = 1, 1
+	var s, da, db, d2a, d2b float64
 	for j, w := range n.w[i] {
 		m := mu[lo+j]
-		ea := m * math.Exp(-xi*w)
-		fa := 1 - m + ea
-		eb := m * math.Exp((1-xi)*w)
-		fb := 1 - m + eb
-		la += math.Log(fa)
-		lb += math.Log(fb)
-		pa, pb := ea/fa, eb/fb
-		da -= w * pa
-		db -= w * pb
-		d2a += w * w * pa * (1 - pa)
-		d2b += w * w * pb * (1 - pb)
+		s += w * m
+		xa, xb := m*ea[j], m*eb[j]
+		fa, fb := 1-m+xa, 1-m+xb
+		pa *= fa
+		pb *= fb
+		qa, qb := xa/fa, xb/fb
+		da -= w * qa
+		db -= w * qb
+		d2a += w * w * qa * (1 - qa)
+		d2b += w * w * qb * (1 - qb)
 	}
-	return
+	B := n.expB[i] * pb
+	Z := pa + B
+	wa, wb := pa/Z, B/Z
+	g := wa*da + wb*db
+	return xi*s + math.Log(Z), s + g, wa*(d2a+da*da) + wb*(d2b+db*db) - g*g, pa, pb
 }
 
 // meanField returns ⟨z_i⟩ = b_i + Σ_j w_ij μ_j.
 func (n *Net) meanField(i int, mu []float64) float64 {
-	lo, _ := n.parents(i)
+	lo := n.plo[i]
 	z := n.b[i]
 	for j, w := range n.w[i] {
 		z += w * mu[lo+j]
 	}
 	return z
-}
-
-// upper is unit i's SJJ upper bound on ⟨ln(1 + e^{z_i})⟩,
-// ξ⟨z⟩ + ln⟨e^{−ξz} + e^{(1−ξ)z}⟩ (eq. 2.12, eq. A.2), with its first two
-// derivatives in ξ (it is convex in ξ).
-func (n *Net) upper(i int, mu []float64, xi float64) (u, du, d2u float64) {
-	la, lb, da, db, d2a, d2b := n.logMoments(i, mu, xi)
-	lse := numeric.LogAddExp(la, lb)
-	wa := math.Exp(la - lse)
-	wb := 1 - wa
-	g := wa*da + wb*db
-	return xi*n.meanField(i, mu) + lse, n.meanField(i, mu) + g, wa*(d2a+da*da) + wb*(d2b+db*db) - g*g
 }
 
 // binEntropy is −μ ln μ − (1−μ) ln(1−μ), 0 ln 0 = 0.
@@ -80,8 +125,13 @@ func binEntropy(m float64) float64 { return -numeric.XLogY(m, m) - numeric.XLogY
 // units. Returns the two parts.
 func (n *Net) bound(c component) (lambda, entropy float64) {
 	for i := range n.Units() {
-		u, _, _ := n.upper(i, c.mu, c.xi[i])
-		lambda += c.mu[i]*n.meanField(i, c.mu) - u
+		lo := n.plo[i]
+		s := 0.0
+		for j, w := range n.w[i] {
+			s += w * c.mu[lo+j]
+		}
+		u := c.xi[i]*s + math.Log(c.pa[i]+n.expB[i]*c.pb[i])
+		lambda += c.mu[i]*(n.b[i]+s) - u
 	}
 	for k := range n.Hidden() {
 		entropy += binEntropy(c.mu[k])
@@ -89,29 +139,48 @@ func (n *Net) bound(c component) (lambda, entropy float64) {
 	return
 }
 
+// work is the scratch space of the coordinate updates of one fit.
+type work struct {
+	beta, pa, pb, ea, eb []float64
+}
+
+func newWork(n *Net) *work {
+	u := n.Units()
+	return &work{beta: make([]float64, 0, u), pa: make([]float64, u), pb: make([]float64, u), ea: make([]float64, u), eb: make([]float64, u)}
+}
+
 // updateXi minimises unit i's SJJ bound over ξ_i (convex, L905: "adjustment
 // of each variational parameter ξ_i to maximise the lower bound"; the text
 // uses a one-dimensional minimiser, L1019) by safeguarded Newton steps that
-// never raise it.
-func (n *Net) updateXi(i int, c component) {
-	if lo, hi := n.parents(i); lo == hi {
+// never raise it. It stops when a Newton step would gain less than
+// xiGainTol·max(1, u) nats (the gain u′²/2u″ of the quadratic model), so a
+// converged ξ costs no exponential.
+func (n *Net) updateXi(i int, c component, wk *work) {
+	if len(n.w[i]) == 0 {
 		return // a top unit: the bound is ln(1 + e^{b_i}) for every ξ
 	}
 	xi := c.xi[i]
-	u, du, d2u := n.upper(i, c.mu, xi)
+	u, du, d2u, _, _ := n.sjj(i, c.mu, xi, c.ea[i], c.eb[i])
+	ea, eb := wk.ea[:len(n.w[i])], wk.eb[:len(n.w[i])]
 	for range 40 {
-		if d2u <= 0 || math.Abs(du) < 1e-13 {
+		if !(d2u > 0) || du*du <= 2*d2u*xiGainTol*math.Max(1, math.Abs(u)) {
 			break
 		}
 		step := du / d2u
-		var nu, ndu, nd2u float64
 		accepted := false
 		for range 30 {
 			cand := math.Max(-xiLimit, math.Min(xiLimit, xi-step))
-			nu, ndu, nd2u = n.upper(i, c.mu, cand)
+			if cand == xi {
+				break
+			}
+			setExps(n, i, cand, ea, eb)
+			nu, ndu, nd2u, pa, pb := n.sjj(i, c.mu, cand, ea, eb)
 			if nu <= u {
-				accepted = cand != xi
-				xi = cand
+				accepted = true
+				xi, u, du, d2u = cand, nu, ndu, nd2u
+				copy(c.ea[i], ea)
+				copy(c.eb[i], eb)
+				c.pa[i], c.pb[i] = pa, pb
 				break
 			}
 			step /= 2
@@ -119,14 +188,12 @@ func (n *Net) updateXi(i int, c component) {
 		if !accepted {
 			break
 		}
-		moved := math.Abs(u - nu)
-		u, du, d2u = nu, ndu, nd2u
-		if moved < 1e-15*math.Max(1, math.Abs(u)) {
-			break
-		}
 	}
 	c.xi[i] = xi
 }
+
+// xiGainTol is the relative gain below which updateXi takes no Newton step.
+const xiGainTol = 1e-15
 
 // xiLimit bounds |ξ| so that the moments never overflow; the optimum lies
 // in [0, 1] for every net we have met, well inside.
@@ -134,14 +201,19 @@ const xiLimit = 30
 
 // muObjective is the part of the bound that depends on μ_k, up to a
 // constant, f(θ) with μ = σ(θ): μ·lin + H(μ) − Σ_c ln(1 + μ β_c)
-// (eq. A.3: each child's ⟨e^{−ξz}⟩ + ⟨e^{(1−ξ)z}⟩ is linear in μ_k).
+// (eq. A.3: each child's ⟨e^{−ξz}⟩ + ⟨e^{(1−ξ)z}⟩ is linear in μ_k), with
+// H(σ(θ)) = |θ|σ(−|θ|) + ln(1 + e^{−|θ|}).
 func muObjective(theta, lin float64, beta []float64) float64 {
-	m := sigmoid(theta)
-	f := m*lin + binEntropy(m)
-	for _, b := range beta {
-		f -= math.Log1p(m * b)
+	e := math.Exp(-math.Abs(theta))
+	m := 1 / (1 + e)
+	if theta < 0 {
+		m = e / (1 + e)
 	}
-	return f
+	p := 1.0
+	for _, b := range beta {
+		p *= 1 + m*b
+	}
+	return m*lin + math.Abs(theta)*e/(1+e) + math.Log1p(e) - math.Log(p)
 }
 
 // muSlope is df/dθ / (μ(1−μ)) = lin − θ − Σ_c β_c / (1 + μ β_c), whose sign
@@ -165,43 +237,53 @@ func sigmoid(x float64) float64 {
 	return e / (1 + e)
 }
 
-func logit(m float64) float64 { return math.Log(m) - math.Log1p(-m) }
+func logit(m float64) float64 { return math.Log(m / (1 - m)) }
 
 // muCoefficients fills beta with each child's β_c and returns lin, the
 // coefficient of μ_k in the bound (own ⟨z_k⟩ plus Σ_c w_ck(μ_c − ξ_c)),
-// with extra added (the mixture's smoothing terms, eq. 2.31).
-func (n *Net) muCoefficients(k int, c component, extra float64, beta []float64) (float64, []float64) {
+// with extra added (the mixture's smoothing terms, eq. 2.31). With μ_k
+// left out of child c's moments (eq. A.3), its ⟨e^{−ξz}⟩ + ⟨e^{(1−ξ)z}⟩
+// is A_c(1 + μ_k β_c); wk.pa, wk.pb keep the left-out products.
+func (n *Net) muCoefficients(k int, c component, extra float64, wk *work) float64 {
 	lin := n.meanField(k, c.mu) + extra
-	lo, hi := n.children(k)
-	beta = beta[:0]
-	plo, _ := n.parents(lo)
-	saved := c.mu[k]
-	for ch := lo; ch < hi; ch++ {
-		w := n.w[ch][k-plo]
-		lin += w * (c.mu[ch] - c.xi[ch])
-		c.mu[k] = 0
-		la, lb, _, _, _, _ := n.logMoments(ch, c.mu, c.xi[ch])
-		lse := numeric.LogAddExp(la, lb)
-		wa := math.Exp(la - lse)
-		beta = append(beta, wa*(math.Exp(-c.xi[ch]*w)-1)+(1-wa)*(math.Exp((1-c.xi[ch])*w)-1))
+	beta := wk.beta[:0]
+	for ch := n.clo[k]; ch < n.chi[k]; ch++ {
+		lo := n.plo[ch]
+		jk := k - lo
+		lin += n.w[ch][jk] * (c.mu[ch] - c.xi[ch])
+		pa, pb := 1.0, 1.0
+		for j, ea := range c.ea[ch] {
+			if j != jk {
+				m := c.mu[lo+j]
+				pa *= 1 - m + m*ea
+				pb *= 1 - m + m*c.eb[ch][j]
+			}
+		}
+		wk.pa[ch], wk.pb[ch] = pa, pb
+		B := n.expB[ch] * pb
+		wa := pa / (pa + B)
+		beta = append(beta, wa*(c.ea[ch][jk]-1)+(1-wa)*(c.eb[ch][jk]-1))
 	}
-	c.mu[k] = saved
-	return lin, beta
+	wk.beta = beta
+	return lin
 }
 
 // updateMu sets μ_k to the best of its current value, the text's fixed
 // point σ(E′) (eqs. 2.17-2.18 with φ_k of eq. A.8, or σ(E″) of eqs.
 // 2.30-2.32 for a mixture component, extra carrying the smoothing terms)
 // and the stationary point of the exact one-dimensional bound reached by
-// safeguarded Newton steps from it; the bound therefore never falls.
-func (n *Net) updateMu(k int, c component, extra float64, beta []float64) []float64 {
-	lin, beta := n.muCoefficients(k, c, extra, beta)
+// safeguarded Newton steps from it; the bound therefore never falls. The
+// children's cached products follow μ_k.
+func (n *Net) updateMu(k int, c component, extra float64, wk *work) {
+	lin := n.muCoefficients(k, c, extra, wk)
+	beta := wk.beta
 	theta0 := logit(math.Max(1e-300, math.Min(c.mu[k], 1-1e-16)))
 	best, bestF := theta0, muObjective(theta0, lin, beta)
-	phi := 0.0
+	p := 1.0
 	for _, b := range beta {
-		phi -= math.Log1p(b)
+		p *= 1 + b
 	}
+	phi := -math.Log(p)
 	fp := math.Max(-thetaLimit, math.Min(thetaLimit, lin+phi))
 	if f := muObjective(fp, lin, beta); f > bestF {
 		best, bestF = fp, f
@@ -214,6 +296,8 @@ func (n *Net) updateMu(k int, c component, extra float64, beta []float64) []floa
 	}
 	lo, hi := math.Max(-thetaLimit, lin-span-1), math.Min(thetaLimit, lin+span+1)
 	t := math.Max(lo, math.Min(hi, fp))
+	// A Newton step shorter than 1e-12 ends the search before the bracket
+	// test: at the root one end of the bracket is t itself.
 	for range 60 {
 		g, dg := muSlope(t, lin, beta)
 		if g > 0 {
@@ -222,10 +306,14 @@ func (n *Net) updateMu(k int, c component, extra float64, beta []float64) []floa
 			hi = t
 		}
 		nt := t - g/dg
+		if dg < 0 && math.Abs(nt-t) < 1e-12 {
+			t = nt
+			break
+		}
 		if dg >= 0 || nt <= lo || nt >= hi {
 			nt = (lo + hi) / 2
 		}
-		if math.Abs(nt-t) < 1e-12 || hi-lo < 1e-12 {
+		if hi-lo < 1e-12 {
 			t = nt
 			break
 		}
@@ -234,13 +322,35 @@ func (n *Net) updateMu(k int, c component, extra float64, beta []float64) []floa
 	if f := muObjective(t, lin, beta); f > bestF {
 		best = t
 	}
-	if best != theta0 {
-		c.mu[k] = sigmoid(best)
+	if best == theta0 {
+		return
 	}
-	return beta
+	m := sigmoid(best)
+	c.mu[k] = m
+	for ch := n.clo[k]; ch < n.chi[k]; ch++ {
+		jk := k - n.plo[ch]
+		c.pa[ch] = wk.pa[ch] * (1 - m + m*c.ea[ch][jk])
+		c.pb[ch] = wk.pb[ch] * (1 - m + m*c.eb[ch][jk])
+	}
 }
 
-// thetaLimit bounds the logit of μ: μ stays in (0, 1) with 1 − μ ≥ e^{−36}
-// ≈ 2.3e-16, representable next to 1 (σ(40) rounds to 1, and a μ of
-// exactly 1 made the mixture's R update 0/0 during learning).
-const thetaLimit = 36
+// thetaLimit bounds the logit of μ; σ(40) rounds to 1, so μ may be 0 or 1
+// in floating point (0 ln 0 = 0 in the entropies).
+const thetaLimit = 40
+
+// setMuFixedPoint sets μ_k to the text's fixed point σ(E′) (eq. 2.18) or
+// σ(E″) (eq. 2.32), whether or not the bound rises (Variant.RawFixedPoint).
+func (n *Net) setMuFixedPoint(k int, c component, extra float64, wk *work) {
+	lin := n.muCoefficients(k, c, extra, wk)
+	p := 1.0
+	for _, b := range wk.beta {
+		p *= 1 + b
+	}
+	m := sigmoid(math.Max(-thetaLimit, math.Min(thetaLimit, lin-math.Log(p))))
+	c.mu[k] = m
+	for ch := n.clo[k]; ch < n.chi[k]; ch++ {
+		jk := k - n.plo[ch]
+		c.pa[ch] = wk.pa[ch] * (1 - m + m*c.ea[ch][jk])
+		c.pb[ch] = wk.pb[ch] * (1 - m + m*c.eb[ch][jk])
+	}
+}

@@ -94,6 +94,7 @@ type VB struct {
 	bw   []float64 // rates of q(w_i)
 	ew   []float64 // E[w_i]
 	lam  []float64 // λ_i of the convex bound
+	hLam []float64 // −λ_i ln λ_i − (1 − λ_i) ln(1 − λ_i), set with λ_i by M
 	aTau float64   // (n₀ + N)/2 (eq. 3.26)
 	bTau float64
 	ah   float64
@@ -136,7 +137,7 @@ func NewVB(x, y []float64, xq float64, prior Prior, s Settings) (*VB, error) {
 	n := len(x)
 	m := &VB{prior: prior, xq: xq, n: n, y: y,
 		u: make([]float64, n), d: make([]float64, n), lnD: make([]float64, n),
-		bw: make([]float64, n), ew: make([]float64, n), lam: make([]float64, n),
+		bw: make([]float64, n), ew: make([]float64, n), lam: make([]float64, n), hLam: make([]float64, n),
 		aw: prior.A0 + 0.5, aTau: 0.5 * (prior.N0 + float64(n)),
 		ah: prior.AH0, bh: prior.AH0 / init}
 	for i, xi := range x {
@@ -273,7 +274,7 @@ func (m *VB) bound() vb.Bound {
 		lik += 0.5*lnW - 0.5*ew*(eTau*r*r+quad)
 		lnB := 0.0 // the bound of ln(1 + h d_i); 0 = ln 1 where d_i = 0
 		if l := m.lam[i]; m.d[i] > 0 {
-			lnB = l*(m.lnD[i]+lnH) + binaryEntropy(l)
+			lnB = l*(m.lnD[i]+lnH) + m.hLam[i]
 		}
 		wts += p.A0*lnB + (p.A0-1)*lnW - ew*p.S*(1+eh*m.d[i]) - math.Log(bw)
 	}
@@ -290,36 +291,31 @@ func (m *VB) bound() vb.Bound {
 	return vb.Bound{F: lik + beta + wts + kh, Terms: m.terms[:]}
 }
 
-// binaryEntropy returns −λ ln λ − (1 − λ) ln(1 − λ), with 0 ln 0 = 0.
-func binaryEntropy(l float64) float64 {
-	h := 0.0
-	if l > 0 {
-		h -= l * math.Log(l)
-	}
-	if l < 1 {
-		h -= (1 - l) * math.Log1p(-l)
-	}
-	return h
-}
-
 // M sets every λ_i to the maximiser of the convex bound of ln(1 + h d_i)
 // under q(h) (eq. 3.37, re-derived, doc.go): λ_i = φ_i/(1 + φ_i) with
-// φ_i = d_i exp(E[ln h]), E[ln h] = ψ(a_h) − ln b_h, computed as the
-// logistic function of ln φ_i (λ_i = 0 where d_i = 0).
+// φ_i = d_i exp(E[ln h]), E[ln h] = ψ(a_h) − ln b_h, the logistic function
+// σ(t_i) of t_i = ln φ_i (λ_i = 0 where d_i = 0), and keeps its binary
+// entropy for the bound, from one exp and one log1p: with e = exp(−|t|) and
+// ℓ = ln(1 + e), ln σ(|t|) = −ℓ and ln σ(−|t|) = −|t| − ℓ, so that
+// H(λ) = ℓ + min(λ, 1 − λ)|t|.
 func (m *VB) M() {
 	lnH := numeric.Digamma(m.ah) - math.Log(m.bh)
 	for i, l := range m.lnD {
-		m.lam[i] = logistic(l + lnH)
+		if math.IsInf(l, -1) {
+			m.lam[i], m.hLam[i] = 0, 0
+			continue
+		}
+		t := l + lnH
+		at := math.Abs(t)
+		e := math.Exp(-at)
+		lo := e / (1 + e) // σ(−|t|), the smaller of λ and 1 − λ
+		if t >= 0 {
+			m.lam[i] = 1 / (1 + e)
+		} else {
+			m.lam[i] = lo
+		}
+		m.hLam[i] = math.Log1p(e) + lo*at
 	}
-}
-
-// logistic returns 1/(1 + e^{−t}) without overflow (0 at t = −∞).
-func logistic(t float64) float64 {
-	if t >= 0 {
-		return 1 / (1 + math.Exp(-t))
-	}
-	e := math.Exp(t)
-	return e / (1 + e)
 }
 
 // Query returns x_q.
