@@ -284,11 +284,11 @@ func (c *BarsConfig) train(k, restart int, stop func() error) (barsCell, error) 
 	return cell, nil
 }
 
-// barsGainThreshold is the gain in nats per pattern, from mean field to the
-// largest M, that would "justify the extra computational effort": one
-// that beats mean field given the largest M's compute (its presentations ×
-// M, the cost being "approximately linear in the number of components",
-// L1157). The criterion is the difference, median over restarts, of the
+// barsCriteria are Fig. 2.7's criteria. A gain of the largest M over mean
+// field would "justify the extra computational effort" if it beat mean
+// field given the largest M's compute (its presentations × M, the cost
+// being "approximately linear in the number of components", L1157): the
+// criterion is the difference, median over restarts, of the
 // matched-compute mean field and the largest M.
 func (c *BarsConfig) barsCriteria() results.Criteria {
 	mMax := c.Components[len(c.Components)-1]
