@@ -121,20 +121,22 @@ func Entropy(p []float64) float64 {
 	return h
 }
 
-// LogProduct accumulates Σ_i ln x_i as a product kept in [½, 1) by its
-// binary exponent (math.Frexp): one multiply and one Frexp a term in place
-// of a logarithm, and one logarithm in Log. The relative error of the
+// LogProduct accumulates Σ_i ln x_i as a product whose binary exponent is
+// split off (math.Frexp) whenever it strays far from 1: about one multiply
+// a term in place of a logarithm, and one logarithm in Log. The relative error of the
 // product grows by about one rounding a term, so the sum is exact to about
 // n·2⁻⁵³ in absolute terms. A term that is not positive and finite adds
 // math.Log(x) (−Inf, +Inf or NaN) directly, so Log is what Σ math.Log(x_i)
 // would be. The zero value is the empty sum.
 type LogProduct struct {
-	frac   float64 // the product's fraction in [½, 1); 0 before the first term
+	frac   float64 // the product's fraction, within [2⁻⁵⁰⁰, 2⁵⁰⁰]; 0 before the first term
 	exp    int     // its binary exponent
 	direct float64 // Σ ln x of the terms that are not positive and finite
 }
 
-// Add multiplies x into the product.
+// Add multiplies x into the product. The fraction is renormalised by
+// Frexp only when it leaves [2⁻⁵⁰⁰, 2⁵⁰⁰] (a term outside that range is
+// split first), so most terms cost one multiply and two comparisons.
 func (p *LogProduct) Add(x float64) {
 	if !(x > 0) || math.IsInf(x, 1) {
 		p.direct += math.Log(x)
@@ -143,8 +145,15 @@ func (p *LogProduct) Add(x float64) {
 	if p.frac == 0 {
 		p.frac = 1
 	}
-	f, e := math.Frexp(p.frac * x)
-	p.frac, p.exp = f, p.exp+e
+	if x < 0x1p-500 || x > 0x1p500 {
+		f, e := math.Frexp(x)
+		x, p.exp = f, p.exp+e
+	}
+	p.frac *= x
+	if p.frac < 0x1p-500 || p.frac > 0x1p500 {
+		f, e := math.Frexp(p.frac)
+		p.frac, p.exp = f, p.exp+e
+	}
 }
 
 // Log returns Σ ln x_i of the terms added (0 for none).

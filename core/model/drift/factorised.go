@@ -43,7 +43,9 @@ type Factorised struct {
 	precisions
 	data Data
 
-	mf, pf []float64 // T+1: the filtered means and variances of the input being updated
+	mf     []float64 // T+1: the filtered means of the input being updated
+	ga, aa []float64 // d×T: the filter's gain g_n = p_nψx_n and 1 − g_n x_n, per input
+	jb     []float64 // d×T: the smoother's gain J_n, n = 0, …, T−1, per input
 	col    []float64 // d×T: the inputs by column
 	res    []float64 // T: the partial residual of the input being updated
 	fit    []float64 // T: x_nᵀ⟨w_n⟩
@@ -68,7 +70,8 @@ func NewFactorised(data Data, prior Prior, s Settings) (*Factorised, error) {
 	m := &Factorised{precisions: precisions{prior: prior, set: s}, data: data,
 		col: make([]float64, d*T), res: make([]float64, T), fit: make([]float64, T),
 		mu: make([]float64, d*(T+1)), v: make([]float64, d*(T+1)), c: make([]float64, d*T),
-		mf: make([]float64, T+1), pf: make([]float64, T+1), terms: make([]vb.Term, termsFactor)}
+		mf: make([]float64, T+1), ga: make([]float64, d*T), aa: make([]float64, d*T), jb: make([]float64, d*T),
+		terms: make([]vb.Term, termsFactor)}
 	for n := 0; n < T; n++ {
 		for k := 0; k < d; k++ {
 			m.col[k*T+n] = data.X[n*d+k]
@@ -116,7 +119,8 @@ func (m *Factorised) SetData(data Data, shift int) error {
 	m.data = data
 	m.col, m.res, m.fit = reuse(m.col, d*T), reuse(m.res, T), reuse(m.fit, T)
 	m.v, m.c = reuse(m.v, d*(T+1)), reuse(m.c, d*T)
-	m.mf, m.pf = reuse(m.mf, T+1), reuse(m.pf, T+1)
+	m.mf = reuse(m.mf, T+1)
+	m.ga, m.aa, m.jb = reuse(m.ga, d*T), reuse(m.aa, d*T), reuse(m.jb, d*T)
 	for n := 0; n < T; n++ {
 		m.fit[n] = 0
 		for k := 0; k < d; k++ {
@@ -141,40 +145,106 @@ func (m *Factorised) Last(dst []float64) []float64 {
 	return dst
 }
 
-// smooth sets q(w_k) to the 1-D Kalman smoother of w_n = w_{n−1} + η_n,
-// η_n ~ N(0, 1/λ), r_n = x_n w_n + ε_n, ε_n ~ N(0, 1/ψ), w_0 ~ N(ŵ_0k, 1/ζ_0)
-// on the partial residual m.res (the recursions of L983-991 in one
-// dimension): the filtered p_n = 1/(1/(p_{n−1} + 1/λ) + ψx_n²), the
-// Rauch-Tung-Striebel pass with gain J_n = p_n/(p_n + 1/λ) and
-// Cov(w_n, w_{n+1}) = J_n Var(w_{n+1}). It writes the smoothed means and
-// variances into mu and v (T+1) and the lag-one covariances into c (T), and
-// moves m.fit by the change of x_n⟨w_n⟩.
-func (m *Factorised) smooth(x, mu, v, c []float64, lambda, psi float64, k int) {
-	T := len(x)
-	mf, pf := m.mf, m.pf
-	w0 := 0.0
-	if m.prior.W0 != nil {
-		w0 = m.prior.W0[k]
-	}
+// variances sets, for every input k, the variances of the 1-D Kalman
+// smoother of w_n = w_{n−1} + η_n, η_n ~ N(0, 1/λ), r_n = x_n w_n + ε_n,
+// ε_n ~ N(0, 1/ψ), w_0 ~ N(ŵ_0k, 1/ζ_0) (the recursions of L983-991 in one
+// dimension), which do not depend on the residuals: the filtered
+// p_n = p̄/(1 + ψx_n²p̄), p̄ = p_{n−1} + 1/λ, the filter's gain g_n = p_nψx_n,
+// the Rauch-Tung-Striebel gain J_n = p_n/(p_n + 1/λ), the smoothed Var(w_n)
+// into v and Cov(w_n, w_{n+1}) = J_n Var(w_{n+1}) into c (v holds p_n until
+// the backward pass overwrites it). The filter's recursion is a chain of
+// divisions; four inputs run side by side so that their chains overlap.
+func (m *Factorised) variances(lambda, psi float64) {
+	d, T := m.data.D, m.data.T()
 	q := 1 / lambda
-	mf[0], pf[0] = w0, 1/m.prior.Zeta0
+	p0 := 1 / m.prior.Zeta0
+	k := 0
+	for ; k+4 <= d; k += 4 {
+		x0, x1, x2, x3 := m.col[k*T:(k+1)*T], m.col[(k+1)*T:(k+2)*T], m.col[(k+2)*T:(k+3)*T], m.col[(k+3)*T:(k+4)*T]
+		v0, v1, v2, v3 := m.v[k*(T+1):(k+1)*(T+1)], m.v[(k+1)*(T+1):(k+2)*(T+1)], m.v[(k+2)*(T+1):(k+3)*(T+1)], m.v[(k+3)*(T+1):(k+4)*(T+1)]
+		x0, x1, x2, x3 = x0[:T], x1[:T], x2[:T], x3[:T]
+		v0, v1, v2, v3 = v0[:T+1], v1[:T+1], v2[:T+1], v3[:T+1]
+		p_0, p_1, p_2, p_3 := p0, p0, p0, p0
+		v0[0], v1[0], v2[0], v3[0] = p0, p0, p0, p0
+		for n := 0; n < T; n++ {
+			a0, a1, a2, a3 := p_0+q, p_1+q, p_2+q, p_3+q
+			p_0 = a0 / (1 + psi*x0[n]*x0[n]*a0)
+			p_1 = a1 / (1 + psi*x1[n]*x1[n]*a1)
+			p_2 = a2 / (1 + psi*x2[n]*x2[n]*a2)
+			p_3 = a3 / (1 + psi*x3[n]*x3[n]*a3)
+			v0[n+1], v1[n+1], v2[n+1], v3[n+1] = p_0, p_1, p_2, p_3
+		}
+	}
+	for ; k < d; k++ {
+		x, v := m.col[k*T:(k+1)*T], m.v[k*(T+1):(k+1)*(T+1)]
+		v[0] = p0
+		for n := 1; n <= T; n++ {
+			pp := v[n-1] + q
+			v[n] = pp / (1 + psi*x[n-1]*x[n-1]*pp)
+		}
+	}
+	for k := 0; k < d; k++ {
+		x := m.col[k*T : (k+1)*T]
+		v := m.v[k*(T+1) : (k+1)*(T+1)]
+		ga, aa, jb := m.ga[k*T:(k+1)*T], m.aa[k*T:(k+1)*T], m.jb[k*T:(k+1)*T]
+		for n := 1; n <= T; n++ {
+			g := v[n] * psi * x[n-1]
+			ga[n-1], aa[n-1] = g, 1-g*x[n-1]
+		}
+		for n := 0; n < T; n++ {
+			jb[n] = v[n] / (v[n] + q)
+		}
+	}
+	// The backward pass, Var(w_n) = p_n + J_n²(Var(w_{n+1}) − p_n − 1/λ), is
+	// a chain in n: again four inputs side by side.
+	k = 0
+	for ; k+4 <= d; k += 4 {
+		v0, v1, v2, v3 := m.v[k*(T+1):(k+1)*(T+1)], m.v[(k+1)*(T+1):(k+2)*(T+1)], m.v[(k+2)*(T+1):(k+3)*(T+1)], m.v[(k+3)*(T+1):(k+4)*(T+1)]
+		j0, j1, j2, j3 := m.jb[k*T:(k+1)*T], m.jb[(k+1)*T:(k+2)*T], m.jb[(k+2)*T:(k+3)*T], m.jb[(k+3)*T:(k+4)*T]
+		c0, c1, c2, c3 := m.c[k*T:(k+1)*T], m.c[(k+1)*T:(k+2)*T], m.c[(k+2)*T:(k+3)*T], m.c[(k+3)*T:(k+4)*T]
+		v0, v1, v2, v3 = v0[:T+1], v1[:T+1], v2[:T+1], v3[:T+1]
+		j0, j1, j2, j3 = j0[:T], j1[:T], j2[:T], j3[:T]
+		c0, c1, c2, c3 = c0[:T], c1[:T], c2[:T], c3[:T]
+		for n := T - 1; n >= 0; n-- {
+			c0[n], c1[n], c2[n], c3[n] = j0[n]*v0[n+1], j1[n]*v1[n+1], j2[n]*v2[n+1], j3[n]*v3[n+1]
+			v0[n] += j0[n] * j0[n] * (v0[n+1] - v0[n] - q)
+			v1[n] += j1[n] * j1[n] * (v1[n+1] - v1[n] - q)
+			v2[n] += j2[n] * j2[n] * (v2[n+1] - v2[n] - q)
+			v3[n] += j3[n] * j3[n] * (v3[n+1] - v3[n] - q)
+		}
+	}
+	for ; k < d; k++ {
+		v, c, jb := m.v[k*(T+1):(k+1)*(T+1)], m.c[k*T:(k+1)*T], m.jb[k*T:(k+1)*T]
+		for n := T - 1; n >= 0; n-- {
+			c[n] = jb[n] * v[n+1]
+			v[n] += jb[n] * jb[n] * (v[n+1] - v[n] - q)
+		}
+	}
+}
+
+// smooth sets the means of q(w_k) by the smoother of variances on the
+// partial residual m.res: the filtered m_n = (1 − g_n x_n) m_{n−1} + g_n r_n
+// from m_0 = ŵ_0k, then ⟨w_n⟩ = m_n + J_n(⟨w_{n+1}⟩ − m_n), and moves m.fit
+// by the change of x_n⟨w_n⟩.
+func (m *Factorised) smooth(k int) {
+	T := m.data.T()
+	x := m.col[k*T : (k+1)*T]
+	mu := m.mu[k*(T+1) : (k+1)*(T+1)]
+	ga, aa, jb := m.ga[k*T:(k+1)*T], m.aa[k*T:(k+1)*T], m.jb[k*T:(k+1)*T]
+	mf, res := m.mf, m.res
+	mf[0] = 0
+	if m.prior.W0 != nil {
+		mf[0] = m.prior.W0[k]
+	}
 	for n := 1; n <= T; n++ {
-		pp := pf[n-1] + q
-		xn := x[n-1]
-		p := 1 / (1/pp + psi*xn*xn)
-		mf[n] = mf[n-1] + p*psi*xn*(m.res[n-1]-xn*mf[n-1])
-		pf[n] = p
+		mf[n] = aa[n-1]*mf[n-1] + ga[n-1]*res[n-1]
 	}
 	old := mu[T]
-	mu[T], v[T] = mf[T], pf[T]
+	mu[T] = mf[T]
 	m.fit[T-1] += x[T-1] * (mu[T] - old)
 	for n := T - 1; n >= 0; n-- {
-		pp := pf[n] + q
-		j := pf[n] / pp
 		old := mu[n]
-		mu[n] = mf[n] + j*(mu[n+1]-mf[n])
-		v[n] = pf[n] + j*j*(v[n+1]-pp)
-		c[n] = j * v[n+1]
+		mu[n] = mf[n] + jb[n]*(mu[n+1]-mf[n])
 		if n > 0 {
 			m.fit[n-1] += x[n-1] * (mu[n] - old)
 		}
@@ -187,13 +257,14 @@ func (m *Factorised) E() (vb.Bound, error) {
 	d, T := m.data.D, m.data.T()
 	lbar, llog := m.lambda()
 	pbar, plog := m.psi()
+	m.variances(lbar, pbar)
 	for k := 0; k < d; k++ {
 		x := m.col[k*T : (k+1)*T]
 		mu := m.mu[k*(T+1) : (k+1)*(T+1)]
 		for n := 0; n < T; n++ {
 			m.res[n] = m.data.Y[n] - (m.fit[n] - x[n]*mu[n+1])
 		}
-		m.smooth(x, mu, m.v[k*(T+1):(k+1)*(T+1)], m.c[k*T:(k+1)*T], lbar, pbar, k)
+		m.smooth(k)
 	}
 	m.haveE = true
 
