@@ -244,6 +244,8 @@ func TestFloatJSON(t *testing.T) {
 
 // TestNullCellIsRecomputed: a stored cell whose result is null (or cut
 // off) is not read as a zero result.
+// TestNullCellIsRecomputed: a cell without a result, cut off or empty
+// (SaveCell does not sync) is not read as a result.
 func TestNullCellIsRecomputed(t *testing.T) {
 	dir := t.TempDir()
 	type res struct{ F float64 }
@@ -254,7 +256,9 @@ func TestNullCellIsRecomputed(t *testing.T) {
 		t.Fatalf("stored cell: %v %v %v", v, ok, err)
 	}
 	for _, body := range []string{`{"name":"c0","config_hash":"h","seconds":1,"result":null}`,
-		`{"name":"c0","config_hash":"h","seconds":1}`, `{"name":"c0","config_hash":"h","seconds":1,"result":{"F":`} {
+		`{"name":"c0","config_hash":"h","seconds":1}`, `{"name":"c0","config_hash":"h","seconds":1,"result":{"F":`,
+		``} { // the last: what a crash of the machine can leave of an unsynced cell
+
 		if err := os.WriteFile(cellFile(dir, "c0"), []byte(body), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -297,7 +297,7 @@ func SaveCellRaw(dir, hash, name string, seconds float64, result json.RawMessage
 	if err != nil {
 		return err
 	}
-	return results.WriteFileAtomic(cellFile(dir, name), data)
+	return results.WriteCacheAtomic(cellFile(dir, name), data)
 }
 
 // loadCellRaw reads a stored cell's encoded result.

@@ -20,7 +20,17 @@ const tempInfix = ".tmp-"
 // directory is then synced (best effort) so that the rename itself survives a
 // crash. Missing parent directories are created with mode 0755. On any error
 // the temporary file is removed and path is left untouched.
-func WriteFileAtomic(path string, data []byte) (err error) {
+func WriteFileAtomic(path string, data []byte) error { return writeAtomic(path, data, true) }
+
+// WriteCacheAtomic is WriteFileAtomic without the two syncs: the file is
+// still whole or absent after the process is killed (the rename is atomic),
+// but a crash of the machine itself may lose it or leave it empty. It is for
+// files that are checked when read and recomputed when lost or damaged, as
+// a run's stored cells are, where two syncs a file would cost more than the
+// work (thousands of millisecond-sized cells).
+func WriteCacheAtomic(path string, data []byte) error { return writeAtomic(path, data, false) }
+
+func writeAtomic(path string, data []byte, durable bool) (err error) {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	if base == "." || base == string(filepath.Separator) {
 		return fmt.Errorf("write %q: not a file name", path)
@@ -49,8 +59,10 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err = f.Chmod(0o644); err != nil {
 		return err
 	}
-	if err = f.Sync(); err != nil {
-		return err
+	if durable {
+		if err = f.Sync(); err != nil {
+			return err
+		}
 	}
 	closed = true
 	if err = f.Close(); err != nil {
@@ -59,7 +71,9 @@ func WriteFileAtomic(path string, data []byte) (err error) {
 	if err = os.Rename(tmp, path); err != nil {
 		return err
 	}
-	syncDir(dir)
+	if durable {
+		syncDir(dir)
+	}
 	return nil
 }
 

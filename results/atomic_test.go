@@ -20,11 +20,19 @@ func listDir(t *testing.T, dir string) []string {
 	return names
 }
 
+// TestWriteFileAtomicReplaces, for WriteFileAtomic and WriteCacheAtomic
+// (the same but for its syncs).
 func TestWriteFileAtomicReplaces(t *testing.T) {
+	for name, write := range map[string]func(string, []byte) error{"WriteFileAtomic": WriteFileAtomic, "WriteCacheAtomic": WriteCacheAtomic} {
+		t.Run(name, func(t *testing.T) { testAtomicReplaces(t, write) })
+	}
+}
+
+func testAtomicReplaces(t *testing.T, write func(string, []byte) error) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "a", "b", "out.txt") // parents do not exist yet
 	for _, content := range []string{"first version, rather long\n", "second\n", ""} {
-		if err := WriteFileAtomic(path, []byte(content)); err != nil {
+		if err := write(path, []byte(content)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := os.ReadFile(path)
