@@ -313,29 +313,19 @@ type split struct {
 // splits reads the data and returns the fixed split (train and test) or
 // split.count seeded stratified splits of data, the first the stated one.
 func (c *PimaConfig) splits(env *experiments.Env) ([]split, error) {
-	read := func(name string, strata []string) (datasets.Labelled, error) {
-		data, err := env.ReadData(name)
-		if err != nil {
-			return datasets.Labelled{}, err
-		}
-		return datasets.ReadLabelled(name, data, c.Class, c.Positive, c.Inputs, strata)
-	}
 	if c.Data == "" {
-		tr, err := read(c.Train, nil)
+		tr, te, err := datasets.ReadLabelledPair(env.ReadData, c.Train, c.Test, c.Class, c.Positive, c.Inputs)
 		if err != nil {
 			return nil, err
-		}
-		te, err := read(c.Test, nil)
-		if err != nil {
-			return nil, err
-		}
-		if !slices.Equal(tr.Inputs, te.Inputs) {
-			return nil, fmt.Errorf("%s has inputs %s, %s has %s", c.Train, strings.Join(tr.Inputs, ","), c.Test, strings.Join(te.Inputs, ","))
 		}
 		phi, phiTest, err := standardise(c.Train, c.Test, tr.X, te.X)
 		return []split{{phi: phi, phiTest: phiTest, t: tr.T, tTest: te.T}}, err
 	}
-	d, err := read(c.Data, c.Split.Strata)
+	raw, err := env.ReadData(c.Data)
+	if err != nil {
+		return nil, err
+	}
+	d, err := datasets.ReadLabelled(c.Data, raw, c.Class, c.Positive, c.Inputs, c.Split.Strata)
 	if err != nil {
 		return nil, err
 	}
@@ -344,17 +334,11 @@ func (c *PimaConfig) splits(env *experiments.Env) ([]split, error) {
 	}
 	out := make([]split, c.Split.Count)
 	for k := range out {
-		tr, te := datasets.StratifiedSplit(d.Stratum, c.Split.Train, rng.New(c.Seed, "pima", "split", strconv.Itoa(k)))
-		var sp split
-		var x, xTest [][]float64
-		for _, i := range tr {
-			x, sp.t = append(x, d.X[i]), append(sp.t, d.T[i])
-		}
-		for _, i := range te {
-			xTest, sp.tTest = append(xTest, d.X[i]), append(sp.tTest, d.T[i])
-		}
+		itr, ite := datasets.StratifiedSplit(d.Stratum, c.Split.Train, datasets.SplitStream(c.Seed, k))
+		tr, te := d.Rows(itr), d.Rows(ite)
+		sp := split{t: tr.T, tTest: te.T}
 		name := fmt.Sprintf("%s (split %d, training rows)", c.Data, k)
-		if sp.phi, sp.phiTest, err = standardise(name, c.Data, x, xTest); err != nil {
+		if sp.phi, sp.phiTest, err = standardise(name, c.Data, tr.X, te.X); err != nil {
 			return nil, err
 		}
 		out[k] = sp

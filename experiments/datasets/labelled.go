@@ -4,7 +4,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/vbworkbench/vbw/core/rng"
 )
 
 // Labelled is a table of inputs with a two-valued class: X the inputs of
@@ -168,4 +172,42 @@ func StratifiedSplit(stratum []string, train int, rnd *rand.Rand) (tr, te []int)
 		}
 	}
 	return tr, te
+}
+
+// ReadLabelledPair reads a fixed split, the tables train and test (read
+// gives a file's bytes, as experiments.Env.ReadData), with the columns of
+// ReadLabelled and no strata; the two must have the same inputs.
+func ReadLabelledPair(read func(string) ([]byte, error), train, test, class, positive string, inputs []string) (tr, te Labelled, err error) {
+	for _, f := range []struct {
+		name string
+		dst  *Labelled
+	}{{train, &tr}, {test, &te}} {
+		data, err := read(f.name)
+		if err != nil {
+			return tr, te, err
+		}
+		if *f.dst, err = ReadLabelled(f.name, data, class, positive, inputs, nil); err != nil {
+			return tr, te, err
+		}
+	}
+	if !slices.Equal(tr.Inputs, te.Inputs) {
+		return tr, te, fmt.Errorf("%s has inputs %s, %s has %s", train, strings.Join(tr.Inputs, ","), test, strings.Join(te.Inputs, ","))
+	}
+	return tr, te, nil
+}
+
+// Rows returns the rows idx of the table (X and T; the names kept).
+func (d Labelled) Rows(idx []int) Labelled {
+	out := Labelled{Inputs: d.Inputs}
+	for _, i := range idx {
+		out.X, out.T = append(out.X, d.X[i]), append(out.T, d.T[i])
+	}
+	return out
+}
+
+// SplitStream is the random stream of seeded split k under seed, the one
+// that approx/pima, approx/crabs and mixq/ltu-crabs draw StratifiedSplit
+// from, so that split k is the same rows in each.
+func SplitStream(seed uint64, k int) *rand.Rand {
+	return rng.New(seed, "pima", "split", strconv.Itoa(k))
 }

@@ -103,3 +103,24 @@ func TestReadLabelled(t *testing.T) {
 		}
 	}
 }
+
+// TestReadLabelledPair: a fixed split read as one call, refused when the
+// two tables' inputs differ; Rows keeps the rows asked for, in order.
+func TestReadLabelledPair(t *testing.T) {
+	files := map[string][]byte{
+		"tr.csv":  []byte("a,b,y\n1,2,yes\n3,4,no\n5,6,yes\n"),
+		"te.csv":  []byte("a,b,y\n7,8,no\n9,1,yes\n"),
+		"bad.csv": []byte("a,c,y\n7,8,no\n9,1,yes\n"),
+	}
+	read := func(name string) ([]byte, error) { return files[name], nil }
+	tr, te, err := ReadLabelledPair(read, "tr.csv", "te.csv", "y", "yes", nil)
+	if err != nil || len(tr.X) != 3 || len(te.X) != 2 || te.X[0][1] != 8 || tr.T[1] != 0 {
+		t.Fatalf("pair: %v %v %v", tr, te, err)
+	}
+	if _, _, err := ReadLabelledPair(read, "tr.csv", "bad.csv", "y", "yes", nil); err == nil || !strings.Contains(err.Error(), "bad.csv has a,c") {
+		t.Errorf("different inputs: %v", err)
+	}
+	if r := tr.Rows([]int{2, 0}); len(r.X) != 2 || r.X[0][0] != 5 || r.T[1] != 1 || r.Inputs[1] != "b" {
+		t.Errorf("Rows: %+v", r)
+	}
+}

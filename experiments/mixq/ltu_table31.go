@@ -246,41 +246,27 @@ type ltuData struct {
 }
 
 func (c *LTUConfig) read(env *experiments.Env) (ltuData, error) {
-	read := func(name string, strata []string) (datasets.Labelled, error) {
-		data, err := env.ReadData(name)
-		if err != nil {
-			return datasets.Labelled{}, err
-		}
-		return datasets.ReadLabelled(name, data, c.Class, c.Positive, c.Inputs, strata)
-	}
 	var tr, te datasets.Labelled
 	var err error
 	if c.Data == "" {
-		if tr, err = read(c.Train, nil); err != nil {
+		if tr, te, err = datasets.ReadLabelledPair(env.ReadData, c.Train, c.Test, c.Class, c.Positive, c.Inputs); err != nil {
 			return ltuData{}, err
-		}
-		if te, err = read(c.Test, nil); err != nil {
-			return ltuData{}, err
-		}
-		if !slices.Equal(tr.Inputs, te.Inputs) {
-			return ltuData{}, fmt.Errorf("%s has inputs %s, %s has %s", c.Train, strings.Join(tr.Inputs, ","), c.Test, strings.Join(te.Inputs, ","))
 		}
 	} else {
-		d, err := read(c.Data, c.Split.Strata)
+		raw, err := env.ReadData(c.Data)
+		if err != nil {
+			return ltuData{}, err
+		}
+		d, err := datasets.ReadLabelled(c.Data, raw, c.Class, c.Positive, c.Inputs, c.Split.Strata)
 		if err != nil {
 			return ltuData{}, err
 		}
 		if c.Split.Train >= len(d.X) {
 			return ltuData{}, config.FieldError("split.train", c.Split.Train, fmt.Sprintf("must be below the %d rows of %s (the rest are the test set)", len(d.X), c.Data))
 		}
-		// The stream of approx/crabs's split number index (experiments/approx/pima.go, splits).
-		itr, ite := datasets.StratifiedSplit(d.Stratum, c.Split.Train, rng.New(c.Seed, "pima", "split", strconv.Itoa(c.Split.Index)))
-		for _, i := range itr {
-			tr.X, tr.T = append(tr.X, d.X[i]), append(tr.T, d.T[i])
-		}
-		for _, i := range ite {
-			te.X, te.T = append(te.X, d.X[i]), append(te.T, d.T[i])
-		}
+		// approx/crabs's split number index.
+		itr, ite := datasets.StratifiedSplit(d.Stratum, c.Split.Train, datasets.SplitStream(c.Seed, c.Split.Index))
+		tr, te = d.Rows(itr), d.Rows(ite)
 	}
 	dim := len(tr.X[0])
 	var out ltuData
