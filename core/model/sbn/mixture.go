@@ -385,38 +385,12 @@ func (x *Mixture) updateXiShared(i int) {
 		}
 		return
 	}
-	xi := c0.xi[i]
-	u, du, d2u := eval(xi, c0.ea[i], c0.eb[i])
-	ea, eb := x.wk.ea[:k], x.wk.eb[:k]
-	moved := false
-	for range 40 {
-		if !(d2u > 0) || du*du <= 2*d2u*xiGainTol*math.Max(1, math.Abs(u)) {
-			break
+	xi, moved := newtonXi(n, i, c0.xi[i], c0.ea[i], c0.eb[i], x.wk.ea[:k], x.wk.eb[:k], eval, func(ea, eb []float64) {
+		for _, c := range x.comps {
+			copy(c.ea[i], ea)
+			copy(c.eb[i], eb)
 		}
-		step := du / d2u
-		accepted := false
-		for range 30 {
-			cand := math.Max(-xiLimit, math.Min(xiLimit, xi-step))
-			if cand == xi {
-				break
-			}
-			setExps(n, i, cand, ea, eb)
-			nu, ndu, nd2u := eval(cand, ea, eb)
-			if nu <= u {
-				accepted, moved = true, true
-				xi, u, du, d2u = cand, nu, ndu, nd2u
-				for _, c := range x.comps {
-					copy(c.ea[i], ea)
-					copy(c.eb[i], eb)
-				}
-				break
-			}
-			step /= 2
-		}
-		if !accepted {
-			break
-		}
-	}
+	})
 	if moved {
 		for _, c := range x.comps {
 			c.xi[i] = xi

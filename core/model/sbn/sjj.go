@@ -159,9 +159,29 @@ func (n *Net) updateXi(i int, c component, wk *work) {
 	if len(n.w[i]) == 0 {
 		return // a top unit: the bound is ln(1 + e^{b_i}) for every ξ
 	}
-	xi := c.xi[i]
-	u, du, d2u, _, _ := n.sjj(i, c.mu, xi, c.ea[i], c.eb[i])
-	ea, eb := wk.ea[:len(n.w[i])], wk.eb[:len(n.w[i])]
+	var pa, pb float64 // of the last ξ evaluated
+	eval := func(xi float64, ea, eb []float64) (u, du, d2u float64) {
+		u, du, d2u, pa, pb = n.sjj(i, c.mu, xi, ea, eb)
+		return u, du, d2u
+	}
+	xi, _ := newtonXi(n, i, c.xi[i], c.ea[i], c.eb[i], wk.ea[:len(n.w[i])], wk.eb[:len(n.w[i])], eval,
+		func(ea, eb []float64) {
+			copy(c.ea[i], ea)
+			copy(c.eb[i], eb)
+			c.pa[i], c.pb[i] = pa, pb
+		})
+	c.xi[i] = xi
+}
+
+// newtonXi minimises the convex u(ξ) of unit i (eval gives u, u′, u″ at ξ
+// with its exponentials e^{−ξw}, e^{(1−ξ)w} in ea, eb) by Newton steps from
+// xi, whose exponentials are ea0, eb0, each halved until u falls, within
+// ±xiLimit, until the step's predicted gain is below xiGainTol of u. Each
+// accepted step's exponentials, in the scratch ea, eb, go to accept. It
+// returns the last ξ and whether any step was accepted.
+func newtonXi(n *Net, i int, xi float64, ea0, eb0, ea, eb []float64, eval func(xi float64, ea, eb []float64) (u, du, d2u float64), accept func(ea, eb []float64)) (float64, bool) {
+	u, du, d2u := eval(xi, ea0, eb0)
+	moved := false
 	for range 40 {
 		if !(d2u > 0) || du*du <= 2*d2u*xiGainTol*math.Max(1, math.Abs(u)) {
 			break
@@ -174,13 +194,11 @@ func (n *Net) updateXi(i int, c component, wk *work) {
 				break
 			}
 			setExps(n, i, cand, ea, eb)
-			nu, ndu, nd2u, pa, pb := n.sjj(i, c.mu, cand, ea, eb)
+			nu, ndu, nd2u := eval(cand, ea, eb)
 			if nu <= u {
-				accepted = true
+				accepted, moved = true, true
 				xi, u, du, d2u = cand, nu, ndu, nd2u
-				copy(c.ea[i], ea)
-				copy(c.eb[i], eb)
-				c.pa[i], c.pb[i] = pa, pb
+				accept(ea, eb)
 				break
 			}
 			step /= 2
@@ -189,7 +207,7 @@ func (n *Net) updateXi(i int, c component, wk *work) {
 			break
 		}
 	}
-	c.xi[i] = xi
+	return xi, moved
 }
 
 // xiGainTol is the relative gain below which updateXi takes no Newton step.
