@@ -276,6 +276,12 @@ func (v *VB) init() {
 	if !v.s.FixHyper {
 		v.qa = make([]dist.Gamma, n)
 	}
+	v.initWork()
+}
+
+// initWork allocates the work space of the optimisation and binds the
+// objectives to v.
+func (v *VB) initWork() {
 	mc, k := len(v.q), v.arch.NumWeights()
 	v.ed = make([]float64, mc)
 	v.sc = newVBScratch(v.arch.Hidden)
@@ -463,7 +469,7 @@ func (v *VB) M() {
 		if w, ok := v.pruneHidden(); ok {
 			pruned := v.pruned + 1
 			*v = *w
-			v.init()
+			v.initWork() // the objectives must close over v, not w
 			v.pruned = pruned
 			v.fresh = false
 		}
