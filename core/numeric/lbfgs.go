@@ -171,7 +171,7 @@ func (m *LBFGS) Minimize(f Objective, x []float64) (LBFGSResult, error) {
 		if stored > 0 {
 			j := (head - 1 + mem) % mem
 			yy := Dot(m.y[j], m.y[j])
-			scal(Dot(m.s[j], m.y[j])/yy, d)
+			Scale(Dot(m.s[j], m.y[j])/yy, d)
 			for k := stored - 1; k >= 0; k-- {
 				j := (head - 1 - k + mem) % mem
 				b := m.rho[j] * Dot(m.y[j], d)
@@ -362,10 +362,4 @@ func finiteVec(v []float64) bool {
 		}
 	}
 	return true
-}
-
-func scal(a float64, v []float64) {
-	for i := range v {
-		v[i] *= a
-	}
 }
