@@ -148,8 +148,8 @@ type VB struct {
 	sc         *vbScratch
 	gfull      []float64
 	xw, xr     []float64
-	ow, or     vbCG
-	objW, objR vbObjective
+	ow, or     numeric.LBFGS
+	objW, objR numeric.Objective
 	lnB        [][]float64
 	w2, cbuf   []float64
 	pruned     int
@@ -299,8 +299,8 @@ func (v *VB) initWork() {
 			v.lnB[m] = make([]float64, mc)
 		}
 	}
-	v.ow = vbCG{MaxIterations: v.s.WeightIterations}
-	v.or = vbCG{MaxIterations: v.s.SmoothIterations}
+	v.ow = numeric.LBFGS{MaxIterations: v.s.WeightIterations}
+	v.or = numeric.LBFGS{MaxIterations: v.s.SmoothIterations}
 }
 
 // numParams is the length of the full parameter vector: per component the
@@ -360,8 +360,8 @@ func (v *VB) mapFit(w []float64) {
 		}
 		return e
 	}
-	o := vbCG{MaxIterations: v.s.StartIterations}
-	o.Minimize(f, w) // a finite start always gives a finite point
+	o := numeric.LBFGS{MaxIterations: v.s.StartIterations}
+	_, _ = o.Minimize(f, w) // a finite start always gives a finite point
 }
 
 // spread returns the mixture of s.Components components started from the
@@ -452,12 +452,12 @@ func (v *VB) E() (vb.Bound, error) {
 func (v *VB) M() {
 	if len(v.q) > 1 {
 		v.pack(v.xr, true)
-		v.or.Minimize(v.objR, v.xr)
+		_, _ = v.or.Minimize(v.objR, v.xr)
 		v.unpack(v.xr, true)
 		v.updateLambda()
 	}
 	v.pack(v.xw, false)
-	v.ow.Minimize(v.objW, v.xw)
+	_, _ = v.ow.Minimize(v.objW, v.xw)
 	v.unpack(v.xw, false)
 	if len(v.q) > 1 {
 		v.updateLambda()
