@@ -548,6 +548,46 @@ func (v *VB) Predict(x []float64) (mean, variance float64) {
 	return m1, m2 - m1*m1 + v.noiseVariance()
 }
 
+// PredictF returns the mean and variance of the network's output f(x, w)
+// under q(w), without the noise: ⟨f⟩ and ⟨f²⟩ − ⟨f⟩² (eqs. C.32, C.33).
+func (v *VB) PredictF(x []float64) (mean, variance float64) {
+	m, s2 := v.Predict(x)
+	return m, s2 - v.noiseVariance()
+}
+
+// ComponentMean returns ⟨f(x, w)⟩ under component m of q(w) (Fig. 5.3(a)).
+func (v *VB) ComponentMean(m int, x []float64) float64 {
+	ef, _ := v.arch.momentsF(v.mean[m], v.logs[m], x, newVBScratch(v.arch.Hidden), false)
+	return ef
+}
+
+// LogQ returns ln q(w), the log density of the mixture (or Gaussian) q(w)
+// at w (Fig. 5.5).
+func (v *VB) LogQ(w []float64) float64 {
+	l := math.Inf(-1)
+	for m, qm := range v.q {
+		lm := math.Log(qm)
+		for j, x := range w {
+			z := (x - v.mean[m][j]) / math.Exp(v.logs[m][j])
+			lm += -0.5*z*z - v.logs[m][j] - 0.5*ln2pi
+		}
+		l = logAdd(l, lm)
+	}
+	return l
+}
+
+// Sample draws w from q(w) into w (length NumWeights).
+func (v *VB) Sample(w []float64, r *rand.Rand) {
+	u, m := r.Float64(), 0
+	for m < len(v.q)-1 && u > v.q[m] {
+		u -= v.q[m]
+		m++
+	}
+	for j := range w {
+		w[j] = v.mean[m][j] + math.Exp(v.logs[m][j])*r.NormFloat64()
+	}
+}
+
 // noiseVariance is ⟨1/β⟩ under q(β) (1/β under FixHyper; 1/⟨β⟩ if the
 // shape is at most 1, where ⟨1/β⟩ is infinite).
 func (v *VB) noiseVariance() float64 {
