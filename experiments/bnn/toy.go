@@ -372,7 +372,7 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 		}
 	}
 	cell.VarRatioAway, cell.SpreadRatio = nan, nan
-	if len(vd) > 0 && results.Median(vh) > 0 {
+	if len(vd) > 0 && cell.HMCAccept > 0 && results.Median(vh) > 0 { // a chain that never moved has no variance
 		cell.VarRatioAway = experiments.Float(results.Median(vd) / results.Median(vh))
 	}
 	if len(spAway) > 0 && len(spNear) > 0 && results.Median(spNear) > 0 {
@@ -385,7 +385,11 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 			cell.Draws = map[string][][]float64{}
 		}
 		dr := rng.New(c.Seed, ToyID, "draws", strconv.Itoa(seed))
-		for name, q := range map[string]*bnn.VB{"vb_diag": diag, "vb_mix": mix} {
+		for _, d := range []struct {
+			name string
+			q    *bnn.VB
+		}{{"vb_diag", diag}, {"vb_mix", mix}} {
+			name, q := d.name, d.q
 			ws := make([][]float64, c.Grid.Draws)
 			for i := range ws {
 				ws[i] = make([]float64, p.NumWeights())

@@ -6,11 +6,18 @@ package bnn
 //
 // Stand-ins of ours until the branch bnn-evidence's bnn.Evidence and
 // bnn-hmc's bnn.SampleHMC are on main (the toy then uses those): the
-// evidence procedure here is MacKay's (1992) re-estimation with the
-// Hessian of the negative log posterior by central differences of the
-// exact gradient (Arch.ErrorGrad), γ_g = K_g − α_g tr_g(H⁻¹),
-// α_g = γ_g/‖w_g‖², β = (N − Σ_g γ_g)/(2E_D), after each MAP fit by
-// L-BFGS; a cycle whose H is not positive definite uses γ_g = K_g.
+// evidence procedure here is MacKay's (1992) re-estimation,
+// γ_g = K_g − α_g tr_g(A⁻¹), α_g = γ_g/‖w_g‖², β = (N − Σ_g γ_g)/(2E_D),
+// after each MAP fit by L-BFGS, with A the Gauss-Newton Hessian
+// β Σ_n ∇f_n ∇f_nᵀ + diag(α), which keeps every γ_g in [0, K_g] (the exact
+// Hessian need not be positive definite at the end of 500 iterations, and
+// where it is but ∇∇E_D is not, γ_g can be negative); the Laplace
+// approximation of Figs 5.3(c) and 5.4 uses the exact Hessian (eq. 5.18) by
+// central differences of the exact gradient. An α_g
+// is capped at alphaCap: the output bias, a group of one weight, can be
+// pruned (w → 0, α_g = γ_g/w² → ∞), and precisions of 10⁴⁰ leave the
+// variational bound with terms of 10³⁵ nats whose differences are lost to
+// rounding.
 
 import (
 	"fmt"
@@ -103,6 +110,40 @@ func (t *netPosterior) hessian(w []float64) []float64 {
 	return h
 }
 
+// alphaCap is the largest α_g the evidence stand-in returns (a prior sd of
+// 10⁻³: the weight is pruned).
+const alphaCap = 1e6
+
+// gaussNewtonCov returns the inverse of β Σ_n ∇f_n ∇f_nᵀ + diag(α) at w,
+// and false if its Cholesky factorisation fails.
+func gaussNewtonCov(t *netPosterior, w []float64) (*mat.Dense, bool) {
+	k := len(w)
+	a := mat.NewSymDense(k, nil)
+	g := make([]float64, k)
+	for n, x := range t.p.X {
+		// E = ½(f − (f − 1))² has gradient ∇f.
+		f := t.p.Forward(w, x, t.act)
+		t.p.ErrorGrad(w, t.p.X[n:n+1], []float64{f - 1}, g, t.act)
+		for i := range k {
+			for j := i; j < k; j++ {
+				a.SetSym(i, j, a.At(i, j)+t.beta*g[i]*g[j])
+			}
+		}
+	}
+	for i := range k {
+		a.SetSym(i, i, a.At(i, i)+t.alpha[i])
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(a) {
+		return nil, false
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		return nil, false
+	}
+	return mat.DenseCopyOf(&inv), true
+}
+
 // toyStart is the result of the evidence procedure: the mode, the group
 // precisions and β, and the Laplace approximation there.
 type toyStart struct {
@@ -161,10 +202,9 @@ func evidence(p *bnn.Problem, alpha0, beta0 float64, cycles, iterations int, r *
 			return nil, err
 		}
 		gamma := append([]float64(nil), kg...)
-		if st.pd {
-			cov := st.covariance()
+		if gn, ok := gaussNewtonCov(t, w); ok {
 			for j := range k {
-				gamma[group[j]] -= alpha[j] * cov.At(j, j)
+				gamma[group[j]] -= alpha[j] * gn.At(j, j)
 			}
 		}
 		ww := make([]float64, ng)
@@ -174,7 +214,7 @@ func evidence(p *bnn.Problem, alpha0, beta0 float64, cycles, iterations int, r *
 		var gs float64
 		for g := range ag {
 			gamma[g] = math.Max(gamma[g], 1e-6)
-			ag[g] = gamma[g] / math.Max(ww[g], 1e-300)
+			ag[g] = math.Min(gamma[g]/math.Max(ww[g], 1e-300), alphaCap)
 			gs += gamma[g]
 		}
 		ed := p.ErrorGrad(w, p.X, p.T, nil, nil)
