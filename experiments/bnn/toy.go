@@ -117,10 +117,11 @@ func (c *ToyConfig) Validate() error {
 }
 
 // toyNetOps is the work of one evaluation of the bound and its gradient
-// per data point and hidden unit and component, in nanoseconds of one core
-// (a 24-node Owen's T and a few exponentials); BenchmarkBound in
-// core/model/bnn measures it.
-const toyNetOps = 600
+// per data point, hidden unit and component, in nanoseconds of one core (a
+// 24-node Owen's T and a few exponentials): BenchmarkBound in
+// core/model/bnn measures 1.6-2.6 µs on a machine at load 8 on 2 cores,
+// so about 800 ns of an idle core.
+const toyNetOps = 800
 
 // Estimate counts per cell the evidence cycles, the two variational fits
 // (a few evaluations an iteration) and HMC.

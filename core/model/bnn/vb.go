@@ -541,7 +541,7 @@ func (v *VB) Predict(x []float64) (mean, variance float64) {
 	sc := newVBScratch(v.arch.Hidden)
 	var m1, m2 float64
 	for m, qm := range v.q {
-		ef, vf := v.arch.momentsF(v.mean[m], v.logs[m], x, sc, false)
+		ef, vf := v.arch.momentsF(v.mean[m], sc.variances(v.logs[m]), x, sc, false)
 		m1 += qm * ef
 		m2 += qm * (ef*ef + vf)
 	}
@@ -557,7 +557,8 @@ func (v *VB) PredictF(x []float64) (mean, variance float64) {
 
 // ComponentMean returns ⟨f(x, w)⟩ under component m of q(w) (Fig. 5.3(a)).
 func (v *VB) ComponentMean(m int, x []float64) float64 {
-	ef, _ := v.arch.momentsF(v.mean[m], v.logs[m], x, newVBScratch(v.arch.Hidden), false)
+	sc := newVBScratch(v.arch.Hidden)
+	ef, _ := v.arch.momentsF(v.mean[m], sc.variances(v.logs[m]), x, sc, false)
 	return ef
 }
 
