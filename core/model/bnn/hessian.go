@@ -33,7 +33,7 @@ func (a Arch) OutputGrad(w, x, g, act []float64) float64 {
 //	∇∇E_D = Σ_n [∇f_n ∇f_nᵀ + r_n ∇∇f_n],   r_n = f(x_n, w) − t_n,
 //
 // where the only non-zero second derivatives of f are
-// ∂²f/∂u_hi∂u_hj = v_h g”(a_h) x̃_i x̃_j with g”(a) = −a g'(a), and
+// ∂²f/∂u_hi∂u_hj = v_h g″(a_h) x̃_i x̃_j with g″(a) = −a g'(a), and
 // ∂²f/∂u_hi∂v_h = g'(a_h) x̃_i (biases as x̃_In = 1). The Hessian of the
 // evidence procedure (eq. 5.18) is β times this plus the prior's diagonal
 // (Problem.Hessian).
