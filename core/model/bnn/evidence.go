@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // EvidenceSettings are the settings of the evidence procedure (MacKay
@@ -24,6 +26,35 @@ type EvidenceSettings struct {
 	// Inits is the number of random initialisations, of which the one of
 	// the largest log evidence is kept (0: 10, L2195, L2199).
 	Inits int
+	// Optimiser minimises M(w) in each cycle: QuasiNewton (the default;
+	// L2197, NETLAB's quasinew on the real data) or SCG (scaled conjugate
+	// gradients, the toy's, L2134).
+	Optimiser Optimiser
+}
+
+// Optimiser names the minimiser of the MAP objective.
+type Optimiser int
+
+const (
+	// QuasiNewton is limited-memory BFGS (numeric.LBFGS, memory 15) with
+	// a strong-Wolfe line search, for NETLAB's full BFGS quasinew (L2197).
+	// It stops when every |∂M/∂w_k| ≤ 10⁻⁷ or when M has fallen by less
+	// than Tol in one iteration (the text: "both the weights and the
+	// error ... changing by less than 1×10⁻⁷").
+	QuasiNewton Optimiser = iota
+	// SCG is Møller's scaled conjugate gradients (scg), stopping when an
+	// accepted step moves every weight and M by less than Tol (L2134).
+	SCG
+)
+
+func (o Optimiser) String() string {
+	switch o {
+	case QuasiNewton:
+		return "quasi-newton"
+	case SCG:
+		return "scg"
+	}
+	return fmt.Sprintf("Optimiser(%d)", int(o))
 }
 
 func (s EvidenceSettings) withDefaults() EvidenceSettings {
@@ -98,8 +129,8 @@ const (
 //
 // Each initialisation draws the weights as NETLAB's mlp does, w ~ N(0,
 // 1/(fan-in + 1)) for each unit's incoming weights and bias, then runs
-// s.Cycles cycles of: minimise M(w) = βE_D + Σ_g α_g E_{w,g} by scaled
-// conjugate gradients from the current weights (at most s.MaxIterations
+// s.Cycles cycles of: minimise M(w) = βE_D + Σ_g α_g E_{w,g} by s.Optimiser
+// from the current weights (at most s.MaxIterations
 // iterations, eqs. 5.5, 5.43); take the Laplace approximation there
 // (eq. 5.17); re-estimate α_g = γ_g / 2E_{w,g} and β = (N − γ)/2E_D
 // (type II maximum likelihood, L2181, L2197; no hyperprior). A last
@@ -115,6 +146,9 @@ func Evidence(p *Problem, prior Prior, s EvidenceSettings, r *rand.Rand) (*Lapla
 	case Single, Grouped, ARD:
 	default:
 		return nil, fmt.Errorf("bnn: the evidence procedure takes the single, grouped or ARD prior, not %v", prior)
+	}
+	if s.Optimiser != QuasiNewton && s.Optimiser != SCG {
+		return nil, fmt.Errorf("bnn: evidence: unknown optimiser %v", s.Optimiser)
 	}
 	s = s.withDefaults()
 	ng, group := p.Groups(prior)
@@ -181,7 +215,10 @@ func evidenceRun(d evidenceTerm, w []float64, group []int, ng int, s EvidenceSet
 			}
 			return e
 		}
-		res := scg(obj, w, scgSettings{MaxIterations: s.MaxIterations, TolX: s.Tol, TolF: s.Tol})
+		res, err := minimise(obj, w, s)
+		if err != nil {
+			return nil, fmt.Errorf("cycle %d: %w", c+1, err)
+		}
 		if math.IsNaN(res.F) || math.IsInf(res.F, 0) {
 			return nil, fmt.Errorf("cycle %d: the objective is %v", c+1, res.F)
 		}
@@ -201,6 +238,20 @@ func evidenceRun(d evidenceTerm, w []float64, group []int, ng int, s EvidenceSet
 		beta = clampHyper((n - l.Gamma) / (2 * l.ED))
 	}
 	panic("unreachable")
+}
+
+// minimise runs the optimiser of s on obj from w (overwritten).
+func minimise(obj func(w, g []float64) float64, w []float64, s EvidenceSettings) (scgResult, error) {
+	if s.Optimiser == SCG {
+		return scg(obj, w, scgSettings{MaxIterations: s.MaxIterations, TolX: s.Tol, TolF: s.Tol}), nil
+	}
+	m := numeric.LBFGS{MaxIterations: s.MaxIterations, GradTol: 1e-7, FuncAbs: s.Tol, FuncRel: 1e-300, FuncIterations: 1}
+	res, err := m.Minimize(obj, w)
+	if err != nil {
+		return scgResult{}, err
+	}
+	return scgResult{F: res.F, Iterations: res.Iterations, Evals: res.Evaluations,
+		Converged: res.Status == numeric.GradientConverged || res.Status == numeric.FunctionConverged}, nil
 }
 
 func clampHyper(v float64) float64 {

@@ -8,7 +8,8 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 )
 
-// The evidence procedure on thirty points of the sine of Fig. 5.3 (L2124)
+// The evidence procedure on thirty points of the sine of Fig. 5.3 (L2124),
+// by the toy's scaled conjugate gradients (L2134),
 // with three hidden units and the four connectivity groups: the noise
 // level it finds and the predictive at x = 0.25.
 func ExampleEvidence() {
@@ -20,7 +21,7 @@ func ExampleEvidence() {
 		x[i], t[i] = []float64{v}, 0.5+0.4*math.Sin(2*math.Pi*v)+0.05*r.NormFloat64()
 	}
 	p, _ := bnn.NewProblem(bnn.Arch{In: 1, Hidden: 3}, x, t)
-	lap, err := bnn.Evidence(p, bnn.Grouped, bnn.EvidenceSettings{Alpha0: 0.1, Beta0: 50, Inits: 3}, r)
+	lap, err := bnn.Evidence(p, bnn.Grouped, bnn.EvidenceSettings{Alpha0: 0.1, Beta0: 50, Inits: 3, Optimiser: bnn.SCG}, r)
 	if err != nil {
 		panic(err)
 	}

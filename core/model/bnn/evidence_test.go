@@ -275,6 +275,12 @@ func TestSCGRosenbrock(t *testing.T) {
 // the largest log evidence, the terms sum to it, the mode is stationary,
 // 0 < γ < K, and the noise estimate is near the truth.
 func TestEvidenceOnToy(t *testing.T) {
+	for _, opt := range []Optimiser{SCG, QuasiNewton} {
+		t.Run(opt.String(), func(t *testing.T) { evidenceOnToy(t, opt) })
+	}
+}
+
+func evidenceOnToy(t *testing.T, opt Optimiser) {
 	r := rand.New(rand.NewPCG(17, 18))
 	const n = 30
 	x := make([][]float64, n)
@@ -288,7 +294,7 @@ func TestEvidenceOnToy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lap, err := Evidence(p, Grouped, EvidenceSettings{Alpha0: 0.1, Beta0: 50, Inits: 3, Tol: 1e-300}, r)
+	lap, err := Evidence(p, Grouped, EvidenceSettings{Alpha0: 0.1, Beta0: 50, Inits: 3, Tol: 1e-300, Optimiser: opt}, r)
 	if err != nil {
 		t.Fatal(err)
 	}
