@@ -26,6 +26,8 @@ func (p Prior) String() string {
 		return "grouped"
 	case ARD:
 		return "ard"
+	case NRD:
+		return "nrd"
 	}
 	return fmt.Sprintf("Prior(%d)", int(p))
 }

@@ -1,0 +1,175 @@
+package bnn
+
+import (
+	"fmt"
+	"math"
+)
+
+// NRD is node relevance determination (Lawrence section 6.5.8, eq. 6.32,
+// Fig. 6.16): every node of the network, the two bias nodes included, has a
+// precision, and a weight's prior precision is the product of the
+// precisions of the two nodes it joins, α_i^(I) α_j^(H) for an
+// input-to-hidden weight and α_j^(H) α^(O) for a hidden-to-output one. It
+// is not a group assignment (Arch.Groups refuses it); PrecisionNodes gives
+// its structure, which FitVB handles with factorised gamma q's (eqs.
+// 6.40-6.49). The methods of other branches may refuse it.
+const NRD Prior = ARD + 1
+
+// PrecisionNodes returns the precision variables of prior p and, for every
+// weight k of w's layout, the one or two of them whose product is its prior
+// precision: first[k], and second[k] (−1 for a group prior, where the
+// precision of weight k is α_first[k] alone).
+//
+// For Single, Grouped and ARD the variables are Arch.Groups'. For NRD they
+// are the nodes, numbered
+//
+//	0 … In−1    the inputs, In the input bias node          (α^(I), In+1)
+//	In+1 … In+Hidden   the hidden units, In+1+Hidden the hidden bias node (α^(H))
+//	In+Hidden+2        the output node                        (α^(O))
+//
+// so that u_hi joins input i and hidden h, v_h hidden h and the output, and
+// the output bias the hidden bias node and the output. Eqs. 6.44-6.49 count
+// the bias nodes the same way (the sums from j = 0, the shapes (I+2)/2 and
+// (H+1)/2); the hidden bias node, which the text's eq. 6.42 leaves out of
+// α^(H) but eq. 6.49 sums over, carries one weight (ours: stated).
+func (a Arch) PrecisionNodes(p Prior) (n int, first, second []int) {
+	k := a.NumWeights()
+	second = make([]int, k)
+	for i := range second {
+		second[i] = -1
+	}
+	if p != NRD {
+		n, first = a.Groups(p)
+		return n, first, second
+	}
+	first = make([]int, k)
+	hid := func(h int) int { return a.In + 1 + h }
+	out := a.In + a.Hidden + 2
+	for h := 0; h < a.Hidden; h++ {
+		for i := 0; i <= a.In; i++ {
+			first[h*(a.In+1)+i], second[h*(a.In+1)+i] = i, hid(h)
+		}
+		first[a.U()+h], second[a.U()+h] = hid(h), out
+	}
+	first[a.U()+a.Hidden], second[a.U()+a.Hidden] = hid(a.Hidden), out
+	return out + 1, first, second
+}
+
+// EffectiveParameters returns, for every hidden unit h, the number of
+// well-determined parameters among the weights of the unit (its fan-in and
+// its output weight), γ_h = Σ_k (1 − ⟨α_k⟩ Var_q w_k), with ⟨α_k⟩ the
+// expected prior precision of weight k (MacKay's γ with the posterior
+// precision 1/Var_q w_k). Node removal (L2655) tries the unit of least
+// γ_h first.
+//
+// Eq. 6.53 prints γ_h = Σ_i α_h^(H) α_i^(I)/d_ih² + α_h^(H) α^(O)/σ_h²,
+// which is largest for a pruned unit (α → ∞ and d² → 1/α give α²) and so
+// would never select one: read as an erratum for the ratio the other way
+// up, 1 − α d² (ours; the choice only orders the candidates, and the bound
+// decides whether a removal is kept).
+func (v *VB) EffectiveParameters() []float64 {
+	a := v.arch
+	g := make([]float64, a.Hidden)
+	for h := 0; h < a.Hidden; h++ {
+		ks := a.unitWeights(h)
+		for _, k := range ks {
+			var m1, m2 float64
+			for c := range v.q {
+				mu, s := v.mean[c][k], math.Exp(v.logs[c][k])
+				m1 += v.q[c] * mu
+				m2 += v.q[c] * (mu*mu + s*s)
+			}
+			g[h] += 1 - v.precision(k)*(m2-m1*m1)
+		}
+	}
+	return g
+}
+
+// unitWeights lists the weights of hidden unit h: its fan-in (bias
+// included) and its output weight.
+func (a Arch) unitWeights(h int) []int {
+	ks := make([]int, 0, a.In+2)
+	for i := 0; i <= a.In; i++ {
+		ks = append(ks, h*(a.In+1)+i)
+	}
+	return append(ks, a.U()+h)
+}
+
+// withoutHidden returns a copy of v with hidden unit h removed: the weights
+// of the unit and, under NRD, its node; every other parameter is kept.
+func (v *VB) withoutHidden(h int) (*VB, error) {
+	a := v.arch
+	if a.Hidden < 2 {
+		return nil, fmt.Errorf("bnn: cannot remove the last hidden unit")
+	}
+	na := Arch{In: a.In, Hidden: a.Hidden - 1}
+	np := &Problem{Arch: na, X: v.p.X, T: v.p.T}
+	drop := make([]bool, a.NumWeights())
+	for _, k := range a.unitWeights(h) {
+		drop[k] = true
+	}
+	keep := func(src []float64) []float64 {
+		dst := make([]float64, 0, na.NumWeights())
+		for k, x := range src {
+			if !drop[k] {
+				dst = append(dst, x)
+			}
+		}
+		return dst
+	}
+	w := &VB{p: np, arch: na, prior: v.prior, s: v.s}
+	w.q = append([]float64(nil), v.q...)
+	w.loglam = append([]float64(nil), v.loglam...)
+	for c := range v.q {
+		w.mean = append(w.mean, keep(v.mean[c]))
+		w.logs = append(w.logs, keep(v.logs[c]))
+		if v.rmean != nil {
+			w.rmean = append(w.rmean, keep(v.rmean[c]))
+			w.rlogs = append(w.rlogs, keep(v.rlogs[c]))
+		}
+	}
+	w.init()
+	// The precision variables: all but the removed unit's node (NRD).
+	src := 0
+	for dst := range w.ea {
+		if v.prior == NRD && src == a.In+1+h {
+			src++
+		}
+		w.ea[dst], w.ela[dst] = v.ea[src], v.ela[src]
+		if !v.s.FixHyper {
+			w.qa[dst] = v.qa[src]
+		}
+		src++
+	}
+	w.qb, w.eb, w.elb = v.qb, v.eb, v.elb
+	w.fresh = false
+	return w, nil
+}
+
+// pruneHidden is one structure step of node relevance determination, the
+// "EM over structure" of L2651-2657: the hidden unit of least effective
+// number of parameters is removed, q(α) and q(β) are re-estimated for the
+// smaller network, and the removal is kept if the bound rose. It returns
+// the model to continue with and whether a unit was removed.
+func (v *VB) pruneHidden() (*VB, bool) {
+	if v.arch.Hidden < 2 {
+		return v, false
+	}
+	f0 := v.Bound().F
+	g := v.EffectiveParameters()
+	h := 0
+	for j := range g {
+		if g[j] < g[h] {
+			h = j
+		}
+	}
+	w, err := v.withoutHidden(h)
+	if err != nil {
+		return v, false
+	}
+	w.updateHyper()
+	if w.Bound().F > f0 {
+		return w, true
+	}
+	return v, false
+}
