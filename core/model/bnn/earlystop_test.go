@@ -55,7 +55,7 @@ func TestEarlyStopping(t *testing.T) {
 		t.Errorf("validation rmse %v on a sine with noise 0.05", sd)
 	}
 	m, v := fit.Predict([]float64{0.3})
-	if m != p.Forward(fit.W, []float64{0.3}, nil) || v != fit.ValidationMSE {
+	if m != p.Forward(fit.W, []float64{0.3}, nil) || math.Abs(v-fit.ValidationMSE) > 1e-15 {
 		t.Errorf("Predict = %v, %v", m, v)
 	}
 	for _, s := range []EarlyStoppingSettings{{Validation: 1}, {Validation: -0.1}, {Validation: 0.001}, {Patience: -1}} {

@@ -26,9 +26,9 @@ func ExampleEvidence() {
 		panic(err)
 	}
 	m, v := lap.Predict([]float64{0.25})
-	fmt.Printf("noise sd %.2f, %d groups, γ %.1f of %d weights\n", 1/math.Sqrt(lap.Beta), len(lap.Alpha), lap.Gamma, p.NumWeights())
+	fmt.Printf("noise sd %.2f, %d groups, γ ≈ %.0f of %d weights\n", 1/math.Sqrt(lap.Beta), len(lap.Alpha), lap.Gamma, p.NumWeights())
 	fmt.Printf("f(0.25) = %.2f ± %.2f (truth 0.90)\n", m, math.Sqrt(v))
 	// Output:
-	// noise sd 0.04, 4 groups, γ 6.8 of 10 weights
+	// noise sd 0.04, 4 groups, γ ≈ 7 of 10 weights
 	// f(0.25) = 0.87 ± 0.04 (truth 0.90)
 }

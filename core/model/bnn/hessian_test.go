@@ -6,8 +6,8 @@ import (
 	"testing"
 )
 
-// randomProblem is a network of shape a with n random points.
-func randomProblem(r *rand.Rand, a Arch, n int) (*Problem, []float64) {
+// hessProblem is a network of shape a with n random points.
+func hessProblem(r *rand.Rand, a Arch, n int) (*Problem, []float64) {
 	x := make([][]float64, n)
 	t := make([]float64, n)
 	for i := range x {
@@ -33,7 +33,7 @@ func randomProblem(r *rand.Rand, a Arch, n int) (*Problem, []float64) {
 func TestErrorHessianFiniteDifferences(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, a := range []Arch{{In: 1, Hidden: 1}, {In: 3, Hidden: 4}} {
-		p, w := randomProblem(r, a, 9)
+		p, w := hessProblem(r, a, 9)
 		k := a.NumWeights()
 		h := make([]float64, k*k)
 		e := p.ErrorHessian(w, p.X, p.T, h)
@@ -62,7 +62,7 @@ func TestErrorHessianFiniteDifferences(t *testing.T) {
 func TestHessianAddsThePrior(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	a := Arch{In: 2, Hidden: 2}
-	p, w := randomProblem(r, a, 5)
+	p, w := hessProblem(r, a, 5)
 	ng, group := a.Groups(Grouped)
 	alpha := []float64{0.5, 2, 3, 7}[:ng]
 	k := a.NumWeights()
@@ -90,7 +90,7 @@ func TestHessianAddsThePrior(t *testing.T) {
 func TestOutputGradFiniteDifferences(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	a := Arch{In: 3, Hidden: 2}
-	_, w := randomProblem(r, a, 1)
+	_, w := hessProblem(r, a, 1)
 	x := []float64{0.3, -1.2, 0.7}
 	g := make([]float64, a.NumWeights())
 	f := a.OutputGrad(w, x, g, nil)
@@ -114,7 +114,7 @@ func TestOutputGradFiniteDifferences(t *testing.T) {
 func BenchmarkErrorHessian(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	a := Arch{In: 12, Hidden: 8}
-	p, w := randomProblem(r, a, 209)
+	p, w := hessProblem(r, a, 209)
 	h := make([]float64, a.NumWeights()*a.NumWeights())
 	b.ReportAllocs()
 	for b.Loop() {
@@ -125,7 +125,7 @@ func BenchmarkErrorHessian(b *testing.B) {
 func BenchmarkErrorGrad(b *testing.B) {
 	r := rand.New(rand.NewPCG(1, 1))
 	a := Arch{In: 12, Hidden: 8}
-	p, w := randomProblem(r, a, 209)
+	p, w := hessProblem(r, a, 209)
 	g, act := make([]float64, a.NumWeights()), make([]float64, a.Hidden)
 	b.ReportAllocs()
 	for b.Loop() {
