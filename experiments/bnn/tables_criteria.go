@@ -74,7 +74,9 @@ func (c *TablesConfig) prefix() string {
 }
 
 // Criteria states the criteria of a run of the config.
-func (c *TablesConfig) Criteria(*experiments.Env) (results.Criteria, error) { return tablesCriteria(c), nil }
+func (c *TablesConfig) Criteria(*experiments.Env) (results.Criteria, error) {
+	return tablesCriteria(c), nil
+}
 
 // band is the criterion of a row's error within the band around the
 // text's number, on at least half the seeds (the median within it).
