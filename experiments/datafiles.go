@@ -53,6 +53,10 @@ var KnownData = []DataFile{
 		"R package MASS, crabs", "bbd2a2c36e5cfe41fdde3868d06ab184360548f545cd46d0070f32d1c614c1de"},
 	{"faithful.csv", "Old Faithful geyser eruptions",
 		"R datasets::faithful (Härdle 1991)", "d40b983752ab7ec0b15b740089c3ca7b7b59d0c7433a029a1714d134de1e8d14"},
+	{"sunspots.csv", "yearly mean sunspot numbers 1700-1988",
+		"R datasets::sunspot.year (R 4.2.2)", "0797e7e322e9889c224f1f39f9ad001745521f0085b6311f2d76a7f6a5d30280"},
+	{"tecator.csv", "Tecator meat spectra, 215 rows: 100 absorbances, water, fat, protein",
+		"R package caret 6.0-93, data(tecator): absorp and endpoints", "5c11adca51173c3fca6581833946332e2f799eff053aab9968b8235cadd9ac24"},
 }
 
 // ResolveDataDir picks the data directory: flag, then $VBW_DATA, then the

@@ -1,7 +1,6 @@
 package bnn
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/vbworkbench/vbw/experiments/exptest"
@@ -9,9 +8,7 @@ import (
 
 func TestMain(m *testing.M) { exptest.Main(m) }
 
-// configPath returns the path of a shipped config of the document.
-func configPath(name string) string { return filepath.Join("..", "..", "configs", "bnn", name) }
-
-// TestGolden runs every shipped config of configs/bnn with its [quick]
-// settings and compares its numbers with testdata/<config>.golden.json.
+// TestGolden runs every shipped bnn config with its [quick] settings and
+// compares its numbers with testdata/<config>.golden.json (make golden
+// rewrites them).
 func TestGolden(t *testing.T) { exptest.CheckGoldens(t, configPath("")) }
