@@ -374,7 +374,11 @@ func (v *VB) mapFit(w []float64) {
 // spread returns the mixture of s.Components components started from the
 // diagonal fit v (L2142): each mean v's plus N(0, (Jitter·|mean|)²) noise,
 // v's variances, equal mixing coefficients, the smoothing distributions at
-// the components' means and standard deviations, λ at its optimum.
+// the components' means with standard deviations e^smoothStart = 10 times
+// theirs, λ at its optimum. (The text does not say how r starts; ours
+// makes 𝓘 start near the true mutual information of nearly identical
+// components, 0: with r as narrow as q it would start near
+// −(K/2)(1 − ln 2) nats.)
 func (v *VB) spread(s VBSettings, r *rand.Rand) *VB {
 	mc, k := s.Components, v.arch.NumWeights()
 	w := &VB{p: v.p, arch: v.arch, prior: v.prior, s: s}
@@ -389,7 +393,11 @@ func (v *VB) spread(s VBSettings, r *rand.Rand) *VB {
 		w.mean = append(w.mean, mean)
 		w.logs = append(w.logs, append([]float64(nil), v.logs[0]...))
 		w.rmean = append(w.rmean, append([]float64(nil), mean...))
-		w.rlogs = append(w.rlogs, append([]float64(nil), v.logs[0]...))
+		rl := make([]float64, k)
+		for j, l := range v.logs[0] {
+			rl[j] = l + smoothStart
+		}
+		w.rlogs = append(w.rlogs, rl)
 	}
 	w.init()
 	copy(w.ea, v.ea)
@@ -401,6 +409,10 @@ func (v *VB) spread(s VBSettings, r *rand.Rand) *VB {
 	w.updateLambda()
 	return w
 }
+
+// smoothStart is ln of the ratio of the smoothing distributions' standard
+// deviations to the components' at the start of a mixture.
+var smoothStart = math.Log(10)
 
 // Components is the number M of components of q(w).
 func (v *VB) Components() int { return len(v.q) }
