@@ -202,7 +202,7 @@ func RunToy(env *experiments.Env, c *ToyConfig) error {
 	}
 	s.AddFindingsFromChecks(nil)
 	if notPD > 0 {
-		s.Findings = append(s.Findings, fmt.Sprintf("On %d of %d seeds the data Hessian at the evidence procedure's mode has negative eigenvalues, which bnn.Evidence sets to zero (as NETLAB's evidence does): the Laplace approximation of Figs 5.3(c) and 5.4 is then broader than the exact Hessian's inverse would be in those directions.", notPD, len(cells)))
+		s.Findings = append(s.Findings, fmt.Sprintf("On %d of %d seeds the data Hessian at the evidence procedure's mode has negative eigenvalues, which bnn.Evidence sets to zero (as NETLAB's evidence does): the Laplace covariance of Figs 5.3(c) and 5.4 is then narrower in those directions than the inverse of the exact Hessian (not positive definite there), which keeps eq. 5.49's expectation nearer the mode's output (fig5.3c-laplace-off-scale).", notPD, len(cells)))
 	}
 	s.Findings = append(s.Findings,
 		fmt.Sprintf("The evidence procedure's median β over the seeds is %.4g (the noise's 1/0.05² = 400); the variational posteriors and HMC use its α and β (L2141, L2146).", results.Median(betas(cells))),
