@@ -40,7 +40,7 @@ type ToyData struct {
 }
 
 // ToyEvidence is the [evidence] table: the evidence procedure's start and
-// schedule (L2134-2137, bnn.Evidence with scaled conjugate gradients):
+// schedule (L2134, bnn.Evidence with scaled conjugate gradients):
 // cycles of a MAP fit of at most iterations iterations, each followed by
 // the re-estimation of α and β, from inits random starts (the toy's text
 // trains one network).
@@ -53,7 +53,7 @@ type ToyEvidence struct {
 }
 
 // ToyVariational is the [variational] table: the variational posteriors'
-// start and schedule (L2138-2146, bnn.VBSettings).
+// start and schedule (L2136-2140, bnn.VBSettings).
 type ToyVariational struct {
 	Components       int     `toml:"components" range:"[2,50]"`
 	InitVariance     float64 `toml:"init_variance" range:"[1e-12,1e2]"`
@@ -90,12 +90,12 @@ type ToyConfig struct {
 	Evidence    ToyEvidence    `toml:"evidence"`
 	Variational ToyVariational `toml:"variational"`
 	HMC         config.HMC     `toml:"hmc"`
-	// HMCSamples is the number of HMC transitions kept (all, L2148).
+	// HMCSamples is the number of HMC transitions kept (all, L2142).
 	HMCSamples int     `toml:"hmc_samples" range:"[2,1e6]"`
 	Grid       ToyGrid `toml:"grid"`
 }
 
-// DefaultToy returns the text's settings (L2124-2148) and ours for the
+// DefaultToy returns the text's settings (L2124-2142) and ours for the
 // grid.
 func DefaultToy() ToyConfig {
 	return ToyConfig{
@@ -295,7 +295,7 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 	cell.Mixing = mix.Mixing()
 
 	// HMC at the evidence α, β from the mode, without persistence or
-	// burn-in (L2146-2148).
+	// burn-in (L2142).
 	hmc, err := bnnhmc.SampleHMC(p, bnn.Grouped, bnn.HMCSettings{Samples: c.HMCSamples, NoBurn: true, Leapfrog: c.HMC.Leapfrog,
 		Step: c.HMC.Step, FullRefresh: true, Alpha: lap.Alpha, Beta: lap.Beta, FixHyper: true, Start: lap.W, Chains: 1, Workers: 1},
 		rng.New(c.Seed, ToyID, "hmc", strconv.Itoa(seed)))

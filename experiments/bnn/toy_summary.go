@@ -10,32 +10,32 @@ import (
 )
 
 // toyCriteria are the criteria of bnn/toy: the text's claims about Figs
-// 5.3-5.5 and the mutual-information check (L2150-2172), each judged over
+// 5.3-5.5 and the mutual-information check (L2144-2170), each judged over
 // the seeds (on at least 80 % of them where it is a per-seed claim), and
 // the sanity checks of any valid computation.
 var toyCriteria = results.Criteria{
 	results.Criterion{ID: "toy-mi-below-min-overlap", Text: "seeds whose mutual-information bound exceeds its minimum-overlap value −Σ Q ln Q (eq. C.14)", Target: results.Equal(0)}.AsSanity(),
 	results.Criterion{ID: "toy-hmc-moves", Text: "median HMC acceptance rate over the seeds", Target: results.Above(0.5)}.AsSanity(),
 	results.Criterion{ID: "toy-mi-bound", Text: "median over seeds of the bound 𝓘(m; w) on the mutual information at the end of training (eq. 5.30), nats", Target: results.Within(1.3229, 1.7229)}.
-		AsClaim("\"the lower bound on the mutual information was calculated as 1.5229\" (ours within ±0.2)", "L2166"),
+		AsClaim("\"the lower bound on the mutual information was calculated as 1.5229\" (ours within ±0.2)", "L2170"),
 	results.Criterion{ID: "toy-mi-min-overlap", Text: "median over seeds of the minimum-overlap value −Σ Q(m) ln Q(m), nats", Target: results.Within(1.3614, 1.6094)}.
-		AsClaim("\"an upper bound, calculated using the minimum overlap assumption of 1.5614\" (ours within −0.2, at most ln 5)", "L2166"),
+		AsClaim("\"an upper bound, calculated using the minimum overlap assumption of 1.5614\" (ours within −0.2, at most ln 5)", "L2170"),
 	results.Criterion{ID: "toy-mi-gap", Text: "median over seeds of the relative gap (−Σ Q ln Q − 𝓘)/(−Σ Q ln Q)", Target: results.AtMost(0.05)}.
-		AsClaim("\"this suggests an error in our bound on the mutual information of about 2.46%\" (ours: at most 5 %)", "L2168"),
+		AsClaim("\"this suggests an error in our bound on the mutual information of about 2.46%\" (ours: at most 5 %)", "L2170"),
 	results.Criterion{ID: "fig5.3d-variance-below-hmc", Text: "fraction of seeds (whose HMC chain moved) on which the diagonal posterior's median Var f over the grid points away from the data is below HMC's", Target: results.AtLeast(0.8)}.
-		AsClaim("(d) the diagonal approximation \"does not express the uncertainty present in the regression in areas where the training data density was low\"", "L2158"),
+		AsClaim("(d) the diagonal approximation \"does not express the uncertainty present in the regression in areas where the training data density was low\"", "L2161"),
 	results.Criterion{ID: "fig5.3a-components-spread", Text: "fraction of seeds on which the spread of the components' ⟨f⟩ away from the data exceeds that near it (median sd over the grid points of each region)", Target: results.AtLeast(0.8)}.
-		AsClaim("(a) \"the components expectations have spread out from where they were initialised in regions of low data density\"", "L2162"),
+		AsClaim("(a) \"the components expectations have spread out from where they were initialised in regions of low data density\"", "L2165"),
 	results.Criterion{ID: "fig5.3c-laplace-off-scale", Text: "fraction of seeds on which the Laplace expectation of eq. 5.49 leaves the figure's y-range (grid.scale) on more than half the grid", Target: results.AtLeast(0.8)}.
-		AsClaim("(c) \"the expected network output under the Gaussian approximation (solid line - most of which is off scale)\"", "L2152"),
+		AsClaim("(c) \"the expected network output under the Gaussian approximation (solid line - most of which is off scale)\"", "L2154"),
 	results.Criterion{ID: "fig5.4-poor-largest", Text: "fraction of seeds on which, along the eigenvector of largest Laplace variance, the true log posterior at ±2σ departs from the Laplace −2 by more than 1 nat", Target: results.AtLeast(0.8)}.
-		AsClaim("\"for larger eigenvalues the approximation is very poor\"", "L2150"),
+		AsClaim("\"for larger eigenvalues the approximation is very poor\"", "L2144"),
 	results.Criterion{ID: "fig5.4-overlay-smallest", Text: "fraction of seeds on which, along the four eigenvectors of smallest variance, the true log posterior at ±2σ is within 0.1 nat of the Laplace −2", Target: results.AtLeast(0.8)}.
-		AsClaim("\"In the last four plots the approximation overlays the true value\"", "L2153"),
+		AsClaim("\"In the last four plots the approximation overlays the true value\"", "L2157"),
 	results.Criterion{ID: "fig5.5-no-overlap", Text: "fraction of seeds on which, between every pair of component means, ln q at the midpoint lies more than 3 nats below its value at the nearer mean", Target: results.AtLeast(0.8)}.
-		AsClaim("\"There appears to be no overlap between any components\"", "L2168"),
+		AsClaim("\"There appears to be no overlap between any components\"", "L2170"),
 	results.Criterion{ID: "fig5.5-within-mode", Text: "fraction of seeds on which the true log posterior's median drop at the pairs' midpoints is below the mixture's smallest (the components lie within one mode)", Target: results.AtLeast(0.8)}.
-		AsClaim("\"In Figure 5.5 the approximations have spread out within the mode\"", "L2168"),
+		AsClaim("\"In Figure 5.5 the approximations have spread out within the mode\"", "L2170"),
 	results.Criterion{ID: "toy-mixture-above-diagonal", Text: "fraction of seeds on which the mixture's bound is at least the diagonal posterior's it started from", Target: results.AtLeast(0.8)}.AsExtension(),
 }
 
@@ -194,18 +194,18 @@ func RunToy(env *experiments.Env, c *ToyConfig) error {
 	s.Claims = []results.Claim{
 		{Artifact: "Figure 5.3", Figures: []string{"lawrence_fig5_3"},
 			Checks:    []string{"fig5.3d-variance-below-hmc", "fig5.3a-components-spread", "fig5.3c-laplace-off-scale", "toy-hmc-moves"},
-			Statement: "On the toy the diagonal posterior does not express the uncertainty away from the data that HMC shows, the mixture's components spread out where the data are sparse, and the Laplace expectation of eq. 5.49 is off scale (L2150-2162)."},
+			Statement: "On the toy the diagonal posterior does not express the uncertainty away from the data that HMC shows, the mixture's components spread out where the data are sparse, and the Laplace expectation of eq. 5.49 is off scale (L2144-2165)."},
 		{Artifact: "Figure 5.4", Figures: []string{"lawrence_fig5_4"}, Checks: []string{"fig5.4-poor-largest", "fig5.4-overlay-smallest"},
-			Statement: "Along the eigenvectors of the Laplace covariance the approximation is very poor for the largest eigenvalues and overlays the true log posterior for the last four (L2150, L2153)."},
+			Statement: "Along the eigenvectors of the Laplace covariance the approximation is very poor for the largest eigenvalues and overlays the true log posterior for the last four (L2144, L2157)."},
 		{Artifact: "Figure 5.5", Figures: []string{"lawrence_fig5_5"}, Checks: []string{"fig5.5-no-overlap", "fig5.5-within-mode", "toy-mi-bound", "toy-mi-min-overlap", "toy-mi-gap", "toy-mi-below-min-overlap"},
-			Statement: "The five components spread out within one mode without overlapping; the bound on the mutual information, 1.5229, is about 2.46 % below the minimum-overlap value 1.5614 (L2166-2168)."},
+			Statement: "The five components spread out within one mode without overlapping; the bound on the mutual information, 1.5229, is about 2.46 % below the minimum-overlap value 1.5614 (L2170)."},
 	}
 	s.AddFindingsFromChecks(nil)
 	if notPD > 0 {
 		s.Findings = append(s.Findings, fmt.Sprintf("On %d of %d seeds the data Hessian at the evidence procedure's mode has negative eigenvalues, which bnn.Evidence sets to zero (as NETLAB's evidence does): the Laplace covariance of Figs 5.3(c) and 5.4 is then narrower in those directions than the inverse of the exact Hessian (not positive definite there), which keeps eq. 5.49's expectation nearer the mode's output (fig5.3c-laplace-off-scale).", notPD, len(cells)))
 	}
 	s.Findings = append(s.Findings,
-		fmt.Sprintf("The evidence procedure's median β over the seeds is %.4g (the noise's 1/0.05² = 400); the variational posteriors and HMC use its α and β (L2141, L2146).", results.Median(betas(cells))),
+		fmt.Sprintf("The evidence procedure's median β over the seeds is %.4g (the noise's 1/0.05² = 400); the variational posteriors and HMC use its α and β (L2136, L2142).", results.Median(betas(cells))),
 		"⟨g(a)²⟩ is exact (Owen's T, core/model/bnn/vbexpect.go), not the text's 1 − exp(−1.24a²/2) of eq. C.34.")
 	return env.WriteSummary(s, "Checks of Lawrence (2000) Figs 5.3-5.5 and the mutual-information check (L2124-2172; targets other-seeds.md §3); the text reports one data set, these are "+strconv.Itoa(c.Seeds)+" seeded draws.")
 }
