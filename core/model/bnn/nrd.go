@@ -155,7 +155,7 @@ func (v *VB) without(na Arch, drop []bool, node int, x [][]float64, inputs []int
 		}
 		return dst
 	}
-	w := &VB{p: &Problem{Arch: na, X: x, T: v.p.T}, arch: na, prior: v.prior, s: v.s, inputs: inputs, pruned: v.pruned, prunedIn: v.prunedIn}
+	w := &VB{p: &Problem{Arch: na, X: x, T: v.p.T}, orig: v.orig, arch: na, prior: v.prior, s: v.s, inputs: inputs, pruned: v.pruned, prunedIn: v.prunedIn}
 	w.q = append([]float64(nil), v.q...)
 	w.loglam = append([]float64(nil), v.loglam...)
 	for c := range v.q {

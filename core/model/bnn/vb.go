@@ -120,7 +120,9 @@ func (s VBSettings) withDefaults() VBSettings {
 // implements vb.Model (E returns the bound, M runs one round of the
 // schedule) and Predictive.
 type VB struct {
-	p     *Problem
+	// p is the problem of the current network; orig the one FitVB was
+	// given (they differ after node removal).
+	p, orig *Problem
 	arch  Arch
 	prior Prior
 	s     VBSettings
@@ -187,7 +189,7 @@ func fitMixture(p *Problem, prior Prior, s VBSettings, r *rand.Rand) (*VB, error
 			return nil, err
 		}
 	}
-	if len(d.q) != 1 || d.prior != prior || d.p != p {
+	if len(d.q) != 1 || d.prior != prior || d.orig != p {
 		return nil, errors.New("bnn: VBSettings.From is not a diagonal fit of this problem and prior")
 	}
 	v := d.spread(s, r)
@@ -224,7 +226,7 @@ func NewVB(p *Problem, prior Prior, s VBSettings, r *rand.Rand) (*VB, error) {
 		return nil, fmt.Errorf("bnn: InitBeta %v and InitVariance %v must be positive and finite", s.InitBeta, s.InitVariance)
 	}
 	k := p.NumWeights()
-	v := &VB{p: p, arch: p.Arch, prior: prior, s: s, q: []float64{1}, loglam: []float64{0}}
+	v := &VB{p: p, orig: p, arch: p.Arch, prior: prior, s: s, q: []float64{1}, loglam: []float64{0}}
 	v.init()
 	if len(s.InitAlpha) != 1 && len(s.InitAlpha) != len(v.ea) {
 		return nil, fmt.Errorf("bnn: %d InitAlpha values for %d precision variables", len(s.InitAlpha), len(v.ea))
@@ -381,7 +383,7 @@ func (v *VB) mapFit(w []float64) {
 // −(K/2)(1 − ln 2) nats.)
 func (v *VB) spread(s VBSettings, r *rand.Rand) *VB {
 	mc, k := s.Components, v.arch.NumWeights()
-	w := &VB{p: v.p, arch: v.arch, prior: v.prior, s: s}
+	w := &VB{p: v.p, orig: v.orig, arch: v.arch, prior: v.prior, s: s, inputs: v.inputs, pruned: v.pruned, prunedIn: v.prunedIn}
 	w.q = make([]float64, mc)
 	w.loglam = make([]float64, mc)
 	for m := range mc {
