@@ -123,9 +123,9 @@ type VB struct {
 	// p is the problem of the current network; orig the one FitVB was
 	// given (they differ after node removal).
 	p, orig *Problem
-	arch  Arch
-	prior Prior
-	s     VBSettings
+	arch    Arch
+	prior   Prior
+	s       VBSettings
 
 	// q(w): Q(m), and per component the means and log standard
 	// deviations of every weight.
