@@ -97,6 +97,9 @@ func RunTables(env *experiments.Env, c *TablesConfig) error {
 		}
 		tab.AddRow(r.name(), fmtG(med), fmtG(sd), fmtG(slices.Min(errs)), fmtG(slices.Max(errs)), fmt.Sprint(len(errs)), fmtTheirs(r.name()))
 	}
+	if c.sunspots() {
+		s.SetMetric("nmse_test_variance_ratio", d.testRatio)
+	}
 	for _, n := range []string{"linear", "quadratic"} {
 		s.SetMetric(metric+"_"+n, medians[n])
 		tab.AddRow(n, fmtG(medians[n]), "", "", "", "", fmtTheirs(n))

@@ -65,7 +65,9 @@ var (
 func init() {
 	tab := func(id string, line int, file string, rows []struct{ key, row string }, note string) *experiments.Table {
 		return &experiments.Table{Experiment: id, Source: fmt.Sprintf("Lawrence (2000), L%d-%d (single runs; ours the median over seeds)", line, line+8),
-			Build: func(f experiments.ResultFiles) (results.Comparison, error) { return buildTable(f, textTables[line], file, rows, note) }}
+			Build: func(f experiments.ResultFiles) (results.Comparison, error) {
+				return buildTable(f, textTables[line], file, rows, note)
+			}}
 	}
 	experiments.AddArtefacts(experiments.Lawrence,
 		experiments.Artefact{Label: "Table 5.1", Line: 2210, Experiments: []string{SunspotsID}, Caption: "sunspots test NMSE of early stopping, the evidence procedure, the diagonal and mixture variational posteriors and hybrid Monte Carlo",
