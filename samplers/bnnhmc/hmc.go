@@ -83,7 +83,12 @@ func runChain(p *bnn.Problem, prior bnn.Prior, s bnn.HMCSettings, plan mcmc.Plan
 	}
 	eps := s.Step
 	h := &mcmc.HMC{Target: post, Steps: s.Leapfrog, Persistence: s.Persistence,
-		StepSize: func(float64) float64 { return eps }}
+		StepSize: func(float64) float64 {
+			if s.ScaleStep {
+				return eps * math.Sqrt(s.Beta/post.Beta)
+			}
+			return eps
+		}}
 	pt := mcmc.NewPoint[[]float64](post, w0)
 	if !(pt.LogLik > math.Inf(-1)) {
 		return nil, fmt.Errorf("bnnhmc: the start's log likelihood is %v", pt.LogLik)
@@ -108,7 +113,7 @@ func runChain(p *bnn.Problem, prior bnn.Prior, s bnn.HMCSettings, plan mcmc.Plan
 			out.sumProb += h.LastAcceptProb
 		}
 		var ed float64
-		if s.FixHyper {
+		if s.FixHyper || t < s.HyperFrom {
 			ed = -pt.LogLik / post.Beta
 		} else {
 			ed = post.Resample(pt.X, s.Hyper, true, true, rnd)

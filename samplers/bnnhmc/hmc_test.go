@@ -203,6 +203,8 @@ func TestSampleHMCAgainstGridFixedHyper(t *testing.T) {
 //	p(w | D) ∝ Π_g (b_α + ½w_g²)^{−(a_α+K_g/2)} · (b_β + E_D)^{−(a_β+N/2)},
 //
 // with E[β | w] = (a_β + N/2)/(b_β + E_D) and E[α_g | w] = (a_α + ½)/(b_α + ½w_g²).
+// The step is scaled by the current β and tuned in the burn-in, which must
+// leave the kept samples' law unchanged.
 func TestSampleHMCAgainstGridGibbs(t *testing.T) {
 	p := tiny()
 	h := bnn.Hyper{AAlpha: 10, BAlpha: 10, ABeta: 5, BBeta: 0.5}
@@ -219,7 +221,7 @@ func TestSampleHMCAgainstGridGibbs(t *testing.T) {
 		t.Fatalf("grid box too small: mass %g near its edges", edge)
 	}
 	s := bnn.HMCSettings{Samples: 4000, Burn: 200, Leapfrog: 20, Step: 0.04, Chains: 4,
-		Hyper: h, Alpha: []float64{1}, Beta: 10}
+		Hyper: h, Alpha: []float64{1}, Beta: 10, ScaleStep: true, AdaptAccept: 0.8}
 	res, err := SampleHMC(p, bnn.Grouped, s, rand.New(rand.NewPCG(3, 4)))
 	if err != nil {
 		t.Fatal(err)

@@ -25,6 +25,13 @@ type HMCSettings struct {
 	// Step is the leapfrog step size ε (default 2×10⁻³, L2146, the only
 	// one the text states), jittered uniformly on [0.8, 1.2]·ε.
 	Step float64
+	// ScaleStep scales ε by √(Beta/β) with the current β of the Gibbs
+	// updates (Beta the initial value), as the likelihood's curvature
+	// scales with β (in the spirit of Neal 1996 §3.5's step sizes set from
+	// the current hyperparameters; the step is a function of the other
+	// Gibbs block, so each trajectory stays reversible). Invented, off by
+	// default.
+	ScaleStep bool
 	// AdaptAccept, when positive, tunes ε during the burn-in toward a mean
 	// acceptance probability AdaptAccept (a Robbins-Monro step on ln ε
 	// after every burn-in trajectory) and freezes it for the kept samples.
@@ -45,6 +52,11 @@ type HMCSettings struct {
 	Alpha    []float64
 	Beta     float64
 	FixHyper bool
+	// HyperFrom is the first trajectory after which α and β are
+	// resampled: before it they stay at Alpha and Beta while the weights
+	// move toward the data (Neal 1996 §3.5 starts with the hyperparameters
+	// fixed; the text does not say). Default 0, at every trajectory.
+	HyperFrom int
 	// Start is the initial weight vector of every chain (Fig 5.3 starts at
 	// the Laplace mode). Without it each chain draws its own start as
 	// NETLAB's mlp does, N(0, 1/(I+1)) for the first layer and
@@ -121,6 +133,8 @@ func (s HMCSettings) Check(k int) error {
 		return fmt.Errorf("bnn: HMC persistence = %v, want in [0, 1)", s.Persistence)
 	case !(s.Beta > 0) || math.IsInf(s.Beta, 1):
 		return fmt.Errorf("bnn: HMC beta = %v, want a positive finite precision", s.Beta)
+	case s.HyperFrom < 0 || s.HyperFrom > s.Samples:
+		return fmt.Errorf("bnn: HMC hyper_from = %d, want 0..samples = %d", s.HyperFrom, s.Samples)
 	case s.Chains < 1 || s.Chains > 1e4:
 		return fmt.Errorf("bnn: HMC chains = %d, want 1..1e4", s.Chains)
 	case s.Start != nil && len(s.Start) != k:

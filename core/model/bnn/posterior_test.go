@@ -182,7 +182,7 @@ func TestHMCSettingsDefaults(t *testing.T) {
 	if err := s.Check(10); err != nil {
 		t.Errorf("defaults refused: %v", err)
 	}
-	for _, bad := range []HMCSettings{{Burn: 200}, {Step: -1}, {Persistence: 1}, {Start: []float64{1}}, {Chains: -1}} {
+	for _, bad := range []HMCSettings{{Burn: 200}, {Step: -1}, {Persistence: 1}, {Start: []float64{1}}, {Chains: -1}, {HyperFrom: 201}, {AdaptAccept: 1}, {Thin: 101}} {
 		if err := bad.WithDefaults().Check(10); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
