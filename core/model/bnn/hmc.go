@@ -169,7 +169,7 @@ type HMCResult struct {
 	MeanAcceptProb     float64
 	BurnAcceptRate     float64
 	// Step is each chain's leapfrog step ε after the burn-in (Step of the
-	// settings unless AdaptAccept tuned it).
+	// settings unless AdaptAccept tuned it; before ScaleStep's factor).
 	Step []float64
 
 	// Probes are the inputs traced; ProbeESS[j] the effective sample size
@@ -207,3 +207,14 @@ func (r *HMCResult) Predict(x []float64) (mean, variance float64) {
 func (r *HMCResult) Kept() int { return len(r.W) / max(r.Chains, 1) }
 
 var _ Predictive = (*HMCResult)(nil)
+
+// Ops is the work of HMC with settings s (after WithDefaults) on n data
+// points of network a, in operations of about a nanosecond (for an
+// experiment's Estimate): every trajectory evaluates the gradient of E_D
+// Leapfrog + 1 times and E_D once more, each 4·H·(I+1) + 7·H + 4
+// arithmetic operations a point plus 2·H special functions (erf and exp,
+// counted 20 each).
+func (s HMCSettings) Ops(a Arch, n int) float64 {
+	perPoint := float64(4*a.Hidden*(a.In+1) + 7*a.Hidden + 4 + 40*a.Hidden)
+	return float64(s.Chains) * float64(s.Samples) * float64(s.Leapfrog+2) * float64(n) * perPoint
+}

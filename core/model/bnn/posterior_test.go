@@ -207,3 +207,14 @@ func TestHMCResultPredict(t *testing.T) {
 		t.Errorf("Predict = (%v, %v), want (%v, %v)", gm, gv, m, v)
 	}
 }
+
+// Ops counts the Table 5.1 run of the sunspot shape: one chain of 200
+// trajectories of 102 gradient-sized evaluations on 221 points.
+func TestHMCSettingsOps(t *testing.T) {
+	s := HMCSettings{}.WithDefaults()
+	a := Arch{In: 12, Hidden: 8}
+	want := 200.0 * 102 * 221 * float64(4*8*13+7*8+4+40*8)
+	if got := s.Ops(a, 221); got != want {
+		t.Errorf("Ops = %g, want %g", got, want)
+	}
+}
