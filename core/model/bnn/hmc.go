@@ -33,10 +33,10 @@ type HMCSettings struct {
 	// default.
 	ScaleStep bool
 	// AdaptAccept, when positive, tunes ε during the burn-in toward a mean
-	// acceptance probability AdaptAccept (a Robbins-Monro step on ln ε
-	// after every burn-in trajectory) and freezes it for the kept samples.
-	// An invented detail, off by default: the text gives no step for the
-	// real data.
+	// acceptance probability AdaptAccept (samplers/mcmc.DualAveraging,
+	// Hoffman and Gelman 2014) and fixes it at the averaged step for the
+	// kept samples. An invented detail, off by default: the text gives no
+	// step for the real data.
 	AdaptAccept float64
 	// Persistence is ρ of the partial momentum refresh p ← ρp + √(1−ρ²)ν
 	// (default 0.95, L2183); FullRefresh draws fresh momenta at every
