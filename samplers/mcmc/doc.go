@@ -36,6 +36,7 @@
 // # Runs and diagnostics
 //
 //	Plan        a burn-in and thinning plan; Run makes it with a Kernel
+//	DualAveraging  tunes an HMC step toward a target acceptance in a burn-in
 //	Chains      independent chains on core/parallel, chain c on the stream
 //	            ChainStream(seed, c, labels…): results for any worker count
 //	ESS         effective sample size by Geyer's initial monotone sequence;
