@@ -45,12 +45,20 @@ func quantities(dst, w []float64, beta float64, alpha []float64) []float64 {
 
 var names = []string{"f(-2)", "f(0.4)", "f(2.5)", "c", "v²", "uv", "β", "α_v"}
 
+// density is a posterior on the grid: ln p = Σ_k prior(k, w_k) + lik(E_D),
+// with the conditional means E[β | w] = beta(E_D) and E[α_v | w] = alphaV(v).
+type density struct {
+	prior  func(k int, wk float64) float64
+	lik    func(ed float64) float64
+	beta   func(ed float64) float64
+	alphaV func(v float64) float64
+}
+
 // grid returns the posterior expectations of quantities by the trapezoid
 // rule on a grid of (u, b, v) ∈ [−r, r]³ and c ∈ [c̄ − r/2, c̄ + r/2] (n
-// points each), with the density exp(logp(w, E_D)), and the posterior mass
-// within 10% of the box's edges (which must be negligible). β and α_v
-// are the conditional means given w, from betaOf and alphaOf.
-func grid(p *bnn.Problem, n int, r float64, logp func(w []float64, ed float64) float64, betaOf, alphaOf func(w []float64, ed float64) float64) ([]float64, float64) {
+// points each) under the density d, and the posterior mass within 10% of
+// the box's edges (which must be negligible).
+func grid(p *bnn.Problem, n int, r float64, d density) ([]float64, float64) {
 	var st, st2 float64
 	for _, t := range p.T {
 		st += t
@@ -58,14 +66,23 @@ func grid(p *bnn.Problem, n int, r float64, logp func(w []float64, ed float64) f
 	}
 	nn := float64(len(p.T))
 	cbar := st / nn
-	at := func(i int, lo, hi float64) float64 { return lo + (hi-lo)*float64(i)/float64(n-1) }
-	gs := make([]float64, len(p.X))
-	gp := make([]float64, len(probeX))
-	lmax := math.Inf(-1)
-	// Two passes: the maximum, then the weighted sums.
-	sums := make([]float64, len(names))
-	var z, edge float64
-	w := make([]float64, 4)
+	// The grid values of each coordinate and their log prior terms.
+	var val, lp [4][]float64
+	av := make([]float64, n)
+	for k := range 4 {
+		lo, hi := -r, r
+		if k == 3 {
+			lo, hi = cbar-r/2, cbar+r/2
+		}
+		val[k], lp[k] = make([]float64, n), make([]float64, n)
+		for i := range n {
+			val[k][i] = lo + (hi-lo)*float64(i)/float64(n-1)
+			lp[k][i] = d.prior(k, val[k][i])
+		}
+	}
+	for i, v := range val[2] {
+		av[i] = d.alphaV(v)
+	}
 	trap := func(i int) float64 { // trapezoid weight
 		if i == 0 || i == n-1 {
 			return 0.5
@@ -73,46 +90,48 @@ func grid(p *bnn.Problem, n int, r float64, logp func(w []float64, ed float64) f
 		return 1
 	}
 	inner := func(i int) bool { return i >= n/10 && i < n-n/10 }
+	gs := make([]float64, len(p.X))
+	gp := make([]float64, len(probeX))
+	lmax := math.Inf(-1)
+	sums := make([]float64, len(names))
+	var z, edge float64
+	// Two passes: the maximum, then the weighted sums.
 	for pass := 0; pass < 2; pass++ {
-		for iu := range n {
-			w[0] = at(iu, -r, r)
-			for ib := range n {
-				w[1] = at(ib, -r, r)
+		for iu, u := range val[0] {
+			for ib, b := range val[1] {
 				var sg, sg2, sgt float64
 				for k, x := range p.X {
-					gs[k] = bnn.G(w[0]*x[0] + w[1])
+					gs[k] = bnn.G(u*x[0] + b)
 					sg += gs[k]
 					sg2 += gs[k] * gs[k]
 					sgt += gs[k] * p.T[k]
 				}
 				for j, x := range probeX {
-					gp[j] = bnn.G(w[0]*x + w[1])
+					gp[j] = bnn.G(u*x + b)
 				}
+				lub := lp[0][iu] + lp[1][ib]
 				wub := trap(iu) * trap(ib)
-				for iv := range n {
-					w[2] = at(iv, -r, r)
-					for ic := range n {
-						w[3] = at(ic, cbar-r/2, cbar+r/2)
-						v, c := w[2], w[3]
+				for iv, v := range val[2] {
+					for ic, c := range val[3] {
 						ed := 0.5 * (v*v*sg2 + 2*v*c*sg + nn*c*c - 2*v*sgt - 2*c*st + st2)
-						l := logp(w, ed)
+						l := lub + lp[2][iv] + lp[3][ic] + d.lik(ed)
 						if pass == 0 {
 							lmax = max(lmax, l)
 							continue
 						}
-						d := wub * trap(iv) * trap(ic) * math.Exp(l-lmax)
-						z += d
+						m := wub * trap(iv) * trap(ic) * math.Exp(l-lmax)
+						z += m
 						for j := range probeX {
-							sums[j] += d * (v*gp[j] + c)
+							sums[j] += m * (v*gp[j] + c)
 						}
 						j := len(probeX)
-						sums[j] += d * c
-						sums[j+1] += d * v * v
-						sums[j+2] += d * w[0] * v
-						sums[j+3] += d * betaOf(w, ed)
-						sums[j+4] += d * alphaOf(w, ed)
+						sums[j] += m * c
+						sums[j+1] += m * v * v
+						sums[j+2] += m * u * v
+						sums[j+3] += m * d.beta(ed)
+						sums[j+4] += m * av[iv]
 						if !(inner(iu) && inner(ib) && inner(iv) && inner(ic)) {
-							edge += d
+							edge += m
 						}
 					}
 				}
@@ -169,13 +188,12 @@ func TestSampleHMCAgainstGridFixedHyper(t *testing.T) {
 	p := tiny()
 	alpha := []float64{1, 0.5, 1, 2}
 	const beta = 10.0
-	want, edge := grid(p, 80, 7, func(w []float64, ed float64) float64 {
-		var s float64
-		for k, v := range w {
-			s += alpha[k] * v * v
-		}
-		return -s/2 - beta*ed
-	}, func([]float64, float64) float64 { return beta }, func([]float64, float64) float64 { return alpha[2] })
+	want, edge := grid(p, 80, 7, density{
+		prior:  func(k int, wk float64) float64 { return -alpha[k] * wk * wk / 2 },
+		lik:    func(ed float64) float64 { return -beta * ed },
+		beta:   func(float64) float64 { return beta },
+		alphaV: func(float64) float64 { return alpha[2] },
+	})
 	if edge > 1e-3 {
 		t.Fatalf("grid box too small: mass %g near its edges", edge)
 	}
@@ -209,14 +227,12 @@ func TestSampleHMCAgainstGridGibbs(t *testing.T) {
 	p := tiny()
 	h := bnn.Hyper{AAlpha: 10, BAlpha: 10, ABeta: 5, BBeta: 0.5}
 	nn := float64(len(p.T))
-	want, edge := grid(p, 80, 6, func(w []float64, ed float64) float64 {
-		var l float64
-		for _, v := range w {
-			l -= (h.AAlpha + 0.5) * math.Log(h.BAlpha+v*v/2)
-		}
-		return l - (h.ABeta+nn/2)*math.Log(h.BBeta+ed)
-	}, func(_ []float64, ed float64) float64 { return (h.ABeta + nn/2) / (h.BBeta + ed) },
-		func(w []float64, _ float64) float64 { return (h.AAlpha + 0.5) / (h.BAlpha + w[2]*w[2]/2) })
+	want, edge := grid(p, 80, 6, density{
+		prior:  func(_ int, wk float64) float64 { return -(h.AAlpha + 0.5) * math.Log(h.BAlpha+wk*wk/2) },
+		lik:    func(ed float64) float64 { return -(h.ABeta + nn/2) * math.Log(h.BBeta+ed) },
+		beta:   func(ed float64) float64 { return (h.ABeta + nn/2) / (h.BBeta + ed) },
+		alphaV: func(v float64) float64 { return (h.AAlpha + 0.5) / (h.BAlpha + v*v/2) },
+	})
 	if edge > 1e-3 {
 		t.Fatalf("grid box too small: mass %g near its edges", edge)
 	}
