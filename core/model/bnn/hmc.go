@@ -218,3 +218,16 @@ func (s HMCSettings) Ops(a Arch, n int) float64 {
 	perPoint := float64(4*a.Hidden*(a.In+1) + 7*a.Hidden + 4 + 40*a.Hidden)
 	return float64(s.Chains) * float64(s.Samples) * float64(s.Leapfrog+2) * float64(n) * perPoint
 }
+
+// Outputs writes f(x, w_s) of every kept sample into dst (reused when long
+// enough) and returns it: the sampled curves of Fig 5.3(e).
+func (r *HMCResult) Outputs(dst, x []float64) []float64 {
+	if cap(dst) < len(r.W) {
+		dst = make([]float64, len(r.W))
+	}
+	dst = dst[:len(r.W)]
+	for s, w := range r.W {
+		dst[s] = r.Arch.Forward(w, x, nil)
+	}
+	return dst
+}

@@ -202,6 +202,9 @@ func TestHMCResultPredict(t *testing.T) {
 	}
 	m := (fs[0] + fs[1] + fs[2]) / 3
 	v := ((fs[0]-m)*(fs[0]-m)+(fs[1]-m)*(fs[1]-m)+(fs[2]-m)*(fs[2]-m))/3 + (0.5+0.25+0.25)/3
+	if out := res.Outputs(nil, x); len(out) != 3 || out[0] != fs[0] || out[1] != fs[1] || out[2] != fs[2] {
+		t.Errorf("Outputs = %v, want %v", out, fs)
+	}
 	gm, gv := res.Predict(x)
 	if math.Abs(gm-m) > 1e-15 || math.Abs(gv-v) > 1e-15 {
 		t.Errorf("Predict = (%v, %v), want (%v, %v)", gm, gv, m, v)
