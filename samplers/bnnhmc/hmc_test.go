@@ -289,3 +289,25 @@ func TestSampleHMCRefuses(t *testing.T) {
 		t.Error("unknown prior accepted")
 	}
 }
+
+// Settings at the edges of their ranges give a result or an error, never a
+// panic or a NaN prediction from a kept sample.
+func TestSampleHMCExtremeSettings(t *testing.T) {
+	p := tiny()
+	for _, s := range []bnn.HMCSettings{
+		{Samples: 20, Burn: 10, Leapfrog: 5, Step: 10},
+		{Samples: 20, Burn: 10, Leapfrog: 5, Persistence: 0.999999},
+		{Samples: 20, Burn: 10, Leapfrog: 5, Beta: 1e300},
+		{Samples: 20, Burn: 10, Leapfrog: 5, Alpha: []float64{1e-300}, Hyper: bnn.Hyper{AAlpha: 1e-300, BAlpha: 1e-300, ABeta: 1e-300, BBeta: 1e-300}},
+		{Samples: 20, Burn: 10, Leapfrog: 5, AdaptAccept: 0.999, Step: 1e-12},
+		{Samples: 2, NoBurn: true, Leapfrog: 1, Chains: 3},
+	} {
+		res, err := SampleHMC(p, bnn.ARD, s, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			continue
+		}
+		if m, v := res.Predict([]float64{0.3}); math.IsNaN(m) || math.IsNaN(v) {
+			t.Errorf("%+v: prediction (%v, %v)", s, m, v)
+		}
+	}
+}

@@ -175,8 +175,10 @@ type HMCResult struct {
 	// Probes are the inputs traced; ProbeESS[j] the effective sample size
 	// of f(Probes[j], w) pooled over the chains (samplers/mcmc.ESSChains),
 	// ErrorESS that of the training error E_D(w), and ESSMin the least of
-	// them. ProbeRHat, ErrorRHat and RHatMax are the split-R̂ of the same
-	// traces over the chains (NaN for fewer than 4 kept samples).
+	// them (1 for a chain that never moved). ProbeRHat, ErrorRHat and
+	// RHatMax are the split-R̂ of the same traces over the chains (NaN for
+	// fewer than 4 kept samples or a trace without variation; RHatMax
+	// skips NaNs).
 	Probes             [][]float64
 	ProbeESS           []float64
 	ErrorESS, ESSMin   float64
