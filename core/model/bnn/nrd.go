@@ -71,15 +71,8 @@ func (v *VB) EffectiveParameters() []float64 {
 	a := v.arch
 	g := make([]float64, a.Hidden)
 	for h := 0; h < a.Hidden; h++ {
-		ks := a.unitWeights(h)
-		for _, k := range ks {
-			var m1, m2 float64
-			for c := range v.q {
-				mu, s := v.mean[c][k], math.Exp(v.logs[c][k])
-				m1 += v.q[c] * mu
-				m2 += v.q[c] * (mu*mu + s*s)
-			}
-			g[h] += 1 - v.precision(k)*(m2-m1*m1)
+		for _, k := range a.unitWeights(h) {
+			g[h] += v.effective(k)
 		}
 	}
 	return g
@@ -102,12 +95,57 @@ func (v *VB) withoutHidden(h int) (*VB, error) {
 	if a.Hidden < 2 {
 		return nil, fmt.Errorf("bnn: cannot remove the last hidden unit")
 	}
-	na := Arch{In: a.In, Hidden: a.Hidden - 1}
-	np := &Problem{Arch: na, X: v.p.X, T: v.p.T}
 	drop := make([]bool, a.NumWeights())
 	for _, k := range a.unitWeights(h) {
 		drop[k] = true
 	}
+	node := -1
+	if v.prior == NRD {
+		node = a.In + 1 + h
+	}
+	return v.without(Arch{In: a.In, Hidden: a.Hidden - 1}, drop, node, v.p.X, v.inputs), nil
+}
+
+// withoutInput returns a copy of v with input i (of the current inputs)
+// removed: its fan-out weights, its column of the data and, under NRD and
+// ARD, its precision variable.
+func (v *VB) withoutInput(i int) (*VB, error) {
+	a := v.arch
+	if a.In < 2 {
+		return nil, fmt.Errorf("bnn: cannot remove the last input")
+	}
+	drop := make([]bool, a.NumWeights())
+	for h := 0; h < a.Hidden; h++ {
+		drop[h*(a.In+1)+i] = true
+	}
+	node := -1
+	if v.prior == NRD || v.prior == ARD {
+		node = i // the input's node (NRD) or group (ARD) comes first
+	}
+	x := make([][]float64, len(v.p.X))
+	for n, row := range v.p.X {
+		x[n] = append(append(make([]float64, 0, a.In-1), row[:i]...), row[i+1:]...)
+	}
+	inputs := v.inputList()
+	inputs = append(append([]int(nil), inputs[:i]...), inputs[i+1:]...)
+	return v.without(Arch{In: a.In - 1, Hidden: a.Hidden}, drop, node, x, inputs), nil
+}
+
+// inputList returns the original indices of the inputs the network uses.
+func (v *VB) inputList() []int {
+	if v.inputs != nil {
+		return v.inputs
+	}
+	l := make([]int, v.arch.In)
+	for i := range l {
+		l[i] = i
+	}
+	return l
+}
+
+// without returns a copy of v on the network na, keeping the weights not
+// in drop and the precision variables but node (−1: all), on inputs x.
+func (v *VB) without(na Arch, drop []bool, node int, x [][]float64, inputs []int) *VB {
 	keep := func(src []float64) []float64 {
 		dst := make([]float64, 0, na.NumWeights())
 		for k, x := range src {
@@ -117,7 +155,7 @@ func (v *VB) withoutHidden(h int) (*VB, error) {
 		}
 		return dst
 	}
-	w := &VB{p: np, arch: na, prior: v.prior, s: v.s}
+	w := &VB{p: &Problem{Arch: na, X: x, T: v.p.T}, arch: na, prior: v.prior, s: v.s, inputs: inputs, pruned: v.pruned, prunedIn: v.prunedIn}
 	w.q = append([]float64(nil), v.q...)
 	w.loglam = append([]float64(nil), v.loglam...)
 	for c := range v.q {
@@ -129,10 +167,9 @@ func (v *VB) withoutHidden(h int) (*VB, error) {
 		}
 	}
 	w.init()
-	// The precision variables: all but the removed unit's node (NRD).
 	src := 0
 	for dst := range w.ea {
-		if v.prior == NRD && src == a.In+1+h {
+		if src == node {
 			src++
 		}
 		w.ea[dst], w.ela[dst] = v.ea[src], v.ela[src]
@@ -143,33 +180,75 @@ func (v *VB) withoutHidden(h int) (*VB, error) {
 	}
 	w.qb, w.eb, w.elb = v.qb, v.eb, v.elb
 	w.fresh = false
-	return w, nil
+	return w
 }
 
-// pruneHidden is one structure step of node relevance determination, the
-// "EM over structure" of L2651-2657: the hidden unit of least effective
-// number of parameters is removed, q(α) and q(β) are re-estimated for the
-// smaller network, and the removal is kept if the bound rose. It returns
-// the model to continue with and whether a unit was removed.
-func (v *VB) pruneHidden() (*VB, bool) {
-	if v.arch.Hidden < 2 {
-		return v, false
-	}
-	f0 := v.Bound().F
-	g := v.EffectiveParameters()
-	h := 0
-	for j := range g {
-		if g[j] < g[h] {
-			h = j
+// InputEffectiveParameters returns, for every input the network uses,
+// γ_i = Σ_h (1 − ⟨α_hi⟩ Var_q u_hi) over its fan-out (see
+// EffectiveParameters).
+func (v *VB) InputEffectiveParameters() []float64 {
+	a := v.arch
+	g := make([]float64, a.In)
+	for i := range g {
+		for h := 0; h < a.Hidden; h++ {
+			g[i] += v.effective(h*(a.In+1) + i)
 		}
 	}
-	w, err := v.withoutHidden(h)
-	if err != nil {
-		return v, false
+	return g
+}
+
+// effective is 1 − ⟨α_k⟩ Var_q w_k for weight k.
+func (v *VB) effective(k int) float64 {
+	var m1, m2 float64
+	for c := range v.q {
+		mu, s := v.mean[c][k], math.Exp(v.logs[c][k])
+		m1 += v.q[c] * mu
+		m2 += v.q[c] * (mu*mu + s*s)
 	}
-	w.updateHyper()
-	if w.Bound().F > f0 {
-		return w, true
+	return 1 - v.precision(k)*(m2-m1*m1)
+}
+
+// Inputs returns the original indices of the inputs the network still
+// uses (all of them unless node removal took some).
+func (v *VB) Inputs() []int { return append([]int(nil), v.inputList()...) }
+
+// pruneStep is one structure step of node relevance determination, the
+// "EM over structure" of L2651-2657: the hidden unit (and, with
+// PruneInputs, then the input) of least effective number of parameters is
+// removed, q(α) and q(β) are re-estimated for the smaller network, and the
+// removal is kept if the bound rose. It returns the model to continue
+// with.
+func (v *VB) pruneStep() *VB {
+	try := func(v *VB, g []float64, remove func(int) (*VB, error)) *VB {
+		if len(g) < 2 {
+			return v
+		}
+		f0 := v.Bound().F
+		j := 0
+		for i := range g {
+			if g[i] < g[j] {
+				j = i
+			}
+		}
+		w, err := remove(j)
+		if err != nil {
+			return v
+		}
+		w.updateHyper()
+		if w.Bound().F > f0 {
+			return w
+		}
+		return v
 	}
-	return v, false
+	if w := try(v, v.EffectiveParameters(), v.withoutHidden); w != v {
+		w.pruned++
+		v = w
+	}
+	if v.s.PruneInputs {
+		if w := try(v, v.InputEffectiveParameters(), v.withoutInput); w != v {
+			w.prunedIn++
+			v = w
+		}
+	}
+	return v
 }

@@ -73,6 +73,10 @@ type VBSettings struct {
 	// every round (L2651-2657, Fig. 6.17): the unit of least effective
 	// number of parameters is removed when that raises the bound.
 	Prune bool
+	// PruneInputs, with Prune, also tries to remove the input of least
+	// effective number of parameters after every round (L2657, L2676:
+	// Tables 6.1, 6.2). Predict still takes inputs of the original length.
+	PruneInputs bool
 }
 
 func (s VBSettings) withDefaults() VBSettings {
@@ -152,7 +156,10 @@ type VB struct {
 	objW, objR numeric.Objective
 	lnB        [][]float64
 	w2, cbuf   []float64
-	pruned     int
+	// Node removal: the units and inputs removed, and the original
+	// indices of the inputs kept (nil: all).
+	pruned, prunedIn int
+	inputs           []int
 }
 
 // FitVB fits the variational posterior of prior p's network to problem p by
@@ -406,6 +413,22 @@ func (v *VB) Arch() Arch { return v.arch }
 // determination.
 func (v *VB) Pruned() int { return v.pruned }
 
+// PrunedInputs is the number of inputs removed by node relevance
+// determination (VBSettings.PruneInputs).
+func (v *VB) PrunedInputs() int { return v.prunedIn }
+
+// used returns x restricted to the inputs the network uses.
+func (v *VB) used(x []float64) []float64 {
+	if v.inputs == nil {
+		return x
+	}
+	u := make([]float64, len(v.inputs))
+	for j, i := range v.inputs {
+		u[j] = x[i]
+	}
+	return u
+}
+
 // Mixing returns a copy of the mixing coefficients Q(m).
 func (v *VB) Mixing() []float64 { return append([]float64(nil), v.q...) }
 
@@ -466,11 +489,9 @@ func (v *VB) M() {
 	}
 	v.updateHyper()
 	if v.s.Prune {
-		if w, ok := v.pruneHidden(); ok {
-			pruned := v.pruned + 1
+		if w := v.pruneStep(); w != v {
 			*v = *w
 			v.initWork() // the objectives must close over v, not w
-			v.pruned = pruned
 			v.fresh = false
 		}
 	}
@@ -538,14 +559,57 @@ func (v *VB) other(j, n int) float64 {
 // noise variance averaged over q(β), ⟨1/β⟩ = b̄/(ā − 1) (1/β under
 // FixHyper).
 func (v *VB) Predict(x []float64) (mean, variance float64) {
+	x = v.used(x)
 	sc := newVBScratch(v.arch.Hidden)
 	var m1, m2 float64
 	for m, qm := range v.q {
-		ef, vf := v.arch.momentsF(v.mean[m], v.logs[m], x, sc, false)
+		ef, vf := v.arch.momentsF(v.mean[m], sc.variances(v.logs[m]), x, sc, false)
 		m1 += qm * ef
 		m2 += qm * (ef*ef + vf)
 	}
 	return m1, m2 - m1*m1 + v.noiseVariance()
+}
+
+// PredictF returns the mean and variance of the network's output f(x, w)
+// under q(w), without the noise: ⟨f⟩ and ⟨f²⟩ − ⟨f⟩² (eqs. C.32, C.33).
+func (v *VB) PredictF(x []float64) (mean, variance float64) {
+	m, s2 := v.Predict(x)
+	return m, s2 - v.noiseVariance()
+}
+
+// ComponentMean returns ⟨f(x, w)⟩ under component m of q(w) (Fig. 5.3(a)).
+func (v *VB) ComponentMean(m int, x []float64) float64 {
+	x = v.used(x)
+	sc := newVBScratch(v.arch.Hidden)
+	ef, _ := v.arch.momentsF(v.mean[m], sc.variances(v.logs[m]), x, sc, false)
+	return ef
+}
+
+// LogQ returns ln q(w), the log density of the mixture (or Gaussian) q(w)
+// at w (Fig. 5.5).
+func (v *VB) LogQ(w []float64) float64 {
+	l := math.Inf(-1)
+	for m, qm := range v.q {
+		lm := math.Log(qm)
+		for j, x := range w {
+			z := (x - v.mean[m][j]) / math.Exp(v.logs[m][j])
+			lm += -0.5*z*z - v.logs[m][j] - 0.5*ln2pi
+		}
+		l = logAdd(l, lm)
+	}
+	return l
+}
+
+// Sample draws w from q(w) into w (length NumWeights).
+func (v *VB) Sample(w []float64, r *rand.Rand) {
+	u, m := r.Float64(), 0
+	for m < len(v.q)-1 && u > v.q[m] {
+		u -= v.q[m]
+		m++
+	}
+	for j := range w {
+		w[j] = v.mean[m][j] + math.Exp(v.logs[m][j])*r.NormFloat64()
+	}
 }
 
 // noiseVariance is ⟨1/β⟩ under q(β) (1/β under FixHyper; 1/⟨β⟩ if the

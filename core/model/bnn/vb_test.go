@@ -500,3 +500,42 @@ func TestNRDRemovesIdleUnit(t *testing.T) {
 		t.Errorf("no hidden unit removed from a 3-unit network on data of one unit")
 	}
 }
+
+// TestNRDRemovesIrrelevantInput fits NRD with input removal to data whose
+// second input is noise the target does not depend on: the input must go,
+// Predict must keep taking inputs of the original length, and the bound
+// never fell (vb.Run's check inside FitVB).
+func TestNRDRemovesIrrelevantInput(t *testing.T) {
+	r := rand.New(rand.NewPCG(31, 7))
+	n := 60
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = []float64{r.Float64()*2 - 1, r.NormFloat64(), r.Float64()*2 - 1}
+		y[i] = 0.6*G(2*x[i][0]) - 0.4*x[i][2] + 0.03*r.NormFloat64()
+	}
+	p, err := NewProblem(Arch{In: 3, Hidden: 2}, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := FitVB(p, NRD, VBSettings{Prune: true, PruneInputs: true, InitBeta: 100, Rounds: 8}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := v.Inputs()
+	t.Logf("inputs kept %v (removed %d), hidden %d, F %.3f", in, v.PrunedInputs(), v.Arch().Hidden, v.Bound().F)
+	for _, i := range in {
+		if i == 1 {
+			t.Errorf("the irrelevant input 1 was kept: inputs %v", in)
+		}
+	}
+	if len(in)+v.PrunedInputs() != 3 || v.Arch().In != len(in) {
+		t.Errorf("inputs %v, removed %d, network %d inputs", in, v.PrunedInputs(), v.Arch().In)
+	}
+	m, s2 := v.Predict([]float64{0.5, 100, -0.5}) // input 1 ignored
+	m2, _ := v.Predict([]float64{0.5, -100, -0.5})
+	want := 0.6*G(1) + 0.2
+	if m != m2 || math.Abs(m-want) > 0.1 || !(s2 > 0) {
+		t.Errorf("Predict = %v (%v with input 1 changed), var %v; truth %v", m, m2, s2, want)
+	}
+}
