@@ -282,7 +282,7 @@ func (c *TablesConfig) runVB(p *bnn.Problem, prior bnn.Prior, cell tablesCell, r
 	}
 	for i := range v.Inits {
 		fit, err := bnn.FitVB(p, prior, bnn.VBSettings{Components: 1, Hyper: c.hyper(), InitAlpha: []float64{c.Evidence.Alpha0}, InitBeta: c.Evidence.Beta0,
-			Rounds: rounds, WeightIterations: v.WeightIterations, Prune: prior == bnn.NRD}, r)
+			Rounds: rounds, WeightIterations: v.WeightIterations, Prune: prior == bnn.NRD, PruneInputs: prior == bnn.NRD}, r)
 		if err != nil {
 			return nil, fmt.Errorf("diagonal fit %d: %w", i, err)
 		}
@@ -291,7 +291,7 @@ func (c *TablesConfig) runVB(p *bnn.Problem, prior bnn.Prior, cell tablesCell, r
 		}
 	}
 	extra := func(f *bnn.VB) map[string]float64 {
-		return map[string]float64{"bound": f.Bound().F, "beta": f.Beta(), "hidden_kept": float64(f.Arch().Hidden)}
+		return map[string]float64{"bound": f.Bound().F, "beta": f.Beta(), "hidden_kept": float64(f.Arch().Hidden), "inputs_kept": float64(len(f.Inputs()))}
 	}
 	var rows []rowResult
 	if slices.Contains(c.Methods, mVBDiag) {
