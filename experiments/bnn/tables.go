@@ -19,7 +19,7 @@ func init() {
 }
 
 // extraCols are the columns of <data>_cells.csv beyond the errors.
-var extraCols = []string{"log_evidence", "gamma", "beta", "negative_eigenvalues", "bound", "hidden_kept", "mi_bound", "mi_min_overlap", "accept_rate", "ess_min", "rhat_max", "iterations", "best_iteration", "validation_mse"}
+var extraCols = []string{"log_evidence", "gamma", "beta", "negative_eigenvalues", "bound", "hidden_kept", "inputs_kept", "mi_bound", "mi_min_overlap", "accept_rate", "ess_min", "rhat_max", "iterations", "best_iteration", "validation_mse"}
 
 // RunTables runs every row of the config on every seed as cells and
 // judges the text's numbers and orderings.
@@ -84,7 +84,7 @@ func RunTables(env *experiments.Env, c *TablesConfig) error {
 			s.SetMetric(metric+"_"+r.Method, med)
 			s.SetMetric(metric+"_"+r.Method+"_sd", sd)
 		}
-		for _, k := range []string{"accept_rate", "ess_min", "hidden_kept", "log_evidence", "bound", "gamma"} {
+		for _, k := range []string{"accept_rate", "ess_min", "hidden_kept", "inputs_kept", "log_evidence", "bound", "gamma"} {
 			var v []float64
 			for _, x := range rs {
 				if e, ok := x.Extra[k]; ok {
@@ -96,6 +96,9 @@ func RunTables(env *experiments.Env, c *TablesConfig) error {
 			}
 		}
 		tab.AddRow(r.name(), fmtG(med), fmtG(sd), fmtG(slices.Min(errs)), fmtG(slices.Max(errs)), fmt.Sprint(len(errs)), fmtTheirs(r.name()))
+	}
+	if c.sunspots() {
+		s.SetMetric("nmse_test_variance_ratio", d.testRatio)
 	}
 	for _, n := range []string{"linear", "quadratic"} {
 		s.SetMetric(metric+"_"+n, medians[n])

@@ -106,8 +106,9 @@ type TablesConfig struct {
 	// mixture of components (5, L2204) started from the best diagonal fit,
 	// each round smooth_iterations on the smoothing distributions then
 	// weight_iterations on the rest (50 and 50, L2205). Under NRD the
-	// diagonal fits run nrd_rounds rounds, removing a hidden unit after
-	// each when that raises the bound (20, L2684).
+	// diagonal fits run nrd_rounds rounds, removing the hidden unit and
+	// the input of least effective parameters after each when that raises
+	// the bound (20, L2684-2686).
 	Variational struct {
 		Inits            int `toml:"inits" range:"[1,1000]"`
 		Rounds           int `toml:"rounds" range:"[1,1000]"`

@@ -26,7 +26,11 @@ type tablesData struct {
 	// norm is the variance the squared errors are divided by (sunspots:
 	// Weigend's NMSE; 1 on Tecator, whose error is the RMSE).
 	norm float64
-	note string
+	// testRatio is norm over the variance of the test targets (divisor
+	// n): an NMSE normalised by the test set's variance instead is the
+	// NMSE times testRatio (sunspots only).
+	testRatio float64
+	note      string
 }
 
 // score is the table's error of predictions pred (standardised units) of
@@ -92,6 +96,8 @@ func (c *TablesConfig) readSunspots(raw []byte) (*tablesData, error) {
 	if d.xTest, d.tTest, err = s.Lagged(z, c.Lags, c.TestYears[0], c.TestYears[1]); err != nil {
 		return nil, config.FieldError("test_years", c.TestYears, err.Error())
 	}
+	_, tsd := numeric.MeanSD(d.tTest)
+	d.testRatio = d.norm / (tsd * tsd * sd * sd)
 	d.note = fmt.Sprintf("%s: %d training patterns (targets %d-%d, %d lags), %d test patterns (%d-%d); the series standardised by its training mean %.4g and sd %.4g (divisor n); NMSE = test MSE / %.6g, the variance of the series %d-%d (divisor n, Weigend's normalisation)",
 		c.Data, len(d.t), c.TrainYears[0]+c.Lags, c.TrainYears[1], c.Lags, len(d.tTest), c.TestYears[0], c.TestYears[1], mean, sd, d.norm, c.NMSEYears[0], c.NMSEYears[1])
 	return d, nil
@@ -276,7 +282,7 @@ func (c *TablesConfig) runVB(p *bnn.Problem, prior bnn.Prior, cell tablesCell, r
 	}
 	for i := range v.Inits {
 		fit, err := bnn.FitVB(p, prior, bnn.VBSettings{Components: 1, Hyper: c.hyper(), InitAlpha: []float64{c.Evidence.Alpha0}, InitBeta: c.Evidence.Beta0,
-			Rounds: rounds, WeightIterations: v.WeightIterations, Prune: prior == bnn.NRD}, r)
+			Rounds: rounds, WeightIterations: v.WeightIterations, Prune: prior == bnn.NRD, PruneInputs: prior == bnn.NRD}, r)
 		if err != nil {
 			return nil, fmt.Errorf("diagonal fit %d: %w", i, err)
 		}
@@ -285,7 +291,7 @@ func (c *TablesConfig) runVB(p *bnn.Problem, prior bnn.Prior, cell tablesCell, r
 		}
 	}
 	extra := func(f *bnn.VB) map[string]float64 {
-		return map[string]float64{"bound": f.Bound().F, "beta": f.Beta(), "hidden_kept": float64(f.Arch().Hidden)}
+		return map[string]float64{"bound": f.Bound().F, "beta": f.Beta(), "hidden_kept": float64(f.Arch().Hidden), "inputs_kept": float64(len(f.Inputs()))}
 	}
 	var rows []rowResult
 	if slices.Contains(c.Methods, mVBDiag) {

@@ -1,10 +1,13 @@
 package bnn
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/exptest"
 )
 
@@ -101,5 +104,37 @@ func TestTablesQuickMetrics(t *testing.T) {
 			}
 		}
 		exptest.MustPass(t, r.Summary, "table"+map[string]string{"sunspots": "5.1", "tecator": "5.2"}[m]+"-cells-finite")
+	}
+}
+
+// TestTablesVerbatim: the text's tables in the code are the seed file's
+// tab-separated rows, cell by cell.
+func TestTablesVerbatim(t *testing.T) {
+	path := filepath.Join(filepath.Dir(experiments.TestDataDir()), "seeds", filepath.Base(experiments.Lawrence.Source))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Skip(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	for line, md := range textTables {
+		rows := strings.Split(md, "\n")
+		rows = append(rows[:1], rows[2:]...) // the separator row
+		for i, row := range rows {
+			want := strings.Split(lines[line-1+i], "\t")
+			cells := strings.Split(strings.Trim(row, "| "), " | ")
+			if !slices.Equal(cells, want) {
+				t.Errorf("%s:%d: %q, the table in the code has %q", path, line+i, want, cells)
+			}
+		}
+	}
+}
+
+// The quick runs fill their tables beside the text's.
+func TestTablesBesideTheText(t *testing.T) {
+	for _, c := range []struct{ config, label string }{{"sunspots.toml", "Table 5.1"}, {"tecator.toml", "Table 5.2"}, {"sunspots-priors.toml", "Table 6.1"}, {"tecator-priors.toml", "Table 6.2"}} {
+		cmp := exptest.ThesisTable(t, c.label, exptest.Quick(t, configPath(c.config)))
+		if len(cmp.Rows) < 5 {
+			t.Errorf("%s: %d rows", c.label, len(cmp.Rows))
+		}
 	}
 }

@@ -68,3 +68,34 @@ func BenchmarkTrajectorySunspots(b *testing.B) {
 		h.Step(&pt, 1, rnd)
 	}
 }
+
+// The batched gradient of the posterior's E_D (bnn.Batch, the HMC's hot
+// loop) on the same problem.
+func BenchmarkBatchErrorGradSunspots(b *testing.B) {
+	p := sunspotShape()
+	w := make([]float64, p.NumWeights())
+	netlabInit(p.Arch, w, rand.New(rand.NewPCG(2, 2)))
+	g := make([]float64, len(w))
+	bt := bnn.NewBatch(p)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		bt.ErrorGrad(w, g)
+	}
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(ns/float64(len(p.X)), "ns/point")
+	// 4·H·(I+1) + 7·H + 4 flops a point beside 2·H special functions.
+	flops := float64(len(p.X) * (4*p.Hidden*(p.In+1) + 7*p.Hidden + 4))
+	b.ReportMetric(flops/ns, "Gflop/s")
+}
+
+// A whole Table 5.1 run of the sunspot shape: 200 trajectories of 100
+// leapfrog steps with Gibbs updates of α and β.
+func BenchmarkSampleHMCSunspots(b *testing.B) {
+	p := sunspotShape()
+	for range b.N {
+		if _, err := SampleHMC(p, bnn.Single, bnn.HMCSettings{}, rand.New(rand.NewPCG(1, 1))); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

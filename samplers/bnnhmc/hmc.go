@@ -83,7 +83,12 @@ func runChain(p *bnn.Problem, prior bnn.Prior, s bnn.HMCSettings, plan mcmc.Plan
 	}
 	eps := s.Step
 	h := &mcmc.HMC{Target: post, Steps: s.Leapfrog, Persistence: s.Persistence,
-		StepSize: func(float64) float64 { return eps }}
+		StepSize: func(float64) float64 {
+			if s.ScaleStep {
+				return eps * math.Sqrt(s.Beta/post.Beta)
+			}
+			return eps
+		}}
 	pt := mcmc.NewPoint[[]float64](post, w0)
 	if !(pt.LogLik > math.Inf(-1)) {
 		return nil, fmt.Errorf("bnnhmc: the start's log likelihood is %v", pt.LogLik)
@@ -92,23 +97,28 @@ func runChain(p *bnn.Problem, prior bnn.Prior, s bnn.HMCSettings, plan mcmc.Plan
 	for j := range probes {
 		out.probe[j] = make([]float64, 0, plan.Keep)
 	}
-	logEps := math.Log(eps)
+	var da *mcmc.DualAveraging
+	if s.AdaptAccept > 0 {
+		da = mcmc.NewDualAveraging(eps, s.AdaptAccept)
+	}
 	for t := range plan.Transitions() {
 		st := h.Step(&pt, 1, rnd)
 		if t < plan.Burn {
 			out.burn.Add(st)
-			if s.AdaptAccept > 0 {
-				// Robbins-Monro on ln ε toward the target acceptance
-				// probability; frozen after the burn-in.
-				logEps += (h.LastAcceptProb - s.AdaptAccept) / math.Pow(float64(t+1), 0.6)
-				eps = math.Exp(logEps)
+			if da != nil {
+				// Dual averaging toward the target acceptance
+				// probability; its averaged step after the burn-in.
+				eps = da.Update(h.LastAcceptProb)
+				if t == plan.Burn-1 {
+					eps = da.Final()
+				}
 			}
 		} else {
 			out.kept.Add(st)
 			out.sumProb += h.LastAcceptProb
 		}
 		var ed float64
-		if s.FixHyper {
+		if s.FixHyper || t < s.HyperFrom {
 			ed = -pt.LogLik / post.Beta
 		} else {
 			ed = post.Resample(pt.X, s.Hyper, true, true, rnd)

@@ -34,7 +34,9 @@ func autocov(dst, x []float64) float64 {
 // where K is the last k before the first negative Γ̂_k and the Γ̂_k are
 // made non-increasing (Geyer's initial monotone sequence estimator). For
 // an AR(1) chain with coefficient φ, τ = (1+φ)/(1−φ). ESS is NaN for fewer
-// than 4 values and n (no autocorrelation measurable) for a constant chain.
+// than 4 values and 1 for a constant chain (a chain that never moved is
+// worth one value; one whose values differ by rounding alone gets about 1
+// too, its autocorrelations being near 1).
 func ESS(x []float64) float64 { return ESSChains([][]float64{x}) }
 
 // IntegratedTime returns τ̂ of ESS for one chain: ESS = n/τ̂.
@@ -87,7 +89,7 @@ func ESSChains(chains [][]float64) float64 {
 	varPlus := float64(n-1)/float64(n)*w + b
 	if !(varPlus > 0) {
 		if varPlus == 0 {
-			return float64(m * n)
+			return 1 // every value the same: one value's worth
 		}
 		return math.NaN()
 	}
@@ -133,8 +135,9 @@ func ESSChains(chains [][]float64) float64 {
 //
 // R̂ is near 1 for chains that have mixed and well above 1 for chains in
 // different regions (a single chain split in two tests its stationarity).
-// It is NaN for fewer than 4 values per chain and 1 when every value is
-// the same.
+// It is NaN for fewer than 4 values per chain and when every value is the
+// same (nothing to compare; the ESS and the acceptance rate tell a stuck
+// chain).
 func SplitRHat(chains [][]float64) float64 {
 	if len(chains) == 0 {
 		return math.NaN()
@@ -176,7 +179,7 @@ func SplitRHat(chains [][]float64) float64 {
 	b /= float64(m - 1)
 	if w == 0 {
 		if b == 0 {
-			return 1
+			return math.NaN()
 		}
 		return math.Inf(1)
 	}

@@ -52,8 +52,14 @@ func TestESSEdgeCases(t *testing.T) {
 	if a, b := ESS(x), ESS(y); math.Abs(a-b) > 1e-9*a {
 		t.Errorf("ESS not affine invariant: %g, %g", a, b)
 	}
-	if e := ESS([]float64{2, 2, 2, 2, 2}); e != 5 {
-		t.Errorf("constant chain ESS %g, want 5", e)
+	if e := ESS([]float64{2, 2, 2, 2, 2}); e != 1 {
+		t.Errorf("constant chain ESS %g, want 1", e)
+	}
+	if r := SplitRHat([][]float64{{2, 2, 2, 2}, {2, 2, 2, 2}}); !math.IsNaN(r) {
+		t.Errorf("constant chains R̂ %g, want NaN", r)
+	}
+	if r := SplitRHat([][]float64{{2, 2, 2, 2}, {3, 3, 3, 3}}); !math.IsInf(r, 1) {
+		t.Errorf("two different constant chains R̂ %g, want +Inf", r)
 	}
 	if !math.IsNaN(ESS([]float64{1, 2, 3})) || !math.IsNaN(SplitRHat([][]float64{{1, 2, 3}})) {
 		t.Error("too short a chain gave a number")

@@ -70,6 +70,9 @@ type HMC struct {
 	// kick: a map that still preserves volume but is not reversible. Only
 	// the tests set it (the negative control of the invariance tests).
 	brokenKick bool
+	// keepOnReject keeps the refreshed momentum on rejection instead of
+	// negating it (the tests' control of the persistence).
+	keepOnReject bool
 }
 
 // ResetMomentum forgets the persistent momentum: the next Step draws it
@@ -189,7 +192,7 @@ func (h *HMC) Step(pt *Point[[]float64], beta float64, rnd *rand.Rand) Stats {
 // (x′, −p′) of the reversible map was refused, so the chain stays at
 // (x, p) and the momentum flip that completes the move gives (x, −p).
 func (h *HMC) reject(rho float64) {
-	if rho == 0 {
+	if rho == 0 || h.keepOnReject {
 		return
 	}
 	for i := range h.mom {

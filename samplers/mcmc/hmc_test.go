@@ -179,14 +179,16 @@ func TestHMCBanana(t *testing.T) {
 	}
 }
 
-// invariance starts nDraw chains at exact draws of the correlated Gaussian,
-// makes three persistent transitions with a large step (many rejections,
-// so the negation of the momentum matters) and returns the χ² p-values of
-// x₁ in ten equiprobable bins and of the Mahalanobis radius in ten.
-func invariance(broken bool, seed uint64) (float64, float64) {
+// invariance starts chains at exact draws of the correlated Gaussian,
+// makes c.transitions persistent transitions of three leapfrog steps (with
+// a large step: many rejections, so the negation of the momentum matters)
+// and returns the χ² p-values of x₁ in ten equiprobable bins and of the
+// Mahalanobis radius in ten.
+func invariance(c invCase, seed uint64) (float64, float64) {
 	g := gauss2{r: 0.6}
 	rnd := rand.New(rand.NewPCG(seed, 77))
-	h := &HMC{Target: g, Steps: 3, StepSize: fixed(0.9), Persistence: 0.8, brokenKick: broken}
+	h := &HMC{Target: g, Steps: 3, StepSize: fixed(c.eps), Persistence: c.rho,
+		brokenKick: c.brokenKick, keepOnReject: c.keepOnReject}
 	const bins, n = 10, 30000
 	cx, cr := make([]int, bins), make([]int, bins)
 	pt := Point[[]float64]{X: make([]float64, 2)}
@@ -195,7 +197,7 @@ func invariance(broken bool, seed uint64) (float64, float64) {
 		pt.X[0], pt.X[1] = g.draw(rnd)
 		pt.LogPrior, pt.LogLik = g.LogPrior(pt.X), 0
 		h.ResetMomentum()
-		for range 3 {
+		for range c.transitions {
 			h.Step(&pt, 1, rnd)
 		}
 		cx[min(int(norm.CDF(pt.X[0])*bins), bins-1)]++
@@ -209,21 +211,42 @@ func invariance(broken bool, seed uint64) (float64, float64) {
 	return chiSquareP(cx, want), chiSquareP(cr, want)
 }
 
+// invCase is a setting of the invariance test, and its broken variants.
+type invCase struct {
+	transitions              int
+	eps, rho                 float64
+	brokenKick, keepOnReject bool
+}
+
+var (
+	invShort = invCase{transitions: 3, eps: 0.9, rho: 0.8}
+	invLong  = invCase{transitions: 10, eps: 0.7, rho: 0.99}
+)
+
 // Exact draws of the target stay distributed as the target after
 // persistent HMC transitions (Pearson's test on two statistics).
 func TestHMCInvariance(t *testing.T) {
-	px, pr := invariance(false, 1)
-	if px < 1e-3 || pr < 1e-3 {
-		t.Errorf("χ² p = %.3g (x₁), %.3g (radius): want ≥ 1e-3", px, pr)
+	for _, c := range []invCase{invShort, invLong} {
+		px, pr := invariance(c, 1)
+		if px < 1e-3 || pr < 1e-3 {
+			t.Errorf("%+v: χ² p = %.3g (x₁), %.3g (radius): want ≥ 1e-3", c, px, pr)
+		}
 	}
 }
 
 // The same test rejects a leapfrog whose first half kick is a full kick (a
-// volume-preserving but non-reversible map).
-func TestHMCInvarianceDetectsBrokenIntegrator(t *testing.T) {
-	px, pr := invariance(true, 1)
-	if min(px, pr) > 1e-6 {
-		t.Errorf("broken integrator not detected: χ² p = %.3g (x₁), %.3g (radius)", px, pr)
+// volume-preserving but non-reversible map), and persistence without the
+// negation of the momentum on rejection.
+func TestHMCInvarianceDetectsBrokenKernels(t *testing.T) {
+	kick := invShort
+	kick.brokenKick = true
+	keep := invLong
+	keep.keepOnReject = true
+	for _, c := range []invCase{kick, keep} {
+		px, pr := invariance(c, 1)
+		if min(px, pr) > 1e-6 {
+			t.Errorf("%+v: broken kernel not detected: χ² p = %.3g (x₁), %.3g (radius)", c, px, pr)
+		}
 	}
 }
 

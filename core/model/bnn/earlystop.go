@@ -88,11 +88,16 @@ func EarlyStopping(p *Problem, s EarlyStoppingSettings, r *rand.Rand) (*PointFit
 			xt, tt = append(xt, p.X[i]), append(tt, p.T[i])
 		}
 	}
-	act := make([]float64, p.Hidden)
+	act := make([]float64, 2*p.Hidden)
+	trainP, err := NewProblem(p.Arch, xt, tt)
+	if err != nil {
+		return nil, err
+	}
+	batch := NewBatch(trainP)
 	w := p.InitWeights(r)
 	fit := &PointFit{Arch: p.Arch, W: slices.Clone(w), Validation: val}
 	fit.ValidationMSE = 2 * p.ErrorGrad(w, xv, tv, nil, act) / float64(len(tv))
-	obj := func(w, g []float64) float64 { return p.ErrorGrad(w, xt, tt, g, act) }
+	obj := func(w, g []float64) float64 { return batch.ErrorGrad(w, g) }
 	res := scg(obj, w, scgSettings{MaxIterations: s.MaxIterations, After: func(iter int, w []float64) bool {
 		if e := 2 * p.ErrorGrad(w, xv, tv, nil, act) / float64(len(tv)); e < fit.ValidationMSE {
 			fit.ValidationMSE, fit.Best = e, iter

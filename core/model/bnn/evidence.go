@@ -101,15 +101,17 @@ type evidenceTerm interface {
 	errorHessian(w, hess []float64) float64
 }
 
+// problemTerm is the network's data term, its E_D and gradient by the
+// vectorised Batch.
 type problemTerm struct {
-	p   *Problem
-	act []float64
+	p *Problem
+	b *Batch
 }
 
 func (t problemTerm) numWeights() int { return t.p.NumWeights() }
 func (t problemTerm) numPoints() int  { return len(t.p.T) }
 func (t problemTerm) errorGrad(w, g []float64) float64 {
-	return t.p.ErrorGrad(w, t.p.X, t.p.T, g, t.act)
+	return t.b.ErrorGrad(w, g)
 }
 func (t problemTerm) errorHessian(w, h []float64) float64 {
 	return t.p.ErrorHessian(w, t.p.X, t.p.T, h)
@@ -152,7 +154,7 @@ func Evidence(p *Problem, prior Prior, s EvidenceSettings, r *rand.Rand) (*Lapla
 	}
 	s = s.withDefaults()
 	ng, group := p.Groups(prior)
-	term := problemTerm{p: p, act: make([]float64, p.Hidden)}
+	term := problemTerm{p: p, b: NewBatch(p)}
 	var best *Laplace
 	var logs []float64
 	for init := range s.Inits {

@@ -25,11 +25,18 @@ type HMCSettings struct {
 	// Step is the leapfrog step size ε (default 2×10⁻³, L2146, the only
 	// one the text states), jittered uniformly on [0.8, 1.2]·ε.
 	Step float64
+	// ScaleStep scales ε by √(Beta/β) with the current β of the Gibbs
+	// updates (Beta the initial value), as the likelihood's curvature
+	// scales with β (in the spirit of Neal 1996 §3.5's step sizes set from
+	// the current hyperparameters; the step is a function of the other
+	// Gibbs block, so each trajectory stays reversible). Invented, off by
+	// default.
+	ScaleStep bool
 	// AdaptAccept, when positive, tunes ε during the burn-in toward a mean
-	// acceptance probability AdaptAccept (a Robbins-Monro step on ln ε
-	// after every burn-in trajectory) and freezes it for the kept samples.
-	// An invented detail, off by default: the text gives no step for the
-	// real data.
+	// acceptance probability AdaptAccept (samplers/mcmc.DualAveraging,
+	// Hoffman and Gelman 2014) and fixes it at the averaged step for the
+	// kept samples. An invented detail, off by default: the text gives no
+	// step for the real data.
 	AdaptAccept float64
 	// Persistence is ρ of the partial momentum refresh p ← ρp + √(1−ρ²)ν
 	// (default 0.95, L2183); FullRefresh draws fresh momenta at every
@@ -45,6 +52,11 @@ type HMCSettings struct {
 	Alpha    []float64
 	Beta     float64
 	FixHyper bool
+	// HyperFrom is the first trajectory after which α and β are
+	// resampled: before it they stay at Alpha and Beta while the weights
+	// move toward the data (Neal 1996 §3.5 starts with the hyperparameters
+	// fixed; the text does not say). Default 0, at every trajectory.
+	HyperFrom int
 	// Start is the initial weight vector of every chain (Fig 5.3 starts at
 	// the Laplace mode). Without it each chain draws its own start as
 	// NETLAB's mlp does, N(0, 1/(I+1)) for the first layer and
@@ -121,6 +133,8 @@ func (s HMCSettings) Check(k int) error {
 		return fmt.Errorf("bnn: HMC persistence = %v, want in [0, 1)", s.Persistence)
 	case !(s.Beta > 0) || math.IsInf(s.Beta, 1):
 		return fmt.Errorf("bnn: HMC beta = %v, want a positive finite precision", s.Beta)
+	case s.HyperFrom < 0 || s.HyperFrom > s.Samples:
+		return fmt.Errorf("bnn: HMC hyper_from = %d, want 0..samples = %d", s.HyperFrom, s.Samples)
 	case s.Chains < 1 || s.Chains > 1e4:
 		return fmt.Errorf("bnn: HMC chains = %d, want 1..1e4", s.Chains)
 	case s.Start != nil && len(s.Start) != k:
@@ -155,14 +169,16 @@ type HMCResult struct {
 	MeanAcceptProb     float64
 	BurnAcceptRate     float64
 	// Step is each chain's leapfrog step ε after the burn-in (Step of the
-	// settings unless AdaptAccept tuned it).
+	// settings unless AdaptAccept tuned it; before ScaleStep's factor).
 	Step []float64
 
 	// Probes are the inputs traced; ProbeESS[j] the effective sample size
 	// of f(Probes[j], w) pooled over the chains (samplers/mcmc.ESSChains),
 	// ErrorESS that of the training error E_D(w), and ESSMin the least of
-	// them. ProbeRHat, ErrorRHat and RHatMax are the split-R̂ of the same
-	// traces over the chains (NaN for fewer than 4 kept samples).
+	// them (1 for a chain that never moved). ProbeRHat, ErrorRHat and
+	// RHatMax are the split-R̂ of the same traces over the chains (NaN for
+	// fewer than 4 kept samples or a trace without variation; RHatMax
+	// skips NaNs).
 	Probes             [][]float64
 	ProbeESS           []float64
 	ErrorESS, ESSMin   float64
@@ -193,3 +209,27 @@ func (r *HMCResult) Predict(x []float64) (mean, variance float64) {
 func (r *HMCResult) Kept() int { return len(r.W) / max(r.Chains, 1) }
 
 var _ Predictive = (*HMCResult)(nil)
+
+// Ops is the work of HMC with settings s (after WithDefaults) on n data
+// points of network a, in operations of about a nanosecond (for an
+// experiment's Estimate): every trajectory evaluates the gradient of E_D
+// Leapfrog + 1 times and E_D once more, each 4·H·(I+1) + 7·H + 4
+// arithmetic operations a point plus 2·H special functions (erf and exp,
+// counted 20 each).
+func (s HMCSettings) Ops(a Arch, n int) float64 {
+	perPoint := float64(4*a.Hidden*(a.In+1) + 7*a.Hidden + 4 + 40*a.Hidden)
+	return float64(s.Chains) * float64(s.Samples) * float64(s.Leapfrog+2) * float64(n) * perPoint
+}
+
+// Outputs writes f(x, w_s) of every kept sample into dst (reused when long
+// enough) and returns it: the sampled curves of Fig 5.3(e).
+func (r *HMCResult) Outputs(dst, x []float64) []float64 {
+	if cap(dst) < len(r.W) {
+		dst = make([]float64, len(r.W))
+	}
+	dst = dst[:len(r.W)]
+	for s, w := range r.W {
+		dst[s] = r.Arch.Forward(w, x, nil)
+	}
+	return dst
+}

@@ -182,7 +182,7 @@ func TestHMCSettingsDefaults(t *testing.T) {
 	if err := s.Check(10); err != nil {
 		t.Errorf("defaults refused: %v", err)
 	}
-	for _, bad := range []HMCSettings{{Burn: 200}, {Step: -1}, {Persistence: 1}, {Start: []float64{1}}, {Chains: -1}} {
+	for _, bad := range []HMCSettings{{Burn: 200}, {Step: -1}, {Persistence: 1}, {Start: []float64{1}}, {Chains: -1}, {HyperFrom: 201}, {AdaptAccept: 1}, {Thin: 101}} {
 		if err := bad.WithDefaults().Check(10); err == nil {
 			t.Errorf("%+v accepted", bad)
 		}
@@ -202,8 +202,22 @@ func TestHMCResultPredict(t *testing.T) {
 	}
 	m := (fs[0] + fs[1] + fs[2]) / 3
 	v := ((fs[0]-m)*(fs[0]-m)+(fs[1]-m)*(fs[1]-m)+(fs[2]-m)*(fs[2]-m))/3 + (0.5+0.25+0.25)/3
+	if out := res.Outputs(nil, x); len(out) != 3 || out[0] != fs[0] || out[1] != fs[1] || out[2] != fs[2] {
+		t.Errorf("Outputs = %v, want %v", out, fs)
+	}
 	gm, gv := res.Predict(x)
 	if math.Abs(gm-m) > 1e-15 || math.Abs(gv-v) > 1e-15 {
 		t.Errorf("Predict = (%v, %v), want (%v, %v)", gm, gv, m, v)
+	}
+}
+
+// Ops counts the Table 5.1 run of the sunspot shape: one chain of 200
+// trajectories of 102 gradient-sized evaluations on 221 points.
+func TestHMCSettingsOps(t *testing.T) {
+	s := HMCSettings{}.WithDefaults()
+	a := Arch{In: 12, Hidden: 8}
+	want := 200.0 * 102 * 221 * float64(4*8*13+7*8+4+40*8)
+	if got := s.Ops(a, 221); got != want {
+		t.Errorf("Ops = %g, want %g", got, want)
 	}
 }
