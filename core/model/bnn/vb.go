@@ -609,7 +609,7 @@ func (v *VB) LogQ(w []float64) float64 {
 			z := (x - v.mean[m][j]) / math.Exp(v.logs[m][j])
 			lm += -0.5*z*z - v.logs[m][j] - 0.5*ln2pi
 		}
-		l = logAdd(l, lm)
+		l = numeric.LogAddExp(l, lm)
 	}
 	return l
 }

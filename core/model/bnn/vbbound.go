@@ -260,7 +260,7 @@ func (v *VB) updateLambda() {
 		l := math.Inf(-1)
 		for m, qm := range v.q {
 			if qm > 0 {
-				l = logAdd(l, math.Log(qm)+v.lnB[m][mp])
+				l = numeric.LogAddExp(l, math.Log(qm)+v.lnB[m][mp])
 			}
 		}
 		if v.q[mp] > 0 && !math.IsInf(l, -1) {
@@ -304,14 +304,4 @@ func (v *VB) updateMixing() {
 		v.q[m] = math.Exp(c[m] - l)
 	}
 	v.fresh = false
-}
-
-func logAdd(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
