@@ -17,6 +17,7 @@ import (
 	"strconv"
 
 	"github.com/vbworkbench/vbw/core/model/bnn"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/results"
@@ -184,15 +185,7 @@ func RunNRD(env *experiments.Env, c *NRDConfig) error {
 	var ns, means, ses []float64
 	for _, n := range c.Sizes {
 		k := kept[n]
-		m := results.Mean(k)
-		var v float64
-		for _, x := range k {
-			v += (x - m) * (x - m)
-		}
-		sd := 0.0
-		if len(k) > 1 {
-			sd = math.Sqrt(v / float64(len(k)-1))
-		}
+		m, sd := numeric.MeanSD(k) // the document's _sd (tables.go): divisor n
 		fig.AddRow(n, m, sd, len(k))
 		s.SetMetric(fmt.Sprintf("nrd_hidden_kept_N%d", n), m)
 		s.SetMetric(fmt.Sprintf("nrd_hidden_kept_N%d_sd", n), sd)

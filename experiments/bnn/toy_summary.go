@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/results"
 )
@@ -144,13 +145,9 @@ func RunToy(env *experiments.Env, c *ToyConfig) error {
 	setSpread := func(name string, xs []float64) {
 		kept, _ := results.DropNaN(xs)
 		s.SetMetric(name, results.Median(kept))
-		if len(kept) > 1 {
-			m := results.Mean(kept)
-			var v float64
-			for _, x := range kept {
-				v += (x - m) * (x - m)
-			}
-			s.SetMetric(name+"_sd", math.Sqrt(v/float64(len(kept)-1)))
+		if len(kept) > 0 {
+			_, sd := numeric.MeanSD(kept) // the document's _sd (tables.go): divisor n
+			s.SetMetric(name+"_sd", sd)
 		}
 	}
 	setSpread("mi_bound", mi)
