@@ -212,8 +212,16 @@ type ToyCell struct {
 	CompMeans     [][]float64            `json:"comp_means"`
 	Draws         map[string][][]float64 `json:"draws,omitempty"`
 	// The measures of the claims (NaN as experiments.Float).
-	VarRatioAway   experiments.Float `json:"var_ratio_away"`
-	SpreadRatio    experiments.Float `json:"spread_ratio"`
+	// The medians over the grid points away from the data (AwayPoints of
+	// them) of Var f under the diagonal posterior and HMC and of the
+	// components' spread of ⟨f⟩, and that spread's median near the data
+	// (NearPoints); 0 where a region has no point.
+	AwayPoints     int               `json:"away_points"`
+	NearPoints     int               `json:"near_points"`
+	VarAwayDiag    float64           `json:"var_away_diag"`
+	VarAwayHMC     float64           `json:"var_away_hmc"`
+	SpreadAway     float64           `json:"spread_away"`
+	SpreadNear     float64           `json:"spread_near"`
 	LaplaceOff     experiments.Float `json:"laplace_off_scale"`
 	Fig54Largest   experiments.Float `json:"fig54_largest"`
 	Fig54Smallest4 experiments.Float `json:"fig54_smallest4"`
@@ -322,7 +330,6 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 		}
 		cell.CompMeans = append(cell.CompMeans, row)
 	}
-	nan := experiments.Float(math.NaN())
 	le, err := newLaplaceEigen(lap)
 	if err != nil {
 		return cell, err
@@ -373,12 +380,12 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 			spNear = append(spNear, sp)
 		}
 	}
-	cell.VarRatioAway, cell.SpreadRatio = nan, nan
-	if len(vd) > 0 && cell.HMCAccept > 0 && results.Median(vh) > 0 { // a chain that never moved has no variance
-		cell.VarRatioAway = experiments.Float(results.Median(vd) / results.Median(vh))
+	cell.AwayPoints, cell.NearPoints = len(vd), len(spNear)
+	if len(vd) > 0 {
+		cell.VarAwayDiag, cell.VarAwayHMC, cell.SpreadAway = results.Median(vd), results.Median(vh), results.Median(spAway)
 	}
-	if len(spAway) > 0 && len(spNear) > 0 && results.Median(spNear) > 0 {
-		cell.SpreadRatio = experiments.Float(results.Median(spAway) / results.Median(spNear))
+	if len(spNear) > 0 {
+		cell.SpreadNear = results.Median(spNear)
 	}
 	lines, qdrop, pdrop := fig55Lines(post, mix, true)
 	cell.Fig55, cell.Fig55QDrop, cell.Fig55PDrop = lines, experiments.Float(qdrop), experiments.Float(pdrop)

@@ -66,7 +66,8 @@ func RunToy(env *experiments.Env, c *ToyConfig) error {
 		}
 	}
 	seeds := results.NewTable("seed", "figure", "alpha_input", "alpha_hidden_bias", "alpha_output", "alpha_output_bias", "beta",
-		"f_diag", "f_mix", "mi_bound", "mi_min_overlap", "hmc_accept", "var_ratio_away", "spread_ratio",
+		"f_diag", "f_mix", "mi_bound", "mi_min_overlap", "hmc_accept", "away_points", "var_away_diag", "var_away_hmc",
+		"near_points", "spread_away", "spread_near",
 		"laplace_off_scale", "fig54_largest", "fig54_smallest4", "fig55_q_drop", "fig55_p_drop")
 	pred := results.NewTable("seed", "method", "x", "mean", "sd")
 	comps := results.NewTable("seed", "component", "mixing", "x", "mean")
@@ -82,7 +83,8 @@ func RunToy(env *experiments.Env, c *ToyConfig) error {
 			isFig = 1
 		}
 		seeds.AddRow(cell.Seed, isFig, cell.AlphaG[0], cell.AlphaG[1], cell.AlphaG[2], cell.AlphaG[3], cell.Beta, cell.FDiag, cell.FMix,
-			cell.MIBound, cell.MIMin, cell.HMCAccept, float64(cell.VarRatioAway), float64(cell.SpreadRatio), float64(cell.LaplaceOff),
+			cell.MIBound, cell.MIMin, cell.HMCAccept, cell.AwayPoints, cell.VarAwayDiag, cell.VarAwayHMC,
+			cell.NearPoints, cell.SpreadAway, cell.SpreadNear, float64(cell.LaplaceOff),
 			float64(cell.Fig54Largest), float64(cell.Fig54Smallest4), float64(cell.Fig55QDrop), float64(cell.Fig55PDrop))
 		for _, cv := range cell.Curves {
 			for i, x := range xs {
@@ -125,7 +127,16 @@ func RunToy(env *experiments.Env, c *ToyConfig) error {
 			notPD++
 		}
 		acc = append(acc, cell.HMCAccept)
-		ratio, spread = append(ratio, float64(cell.VarRatioAway)), append(spread, float64(cell.SpreadRatio))
+		// The ratios are undefined where a region has no grid point, where
+		// HMC never moved (no variance) or the components never spread.
+		vr, sr := math.NaN(), math.NaN()
+		if cell.AwayPoints > 0 && cell.HMCAccept > 0 && cell.VarAwayHMC > 0 {
+			vr = cell.VarAwayDiag / cell.VarAwayHMC
+		}
+		if cell.AwayPoints > 0 && cell.NearPoints > 0 && cell.SpreadNear > 0 {
+			sr = cell.SpreadAway / cell.SpreadNear
+		}
+		ratio, spread = append(ratio, vr), append(spread, sr)
 		off, l54, s54 = append(off, float64(cell.LaplaceOff)), append(l54, float64(cell.Fig54Largest)), append(s54, float64(cell.Fig54Smallest4))
 		q55, p55 = append(q55, float64(cell.Fig55QDrop)), append(p55, float64(cell.Fig55PDrop))
 		dfm = append(dfm, cell.FMix-cell.FDiag)
