@@ -48,6 +48,13 @@ type HMC struct {
 	StepSize func(beta float64) float64
 	// Persistence is ρ of the partial momentum refresh, in [0, 1).
 	Persistence float64
+	// Scale, when not nil, multiplies the step of each coordinate:
+	// coordinate i moves with ε·Scale[i] (Neal 2011 §4.2: per-coordinate
+	// steps, a diagonal mass matrix diag(1/Scale²) in disguise, which keeps
+	// the leapfrog volume preserving and reversible). It must have len(x)
+	// positive entries and may change only between Steps (as a function of
+	// anything but the state, e.g. other Gibbs blocks).
+	Scale []float64
 
 	// Stats accumulates the counts of every Step.
 	Stats Stats
@@ -137,19 +144,37 @@ func (h *HMC) Step(pt *Point[[]float64], beta float64, rnd *rand.Rand) Stats {
 		copy(h.mom, h.p) // the refreshed momentum, kept (negated) on rejection
 		h.haveMom = true
 	}
-	first := 0.5 * eps
+	first := 0.5
 	if h.brokenKick {
-		first = eps
+		first = 1
+	}
+	if h.Scale != nil && len(h.Scale) != d {
+		panic("mcmc: HMC Scale has the wrong length")
 	}
 	h.grad(h.x, beta)
-	for range h.Steps {
-		for i := range h.p {
-			h.p[i] += first * h.g[i]
-			h.x[i] += eps * h.p[i]
+	if h.Scale == nil {
+		for range h.Steps {
+			for i := range h.p {
+				h.p[i] += first * eps * h.g[i]
+				h.x[i] += eps * h.p[i]
+			}
+			h.grad(h.x, beta)
+			for i := range h.p {
+				h.p[i] += 0.5 * eps * h.g[i]
+			}
 		}
-		h.grad(h.x, beta)
-		for i := range h.p {
-			h.p[i] += 0.5 * eps * h.g[i]
+	} else {
+		sc := h.Scale
+		for range h.Steps {
+			for i := range h.p {
+				e := eps * sc[i]
+				h.p[i] += first * e * h.g[i] // (½ε_i) g_i, as the last half kick
+				h.x[i] += e * h.p[i]
+			}
+			h.grad(h.x, beta)
+			for i := range h.p {
+				h.p[i] += 0.5 * (eps * sc[i]) * h.g[i]
+			}
 		}
 	}
 	var k1 float64

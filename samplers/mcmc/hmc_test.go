@@ -187,7 +187,7 @@ func TestHMCBanana(t *testing.T) {
 func invariance(c invCase, seed uint64) (float64, float64) {
 	g := gauss2{r: 0.6}
 	rnd := rand.New(rand.NewPCG(seed, 77))
-	h := &HMC{Target: g, Steps: 3, StepSize: fixed(c.eps), Persistence: c.rho,
+	h := &HMC{Target: g, Steps: 3, StepSize: fixed(c.eps), Persistence: c.rho, Scale: c.scale,
 		brokenKick: c.brokenKick, keepOnReject: c.keepOnReject}
 	const bins, n = 10, 30000
 	cx, cr := make([]int, bins), make([]int, bins)
@@ -215,18 +215,21 @@ func invariance(c invCase, seed uint64) (float64, float64) {
 type invCase struct {
 	transitions              int
 	eps, rho                 float64
+	scale                    []float64
 	brokenKick, keepOnReject bool
 }
 
 var (
 	invShort = invCase{transitions: 3, eps: 0.9, rho: 0.8}
 	invLong  = invCase{transitions: 10, eps: 0.7, rho: 0.99}
+	invScale = invCase{transitions: 3, eps: 0.6, rho: 0.8, scale: []float64{1.3, 0.7}}
 )
 
 // Exact draws of the target stay distributed as the target after
-// persistent HMC transitions (Pearson's test on two statistics).
+// persistent HMC transitions (Pearson's test on two statistics), also with
+// per-coordinate steps.
 func TestHMCInvariance(t *testing.T) {
-	for _, c := range []invCase{invShort, invLong} {
+	for _, c := range []invCase{invShort, invLong, invScale} {
 		px, pr := invariance(c, 1)
 		if px < 1e-3 || pr < 1e-3 {
 			t.Errorf("%+v: χ² p = %.3g (x₁), %.3g (radius): want ≥ 1e-3", c, px, pr)
@@ -242,7 +245,9 @@ func TestHMCInvarianceDetectsBrokenKernels(t *testing.T) {
 	kick.brokenKick = true
 	keep := invLong
 	keep.keepOnReject = true
-	for _, c := range []invCase{kick, keep} {
+	scaleKick := invScale
+	scaleKick.brokenKick = true
+	for _, c := range []invCase{kick, keep, scaleKick} {
 		px, pr := invariance(c, 1)
 		if min(px, pr) > 1e-6 {
 			t.Errorf("%+v: broken kernel not detected: χ² p = %.3g (x₁), %.3g (radius)", c, px, pr)

@@ -1,8 +1,6 @@
 package bnn
 
 import (
-	"math"
-
 	"github.com/vbworkbench/vbw/core/numeric"
 )
 
@@ -14,9 +12,10 @@ const batchCols = 256
 // out as columns, so that the network's sums become the few matrix
 // products of core/numeric's vector kernels (MulAdd, MulAddT) and the
 // derivatives g′ = √(2/π) e^{−a²/2} one vectorised exponential
-// (numeric.ExpSubTo); only the H·N activations g = erf(a/√2) are scalar
-// calls. For a block B of points with X̃ the (I+1)×B inputs (a row of
-// ones last), U the H×(I+1) input weights and v the output weights,
+// (numeric.ExpSubTo); the activations g = erf(a/√2) are math.Erf's to the
+// bit, with the exponentials of its tail branch batched too (gTo). For a
+// block B of points with X̃ the (I+1)×B inputs (a row of ones last), U the
+// H×(I+1) input weights and v the output weights,
 //
 //	A = U X̃,  G = g(A),  f = v_H + vᵀG,  r = f − t,
 //	∇_v E = G r,  ∇_{v_H} E = Σ r,  ∇_U E = (diag(v) g′(A) ∘ 1rᵀ) X̃ᵀ,
@@ -32,6 +31,7 @@ type Batch struct {
 
 	a, g, d, zero []float64 // Hidden×batchCols
 	f             []float64 // batchCols
+	erf           erfScratch
 }
 
 // NewBatch lays out the data of p for Batch.
@@ -47,6 +47,7 @@ func NewBatch(p *Problem) *Batch {
 	m := p.Hidden * batchCols
 	b.a, b.g, b.d, b.zero = make([]float64, m), make([]float64, m), make([]float64, m), make([]float64, m)
 	b.f = make([]float64, batchCols)
+	b.erf = newErfScratch(m)
 	return b
 }
 
@@ -68,9 +69,7 @@ func (b *Batch) ErrorGrad(w, grad []float64) float64 {
 		clear(a)
 		// A = U X̃ (H×m), the rows of X̃ read from column off.
 		numeric.MulAdd(nh, m, ld, u, ld, 1, b.xt[off:], n, a, m)
-		for k, s := range a {
-			g[k] = math.Erf(s / math.Sqrt2)
-		}
+		gTo(g, a, &b.erf)
 		for j := range f {
 			f[j] = v[nh]
 		}
