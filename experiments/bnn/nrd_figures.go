@@ -11,7 +11,7 @@ import (
 )
 
 // PlotNRD redraws lawrence_fig6_17: the mean number of hidden nodes kept
-// against N, with ± one standard deviation over the networks (L2667).
+// against N, with ± one standard deviation over the networks (L2680).
 func PlotNRD(dir string) error {
 	c := results.ReadColumns(filepath.Join(dir, "lawrence_fig6_17.csv"))
 	n, m, sd := c.Floats("n"), c.Floats("mean_kept"), c.Floats("sd_kept")

@@ -16,7 +16,6 @@ package bnn
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 
 	"github.com/vbworkbench/vbw/core/model/bnn"
@@ -24,7 +23,7 @@ import (
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
-	"github.com/vbworkbench/vbw/samplers/mcmc"
+	"github.com/vbworkbench/vbw/samplers/bnnhmc"
 )
 
 // ToyID is the registry key of the toy of Figs 5.3-5.5.
@@ -41,17 +40,20 @@ type ToyData struct {
 }
 
 // ToyEvidence is the [evidence] table: the evidence procedure's start and
-// schedule (L2134-2137): cycles of a MAP fit of at most iterations
-// iterations, each followed by the re-estimation of α and β.
+// schedule (L2134, bnn.Evidence with scaled conjugate gradients):
+// cycles of a MAP fit of at most iterations iterations, each followed by
+// the re-estimation of α and β, from inits random starts (the toy's text
+// trains one network).
 type ToyEvidence struct {
 	Alpha      float64 `toml:"alpha" range:"[1e-8,1e8]"`
 	Beta       float64 `toml:"beta" range:"[1e-8,1e8]"`
 	Cycles     int     `toml:"cycles" range:"[1,1000]"`
 	Iterations int     `toml:"iterations" range:"[1,1e5]"`
+	Inits      int     `toml:"inits" range:"[1,100]"`
 }
 
 // ToyVariational is the [variational] table: the variational posteriors'
-// start and schedule (L2138-2146, bnn.VBSettings).
+// start and schedule (L2136-2140, bnn.VBSettings).
 type ToyVariational struct {
 	Components       int     `toml:"components" range:"[2,50]"`
 	InitVariance     float64 `toml:"init_variance" range:"[1e-12,1e2]"`
@@ -88,19 +90,19 @@ type ToyConfig struct {
 	Evidence    ToyEvidence    `toml:"evidence"`
 	Variational ToyVariational `toml:"variational"`
 	HMC         config.HMC     `toml:"hmc"`
-	// HMCSamples is the number of HMC transitions kept (all, L2148).
+	// HMCSamples is the number of HMC transitions kept (all, L2142).
 	HMCSamples int     `toml:"hmc_samples" range:"[2,1e6]"`
 	Grid       ToyGrid `toml:"grid"`
 }
 
-// DefaultToy returns the text's settings (L2124-2148) and ours for the
+// DefaultToy returns the text's settings (L2124-2142) and ours for the
 // grid.
 func DefaultToy() ToyConfig {
 	return ToyConfig{
 		Common: experiments.Common{Experiment: ToyID, Figures: []string{"lawrence_fig5_3", "lawrence_fig5_4", "lawrence_fig5_5"}, Seed: 53},
 		Seeds:  10, Hidden: 5,
 		Data:        ToyData{Points: 30, Centres: []float64{0.125, 0.625}, Spread: 0.25, NoiseSD: 0.05},
-		Evidence:    ToyEvidence{Alpha: 0.1, Beta: 50, Cycles: 10, Iterations: 500},
+		Evidence:    ToyEvidence{Alpha: 0.1, Beta: 50, Cycles: 10, Iterations: 500, Inits: 1},
 		Variational: ToyVariational{Components: 5, InitVariance: 1e-6, Rounds: 10, WeightIterations: 50, SmoothIterations: 50, Jitter: 0.01},
 		HMC:         config.HMC{Leapfrog: 100, Step: 2e-3},
 		HMCSamples:  300,
@@ -141,7 +143,7 @@ func (c *ToyConfig) Estimate() experiments.Cost {
 		},
 		CellMemory: []experiments.Part{experiments.Words("HMC samples", experiments.Key("hmc_samples", c.HMCSamples), h, experiments.Fixed(4, "weights per unit"))},
 		Work: []experiments.Part{
-			experiments.Ops("evidence cycles", 60, seeds, experiments.Key("evidence.cycles", c.Evidence.Cycles), experiments.Key("evidence.iterations", c.Evidence.Iterations), experiments.Fixed(3, "evaluations"), n, h),
+			experiments.Ops("evidence cycles", 60, seeds, experiments.Key("evidence.inits", c.Evidence.Inits), experiments.Key("evidence.cycles", c.Evidence.Cycles), experiments.Key("evidence.iterations", c.Evidence.Iterations), experiments.Fixed(3, "evaluations"), n, h),
 			experiments.Ops("diagonal VB", toyNetOps, seeds, experiments.Key("variational.rounds", v.Rounds), experiments.Key("variational.weight_iterations", v.WeightIterations), experiments.Fixed(3, "evaluations"), n, h),
 			experiments.Ops("mixture VB", toyNetOps, seeds, experiments.Key("variational.rounds", v.Rounds),
 				experiments.Key("variational.weight_iterations", v.WeightIterations).Plus(float64(v.WeightIterations+v.SmoothIterations), "iterations of both stages"), experiments.Fixed(3, "evaluations"), m, n, h),
@@ -197,17 +199,18 @@ type ToyCell struct {
 	T      []float64 `json:"t"`
 	AlphaG []float64 `json:"alpha_g"`
 	Beta   float64   `json:"beta"`
-	// LaplacePD is whether the Hessian at the mode is positive definite.
-	LaplacePD bool                   `json:"laplace_pd"`
-	FDiag     float64                `json:"f_diag"`
-	FMix      float64                `json:"f_mix"`
-	MIBound   float64                `json:"mi_bound"`
-	MIMin     float64                `json:"mi_min_overlap"`
-	Mixing    []float64              `json:"mixing"`
-	HMCAccept float64                `json:"hmc_accept"`
-	Curves    []ToyCurve             `json:"curves"`
-	CompMeans [][]float64            `json:"comp_means"`
-	Draws     map[string][][]float64 `json:"draws,omitempty"`
+	// NegativeEigen counts the data Hessian's negative eigenvalues at the
+	// mode, which bnn.Evidence sets to zero.
+	NegativeEigen int                    `json:"negative_eigen"`
+	FDiag         float64                `json:"f_diag"`
+	FMix          float64                `json:"f_mix"`
+	MIBound       float64                `json:"mi_bound"`
+	MIMin         float64                `json:"mi_min_overlap"`
+	Mixing        []float64              `json:"mixing"`
+	HMCAccept     float64                `json:"hmc_accept"`
+	Curves        []ToyCurve             `json:"curves"`
+	CompMeans     [][]float64            `json:"comp_means"`
+	Draws         map[string][][]float64 `json:"draws,omitempty"`
 	// The measures of the claims (NaN as experiments.Float).
 	VarRatioAway   experiments.Float `json:"var_ratio_away"`
 	SpreadRatio    experiments.Float `json:"spread_ratio"`
@@ -266,15 +269,16 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 	for _, x := range p.X {
 		cell.X = append(cell.X, x[0])
 	}
-	ev := c.Evidence
-	st, err := evidence(p, ev.Alpha, ev.Beta, ev.Cycles, ev.Iterations, rng.New(c.Seed, ToyID, "evidence", strconv.Itoa(seed)))
+	ec := c.Evidence
+	lap, err := bnn.Evidence(p, bnn.Grouped, bnn.EvidenceSettings{Alpha0: ec.Alpha, Beta0: ec.Beta, Cycles: ec.Cycles,
+		MaxIterations: ec.Iterations, Inits: ec.Inits, Optimiser: bnn.SCG}, rng.New(c.Seed, ToyID, "evidence", strconv.Itoa(seed)))
 	if err != nil {
 		return cell, err
 	}
-	cell.AlphaG, cell.Beta, cell.LaplacePD = st.alphaG, st.beta, st.pd
+	cell.AlphaG, cell.Beta, cell.NegativeEigen = lap.Alpha, lap.Beta, lap.NegativeEigen
 	xs := c.Grid.grid()
 	va := c.Variational
-	s := bnn.VBSettings{FixHyper: true, InitAlpha: st.alphaG, InitBeta: st.beta, Mean: st.w, InitVariance: va.InitVariance,
+	s := bnn.VBSettings{FixHyper: true, InitAlpha: lap.Alpha, InitBeta: lap.Beta, Mean: lap.W, InitVariance: va.InitVariance,
 		Rounds: va.Rounds, WeightIterations: va.WeightIterations, SmoothIterations: va.SmoothIterations, Jitter: va.Jitter}
 	diag, err := bnn.FitVB(p, bnn.Grouped, s, nil)
 	if err != nil {
@@ -290,25 +294,23 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 	cell.MIBound, cell.MIMin = mix.MutualInformation()
 	cell.Mixing = mix.Mixing()
 
-	// HMC at the evidence α, β from the mode (L2148).
-	_, group := p.Groups(bnn.Grouped)
-	alpha := make([]float64, p.NumWeights())
-	for j := range alpha {
-		alpha[j] = st.alphaG[group[j]]
+	// HMC at the evidence α, β from the mode, without persistence or
+	// burn-in (L2142).
+	hmc, err := bnnhmc.SampleHMC(p, bnn.Grouped, bnn.HMCSettings{Samples: c.HMCSamples, NoBurn: true, Leapfrog: c.HMC.Leapfrog,
+		Step: c.HMC.Step, FullRefresh: true, Alpha: lap.Alpha, Beta: lap.Beta, FixHyper: true, Start: lap.W, Chains: 1, Workers: 1},
+		rng.New(c.Seed, ToyID, "hmc", strconv.Itoa(seed)))
+	if err != nil {
+		return cell, err
 	}
-	post := newNetPosterior(p, alpha, st.beta)
-	h := &mcmc.HMC{Target: post, Steps: c.HMC.Leapfrog, StepSize: func(float64) float64 { return c.HMC.Step }}
-	pt := mcmc.NewPoint[[]float64](post, append([]float64(nil), st.w...))
-	hr := rng.New(c.Seed, ToyID, "hmc", strconv.Itoa(seed))
-	samples := make([][]float64, c.HMCSamples)
-	for i := range samples {
-		h.Step(&pt, 1, hr)
-		samples[i] = append([]float64(nil), pt.X...)
+	samples := hmc.W
+	cell.HMCAccept = hmc.AcceptRate
+	post, err := bnn.NewPosterior(p, bnn.Grouped, lap.Alpha, lap.Beta)
+	if err != nil {
+		return cell, err
 	}
-	cell.HMCAccept = h.Stats.Rate()
 
 	// The predictive curves of f (no noise) on the grid.
-	mapCurve := predictive("map", xs, func(x []float64) (float64, float64) { return p.Forward(st.w, x, nil), 0 })
+	mapCurve := predictive("map", xs, func(x []float64) (float64, float64) { return p.Forward(lap.W, x, nil), 0 })
 	diagCurve := predictive("vb_diag", xs, diag.PredictF)
 	mixCurve := predictive("vb_mix", xs, mix.PredictF)
 	hmcCurve := sampleCurve("hmc", p.Arch, xs, samples)
@@ -321,32 +323,31 @@ func (c *ToyConfig) runToyCell(seed int) (ToyCell, error) {
 		cell.CompMeans = append(cell.CompMeans, row)
 	}
 	nan := experiments.Float(math.NaN())
-	cell.LaplaceOff, cell.Fig54Largest, cell.Fig54Smallest4 = nan, nan, nan
-	if st.pd {
-		cov := st.covariance()
-		lap := predictive("laplace_eq5_49", xs, func(x []float64) (float64, float64) { return laplaceMean(p.Arch, st.w, cov, x), 0 })
-		lr := rng.New(c.Seed, ToyID, "laplace", strconv.Itoa(seed))
-		lw := make([][]float64, c.HMCSamples)
-		for i := range lw {
-			lw[i] = make([]float64, p.NumWeights())
-			st.sample(lw[i], lr)
+	le, err := newLaplaceEigen(lap)
+	if err != nil {
+		return cell, err
+	}
+	lapCurve := predictive("laplace_eq5_49", xs, func(x []float64) (float64, float64) { return laplaceMean(p.Arch, lap.W, lap.Cov, x), 0 })
+	lr := rng.New(c.Seed, ToyID, "laplace", strconv.Itoa(seed))
+	lw := make([][]float64, c.HMCSamples)
+	for i := range lw {
+		lw[i] = make([]float64, p.NumWeights())
+		le.sample(lw[i], lr)
+	}
+	lapCurve.SD = sampleCurve("laplace_samples", p.Arch, xs, lw).SD
+	cell.Curves = append(cell.Curves, lapCurve)
+	off := 0
+	for _, m := range lapCurve.Mean {
+		if m < c.Grid.Scale[0] || m > c.Grid.Scale[1] {
+			off++
 		}
-		lapS := sampleCurve("laplace_samples", p.Arch, xs, lw)
-		lap.SD = lapS.SD
-		cell.Curves = append(cell.Curves, lap)
-		off := 0
-		for _, m := range lap.Mean {
-			if m < c.Grid.Scale[0] || m > c.Grid.Scale[1] {
-				off++
-			}
-		}
-		cell.LaplaceOff = experiments.Float(float64(off) / float64(len(xs)))
-		lines, largest, small4 := fig54Lines(post, st, true)
-		cell.Fig54Largest, cell.Fig54Smallest4 = experiments.Float(largest), experiments.Float(small4)
-		cell.Fig54 = lines
-		if c.Grid.Draws > 0 {
-			cell.Draws = map[string][][]float64{"laplace": drawCurves(p.Arch, xs, lw[:min(c.Grid.Draws, len(lw))])}
-		}
+	}
+	cell.LaplaceOff = experiments.Float(float64(off) / float64(len(xs)))
+	lines, largest, small4 := fig54Lines(post, le)
+	cell.Fig54Largest, cell.Fig54Smallest4 = experiments.Float(largest), experiments.Float(small4)
+	cell.Fig54 = lines
+	if c.Grid.Draws > 0 {
+		cell.Draws = map[string][][]float64{"laplace": drawCurves(p.Arch, xs, lw[:min(c.Grid.Draws, len(lw))])}
 	}
 	// Fig. 5.3(d)'s claim: Var f under the diagonal q against HMC's away
 	// from the data; Fig. 5.3(a)'s: the components' spread away against
@@ -420,51 +421,15 @@ func drawCurves(a bnn.Arch, xs []float64, ws [][]float64) [][]float64 {
 	return out
 }
 
-// fig54Lines returns the true log posterior and the Laplace approximation
-// along every eigenvector of the Laplace covariance, t ∈ [−3σ_i, 3σ_i] in
-// units of σ_i (Fig. 5.4; with keep, the curves themselves), and the measures
-// of its claims: the discrepancy d_i = ½|Δ(2σ_i) + Δ(−2σ_i)| with
-// Δ(t) = [ln p(w* + t e_i) − ln p(w*)] − [−t²/2σ_i²] for the direction of
-// largest variance, and the largest d_i of the four of smallest variance.
-func fig54Lines(post *netPosterior, st *toyStart, keep bool) ([]ToyLine, float64, float64) {
-	k := len(st.w)
-	l0 := post.logPost(st.w)
-	w := make([]float64, k)
-	at := func(e int, t float64) float64 {
-		for j := range w {
-			w[j] = st.w[j] + t*math.Sqrt(st.eig[e])*st.vec.At(j, e)
-		}
-		return post.logPost(w) - l0
-	}
-	d := make([]float64, k)
-	var lines []ToyLine
-	for e := range k {
-		d[e] = 0.5 * math.Abs(at(e, 2)+2+at(e, -2)+2)
-		if !keep {
-			continue
-		}
-		ln := ToyLine{Label: fmt.Sprintf("%d", e+1)}
-		for i := 0; i <= 60; i++ {
-			t := -3 + 0.1*float64(i)
-			ln.T = append(ln.T, t)
-			ln.True = append(ln.True, at(e, t))
-			ln.Approx = append(ln.Approx, -t*t/2)
-		}
-		lines = append(lines, ln)
-	}
-	small := slices.Max(d[max(0, k-4):])
-	return lines, d[0], small
-}
-
 // fig55Lines returns, for every pair (i, j) of components, ln q(w) and
 // the true ln p(w|D, α, β) + const along w(t) = w̄_i + t(w̄_j − w̄_i),
 // t ∈ [−0.5, 1.5] (Fig. 5.5), and the measures: the smallest over pairs of
 // the mixture's drop at the midpoint below the lower of its values at the
 // two means (no overlap: a large drop), and the median over pairs of the
 // true log posterior's drop there (within one mode: a small drop).
-func fig55Lines(post *netPosterior, mix *bnn.VB, keep bool) ([]ToyLine, float64, float64) {
+func fig55Lines(post *bnn.Posterior, mix *bnn.VB, keep bool) ([]ToyLine, float64, float64) {
 	m := mix.Components()
-	k := post.p.NumWeights()
+	k := mix.Arch().NumWeights()
 	w := make([]float64, k)
 	qdrop, pdrops := math.Inf(1), []float64{}
 	var lines []ToyLine
@@ -476,7 +441,7 @@ func fig55Lines(post *netPosterior, mix *bnn.VB, keep bool) ([]ToyLine, float64,
 				for n := range w {
 					w[n] = mi[n] + t*(mj[n]-mi[n])
 				}
-				return mix.LogQ(w), post.logPost(w)
+				return mix.LogQ(w), post.LogDensity(w)
 			}
 			q0, p0 := at(0)
 			q1, p1 := at(1)

@@ -59,7 +59,7 @@ func (a Arch) PrecisionNodes(p Prior) (n int, first, second []int) {
 // well-determined parameters among the weights of the unit (its fan-in and
 // its output weight), γ_h = Σ_k (1 − ⟨α_k⟩ Var_q w_k), with ⟨α_k⟩ the
 // expected prior precision of weight k (MacKay's γ with the posterior
-// precision 1/Var_q w_k). Node removal (L2655) tries the unit of least
+// precision 1/Var_q w_k). Node removal (L2665) tries the unit of least
 // γ_h first.
 //
 // Eq. 6.53 prints γ_h = Σ_i α_h^(H) α_i^(I)/d_ih² + α_h^(H) α^(O)/σ_h²,
@@ -155,7 +155,7 @@ func (v *VB) without(na Arch, drop []bool, node int, x [][]float64, inputs []int
 		}
 		return dst
 	}
-	w := &VB{p: &Problem{Arch: na, X: x, T: v.p.T}, arch: na, prior: v.prior, s: v.s, inputs: inputs, pruned: v.pruned, prunedIn: v.prunedIn}
+	w := &VB{p: &Problem{Arch: na, X: x, T: v.p.T}, orig: v.orig, arch: na, prior: v.prior, s: v.s, inputs: inputs, pruned: v.pruned, prunedIn: v.prunedIn}
 	w.q = append([]float64(nil), v.q...)
 	w.loglam = append([]float64(nil), v.loglam...)
 	for c := range v.q {
@@ -213,7 +213,7 @@ func (v *VB) effective(k int) float64 {
 func (v *VB) Inputs() []int { return append([]int(nil), v.inputList()...) }
 
 // pruneStep is one structure step of node relevance determination, the
-// "EM over structure" of L2651-2657: the hidden unit (and, with
+// "EM over structure" of L2658-2665: the hidden unit (and, with
 // PruneInputs, then the input) of least effective number of parameters is
 // removed, q(α) and q(β) are re-estimated for the smaller network, and the
 // removal is kept if the bound rose. It returns the model to continue

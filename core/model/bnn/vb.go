@@ -12,7 +12,7 @@ import (
 )
 
 // VBSettings controls FitVB. The zero value of every field means its
-// documented default; the defaults are the toy's schedule (L2134-2146).
+// documented default; the defaults are the toy's schedule (L2134-2142).
 type VBSettings struct {
 	// Components is M of eq. 5.25: 1 (the default) is the diagonal
 	// Gaussian of Hinton and van Camp, M > 1 the mixture of M diagonal
@@ -24,7 +24,7 @@ type VBSettings struct {
 	// FixHyper holds α and β at InitAlpha and InitBeta instead of fitting
 	// q(α), q(β) (eqs. 5.36-5.47); the bound is then one on
 	// ln p(D|α, β). The toy does this with the evidence procedure's values
-	// (L2141).
+	// (L2136).
 	FixHyper bool
 	// InitAlpha is the starting (or, under FixHyper, the fixed) precision
 	// of every precision variable of the prior (PrecisionNodes), or one
@@ -36,45 +36,45 @@ type VBSettings struct {
 	// 0 means 50 (L2134).
 	InitBeta float64
 	// Mean is the starting mean of q(w) (length NumWeights), the mode of
-	// the Laplace approximation in the text (L2140). nil means a MAP fit
+	// the Laplace approximation in the text (L2136). nil means a MAP fit
 	// at InitAlpha, InitBeta by L-BFGS (StartIterations iterations) from
 	// weights drawn from N(0, 1) (ours).
 	Mean []float64
 	// InitVariance is the starting variance of every weight under q(w);
-	// 0 means 10⁻⁶ (L2140).
+	// 0 means 10⁻⁶ (L2136).
 	InitVariance float64
 	// StartIterations caps the MAP fit that starts q(w) when Mean is nil;
-	// 0 means 500 (L2135).
+	// 0 means 500 (L2134).
 	StartIterations int
 	// Rounds is the number of rounds (vb.Run iterations, each an M step):
 	// the optimisation of q(w) by WeightIterations L-BFGS iterations, for
 	// a mixture preceded by SmoothIterations on the smoothing
 	// distributions and followed by the fixed-point update of the mixing
 	// coefficients, and then (unless FixHyper) the updates of q(α) and
-	// q(β). 0 means 10 (L2146, L2196).
+	// q(β). 0 means 10 (L2140, L2195).
 	Rounds int
 	// WeightIterations caps the L-BFGS iterations on q(w) per round; 0
-	// means 50 (L2145), so the diagonal toy's 10 rounds are the text's
-	// 500 iterations (L2141).
+	// means 50 (L2140), so the diagonal toy's 10 rounds are the text's
+	// 500 iterations (L2136).
 	WeightIterations int
 	// SmoothIterations caps the L-BFGS iterations on the smoothing
 	// distributions r(w|m) and λ_m per round of a mixture; 0 means 50
-	// (L2144).
+	// (L2140).
 	SmoothIterations int
 	// Jitter is the standard deviation, relative to |mean|, of the noise
 	// added to the diagonal fit's mean to start each mixture component;
-	// 0 means 0.01 (L2142).
+	// 0 means 0.01 (L2138).
 	Jitter float64
 	// From, if not nil, is a fitted diagonal (M = 1) VB of the same
-	// problem and prior from which a mixture starts (L2142); nil means a
+	// problem and prior from which a mixture starts (L2138); nil means a
 	// diagonal fit with these settings first.
 	From *VB
 	// Prune removes hidden units by node relevance determination after
-	// every round (L2651-2657, Fig. 6.17): the unit of least effective
+	// every round (L2658-2665, Fig. 6.17): the unit of least effective
 	// number of parameters is removed when that raises the bound.
 	Prune bool
 	// PruneInputs, with Prune, also tries to remove the input of least
-	// effective number of parameters after every round (L2657, L2676:
+	// effective number of parameters after every round (L2665, L2675:
 	// Tables 6.1, 6.2). Predict still takes inputs of the original length.
 	PruneInputs bool
 }
@@ -120,17 +120,19 @@ func (s VBSettings) withDefaults() VBSettings {
 // implements vb.Model (E returns the bound, M runs one round of the
 // schedule) and Predictive.
 type VB struct {
-	p     *Problem
-	arch  Arch
-	prior Prior
-	s     VBSettings
+	// p is the problem of the current network; orig the one FitVB was
+	// given (they differ after node removal).
+	p, orig *Problem
+	arch    Arch
+	prior   Prior
+	s       VBSettings
 
 	// q(w): Q(m), and per component the means and log standard
 	// deviations of every weight.
 	q          []float64
 	mean, logs [][]float64
 	// The smoothing distributions r(w|m) ∝ N(rmean_m, diag exp(2 rlogs_m))
-	// (unnormalised, L2850) and ln λ_m; nil for M = 1.
+	// (unnormalised, L2842) and ln λ_m; nil for M = 1.
 	rmean, rlogs [][]float64
 	loglam       []float64
 
@@ -187,7 +189,7 @@ func fitMixture(p *Problem, prior Prior, s VBSettings, r *rand.Rand) (*VB, error
 			return nil, err
 		}
 	}
-	if len(d.q) != 1 || d.prior != prior || d.p != p {
+	if len(d.q) != 1 || d.prior != prior || d.orig != p {
 		return nil, errors.New("bnn: VBSettings.From is not a diagonal fit of this problem and prior")
 	}
 	v := d.spread(s, r)
@@ -224,7 +226,7 @@ func NewVB(p *Problem, prior Prior, s VBSettings, r *rand.Rand) (*VB, error) {
 		return nil, fmt.Errorf("bnn: InitBeta %v and InitVariance %v must be positive and finite", s.InitBeta, s.InitVariance)
 	}
 	k := p.NumWeights()
-	v := &VB{p: p, arch: p.Arch, prior: prior, s: s, q: []float64{1}, loglam: []float64{0}}
+	v := &VB{p: p, orig: p, arch: p.Arch, prior: prior, s: s, q: []float64{1}, loglam: []float64{0}}
 	v.init()
 	if len(s.InitAlpha) != 1 && len(s.InitAlpha) != len(v.ea) {
 		return nil, fmt.Errorf("bnn: %d InitAlpha values for %d precision variables", len(s.InitAlpha), len(v.ea))
@@ -372,12 +374,16 @@ func (v *VB) mapFit(w []float64) {
 }
 
 // spread returns the mixture of s.Components components started from the
-// diagonal fit v (L2142): each mean v's plus N(0, (Jitter·|mean|)²) noise,
+// diagonal fit v (L2138): each mean v's plus N(0, (Jitter·|mean|)²) noise,
 // v's variances, equal mixing coefficients, the smoothing distributions at
-// the components' means and standard deviations, λ at its optimum.
+// the components' means with standard deviations e^smoothStart = 10 times
+// theirs, λ at its optimum. (The text does not say how r starts; ours
+// makes 𝓘 start near the true mutual information of nearly identical
+// components, 0: with r as narrow as q it would start near
+// −(K/2)(1 − ln 2) nats.)
 func (v *VB) spread(s VBSettings, r *rand.Rand) *VB {
 	mc, k := s.Components, v.arch.NumWeights()
-	w := &VB{p: v.p, arch: v.arch, prior: v.prior, s: s}
+	w := &VB{p: v.p, orig: v.orig, arch: v.arch, prior: v.prior, s: s, inputs: v.inputs, pruned: v.pruned, prunedIn: v.prunedIn}
 	w.q = make([]float64, mc)
 	w.loglam = make([]float64, mc)
 	for m := range mc {
@@ -389,7 +395,11 @@ func (v *VB) spread(s VBSettings, r *rand.Rand) *VB {
 		w.mean = append(w.mean, mean)
 		w.logs = append(w.logs, append([]float64(nil), v.logs[0]...))
 		w.rmean = append(w.rmean, append([]float64(nil), mean...))
-		w.rlogs = append(w.rlogs, append([]float64(nil), v.logs[0]...))
+		rl := make([]float64, k)
+		for j, l := range v.logs[0] {
+			rl[j] = l + smoothStart
+		}
+		w.rlogs = append(w.rlogs, rl)
 	}
 	w.init()
 	copy(w.ea, v.ea)
@@ -401,6 +411,10 @@ func (v *VB) spread(s VBSettings, r *rand.Rand) *VB {
 	w.updateLambda()
 	return w
 }
+
+// smoothStart is ln of the ratio of the smoothing distributions' standard
+// deviations to the components' at the start of a mixture.
+var smoothStart = math.Log(10)
 
 // Components is the number M of components of q(w).
 func (v *VB) Components() int { return len(v.q) }
@@ -595,7 +609,7 @@ func (v *VB) LogQ(w []float64) float64 {
 			z := (x - v.mean[m][j]) / math.Exp(v.logs[m][j])
 			lm += -0.5*z*z - v.logs[m][j] - 0.5*ln2pi
 		}
-		l = logAdd(l, lm)
+		l = numeric.LogAddExp(l, lm)
 	}
 	return l
 }
@@ -624,7 +638,7 @@ func (v *VB) noiseVariance() float64 {
 // MutualInformation returns the lower bound 𝓘(m; w) of eq. 5.30 on the
 // mutual information between the component label and w, and the value
 // −Σ Q(m) ln Q(m) it has under the minimum-overlap assumption, its upper
-// bound (eq. C.14, L2029). Both are 0 for M = 1.
+// bound (eq. C.14, L2026). Both are 0 for M = 1.
 func (v *VB) MutualInformation() (bound, minOverlap float64) {
 	if len(v.q) == 1 {
 		return 0, 0

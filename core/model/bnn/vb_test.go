@@ -539,3 +539,41 @@ func TestNRDRemovesIrrelevantInput(t *testing.T) {
 		t.Errorf("Predict = %v (%v with input 1 changed), var %v; truth %v", m, m2, s2, want)
 	}
 }
+
+// TestMixtureNodeRemoval runs node removal on a three-component mixture
+// (the smoothing distributions lose the unit's weights with q(w)): the run
+// ends normally (every round and every accepted removal raised the bound),
+// and the smaller mixture's gradient still matches finite differences.
+func TestMixtureNodeRemoval(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 9))
+	n := 30
+	x := make([][]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		xi := r.Float64()*2 - 1
+		x[i] = []float64{xi}
+		y[i] = 0.8*G(1.5*xi) + 0.02*r.NormFloat64()
+	}
+	p, err := NewProblem(Arch{In: 1, Hidden: 3}, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := FitVB(p, NRD, VBSettings{Prune: true, InitBeta: 100, Rounds: 6, Components: 3}, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("hidden %d (removed %d), F %.3f", v.Arch().Hidden, v.Pruned(), v.Bound().F)
+	if v.Arch().Hidden+v.Pruned() != 3 || v.Components() != 3 {
+		t.Fatalf("hidden %d + removed %d, %d components", v.Arch().Hidden, v.Pruned(), v.Components())
+	}
+	xv := make([]float64, v.numParams())
+	v.pack(xv, false)
+	g := make([]float64, len(xv))
+	v.objective(xv, g, false)
+	fd := vbtest.FDGradient(func(y []float64) float64 { return v.objective(y, nil, false) }, xv, 1e-6)
+	for i := range g {
+		if math.Abs(g[i]-fd[i]) > 1e-5*(1+math.Abs(fd[i])) {
+			t.Errorf("after removal: ∂(−F)/∂θ[%d] = %v, finite difference %v", i, g[i], fd[i])
+		}
+	}
+}

@@ -111,7 +111,7 @@ func (v *VB) eval(grad []float64, smoothOnly bool) {
 
 // evalMI returns 𝓘(m; w) of eq. 5.30 for diagonal components and
 // smoothing distributions r(w|m) = exp(−½ Σ_k (w_k − r̄_mk)²/ρ_mk²)
-// (unnormalised, L2850),
+// (unnormalised, L2842),
 //
 //	𝓘 = Σ_m Q(m)⟨ln r_m⟩_m − Σ_{m,m'} Q(m) λ_m' B_mm' − Σ_m Q(m) ln Q(m) + Σ_m Q(m) ln λ_m + 1,
 //	⟨ln r_m⟩_m = −½ Σ_k (s_mk² + (w̄_mk − r̄_mk)²)/ρ_mk²                    (C.10)
@@ -260,7 +260,7 @@ func (v *VB) updateLambda() {
 		l := math.Inf(-1)
 		for m, qm := range v.q {
 			if qm > 0 {
-				l = logAdd(l, math.Log(qm)+v.lnB[m][mp])
+				l = numeric.LogAddExp(l, math.Log(qm)+v.lnB[m][mp])
 			}
 		}
 		if v.q[mp] > 0 && !math.IsInf(l, -1) {
@@ -276,7 +276,7 @@ func (v *VB) updateLambda() {
 //	c_m = −⟨β⟩⟨E_D⟩_m − ½ Σ_k ⟨α_k⟩(w̄_mk² + s_mk²) + H[q(w|m)]
 //	      + ⟨ln r_m⟩_m + ln λ_m − Σ_m' λ_m' B_mm',
 //
-// so Q(m) ∝ exp(c_m), the fixed point of L2145 and C.3, which maximises F
+// so Q(m) ∝ exp(c_m), the fixed point of L2140 and C.3, which maximises F
 // over the simplex.
 func (v *VB) updateMixing() {
 	if !v.fresh {
@@ -304,14 +304,4 @@ func (v *VB) updateMixing() {
 		v.q[m] = math.Exp(c[m] - l)
 	}
 	v.fresh = false
-}
-
-func logAdd(a, b float64) float64 {
-	if a < b {
-		a, b = b, a
-	}
-	if math.IsInf(a, -1) {
-		return a
-	}
-	return a + math.Log1p(math.Exp(b-a))
 }
