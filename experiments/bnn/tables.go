@@ -205,7 +205,7 @@ func RunTables(env *experiments.Env, c *TablesConfig) error {
 	}
 	var ids []string
 	for _, cr := range crit {
-		if cr.Kind == results.KindClaim || cr.Kind == results.KindExtension {
+		if cr.Kind == results.KindClaim {
 			ids = append(ids, cr.ID)
 		}
 	}
