@@ -8,6 +8,7 @@ package main
 import (
 	_ "github.com/vbworkbench/vbw/experiments/approx"
 	_ "github.com/vbworkbench/vbw/experiments/backfit"
+	_ "github.com/vbworkbench/vbw/experiments/bnn"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3"
 	_ "github.com/vbworkbench/vbw/experiments/chapter4"
 	_ "github.com/vbworkbench/vbw/experiments/chapter5"
