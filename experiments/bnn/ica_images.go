@@ -20,6 +20,7 @@ package bnn
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"path/filepath"
 	"strconv"
 
@@ -52,8 +53,13 @@ type ICAImagesConfig struct {
 	// NoiseFraction: the noise variance over the mean variance of the
 	// noiseless mixed signals (0.078, L2506).
 	NoiseFraction float64 `toml:"noise_fraction" range:"[1e-6,100]"`
-	// BimodalOffset a of the second source ±a + N(0, 1 − a²).
-	BimodalOffset float64 `toml:"bimodal_offset" range:"[0,0.999]"`
+	// SourceKinds are the two sources' distributions, each of unit
+	// variance: "uniform" on [−√3, √3], "bimodal" ±a + N(0, s²) with
+	// a² = 1 − s², "trimodal" {−a, 0, a} + N(0, s²) with (2/3)a² = 1 − s²,
+	// or "skewed", a standardised Bernoulli(1/4) shrunk to variance 1 − s²
+	// plus N(0, s²); s = ModeSD.
+	SourceKinds []string `toml:"source_kinds"`
+	ModeSD      float64  `toml:"mode_sd" range:"[0,0.999]"`
 	// ModelSources are the models fitted (2 and 3, L2506).
 	ModelSources []int `toml:"model_sources" range:"[1,6] integer len=1.. distinct"`
 	// Source is the models' source mixture (two components of unit
@@ -70,7 +76,7 @@ type ICAImagesConfig struct {
 
 // DefaultICAImages returns the text's settings and the stand-in's.
 func DefaultICAImages() ICAImagesConfig {
-	return ICAImagesConfig{DataSets: 10, N: 1000, Observed: 3, MixingSD: 1, NoiseFraction: 0.078, BimodalOffset: 0.9, ModelSources: []int{2, 3},
+	return ICAImagesConfig{DataSets: 10, N: 1000, Observed: 3, MixingSD: 1, NoiseFraction: 0.078, SourceKinds: []string{"uniform", "bimodal"}, ModeSD: 0.4359, ModelSources: []int{2, 3},
 		Source:          ICASourceMixture{Weights: []float64{0.5, 0.5}, Means: []float64{-1, 1}, Variances: []float64{1, 1}},
 		InnerIterations: 100, OuterIterations: 50, OffOrders: 2, MinCorr: 0.9, Prior: defaultICAPrior()}
 }
@@ -80,6 +86,14 @@ const icaImagesSources = 2
 
 // Validate relates the keys.
 func (c *ICAImagesConfig) Validate() error {
+	if len(c.SourceKinds) != icaImagesSources {
+		return config.FieldError("source_kinds", c.SourceKinds, fmt.Sprintf("want %d kinds", icaImagesSources))
+	}
+	for _, k := range c.SourceKinds {
+		if k != "uniform" && k != "bimodal" && k != "trimodal" && k != "skewed" {
+			return config.FieldError("source_kinds", c.SourceKinds, fmt.Sprintf("unknown kind %q: want \"uniform\", \"bimodal\", \"trimodal\" or \"skewed\"", k))
+		}
+	}
 	for _, k := range c.ModelSources {
 		if k > c.Observed {
 			return config.FieldError("model_sources", c.ModelSources, fmt.Sprintf("each must be at most observed (%d): the PCA start gives one column per observed dimension", c.Observed))
@@ -150,14 +164,10 @@ func (c *ICAImagesConfig) hasModel(i int) bool {
 func (c *ICAImagesConfig) data(k int) (t, x, w []float64) {
 	r := rng.New(c.Seed, "bnn", "ica-images", "sources", strconv.Itoa(k))
 	x = make([]float64, c.N*icaImagesSources)
-	s := math.Sqrt(1 - c.BimodalOffset*c.BimodalOffset)
 	for a := 0; a < c.N; a++ {
-		x[a*2] = math.Sqrt(3) * (2*r.Float64() - 1)
-		off := c.BimodalOffset
-		if r.IntN(2) == 0 {
-			off = -off
+		for j, kind := range c.SourceKinds {
+			x[a*2+j] = c.draw(kind, r)
 		}
-		x[a*2+1] = off + s*r.NormFloat64()
 	}
 	w = icaMixing(c.Seed, k, c.Observed, icaImagesSources, c.MixingSD)
 	clean := icaMix(x, w, c.N, c.Observed, icaImagesSources, 0, r)
@@ -178,6 +188,33 @@ func (c *ICAImagesConfig) data(k int) (t, x, w []float64) {
 		t[i] = v + math.Sqrt(noise)*nr.NormFloat64()
 	}
 	return t, x, w
+}
+
+// draw returns one value of a source of the kind (see SourceKinds).
+func (c *ICAImagesConfig) draw(kind string, r *rand.Rand) float64 {
+	s := c.ModeSD
+	switch kind {
+	case "uniform":
+		return math.Sqrt(3) * (2*r.Float64() - 1)
+	case "bimodal":
+		a := math.Sqrt(1 - s*s)
+		if r.IntN(2) == 0 {
+			a = -a
+		}
+		return a + s*r.NormFloat64()
+	case "skewed":
+		// A Bernoulli(1/4) standardised, (b − 1/4)/√(3/16), shrunk to
+		// variance 1 − s² and blurred by N(0, s²): skewness 1.15 and excess
+		// kurtosis −0.67 at s = 0.
+		b := -0.25
+		if r.IntN(4) == 0 {
+			b = 0.75
+		}
+		return math.Sqrt(1-s*s)*b/math.Sqrt(3.0/16) + s*r.NormFloat64()
+	default: // trimodal
+		a := math.Sqrt(1.5 * (1 - s*s))
+		return float64(r.IntN(3)-1)*a + s*r.NormFloat64()
+	}
 }
 
 // icaImagesCell is one fit.
@@ -355,8 +392,8 @@ func RunICAImages(env *experiments.Env, c *ICAImagesConfig) error {
 	}
 	s.Claims = claims
 	s.AddFindingsFromChecks(nil)
-	return env.WriteSummary(s, fmt.Sprintf("A synthetic stand-in for the two Corel images (proprietary): %d data sets of %d pixels of two independent unit-variance sub-Gaussian sources, a uniform on [-sqrt 3, sqrt 3] and a bimodal +-%g + N(0, %g); mixed into %d dimensions by W ~ N(0, %g²) (the toy's stream), Gaussian noise of variance %g of the mean variance of the mixed signals. Models of %v sources, each source a mixture of %v weights, %v means, %v variances, from the PCA start, %d outer loops of %d updates then q(alpha), q(beta); a source is off when its log10 E[alpha] is at least %g above the smallest; sources matched by |correlation| of E[x].",
-		c.DataSets, c.N, c.BimodalOffset, 1-c.BimodalOffset*c.BimodalOffset, c.Observed, c.MixingSD, c.NoiseFraction, c.ModelSources, c.Source.Weights, c.Source.Means, c.Source.Variances, c.OuterIterations, c.InnerIterations, c.OffOrders))
+	return env.WriteSummary(s, fmt.Sprintf("A synthetic stand-in for the two Corel images (proprietary): %d data sets of %d pixels of two independent unit-variance sub-Gaussian sources, %v (mode sd %g); mixed into %d dimensions by W ~ N(0, %g²) (the toy's stream), Gaussian noise of variance %g of the mean variance of the mixed signals. Models of %v sources, each source a mixture of %v weights, %v means, %v variances, from the PCA start, %d outer loops of %d updates then q(alpha), q(beta); a source is off when its log10 E[alpha] is at least %g above the smallest; sources matched by |correlation| of E[x].",
+		c.DataSets, c.N, c.SourceKinds, c.ModeSD, c.Observed, c.MixingSD, c.NoiseFraction, c.ModelSources, c.Source.Weights, c.Source.Means, c.Source.Variances, c.OuterIterations, c.InnerIterations, c.OffOrders))
 }
 
 func slicesMax(xs []int) int {
@@ -438,7 +475,7 @@ func PlotICAImages(dir string) error {
 			return err
 		}
 	}
-	return plotICAScatter(dir, "ica_images_points.csv", "ica_images_columns.csv", "lawrence_fig6_14", "Lawrence Fig. 6.14 stand-in: data set 0, the largest model's kept columns (solid) and the true ones")
+	return plotICAScatter(dir, "ica_images_points.csv", "ica_images_columns.csv", "lawrence_fig6_14", "Lawrence Fig. 6.14 stand-in: data set 0, the largest model's kept mixing columns and the true ones")
 }
 
 // icaAlphaPanel draws log₁₀ E[α_i] of data set 0's model of i sources.

@@ -314,7 +314,7 @@ func icaColumnsTable(trueW []float64, ti int, fitW []float64, fi int, kept []boo
 
 // PlotICAToy redraws Figs 6.9 and 6.10.
 func PlotICAToy(dir string) error {
-	if err := plotICAScatter(dir, "ica_toy_points.csv", "ica_toy_columns.csv", "lawrence_fig6_9", "Lawrence Fig. 6.9: data set 0, kept fitted columns (solid) and the true ones"); err != nil {
+	if err := plotICAScatter(dir, "ica_toy_points.csv", "ica_toy_columns.csv", "lawrence_fig6_9", "Lawrence Fig. 6.9: data set 0, the kept fitted mixing columns and the true ones"); err != nil {
 		return err
 	}
 	return plotICAAlpha(dir, "ica_toy_alpha.csv", "lawrence_fig6_10", "Lawrence Fig. 6.10: log10 E[alpha_i] after each outer loop, data set 0")
@@ -334,7 +334,7 @@ func plotICAScatter(dir, points, columns, stem, title string) error {
 		}
 		dims = append(dims, pt.Floats(name))
 	}
-	kind, kept := ct.Strings("kind"), ct.Strings("kept")
+	kind, kept, colName := ct.Strings("kind"), ct.Strings("kept"), ct.Strings("column")
 	var wcols [][]float64
 	for q := 1; q <= len(dims); q++ {
 		wcols = append(wcols, ct.Floats(fmt.Sprintf("w%d", q)))
@@ -364,7 +364,7 @@ func plotICAScatter(dir, points, columns, stem, title string) error {
 					continue
 				}
 				sc := spread / l
-				series = append(series, plots.Series{Name: kind[r], X: []float64{ma - sc*wa, ma + sc*wa}, Y: []float64{mb - sc*wb, mb + sc*wb}})
+				series = append(series, plots.Series{Name: fmt.Sprintf("%s %s", kind[r], colName[r]), X: []float64{ma - sc*wa, ma + sc*wa}, Y: []float64{mb - sc*wb, mb + sc*wb}})
 			}
 			pl, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("t%d against t%d", b+1, a+1), XLabel: fmt.Sprintf("t%d", a+1), YLabel: fmt.Sprintf("t%d", b+1)}, series...)
 			if err != nil {
