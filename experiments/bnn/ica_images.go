@@ -23,6 +23,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 
@@ -471,7 +472,7 @@ func PlotICAImages(dir string) error {
 			panels = append(panels, a)
 		}
 		if err := experiments.SaveFigure(dir, stem, plots.Figure{Rows: 1, Cols: len(panels), Panels: panels,
-			Title: fmt.Sprintf("Lawrence Fig. %s stand-in: %s model, data set 0, recovered against true sources", stem[len("lawrence_fig"):], m)}); err != nil {
+			Title: fmt.Sprintf("Lawrence Fig. %s stand-in: %s model, data set 0, recovered against true sources", strings.ReplaceAll(stem[len("lawrence_fig"):], "_", "."), m)}); err != nil {
 			return err
 		}
 	}
