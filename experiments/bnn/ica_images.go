@@ -59,7 +59,7 @@ type ICAImagesConfig struct {
 	// a² = 1 − s², "trimodal" {−a, 0, a} + N(0, s²) with (2/3)a² = 1 − s²,
 	// or "skewed", a standardised Bernoulli(1/4) shrunk to variance 1 − s²
 	// plus N(0, s²); s = ModeSD.
-	SourceKinds []string `toml:"source_kinds"`
+	SourceKinds []string `toml:"source_kinds" range:"len=2"`
 	ModeSD      float64  `toml:"mode_sd" range:"[0,0.999]"`
 	// ModelSources are the models fitted (2 and 3, L2506).
 	ModelSources []int `toml:"model_sources" range:"[1,6] integer len=1.. distinct"`
