@@ -64,6 +64,12 @@
 //	Sum                 Σ x_i in a fixed order with four partial sums
 //	FlushSubnormals     subnormal elements to zero (they stall the vector kernels)
 //
+// # Minimisation
+//
+//	LBFGS               limited-memory BFGS with a strong-Wolfe line search, in
+//	                    the caller's goroutine, f and ∇f in one call, reusable
+//	                    buffers (the Markov-chain fits of core/model/sbn)
+//
 // # Vector kernels
 //
 // The products of the models' hot loops over blocks of points, in

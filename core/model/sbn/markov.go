@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
-	"gonum.org/v1/gonum/optimize"
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Markov is the Markov-chain q of §2.4.3 (eqs. 2.38-2.50, L1028-1119): one
@@ -269,10 +270,11 @@ type MarkovSettings struct {
 	GradTol float64
 }
 
-// Fit maximises the bound by L-BFGS from the current parameters and
-// returns the fit. The bound at the end is never below the start's (an
-// error otherwise); a line search that fails at a point no better than
-// the start is reported as an error too.
+// Fit maximises the bound by L-BFGS (numeric.LBFGS, in the caller's
+// goroutine, one evaluation of the bound and its gradient per trial point)
+// from the current parameters and returns the fit. The bound at the end is
+// never below the start's (an error otherwise); a line search that finds
+// no higher bound ends the fit where it is.
 func (q *Markov) Fit(s MarkovSettings) (Fit, error) {
 	if s.MaxIterations == 0 {
 		s.MaxIterations = 500
@@ -281,32 +283,25 @@ func (q *Markov) Fit(s MarkovSettings) (Fit, error) {
 		s.GradTol = 1e-7
 	}
 	f0 := q.Bound()
-	p := optimize.Problem{
-		Func: func(x []float64) float64 {
-			f := -q.Eval(x, nil)
-			if math.IsNaN(f) {
-				return math.Inf(1)
-			}
-			return f
-		},
-		Grad: func(g, x []float64) {
-			q.Eval(x, g)
-			for i := range g {
-				g[i] = -g[i]
-			}
-		},
+	negBound := func(x, g []float64) float64 {
+		f := -q.Eval(x, g)
+		for i := range g {
+			g[i] = -g[i]
+		}
+		return f
 	}
-	res, err := optimize.Minimize(p, q.x, &optimize.Settings{GradientThreshold: s.GradTol, MajorIterations: s.MaxIterations,
-		Converger: &optimize.FunctionConverge{Absolute: 1e-12, Relative: 1e-12, Iterations: 20}}, &optimize.LBFGS{})
-	if res == nil {
+	m := numeric.LBFGS{MaxIterations: s.MaxIterations, GradTol: s.GradTol}
+	x := slices.Clone(q.x)
+	res, err := m.Minimize(negBound, x)
+	if err != nil {
 		return Fit{}, fmt.Errorf("sbn: Markov-chain fit: %v", err)
 	}
 	f := -res.F
 	if !(f >= f0-1e-12*math.Max(1, math.Abs(f0))) {
 		return Fit{}, fmt.Errorf("sbn: Markov-chain fit ended at %v, below its start %v", f, f0)
 	}
-	copy(q.x, res.X)
-	return Fit{Bound: q.Bound(), Iterations: res.Stats.MajorIterations}, nil
+	copy(q.x, x)
+	return Fit{Bound: q.Bound(), Iterations: res.Iterations}, nil
 }
 
 // FitMarkovPattern fits mean field to pattern v of net n from r exactly
