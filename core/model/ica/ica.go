@@ -8,6 +8,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/dist"
+	"github.com/vbworkbench/vbw/core/mixture"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/vb"
 )
@@ -163,14 +164,13 @@ type VB struct {
 
 	// q(x): its moments and the coefficients of its last update,
 	// q(x_n) = exp(A_n(x)) p(x) / Z_n with A_n(x) = −½xᵀΛx + b_nᵀx.
-	ex      []float64 // N×I, E[x_n]
-	sx      []float64 // Σ_n E[x_n] (I)
-	sxx     []float64 // Σ_n E[x_n x_nᵀ] (I×I)
-	txp     []float64 // Σ_n t_n E[x_n]ᵀ (P×I)
-	lam     []float64 // Λ of the last update (I×I)
-	bx      float64   // Σ_n b_nᵀE[x_n]
-	lnZ     float64   // Σ_n ln Z_n
-	entropy float64   // Σ_n H[component responsibilities], for reports
+	ex  []float64 // N×I, E[x_n]
+	sx  []float64 // Σ_n E[x_n] (I)
+	sxx []float64 // Σ_n E[x_n x_nᵀ] (I×I)
+	txp []float64 // Σ_n t_n E[x_n]ᵀ (P×I)
+	lam []float64 // Λ of the last update (I×I)
+	bx  float64   // Σ_n b_nᵀE[x_n]
+	lnZ float64   // Σ_n ln Z_n
 
 	// q(W) = Π_p N(w_p | ·, Σ_w): rows w_p of W (eq. 6.18).
 	qw     *dist.GaussianRows
@@ -192,20 +192,22 @@ type VB struct {
 	qa []dist.Gamma // q(α_i) (eq. 6.19)
 	qb dist.Gamma   // q(β) (eq. 6.20)
 
-	// E-step work.
-	dm      []float64 // comps×I×I, D_m (eq. D.10)
-	ldD     []float64 // ln|D_m|
-	work    []float64 // I×I
-	chol    []float64 // I×I
-	logw    []float64 // comps
-	resp    []float64 // comps
-	fm      []float64 // comps×I
-	h       []float64 // I
-	c       []float64 // I
-	resid   []float64 // P
-	exxN    []float64 // I×I, E[x_n x_nᵀ] of the current point
-	lastExx []float64 // N×I×I, E[x_n x_nᵀ] of every point
-	terms   []vb.Term
+	// E-step work: blocks with a point per column.
+	tT    []float64 // P×N, the data transposed
+	tc    []float64 // P×N, T − E[μ]1ᵀ
+	hb    []float64 // I×N, h_n = E[β]E[W]ᵀ(t_n − E[μ])
+	fb    []float64 // comps×I×N, f_m^(n) (eq. D.11)
+	rb    []float64 // comps×N, ln π̃ and then the responsibilities
+	xb    []float64 // I×N, E[x_n]
+	fr    []float64 // I×N, r_m ∘ f_m
+	lnZn  []float64 // N, ln Z_n
+	gm    []float64 // comps×I, D_m B_m⁻¹ m_m
+	dm    []float64 // comps×I×I, D_m (eq. D.10)
+	ldD   []float64 // ln|D_m|
+	work  []float64 // I×I
+	chol  []float64 // I×I
+	resid []float64 // P
+	terms []vb.Term
 }
 
 // ErrNotPositiveDefinite is returned (wrapped) when a precision matrix of
@@ -265,6 +267,9 @@ func NewVB(t []float64, p int, src Sources, prior Prior, s Settings) (*VB, error
 		row := t[i*p : (i+1)*p]
 		m.tt += numeric.Dot(row, row)
 		numeric.Axpy(1, row, m.tsum)
+		for q, v := range row {
+			m.tT[q*n+i] = v
+		}
 	}
 	w0, v0, err := m.pcaStart(s)
 	if err != nil {
@@ -288,17 +293,6 @@ func NewVB(t []float64, p int, src Sources, prior Prior, s Settings) (*VB, error
 		}
 		for q := 0; q < p; q++ {
 			m.txp[q*k+a] = m.tsum[q] * mean
-		}
-	}
-	for i := 0; i < n; i++ {
-		x := m.lastExx[i*k*k : (i+1)*k*k]
-		for a := 0; a < k; a++ {
-			for b := 0; b < k; b++ {
-				x[a*k+b] = mean * mean
-				if a == b {
-					x[a*k+b] += variance
-				}
-			}
 		}
 	}
 	pa := dist.NewGammaShapeRate(prior.AAlpha, prior.BAlpha)
@@ -353,18 +347,20 @@ func (m *VB) alloc() {
 	m.muB = mat.NewDense(1, p, nil)
 	m.mmu = make([]float64, p)
 	m.qa = make([]dist.Gamma, k)
+	m.tT = make([]float64, p*n)
+	m.tc = make([]float64, p*n)
+	m.hb = make([]float64, k*n)
+	m.fb = make([]float64, c*k*n)
+	m.rb = make([]float64, c*n)
+	m.xb = make([]float64, k*n)
+	m.fr = make([]float64, k*n)
+	m.lnZn = make([]float64, n)
+	m.gm = make([]float64, c*k)
 	m.dm = make([]float64, c*k*k)
 	m.ldD = make([]float64, c)
 	m.work = make([]float64, k*k)
 	m.chol = make([]float64, k*k)
-	m.logw = make([]float64, c)
-	m.resp = make([]float64, c)
-	m.fm = make([]float64, c*k)
-	m.h = make([]float64, k)
-	m.c = make([]float64, k)
 	m.resid = make([]float64, p)
-	m.exxN = make([]float64, k*k)
-	m.lastExx = make([]float64, n*k*k)
 	m.terms = make([]vb.Term, 6)
 }
 
@@ -437,12 +433,15 @@ func (m *VB) updateMu() error {
 }
 
 // updateX is Appendix D: for each point, q(x_n) = Σ_m π̃_m N(f_m, D_m)/Z_n
-// with D_m = (E[β]E[WᵀW] + B_m⁻¹)⁻¹ (D.10), f_m = D_m(b_n + B_m⁻¹m_m) (D.11),
-// b_n = E[β]E[W]ᵀ(t_n − E[μ]), ln π̃_m = ln π_m + ½ ln|D_m| − ½ ln|B_m| −
+// with D_m = (E[β]E[WᵀW] + B_m⁻¹)⁻¹ (D.10), f_m = D_m(h_n + B_m⁻¹m_m) (D.11),
+// h_n = E[β]E[W]ᵀ(t_n − E[μ]), ln π̃_m = ln π_m + ½ ln|D_m| − ½ ln|B_m| −
 // ½ m_mᵀB_m⁻¹m_m + ½ f_mᵀD_m⁻¹f_m (D.13), Z_n = Σ_m π̃_m (D.14), and the
-// moments D.15-D.16.
+// moments D.15-D.16. The points are the columns of I×N blocks, so that
+// every step is a product or a vector operation over the N points
+// (numeric.MulAdd, MulAddT, AddMul), and the responsibilities are
+// normalised by mixture.NormalizeLog.
 func (m *VB) updateX() error {
-	k, kk := m.k, m.k*m.k
+	k, kk, n := m.k, m.k*m.k, m.n
 	beta := m.qb.Mean()
 	for a := 0; a < kk; a++ {
 		m.lam[a] = beta * m.ewtwR[a]
@@ -456,65 +455,114 @@ func (m *VB) updateX() error {
 			return fmt.Errorf("ica: q(x): D_m⁻¹ of component %d: %w", c, ErrNotPositiveDefinite)
 		}
 		m.ldD[c] = -numeric.CholLogDet(m.chol, k)
-		numeric.CholInverse(m.dm[c*kk:(c+1)*kk], m.chol, k, m.work)
+		d := m.dm[c*kk : (c+1)*kk]
+		numeric.CholInverse(d, m.chol, k, m.work)
+		// g_m = D_m B_m⁻¹ m_m, the constant part of f_m.
+		for a := 0; a < k; a++ {
+			var v float64
+			for b := 0; b < k; b++ {
+				v += d[a*k+b] * m.compPrec[c*k+b] * m.compMean[c*k+b]
+			}
+			m.gm[c*k+a] = v
+		}
 	}
-	clear(m.sx)
-	clear(m.sxx)
-	clear(m.txp)
-	m.bx, m.lnZ, m.entropy = 0, 0, 0
+	// H = E[β] E[W]ᵀ (T − E[μ]1ᵀ), I×N.
+	for q := 0; q < m.p; q++ {
+		row := m.tc[q*n : (q+1)*n]
+		copy(row, m.tT[q*n:(q+1)*n])
+		for i := range row {
+			row[i] -= m.mmu[q]
+		}
+	}
+	clear(m.hb)
 	ew := m.ew.RawMatrix()
-	for i := 0; i < m.n; i++ {
-		ti := m.t[i*m.p : (i+1)*m.p]
-		for q := 0; q < m.p; q++ {
-			m.resid[q] = ti[q] - m.mmu[q]
-		}
-		clear(m.h)
-		for q := 0; q < m.p; q++ {
-			numeric.Axpy(beta*m.resid[q], ew.Data[q*ew.Stride:q*ew.Stride+k], m.h)
-		}
-		for c := 0; c < m.comps; c++ {
-			for a := 0; a < k; a++ {
-				m.c[a] = m.h[a] + m.compPrec[c*k+a]*m.compMean[c*k+a]
-			}
-			f := m.fm[c*k : (c+1)*k]
-			d := m.dm[c*kk : (c+1)*kk]
-			for a := 0; a < k; a++ {
-				f[a] = numeric.Dot(d[a*k:(a+1)*k], m.c)
-			}
-			m.logw[c] = m.compLog[c] + 0.5*m.ldD[c] + 0.5*numeric.Dot(f, m.c)
-		}
-		lz := numeric.NormalizeLogTo(m.resp, m.logw)
-		if math.IsNaN(lz) || math.IsInf(lz, 0) {
-			return fmt.Errorf("ica: q(x): point %d: log normaliser %v", i, lz)
-		}
-		m.lnZ += lz
-		m.entropy += numeric.Entropy(m.resp)
-		x := m.ex[i*k : (i+1)*k]
-		clear(x)
-		exx := m.lastExx[i*kk : (i+1)*kk]
-		clear(exx)
-		for c, r := range m.resp {
-			if r == 0 {
-				continue
-			}
-			f := m.fm[c*k : (c+1)*k]
-			numeric.Axpy(r, f, x)
-			d := m.dm[c*kk : (c+1)*kk]
-			for a := 0; a < k; a++ {
-				ra := r * f[a]
-				for b := 0; b < k; b++ {
-					exx[a*k+b] += r*d[a*k+b] + ra*f[b]
-				}
+	numeric.MulAdd(k, n, m.p, ew.Data, 1, ew.Stride, m.tc, n, m.hb, n)
+	numeric.Scale(beta, m.hb)
+	// F_m = D_m H + g_m 1ᵀ and ln π̃_m = const_m + ½ Σ_a F_m,a (H_a + B⁻¹m_m,a).
+	for c := 0; c < m.comps; c++ {
+		f := m.fb[c*k*n : (c+1)*k*n]
+		for a := 0; a < k; a++ {
+			row := f[a*n : (a+1)*n]
+			for i := range row {
+				row[i] = m.gm[c*k+a]
 			}
 		}
-		m.bx += numeric.Dot(m.h, x)
-		numeric.Axpy(1, x, m.sx)
-		numeric.Axpy(1, exx, m.sxx)
-		for q := 0; q < m.p; q++ {
-			numeric.Axpy(ti[q], x, m.txp[q*k:(q+1)*k])
+		numeric.MulAdd(k, n, k, m.dm[c*kk:(c+1)*kk], k, 1, m.hb, n, f, n)
+		lw := m.rb[c*n : (c+1)*n]
+		base := m.compLog[c] + 0.5*m.ldD[c]
+		for i := range lw {
+			lw[i] = 0
+		}
+		for a := 0; a < k; a++ {
+			fa, ha := f[a*n:(a+1)*n], m.hb[a*n:(a+1)*n]
+			numeric.AddMul(lw, fa, ha)
+			numeric.Axpy(m.compPrec[c*k+a]*m.compMean[c*k+a], fa, lw)
+		}
+		for i := range lw {
+			lw[i] = base + 0.5*lw[i]
 		}
 	}
+	if err := mixture.NormalizeLog(m.rb, n, m.lnZn); err != nil {
+		return fmt.Errorf("ica: q(x): %w", err)
+	}
+	m.lnZ = 0
+	for _, v := range m.lnZn {
+		m.lnZ += v
+	}
+	// E[x_n] (the columns of X, I×N) and the sums of the moments.
+	clear(m.xb)
+	clear(m.sxx)
+	for c := 0; c < m.comps; c++ {
+		r := m.rb[c*n : (c+1)*n]
+		f := m.fb[c*k*n : (c+1)*k*n]
+		var rs float64
+		for _, v := range r {
+			rs += v
+		}
+		d := m.dm[c*kk : (c+1)*kk]
+		for a := 0; a < kk; a++ {
+			m.sxx[a] += rs * d[a]
+		}
+		for a := 0; a < k; a++ {
+			fa := f[a*n : (a+1)*n]
+			numeric.AddMul(m.xb[a*n:(a+1)*n], r, fa)
+			fr := m.fr[a*n : (a+1)*n]
+			numeric.MulTo(fr, r, fa)
+		}
+		numeric.MulAddT(k, k, n, m.fr, n, f, n, m.sxx, k)
+	}
+	m.bx = 0
+	for a := 0; a < k; a++ {
+		xa := m.xb[a*n : (a+1)*n]
+		m.bx += numeric.Dot(m.hb[a*n:(a+1)*n], xa)
+		var s float64
+		for i, v := range xa {
+			s += v
+			m.ex[i*k+a] = v
+		}
+		m.sx[a] = s
+	}
+	clear(m.txp)
+	numeric.MulAddT(m.p, k, n, m.tT, n, m.xb, n, m.txp, k)
 	return nil
+}
+
+// secondMoment returns E[x_n x_nᵀ] (I×I) of the last update of q(x) (eq.
+// D.16), for the tests.
+func (m *VB) secondMoment(i int) []float64 {
+	k, n := m.k, m.n
+	out := make([]float64, k*k)
+	for c := 0; c < m.comps; c++ {
+		r := m.rb[c*n+i]
+		f := m.fb[c*k*n : (c+1)*k*n]
+		d := m.dm[c*k*k : (c+1)*k*k]
+		for a := 0; a < k; a++ {
+			for b := 0; b < k; b++ {
+				out[a*k+b] += r * (d[a*k+b] + f[a*n+i]*f[b*n+i])
+			}
+		}
+	}
+	return out
 }
 
 // updateW is eqs. 6.21-6.22 (with the E[β] that eq. 6.21 drops before the
@@ -668,8 +716,3 @@ func (m *VB) Alpha(i int) float64 { return m.qa[i].Mean() }
 
 // Beta returns E[β] under q(β).
 func (m *VB) Beta() float64 { return m.qb.Mean() }
-
-// ResponsibilityEntropy returns Σ_n H[π̃^(n)/Z_n] of the last update of
-// q(x): how far the posterior over components is from one component a
-// point.
-func (m *VB) ResponsibilityEntropy() float64 { return m.entropy }
