@@ -18,7 +18,9 @@
 // W with one covariance (6.18, 6.21-6.22), q(μ) an isotropic Gaussian (6.17,
 // 6.23-6.24), gamma q(α_i) and q(β) (6.19-6.20, 6.25-6.29), and q(x_n) a
 // mixture of M^I Gaussians, one for every assignment of the sources to
-// their components (6.16, Appendix D). An E step costs N·M^I·I² (L2540).
+// their components (6.16, Appendix D). An E step costs N·M^I·I² (L2540),
+// computed over blocks of points (a point per column: numeric.MulAdd,
+// MulAddT, AddMul) with the responsibilities of mixture.NormalizeLog.
 //
 // # The bound is computable
 //
