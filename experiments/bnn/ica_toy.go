@@ -74,15 +74,19 @@ type ICAToyConfig struct {
 	OuterIterations int `toml:"outer_iterations" range:"[1,1e4] integer"`
 	// OffOrders: a source is switched off when its log₁₀ E[α_i] is at least
 	// this far above the smallest (ours: 2, two orders of magnitude).
-	OffOrders float64  `toml:"off_orders" range:"(0,100]"`
-	Prior     ICAPrior `toml:"prior"`
+	OffOrders float64 `toml:"off_orders" range:"(0,100]"`
+	// Init is the start of q(W): "pca", the text's (L2497), or "random",
+	// every element of E[W] from N(0, mixing_sd²) (ours: does ARD find the
+	// sources without the principal subspace handed to it?).
+	Init  string   `toml:"init"`
+	Prior ICAPrior `toml:"prior"`
 }
 
 // DefaultICAToy returns the text's settings.
 func DefaultICAToy() ICAToyConfig {
 	return ICAToyConfig{DataSets: 10, N: 200, Observed: 3, TrueSources: 2, ModelSources: 3,
 		Source:         ICASourceMixture{Weights: []float64{0.5, 0.5}, Means: []float64{0, 0}, Variances: []float64{1, 50}},
-		NoisePrecision: 1e4, MixingSD: 1, InnerIterations: 100, OuterIterations: 50, OffOrders: 2, Prior: defaultICAPrior()}
+		NoisePrecision: 1e4, MixingSD: 1, InnerIterations: 100, OuterIterations: 50, OffOrders: 2, Init: "pca", Prior: defaultICAPrior()}
 }
 
 // Validate relates the keys: the PCA start gives at most observed columns,
@@ -92,10 +96,10 @@ func (c *ICAToyConfig) Validate() error {
 	if c.ModelSources > c.Observed {
 		return config.FieldError("model_sources", c.ModelSources, fmt.Sprintf("must be at most observed (%d): the PCA start gives one column per observed dimension", c.Observed))
 	}
-	if err := icaSourcesCheck("source.weights", c.Source.sources()); err != nil {
-		return err
+	if c.Init != "pca" && c.Init != "random" {
+		return config.FieldError("init", c.Init, `want "pca" or "random"`)
 	}
-	return nil
+	return icaSourcesCheck("source.weights", c.Source.sources())
 }
 
 // icaComponents returns M^I for a mixture of m components and i sources.
@@ -171,7 +175,15 @@ func (c *ICAToyConfig) run(env *experiments.Env, k int) (icaToyCell, error) {
 	src := c.Source.sources()
 	cell := icaToyCell{TrueW: w, NoiseTrue: c.NoisePrecision}
 	for i := 1; i <= c.ModelSources; i++ {
-		fit, err := fitICA(env, t, c.Observed, i, src, c.Prior, c.InnerIterations, c.OuterIterations, nil, 0)
+		var w0 []float64
+		if c.Init == "random" {
+			r := rng.New(c.Seed, "bnn", "ica-toy", "init", strconv.Itoa(k), strconv.Itoa(i))
+			w0 = make([]float64, c.Observed*i)
+			for j := range w0 {
+				w0[j] = c.MixingSD * r.NormFloat64()
+			}
+		}
+		fit, err := fitICA(env, t, c.Observed, i, src, c.Prior, c.InnerIterations, c.OuterIterations, w0, 0)
 		if err != nil {
 			return cell, fmt.Errorf("data set %d, %d sources: %w", k, i, err)
 		}
@@ -267,8 +279,8 @@ func RunICAToy(env *experiments.Env, c *ICAToyConfig) error {
 			Statement: "Very quickly one log10 alpha_i becomes three orders of magnitude larger than the others, switching its source off (L2499, Fig. 6.10)."},
 	}
 	s.AddFindingsFromChecks(nil)
-	return env.WriteSummary(s, fmt.Sprintf("%d data sets of %d points: %d observed dimensions from %d sources, each a mixture of %v weights, %v means, %v variances; W ~ N(0, %g²), no offset, noise precision %g. Fitted by core/model/ica with %d sources of the same mixture from the PCA start, %d outer loops of %d updates of q(mu), q(x), q(W) then q(alpha), q(beta); hyperpriors a_alpha = %g, b_alpha = %g, a_beta = %g, b_beta = %g, tau = %g. A source is off when its log10 E[alpha] is at least %g above the smallest; recovered sources are matched to the true ones by |correlation| of E[x]. The bound is complete (E[ln p(x)] + H[q(x)] = sum ln Z_n - E[A_n]); models of 1 to %d sources are compared by it.",
-		c.DataSets, c.N, c.Observed, c.TrueSources, c.Source.Weights, c.Source.Means, c.Source.Variances, c.MixingSD, c.NoisePrecision, c.ModelSources, c.OuterIterations, c.InnerIterations,
+	return env.WriteSummary(s, fmt.Sprintf("%d data sets of %d points: %d observed dimensions from %d sources, each a mixture of %v weights, %v means, %v variances; W ~ N(0, %g²), no offset, noise precision %g. Fitted by core/model/ica with %d sources of the same mixture from the %s start of q(W), %d outer loops of %d updates of q(mu), q(x), q(W) then q(alpha), q(beta); hyperpriors a_alpha = %g, b_alpha = %g, a_beta = %g, b_beta = %g, tau = %g. A source is off when its log10 E[alpha] is at least %g above the smallest; recovered sources are matched to the true ones by |correlation| of E[x]. The bound is complete (E[ln p(x)] + H[q(x)] = sum ln Z_n - E[A_n]); models of 1 to %d sources are compared by it.",
+		c.DataSets, c.N, c.Observed, c.TrueSources, c.Source.Weights, c.Source.Means, c.Source.Variances, c.MixingSD, c.NoisePrecision, c.ModelSources, c.Init, c.OuterIterations, c.InnerIterations,
 		c.Prior.AAlpha, c.Prior.BAlpha, c.Prior.ABeta, c.Prior.BBeta, c.Prior.Tau, c.OffOrders, c.ModelSources))
 }
 

@@ -34,7 +34,10 @@
 //
 // a quadratic A_n(x) = −½xᵀΛx + b_nᵀx (eq. D.4) whose expectation needs
 // only E[x_n] and E[x_n x_nᵀ] (D.15-D.16), and Z_n the normaliser of D.14.
-// The log-mixture expectation cancels. This holds for the q(x) of the last
+// The log-mixture expectation cancels. (ln Z_n and E[A_n] each grow like
+// E[β]; VB sums their difference per component, Σ_m r_m[ln π_m − ½ln|B_m|
+// + ½ln|D_m| + ½tr(ΛD_m) − ½(f_m − m_m)ᵀB_m⁻¹(f_m − m_m)] + H[r], which
+// keeps the bound monotone to rounding at the toy's noise.) This holds for the q(x) of the last
 // update whatever the other factors have done since (Λ and b_n are those of
 // that update), so VB.Objective is the bound at every point of the
 // schedule, with every constant, and vb.Run checks that it never

@@ -22,7 +22,8 @@ const (
 	// evaluated (L2532): with q(x_n) ∝ exp(A_n(x)) p(x) (eq. D.5) the
 	// expectation of the log mixture density cancels and it is
 	// Σ_n (ln Z_n − E[A_n(x_n)]), A_n and Z_n those of the last update of
-	// q(x) (eqs. D.4, D.13-D.14).
+	// q(x) (eqs. D.4, D.13-D.14), evaluated in a form without cancellation
+	// (see updateX).
 	TermSources = "E[ln p(x)]+H[q(x)]"
 	// TermW is −E_q(α)[KL(q(W) ‖ p(W | α))] (eqs. 6.9, 6.18).
 	TermW = "-KL[W]"
@@ -169,8 +170,9 @@ type VB struct {
 	sxx []float64 // Σ_n E[x_n x_nᵀ] (I×I)
 	txp []float64 // Σ_n t_n E[x_n]ᵀ (P×I)
 	lam []float64 // Λ of the last update (I×I)
-	bx  float64   // Σ_n b_nᵀE[x_n]
-	lnZ float64   // Σ_n ln Z_n
+	// srcTerm is E[ln p(x)] + H[q(x)] (TermSources), a function of q(x)
+	// alone, computed at its update.
+	srcTerm float64
 
 	// q(W) = Π_p N(w_p | ·, Σ_w): rows w_p of W (eq. 6.18).
 	qw     *dist.GaussianRows
@@ -505,9 +507,40 @@ func (m *VB) updateX() error {
 	if err := mixture.NormalizeLog(m.rb, n, m.lnZn); err != nil {
 		return fmt.Errorf("ica: q(x): %w", err)
 	}
-	m.lnZ = 0
-	for _, v := range m.lnZn {
-		m.lnZ += v
+	// E[ln p(x_n)] + H[q(x_n)] = ln Z_n − E[A_n(x_n)] (see TermSources),
+	// in the form without cancellation: with ln π̃_m of D.13 and
+	// f_mᵀD_m⁻¹f_m = f_mᵀ(h_n + B_m⁻¹m_m), the terms of ln Z_n, b_nᵀE[x_n]
+	// and ½tr(ΛE[x_n x_nᵀ]) that grow with E[β] cancel exactly, leaving
+	//
+	//	Σ_m r_m [ln π_m − ½ln|B_m| + ½ln|D_m| + ½tr(ΛD_m) − ½(f_m − m_m)ᵀB_m⁻¹(f_m − m_m)] + H[r],
+	//
+	// r_m = π̃_m/Z_n. (Summed as printed, ln Z_n, b_nᵀE[x_n] and
+	// ½tr(ΛE[xxᵀ]) each grow like E[β]‖h_n‖²; at E[β] = 10⁴ their rounding,
+	// through an ill-conditioned D_m, reached 10⁻³ nats.)
+	m.srcTerm = numeric.Entropy(m.rb)
+	for c := 0; c < m.comps; c++ {
+		d := m.dm[c*kk : (c+1)*kk]
+		base := m.compLog[c] + 0.5*m.ldD[c] + 0.5*numeric.Dot(m.lam, d)
+		for a := 0; a < k; a++ {
+			base += 0.5 * m.compPrec[c*k+a] * m.compMean[c*k+a] * m.compMean[c*k+a]
+		}
+		acc := m.lnZn // ln Z_n is not needed again: reuse it
+		for i := range acc {
+			acc[i] = base
+		}
+		f := m.fb[c*k*n : (c+1)*k*n]
+		for a := 0; a < k; a++ {
+			fr := m.fr[a*n : (a+1)*n]
+			mu := m.compMean[c*k+a]
+			for i, v := range f[a*n : (a+1)*n] {
+				fr[i] = v - mu
+			}
+			numeric.Scale(-0.5*m.compPrec[c*k+a], fr)
+			for i, v := range f[a*n : (a+1)*n] {
+				acc[i] += fr[i] * (v - mu)
+			}
+		}
+		m.srcTerm += numeric.Dot(m.rb[c*n:(c+1)*n], acc)
 	}
 	// E[x_n] (the columns of X, I×N) and the sums of the moments.
 	clear(m.xb)
@@ -531,10 +564,8 @@ func (m *VB) updateX() error {
 		}
 		numeric.MulAddT(k, k, n, m.fr, n, f, n, m.sxx, k)
 	}
-	m.bx = 0
 	for a := 0; a < k; a++ {
 		xa := m.xb[a*n : (a+1)*n]
-		m.bx += numeric.Dot(m.hb[a*n:(a+1)*n], xa)
 		var s float64
 		for i, v := range xa {
 			s += v
@@ -621,7 +652,7 @@ func (m *VB) sqResid() float64 {
 func (m *VB) Objective() vb.Bound {
 	np := float64(m.n * m.p)
 	data := 0.5*np*(m.qb.MeanLog()-math.Log(2*math.Pi)) - 0.5*m.qb.Mean()*m.sqResid()
-	sources := m.lnZ - m.bx + 0.5*numeric.Dot(m.lam, m.sxx)
+	sources := m.srcTerm
 	klW := dist.ExpectedKLARD(m.qw, m.qa)
 	pa := dist.Gamma{Alpha: m.prior.AAlpha, Beta: m.prior.BAlpha}
 	var klA float64
