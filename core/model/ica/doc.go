@@ -57,8 +57,8 @@
 //   - The toy's noise (L2495) is printed as an inverse variance of 10⁻⁴:
 //     against sources of variance up to 50 that is noise a hundred times
 //     the signal's standard deviation, and nothing could be separated from
-//     200 points; the experiments read it as the variance (precision 10⁴),
-//     and the β the model infers agrees (see experiments/bnn).
+//     200 points; the experiments read it as the variance (precision 10⁴)
+//     and run the printed value as a variant (see experiments/bnn).
 //
 // # Map to the text
 //
