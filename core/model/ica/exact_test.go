@@ -270,3 +270,49 @@ func TestSourcesTermByQuadrature(t *testing.T) {
 		t.Errorf("E[ln p(x)] + H[q(x)] = %.12g, quadrature %.12g", got, want)
 	}
 }
+
+// TestResidualWithoutCancellation: sqResid, the residual Σ_n E‖t_n − Wx_n −
+// μ‖² of eq. 6.28 in its rearranged form (block sums of the covariances
+// and means of q(x) kept apart), equals the sum over the points of
+// ‖t_n − E[W]E[x_n] − E[μ]‖² + tr(E[WᵀW]Cov(x_n)) + E[x_n]ᵀ(PΣ_w)E[x_n] +
+// P s_μ, each point's term computed directly from D.15-D.16, here with
+// large nearly antiparallel columns of E[W] at the toy's noise.
+func TestResidualWithoutCancellation(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(8, 8))
+	data, _, _ := mixed(rnd, 100, 3, 2, toySources(), 1e-4)
+	m, err := NewVB(data, 3, toySources(), DefaultPrior(), Settings{Sources: 2, InitW: []float64{36, -43, 117, -146, 78, -96}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.qb = dist.Gamma{Alpha: m.qb.Alpha, Beta: m.qb.Alpha * 1e-4}
+	for range 5 {
+		if err := m.updateMu(); err != nil {
+			t.Fatal(err)
+		}
+		if err := m.updateX(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k, p := m.k, m.p
+	var want float64
+	for i := 0; i < m.n; i++ {
+		sm := m.secondMoment(i)
+		x := m.ex[i*k : (i+1)*k]
+		for q := 0; q < p; q++ {
+			r := m.t[i*p+q] - m.mmu[q]
+			for a := 0; a < k; a++ {
+				r -= m.ew.At(q, a) * x[a]
+			}
+			want += r * r
+		}
+		for a := 0; a < k; a++ {
+			for b := 0; b < k; b++ {
+				want += m.ewtwR[a*k+b]*(sm[a*k+b]-x[a]*x[b]) + float64(p)*m.wCov.At(a, b)*x[a]*x[b]
+			}
+		}
+		want += float64(p) * m.smu
+	}
+	if got := m.sqResid(); math.Abs(got-want) > 1e-9*want {
+		t.Errorf("sqResid = %.15g, per-point sum %.15g (relative %.2g)", got, want, math.Abs(got-want)/want)
+	}
+}
