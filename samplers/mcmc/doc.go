@@ -27,10 +27,21 @@
 //	MH          Metropolis–Hastings with a Proposal, eqs. (1.62), (6.59)–(6.60)
 //	Proposal    draws x′ ~ q(·|x) and returns ln q(x|x′) − ln q(x′|x)
 //	RandomWalk  symmetric Gaussian random walk on []float64
-//	HMC         Hamiltonian Monte Carlo on []float64 for a GradTempered target
+//	HMC         Hamiltonian Monte Carlo on []float64 for a GradTempered target,
+//	            with persistent momenta (Persistence ρ, negated on rejection)
 //	Stats       proposed and accepted counts, acceptance rate
 //	Gibbs       the kernel of a Sweeper, a model that redraws its state from
 //	            its full conditionals (core/model/gmm's mixture)
+//
+// # Runs and diagnostics
+//
+//	Plan        a burn-in and thinning plan; Run makes it with a Kernel
+//	DualAveraging  tunes an HMC step toward a target acceptance in a burn-in
+//	Chains      independent chains on core/parallel, chain c on the stream
+//	            ChainStream(seed, c, labels…): results for any worker count
+//	ESS         effective sample size by Geyer's initial monotone sequence;
+//	            ESSChains pooled over chains (BDA3 §11.5)
+//	SplitRHat   the split-R̂ of Gelman et al. (BDA3 §11.4)
 //
 // A model supplies its own Kernel when it needs more than one MH move, for
 // example Gibbs sweeps over hidden variables followed by an MH step on the

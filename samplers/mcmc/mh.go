@@ -48,7 +48,9 @@ func (p Point[S]) LogDensity(beta float64) float64 {
 //
 // A kernel's transitions may depend only on p, β and the random numbers it
 // draws from rnd, never on earlier calls, so that runs are reproducible from
-// their random streams.
+// their random streams. The one exception is an HMC with Persistence > 0,
+// whose momentum is an auxiliary state carried from call to call (and
+// still a function of the stream; see HMC).
 type Kernel[S any] interface {
 	Step(p *Point[S], beta float64, rnd *rand.Rand) Stats
 }

@@ -60,33 +60,64 @@ func (a Arch) Forward(w, x, act []float64) float64 {
 
 // ErrorGrad returns E_D(w) = ½ Σ_n (t_n − f(x_n, w))² (eq. 5.5) over the
 // rows of x (each of length In) and, when grad is not nil, writes ∇_w E_D
-// into it (length NumWeights). act is scratch of length Hidden (nil to
-// allocate).
+// into it (length NumWeights). act is scratch of length Hidden, or better
+// 2·Hidden (then no activation is evaluated twice); nil, or shorter than
+// 2·Hidden, allocates 2·Hidden values once per call.
 func (a Arch) ErrorGrad(w []float64, x [][]float64, t []float64, grad, act []float64) float64 {
-	if act == nil {
-		act = make([]float64, a.Hidden)
+	return a.errorGrad(w, x, t, grad, act)
+}
+
+// sqrt2OverPi is √(2/π), the scale of GPrime.
+var sqrt2OverPi = math.Sqrt(2 / math.Pi)
+
+// errorGrad is ErrorGrad. Per point it evaluates each hidden unit's g and,
+// for the gradient, g′ once (an erf and an exp), then makes one pass over
+// the input weights forward and one back: about 4·H·(I+1) + 4·H flops
+// beside the 2·H special functions.
+func (a Arch) errorGrad(w []float64, x [][]float64, t []float64, grad, act []float64) float64 {
+	nh, ni := a.Hidden, a.In
+	if len(act) < 2*nh {
+		act = make([]float64, 2*nh)
 	}
+	gh, dh := act[:nh], act[nh:2*nh]
 	if grad != nil {
-		clear(grad)
+		clear(grad[:a.NumWeights()])
 	}
-	v := w[a.U():]
+	u := w[:a.U()]
+	v := w[a.U() : a.U()+nh+1]
 	var e float64
 	for n, xn := range x {
-		r := a.Forward(w, xn, act) - t[n]
+		xn = xn[:ni]
+		f := v[nh]
+		for h := range nh {
+			uh := u[h*(ni+1) : (h+1)*(ni+1)]
+			s := uh[ni]
+			for i, xi := range xn {
+				s += uh[i] * xi
+			}
+			g := math.Erf(s / math.Sqrt2)
+			gh[h] = g
+			f += v[h] * g
+			if grad != nil {
+				dh[h] = s
+			}
+		}
+		r := f - t[n]
 		e += r * r
 		if grad == nil {
 			continue
 		}
-		gv := grad[a.U():]
-		gv[a.Hidden] += r
-		for h, s := range act {
-			gv[h] += r * G(s)
-			c := r * v[h] * GPrime(s)
-			gu := grad[h*(a.In+1) : (h+1)*(a.In+1)]
-			for i, xi := range xn[:a.In] {
+		gv := grad[a.U() : a.U()+nh+1]
+		gv[nh] += r
+		for h := range nh {
+			gv[h] += r * gh[h]
+			s := dh[h]
+			c := r * v[h] * sqrt2OverPi * math.Exp(-s*s/2)
+			gu := grad[h*(ni+1) : (h+1)*(ni+1)]
+			for i, xi := range xn {
 				gu[i] += c * xi
 			}
-			gu[a.In] += c
+			gu[ni] += c
 		}
 	}
 	return e / 2
