@@ -160,3 +160,32 @@ func bestVBF(t *testing.T, d hmm.Data, k int, u hmm.Prior) float64 {
 	}
 	return best
 }
+
+// BenchmarkHMMAnnealedHMC times one HMC transition (8 leapfrog steps: 9
+// forward-backward passes and one forward pass) of hmm.Annealed at the
+// size of chapter 3's synthetic experiment (k = 12 states, p = 3 symbols,
+// 21 sequences, about 550 symbols as abc21.txt); an AIS estimate is
+// runs × temperatures of them.
+func BenchmarkHMMAnnealedHMC(b *testing.B) {
+	rnd := rand.New(rand.NewPCG(38, 1))
+	d := hmm.Data{P: 3}
+	for i := 0; i < 21; i++ {
+		y := make([]int, 20+rnd.IntN(13))
+		for t := range y {
+			y[t] = rnd.IntN(3)
+		}
+		d.Seqs = append(d.Seqs, y)
+	}
+	const k = 12
+	a, err := hmm.NewAnnealed(d, k, hmm.SymmetricPrior(k, 3, 4, 4, 4))
+	if err != nil {
+		b.Fatal(err)
+	}
+	kern := &mcmc.HMC{Target: a, Steps: 8, StepSize: hmmStepSize(0.4, d, k)}
+	p := mcmc.NewPoint[[]float64](a, a.SamplePrior(nil, rnd))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		kern.Step(&p, 0.5, rnd)
+	}
+}
