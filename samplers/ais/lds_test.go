@@ -310,3 +310,39 @@ func TestLDSEvidenceISAgrees(t *testing.T) {
 	t.Logf("F %.4f; IS from q (20000 draws) %.4f ± %.4f (ESS %.0f); from q widened ×4 %.4f ± %.4f (ESS %.0f); AIS %.4f ± %.4f",
 		res.F, zQ, seQ, essQ, zIS, seIS, essIS, zAIS, seAIS)
 }
+
+// TestLDSEvidenceBrokenKernel is the negative control of TestLDSEvidence1D:
+// HMC at β = 1 whatever τ (atOne) on the first data set with (C, ρ) held
+// gives an estimate more than 3 standard errors from the quadrature.
+func TestLDSEvidenceBrokenKernel(t *testing.T) {
+	data := lds1D(rng.New(55, "lds-1d-data", "0"), 0.8, 1.5, 4.0, 20)
+	full, _ := lds.NewAnnealed(data, 1, lds.Hyper{})
+	base := []float64{0.8, 1.5, math.Log(4.0)}
+	held0 := []float64{0, 1.5, math.Log(4.0)}
+	sub := &subTarget{full: full, free: []int{0}, base: base, lnHeld: full.LogPrior(held0) + 0.5*math.Log(2*math.Pi)}
+	l0 := full.LogLik(base)
+	v, err := numeric.Integrate(func(x float64) float64 {
+		th := []float64{x}
+		return math.Exp(sub.LogPrior(th) + sub.LogLik(th) - l0)
+	}, -8, 8, numeric.QuadTol{Rel: 1e-8, Abs: 1e-300})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := math.Log(v) + l0
+	s := ais.Sampler[[]float64]{
+		Model: sub,
+		NewKernel: func() mcmc.Kernel[[]float64] {
+			return atOne{&mcmc.HMC{Target: sub, Steps: 8, StepSize: func(b float64) float64 { return 0.5 / math.Sqrt(1+b*5) }}}
+		},
+		Tau: ais.Nonlinear(100, 0.2),
+	}
+	rnds := make([]*rand.Rand, 200)
+	for g := range rnds {
+		rnds[g] = rng.New(55, "lds-broken", strconv.Itoa(g))
+	}
+	got, se := ais.Pool(ais.LogWeights(s.Runs(rnds, 2)))
+	if math.Abs(got-exact) <= 3*se {
+		t.Errorf("broken kernel passed: AIS %.4f ± %.4f, quadrature %.4f", got, se, exact)
+	}
+	t.Logf("broken kernel: AIS %.4f ± %.4f, quadrature %.4f", got, se, exact)
+}

@@ -37,6 +37,11 @@ import (
 // logarithmic derivative x_m ∂ ln L/∂x_m is the expected count N̂_m of
 // the forward-backward pass (eqs. 3.16-3.35), ∂ ln L/∂η_l = N̂_l − x_l Σ_m N̂_m.
 //
+// Cost: LogLik is one forward pass over the data, GradLogLik one
+// forward-backward pass, so an HMC transition of L leapfrog steps is L + 1
+// forward-backward passes and one forward pass, and an AIS estimate of G
+// runs on K temperatures G·K such transitions.
+//
 // Annealed satisfies samplers/ais.Model[[]float64] and
 // samplers/mcmc.GradTempered by its method set. It is safe for concurrent
 // use: each call takes its scratch space from a pool.

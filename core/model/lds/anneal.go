@@ -37,6 +37,10 @@ import (
 //	∂/∂ln ρ_s = Σ_t (½ − ½ ρ_s ⟨(y_ts − c_s·x_t)²⟩),
 //
 // summed over sequences, so one smoother pass gives ln L and its gradient.
+// Cost: LogLik and GradLogLik are one Kalman smoother pass each (LogLik
+// could be the filter alone), so an HMC transition of L leapfrog steps is
+// L + 2 smoother passes and an AIS estimate of G runs on K temperatures
+// G·K such transitions.
 //
 // Annealed satisfies samplers/ais.Model[[]float64] and
 // samplers/mcmc.GradTempered by its method set and is safe for concurrent
