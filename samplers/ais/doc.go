@@ -32,7 +32,12 @@
 // mcmc.Kernel: mcmc.MH with a proposal, or a model's own kernel — for
 // example Gibbs sweeps over hidden variables followed by an MH step on the
 // parameters, with p(θ)p(s|θ) as the base density and p(y|s,θ) as L, so that
-// the state holds both parameters and hidden variables.
+// the state holds both parameters and hidden variables. A model whose
+// likelihood marginalises its hidden variables exactly and has a gradient
+// is an mcmc.GradTempered for mcmc.HMC: core/model/hmm.Annealed (the
+// Dirichlet rows in log-ratio coordinates, forward-backward) and
+// core/model/lds.Annealed ((A, C, ln ρ), the Kalman smoother), tested in
+// hmm_test.go and lds_test.go against enumeration and quadrature.
 //
 // # Overview
 //

@@ -22,6 +22,9 @@
 // a flat layout (ParamDim), the target of an importance sampler whose
 // proposal is built from the Dirichlet rows of q(θ) (Posterior.Rows,
 // Posterior.Relabel); see extension E3-X2 in experiments/chapter3.
+// Annealed is the same posterior on unconstrained log-ratio coordinates
+// with gradients, the target of annealed importance sampling with HMC
+// (samplers/ais, samplers/mcmc.HMC).
 //
 // # Map to the thesis
 //
@@ -56,4 +59,7 @@
 //	Joint.LogLik          ln p(y|θ), scaled forward pass           eq. 3.23
 //	Joint.LogProb         ln p(θ, y), the importance target        eqs. 3.36, 3.44; eq. 4.103
 //	Params.Relabel        the k! aliases                           section 1.3.3, L638-L646
+//	Annealed              f_τ = p(η) p(y|θ(η))^τ over the log-ratio eqs. 3.36-3.40, 3.44; AIS eqs. 6.49-6.61
+//	                      coordinates of the rows (Jacobian in p)
+//	Annealed.GradLogLik   N̂_l − x_l Σ_m N̂_m (forward-backward)      eqs. 3.16-3.35
 package hmm

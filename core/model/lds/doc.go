@@ -94,4 +94,7 @@
 //	Params.Smooth         Kalman filter and smoother at θ    eqs. (5.77)-(5.86), (5.106)-(5.115)
 //	Params.LogLikelihood  ln p(y | θ, μ_0, Σ_0)              eq. (5.83)
 //	Simulate              x_0, x_{1:T}, y_{1:T}              eqs. (5.2)-(5.5), (5.13)
+//	Annealed              f_τ = p(θ) p(y|θ)^τ over           priors (5.8), (5.10), (5.12); ln L (5.83);
+//	                      (A, C, ln ρ), no inputs            AIS eqs. (6.49)-(6.61)
+//	Annealed.GradLogLik   Fisher's identity by the smoother  eqs. (5.77)-(5.86), (5.106)-(5.115)
 package lds
