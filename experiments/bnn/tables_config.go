@@ -51,11 +51,12 @@ type TablesConfig struct {
 	// (Weigend's split: 1700-1920 and 1921-1979, L2193; the first
 	// training target is TrainYears[0] + lags), and NMSEYears, the years
 	// over whose variance (divisor n) the squared errors are normalised:
-	// 1921-1979, the test set's variance, the normalisation that gives the
-	// text's numbers (bnn-finish: under Weigend's variance of the whole
-	// series 1700-1979, targets §3.3, every row is 1.6× the test set's,
-	// 1.3-2.8× the text's). NMSEAltYears is the other normalisation,
-	// reported beside it as nmse_alt_<row> (default Weigend's 1700-1979).
+	// 1921-1979, the test set's variance, the normalisation under which our
+	// rows meet the text's (the text does not name it; under Weigend's
+	// variance of the whole series 1700-1979, targets §3.3, every row is
+	// 1.6 times larger and 1.3-2.8 times the text's). NMSEAltYears is the
+	// other normalisation, reported beside every row as nmse_alt_<row>
+	// (default Weigend's 1700-1979).
 	Lags         int    `toml:"lags" range:"0|[1,100]"`
 	TrainYears   [2]int `toml:"train_years" range:"0|[1,1e5] nondecreasing"`
 	TestYears    [2]int `toml:"test_years" range:"0|[1,1e5] nondecreasing"`
