@@ -350,6 +350,7 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 		var best vb.Result
 		var bestM *gmm.VB
 		iters := 0
+		var its []int
 		for r := range c.Restarts {
 			rnd := rng.New(c.Seed, append(slices.Clone(labels), "restart", strconv.Itoa(r))...)
 			m, err := gmm.NewVB(x, d, k, p, rnd)
@@ -364,6 +365,7 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 				return out, fmt.Errorf("%s restart %d: %w", name, r, err)
 			}
 			iters += res.Iterations
+			its = append(its, res.Iterations)
 			if bestM == nil || res.F > best.F {
 				best, bestM = res, m
 			}
@@ -371,8 +373,12 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 		vbCPU := cpuNow() - t0
 		for _, b := range c.VBBudgets {
 			i := min(b, len(best.Trace.F)) - 1
-			frac := float64(min(b*c.Restarts, iters)) / float64(max(iters, 1))
-			add(seed, VB, b, best.Trace.F[i], nan, float64(c.Restarts*min(b, c.VB.MaxIterations))*n*float64(k)*d2, vbCPU*frac)
+			run := 0 // iterations of every restart up to budget b
+			for _, it := range its {
+				run += min(b, it)
+			}
+			frac := float64(run) / float64(max(iters, 1))
+			add(seed, VB, b, best.Trace.F[i], nan, float64(run)*n*float64(k)*d2, vbCPU*frac)
 		}
 		// BIC at VB's posterior-mean parameters.
 		t0 = cpuNow()
