@@ -339,7 +339,7 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 	nan := math.NaN()
 	add := func(seed uint64, m string, b int, lnz, se, ops, cpu float64) {
 		out.Est = append(out.Est, cellEst{Dataset: name, Seed: seed, Method: m, Budget: b, LnZ: experiments.Float(lnz),
-			SE: experiments.Float(se), Ops: experiments.Float(ops), CPU: experiments.Float(cpu),
+			SE: experiments.Float(se), Ops: experiments.Float(ops), CPUSeconds: experiments.Float(cpu),
 			MeanErr: experiments.Float(nan), VarErr: experiments.Float(nan)})
 	}
 	for sd := range c.Seeds {

@@ -333,9 +333,9 @@ const (
 // estimatesHeader and gridHeader are the columns of the two tables.
 var (
 	estimatesHeader = []string{"row", "dataset", "seed", "method", "budget", "lnz", "se",
-		"gold_lnz", "gold_se", "gold_kind", "error", "abs_error", "z", "ops", "cpu_s", "mean_err", "var_err"}
+		"gold_lnz", "gold_se", "gold_kind", "error", "abs_error", "z", "ops", "cpu_seconds", "mean_err", "var_err"}
 	gridHeader = []string{"row", "method", "status", "why", "budget", "n", "err_median", "err_q25", "err_q75", "bias",
-		"mean_err", "var_err", "ops", "cpu_s", "within3se", "max_z", "crossover_ops", "crossover_budget"}
+		"mean_err", "var_err", "ops", "cpu_seconds", "within3se", "max_z", "crossover_ops", "crossover_budget"}
 )
 
 // Criteria returns the per-cell criteria of a row whose sampled columns
@@ -366,7 +366,7 @@ func Criteria(bound bool, sampled ...string) results.Criteria {
 // |error| and its z) and dir/grid.csv (one row per method of Methods that
 // is filled or absent: its cell at the largest budget, or status "absent"
 // and why), sets the summary metrics err_<m>_median, err_<m>_q25,
-// err_<m>_q75, bias_<m>, ops_<m>, cpu_<m>, budget_<m>, within3se_<m>,
+// err_<m>_q75, bias_<m>, ops_<m>, cpu_seconds_<m>, budget_<m>, within3se_<m>,
 // maxz_<m>, meanerr_<m>, varerr_<m>, crossover_<m>_ops (NaN metrics are
 // left out) and judges every criterion of Criteria present in
 // s.Criteria.
@@ -415,7 +415,7 @@ func WriteGrid(dir string, s *results.Summary, row string, gold []GoldStandard, 
 		set("err_"+m+"_q75", c.ErrQ75)
 		set("bias_"+m, c.Bias)
 		set("ops_"+m, c.Ops)
-		set("cpu_"+m, c.CPUSeconds)
+		set("cpu_seconds_"+m, c.CPUSeconds)
 		set("budget_"+m, float64(c.Budget))
 		set("within3se_"+m, c.Within3SE)
 		set("maxz_"+m, c.MaxZ)

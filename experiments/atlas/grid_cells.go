@@ -13,21 +13,21 @@ import (
 
 // cellEst is an Estimate as a stored cell holds it.
 type cellEst struct {
-	Dataset string            `json:"dataset"`
-	Seed    uint64            `json:"seed"`
-	Method  string            `json:"method"`
-	Budget  int               `json:"budget"`
-	LnZ     experiments.Float `json:"lnz"`
-	SE      experiments.Float `json:"se"`
-	Ops     experiments.Float `json:"ops"`
-	CPU     experiments.Float `json:"cpu_s"`
-	MeanErr experiments.Float `json:"mean_err"`
-	VarErr  experiments.Float `json:"var_err"`
+	Dataset    string            `json:"dataset"`
+	Seed       uint64            `json:"seed"`
+	Method     string            `json:"method"`
+	Budget     int               `json:"budget"`
+	LnZ        experiments.Float `json:"lnz"`
+	SE         experiments.Float `json:"se"`
+	Ops        experiments.Float `json:"ops"`
+	CPUSeconds experiments.Float `json:"cpu_seconds"`
+	MeanErr    experiments.Float `json:"mean_err"`
+	VarErr     experiments.Float `json:"var_err"`
 }
 
 func (e cellEst) estimate() Estimate {
 	return Estimate{Dataset: e.Dataset, Seed: e.Seed, Method: e.Method, Budget: e.Budget, LnZ: float64(e.LnZ), SE: float64(e.SE),
-		Ops: float64(e.Ops), CPUSeconds: float64(e.CPU), MeanErr: float64(e.MeanErr), VarErr: float64(e.VarErr)}
+		Ops: float64(e.Ops), CPUSeconds: float64(e.CPUSeconds), MeanErr: float64(e.MeanErr), VarErr: float64(e.VarErr)}
 }
 
 // cellGold is a GoldStandard as a stored cell holds it.

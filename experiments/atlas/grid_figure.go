@@ -24,7 +24,7 @@ func ReadEstimates(dir string) (row string, gold []GoldStandard, est []Estimate,
 	kinds := c.Strings("gold_kind")
 	budget, lnz, se := c.Floats("budget"), c.Floats("lnz"), c.Floats("se")
 	glnz, gse := c.Floats("gold_lnz"), c.Floats("gold_se")
-	ops, cpu, me, ve := c.Floats("ops"), c.Floats("cpu_s"), c.Floats("mean_err"), c.Floats("var_err")
+	ops, cpu, me, ve := c.Floats("ops"), c.Floats("cpu_seconds"), c.Floats("mean_err"), c.Floats("var_err")
 	if err := c.Err(); err != nil {
 		return "", nil, nil, err
 	}

@@ -533,7 +533,7 @@ func (c *LinregConfig) runCell(env *experiments.Env, i int, name string) (linreg
 	nan := math.NaN()
 	add := func(seed uint64, meth string, b int, lnz, se, ops, cpu, me, ve float64) {
 		out.Est = append(out.Est, cellEst{Dataset: name, Seed: seed, Method: meth, Budget: b, LnZ: experiments.Float(lnz),
-			SE: experiments.Float(se), Ops: experiments.Float(ops), CPU: experiments.Float(cpu),
+			SE: experiments.Float(se), Ops: experiments.Float(ops), CPUSeconds: experiments.Float(cpu),
 			MeanErr: experiments.Float(me), VarErr: experiments.Float(ve)})
 	}
 	diag := func(s interface{ At(i, j int) float64 }) []float64 {

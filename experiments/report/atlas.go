@@ -55,7 +55,7 @@ func readAtlasGrid(b []byte) (string, []atlasCell, error) {
 	c := t.Columns()
 	rows, ms, st, why := c.Strings("row"), c.Strings("method"), c.Strings("status"), c.Strings("why")
 	bud, med, q25, q75 := c.Floats("budget"), c.Floats("err_median"), c.Floats("err_q25"), c.Floats("err_q75")
-	ops, cpu, cross, cb := c.Floats("ops"), c.Floats("cpu_s"), c.Floats("crossover_ops"), c.Floats("crossover_budget")
+	ops, cpu, cross, cb := c.Floats("ops"), c.Floats("cpu_seconds"), c.Floats("crossover_ops"), c.Floats("crossover_budget")
 	bias, me, ve, w := c.Floats("bias"), c.Floats("mean_err"), c.Floats("var_err"), c.Floats("within3se")
 	if err := c.Err(); err != nil {
 		return "", nil, err
