@@ -324,6 +324,21 @@ func Crossover(curve []Point, ref float64) (ops float64, budget int) {
 	return math.NaN(), 0
 }
 
+// crossoverText is a cell's crossover_ops in grid.csv: the operations, or
+// "never" (a method whose curve does not reach VB's error), or "" (VB
+// itself, or a row without VB): words, not NaN, since whether a ladder
+// reaches VB's error depends on the data.
+func crossoverText(c Cell, g Grid) string {
+	_, hasVB := g.Cell(VB)
+	switch {
+	case c.Method == VB || !hasVB:
+		return ""
+	case math.IsNaN(c.CrossoverOps):
+		return "never"
+	}
+	return results.FormatFloat(c.CrossoverOps)
+}
+
 // The files WriteGrid writes in a row's results folder.
 const (
 	EstimatesFile = "estimates.csv"
@@ -390,12 +405,12 @@ func WriteGrid(dir string, s *results.Summary, row string, gold []GoldStandard, 
 	for _, m := range Methods {
 		if c, ok := g.Cell(m); ok {
 			gt.AddRow(row, m, "filled", "", c.Budget, c.N, c.ErrMedian, c.ErrQ25, c.ErrQ75, c.Bias,
-				c.MeanErr, c.VarErr, c.Ops, c.CPUSeconds, c.Within3SE, c.MaxZ, c.CrossoverOps, c.CrossoverBudget)
+				c.MeanErr, c.VarErr, c.Ops, c.CPUSeconds, c.Within3SE, c.MaxZ, crossoverText(c, g), c.CrossoverBudget)
 			continue
 		}
 		for _, a := range g.Absent {
 			if a.Method == m {
-				gt.AddRow(row, m, "absent", a.Why, 0, 0, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, 0)
+				gt.AddRow(row, m, "absent", a.Why, 0, 0, nan, nan, nan, nan, nan, nan, nan, nan, nan, nan, "", 0)
 				break
 			}
 		}

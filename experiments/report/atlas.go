@@ -55,10 +55,18 @@ func readAtlasGrid(b []byte) (string, []atlasCell, error) {
 	c := t.Columns()
 	rows, ms, st, why := c.Strings("row"), c.Strings("method"), c.Strings("status"), c.Strings("why")
 	bud, med, q25, q75 := c.Floats("budget"), c.Floats("err_median"), c.Floats("err_q25"), c.Floats("err_q75")
-	ops, cpu, cross, cb := c.Floats("ops"), c.Floats("cpu_seconds"), c.Floats("crossover_ops"), c.Floats("crossover_budget")
+	ops, cpu, crossText, cb := c.Floats("ops"), c.Floats("cpu_seconds"), c.Strings("crossover_ops"), c.Floats("crossover_budget")
 	bias, me, ve, w := c.Floats("bias"), c.Floats("mean_err"), c.Floats("var_err"), c.Floats("within3se")
 	if err := c.Err(); err != nil {
 		return "", nil, err
+	}
+	// crossover_ops is a number, "never" or "" (experiments/atlas).
+	cross := make([]float64, len(crossText))
+	for i, t := range crossText {
+		cross[i] = math.NaN()
+		if v, err := strconv.ParseFloat(t, 64); err == nil {
+			cross[i] = v
+		}
 	}
 	var out []atlasCell
 	row := ""

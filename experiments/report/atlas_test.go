@@ -9,10 +9,10 @@ import (
 // numbers alone, and an absent cell shows its reason.
 func TestAtlasReading(t *testing.T) {
 	csv := "row,method,status,why,budget,n,err_median,err_q25,err_q75,bias,mean_err,var_err,ops,cpu_seconds,within3se,max_z,crossover_ops,crossover_budget\n" +
-		"toy,vb,filled,,10,3,2,1.5,2.5,-2,NaN,NaN,100,0.5,NaN,NaN,NaN,0\n" +
-		"toy,ep,absent,not applicable: no sites,0,0,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,0\n" +
+		"toy,vb,filled,,10,3,2,1.5,2.5,-2,NaN,NaN,100,0.5,NaN,NaN,,0\n" +
+		"toy,ep,absent,not applicable: no sites,0,0,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,NaN,,0\n" +
 		"toy,ais,filled,,1000,3,1,1,1,0.5,NaN,NaN,10000,2,1,2,3162.28,1000\n" +
-		"toy,is,filled,,1000,3,3,3,3,-3,NaN,NaN,5000,1,0.5,9,NaN,0\n"
+		"toy,is,filled,,1000,3,3,3,3,-3,NaN,NaN,5000,1,0.5,9,never,0\n"
 	row, cells, err := readAtlasGrid([]byte(csv))
 	if err != nil || row != "toy" || len(cells) != 4 {
 		t.Fatalf("readAtlasGrid: %q, %d cells, %v", row, len(cells), err)
