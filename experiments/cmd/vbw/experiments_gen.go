@@ -7,6 +7,7 @@ package main
 // registers its experiments with vbw.
 import (
 	_ "github.com/vbworkbench/vbw/experiments/approx"
+	_ "github.com/vbworkbench/vbw/experiments/atlas"
 	_ "github.com/vbworkbench/vbw/experiments/backfit"
 	_ "github.com/vbworkbench/vbw/experiments/bnn"
 	_ "github.com/vbworkbench/vbw/experiments/chapter3"

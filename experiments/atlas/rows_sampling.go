@@ -1,0 +1,143 @@
+package atlas
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/vbworkbench/vbw/experiments/config"
+	"github.com/vbworkbench/vbw/results"
+	"github.com/vbworkbench/vbw/samplers/is"
+)
+
+// The sampling shared by the rows of atlas-rows (clutter, logistic, dag):
+// importance sampling from a VB posterior along a ladder of draws, and the
+// criteria of a row.
+
+// studentTFlops is the count charged for one draw from a d-dimensional
+// Student t and its density: a triangular solve and product (2d²), d
+// normal draws, a gamma draw and the density's log (3 transcendentals at
+// core/approx's 20).
+func studentTFlops(d int) float64 { return float64(2*d*d+4*d) + 60 }
+
+// gaussFlops is the count of a d-dimensional Gaussian's density at a point
+// (a triangular solve, a square norm and a log).
+func gaussFlops(d int) float64 { return float64(d*d+3*d) + 20 }
+
+// isRungs makes s.Runs importance-sampling runs of s.Samples draws from
+// prop (run r from stream(r)) and adds an estimate per rung m of ladder to
+// cl: ln p(D) pooled over the first m draws of every run (is.Summarize's
+// Pooled), its standard error from the spread of the R runs' estimates
+// (Summarize's SE), the budget R·m draws at perDraw operations each, the
+// CPU time of the draws in proportion, and the posterior errors that
+// moments returns from the self-normalised mean and second moments
+// (E[θ_i²]) of the draws (moments nil: NaN).
+func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.Rand, prop is.Proposal, target is.Target,
+	perDraw float64, moments func(mean, second []float64) (float64, float64)) {
+	d := prop.Dim()
+	start := time.Now()
+	lw := make([][]float64, s.Runs)
+	th := make([][]float64, s.Runs)
+	for r := range s.Runs {
+		rnd := stream(r)
+		lw[r] = make([]float64, s.Samples)
+		th[r] = make([]float64, s.Samples*d)
+		for m := range s.Samples {
+			lw[r][m] = is.LogWeight(th[r][m*d:(m+1)*d], prop, target, rnd)
+		}
+	}
+	cpu := time.Since(start)
+	for _, m := range ladder {
+		ests := make([]is.Estimate, s.Runs)
+		top := math.Inf(-1)
+		for r := range s.Runs {
+			ests[r] = is.EstimateFrom(lw[r][:m])
+			for _, v := range lw[r][:m] {
+				top = math.Max(top, v)
+			}
+		}
+		sum := is.Summarize(ests)
+		me, ve := math.NaN(), math.NaN()
+		if moments != nil && !math.IsInf(top, 0) && !math.IsNaN(top) {
+			mean, second := make([]float64, d), make([]float64, d)
+			var wsum float64
+			for r := range s.Runs {
+				for k := range m {
+					w := math.Exp(lw[r][k] - top)
+					wsum += w
+					for i := range d {
+						x := th[r][k*d+i]
+						mean[i] += w * x
+						second[i] += w * x * x
+					}
+				}
+			}
+			for i := range d {
+				mean[i] /= wsum
+				second[i] /= wsum
+			}
+			me, ve = moments(mean, second)
+		}
+		frac := float64(m) / float64(s.Samples)
+		cl.add(IS, s.Runs*m, sum.Pooled, sum.SE, float64(s.Runs*m)*perDraw, time.Duration(frac*float64(cpu)), me, ve)
+	}
+}
+
+// rowCriteria are a row's criteria: one per method with a standard error,
+// its estimates within 3 stated standard errors of the gold standard's on
+// every data set and seed (at the largest budget), a sanity check.
+func rowCriteria(row string, sampled []string) results.Criteria {
+	var cs results.Criteria
+	for _, m := range sampled {
+		cs = append(cs, results.Criterion{ID: row[len("atlas/"):] + "-" + m + "-within-3se",
+			Text: "fraction of data sets × seeds on which " + m + "'s ln p(D) at the largest budget is within 3 stated standard errors (its own and the gold standard's, combined) of the gold standard's", Target: results.AtLeast(1)}.AsSanity())
+	}
+	return cs
+}
+
+// rowEstimates flattens a row's cells into the grid's estimates and gold
+// standards.
+func rowEstimates(row string, cells []rowCell) ([]GoldStandard, []Estimate) {
+	var gold []GoldStandard
+	var est []Estimate
+	for _, cl := range cells {
+		gold = append(gold, GoldStandard{Dataset: cl.Dataset, Seed: cl.Seed, LnZ: float64(cl.Gold), SE: float64(cl.GoldSE), Kind: cl.GoldKind})
+		for _, e := range cl.Est {
+			est = append(est, Estimate{Row: row, Dataset: cl.Dataset, Seed: cl.Seed, Method: e.Method, Budget: e.Budget, LnZ: float64(e.LnZ), SE: float64(e.SE),
+				Ops: float64(e.Ops), CPUSeconds: float64(e.CPU), MeanErr: float64(e.MeanErr), VarErr: float64(e.VarErr)})
+		}
+	}
+	return gold, est
+}
+
+// judgeWithin3SE judges each sampled method's criterion of rowCriteria:
+// the fraction of cells whose estimate at the method's largest budget is
+// within 3 combined standard errors of the gold standard.
+func judgeWithin3SE(s *results.Summary, crit results.Criteria, row string, sampled []string, cells []rowCell) {
+	for _, m := range sampled {
+		var ok, n int
+		for _, cl := range cells {
+			var last *cellEstimate
+			for i := range cl.Est {
+				if e := &cl.Est[i]; e.Method == m && (last == nil || e.Budget >= last.Budget) {
+					last = e
+				}
+			}
+			if last == nil {
+				continue
+			}
+			n++
+			se := math.Hypot(float64(last.SE), float64(cl.GoldSE))
+			if math.Abs(float64(last.LnZ)-float64(cl.Gold)) <= 3*se {
+				ok++
+			}
+		}
+		c := crit.Get(row[len("atlas/"):] + "-" + m + "-within-3se")
+		if n == 0 {
+			s.NotJudged(c, "no estimate of "+m)
+			continue
+		}
+		s.Judge(c, float64(ok)/float64(n), fmt.Sprintf("%d of %d data sets × seeds", ok, n))
+	}
+}
