@@ -1,0 +1,28 @@
+// Package atlas holds the atlas of issue 36: for every model family of
+// core/model and core/approx, the evidence ln p(D) (and, where it applies,
+// the posterior mean and variance) of each approximation (VB's bound, BIC,
+// Cheeseman-Stutz, Laplace, EP, importance sampling with q as the
+// proposal, AIS) set against a gold standard (closed form, quadrature,
+// enumeration, or a long AIS run with its standard error stated), and
+// against its cost in operations and CPU seconds.
+//
+// One experiment per row of the grid, registered as atlas/<row> and run by
+// configs/atlas/<row>.toml, each in a file named after its row:
+//
+//	atlas/gmm     the VB Gaussian mixture (core/model/gmm) against exact
+//	              enumeration of the assignments (gmm.go)
+//	atlas/linreg  variational linear regression (core/model/linreg) against
+//	              the evidence by quadrature over α (linreg.go)
+//
+// and the rows the other files of the package add. What every row shares
+// is in grid.go (the Estimate, GoldStandard and Absent types; WriteGrid,
+// which writes estimates.csv and grid.csv, the summary metrics and the
+// per-cell criteria; the crossover where a sampler's error falls below
+// VB's) and grid_figure.go (PlotGrid: the figure atlas_<row> of |error|
+// against operations on log-log axes, drawn from estimates.csv alone).
+//
+// These are our experiments, not a text's: every criterion is a sanity
+// check or an extension. Every random stream comes from core/rng, named by
+// the row, the data set, the seed and the method, so that a cell computes
+// the same numbers alone, in a sweep or in a shard.
+package atlas
