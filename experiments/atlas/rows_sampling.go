@@ -1,19 +1,17 @@
 package atlas
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"time"
 
 	"github.com/vbworkbench/vbw/experiments/config"
-	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
 
-// The sampling shared by the rows of atlas-rows (clutter, logistic, dag):
-// importance sampling from a VB posterior along a ladder of draws, and the
-// criteria of a row.
+// What the rows clutter, logistic and dag share: a cell's estimates in
+// JSON, importance sampling from a VB posterior along a ladder of draws,
+// and the cells flattened for WriteGrid.
 
 // studentTFlops is the count charged for one draw from a d-dimensional
 // Student t and its density: a triangular solve and product (2d²), d
@@ -84,60 +82,17 @@ func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.
 	}
 }
 
-// rowCriteria are a row's criteria: one per method with a standard error,
-// its estimates within 3 stated standard errors of the gold standard's on
-// every data set and seed (at the largest budget), a sanity check.
-func rowCriteria(row string, sampled []string) results.Criteria {
-	var cs results.Criteria
-	for _, m := range sampled {
-		cs = append(cs, results.Criterion{ID: row[len("atlas/"):] + "-" + m + "-within-3se",
-			Text: "fraction of data sets × seeds on which " + m + "'s ln p(D) at the largest budget is within 3 stated standard errors (its own and the gold standard's, combined) of the gold standard's", Target: results.AtLeast(1)}.AsSanity())
-	}
-	return cs
-}
-
 // rowEstimates flattens a row's cells into the grid's estimates and gold
 // standards.
-func rowEstimates(row string, cells []rowCell) ([]GoldStandard, []Estimate) {
+func rowEstimates(cells []rowCell) ([]GoldStandard, []Estimate) {
 	var gold []GoldStandard
 	var est []Estimate
 	for _, cl := range cells {
 		gold = append(gold, GoldStandard{Dataset: cl.Dataset, Seed: cl.Seed, LnZ: float64(cl.Gold), SE: float64(cl.GoldSE), Kind: cl.GoldKind})
 		for _, e := range cl.Est {
-			est = append(est, Estimate{Row: row, Dataset: cl.Dataset, Seed: cl.Seed, Method: e.Method, Budget: e.Budget, LnZ: float64(e.LnZ), SE: float64(e.SE),
+			est = append(est, Estimate{Dataset: cl.Dataset, Seed: cl.Seed, Method: e.Method, Budget: e.Budget, LnZ: float64(e.LnZ), SE: float64(e.SE),
 				Ops: float64(e.Ops), CPUSeconds: float64(e.CPU), MeanErr: float64(e.MeanErr), VarErr: float64(e.VarErr)})
 		}
 	}
 	return gold, est
-}
-
-// judgeWithin3SE judges each sampled method's criterion of rowCriteria:
-// the fraction of cells whose estimate at the method's largest budget is
-// within 3 combined standard errors of the gold standard.
-func judgeWithin3SE(s *results.Summary, crit results.Criteria, row string, sampled []string, cells []rowCell) {
-	for _, m := range sampled {
-		var ok, n int
-		for _, cl := range cells {
-			var last *cellEstimate
-			for i := range cl.Est {
-				if e := &cl.Est[i]; e.Method == m && (last == nil || e.Budget >= last.Budget) {
-					last = e
-				}
-			}
-			if last == nil {
-				continue
-			}
-			n++
-			se := math.Hypot(float64(last.SE), float64(cl.GoldSE))
-			if math.Abs(float64(last.LnZ)-float64(cl.Gold)) <= 3*se {
-				ok++
-			}
-		}
-		c := crit.Get(row[len("atlas/"):] + "-" + m + "-within-3se")
-		if n == 0 {
-			s.NotJudged(c, "no estimate of "+m)
-			continue
-		}
-		s.Judge(c, float64(ok)/float64(n), fmt.Sprintf("%d of %d data sets × seeds", ok, n))
-	}
 }
