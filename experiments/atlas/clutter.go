@@ -132,46 +132,6 @@ func (c *ClutterConfig) Criteria(*experiments.Env) (results.Criteria, error) {
 	return Criteria(true, IS, AIS), nil
 }
 
-// cellEstimate is an Estimate in a cell's JSON (NaN kept).
-type cellEstimate struct {
-	Method            string
-	Budget            int
-	LnZ, SE, Ops, CPU experiments.Float
-	MeanErr, VarErr   experiments.Float
-}
-
-// rowCell is one data set and seed of a row: its gold standard and every
-// method's estimates.
-type rowCell struct {
-	Dataset      string
-	Seed         uint64
-	Gold, GoldSE experiments.Float
-	GoldKind     string
-	Est          []cellEstimate
-	Notes        map[string]int `json:",omitempty"`
-}
-
-func (cl *rowCell) add(method string, budget int, lnz, se, ops float64, cpu time.Duration, meanErr, varErr float64) {
-	cl.Est = append(cl.Est, cellEstimate{Method: method, Budget: budget, LnZ: experiments.Float(lnz), SE: experiments.Float(se), Ops: experiments.Float(ops),
-		CPU: experiments.Float(cpu.Seconds()), MeanErr: experiments.Float(meanErr), VarErr: experiments.Float(varErr)})
-}
-
-func (cl *rowCell) note(key string) {
-	if cl.Notes == nil {
-		cl.Notes = map[string]int{}
-	}
-	cl.Notes[key]++
-}
-
-// dist2 is the Euclidean distance of a and b.
-func dist2(a, b []float64) float64 {
-	var s float64
-	for i := range a {
-		s += (a[i] - b[i]) * (a[i] - b[i])
-	}
-	return math.Sqrt(s)
-}
-
 // clutterData draws a data set of n points (PRML eq. (10.209)).
 func (c *ClutterConfig) clutterData(n int, seed uint64) approx.ClutterProblem {
 	rnd := rng.New(c.Seed, "atlas-clutter", strconv.Itoa(n), strconv.FormatUint(seed, 10))

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
@@ -12,6 +13,48 @@ import (
 // What the rows clutter, logistic and dag share: a cell's estimates in
 // JSON, importance sampling from a VB posterior along a ladder of draws,
 // and the cells flattened for WriteGrid.
+
+// cellEstimate is an Estimate in a cell's JSON (NaN kept).
+type cellEstimate struct {
+	Method            string
+	Budget            int
+	LnZ, SE, Ops, CPU experiments.Float
+	MeanErr, VarErr   experiments.Float
+}
+
+// rowCell is one data set and seed of a row: its gold standard and every
+// method's estimates.
+type rowCell struct {
+	Dataset      string
+	Seed         uint64
+	Gold, GoldSE experiments.Float
+	GoldKind     string
+	Est          []cellEstimate
+	Notes        map[string]int `json:",omitempty"`
+	// BICp is the DAG row's BICp, which is not a column of the grid.
+	BICp experiments.Float `json:",omitempty"`
+}
+
+func (cl *rowCell) add(method string, budget int, lnz, se, ops float64, cpu time.Duration, meanErr, varErr float64) {
+	cl.Est = append(cl.Est, cellEstimate{Method: method, Budget: budget, LnZ: experiments.Float(lnz), SE: experiments.Float(se), Ops: experiments.Float(ops),
+		CPU: experiments.Float(cpu.Seconds()), MeanErr: experiments.Float(meanErr), VarErr: experiments.Float(varErr)})
+}
+
+func (cl *rowCell) note(key string) {
+	if cl.Notes == nil {
+		cl.Notes = map[string]int{}
+	}
+	cl.Notes[key]++
+}
+
+// dist2 is the Euclidean distance of a and b.
+func dist2(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return math.Sqrt(s)
+}
 
 // studentTFlops is the count charged for one draw from a d-dimensional
 // Student t and its density: a triangular solve and product (2d²), d
