@@ -118,6 +118,18 @@ nav#contents ul { list-style: none; padding: 0; } nav#contents li { display: inl
 </table>{{end}}
 </section>
 {{end}}
+{{with .Atlas}}<section id="atlas">
+<h2>Atlas: evidence error against the gold standard and cost</h2>
+<p><small>Each cell: median |ln Z − gold| in nats [interquartile range] over data sets × seeds at the method's largest budget; its cost in operations (each row's unit) and CPU seconds; the posterior mean and variance errors where they apply; for a sampler, the fraction of estimates within 3 combined standard errors of the gold standard.</small></p>
+<div class="scroll"><table>
+<thead><tr><th>row</th>{{range .Methods}}<th>{{methodLabel .}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr><td><a href="#{{.Anchor}}">{{.Row}}</a>{{if .Quick}} <span class="badge quick">QUICK</span>{{end}}</td>{{if .Error}}<td colspan="{{len $.Atlas.Methods}}" class="error">{{.Error}}</td>{{else}}{{range .Cells}}<td>{{.}}</td>{{end}}{{end}}</tr>
+{{end}}</tbody>
+</table></div>
+{{with .Reading}}<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>{{end}}
+{{range .Rows}}{{range .Figures}}<figure><a href="{{.Path}}"><img src="{{.Path}}" alt="{{.Stem}}" loading="lazy"></a><figcaption>{{.Stem}}</figcaption></figure>
+{{end}}{{end}}</section>{{end}}
 <section id="overview" class="runs">
 <h2>The runs</h2>
 <div class="scroll"><table>
@@ -249,6 +261,9 @@ func markdown(r *Report) string {
 	b.WriteString("\nA verdict is computed from the texts' claims alone, each judged on every seed or data set of the run; a run whose sanity check failed is invalid. Claims of ours that go past a text are in its extensions table.\n")
 	for _, d := range r.Documents {
 		markdownDocument(&b, d, esc)
+	}
+	if r.Atlas != nil {
+		markdownAtlas(&b, r.Atlas, esc)
 	}
 	b.WriteString("\n## Overview\n\n| experiment | run | files against the manifest | passed | failed | not applicable or not computed | wall time |\n|---|---|---|---|---|---|---|\n")
 	for _, e := range r.Experiments {

@@ -135,6 +135,9 @@ type Report struct {
 	// same for the page. Empty, nil: no manifest records a time.
 	TimesMarkdown string
 	Times         *TimesView
+	// Atlas is the atlas section (atlas.go): nil without an atlas/<row>
+	// result.
+	Atlas *AtlasView
 }
 
 // Collect reads every results folder under dir: dir/<chapter>/<name>/ and
@@ -174,6 +177,7 @@ func Collect(dir string) (*Report, error) {
 		}
 	}
 	r.Documents, r.Kinds = documentViews(r), VerdictKinds
+	r.Atlas = atlasView(r)
 	return r, nil
 }
 
@@ -345,6 +349,7 @@ func Seconds(s float64) string {
 }
 
 var funcs = template.FuncMap{
+	"methodLabel": methodLabel,
 	"seconds":       Seconds,
 	"verdictClass":  verdictClass,
 	"join":          strings.Join,

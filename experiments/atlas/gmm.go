@@ -1,0 +1,490 @@
+package atlas
+
+// atlas/gmm: the VB Gaussian mixture of PRML §10.2 (core/model/gmm) against
+// the exact evidence by enumerating the assignments.
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/vbworkbench/vbw/core/model/gmm"
+	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/core/score"
+	"github.com/vbworkbench/vbw/core/vb"
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
+	"github.com/vbworkbench/vbw/experiments/datasets"
+	"github.com/vbworkbench/vbw/results"
+	"github.com/vbworkbench/vbw/samplers/ais"
+	"github.com/vbworkbench/vbw/samplers/is"
+	"github.com/vbworkbench/vbw/samplers/mcmc"
+	"gonum.org/v1/gonum/mat"
+)
+
+// GMMID is the Gaussian-mixture row of the atlas.
+const GMMID = "atlas/gmm"
+
+func init() {
+	experiments.Add(GMMID, "atlas: the VB Gaussian mixture's ln p(X|K) by VB, BIC, IS with q and AIS against exact enumeration",
+		DefaultGMM, RunGMM, PlotGrid)
+}
+
+// GMMConfig is the config of atlas/gmm. Its data sets are data_sets draws
+// of n points in dim dimensions from true_k unit-variance clusters whose
+// centres lie separation apart along the first axis (equal weights), or,
+// with data set, the points of a CSV file (one column per dimension, every
+// column standardised; `vbw compare -model gmm -data FILE -k 1..6`). Each
+// (data set, K) of k is a data set of the grid, named "<set>/K=<k>".
+//
+// The gold standard is ln p(X | K) by enumerating the Kᴺ assignments
+// (gmm.LogEvidenceExact) when n ≤ enum_max_n and Kᴺ ≤
+// gmm.MaxAssignments, the closed form at K = 1 (gmm.LogEvidenceOne), and
+// otherwise the pooled AIS of [gold_ais] with its standard error (kind
+// "ais-long"). Each seed (seeds of them) reruns the methods from its own
+// streams: VB from restarts random starts (its bound F after each budget of
+// vb_budgets iterations of the best start), BIC at VB's posterior-mean
+// parameters, IS with the best fit's q relabelled K! ways as the proposal
+// (is.runs runs of each of is_samples samples), AIS over the assignments
+// with the collapsed Gibbs sweep and split-merge moves (ais.runs runs of
+// each of ais_steps temperatures, linear schedule).
+//
+// Operations are counted in point-component evaluations times D² (a
+// Mahalanobis distance): VB restarts·iterations·N·K·D², BIC N·K·D², IS
+// runs·samples·(N·K + K!·K)·D², AIS runs·steps·N·K·D², enumeration
+// Kᴺ·N·D².
+type GMMConfig struct {
+	experiments.Common
+	// Data is a CSV file of points ("" draws the synthetic data sets).
+	Data       string  `toml:"data"`
+	K          []int   `toml:"k" range:"[1,8] integer len=1.. increasing"`
+	DataSets   int     `toml:"data_sets" range:"[1,1e3] integer"`
+	N          int     `toml:"n" range:"[2,1e5] integer"`
+	Dim        int     `toml:"dim" range:"[1,10] integer"`
+	TrueK      int     `toml:"true_k" range:"[1,20] integer"`
+	Separation float64 `toml:"separation" range:"[0,1e3]"`
+	Seeds      int     `toml:"seeds" range:"[1,1e3] integer"`
+	Restarts   int     `toml:"restarts" range:"[1,1e4] integer"`
+	EnumMaxN   int     `toml:"enum_max_n" range:"[0,40] integer"`
+	Prior      struct {
+		Alpha0  float64 `toml:"alpha0" range:"[1e-6,1e6]"`
+		Beta0   float64 `toml:"beta0" range:"(0,1e6]"`
+		W0Scale float64 `toml:"w0_scale" range:"[1e-6,1e6]"`
+		// Nu0 is ν₀; 0 means D (ν₀ > D − 1 is required).
+		Nu0 float64 `toml:"nu0" range:"[0,1e6]"`
+	} `toml:"prior"`
+	VB        config.FitSettings `toml:"vb"`
+	VBBudgets []int              `toml:"vb_budgets" range:"[1,1e6] integer len=1.. increasing"`
+	IS        config.IS          `toml:"is"`
+	ISSamples []int              `toml:"is_samples" range:"[1,1e8] integer len=1.. increasing"`
+	AIS       config.AIS         `toml:"ais"`
+	AISSteps  []int              `toml:"ais_steps" range:"[2,1e8] integer len=1.. increasing"`
+	GoldAIS   config.AIS         `toml:"gold_ais"`
+}
+
+// DefaultGMM returns 3 data sets of 10 points in 2-D from 2 clusters 3
+// apart, K = 1, 2, 3, 3 seeds.
+func DefaultGMM() GMMConfig {
+	c := GMMConfig{Common: experiments.Common{Seed: 1}, K: []int{1, 2, 3}, DataSets: 3, N: 10, Dim: 2, TrueK: 2,
+		Separation: 3, Seeds: 3, Restarts: 5, EnumMaxN: 12,
+		VB: config.DefaultFit(200), VBBudgets: []int{1, 2, 5, 10, 20, 50, 200},
+		IS: config.IS{Runs: 4, Samples: 1}, ISSamples: []int{10, 100, 1000, 10000},
+		AIS:      config.AIS{Runs: 8, Steps: 2, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)},
+		AISSteps: []int{10, 30, 100, 300, 1000},
+		GoldAIS:  config.AIS{Runs: 16, Steps: 20000, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)}}
+	c.Prior.Alpha0, c.Prior.Beta0, c.Prior.W0Scale = 1, 1, 1
+	c.AIS.PilotRuns, c.GoldAIS.PilotRuns = 0, 0
+	return c
+}
+
+// Validate checks what relates the keys.
+func (c *GMMConfig) Validate() error {
+	var errs []error
+	if k := c.K[len(c.K)-1]; k > gmm.MaxProposalK {
+		errs = append(errs, config.FieldError("k", c.K, fmt.Sprintf("must be at most %d (the K! relabellings of the IS proposal)", gmm.MaxProposalK)))
+	}
+	if b := c.VBBudgets[len(c.VBBudgets)-1]; b > c.VB.MaxIterations {
+		errs = append(errs, config.FieldError("vb_budgets", c.VBBudgets, fmt.Sprintf("must be at most vb.max_iterations = %d", c.VB.MaxIterations)))
+	}
+	if c.AIS.Runs < 2 {
+		errs = append(errs, config.FieldError("ais.runs", c.AIS.Runs, "must be at least 2 (a standard error)"))
+	}
+	if c.GoldAIS.Runs < 2 {
+		errs = append(errs, config.FieldError("gold_ais.runs", c.GoldAIS.Runs, "must be at least 2 (a standard error)"))
+	}
+	if c.Data == "" && c.N < c.TrueK {
+		errs = append(errs, config.FieldError("n", c.N, fmt.Sprintf("must be at least true_k = %d", c.TrueK)))
+	}
+	if c.Prior.Nu0 != 0 && c.Prior.Nu0 <= float64(c.Dim)-1 && c.Data == "" {
+		errs = append(errs, config.FieldError("prior.nu0", c.Prior.Nu0, fmt.Sprintf("must exceed dim − 1 = %d", c.Dim-1)))
+	}
+	errs = append(errs, c.VB.Validate("vb", nil), c.AIS.Validate("ais"), c.GoldAIS.Validate("gold_ais"))
+	return config.FirstError(errs...)
+}
+
+// Criteria states the criteria a run judges: VB's bound below the gold
+// standard, IS and AIS within 3 standard errors of it.
+func (c *GMMConfig) Criteria(*experiments.Env) (results.Criteria, error) {
+	return Criteria(true, IS, AIS), nil
+}
+
+// gmmCases is the number of (data set, K) cases.
+func (c *GMMConfig) points() experiments.Factor {
+	if c.Data != "" {
+		return experiments.DataRows("data", c.Data, "points")
+	}
+	return experiments.Key("n", c.N)
+}
+
+// Estimate counts the cells (data sets × K) and each method's operations
+// at the largest K (see GMMConfig for the units).
+func (c *GMMConfig) Estimate() experiments.Cost {
+	kmax := c.K[len(c.K)-1]
+	sets := experiments.Key("data_sets", c.DataSets)
+	if c.Data != "" {
+		sets = experiments.Fixed(1, "the data file")
+	}
+	ks := experiments.KeyN("k", c.K, float64(len(c.K)), "values of K")
+	k := experiments.KeyN("k", c.K, float64(kmax), "components (largest K)")
+	n := c.points()
+	d2 := experiments.KeyN("dim", c.Dim, float64(c.Dim*c.Dim), "D²")
+	seeds := experiments.Key("seeds", c.Seeds)
+	enum := math.Min(math.Pow(float64(kmax), float64(min(c.N, c.EnumMaxN))), gmm.MaxAssignments)
+	fact := experiments.KeyN("k", c.K, math.Gamma(float64(kmax)+1)*float64(kmax), "K!·K relabellings")
+	sum := func(xs []int) float64 {
+		s := 0
+		for _, x := range xs {
+			s += x
+		}
+		return float64(s)
+	}
+	isM := experiments.KeyN("is_samples", c.ISSamples, sum(c.ISSamples), "IS samples over the ladder")
+	aisT := experiments.KeyN("ais_steps", c.AISSteps, sum(c.AISSteps), "AIS temperatures over the ladder")
+	return experiments.Cost{Cells: []experiments.Factor{sets, ks},
+		Memory:     []experiments.Part{experiments.Rows("estimates", sets, ks, seeds, experiments.Fixed(float64(len(c.VBBudgets)+len(c.ISSamples)+len(c.AISSteps)+1), "budgets"))},
+		CellMemory: []experiments.Part{experiments.Words("data and responsibilities", n, k, experiments.Key("dim", c.Dim)), experiments.Words("relabellings", fact)},
+		Work: []experiments.Part{
+			experiments.Ops("enumeration", 4, sets, ks, experiments.KeyN("enum_max_n", c.EnumMaxN, enum, "Kᴺ assignments"), n, d2),
+			experiments.Ops("VB iterations", 20, sets, ks, seeds, k, experiments.Key("restarts", c.Restarts), experiments.Key("vb.max_iterations", c.VB.MaxIterations), n, d2),
+			experiments.Ops("IS samples", 20, sets, ks, seeds, k, experiments.Key("is.runs", c.IS.Runs), isM, n, d2),
+			experiments.Ops("IS relabellings", 4, sets, ks, seeds, experiments.Key("is.runs", c.IS.Runs), isM, fact, d2),
+			experiments.Ops("AIS sweeps", 40, sets, ks, seeds, k, experiments.Key("ais.runs", c.AIS.Runs), aisT, n, d2),
+			experiments.Ops("gold AIS sweeps (data beyond enumeration)", 40, sets, ks, k, experiments.Key("gold_ais.runs", c.GoldAIS.Runs), experiments.Key("gold_ais.steps", c.GoldAIS.Steps), n, d2),
+		}}
+}
+
+// gmmSet is one data set: n points in d dimensions, row-major.
+type gmmSet struct {
+	name string
+	x    []float64
+	n, d int
+}
+
+// gmmSets returns the data file's points, standardised, or data_sets
+// draws of the synthetic mixture (data set i from rng.New(seed,
+// "atlas/gmm", "data", i)), each standardised the same way.
+func (c *GMMConfig) gmmSets(env *experiments.Env) ([]gmmSet, error) {
+	if c.Data != "" {
+		raw, err := env.ReadData(c.Data)
+		if err != nil {
+			return nil, err
+		}
+		m, _, err := datasets.LoadMatrixCSVHeader(c.Data, raw)
+		if err != nil {
+			return nil, err
+		}
+		n, d := m.Dims()
+		if n < 2 {
+			return nil, fmt.Errorf("%s: %d rows, want at least 2 points", c.Data, n)
+		}
+		x, err := standardise(m)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", c.Data, err)
+		}
+		return []gmmSet{{name: strings.TrimSuffix(filepath.Base(c.Data), filepath.Ext(c.Data)), x: x, n: n, d: d}}, nil
+	}
+	var out []gmmSet
+	for i := range c.DataSets {
+		rnd := rng.New(c.Seed, GMMID, "data", strconv.Itoa(i))
+		x := make([]float64, c.N*c.Dim)
+		for p := range c.N {
+			j := p % c.TrueK
+			for a := range c.Dim {
+				x[p*c.Dim+a] = rnd.NormFloat64()
+			}
+			x[p*c.Dim] += c.Separation * (float64(j) - float64(c.TrueK-1)/2)
+		}
+		z, err := standardise(mat.NewDense(c.N, c.Dim, x))
+		if err != nil {
+			return nil, fmt.Errorf("data set %d: %w", i, err)
+		}
+		out = append(out, gmmSet{name: "set" + strconv.Itoa(i), x: z, n: c.N, d: c.Dim})
+	}
+	return out, nil
+}
+
+// prior is the Gauss-Wishart prior of PRML (10.40) in d dimensions: m₀ = 0
+// (the data are standardised), W₀ = w0_scale·I, ν₀ = nu0 (0: D).
+func (c *GMMConfig) prior(d int) (gmm.Prior, error) {
+	p := gmm.DefaultPrior(d, c.Prior.Alpha0)
+	p.Beta0 = c.Prior.Beta0
+	if c.Prior.Nu0 > 0 {
+		p.Nu0 = c.Prior.Nu0
+	}
+	for i := range d {
+		p.W0[i*d+i] = c.Prior.W0Scale
+	}
+	if err := p.Validate(); err != nil {
+		return p, config.FieldError("prior.nu0", c.Prior.Nu0, err.Error())
+	}
+	return p, nil
+}
+
+// gmmCell is the outcome of one (data set, K): the gold standard and every
+// estimate (JSON-safe for the stored cells).
+type gmmCell struct {
+	Gold cellGold  `json:"gold"`
+	Est  []cellEst `json:"est"`
+}
+
+// RunGMM runs every (data set, K) and writes the grid.
+func RunGMM(env *experiments.Env, c *GMMConfig) error {
+	sets, err := c.gmmSets(env)
+	if err != nil {
+		return err
+	}
+	type key struct {
+		set gmmSet
+		k   int
+	}
+	var keys []key
+	var names []string
+	var cost []float64
+	for _, s := range sets {
+		for _, k := range c.K {
+			keys = append(keys, key{s, k})
+			names = append(names, fmt.Sprintf("%s/K=%d", s.name, k))
+			cost = append(cost, float64(k*s.n))
+		}
+	}
+	cells, complete, err := experiments.RunAllCells(env, names, cost, func(i int) (gmmCell, error) {
+		return c.runCell(env, keys[i].set, keys[i].k, names[i])
+	})
+	if err != nil || !complete {
+		return err
+	}
+	var gold []GoldStandard
+	var est []Estimate
+	for _, cl := range cells {
+		gold = append(gold, cl.Gold.gold())
+		for _, e := range cl.Est {
+			est = append(est, e.estimate())
+		}
+	}
+	absent := []Absent{
+		{Method: CS, Why: "not built: the complete-data evidence at fractional counts of the mixture"},
+		{Method: Laplace, Why: "not built: the Hessian at the MAP in unconstrained coordinates (with the K! factor)"},
+		{Method: EP, Why: "not applicable: no EP for the Gaussian mixture in the workbench (the likelihood terms are mixtures)"},
+	}
+	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
+	if _, err := WriteGrid(env.Dir, s, "gmm", gold, est, absent); err != nil {
+		return err
+	}
+	s.AddFindingsFromChecks(map[string]string{
+		"within3se-is":  "IS with one fit's q relabelled K! ways misses posterior modes the fit does not cover, and ln of a mean of weights is biased low at few samples",
+		"within3se-ais": "too few temperatures or runs: the pooled estimate's SE understates its spread",
+	})
+	return env.WriteSummary(s, "atlas/gmm: ln p(X|K) of the VB Gaussian mixture by each method against the gold standard")
+}
+
+// runCell computes the gold standard and every method's estimates of one
+// (data set, K) over the seeds.
+func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string) (gmmCell, error) {
+	var out gmmCell
+	p, err := c.prior(set.d)
+	if err != nil {
+		return out, err
+	}
+	x, n, d := set.x, float64(set.n), set.d
+	d2 := float64(d * d)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	// The gold standard.
+	switch {
+	case k == 1:
+		z, err := gmm.LogEvidenceOne(x, d, p)
+		if err != nil {
+			return out, err
+		}
+		out.Gold = cellGold{Dataset: name, LnZ: experiments.Float(z), Kind: GoldClosedForm}
+	case set.n <= c.EnumMaxN && math.Pow(float64(k), n) <= gmm.MaxAssignments:
+		z, err := gmm.LogEvidenceExact(x, d, k, p)
+		if err != nil {
+			return out, err
+		}
+		out.Gold = cellGold{Dataset: name, LnZ: experiments.Float(z), Kind: GoldEnumeration}
+	default:
+		z, se, err := gmmAIS(x, d, k, p, c.GoldAIS, c.Seed, GMMID, name, "gold")
+		if err != nil {
+			return out, err
+		}
+		out.Gold = cellGold{Dataset: name, LnZ: experiments.Float(z), SE: experiments.Float(se), Kind: GoldAISLong}
+	}
+	nan := math.NaN()
+	add := func(seed uint64, m string, b int, lnz, se, ops, cpu float64) {
+		out.Est = append(out.Est, cellEst{Dataset: name, Seed: seed, Method: m, Budget: b, LnZ: experiments.Float(lnz),
+			SE: experiments.Float(se), Ops: experiments.Float(ops), CPU: experiments.Float(cpu),
+			MeanErr: experiments.Float(nan), VarErr: experiments.Float(nan)})
+	}
+	for sd := range c.Seeds {
+		seed := uint64(sd + 1)
+		labels := []string{GMMID, name, "seed", strconv.Itoa(sd)}
+		// VB from restarts random starts; the best final F's trace.
+		t0 := cpuNow()
+		var best vb.Result
+		var bestM *gmm.VB
+		iters := 0
+		var its []int
+		for r := range c.Restarts {
+			rnd := rng.New(c.Seed, append(slices.Clone(labels), "restart", strconv.Itoa(r))...)
+			m, err := gmm.NewVB(x, d, k, p, rnd)
+			if err != nil {
+				return out, err
+			}
+			res := vb.Run(m, c.VB.Settings(env.Stop, m))
+			if res.Status == vb.Canceled {
+				return out, res.Err
+			}
+			if err := res.Error(); err != nil {
+				return out, fmt.Errorf("%s restart %d: %w", name, r, err)
+			}
+			iters += res.Iterations
+			its = append(its, res.Iterations)
+			if bestM == nil || res.F > best.F {
+				best, bestM = res, m
+			}
+		}
+		vbCPU := cpuNow() - t0
+		for _, b := range c.VBBudgets {
+			i := min(b, len(best.Trace.F)) - 1
+			run := 0 // iterations of every restart up to budget b
+			for _, it := range its {
+				run += min(b, it)
+			}
+			frac := float64(run) / float64(max(iters, 1))
+			add(seed, VB, b, best.Trace.F[i], nan, float64(run)*n*float64(k)*d2, vbCPU*frac)
+		}
+		// BIC at VB's posterior-mean parameters.
+		t0 = cpuNow()
+		ll := plugInLogLik(bestM, x)
+		bic := score.BIC(ll, gmm.ParamDim(k, d)-1, n)
+		add(seed, BIC, 0, bic, nan, n*float64(k)*d2, cpuNow()-t0)
+		// IS with the best fit's q, relabelled, as the proposal.
+		q, err := gmm.NewProposal(bestM)
+		if err != nil {
+			return out, err
+		}
+		tg, err := gmm.NewTarget(x, d, k, p)
+		if err != nil {
+			return out, err
+		}
+		fact := math.Gamma(float64(k)+1) * float64(k)
+		for _, m := range c.ISSamples {
+			t0 = cpuNow()
+			_, sum := is.SampleRuns(c.IS.Runs, m, 1, is.RunStreams(c.Seed, append(slices.Clone(labels), "is", strconv.Itoa(m))...),
+				func() (is.Proposal, is.Target) { return q.Clone(), tg.Clone() })
+			add(seed, IS, m, sum.Mean, sum.SE, float64(c.IS.Runs*m)*(n*float64(k)+fact)*d2, cpuNow()-t0)
+		}
+		// AIS over the assignments.
+		for _, steps := range c.AISSteps {
+			t0 = cpuNow()
+			a := c.AIS
+			a.Steps = steps
+			z, se, err := gmmAIS(x, d, k, p, a, c.Seed, append(slices.Clone(labels), "ais", strconv.Itoa(steps))...)
+			if err != nil {
+				return out, err
+			}
+			add(seed, AIS, steps, z, se, float64(a.Runs*steps)*n*float64(k)*d2, cpuNow()-t0)
+		}
+	}
+	return out, nil
+}
+
+// gmmAIS pools a.Runs AIS runs from the prior of K components over the
+// assignments, the collapsed Gibbs sweep with split-merge moves as the
+// kernel (gmm.Collapsed), run g drawing from rng.New(seed, labels…, g); it
+// returns ln Ẑ and the larger of the delta-method SE and sd(ln w)/√runs.
+func gmmAIS(x []float64, d, k int, p gmm.Prior, a config.AIS, seed uint64, labels ...string) (float64, float64, error) {
+	m, err := gmm.NewCollapsed(x, d, k, p)
+	if err != nil {
+		return 0, 0, err
+	}
+	s := ais.Sampler[*gmm.Assignments]{Model: m, NewKernel: func() mcmc.Kernel[*gmm.Assignments] {
+		return &mcmc.Gibbs[*gmm.Assignments]{Target: m, Sweeper: m.NewGibbs()}
+	}}
+	runs, _, err := config.Sample(a, s, 1, seed, labels...)
+	if err != nil {
+		return 0, 0, err
+	}
+	lw := ais.LogWeights(runs)
+	z, se := ais.Pool(lw)
+	return z, max(se, ais.LogWSE(lw)), nil
+}
+
+// plugInLogLik is ln p(X | θ̂) at VB's posterior-mean parameters: π̂_k =
+// E[π_k], μ_k = m_k, Σ_k = W_k⁻¹/ν_k (the inverse of E[Λ_k], PRML
+// (10.59)) — the point BIC is evaluated at (the model has no EM of its
+// own). Components with E[π_k] ≈ 0 add nothing.
+func plugInLogLik(m *gmm.VB, x []float64) float64 {
+	k, d, n := m.K(), m.D(), m.N()
+	w := m.MeanWeights(nil)
+	ls := make([][]float64, k)
+	consts := make([]float64, k)
+	means := make([][]float64, k)
+	for j := range k {
+		_, nu, mean, winv := m.Component(j)
+		l := make([]float64, d*d)
+		for i := range l {
+			l[i] = winv[i] / nu
+		}
+		if !numeric.CholFactor(l, d) {
+			consts[j] = math.Inf(-1)
+			continue
+		}
+		ls[j], means[j] = l, mean
+		consts[j] = math.Log(w[j]) - float64(d)/2*math.Log(2*math.Pi) - numeric.CholLogDet(l, d)/2
+	}
+	terms := make([]float64, k)
+	v := make([]float64, d)
+	ll := 0.0
+	for i := range n {
+		for j := range k {
+			if ls[j] == nil {
+				terms[j] = math.Inf(-1)
+				continue
+			}
+			for a := range d {
+				v[a] = x[i*d+a] - means[j][a]
+			}
+			numeric.CholSolveVec(ls[j], d, v)
+			terms[j] = consts[j] - numeric.Dot(v, v)/2
+		}
+		ll += numeric.LogSumExp(terms)
+	}
+	return ll
+}
+
+// cpuNow is the calling thread's CPU seconds (the caller locks its
+// thread), or the wall clock's where the system does not say.
+func cpuNow() float64 {
+	if s, ok := results.ThreadCPUSeconds(); ok {
+		return s
+	}
+	return float64(time.Now().UnixNano()) / 1e9
+}
