@@ -10,17 +10,9 @@ import (
 	"github.com/vbworkbench/vbw/samplers/is"
 )
 
-// What the rows clutter, logistic and dag share: a cell's estimates in
-// JSON, importance sampling from a VB posterior along a ladder of draws,
+// What the rows clutter, logistic and dag share: a cell (its estimates
+// as grid_cells.go stores them), importance sampling from a VB posterior along a ladder of draws,
 // and the cells flattened for WriteGrid.
-
-// cellEstimate is an Estimate in a cell's JSON (NaN kept).
-type cellEstimate struct {
-	Method            string
-	Budget            int
-	LnZ, SE, Ops, CPU experiments.Float
-	MeanErr, VarErr   experiments.Float
-}
 
 // rowCell is one data set and seed of a row: its gold standard and every
 // method's estimates.
@@ -29,14 +21,14 @@ type rowCell struct {
 	Seed         uint64
 	Gold, GoldSE experiments.Float
 	GoldKind     string
-	Est          []cellEstimate
+	Est          []cellEst
 	Notes        map[string]int `json:",omitempty"`
 	// BICp is the DAG row's BICp, which is not a column of the grid.
 	BICp experiments.Float `json:",omitempty"`
 }
 
 func (cl *rowCell) add(method string, budget int, lnz, se, ops float64, cpu time.Duration, meanErr, varErr float64) {
-	cl.Est = append(cl.Est, cellEstimate{Method: method, Budget: budget, LnZ: experiments.Float(lnz), SE: experiments.Float(se), Ops: experiments.Float(ops),
+	cl.Est = append(cl.Est, cellEst{Dataset: cl.Dataset, Seed: cl.Seed, Method: method, Budget: budget, LnZ: experiments.Float(lnz), SE: experiments.Float(se), Ops: experiments.Float(ops),
 		CPU: experiments.Float(cpu.Seconds()), MeanErr: experiments.Float(meanErr), VarErr: experiments.Float(varErr)})
 }
 
@@ -133,8 +125,7 @@ func rowEstimates(cells []rowCell) ([]GoldStandard, []Estimate) {
 	for _, cl := range cells {
 		gold = append(gold, GoldStandard{Dataset: cl.Dataset, Seed: cl.Seed, LnZ: float64(cl.Gold), SE: float64(cl.GoldSE), Kind: cl.GoldKind})
 		for _, e := range cl.Est {
-			est = append(est, Estimate{Dataset: cl.Dataset, Seed: cl.Seed, Method: e.Method, Budget: e.Budget, LnZ: float64(e.LnZ), SE: float64(e.SE),
-				Ops: float64(e.Ops), CPUSeconds: float64(e.CPU), MeanErr: float64(e.MeanErr), VarErr: float64(e.VarErr)})
+			est = append(est, e.estimate())
 		}
 	}
 	return gold, est
