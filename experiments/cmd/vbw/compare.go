@@ -230,9 +230,11 @@ func sanitise(s string) string {
 // writeCompareConfig writes OUT/compare/NAME.toml: the row's config as a
 // variant (base = the shipped file) with keys set, the same in its [quick]
 // table (so that -quick keeps the user's data). An existing file with
-// other contents is refused (another comparison of that name), so a
-// comparison never overwrites another's results; the same file is left as
-// it is, and the run resumes its kept cells.
+// other contents is refused when its results folder exists (another
+// comparison of that name: a comparison never overwrites another's
+// results or kept cells) and replaced otherwise (a comparison refused
+// before it ran); the same file is left as it is, and the run resumes
+// its kept cells.
 func writeCompareConfig(out, name, base, model string, keys map[string]string, args []string) (string, error) {
 	var b bytes.Buffer
 	order := make([]string, 0, len(keys))
@@ -256,16 +258,21 @@ func writeCompareConfig(out, name, base, model string, keys map[string]string, a
 	switch {
 	case err == nil && bytes.Equal(old, b.Bytes()):
 		return path, nil
-	case err == nil:
+	case err == nil && exists(filepath.Join(out, "atlas", name)):
 		return "", fmt.Errorf("%s holds another comparison named %s (other data, K or model); give -name NAME or remove that file (its results are in %s)",
 			path, name, filepath.Join(out, "atlas", name))
-	case !errors.Is(err, os.ErrNotExist):
+	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return "", err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", err
 	}
 	return path, results.WriteFileAtomic(path, b.Bytes())
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // printCompare prints the grid of a results folder: per data set and
