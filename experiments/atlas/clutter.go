@@ -197,12 +197,15 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (rowCell, error) {
 		}
 		f := ep.Flops
 		lz, err := ep.LogEvidence()
+		// An improper cavity leaves EP's evidence undefined (PRML eqs.
+		// (10.223)–(10.224) need a fixed point of proper updates): no
+		// estimate at this rung, counted in note_ep_improper.
 		if err != nil || ep.Skipped > 0 {
-			lz = math.NaN()
 			cl.note("ep_improper")
+		} else {
+			me, ve := errs(ep.Mean(), ep.Var())
+			cl.add(EP, k, lz, math.NaN(), ep.Flops, time.Since(start), me, ve)
 		}
-		me, ve := errs(ep.Mean(), ep.Var())
-		cl.add(EP, k, lz, math.NaN(), ep.Flops, time.Since(start), me, ve)
 		ep.Flops = f
 	}
 
@@ -231,9 +234,14 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (rowCell, error) {
 			best = l
 		}
 	}
-	q, lz := best.Result()
-	me, ve := errs(q.Mean, q.Cov[0])
-	cl.add(Laplace, c.LaplaceSteps, lz, math.NaN(), best.Flops, time.Since(start), me, ve)
+	// No Laplace estimate where −∇∇ ln p is not positive definite at the
+	// point reached (note_laplace_indefinite).
+	if q, lz := best.Result(); math.IsNaN(lz) {
+		cl.note("laplace_indefinite")
+	} else {
+		me, ve := errs(q.Mean, q.Cov[0])
+		cl.add(Laplace, c.LaplaceSteps, lz, math.NaN(), best.Flops, time.Since(start), me, ve)
+	}
 	// BIC at Laplace's mode (the MAP point; under the prior's variance b
 	// it is the ML point to O(1/(b n))): ln p(D | θ*) − (D/2) ln n.
 	target, err := p.Target()
@@ -310,7 +318,7 @@ func RunClutter(env *experiments.Env, c *ClutterConfig) error {
 	s.AddFindingsFromChecks(nil)
 	return env.WriteSummary(s, fmt.Sprintf("Atlas row: the clutter problem (PRML §10.7.1) in one dimension, w = %g, a = %g, b = %g, θ = %g; data sets of n ∈ %v points, %d seeded draws each. "+
 		"Gold standard: ln p(D), E[θ|D] and Var[θ|D] by adaptive Gauss–Kronrod quadrature (relative tolerance %g per piece; its stated SE is that tolerance × |ln p(D)|). "+
-		"VB: mean-field q(θ)q(z), its bound after %v iterations. EP: isotropic sites, its evidence after %v sweeps (NaN where a cavity was improper). Laplace: %d Newton steps from 3 starts, the highest kept; BIC = ln p(D | θ*) − ½ ln n at Laplace's mode θ*. "+
+		"VB: mean-field q(θ)q(z), its bound after %v iterations. EP: isotropic sites, its evidence after %v sweeps (left out where a cavity was improper, note_ep_improper). Laplace: %d Newton steps from 3 starts, the highest kept; BIC = ln p(D | θ*) − ½ ln n at Laplace's mode θ*. "+
 		"IS: %d runs of up to %d draws from a Student t (ν = %g) on VB's final q widened %g×, mixed with the prior at weight %g (defensive importance sampling), estimates on prefixes %v of each run (SE from the spread of the runs). "+
 		"AIS: %d runs from the prior per rung of %v steps, %s schedule, HMC with %d leapfrog steps of %g/√(1/b + βn); no posterior moments (the final states are not kept). "+
 		"Operations are counted as core/approx counts them (+ − × ÷ one, exp/log/sqrt %d); a sampler's are its evaluations of ln p(θ, D) times their count.",

@@ -97,7 +97,7 @@ func DefaultDAG() DAGConfig {
 // Validate checks the structures and the ladders.
 func (c *DAGConfig) Validate() error {
 	if len(c.N) != len(c.Structures) {
-		return config.FieldError("n", c.N, fmt.Sprintf("must have one entry per structure (%d)", len(c.Structures)))
+		return config.FieldError("structures", c.Structures, fmt.Sprintf("must have one entry per entry of n (%d), the data sets' sizes", len(c.N)))
 	}
 	for i, s := range c.Structures {
 		if _, _, err := parseDAG(s); err != nil {

@@ -353,12 +353,13 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 			return cl, fmt.Errorf("%s, seed %d: EP: %w", set.name, seed, err)
 		}
 		if slices.Contains(c.EPSweeps, k) {
-			lz, err := ep.LogEvidence()
-			if err != nil {
-				lz = nan
+			// No estimate where EP's evidence is undefined (an improper
+			// cavity), counted in note_ep_no_evidence.
+			if lz, err := ep.LogEvidence(); err != nil {
 				cl.note("ep_no_evidence")
+			} else {
+				cl.add(EP, k, lz, nan, float64(k)*sweepOps, time.Since(start), nan, nan)
 			}
-			cl.add(EP, k, lz, nan, float64(k)*sweepOps, time.Since(start), nan, nan)
 		}
 	}
 
