@@ -175,9 +175,18 @@ func (c *DAGConfig) Estimate() experiments.Cost {
 		ladder += k
 	}
 	per := 4.0 * 10 // configurations × nodes of the chapter-6 structure, the largest shipped
+	// A draw of IS holds the parameters of the largest structure.
+	maxLen := 0
+	for _, name := range c.Structures {
+		if st, _, err := parseDAG(name); err == nil {
+			maxLen = max(maxLen, st.Len())
+		} else {
+			maxLen = maxDAGLen
+		}
+	}
 	return experiments.Cost{
 		Cells:  []experiments.Factor{experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds},
-		Memory: []experiments.Part{experiments.Words("IS draws and weights", experiments.Fixed(maxDAGLen+1, "values a draw (at most)"), experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
+		Memory: []experiments.Part{experiments.Words("IS draws and weights", experiments.KeyN("structures", c.Structures, float64(maxLen+1), "values a draw"), experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
 		Work: []experiments.Part{
 			experiments.Ops("the exact sums", 20, experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds, experiments.KeyN("max_exact_terms", c.MaxExactTerms, c.MaxExactTerms, "terms at most")),
 			experiments.Ops("VB and EM", per, ns, seeds, experiments.Key("restarts", c.Restarts),
