@@ -58,7 +58,11 @@
 //     and F_obs (eq. 4.27), the − phase from zero or from the + phase (L1727).
 //   - Mixture.Moments: Σ_m Q(m)⟨s_i⟩_m⟨s_j⟩_m (eq. 4.26, L1710).
 //
-// Each block of the mixture's updates is the exact maximiser of the bound
-// in its variables, so the bound never falls at fixed T; Iterate checks it
-// after every block and returns an error wrapping ErrDecreased if it does.
+// MeanField and Mixture are vb.Models: E is the bound with its named terms,
+// M one pass of the fixed-point updates, and Run and Anneal drive them by
+// vb.Run, the engine's one driver, which checks that no iteration lowers
+// the bound (vbtest.CheckModel in conformance_test.go). Each block of the
+// mixture's updates is the exact maximiser of the bound in its variables,
+// so the bound never falls at fixed T; M checks it after every block too,
+// and the next E returns an error wrapping ErrDecreased if it did.
 package boltzmann

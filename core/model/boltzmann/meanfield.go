@@ -3,6 +3,8 @@ package boltzmann
 import (
 	"fmt"
 	"math"
+
+	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // Settings are the stopping rules of the fixed-point iterations; every
@@ -51,45 +53,53 @@ type Result struct {
 // ErrDecreased is wrapped by the error of an update that lowered the bound.
 var ErrDecreased = fmt.Errorf("boltzmann: an update lowered the bound")
 
-// approximation is the common face of MeanField and Mixture.
+// approximation is the common face of MeanField and Mixture: a vb.Model
+// whose M is one pass of the fixed-point updates, at a temperature.
 type approximation interface {
-	Bound() float64
-	Iterate() (float64, error)
+	vb.Model
 	SetTemperature(t float64)
 }
 
-func checkRise(before, after, tol float64, what string) error {
+// checkRise returns an error if the bound fell from before to after by
+// more than tol·max(1, |before|) in the update of block (or is NaN).
+func checkRise(before, after, tol float64, block string) error {
 	if math.IsNaN(after) {
-		return fmt.Errorf("boltzmann: %s: the bound is NaN", what)
+		return fmt.Errorf("boltzmann: the update of %s: the bound is NaN", block)
 	}
 	if after < before-tol*math.Max(1, math.Abs(before)) {
-		return fmt.Errorf("%w: %s took it from %.15g to %.15g", ErrDecreased, what, before, after)
+		return fmt.Errorf("%w: the update of %s took it from %.15g to %.15g", ErrDecreased, block, before, after)
 	}
 	return nil
 }
 
+// stopRule is Settings' stop rule as a vb.Converger: the bound changed by
+// at most RelTol·|L| or by at most AbsTol nats in the last iteration.
+type stopRule struct{ rel, abs float64 }
+
+func (stopRule) Init() {}
+
+func (c stopRule) Converged(_ int, f, d float64) bool {
+	return math.Abs(d) <= c.rel*math.Abs(f) || math.Abs(d) <= c.abs
+}
+
+// run makes at most cap iterations of q at its temperature by vb.Run (the
+// engine's driver, which checks that no iteration lowers the bound), until
+// Settings' stop rule holds.
 func run(q approximation, s Settings, cap int) (Result, error) {
 	s = s.withDefaults()
-	l := q.Bound()
-	var r Result
-	for it := 0; it < cap; it++ {
-		nl, err := q.Iterate()
-		if err != nil {
-			return r, err
-		}
-		r.Iterations++
-		if err := checkRise(l, nl, s.MonotoneTol, "an iteration"); err != nil {
-			return r, err
-		}
-		d := nl - l
-		l = nl
-		if math.Abs(d) <= s.RelTol*math.Abs(l) || math.Abs(d) <= s.AbsTol {
-			r.Converged = true
-			break
-		}
+	res := vb.Run(q, vb.Settings{MaxIterations: cap + 1, MinIterations: 2,
+		Converger: stopRule{s.RelTol, s.AbsTol}, MonotoneTol: s.MonotoneTol})
+	r := Result{Bound: res.F, Iterations: max(res.Iterations-1, 0), Converged: res.Status == vb.Converged}
+	switch res.Status {
+	case vb.Converged, vb.IterationLimit:
+		return r, nil
+	case vb.BoundDecreased:
+		return r, fmt.Errorf("%w: an iteration took it down by %.3g to %.15g", ErrDecreased, res.Decrease.By, res.F)
+	case vb.NotFinite:
+		return r, fmt.Errorf("boltzmann: an iteration: the bound is %g", res.F)
+	default:
+		return r, res.Err
 	}
-	r.Bound = l
-	return r, nil
 }
 
 func anneal(q approximation, schedule []float64, s Settings) (Result, error) {
@@ -200,20 +210,34 @@ func (q *MeanField) SetTemperature(t float64) { q.T = t }
 // the sum over the free units' states of exp(φ/T) when units are clamped),
 // complete: no constant left out.
 func (q *MeanField) Bound() float64 {
-	l := q.m.Phi(q.Mu) / q.T
+	_, l := q.bound()
+	return l
+}
+
+// bound returns ⟨φ⟩/T and the bound ⟨φ⟩/T + Σ_i S(Q(s_i)), the entropies
+// of the free units added in turn.
+func (q *MeanField) bound() (energy, l float64) {
+	energy = q.m.Phi(q.Mu) / q.T
+	l = energy
 	for i, a := range q.A {
 		if q.c.free(i) {
 			l += unitEntropy(a)
 		}
 	}
-	return l
+	return energy, l
 }
 
-// Iterate updates each free unit in turn by ⟨s_k⟩ = tanh(Σ_j w_kj⟨s_j⟩ +
+// E returns the bound (Bound) with its two terms, ⟨φ⟩/T and the entropy of
+// Q (the bound less ⟨φ⟩/T): a vb.Model's E step.
+func (q *MeanField) E() (vb.Bound, error) {
+	e, l := q.bound()
+	return vb.Bound{F: l, Terms: []vb.Term{{Name: "<phi>/T", Value: e}, {Name: "H[Q]", Value: l - e}}}, nil
+}
+
+// M updates each free unit in turn by ⟨s_k⟩ = tanh(Σ_j w_kj⟨s_j⟩ +
 // b_k)/T (eqs. 4.10, 4.11: the free-form optimum of eq. 1.44 for unit k
-// with the others held, so that no update lowers the bound), and returns
-// the bound.
-func (q *MeanField) Iterate() (float64, error) {
+// with the others held, so that no update lowers the bound).
+func (q *MeanField) M() {
 	for k := 0; k < q.m.N; k++ {
 		if !q.c.free(k) {
 			continue
@@ -221,6 +245,11 @@ func (q *MeanField) Iterate() (float64, error) {
 		q.A[k] = q.m.Field(k, q.Mu) / q.T
 		q.Mu[k] = math.Tanh(q.A[k])
 	}
+}
+
+// Iterate makes one pass of M and returns the bound.
+func (q *MeanField) Iterate() (float64, error) {
+	q.M()
 	return q.Bound(), nil
 }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/core/vb"
 )
 
 // Mixture is the mixture of mean-field distributions Q_mix(S) = Σ_m Q(m)
@@ -23,11 +24,14 @@ type Mixture struct {
 	LogQ   []float64 // ln Q(k)
 	LogLam []float64 // ln λ_k
 	tol    float64
+	err    error // a fall of the bound in the last M, for E to return
 	// lf[(r*K+k)*N+i] caches logF(r, k, i) and lpi[r*K+k] their sum over
 	// the free units, ln π(r, k); refresh recomputes both, the updates
 	// keep them current.
 	lf  []float64
 	lpi []float64
+	// scratch holds K values for one update at a time.
+	scratch []float64
 }
 
 // RandomMeans returns k×n initial means drawn from U(−scale, scale).
@@ -63,7 +67,7 @@ func NewMixture(m *Machine, c Clamp, mu0 [][]float64) (*Mixture, error) {
 		copy(q.Mu[j*n:], mf.Mu)
 		q.LogQ[j] = -math.Log(float64(k))
 	}
-	q.lf, q.lpi = make([]float64, k*k*n), make([]float64, k*k)
+	q.lf, q.lpi, q.scratch = make([]float64, k*k*n), make([]float64, k*k), make([]float64, k)
 	q.refresh()
 	q.updateLambda()
 	return q, nil
@@ -166,7 +170,7 @@ func (q *Mixture) Bound() float64 {
 // bound in λ_m (eq. 2.37 with the weights α_k = Q(k) of eq. 2.36, which
 // eq. 2.37 as printed leaves out).
 func (q *Mixture) updateLambda() {
-	terms := make([]float64, q.K)
+	terms := q.scratch
 	for r := 0; r < q.K; r++ {
 		for k := 0; k < q.K; k++ {
 			terms[k] = q.LogQ[k] + q.logPi(r, k, -1)
@@ -207,7 +211,7 @@ func (q *Mixture) updateMeans() {
 // Q(m)Q(s_j|m) / (λ_m Σ_k Q(k) π^j(m, k) Q(s_j|k)) (eq. 2.36).
 func (q *Mixture) updateSmoothing() {
 	n := q.m.N
-	terms := make([]float64, q.K)
+	terms := q.scratch
 	for m := 0; m < q.K; m++ {
 		for j := 0; j < n; j++ {
 			if !q.c.free(j) {
@@ -229,7 +233,7 @@ func (q *Mixture) updateSmoothing() {
 // updateWeights sets Q(m) ∝ exp(−E_m) (eqs. 2.33-2.35), the maximiser of
 // the bound in the mixing coefficients.
 func (q *Mixture) updateWeights() {
-	t := make([]float64, q.K)
+	t := q.scratch
 	for k := range t {
 		t[k] = q.componentTerm(k)
 	}
@@ -239,10 +243,43 @@ func (q *Mixture) updateWeights() {
 	}
 }
 
-// Iterate makes one pass of coordinate updates, each the exact maximiser
-// of the bound in its block: the components' means, λ, the smoothing
-// functions R, λ, the mixing coefficients Q(m) and λ. The bound is checked
-// after every block; a fall is an error wrapping ErrDecreased.
+// E returns the bound (Bound) in three terms, Σ_m Q(m)(−E_m) (the
+// components' terms, componentTerm), the entropy −Σ_m Q(m) ln Q(m) and the
+// constant 1 of eq. 4.21: a vb.Model's E step. It returns the error of the
+// last M, if a block of updates lowered the bound.
+func (q *Mixture) E() (vb.Bound, error) {
+	if q.err != nil {
+		err := q.err
+		q.err = nil
+		return vb.Bound{F: math.NaN()}, err
+	}
+	l, comp, ent := 1.0, 0.0, 0.0
+	for k := 0; k < q.K; k++ {
+		p := math.Exp(q.LogQ[k])
+		if p == 0 {
+			continue
+		}
+		c := q.componentTerm(k)
+		l += p * (c - q.LogQ[k])
+		comp += p * c
+		ent -= p * q.LogQ[k]
+	}
+	// The terms carry the bound's own sum: the entropy takes the rounding.
+	return vb.Bound{F: l, Terms: []vb.Term{{Name: "sum_m Q(m) (-E_m)", Value: comp}, {Name: "H[Q(m)]", Value: l - 1 - comp}, {Name: "1", Value: 1}}}, nil
+}
+
+// M makes one pass of coordinate updates, each the exact maximiser of the
+// bound in its block: the components' means, λ, the smoothing functions R,
+// λ, the mixing coefficients Q(m) and λ. The bound is checked after every
+// block; a fall is kept for the next E, an error wrapping ErrDecreased.
+func (q *Mixture) M() {
+	if _, err := q.Iterate(); err != nil {
+		q.err = err
+	}
+}
+
+// Iterate makes one pass of M's updates and returns the bound, or an error
+// wrapping ErrDecreased if a block lowered it.
 func (q *Mixture) Iterate() (float64, error) {
 	tol := q.tol
 	if tol == 0 {
@@ -250,20 +287,23 @@ func (q *Mixture) Iterate() (float64, error) {
 	}
 	q.refresh() // the running sums of ln π drift by rounding only
 	l := q.Bound()
-	for _, st := range []struct {
-		name string
-		f    func()
-	}{{"the means", q.updateMeans}, {"λ", q.updateLambda}, {"R", q.updateSmoothing}, {"λ", q.updateLambda},
-		{"Q(m)", q.updateWeights}, {"λ", q.updateLambda}} {
-		st.f()
+	for _, st := range mixtureBlocks {
+		st.f(q)
 		nl := q.Bound()
-		if err := checkRise(l, nl, tol, "the update of "+st.name); err != nil {
+		if err := checkRise(l, nl, tol, st.name); err != nil {
 			return nl, err
 		}
 		l = nl
 	}
 	return l, nil
 }
+
+// mixtureBlocks are M's blocks in order.
+var mixtureBlocks = []struct {
+	name string
+	f    func(*Mixture)
+}{{"the means", (*Mixture).updateMeans}, {"λ", (*Mixture).updateLambda}, {"R", (*Mixture).updateSmoothing}, {"λ", (*Mixture).updateLambda},
+	{"Q(m)", (*Mixture).updateWeights}, {"λ", (*Mixture).updateLambda}}
 
 // Run iterates at the current temperature until convergence (Settings).
 func (q *Mixture) Run(s Settings) (Result, error) {
