@@ -65,7 +65,7 @@ func FigureName(row string) string { return "atlas_" + row }
 // line per method through its budgets with the interquartile range as a
 // band (a one-shot method is a marker), and the median standard error of
 // the gold standard as a horizontal line when it exceeds 10⁻⁹ nats (below
-// error can be resolved). A zero error (an exact estimate) cannot be drawn
+// it no error can be resolved). A zero error (an exact estimate) cannot be drawn
 // on a log axis and is left out. Every row registers it as its Plot.
 func PlotGrid(dir string) error {
 	row, gold, est, err := ReadEstimates(dir)

@@ -349,7 +349,7 @@ func Seconds(s float64) string {
 }
 
 var funcs = template.FuncMap{
-	"methodLabel": methodLabel,
+	"methodLabel":   methodLabel,
 	"seconds":       Seconds,
 	"verdictClass":  verdictClass,
 	"join":          strings.Join,
