@@ -83,7 +83,7 @@ func DefaultClutter() ClutterConfig {
 	c.IS.IS = config.IS{Runs: 8, Samples: 12500}
 	c.IS.Ladder, c.IS.Nu, c.IS.Widen, c.IS.Defensive = []int{12, 125, 1250, 12500}, 5, 1.5, 0.1
 	c.AIS.AIS = config.AIS{Runs: 16, Steps: 1000, AISSchedule: config.DefaultSchedule(config.ScheduleGeometric)}
-	c.AIS.HMC = config.HMC{Leapfrog: 5, Step: 0.5}
+	c.AIS.HMC = config.HMC{Leapfrog: 5, Step: 1.5}
 	c.AIS.Ladder = []int{10, 30, 100, 300, 1000}
 	return c
 }
