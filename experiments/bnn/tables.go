@@ -83,6 +83,14 @@ func RunTables(env *experiments.Env, c *TablesConfig) error {
 		if r.Prior == "grouped" || r.Prior == "" || len(c.Priors) == 1 {
 			s.SetMetric(metric+"_"+r.Method, med)
 			s.SetMetric(metric+"_"+r.Method+"_sd", sd)
+			if c.sunspots() {
+				s.SetMetric("nmse_alt_"+r.Method, med*d.altRatio)
+				s.SetMetric("nmse_alt_"+r.Method+"_sd", sd*d.altRatio)
+			}
+		}
+		if c.sunspots() { // the other normalisation: a constant factor, so the median and sd scale with it
+			s.SetMetric("nmse_alt_"+r.name(), med*d.altRatio)
+			s.SetMetric("nmse_alt_"+r.name()+"_sd", sd*d.altRatio)
 		}
 		for _, k := range []string{"accept_rate", "ess_min", "hidden_kept", "inputs_kept", "log_evidence", "bound", "gamma"} {
 			var v []float64
@@ -99,9 +107,13 @@ func RunTables(env *experiments.Env, c *TablesConfig) error {
 	}
 	if c.sunspots() {
 		s.SetMetric("nmse_test_variance_ratio", d.testRatio)
+		s.SetMetric("nmse_alt_ratio", d.altRatio)
 	}
 	for _, n := range []string{"linear", "quadratic"} {
 		s.SetMetric(metric+"_"+n, medians[n])
+		if c.sunspots() {
+			s.SetMetric("nmse_alt_"+n, medians[n]*d.altRatio)
+		}
 		tab.AddRow(n, fmtG(medians[n]), "", "", "", "", fmtTheirs(n))
 	}
 	// The HMC diagnostics of the interface: the chapter-5 row

@@ -71,7 +71,7 @@ func init() {
 	}
 	experiments.AddArtefacts(experiments.Lawrence,
 		experiments.Artefact{Label: "Table 5.1", Line: 2210, Experiments: []string{SunspotsID}, Caption: "sunspots test NMSE of early stopping, the evidence procedure, the diagonal and mixture variational posteriors and hybrid Monte Carlo",
-			Table: tab(SunspotsID, 2203, "sunspots_table.csv", rows5, "NMSE: the test MSE over the variance of the series 1700-1979 (divisor n). The text's early-stopping row is Weigend et al.'s (1990); ours is our early stopping (a seeded fifth of the training patterns held out).")},
+			Table: tab(SunspotsID, 2203, "sunspots_table.csv", rows5, "NMSE: the test MSE over the variance of the test targets 1921-1979 (divisor n; over the variance of the whole series 1700-1979, Weigend's normalisation, the rows are nmse_alt_* in summary.json, nmse_alt_ratio times ours). The text's early-stopping row is Weigend et al.'s (1990); ours is our early stopping (a seeded fifth of the training patterns held out).")},
 		experiments.Artefact{Label: "Table 5.2", Line: 2233, Experiments: []string{TecatorID}, Caption: "Tecator test RMSE (fat %) of linear and quadratic regression and the five methods",
 			Table: tab(TecatorID, 2224, "tecator_table.csv", rows5, "RMSE in fat %. The text's first four rows are Thodberg's (1996), whose networks had direct input-output connections; ours are our fits on the same inputs (linear and quadratic least squares; our early stopping and evidence procedure).")},
 		experiments.Artefact{Label: "Table 6.1", Line: 2690, Experiments: []string{SunspotsID}, Caption: "sunspots test NMSE of the diagonal variational posterior under the single, grouped, ARD and NRD priors, and HMC grouped and ARD",

@@ -24,13 +24,17 @@ type tablesData struct {
 	t, tTest   []float64 // standardised targets
 	tMean, tSD float64   // target = tMean + tSD · standardised
 	// norm is the variance the squared errors are divided by (sunspots:
-	// Weigend's NMSE; 1 on Tecator, whose error is the RMSE).
+	// the NMSE by nmse_years; 1 on Tecator, whose error is the RMSE).
 	norm float64
 	// testRatio is norm over the variance of the test targets (divisor
 	// n): an NMSE normalised by the test set's variance instead is the
 	// NMSE times testRatio (sunspots only).
 	testRatio float64
-	note      string
+	// altRatio is norm over the variance of the series over
+	// nmse_alt_years: the NMSE under the other normalisation is the NMSE
+	// times altRatio (sunspots only).
+	altRatio float64
+	note     string
 }
 
 // score is the table's error of predictions pred (standardised units) of
@@ -96,10 +100,19 @@ func (c *TablesConfig) readSunspots(raw []byte) (*tablesData, error) {
 	if d.xTest, d.tTest, err = s.Lagged(z, c.Lags, c.TestYears[0], c.TestYears[1]); err != nil {
 		return nil, config.FieldError("test_years", c.TestYears, err.Error())
 	}
+	alt, err := s.Range(c.NMSEAltYears[0], c.NMSEAltYears[1])
+	if err != nil {
+		return nil, config.FieldError("nmse_alt_years", c.NMSEAltYears, err.Error())
+	}
+	_, asd := numeric.MeanSD(alt)
+	if !(asd > 0) {
+		return nil, config.FieldError("nmse_alt_years", c.NMSEAltYears, "the series is constant over these years")
+	}
 	_, tsd := numeric.MeanSD(d.tTest)
 	d.testRatio = d.norm / (tsd * tsd * sd * sd)
-	d.note = fmt.Sprintf("%s: %d training patterns (targets %d-%d, %d lags), %d test patterns (%d-%d); the series standardised by its training mean %.4g and sd %.4g (divisor n); NMSE = test MSE / %.6g, the variance of the series %d-%d (divisor n, Weigend's normalisation)",
-		c.Data, len(d.t), c.TrainYears[0]+c.Lags, c.TrainYears[1], c.Lags, len(d.tTest), c.TestYears[0], c.TestYears[1], mean, sd, d.norm, c.NMSEYears[0], c.NMSEYears[1])
+	d.altRatio = d.norm / (asd * asd)
+	d.note = fmt.Sprintf("%s: %d training patterns (targets %d-%d, %d lags), %d test patterns (%d-%d); the series standardised by its training mean %.4g and sd %.4g (divisor n); NMSE = test MSE / %.6g, the variance of the series %d-%d (divisor n); nmse_alt_* = test MSE / %.6g, the variance of %d-%d",
+		c.Data, len(d.t), c.TrainYears[0]+c.Lags, c.TrainYears[1], c.Lags, len(d.tTest), c.TestYears[0], c.TestYears[1], mean, sd, d.norm, c.NMSEYears[0], c.NMSEYears[1], asd*asd, c.NMSEAltYears[0], c.NMSEAltYears[1])
 	return d, nil
 }
 

@@ -89,6 +89,19 @@ func runChain(p *bnn.Problem, prior bnn.Prior, s bnn.HMCSettings, plan mcmc.Plan
 			}
 			return eps
 		}}
+	scale := make([]float64, len(w0))
+	capStep := func() {
+		h.Scale = nil
+		if !s.CapPriorStep {
+			return
+		}
+		for k := range scale {
+			scale[k] = math.Min(1, 1/(eps*math.Sqrt(post.Alpha[post.Group[k]])))
+			if scale[k] < 1 {
+				h.Scale = scale
+			}
+		}
+	}
 	pt := mcmc.NewPoint[[]float64](post, w0)
 	if !(pt.LogLik > math.Inf(-1)) {
 		return nil, fmt.Errorf("bnnhmc: the start's log likelihood is %v", pt.LogLik)
@@ -102,6 +115,7 @@ func runChain(p *bnn.Problem, prior bnn.Prior, s bnn.HMCSettings, plan mcmc.Plan
 		da = mcmc.NewDualAveraging(eps, s.AdaptAccept)
 	}
 	for t := range plan.Transitions() {
+		capStep()
 		st := h.Step(&pt, 1, rnd)
 		if t < plan.Burn {
 			out.burn.Add(st)

@@ -41,6 +41,8 @@
 //   - [HMCSettings], [HMCResult]: Table 5.1's HMC (persistence 0.95, burn-in,
 //     thinning; the sampler is samplers/bnnhmc.SampleHMC, since core does not
 //     import samplers); [HMCSettings.Ops] its cost.
+//     HMCSettings.CapPriorStep caps each weight's step at 1/√α_g (the
+//     leapfrog is unstable for ε√α > 2: the toy's switched-off output bias).
 //   - [EarlyStopping], [PointFit]: the non-Bayesian baseline (L2190), on a
 //     seeded random fifth of the training rows held out (the text gives no
 //     split: ours).
@@ -51,6 +53,8 @@
 //     posteriors with q(α), q(β) (eqs. 5.22-5.32, 5.44-5.49); [VB.Bound] the
 //     complete bound of eq. 5.32, ⟨g²⟩ exact by Owen's T (the text's eq.
 //     C.34 approximates it); [VB.Predict], [VB.PredictF]: eqs. C.32, C.33.
+//     The activation moments are computed for 16 points at a time
+//     (vbmoments.go), bit for bit the point-by-point values.
 //   - [VB.MutualInformation]: the lower bound of eq. 5.30 and the
 //     minimum-overlap value −Σ Q(m) ln Q(m) (eq. C.14, L2026).
 //   - [Arch.PrecisionNodes], [VB.EffectiveParameters],

@@ -32,6 +32,16 @@ type HMCSettings struct {
 	// Gibbs block, so each trajectory stays reversible). Invented, off by
 	// default.
 	ScaleStep bool
+	// CapPriorStep caps the step of each weight at 1/√α_g of its group,
+	// ε_k = ε·min(1, 1/(ε√α_g)) (a per-coordinate step, mcmc.HMC.Scale),
+	// recomputed from the current α before every trajectory. The prior's
+	// term α_g w_k²/2 is a harmonic oscillator of frequency √α_g, whose
+	// leapfrog is unstable for ε√α_g > 2: a group the evidence procedure
+	// has switched off (α_g → 10⁶…10¹⁰, an output bias of the toy) makes
+	// every trajectory of the text's ε = 2×10⁻³ diverge and nothing is
+	// accepted. Where every ε√α_g ≤ 1 nothing changes (the chain is the
+	// same, bit for bit). Invented, off by default.
+	CapPriorStep bool
 	// AdaptAccept, when positive, tunes ε during the burn-in toward a mean
 	// acceptance probability AdaptAccept (samplers/mcmc.DualAveraging,
 	// Hoffman and Gelman 2014) and fixes it at the averaged step for the
