@@ -517,6 +517,9 @@ func (l *ClutterLaplace) Result() (Normal, float64) {
 type ClutterExact struct {
 	LnZ  float64   // ln p(D)
 	Mean []float64 // E[θ | D]
+	// Var is Var[θ_i | D] per coordinate (ExactMoments only; nil from
+	// Exact).
+	Var []float64
 	// Pieces is the number of unit boxes integrated (the others fell below
 	// the cut, see Exact).
 	Pieces int
@@ -537,6 +540,23 @@ type ClutterExact struct {
 // a scan with spacing 1/2 on the piece or its border. Each piece's
 // tolerance is tol relative to the largest integrand value.
 func (p ClutterProblem) Exact(tol numeric.QuadTol, cut float64) (ClutterExact, error) {
+	return p.exact(tol, cut, false)
+}
+
+// ExactMoments is Exact with the posterior variances as well: with the
+// prior's second moment b per coordinate taken exactly,
+//
+//	E[θ_i² | D] = C [b + ∫ θ_i² N(θ | 0, bI)(Π_n(1 + g_n) − 1) dθ] / p(D),
+//
+// and Var = E[θ_i²] − E[θ_i]². The quadratures integrate the second
+// moments beside the others, so ln p(D) and the mean can differ from
+// Exact's in the last digits (the adaptive rule sees more components).
+func (p ClutterProblem) ExactMoments(tol numeric.QuadTol, cut float64) (ClutterExact, error) {
+	return p.exact(tol, cut, true)
+}
+
+// exact is Exact, with the second moments when second is set.
+func (p ClutterProblem) exact(tol numeric.QuadTol, cut float64, second bool) (ClutterExact, error) {
 	if err := p.Check(); err != nil {
 		return ClutterExact{}, err
 	}
@@ -607,11 +627,17 @@ func (p ClutterProblem) Exact(tol numeric.QuadTol, cut float64) (ClutterExact, e
 		return false
 	}
 	m := 1 + d
+	if second {
+		m += d
+	}
 	f := func(out []float64) {
 		w := math.Exp(logH(theta) - best)
 		out[0] = w
 		for i := range d {
 			out[1+i] = w * theta[i]
+			if second {
+				out[1+d+i] = w * theta[i] * theta[i]
+			}
 		}
 	}
 	ptol := numeric.QuadTol{Abs: tol.Rel * 1e-3, Rel: tol.Rel, MaxIntervals: tol.MaxIntervals}
@@ -652,6 +678,12 @@ func (p ClutterProblem) Exact(tol numeric.QuadTol, cut float64) (ClutterExact, e
 	ex.Mean = make([]float64, d)
 	for i := range d {
 		ex.Mean[i] = sum[1+i] * math.Exp(best-lr)
+	}
+	if second {
+		ex.Var = make([]float64, d)
+		for i := range d {
+			ex.Var[i] = p.B*math.Exp(-lr) + sum[1+d+i]*math.Exp(best-lr) - ex.Mean[i]*ex.Mean[i]
+		}
 	}
 	return ex, nil
 }

@@ -158,11 +158,8 @@ func RunSeparable(env *experiments.Env, c *SeparableConfig) error {
 		}
 	}
 	// Draws from the exact posterior p(w | t) by HMC from the VB mean.
-	signs := make([]float64, len(t))
-	for n := range t {
-		signs[n] = 2*float64(t[n]) - 1
-	}
-	target := &logisticTarget{phi: phi, sign: signs, alpha: c.Prior.Alpha}
+	target := approx.NewLogisticTarget(phi, t, c.Prior.Alpha)
+	signs := target.Sign
 	hmc := &mcmc.HMC{Target: target, Steps: c.HMC.Leapfrog, StepSize: func(float64) float64 { return c.HMC.Step }}
 	p := mcmc.NewPoint[[]float64](target, append([]float64(nil), mu...))
 	hr := rng.New(c.Seed, "separable", "hmc")

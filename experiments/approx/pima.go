@@ -191,67 +191,6 @@ func (c *PimaConfig) Estimate() experiments.Cost {
 	}
 }
 
-// logisticTarget is ln p(t, w) split as AIS needs it (prior N(0, α⁻¹I),
-// likelihood Π σ((2t − 1)φᵀw)), with gradients for HMC; its LogProb is the
-// importance sampler's target.
-type logisticTarget struct {
-	phi   [][]float64
-	sign  []float64
-	alpha float64
-}
-
-func (l *logisticTarget) LogPrior(w []float64) float64 {
-	var s float64
-	for _, v := range w {
-		s += v * v
-	}
-	return 0.5*float64(len(w))*math.Log(l.alpha/(2*math.Pi)) - 0.5*l.alpha*s
-}
-
-func (l *logisticTarget) act(n int, w []float64) float64 {
-	var a float64
-	for i, v := range l.phi[n] {
-		a += v * w[i]
-	}
-	return l.sign[n] * a
-}
-
-func (l *logisticTarget) LogLik(w []float64) float64 {
-	var s float64
-	for n := range l.phi {
-		s += approx.LogSigmoid(l.act(n, w))
-	}
-	return s
-}
-
-func (l *logisticTarget) LogProb(w []float64) float64 { return l.LogPrior(w) + l.LogLik(w) }
-
-func (l *logisticTarget) GradLogPrior(dst, w []float64) {
-	for i, v := range w {
-		dst[i] = -l.alpha * v
-	}
-}
-
-func (l *logisticTarget) GradLogLik(dst, w []float64) {
-	clear(dst)
-	for n, f := range l.phi {
-		r := l.sign[n] * (1 - approx.Sigmoid(l.act(n, w)))
-		for i, v := range f {
-			dst[i] += r * v
-		}
-	}
-}
-
-func (l *logisticTarget) SamplePrior(dst []float64, rnd *rand.Rand) []float64 {
-	if len(dst) != len(l.phi[0]) {
-		dst = make([]float64, len(l.phi[0]))
-	}
-	for i := range dst {
-		dst[i] = rnd.NormFloat64() / math.Sqrt(l.alpha)
-	}
-	return dst
-}
-
 // testErrors counts the test points on the wrong side of w (the probit
 // approximation of the predictive, PRML eq. (4.155), keeps the sign of
 // the mean activation, so this is the Bayes decision of every Gaussian q).
@@ -523,19 +462,15 @@ func RunPima(env *experiments.Env, c *PimaConfig) error {
 		return fmt.Errorf("the VB covariance is not positive definite")
 	}
 	mean := append([]float64(nil), f.v.Mean...)
-	signs := make([]float64, len(t))
-	for n := range t {
-		signs[n] = 2*float64(t[n]) - 1
-	}
 	_, isSum := is.SampleRuns(c.IS.Runs, c.IS.Samples, env.CellWorkers(c.IS.Runs), is.RunStreams(c.Seed, "pima", "is"),
 		func() (is.Proposal, is.Target) {
-			return is.NewStudentT(c.IS.Nu, mean, &chol), &logisticTarget{phi: phi, sign: signs, alpha: c.Prior.Alpha}
+			return is.NewStudentT(c.IS.Nu, mean, &chol), approx.NewLogisticTarget(phi, t, c.Prior.Alpha)
 		})
 
 	// AIS with HMC under a geometric schedule; the step is a fraction of
 	// the tempered posterior's smallest standard deviation, from the VB
 	// precision's largest diagonal entry.
-	target := &logisticTarget{phi: phi, sign: signs, alpha: c.Prior.Alpha}
+	target := approx.NewLogisticTarget(phi, t, c.Prior.Alpha)
 	hmax := 0.0
 	for i := range m {
 		var h float64

@@ -8,6 +8,7 @@
 //	vbw report [-out DIR] [-for PREFIX]
 //	vbw report -times [-out DIR] [-for PREFIX] [DIR...]
 //	vbw verify [-out DIR] [-cells N] [-seed S] [-data DIR] [-workers N] TARGET...
+//	vbw compare -model MODEL -data FILE [-k a..b] [-quick] [-out DIR] [-name NAME] [-workers N] [-max-memory SIZE] [-max-work OPS]
 //	vbw list
 //
 // run loads each config strictly (an unknown key is an error), computes the
@@ -20,7 +21,11 @@
 // its recorded config and seeds, assembles the tables and checks again and
 // compares them bit for bit with the folder's (experiments.Verify); the
 // report says which folders were verified so, and when. list prints the
-// registered experiments.
+// registered experiments. compare runs one row of the atlas (issue 36) on
+// a data file: it writes OUT/compare/NAME.toml, a variant of the row's
+// shipped config with the file and the K values of -k, runs it as run
+// does (OUT/atlas/NAME; the same command resumes it, and a name that holds
+// another comparison is refused) and prints the grid.
 //
 // Before anything runs, every config's estimate of memory and work
 // (experiments.Cost) is checked against the limits: -max-memory (default
@@ -82,6 +87,9 @@ const usage = `usage:
   vbw report -times [-out DIR] [-for PREFIX] [DIR...]  (the run times of the results in DIR as a Markdown table)
   vbw verify [-out DIR] [-cells N] [-seed S] [-data DIR] [-workers N] TARGET...
                                    (recompute N stored cells of each results folder and compare bit for bit)
+  vbw compare -model MODEL -data FILE [-k a..b] [-quick] [-out DIR] [-name NAME] [-workers N] [-max-memory SIZE] [-max-work OPS]
+                                   (one atlas row on a data file, run as vbw run runs it; prints the grid;
+                                    MODEL: gmm (needs -k), logistic (-class, -positive))
   vbw list                         (the experiment IDs)
   vbw COMMAND -h                   (the command's flags)
 
@@ -115,6 +123,8 @@ func command(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cmdReport(args[1:], stdout, stderr)
 	case "verify":
 		return cmdVerify(ctx, args[1:], stdout, stderr)
+	case "compare":
+		return cmdCompare(ctx, args[1:], stdout, stderr)
 	case "list":
 		for _, s := range experiments.List() {
 			fmt.Fprintf(stdout, "%-24s %s\n", s.ID, s.Title)

@@ -1,0 +1,132 @@
+package atlas
+
+import (
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/vbworkbench/vbw/experiments"
+	"github.com/vbworkbench/vbw/experiments/config"
+	"github.com/vbworkbench/vbw/samplers/is"
+)
+
+// What the rows clutter, logistic and dag share: a cell (its estimates
+// as grid_cells.go stores them), importance sampling from a VB posterior along a ladder of draws,
+// and the cells flattened for WriteGrid.
+
+// rowCell is one data set and seed of a row: its gold standard and every
+// method's estimates.
+type rowCell struct {
+	Dataset      string
+	Seed         uint64
+	Gold, GoldSE experiments.Float
+	GoldKind     string
+	Est          []cellEst
+	Notes        map[string]int `json:",omitempty"`
+	// BICp is the DAG row's BICp, which is not a column of the grid.
+	BICp experiments.Float `json:",omitempty"`
+}
+
+func (cl *rowCell) add(method string, budget int, lnz, se, ops float64, cpu time.Duration, meanErr, varErr float64) {
+	cl.Est = append(cl.Est, cellEst{Dataset: cl.Dataset, Seed: cl.Seed, Method: method, Budget: budget, LnZ: experiments.Float(lnz), SE: experiments.Float(se), Ops: experiments.Float(ops),
+		CPU: experiments.Float(cpu.Seconds()), MeanErr: experiments.Float(meanErr), VarErr: experiments.Float(varErr)})
+}
+
+func (cl *rowCell) note(key string) {
+	if cl.Notes == nil {
+		cl.Notes = map[string]int{}
+	}
+	cl.Notes[key]++
+}
+
+// dist2 is the Euclidean distance of a and b.
+func dist2(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += (a[i] - b[i]) * (a[i] - b[i])
+	}
+	return math.Sqrt(s)
+}
+
+// studentTFlops is the count charged for one draw from a d-dimensional
+// Student t and its density: a triangular solve and product (2d²), d
+// normal draws, a gamma draw and the density's log (3 transcendentals at
+// core/approx's 20).
+func studentTFlops(d int) float64 { return float64(2*d*d+4*d) + 60 }
+
+// gaussFlops is the count of a d-dimensional Gaussian's density at a point
+// (a triangular solve, a square norm and a log).
+func gaussFlops(d int) float64 { return float64(d*d+3*d) + 20 }
+
+// isRungs makes s.Runs importance-sampling runs of s.Samples draws from
+// prop (run r from stream(r)) and adds an estimate per rung m of ladder to
+// cl: ln p(D) pooled over the first m draws of every run (is.Summarize's
+// Pooled), its standard error from the spread of the R runs' estimates
+// (Summarize's SE), the budget R·m draws at perDraw operations each, the
+// CPU time of the draws in proportion, and the posterior errors that
+// moments returns from the self-normalised mean and second moments
+// (E[θ_i²]) of the draws (moments nil: NaN).
+func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.Rand, prop is.Proposal, target is.Target,
+	perDraw float64, moments func(mean, second []float64) (float64, float64)) {
+	d := prop.Dim()
+	start := time.Now()
+	lw := make([][]float64, s.Runs)
+	th := make([][]float64, s.Runs)
+	for r := range s.Runs {
+		rnd := stream(r)
+		lw[r] = make([]float64, s.Samples)
+		th[r] = make([]float64, s.Samples*d)
+		for m := range s.Samples {
+			lw[r][m] = is.LogWeight(th[r][m*d:(m+1)*d], prop, target, rnd)
+		}
+	}
+	cpu := time.Since(start)
+	for _, m := range ladder {
+		ests := make([]is.Estimate, s.Runs)
+		top := math.Inf(-1)
+		for r := range s.Runs {
+			ests[r] = is.EstimateFrom(lw[r][:m])
+			for _, v := range lw[r][:m] {
+				top = math.Max(top, v)
+			}
+		}
+		sum := is.Summarize(ests)
+		me, ve := math.NaN(), math.NaN()
+		if moments != nil && !math.IsInf(top, 0) && !math.IsNaN(top) {
+			mean, second := make([]float64, d), make([]float64, d)
+			var wsum float64
+			for r := range s.Runs {
+				for k := range m {
+					w := math.Exp(lw[r][k] - top)
+					wsum += w
+					for i := range d {
+						x := th[r][k*d+i]
+						mean[i] += w * x
+						second[i] += w * x * x
+					}
+				}
+			}
+			for i := range d {
+				mean[i] /= wsum
+				second[i] /= wsum
+			}
+			me, ve = moments(mean, second)
+		}
+		frac := float64(m) / float64(s.Samples)
+		cl.add(IS, s.Runs*m, sum.Pooled, sum.SE, float64(s.Runs*m)*perDraw, time.Duration(frac*float64(cpu)), me, ve)
+	}
+}
+
+// rowEstimates flattens a row's cells into the grid's estimates and gold
+// standards.
+func rowEstimates(cells []rowCell) ([]GoldStandard, []Estimate) {
+	var gold []GoldStandard
+	var est []Estimate
+	for _, cl := range cells {
+		gold = append(gold, GoldStandard{Dataset: cl.Dataset, Seed: cl.Seed, LnZ: float64(cl.Gold), SE: float64(cl.GoldSE), Kind: cl.GoldKind})
+		for _, e := range cl.Est {
+			est = append(est, e.estimate())
+		}
+	}
+	return gold, est
+}
