@@ -133,9 +133,7 @@ type DataRecord struct {
 // starts with "time_ratio". Golden
 // comparisons leave these out.
 func IsTiming(name string) bool {
-	// cpu_s and cpu_<method>: the atlas's measured CPU seconds
-	// (experiments/atlas, grid.csv and its metrics).
-	return strings.Contains(name, "seconds") || name == "cpu_s" || strings.HasPrefix(name, "cpu_") || strings.Contains(name, "_ms_") || strings.HasPrefix(name, "time_ratio") || strings.Contains(name, "speedup")
+	return strings.Contains(name, "seconds") || strings.Contains(name, "_ms_") || strings.HasPrefix(name, "time_ratio") || strings.Contains(name, "speedup")
 }
 
 // SetMetric sets metric name to x.

@@ -29,7 +29,7 @@ type rowCell struct {
 
 func (cl *rowCell) add(method string, budget int, lnz, se, ops float64, cpu time.Duration, meanErr, varErr float64) {
 	cl.Est = append(cl.Est, cellEst{Dataset: cl.Dataset, Seed: cl.Seed, Method: method, Budget: budget, LnZ: experiments.Float(lnz), SE: experiments.Float(se), Ops: experiments.Float(ops),
-		CPU: experiments.Float(cpu.Seconds()), MeanErr: experiments.Float(meanErr), VarErr: experiments.Float(varErr)})
+		CPUSeconds: experiments.Float(cpu.Seconds()), MeanErr: experiments.Float(meanErr), VarErr: experiments.Float(varErr)})
 }
 
 func (cl *rowCell) note(key string) {

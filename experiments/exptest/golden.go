@@ -239,12 +239,7 @@ func (want Golden) Diff(got Golden) []string {
 	if got.Experiment != want.Experiment {
 		bad = append(bad, fmt.Sprintf("experiment %q, want %q", got.Experiment, want.Experiment))
 	}
-	// A timing in a golden file written before its name counted as one
-	// (results.IsTiming) is not compared.
 	for k, w := range want.Metrics {
-		if results.IsTiming(k) {
-			continue
-		}
 		g, ok := got.Metrics[k]
 		switch {
 		case !ok:
@@ -285,9 +280,6 @@ func (want Golden) Diff(got Golden) []string {
 			bad = append(bad, fmt.Sprintf("table %s: %d rows, want %d", f, g.Rows, w.Rows))
 		}
 		for col, wc := range w.Columns {
-			if results.IsTiming(col) {
-				continue
-			}
 			gc, ok := g.Columns[col]
 			if !ok {
 				bad = append(bad, fmt.Sprintf("table %s: column %s missing", f, col))
