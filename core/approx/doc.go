@@ -58,6 +58,10 @@
 //	ClutterEP             EP with isotropic sites (eqs. (10.211)–(10.224)), Figs 10.16–10.17
 //	ClutterVB             mean-field q(θ)q(z) as a vb.Model (eq. (10.9) on (10.210)), Fig. 10.17
 //	ClutterLaplace        Newton to a mode from a start and eq. (4.135), Fig. 10.17
+//	ClutterProblem.ExactMoments   Exact with Var[θ | D] by quadrature (the atlas's gold)
+//	LogisticTarget, ClutterTarget   ln p(θ, D) split into prior and likelihood with
+//	                      gradients: the AIS/HMC and IS targets of the two models (PRML
+//	                      eqs. (4.142), (10.209)–(10.210)), by method set (atlas rows)
 //	                      (HighestDataPoint: a start)
 //	Flops fields          operations counted per formula (TranscendentalFlops per exp/log/sqrt),
 //	                      the cost axis of Fig. 10.17

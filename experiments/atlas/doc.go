@@ -13,8 +13,16 @@
 //	              enumeration of the assignments (gmm.go)
 //	atlas/linreg  variational linear regression (core/model/linreg) against
 //	              the evidence by quadrature over α (linreg.go)
+//	atlas/clutter the clutter problem (core/approx) against quadrature of
+//	              ln p(D) and of the posterior moments (clutter.go)
+//	atlas/logistic Bayesian logistic regression (core/approx) on Pima and
+//	              synthetic sets against a long AIS (logistic.go)
+//	atlas/dag     discrete DAGs with hidden nodes (core/model/dag) against
+//	              the exact sum over the hidden completions (dag.go)
 //
-// and the rows the other files of the package add. What every row shares
+// and the rows the other files of the package add; rows_sampling.go holds
+// what the clutter, logistic and dag rows share (their cell, the IS ladder,
+// the flattening for WriteGrid). What every row shares
 // is in grid.go (the Estimate, GoldStandard and Absent types; WriteGrid,
 // which writes estimates.csv and grid.csv, the summary metrics and the
 // per-cell criteria; the crossover where a sampler's error falls below

@@ -51,4 +51,9 @@
 // (4.121), finite only when the proposal is less than twice as precise as
 // the target, and HazardCurve produces the data of the chapter 4 extra figure
 // that plots it against ν_q/ν_p.
+//
+// Defensive is the defensive mixture (1 − ε)q + εp(θ) (Hesterberg 1995): its
+// weights are bounded by 1/ε times the likelihood, so a proposal q that
+// misses a mode of the posterior (VB's q on the clutter problem) does not
+// leave the estimate's error unbounded.
 package is
