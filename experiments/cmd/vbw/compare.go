@@ -284,7 +284,7 @@ func printCompare(w io.Writer, dir string) error {
 	ds, ms := c.Strings("dataset"), c.Strings("method")
 	bud, lnz, se := c.Floats("budget"), c.Floats("lnz"), c.Floats("se")
 	gold, gse, kind := c.Floats("gold_lnz"), c.Floats("gold_se"), c.Strings("gold_kind")
-	ops, cpu := c.Floats("ops"), c.Floats("cpu_s")
+	ops, cpu := c.Floats("ops"), c.Floats("cpu_seconds")
 	if err := c.Err(); err != nil {
 		return err
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/vbworkbench/vbw/results"
 )
 
-// stripCPU returns a CSV's rows without its cpu_s column (a measured
+// stripCPU returns a CSV's rows without its cpu_seconds column (a measured
 // time, the one value two identical runs do not share).
 func stripCPU(t *testing.T, path string) [][]string {
 	t.Helper()
@@ -19,7 +19,7 @@ func stripCPU(t *testing.T, path string) [][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	col := slices.Index(tab.Header, "cpu_s")
+	col := slices.Index(tab.Header, "cpu_seconds")
 	out := [][]string{slices.Delete(slices.Clone(tab.Header), col, col+1)}
 	for _, r := range tab.Rows {
 		out = append(out, slices.Delete(slices.Clone(r), col, col+1))
