@@ -4,13 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // QuadSettings configure LogEvidenceQuad. The zero value of every field
 // means its documented default.
 type QuadSettings struct {
-	// Points is the number of points of the final trapezoid rules on
-	// each axis; it must be odd (so that every other point is the rule of
+	// Points is the number of points of the final trapezoid rule on the
+	// axis ln ρ, and, rounded up to a multiple of 3, of the midpoint rule
+	// on v = u^{1/3}; it must be odd (so that every other point is the rule of
 	// twice the step). Default 129.
 	Points int
 	// Scan is the number of points on each axis of the two coarse scans
@@ -22,13 +25,15 @@ type QuadSettings struct {
 type QuadResult struct {
 	// LnZ is ln p(y) by the trapezoid rule on the final grid of step h.
 	LnZ float64
-	// Err is |LnZ − LnZ_2h|, the difference from the same rule on every
-	// other point (step 2h): for an analytic integrand that has decayed
-	// at the box's faces the trapezoid rule converges geometrically, so
-	// Err bounds the error of LnZ with a wide margin.
+	// Err is the difference from the coarser rule on a subset of the lines
+	// (steps 3h in v, 2h in ln ρ), plus the adaptive rules' error
+	// estimates over A relative to the total: for an analytic integrand
+	// that has decayed at the box's faces these rules converge
+	// geometrically, so Err bounds the error of LnZ with a wide margin.
 	Err float64
-	// Evals counts the evaluations of ln p(θ) + ln p(y|θ) (scans and
-	// grid), each one scalar Kalman filter pass over every sequence.
+	// Evals counts the evaluations of ln p(θ) + ln p(y|θ) (scans, lines
+	// and the rules over A), each one scalar Kalman filter pass over every
+	// sequence.
 	Evals int
 	// Lo and Hi are the box (A, u, ln ρ) of the final grid, u = C√(ργ)
 	// from 0 (each line's A range lies within it).
@@ -65,12 +70,21 @@ const (
 // next one over the last's region within 40 nats of its peak, padded by two
 // steps, or, when that region reaches a face of the box (other than u =
 // 0), over the box grown by half its width beyond that face; after two
-// scans whose region stayed inside, the integral is the trapezoid rule on
-// Points² lines in (u, ln ρ) of the last region, the integral over A on
-// each line the trapezoid rule on Points points of the line's own range
-// (its points within 40 nats of its largest on a scan of Scan points over
-// the region's A; A's posterior is as wide as its prior where u ≈ 0 and
-// narrow elsewhere), with Err from the rules of step 2h.
+// scans whose region stayed inside, the integral is the midpoint rule in v
+// = u^{1/3} (du = 3v² dv) by the trapezoid rule in ln ρ on about Points²
+// lines of the last region. The midpoint rule needs no point at u = 0,
+// where ln p(y | θ) does not depend on A and the integral over A jumps
+// from its limit as u → 0 (where |A| > 1 is cut off by the growth of the
+// state) to the prior's whole mass, a set of no measure that a point at
+// u = 0 would weigh by its step; the cube root crowds the points where
+// that limit is approached, fast but not smoothly. The integral over A on
+// each line the adaptive Gauss–Kronrod rule of numeric.IntegrateBreaks
+// (relative tolerance 10⁻¹⁰) on the line's own range (its points within 40
+// nats of its largest on a scan of Scan points over the region's A, broken
+// at that point and a scan step either side; A's posterior is as wide as
+// its prior where u ≈ 0 and narrow elsewhere), with Err from the rule of
+// steps 3h in v and 2h in ln ρ on a subset of the lines, and the adaptive
+// rules' estimates.
 // It returns an error if 10 scans do not settle, if the final grid's faces
 // are within 30 nats of its peak (the posterior is not inside the box), or
 // for data it does not cover.
@@ -150,29 +164,44 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 		}
 	}
 	res.Lo, res.Hi = lo, hi
-	// The trapezoid rule on Points² lines in (u, ln ρ) of the box, each
-	// line's integral over A the trapezoid rule on Points points of the
-	// line's own range (its points within 40 nats of its largest on a
-	// scan of Scan points over the box's A, padded by two steps): A's
-	// posterior is as wide as its prior where u ≈ 0 and narrow elsewhere.
-	// The rule of step 2h takes every other point of each. Exponentials
-	// are taken about a running reference.
+	// The midpoint rule in v = u^{1/3} by the trapezoid rule in ln ρ, each
+	// line's integral over A by the adaptive rule of numeric.IntegrateBreaks
+	// on the line's own range (its points within 40 nats of its largest on
+	// a scan of Scan points over the box's A, padded by two steps), broken
+	// at that largest point and a scan step either side: A's posterior is
+	// as wide as its prior where u ≈ 0 and narrow elsewhere, and a line can
+	// hold a narrow peak on a broad base. The coarser rule takes the lines
+	// j ≡ 1 (mod 3) (the midpoints of step 3h) and every other one in ln ρ.
+	// Exponentials are taken about a running reference.
 	np, ns := set.Points, set.Scan
-	du := (hi[1] - lo[1]) / float64(np-1)
+	nu := 3 * ((np + 2) / 3)
+	// u = v³ on the grid of v: dense near u = 0, where the integral over
+	// A changes fast (see LogEvidenceQuad), du = 3v² dv.
+	vlo, vhi := math.Cbrt(lo[1]), math.Cbrt(hi[1])
+	dv := (vhi - vlo) / float64(nu)
 	dl := (hi[2] - lo[2]) / float64(np-1)
 	ds := (hi[0] - lo[0]) / float64(ns-1)
 	scan := make([]float64, ns)
+	tol := numeric.QuadTol{Rel: 1e-10, Abs: 1e-13}
 	peak, face := math.Inf(-1), math.Inf(-1)
 	ref := math.NaN()
-	var sh, s2h float64
-	for j := range np {
-		u := lo[1] + float64(j)*du
+	var sh, s2h, sErr float64
+	breaks := make([]float64, 0, 5)
+	for j := range nu {
+		v := vlo + (float64(j)+0.5)*dv
+		u, jac := v*v*v, 3*v*v
 		for l := range np {
 			lr := lo[2] + float64(l)*dl
-			lineMax := math.Inf(-1)
+			lineMax, iMax := math.Inf(-1), 0
 			for i := range scan {
 				scan[i] = g(lo[0]+float64(i)*ds, u, lr)
-				lineMax = math.Max(lineMax, scan[i])
+				if scan[i] > lineMax {
+					lineMax, iMax = scan[i], i
+				}
+			}
+			face = math.Max(face, math.Max(scan[0], scan[ns-1]))
+			if j == nu-1 || (j == 0 && lo[1] > 0) || l == 0 || l == np-1 {
+				face = math.Max(face, lineMax)
 			}
 			if math.IsInf(lineMax, -1) || math.IsNaN(lineMax) {
 				continue
@@ -185,32 +214,37 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 			}
 			alo := max(lo[0], lo[0]+float64(imin-2)*ds)
 			ahi := min(hi[0], lo[0]+float64(imax+2)*ds)
-			da := (ahi - alo) / float64(np-1)
-			onFace := j == np-1 || l == 0 || l == np-1
-			var lh, l2h float64
-			for i := range np {
-				v := g(alo+float64(i)*da, u, lr)
-				if math.IsNaN(ref) {
-					ref = v
-				}
-				if v-ref > 600 {
-					f := math.Exp(ref - v)
-					sh, s2h, ref = sh*f, s2h*f, v
-					lh, l2h = lh*f, l2h*f
-				}
-				peak = math.Max(peak, v)
-				if onFace || (i == 0 && alo == lo[0]) || (i == np-1 && ahi == hi[0]) {
-					face = math.Max(face, v)
-				}
-				e := math.Exp(v - ref)
-				lh += trapW(i, np) * e
-				if i%2 == 0 {
-					l2h += trapW(i/2, (np+1)/2) * e
+			am := lo[0] + float64(iMax)*ds
+			breaks = append(breaks[:0], alo)
+			for _, b := range []float64{am - ds, am, am + ds, ahi} {
+				if b > breaks[len(breaks)-1] && b <= ahi {
+					breaks = append(breaks, b)
 				}
 			}
-			sh += trapW(j, np) * trapW(l, np) * lh * da
-			if j%2 == 0 && l%2 == 0 {
-				s2h += 4 * trapW(j/2, (np+1)/2) * trapW(l/2, (np+1)/2) * l2h * 2 * da
+			val, e, err := numeric.IntegrateBreaks(func(a float64) float64 {
+				x := g(a, u, lr)
+				peak = math.Max(peak, x)
+				return math.Exp(x - lineMax)
+			}, breaks, tol)
+			if err != nil {
+				return res, fmt.Errorf("lds: LogEvidenceQuad: the integral over A at u = %.4g, ln ρ = %.4g: %w", u, lr, err)
+			}
+			if val <= 0 {
+				continue
+			}
+			lnL := lineMax + math.Log(val)
+			if math.IsNaN(ref) {
+				ref = lnL
+			}
+			if lnL-ref > 600 {
+				f := math.Exp(ref - lnL)
+				sh, s2h, sErr, ref = sh*f, s2h*f, sErr*f, lnL
+			}
+			w := trapW(l, np) * jac
+			sh += w * math.Exp(lnL-ref)
+			sErr += w * math.Exp(lineMax-ref) * e
+			if j%3 == 1 && l%2 == 0 {
+				s2h += 6 * trapW(l/2, (np+1)/2) * jac * math.Exp(lnL-ref)
 			}
 		}
 	}
@@ -220,9 +254,9 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 	if face > peak-quadFace {
 		return res, fmt.Errorf("lds: LogEvidenceQuad: the box's faces are %.3g nats below the peak (want ≥ %d): the posterior is not inside it", peak-face, quadFace)
 	}
-	vol := math.Log(2) + math.Log(du) + math.Log(dl)
+	vol := math.Log(2) + math.Log(dv) + math.Log(dl)
 	res.LnZ = ref + math.Log(sh) + vol
-	res.Err = math.Abs(res.LnZ - (ref + math.Log(s2h) + vol))
+	res.Err = math.Abs(res.LnZ-(ref+math.Log(s2h)+vol)) + sErr/sh
 	return res, nil
 }
 
