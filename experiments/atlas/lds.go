@@ -177,7 +177,7 @@ func (c *LDSConfig) ldsDataSet(i int) []lds.Sequence {
 // distribution (the defensive component).
 type ldsPrior struct{ a *lds.Annealed }
 
-func (p ldsPrior) Dim() int                         { return p.a.Dim() }
+func (p ldsPrior) Dim() int                        { return p.a.Dim() }
 func (p ldsPrior) LogProb(theta []float64) float64 { return p.a.LogPrior(theta) }
 func (p ldsPrior) RandLogProb(dst []float64, rnd *rand.Rand) float64 {
 	p.a.SamplePrior(dst, rnd)
