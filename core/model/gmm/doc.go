@@ -73,5 +73,8 @@
 //	                       (10.57), (10.59) averaged over the K! relabellings
 //	                       (and over the distinct optima of restarts), for
 //	                       importance sampling (Beal (2003) section 4.7)
+//	NewDefensiveProposal   the same, flattened to q^(1/c²) (a Dirichlet and
+//	                       a Normal-Wishart again) and mixed with the prior
+//	                       (Hesterberg 1995): bounded weights (atlas/gmm)
 //	ParamDim               the length of the flat θ of Target and Proposal
 package gmm
