@@ -9,9 +9,9 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -375,6 +375,9 @@ func mfaLaplace(target *mfa.Annealed, x0 []float64) (approx.LaplaceResult, error
 func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 	var out mfaCell
 	name := c.mfaName(i)
+	// CPU seconds are the thread's clock (cpuNow).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	y := c.mfaDataSet(i)
 	_, n := c.mfaSet(i)
 	h := c.hyper()
@@ -395,7 +398,7 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 
 	// VB: one run of the largest budget with the hyperparameters fixed
 	// (no [vb.hyper] schedule), F and q(Λ) read after each budget.
-	start := time.Now()
+	t0 := cpuNow()
 	m, err := mfaNewVB(y, h)
 	if err != nil {
 		return out, fmt.Errorf("%s: VB: %w", name, err)
@@ -406,7 +409,7 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 		if b := it.Iter + 1; slices.Contains(c.VBBudgets, b) {
 			qMean, qCov = vbQ(m.ISPosterior())
 			me, ve := postErr(gaussProd(qMean, qCov))
-			det.add(VB, b, it.F, nan, float64(b)*mfaVBIter(n), time.Since(start), me, ve)
+			det.add(VB, b, it.F, nan, float64(b)*mfaVBIter(n), secs(cpuNow()-t0), me, ve)
 		}
 	}
 	res := vb.Run(m, set)
@@ -419,23 +422,23 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 
 	// BIC at the ML loadings for fixed Ψ: D = pk + p free parameters (Λ
 	// and μ; k = 1, no rotations).
-	start = time.Now()
+	t0 = cpuNow()
 	_, _, ll, err := target.MaxLikelihood()
 	if err != nil {
 		return out, fmt.Errorf("%s: %w", name, err)
 	}
-	det.add(BIC, 0, score.BIC(ll, mfaP*mfaK+mfaP, float64(n)), nan, float64(n*mfaP*mfaP+10*mfaP*mfaP*mfaP), time.Since(start), nan, nan)
+	det.add(BIC, 0, score.BIC(ll, mfaP*mfaK+mfaP, float64(n)), nan, float64(n*mfaP*mfaP+10*mfaP*mfaP*mfaP), secs(cpuNow()-t0), nan, nan)
 
 	// Laplace on ln p(Λ) + ln p(y|Λ) (Λ is unconstrained: no Jacobian)
 	// from VB's mean, + ln 2 for the mirrored mode −Λ̂.
-	start = time.Now()
+	t0 = cpuNow()
 	d := target.Dim()
 	lap, err := mfaLaplace(target, qMean)
 	if err != nil {
 		return out, fmt.Errorf("%s: Laplace: %w", name, err)
 	}
 	me, ve := postErr(gaussProd(lap.Q.Mean, lap.Q.Cov))
-	det.add(Laplace, 0, lap.LnZ+math.Ln2, nan, float64(lap.Iterations+1)*float64(2*d+2)*mfaEval+float64(n*mfaP*mfaP), time.Since(start), me, ve)
+	det.add(Laplace, 0, lap.LnZ+math.Ln2, nan, float64(lap.Iterations+1)*float64(2*d+2)*mfaEval+float64(n*mfaP*mfaP), secs(cpuNow()-t0), me, ve)
 
 	prop, perDraw, err := c.mfaProposal(target, qMean, qCov)
 	if err != nil {
@@ -454,7 +457,7 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 		ss := strconv.FormatUint(seed, 10)
 		isRungs(&cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, MFAID, name, "is", ss), prop, target, perDraw, nil)
 		for _, steps := range c.AIS.Ladder {
-			start := time.Now()
+			t0 := cpuNow()
 			a := c.AIS.AIS
 			a.Steps = steps
 			hm := c.AIS.HMC
@@ -469,7 +472,7 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 			}
 			lw := ais.LogWeights(runs)
 			z, se := ais.Pool(lw)
-			cl.add(AIS, steps, z, max(se, ais.LogWSE(lw)), float64(a.Runs*steps*(hm.Leapfrog+2))*2*mfaEval, time.Since(start), nan, nan)
+			cl.add(AIS, steps, z, max(se, ais.LogWSE(lw)), float64(a.Runs*steps*(hm.Leapfrog+2))*2*mfaEval, secs(cpuNow()-t0), nan, nan)
 		}
 		out.Rows = append(out.Rows, cl)
 	}
