@@ -57,8 +57,9 @@ func init() {
 // err_cs_em_median), Laplace at the mode of ln p(θ, X) in
 // unconstrained coordinates (gmm.Unconstrained: π by additive log-ratios,
 // Λ_k by Cholesky factors with log diagonals, Jacobians included) nearest
-// the best fit's posterior mean, by core/approx.Laplace (BFGS on
-// finite-difference gradients, a finite-difference Hessian), + ln K! (the
+// the best fit's posterior mean, by core/approx.Laplace (Newton on
+// Unconstrained.Grad with Unconstrained.Hess, central differences of the
+// analytic gradient), + ln K! (the
 // K! relabelled modes taken as separate; none where −∇∇ is not positive
 // definite, note_laplace_indefinite), IS with the best fit's q relabelled K! ways as the proposal
 // (is.runs runs of each of is_samples samples), AIS over the assignments
@@ -67,7 +68,8 @@ func init() {
 //
 // Operations are counted in point-component evaluations times D² (a
 // Mahalanobis distance): VB restarts·iterations·N·K·D², BIC N·K·D², CS
-// 2·N·K·D², Laplace its evaluations of ln p(θ, X)·N·K·D², IS
+// 2·N·K·D², Laplace its evaluations of ln p(θ, X) (a gradient 3 of them,
+// a Hessian 2P gradients, P = UnconstrainedDim)·N·K·D², IS
 // runs·samples·(N·K + K!·K)·D², AIS runs·steps·N·K·D², enumeration
 // Kᴺ·N·D².
 type GMMConfig struct {
@@ -179,10 +181,11 @@ func (c *GMMConfig) Estimate() experiments.Cost {
 	}
 	isM := experiments.KeyN("is_samples", c.ISSamples, sum(c.ISSamples), "IS samples over the ladder")
 	aisT := experiments.KeyN("ais_steps", c.AISSteps, sum(c.AISSteps), "AIS temperatures over the ladder")
-	// Laplace: about 100 BFGS iterations of 2P + 1 evaluations and the
-	// Hessian's 2P² + 4P, P the unconstrained coordinates.
+	// Laplace: about 20 Newton steps, each a Hessian of 2P gradients (3
+	// evaluations each) and a few evaluations, P the unconstrained
+	// coordinates.
 	np := float64(gmm.UnconstrainedDim(kmax, c.Dim))
-	lapEvals := experiments.KeyN("k", c.K, 100*(2*np+1)+2*np*np+4*np, "evaluations of ln p(θ, X) (largest K)")
+	lapEvals := experiments.KeyN("k", c.K, 20*(6*np+5), "evaluations of ln p(θ, X) (largest K)")
 	return experiments.Cost{Cells: []experiments.Factor{sets, ks},
 		Memory:     []experiments.Part{experiments.Rows("estimates", sets, ks, seeds, experiments.Fixed(float64(len(c.VBBudgets)+len(c.ISSamples)+len(c.AISSteps)+1), "budgets"))},
 		CellMemory: []experiments.Part{experiments.Words("data and responsibilities", n, k, experiments.Key("dim", c.Dim)), experiments.Words("relabellings", fact)},
@@ -498,14 +501,22 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 		if err != nil {
 			return out, fmt.Errorf("%s, seed %d: Laplace: %w", name, seed, err)
 		}
-		evals := 0
-		lap, err := approx.Laplace(approx.Func{LogP: func(u []float64) float64 { evals++; return un.LogProb(u) }}, u0)
+		// Newton on the analytic gradient and its central-difference
+		// Jacobian; a gradient is counted as 3 evaluations of ln p(θ, X)
+		// (the Mahalanobis distance, its gradients in L_k and μ_k).
+		var evals float64
+		np := float64(un.Dim())
+		lap, err := approx.Laplace(approx.Func{
+			LogP: func(u []float64) float64 { evals++; return un.LogProb(u) },
+			Grad: func(dst, u []float64) { evals += 3; un.Grad(dst, u) },
+			Hess: func(dst, u []float64) { evals += 6 * np; un.Hess(dst, u) },
+		}, u0)
 		if err != nil {
 			// −∇∇ ln p not positive definite at the point found, or no
 			// stationary point: no estimate (note_laplace_indefinite).
 			out.note("laplace_indefinite")
 		} else {
-			add(seed, Laplace, 0, lap.LnZ+lnKf, nan, float64(evals)*n*float64(k)*d2, cpuNow()-t0)
+			add(seed, Laplace, 0, lap.LnZ+lnKf, nan, evals*n*float64(k)*d2, cpuNow()-t0)
 		}
 		// IS with the best fit's q, relabelled, as the proposal.
 		q, err := gmm.NewProposal(bestM)

@@ -30,6 +30,10 @@ type Unconstrained struct {
 	logPi  []float64 // K
 	l      []float64 // K×D×D
 	gc, lp []float64 // K
+	// Grad's scratch: ∂/∂L_k (K×D×D), the counts α₀ + N_k (K), Lᵀy (D);
+	// Hess's: v ± h e_i and the two gradients.
+	gl, w, t   []float64
+	vh, gp, gm []float64
 }
 
 // NewUnconstrained returns the Laplace density of K components with the
@@ -39,7 +43,10 @@ func NewUnconstrained(x []float64, d, k int, prior Prior) (*Unconstrained, error
 	if err != nil {
 		return nil, err
 	}
-	return &Unconstrained{j: j, logPi: make([]float64, k), l: make([]float64, k*d*d), gc: make([]float64, k), lp: make([]float64, k)}, nil
+	p := UnconstrainedDim(k, d)
+	return &Unconstrained{j: j, logPi: make([]float64, k), l: make([]float64, k*d*d), gc: make([]float64, k), lp: make([]float64, k),
+		gl: make([]float64, k*d*d), w: make([]float64, k), t: make([]float64, d),
+		vh: make([]float64, p), gp: make([]float64, p), gm: make([]float64, p)}, nil
 }
 
 // UnconstrainedDim returns the length of u: K − 1 + K·D + K·D(D+1)/2.
@@ -111,6 +118,152 @@ func (u *Unconstrained) LogProb(v []float64) float64 {
 		lp += numeric.LogSumExp(u.lp)
 	}
 	return lp
+}
+
+// Grad writes ∇_v LogProb(v) into dst (len Dim()) and returns LogProb(v).
+// With r_nk the responsibilities at θ(v), N_k = Σ_n r_nk, y = x_n − μ_k
+// and Λ_k = L_kL_kᵀ, the terms of LogProb give
+//
+//	∂/∂η_j = w_j − π_j Σ_k w_k, w_k = α₀ + N_k (the Dirichlet's α₀ − 1,
+//	         the Jacobian's 1 and the likelihood's N_k, each times ∂ ln π_k/∂η_j = δ_kj − π_j);
+//	∂/∂μ_k = Σ_n r_nk Λ_k(x_n − μ_k) − β₀Λ_k(μ_k − m₀);
+//	∂/∂L_k[a,b] (a ≥ b) = −Σ_n r_nk y_a (L_kᵀy)_b − β₀ y⁰_a (L_kᵀy⁰)_b − (W₀⁻¹L_k)_ab, y⁰ = μ_k − m₀
+//	         (from −½ yᵀLLᵀy and −½ Tr(W₀⁻¹LLᵀ)), plus on the diagonal
+//	         (N_k + ν₀ − D)/L_aa from the ln|Λ_k| terms (ν₀ − D + 1 of the
+//	         Normal–Wishart, N_k of the likelihood), times L_aa for ln L_aa,
+//	         plus the Jacobian's D − a + 1 (a = 0…D−1).
+//
+// It panics if len(v) or len(dst) != Dim(). It does not allocate.
+func (u *Unconstrained) Grad(dst, v []float64) float64 {
+	j, k, d := u.j, u.j.k, u.j.d
+	if len(v) != u.Dim() || len(dst) != u.Dim() {
+		panic("gmm: Unconstrained: u of the wrong length")
+	}
+	lp := u.unpack(v)
+	p := j.prior
+	lp += j.lnC0
+	for _, lw := range u.logPi {
+		lp += (p.Alpha0 - 1) * lw
+	}
+	mu := v[k-1 : k-1+k*d]
+	gmu := dst[k-1 : k-1+k*d]
+	clear(dst)
+	clear(u.gl)
+	df := float64(d)
+	for c := range k {
+		lc, gl := u.l[c*d*d:(c+1)*d*d], u.gl[c*d*d:(c+1)*d*d]
+		mc := mu[c*d : (c+1)*d]
+		lp += logNW(mc, lc, p.M0, p.Beta0, p.Nu0, j.c.w0inv, j.c.lnZ0, d)
+		u.w[c] = p.Alpha0
+		// −(β₀/2)‖Lᵀy⁰‖²: y⁰ = μ − m₀.
+		u.quadGrad(lc, gl, gmu[c*d:(c+1)*d], mc, p.M0, p.Beta0, 1)
+		// −½ Tr(W₀⁻¹ L Lᵀ): −(W₀⁻¹L)_ab.
+		for a := range d {
+			for b := 0; b <= a; b++ {
+				var s float64
+				for e := b; e < d; e++ {
+					s += j.c.w0inv[a*d+e] * lc[e*d+b]
+				}
+				gl[a*d+b] -= s
+			}
+		}
+	}
+	u.gc = gaussConsts(u.gc, u.l, k, d)
+	for c := range u.gc {
+		u.gc[c] += u.logPi[c]
+	}
+	for i := range j.n {
+		xi := j.x[i*d : (i+1)*d]
+		for c := range k {
+			u.lp[c] = u.gc[c] - 0.5*quadL(u.l[c*d*d:(c+1)*d*d], xi, mu[c*d:(c+1)*d], d)
+		}
+		lse := numeric.LogSumExp(u.lp)
+		lp += lse
+		for c := range k {
+			r := math.Exp(u.lp[c] - lse)
+			u.w[c] += r
+			u.quadGrad(u.l[c*d*d:(c+1)*d*d], u.gl[c*d*d:(c+1)*d*d], gmu[c*d:(c+1)*d], xi, mu[c*d:(c+1)*d], r, -1)
+		}
+	}
+	var wsum float64
+	for _, w := range u.w {
+		wsum += w
+	}
+	for c := 0; c < k-1; c++ {
+		dst[c] = u.w[c] - math.Exp(u.logPi[c])*wsum
+	}
+	off := k - 1 + k*d
+	for c := range k {
+		lc, gl := u.l[c*d*d:(c+1)*d*d], u.gl[c*d*d:(c+1)*d*d]
+		// N_k + (ν₀ − D + 1) − 1: the w_k above holds α₀ + N_k.
+		nk := u.w[c] - p.Alpha0
+		for a := range d {
+			for b := 0; b <= a; b++ {
+				if a == b {
+					dst[off] = gl[a*d+a]*lc[a*d+a] + nk + p.Nu0 - df + float64(d-a+1)
+				} else {
+					dst[off] = gl[a*d+b]
+				}
+				off++
+			}
+		}
+	}
+	return lp
+}
+
+// Hess writes ∇∇_v LogProb(v) into dst (Dim()×Dim(), row-major) by
+// central differences of Grad, column i from Grad(v ± h_i e_i) with h_i =
+// 1e-5·max(1, |v_i|) (error O(h²) from the third derivatives, and about
+// 1e-16·|∇|/h from round-off), symmetrised as (H + Hᵀ)/2: 2·Dim() calls
+// of Grad. It panics as Grad does. It does not allocate.
+func (u *Unconstrained) Hess(dst, v []float64) {
+	n := u.Dim()
+	if len(dst) != n*n {
+		panic("gmm: Unconstrained: Hessian of the wrong size")
+	}
+	copy(u.vh, v)
+	for i := range n {
+		h := 1e-5 * math.Max(1, math.Abs(v[i]))
+		u.vh[i] = v[i] + h
+		u.Grad(u.gp, u.vh)
+		u.vh[i] = v[i] - h
+		u.Grad(u.gm, u.vh)
+		u.vh[i] = v[i]
+		for r := range n {
+			dst[r*n+i] = (u.gp[r] - u.gm[r]) / (2 * h)
+		}
+	}
+	for r := range n {
+		for c := 0; c < r; c++ {
+			m := 0.5 * (dst[r*n+c] + dst[c*n+r])
+			dst[r*n+c], dst[c*n+r] = m, m
+		}
+	}
+}
+
+// quadGrad adds the gradient of −(s/2)‖Lᵀy‖², y = x − μ, to gl (∂/∂L,
+// lower triangle: −s y_a (Lᵀy)_b) and to gmu, the gradient in the mean
+// whose sign in y is sigma (−1 for a likelihood term, x_n − μ_k; +1 for the
+// prior's, μ_k − m₀): −s·sigma·L Lᵀy. It does not allocate.
+func (u *Unconstrained) quadGrad(l, gl, gmu, x, mu []float64, s, sigma float64) {
+	d := u.j.d
+	t := u.t
+	for b := range d {
+		var v float64
+		for a := b; a < d; a++ {
+			v += l[a*d+b] * (x[a] - mu[a])
+		}
+		t[b] = v
+	}
+	for a := range d {
+		ya := x[a] - mu[a]
+		var lt float64
+		for b := 0; b <= a; b++ {
+			gl[a*d+b] -= s * ya * t[b]
+			lt += l[a*d+b] * t[b]
+		}
+		gmu[a] -= s * sigma * lt
+	}
 }
 
 // Pack returns the coordinates u of θ (every weight positive, every

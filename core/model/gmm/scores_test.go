@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"gonum.org/v1/gonum/diff/fd"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/vbworkbench/vbw/core/approx"
@@ -228,7 +229,7 @@ func laplaceGMM(t *testing.T, x []float64, k int, p gmm.Prior) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := approx.Laplace(approx.Func{LogP: un.LogProb}, u0)
+	r, err := approx.Laplace(approx.Func{LogP: un.LogProb, Grad: func(dst, u []float64) { un.Grad(dst, u) }, Hess: un.Hess}, u0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,5 +270,59 @@ func TestLaplaceKnownAnswers(t *testing.T) {
 			t.Errorf("K = 2, N = %d: |error| %.4f not below %.4f (the smaller N's) or above 0.7 nats", n, e, prev)
 		}
 		prev = e
+	}
+}
+
+// TestUnconstrainedGradHess checks Grad against central differences of
+// LogProb (and its returned value against LogProb), and Hess against
+// approx.HessianFD of LogProb, at random points for K = 1, 2, 3 under a
+// prior with m₀ ≠ 0, β₀ ≠ 1, ν₀ ≠ D and a non-diagonal W₀.
+func TestUnconstrainedGradHess(t *testing.T) {
+	x := tiny()
+	p := gmm.Prior{Alpha0: 1.7, Beta0: 0.6, Nu0: 3.5, M0: []float64{0.3, -0.2}, W0: []float64{1.2, 0.4, 0.4, 0.8}}
+	rnd := rand.New(rand.NewPCG(4, 4))
+	for _, k := range []int{1, 2, 3} {
+		un, err := gmm.NewUnconstrained(x, 2, k, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := un.Dim()
+		g, fdg := make([]float64, n), make([]float64, n)
+		h, fdh := make([]float64, n*n), make([]float64, n*n)
+		for range 3 {
+			u := make([]float64, n)
+			for i := range u {
+				u[i] = 0.5 * rnd.NormFloat64()
+			}
+			if lp := un.Grad(g, u); math.Abs(lp-un.LogProb(u)) > 1e-10*math.Abs(lp) {
+				t.Errorf("K = %d: Grad's value %.12f, LogProb %.12f", k, lp, un.LogProb(u))
+			}
+			fd.Gradient(fdg, un.LogProb, u, &fd.Settings{Formula: fd.Central, Step: 1e-5})
+			for i := range g {
+				if math.Abs(g[i]-fdg[i]) > 1e-5*(1+math.Abs(fdg[i])) {
+					t.Errorf("K = %d: ∂/∂u_%d = %.9f, finite differences %.9f", k, i, g[i], fdg[i])
+				}
+			}
+			un.Hess(h, u)
+			// The four-point rule on LogProb at step 1e-4 (error ~1e-8
+			// from the fourth derivatives, ~1e-7 from round-off).
+			const e = 1e-4
+			at := func(i int, si float64, j int, sj float64) float64 {
+				v := append([]float64(nil), u...)
+				v[i] += si
+				v[j] += sj
+				return un.LogProb(v)
+			}
+			for i := range n {
+				for j := range n {
+					fdh[i*n+j] = (at(i, e, j, e) - at(i, e, j, -e) - at(i, -e, j, e) + at(i, -e, j, -e)) / (4 * e * e)
+				}
+			}
+			for i := range h {
+				if math.Abs(h[i]-fdh[i]) > 1e-5*(1+math.Abs(fdh[i])) {
+					t.Errorf("K = %d: ∂²/∂u∂u [%d] = %.7f, finite differences %.7f", k, i, h[i], fdh[i])
+				}
+			}
+		}
 	}
 }
