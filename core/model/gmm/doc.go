@@ -73,6 +73,9 @@
 //	                       (10.57), (10.59) averaged over the K! relabellings
 //	                       (and over the distinct optima of restarts), for
 //	                       importance sampling (Beal (2003) section 4.7)
+//	NewDefensiveProposal   the same, flattened to q^(1/c²) (a Dirichlet and
+//	                       a Normal-Wishart again) and mixed with the prior
+//	                       (Hesterberg 1995): bounded weights (atlas/gmm)
 //	ParamDim               the length of the flat θ of Target and Proposal
 //	Params, PosteriorMean  a point θ̂ = (π, μ, Λ); VB's posterior mean (10.69),
 //	                       m_k, ν_kW_k
