@@ -19,6 +19,8 @@
 //	              synthetic sets against a long AIS (logistic.go)
 //	atlas/dag     discrete DAGs with hidden nodes (core/model/dag) against
 //	              the exact sum over the hidden completions (dag.go)
+//	atlas/hmm     the discrete Bayesian HMM (core/model/hmm) against exact
+//	              enumeration of the K^T hidden paths (hmm.go)
 //
 // and the rows the other files of the package add; rows_sampling.go holds
 // what the clutter, logistic and dag rows share (their cell, the IS ladder,
