@@ -430,12 +430,22 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 	det.add(BIC, 0, score.BIC(ll, mfaP*mfaK+mfaP, float64(n)), nan, float64(n*mfaP*mfaP+10*mfaP*mfaP*mfaP), secs(cpuNow()-t0), nan, nan)
 
 	// Laplace on ln p(Λ) + ln p(y|Λ) (Λ is unconstrained: no Jacobian)
-	// from VB's mean, + ln 2 for the mirrored mode −Λ̂.
+	// from VB's mean, + ln 2 for the mirrored mode −Λ̂ (which overcounts
+	// where the two modes overlap: a weak loading at small n).
 	t0 = cpuNow()
 	d := target.Dim()
 	lap, err := mfaLaplace(target, qMean)
 	if err != nil {
-		return out, fmt.Errorf("%s: Laplace: %w", name, err)
+		// VB's mean can sit at the saddle Λ = 0 (ARD switched the
+		// column off): restart from the posterior mode by L-BFGS.
+		var mode []float64
+		if mode, err = target.PosteriorMode(); err == nil {
+			lap, err = mfaLaplace(target, mode)
+		}
+		if err != nil {
+			return out, fmt.Errorf("%s: Laplace: %w", name, err)
+		}
+		det.note("laplace_restart")
 	}
 	me, ve := postErr(gaussProd(lap.Q.Mean, lap.Q.Cov))
 	det.add(Laplace, 0, lap.LnZ+math.Ln2, nan, float64(lap.Iterations+1)*float64(2*d+2)*mfaEval+float64(n*mfaP*mfaP), secs(cpuNow()-t0), me, ve)
@@ -449,6 +459,9 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 		seed := uint64(sd + 1)
 		cl := det
 		cl.Seed = seed
+		if sd > 0 {
+			cl.Notes = nil // the deterministic methods' notes, counted once
+		}
 		cl.Est = make([]cellEst, len(det.Est))
 		copy(cl.Est, det.Est)
 		for j := range cl.Est {
