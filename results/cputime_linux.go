@@ -2,10 +2,16 @@
 
 package results
 
-import "syscall"
+import (
+	"syscall"
+	"unsafe"
+)
 
-// rusageThread is Linux's RUSAGE_THREAD: the calling thread's usage.
-const rusageThread = 1
+// clockThreadCPUTime is Linux's CLOCK_THREAD_CPUTIME_ID: the calling
+// thread's CPU time, counted in nanoseconds by the scheduler
+// (getrusage's RUSAGE_THREAD is counted in ticks and read 0 for work
+// under a few milliseconds).
+const clockThreadCPUTime = 3
 
 // ThreadCPUSeconds returns the CPU time (user and system) the calling OS
 // thread has used so far, and whether it is known. A goroutine measures
@@ -13,10 +19,9 @@ const rusageThread = 1
 // its thread locked (runtime.LockOSThread), so that both calls read the
 // same thread and no other goroutine runs on it in between.
 func ThreadCPUSeconds() (float64, bool) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+	var ts syscall.Timespec
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, clockThreadCPUTime, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
 		return 0, false
 	}
-	tv := func(t syscall.Timeval) float64 { return float64(t.Sec) + float64(t.Usec)/1e6 }
-	return tv(ru.Utime) + tv(ru.Stime), true
+	return float64(ts.Sec) + float64(ts.Nsec)/1e9, true
 }

@@ -59,6 +59,9 @@
 //	ClutterVB             mean-field q(θ)q(z) as a vb.Model (eq. (10.9) on (10.210)), Fig. 10.17
 //	ClutterLaplace        Newton to a mode from a start and eq. (4.135), Fig. 10.17
 //	ClutterProblem.ExactMoments   Exact with Var[θ | D] by quadrature (the atlas's gold)
+//	ClutterProblem.CheesemanStutz, CompletedLogEvidence   Cheeseman–Stutz (Beal (2003)
+//	                      eqs. (6.27)–(6.31)) with the indicators z as the hidden variables
+//	                      (the atlas's CS cell; exact at w = 0)
 //	LogisticTarget, ClutterTarget   ln p(θ, D) split into prior and likelihood with
 //	                      gradients: the AIS/HMC and IS targets of the two models (PRML
 //	                      eqs. (4.142), (10.209)–(10.210)), by method set (atlas rows)

@@ -10,15 +10,19 @@
 // configs/atlas/<row>.toml, each in a file named after its row:
 //
 //	atlas/gmm     the VB Gaussian mixture (core/model/gmm) against exact
-//	              enumeration of the assignments (gmm.go)
+//	              enumeration of the assignments; CS by gmm.CheesemanStutz,
+//	              Laplace on gmm.Unconstrained, + ln K! (gmm.go)
 //	atlas/linreg  variational linear regression (core/model/linreg) against
 //	              the evidence by quadrature over α (linreg.go)
 //	atlas/clutter the clutter problem (core/approx) against quadrature of
-//	              ln p(D) and of the posterior moments (clutter.go)
+//	              ln p(D) and of the posterior moments; CS by
+//	              ClutterProblem.CheesemanStutz (clutter.go)
 //	atlas/logistic Bayesian logistic regression (core/approx) on Pima and
 //	              synthetic sets against a long AIS (logistic.go)
 //	atlas/dag     discrete DAGs with hidden nodes (core/model/dag) against
 //	              the exact sum over the hidden completions (dag.go)
+//	atlas/hmm     the discrete Bayesian HMM (core/model/hmm) against exact
+//	              enumeration of the K^T hidden paths (hmm.go)
 //
 // and the rows the other files of the package add; rows_sampling.go holds
 // what the clutter, logistic and dag rows share (their cell, the IS ladder,

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/model/gmm"
 	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
@@ -32,7 +33,7 @@ import (
 const GMMID = "atlas/gmm"
 
 func init() {
-	experiments.Add(GMMID, "atlas: the VB Gaussian mixture's ln p(X|K) by VB, BIC, IS with q and AIS against exact enumeration",
+	experiments.Add(GMMID, "atlas: the VB Gaussian mixture's ln p(X|K) by VB, BIC, Cheeseman-Stutz, Laplace, IS with q and AIS against exact enumeration",
 		DefaultGMM, RunGMM, PlotGrid)
 }
 
@@ -50,13 +51,29 @@ func init() {
 // "ais-long"). Each seed (seeds of them) reruns the methods from its own
 // streams: VB from restarts random starts (its bound F after each budget of
 // vb_budgets iterations of the best start), BIC at VB's posterior-mean
-// parameters, IS with the best fit's q relabelled K! ways as the proposal
-// (is.runs runs of each of is_samples samples), AIS over the assignments
+// parameters, Cheeseman–Stutz with the best fit's q(Z) as the completion at
+// the same point (gmm.CheesemanStutz, + ln K!; Beal's CS at the MAP point
+// of EM from that q(Z), at most em_iterations E steps, is the metric
+// err_cs_em_median), Laplace at the mode of ln p(θ, X) in
+// unconstrained coordinates (gmm.Unconstrained: π by additive log-ratios,
+// Λ_k by Cholesky factors with log diagonals, Jacobians included) nearest
+// the best fit's posterior mean, by core/approx.Laplace (Newton on
+// Unconstrained.Grad with Unconstrained.Hess, central differences of the
+// analytic gradient), + ln K! (the K! relabelled modes taken as separate;
+// none where −∇∇ is not positive definite, note_laplace_indefinite), IS
+// with the best fit's q relabelled K! ways, flattened to
+// q^(1/c²) (c = is.widen) and mixed with the prior at weight is.defensive
+// as the proposal (gmm.NewDefensiveProposal; is.runs runs of each of
+// is_samples samples, the pooled estimate; with q itself and 4 runs, 12
+// of the 27 estimates lay more than 3 standard errors below the gold
+// standard, up to 29), AIS over the assignments
 // with the collapsed Gibbs sweep and split-merge moves (ais.runs runs of
 // each of ais_steps temperatures, linear schedule).
 //
 // Operations are counted in point-component evaluations times D² (a
-// Mahalanobis distance): VB restarts·iterations·N·K·D², BIC N·K·D², IS
+// Mahalanobis distance): VB restarts·iterations·N·K·D², BIC N·K·D², CS
+// 2·N·K·D², Laplace its evaluations of ln p(θ, X) (a gradient 3 of them,
+// a Hessian 2P gradients, P = UnconstrainedDim)·N·K·D², IS
 // runs·samples·(N·K + K!·K)·D², AIS runs·steps·N·K·D², enumeration
 // Kᴺ·N·D².
 type GMMConfig struct {
@@ -71,8 +88,10 @@ type GMMConfig struct {
 	Separation float64 `toml:"separation" range:"[0,1e3]"`
 	Seeds      int     `toml:"seeds" range:"[1,1e3] integer"`
 	Restarts   int     `toml:"restarts" range:"[1,1e4] integer"`
-	EnumMaxN   int     `toml:"enum_max_n" range:"[0,40] integer"`
-	Prior      struct {
+	// EMIterations caps the E steps of the MAP EM of Cheeseman–Stutz.
+	EMIterations int `toml:"em_iterations" range:"[1,1e5] integer"`
+	EnumMaxN     int `toml:"enum_max_n" range:"[0,40] integer"`
+	Prior        struct {
 		Alpha0  float64 `toml:"alpha0" range:"[1e-6,1e6]"`
 		Beta0   float64 `toml:"beta0" range:"(0,1e6]"`
 		W0Scale float64 `toml:"w0_scale" range:"[1e-6,1e6]"`
@@ -81,25 +100,33 @@ type GMMConfig struct {
 	} `toml:"prior"`
 	VB        config.FitSettings `toml:"vb"`
 	VBBudgets []int              `toml:"vb_budgets" range:"[1,1e6] integer len=1.. increasing"`
-	IS        config.IS          `toml:"is"`
-	ISSamples []int              `toml:"is_samples" range:"[1,1e8] integer len=1.. increasing"`
-	AIS       config.AIS         `toml:"ais"`
-	AISSteps  []int              `toml:"ais_steps" range:"[2,1e8] integer len=1.. increasing"`
-	GoldAIS   config.AIS         `toml:"gold_ais"`
+	// IS: the best fit's q, relabelled, flattened to q^(1/widen²) and
+	// mixed with the prior at weight defensive (gmm.NewDefensiveProposal).
+	IS struct {
+		config.IS
+		Widen     float64 `toml:"widen" range:"[1,10]"`
+		Defensive float64 `toml:"defensive" range:"[0,1)"`
+	} `toml:"is"`
+	ISSamples []int      `toml:"is_samples" range:"[1,1e8] integer len=1.. increasing"`
+	AIS       config.AIS `toml:"ais"`
+	AISSteps  []int      `toml:"ais_steps" range:"[2,1e8] integer len=1.. increasing"`
+	GoldAIS   config.AIS `toml:"gold_ais"`
 }
 
 // DefaultGMM returns 3 data sets of 10 points in 2-D from 2 clusters 3
 // apart, K = 1, 2, 3, 3 seeds.
 func DefaultGMM() GMMConfig {
 	c := GMMConfig{Common: experiments.Common{Seed: 1}, K: []int{1, 2, 3}, DataSets: 3, N: 10, Dim: 2, TrueK: 2,
-		Separation: 3, Seeds: 3, Restarts: 5, EnumMaxN: 12,
+		Separation: 3, Seeds: 3, Restarts: 5, EnumMaxN: 12, EMIterations: 1000,
 		VB: config.DefaultFit(200), VBBudgets: []int{1, 2, 5, 10, 20, 50, 200},
-		IS: config.IS{Runs: 4, Samples: 1}, ISSamples: []int{10, 100, 1000, 10000},
-		AIS:      config.AIS{Runs: 8, Steps: 2, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)},
-		AISSteps: []int{10, 30, 100, 300, 1000},
-		GoldAIS:  config.AIS{Runs: 16, Steps: 20000, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)}}
+		ISSamples: []int{10, 100, 1000, 10000},
+		AIS:       config.AIS{Runs: 8, Steps: 2, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)},
+		AISSteps:  []int{10, 30, 100, 300, 1000},
+		GoldAIS:   config.AIS{Runs: 16, Steps: 20000, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)}}
 	c.Prior.Alpha0, c.Prior.Beta0, c.Prior.W0Scale = 1, 1, 1
 	c.AIS.PilotRuns, c.GoldAIS.PilotRuns = 0, 0
+	c.IS.IS = config.IS{Runs: 16, Samples: 1}
+	c.IS.Widen, c.IS.Defensive = 1.5, 0.2
 	return c
 }
 
@@ -166,12 +193,19 @@ func (c *GMMConfig) Estimate() experiments.Cost {
 	}
 	isM := experiments.KeyN("is_samples", c.ISSamples, sum(c.ISSamples), "IS samples over the ladder")
 	aisT := experiments.KeyN("ais_steps", c.AISSteps, sum(c.AISSteps), "AIS temperatures over the ladder")
+	// Laplace: about 20 Newton steps, each a Hessian of 2P gradients (3
+	// evaluations each) and a few evaluations, P the unconstrained
+	// coordinates.
+	np := float64(gmm.UnconstrainedDim(kmax, c.Dim))
+	lapEvals := experiments.KeyN("k", c.K, 20*(6*np+5), "evaluations of ln p(θ, X) (largest K)")
 	return experiments.Cost{Cells: []experiments.Factor{sets, ks},
 		Memory:     []experiments.Part{experiments.Rows("estimates", sets, ks, seeds, experiments.Fixed(float64(len(c.VBBudgets)+len(c.ISSamples)+len(c.AISSteps)+1), "budgets"))},
 		CellMemory: []experiments.Part{experiments.Words("data and responsibilities", n, k, experiments.Key("dim", c.Dim)), experiments.Words("relabellings", fact)},
 		Work: []experiments.Part{
 			experiments.Ops("enumeration", 4, sets, ks, experiments.KeyN("enum_max_n", c.EnumMaxN, enum, "Kᴺ assignments"), n, d2),
 			experiments.Ops("VB iterations", 20, sets, ks, seeds, k, experiments.Key("restarts", c.Restarts), experiments.Key("vb.max_iterations", c.VB.MaxIterations), n, d2),
+			experiments.Ops("CS: MAP EM", 20, sets, ks, seeds, k, experiments.Key("em_iterations", c.EMIterations), n, d2),
+			experiments.Ops("Laplace", 20, sets, ks, seeds, k, lapEvals, n, d2),
 			experiments.Ops("IS samples", 20, sets, ks, seeds, k, experiments.Key("is.runs", c.IS.Runs), isM, n, d2),
 			experiments.Ops("IS relabellings", 4, sets, ks, seeds, experiments.Key("is.runs", c.IS.Runs), isM, fact, d2),
 			experiments.Ops("AIS sweeps", 40, sets, ks, seeds, k, experiments.Key("ais.runs", c.AIS.Runs), aisT, n, d2),
@@ -251,6 +285,11 @@ func (c *GMMConfig) prior(d int) (gmm.Prior, error) {
 type gmmCell struct {
 	Gold cellGold  `json:"gold"`
 	Est  []cellEst `json:"est"`
+	// CSEM is, per seed, Cheeseman–Stutz at the MAP point of EM with the
+	// E step there as the completion (+ ln K!), a metric of the row, not a
+	// column.
+	CSEM  []experiments.Float `json:"cs_em,omitempty"`
+	Notes map[string]int      `json:"notes,omitempty"`
 }
 
 // RunGMM runs every (data set, K) and writes the grid.
@@ -281,18 +320,22 @@ func RunGMM(env *experiments.Env, c *GMMConfig) error {
 	}
 	var gold []GoldStandard
 	var est []Estimate
+	laplace := false
 	for _, cl := range cells {
 		gold = append(gold, cl.Gold.gold())
 		for _, e := range cl.Est {
 			est = append(est, e.estimate())
+			laplace = laplace || e.Method == Laplace
 		}
 	}
 	absent := []Absent{
-		{Method: CS, Why: "not built: the complete-data evidence at fractional counts of the mixture"},
-		{Method: Laplace, Why: "not built: the Hessian at the MAP in unconstrained coordinates (with the K! factor)"},
 		{Method: EP, Why: "not applicable: no EP for the Gaussian mixture in the workbench (the likelihood terms are mixtures)"},
 	}
+	if !laplace {
+		absent = append(absent, Absent{Method: Laplace, Why: "not applicable: −∇∇ ln p(θ, X) was not positive definite at the mode found in any cell (note_laplace_indefinite)"})
+	}
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
+	gmmMetrics(s, cells, func(i int) int { return keys[i].k }, c.VBBudgets[len(c.VBBudgets)-1])
 	if _, err := WriteGrid(env.Dir, s, "gmm", gold, est, absent); err != nil {
 		return err
 	}
@@ -300,7 +343,57 @@ func RunGMM(env *experiments.Env, c *GMMConfig) error {
 		"within3se-is":  "IS with one fit's q relabelled K! ways misses posterior modes the fit does not cover, and ln of a mean of weights is biased low at few samples",
 		"within3se-ais": "too few temperatures or runs: the pooled estimate's SE understates its spread",
 	})
-	return env.WriteSummary(s, "atlas/gmm: ln p(X|K) of the VB Gaussian mixture by each method against the gold standard")
+	return env.WriteSummary(s, "atlas/gmm: ln p(X|K) of the VB Gaussian mixture by each method against the gold standard. "+
+		"CS is Cheeseman–Stutz (Beal 2003 eqs. 6.27–6.31) with VB's q(Z) as the completion at VB's posterior-mean parameters (= F + Σ_n KL(q(z_n) ‖ p(z_n|x_n, θ̂)), not a bound), + ln K!; "+
+		"Laplace is at the mode in additive-log-ratio / log-Cholesky coordinates nearest VB's posterior mean, + ln K! (the relabelled modes taken as separate). "+
+		"Metrics: err_vb_median_k2plus and err_vb_lnkfact_median_k2plus are the median |F − gold| and |F + ln K! − gold| at the largest VB budget over the cells of K ≥ 2 (PRML §10.2.4's correction, a metric, F itself unchanged), "+
+		"frac_vb_lnkfact_closer_k2plus the fraction of them that ln K! brings closer; err_cs_em_median is Beal's CS at the MAP point of EM started from VB's q(Z) with the E step there as the completion (a lower bound before its + ln K!), against err_cs_median of the column.")
+}
+
+// gmmMetrics sets the row's metrics beside the grid: whether ln K! brings
+// VB's F at budget b closer to the gold standard over the cells of K ≥ 2
+// (kOf the K of cell i), CS with VB's own q(Z), and the cells' notes.
+func gmmMetrics(s *results.Summary, cells []gmmCell, kOf func(int) int, b int) {
+	var plain, corr, csm []float64
+	closer := 0
+	notes := map[string]int{}
+	for i, cl := range cells {
+		for key, v := range cl.Notes {
+			notes[key] += v
+		}
+		g := float64(cl.Gold.LnZ)
+		for _, v := range cl.CSEM {
+			csm = append(csm, math.Abs(float64(v)-g))
+		}
+		for _, e := range cl.Est {
+			k := kOf(i)
+			if e.Method != VB || e.Budget != b || k < 2 {
+				continue
+			}
+			f := float64(e.LnZ)
+			lk := gmm.LogFactorial(k)
+			plain, corr = append(plain, math.Abs(f-g)), append(corr, math.Abs(f+lk-g))
+			if math.Abs(f+lk-g) < math.Abs(f-g) {
+				closer++
+			}
+		}
+	}
+	if len(plain) > 0 {
+		s.SetMetric("err_vb_median_k2plus", results.Median(plain))
+		s.SetMetric("err_vb_lnkfact_median_k2plus", results.Median(corr))
+		s.SetMetric("frac_vb_lnkfact_closer_k2plus", float64(closer)/float64(len(plain)))
+	}
+	if len(csm) > 0 {
+		s.SetMetric("err_cs_em_median", results.Median(csm))
+	}
+	keys := make([]string, 0, len(notes))
+	for key := range notes {
+		keys = append(keys, key)
+	}
+	slices.Sort(keys)
+	for _, key := range keys {
+		s.SetMetric("note_"+key, float64(notes[key]))
+	}
 }
 
 // runCell computes the gold standard and every method's estimates of one
@@ -385,8 +478,60 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 		ll := plugInLogLik(bestM, x)
 		bic := score.BIC(ll, gmm.ParamDim(k, d)-1, n)
 		add(seed, BIC, 0, bic, nan, n*float64(k)*d2, cpuNow()-t0)
+		// Cheeseman–Stutz with the best fit's q(Z) as the completion at
+		// its posterior-mean parameters (BIC's point), + ln K!.
+		lnKf := gmm.LogFactorial(k)
+		t0 = cpuNow()
+		pm, err := gmm.PosteriorMean(bestM)
+		if err != nil {
+			return out, fmt.Errorf("%s, seed %d: %w", name, seed, err)
+		}
+		cs, err := gmm.CheesemanStutz(x, d, p, pm, bestM.Responsibilities())
+		if err != nil {
+			return out, fmt.Errorf("%s, seed %d: CS: %w", name, seed, err)
+		}
+		add(seed, CS, 0, cs+lnKf, nan, 2*n*float64(k)*d2, cpuNow()-t0)
+		// Beal's CS beside it (a metric): the MAP point of EM from the
+		// best fit's q(Z), the E step there the completion.
+		mp, _, _, err := gmm.MAPEM(x, d, p, bestM.Responsibilities(), c.EMIterations, 1e-10)
+		if err != nil {
+			return out, fmt.Errorf("%s, seed %d: CS at the MAP point: %w", name, seed, err)
+		}
+		csm, err := gmm.CheesemanStutz(x, d, p, mp, nil)
+		if err != nil {
+			return out, fmt.Errorf("%s, seed %d: CS at the MAP point: %w", name, seed, err)
+		}
+		out.CSEM = append(out.CSEM, experiments.Float(csm+lnKf))
+		// Laplace in unconstrained coordinates from the best fit's
+		// posterior mean, + ln K!.
+		t0 = cpuNow()
+		un, err := gmm.NewUnconstrained(x, d, k, p)
+		if err != nil {
+			return out, err
+		}
+		u0, err := un.Pack(pm)
+		if err != nil {
+			return out, fmt.Errorf("%s, seed %d: Laplace: %w", name, seed, err)
+		}
+		// Newton on the analytic gradient and its central-difference
+		// Jacobian; a gradient is counted as 3 evaluations of ln p(θ, X)
+		// (the Mahalanobis distance, its gradients in L_k and μ_k).
+		var evals float64
+		np := float64(un.Dim())
+		lap, err := approx.Laplace(approx.Func{
+			LogP: func(u []float64) float64 { evals++; return un.LogProb(u) },
+			Grad: func(dst, u []float64) { evals += 3; un.Grad(dst, u) },
+			Hess: func(dst, u []float64) { evals += 6 * np; un.Hess(dst, u) },
+		}, u0)
+		if err != nil {
+			// −∇∇ ln p not positive definite at the point found, or no
+			// stationary point: no estimate (note_laplace_indefinite).
+			out.note("laplace_indefinite")
+		} else {
+			add(seed, Laplace, 0, lap.LnZ+lnKf, nan, evals*n*float64(k)*d2, cpuNow()-t0)
+		}
 		// IS with the best fit's q, relabelled, as the proposal.
-		q, err := gmm.NewProposal(bestM)
+		q, err := gmm.NewDefensiveProposal(p, c.IS.Widen, c.IS.Defensive, bestM)
 		if err != nil {
 			return out, err
 		}
@@ -399,7 +544,7 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 			t0 = cpuNow()
 			_, sum := is.SampleRuns(c.IS.Runs, m, 1, is.RunStreams(c.Seed, append(slices.Clone(labels), "is", strconv.Itoa(m))...),
 				func() (is.Proposal, is.Target) { return q.Clone(), tg.Clone() })
-			add(seed, IS, m, sum.Mean, sum.SE, float64(c.IS.Runs*m)*(n*float64(k)+fact)*d2, cpuNow()-t0)
+			add(seed, IS, m, sum.Pooled, sum.SE, float64(c.IS.Runs*m)*(n*float64(k)+fact)*d2, cpuNow()-t0)
 		}
 		// AIS over the assignments.
 		for _, steps := range c.AISSteps {
@@ -414,6 +559,13 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 		}
 	}
 	return out, nil
+}
+
+func (cl *gmmCell) note(key string) {
+	if cl.Notes == nil {
+		cl.Notes = map[string]int{}
+	}
+	cl.Notes[key]++
 }
 
 // gmmAIS pools a.Runs AIS runs from the prior of K components over the

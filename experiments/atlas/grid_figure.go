@@ -56,6 +56,9 @@ func ReadEstimates(dir string) (row string, gold []GoldStandard, est []Estimate,
 	return row, gold, est, nil
 }
 
+// FigureFloor is the smallest |error| the figures draw (nats).
+const FigureFloor = 1e-6
+
 // FigureName is the name of a row's figure: atlas_<row>.
 func FigureName(row string) string { return "atlas_" + row }
 
@@ -65,8 +68,10 @@ func FigureName(row string) string { return "atlas_" + row }
 // line per method through its budgets with the interquartile range as a
 // band (a one-shot method is a marker), and the median standard error of
 // the gold standard as a horizontal line when it exceeds 10⁻⁹ nats (below
-// it no error can be resolved). A zero error (an exact estimate) cannot be drawn
-// on a log axis and is left out. Every row registers it as its Plot.
+// it no error can be resolved). An error below FigureFloor nats (an exact
+// estimate, a closed form's rounding) is drawn at the floor, so that the
+// exact cells of a row (VB at K = 1) do not stretch the axis down to
+// 10⁻¹⁵. Every row registers it as its Plot.
 func PlotGrid(dir string) error {
 	row, gold, est, err := ReadEstimates(dir)
 	if err != nil {
@@ -96,8 +101,8 @@ func PlotGrid(dir string) error {
 		}
 		s := plots.Series{Name: Label(m), Points: true}
 		for _, p := range c {
-			s.X, s.Y = append(s.X, p.Ops), append(s.Y, p.ErrMedian)
-			s.Lo, s.Hi = append(s.Lo, p.ErrQ25), append(s.Hi, p.ErrQ75)
+			s.X, s.Y = append(s.X, p.Ops), append(s.Y, max(p.ErrMedian, FigureFloor))
+			s.Lo, s.Hi = append(s.Lo, max(p.ErrQ25, FigureFloor)), append(s.Hi, max(p.ErrQ75, FigureFloor))
 		}
 		if len(c) == 1 {
 			s.Markers, s.Points, s.Lo, s.Hi = true, false, nil, nil
@@ -109,7 +114,7 @@ func PlotGrid(dir string) error {
 	if m := results.Median(gse); m > 1e-9 && lo < hi {
 		series = append(series, plots.Series{Name: "gold SE (median)", X: []float64{lo, hi}, Y: []float64{m, m}})
 	}
-	p, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("atlas/%s: evidence error against cost (median, IQR over data sets × seeds)", row),
+	p, _, err := plots.Lines(plots.Axes{Title: fmt.Sprintf("atlas/%s: evidence error against cost (median, IQR over data sets × seeds; floor %g)", row, FigureFloor),
 		XLabel: "operations", YLabel: "|ln Z − gold| (nats)", LogX: true, LogY: true}, series...)
 	if err != nil {
 		return err

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/vbworkbench/vbw/core/model/linreg"
+	"github.com/vbworkbench/vbw/core/rng"
+	"github.com/vbworkbench/vbw/samplers/is"
 )
 
 func testLinreg(t *testing.T) *linregData {
@@ -90,28 +92,43 @@ func TestLinregLaplaceKnownAnswer(t *testing.T) {
 	}
 }
 
-// The proposal's LogProb at its own draw is the value RandLogProb
-// returns, and its density integrates to one along u = ln α (a check of
-// the Jacobian): ∫ q(u) du by the trapezoid rule.
+// The proposal's LogProb at its own draw is the value RandLogProb returns,
+// and IS with it agrees with the quadrature within 4 standard errors on a
+// data set of the row (a check of the Jacobian of u = ln α and of the
+// prior component).
 func TestLinregProposal(t *testing.T) {
 	d := testLinreg(t)
-	q, err := linreg.NewVB(d.p, linreg.Prior{A0: 1, B0: 1}, linreg.Settings{})
+	prior := linreg.Prior{A0: 1, B0: 1}
+	q, err := linreg.NewVB(d.p, prior, linreg.Settings{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 5 {
+	for range 30 {
 		q.E()
 		q.M()
 	}
-	p, err := newLinregProposal(q)
+	a := &linregAnnealed{d: d, prior: prior}
+	p, err := newLinregProposal(q, a, 10, 1.2, 0.05)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := 0.0
-	for u := -30.0; u <= 30; u += 1e-3 {
-		sum += math.Exp(p.qa.LogProb(math.Exp(u))+u) * 1e-3
+	rnd := rng.New(1, "test", "linreg-proposal")
+	th := make([]float64, p.Dim())
+	for i := range 200 {
+		lp := p.RandLogProb(th, rnd)
+		if got := p.LogProb(th); math.Abs(got-lp) > 1e-9*(1+math.Abs(lp)) {
+			t.Fatalf("draw %d: LogProb %.12g, RandLogProb %.12g", i, got, lp)
+		}
 	}
-	if math.Abs(sum-1) > 1e-6 {
-		t.Errorf("∫ q(u) du = %.9g, want 1", sum)
+	want, _, err := d.p.LogEvidence(prior, linreg.QuadSettings{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sum := is.SampleRuns(8, 20000, 1, is.RunStreams(1, "test", "linreg-is"), func() (is.Proposal, is.Target) {
+		p, _ := newLinregProposal(q, a, 10, 1.2, 0.05)
+		return p, linregTarget{a}
+	})
+	if z := (sum.Pooled - want) / sum.SE; math.Abs(z) > 4 {
+		t.Errorf("IS ln p(t) = %.6f ± %.2g, quadrature %.6f (z = %.2f)", sum.Pooled, sum.SE, want, z)
 	}
 }

@@ -73,5 +73,19 @@
 //	                       (10.57), (10.59) averaged over the K! relabellings
 //	                       (and over the distinct optima of restarts), for
 //	                       importance sampling (Beal (2003) section 4.7)
+//	NewDefensiveProposal   the same, flattened to q^(1/c²) (a Dirichlet and
+//	                       a Normal-Wishart again) and mixed with the prior
+//	                       (Hesterberg 1995): bounded weights (atlas/gmm)
 //	ParamDim               the length of the flat θ of Target and Proposal
+//	Params, PosteriorMean  a point θ̂ = (π, μ, Λ); VB's posterior mean (10.69),
+//	                       m_k, ν_kW_k
+//	Params.EStep, MAPEM    the E step at θ̂ (PRML (9.23)) and EM with MAP M
+//	                       steps under the prior (PRML §9.2.2, Beal (2003) §6.3.1)
+//	CompletedLogEvidence   ln p(X, R | K) at fractional counts: Dirichlet and
+//	                       Normal-Wishart evidences at N_k, x̄_k, S_k (10.51)–(10.53)
+//	CheesemanStutz         Beal (2003) eqs. (6.27)–(6.31); with R the E step at
+//	                       θ̂, a lower bound (Theorem 2.3): the atlas's CS cell
+//	Unconstrained          ln p(θ, X) + ln|∂θ/∂u| in log-ratio / log-Cholesky
+//	                       coordinates, its gradient and a Hessian from it: the
+//	                       density of Laplace's approximation (PRML (4.133)–(4.135))
 package gmm

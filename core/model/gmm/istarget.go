@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/vbworkbench/vbw/core/dist"
 	"github.com/vbworkbench/vbw/core/numeric"
@@ -134,22 +135,25 @@ type Proposal struct {
 	parts []*relabelled
 	perms [][]int
 	lnKF  float64 // ln K!
+	equal bool    // every part of the same weight (NewProposal)
 
 	// scratch
 	logPi, l, a, terms, parts1, eps []float64
 	perm                            []int
 }
 
-// relabelled is one fit's q(π, μ, Λ).
+// relabelled is one fit's q(π, μ, Λ) (or the prior's), with its mixture
+// weight.
 type relabelled struct {
-	alpha []float64
-	lnC   float64 // ln C(α)
-	beta  []float64
-	nu    []float64
-	m     []float64 // K×D
-	winv  []float64 // K×D×D
-	lw    []float64 // K×D×D factors of W_k
-	lnZW  []float64 // K
+	lnWeight float64
+	alpha    []float64
+	lnC      float64 // ln C(α)
+	beta     []float64
+	nu       []float64
+	m        []float64 // K×D
+	winv     []float64 // K×D×D
+	lw       []float64 // K×D×D factors of W_k
+	lnZW     []float64 // K
 }
 
 // MaxProposalK is the largest K of NewProposal (8! = 40320 relabellings).
@@ -158,6 +162,33 @@ const MaxProposalK = 8
 // NewProposal returns the relabelled VB posterior of the fits (at least
 // one, all with the same K and D), mixed with equal weights.
 func NewProposal(fits ...*VB) (*Proposal, error) {
+	return newProposal(nil, 1, 0, fits)
+}
+
+// NewDefensiveProposal returns the equal-weight mixture of the fits'
+// relabelled posteriors, each flattened to q^(1/c²) (c = widen ≥ 1), mixed
+// with the prior p at weight eps (0 ≤ eps < 1): the defensive mixture of
+// Hesterberg (1995) (as samplers/is.Defensive), so that every importance
+// weight is at most p(X | θ)/eps. A power of a Dirichlet and of a
+// Normal-Wishart is again one (PRML (10.57), (10.59)): Dir(α) becomes
+// Dir(1 + (α − 1)/c²) and NW(m, β, W, ν) becomes NW(m, β/c², c²W,
+// D + (ν − D)/c²) (the density ∝ |Λ|^((ν−D)/2) exp(−β(μ−m)ᵀΛ(μ−m)/2 −
+// tr(W⁻¹Λ)/2) raised to 1/c²), so the flattened q has the same modes and
+// spreads about √c² = c times wider. widen = 1 and eps = 0 is NewProposal.
+func NewDefensiveProposal(p Prior, widen, eps float64, fits ...*VB) (*Proposal, error) {
+	if !(widen >= 1) || math.IsInf(widen, 1) {
+		return nil, fmt.Errorf("gmm: widen = %v must be at least 1 and finite", widen)
+	}
+	if !(eps >= 0 && eps < 1) {
+		return nil, fmt.Errorf("gmm: eps = %v must be in [0, 1)", eps)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return newProposal(&p, widen, eps, fits)
+}
+
+func newProposal(prior *Prior, widen, eps float64, fits []*VB) (*Proposal, error) {
 	if len(fits) == 0 {
 		return nil, fmt.Errorf("gmm: a proposal needs a fit")
 	}
@@ -165,28 +196,89 @@ func NewProposal(fits ...*VB) (*Proposal, error) {
 	if k > MaxProposalK {
 		return nil, fmt.Errorf("gmm: K = %d > %d relabelled components", k, MaxProposalK)
 	}
+	if prior != nil && prior.Dim() != d {
+		return nil, fmt.Errorf("gmm: the prior has D = %d; the fits have D = %d", prior.Dim(), d)
+	}
 	q := &Proposal{k: k, d: d, perms: permutations(k), lnKF: LogFactorial(k)}
-	work := make([]float64, d*d)
+	c2, df := widen*widen, float64(d)
+	lnFit := math.Log1p(-eps) - math.Log(float64(len(fits)))
 	for i, m := range fits {
 		if m.k != k || m.d != d {
 			return nil, fmt.Errorf("gmm: fit %d has K = %d, D = %d; fit 0 has K = %d, D = %d", i, m.k, m.d, k, d)
 		}
-		r := &relabelled{alpha: append([]float64(nil), m.alpha...), beta: append([]float64(nil), m.beta...),
-			nu: append([]float64(nil), m.nu...), m: append([]float64(nil), m.m...), winv: append([]float64(nil), m.winv...),
-			lw: make([]float64, k*d*d), lnZW: make([]float64, k)}
-		r.lnC = -dist.NewDirichlet(r.alpha).LogNormalizer()
-		for c := 0; c < k; c++ {
-			w := r.lw[c*d*d : (c+1)*d*d]
-			numeric.CholInverse(w, m.pchol[c*d*d:(c+1)*d*d], d, work)
-			if !numeric.CholFactor(w, d) {
-				return nil, fmt.Errorf("gmm: fit %d: W of component %d is not positive definite", i, c)
-			}
-			r.lnZW[c] = wishartLogZ(r.nu[c], m.logDetW(c), d)
+		alpha, beta, nu, winv := slices.Clone(m.alpha), slices.Clone(m.beta), slices.Clone(m.nu), slices.Clone(m.winv)
+		for c := range k {
+			alpha[c] = 1 + (alpha[c]-1)/c2
+			beta[c] /= c2
+			nu[c] = df + (nu[c]-df)/c2
+		}
+		for j := range winv {
+			winv[j] /= c2
+		}
+		var pchol []float64 // the fit's own factor of W⁻¹, unless widened
+		if c2 == 1 {
+			pchol = m.pchol
+		}
+		r, err := newRelabelled(lnFit, alpha, beta, nu, slices.Clone(m.m), winv, pchol, k, d)
+		if err != nil {
+			return nil, fmt.Errorf("gmm: fit %d: %w", i, err)
 		}
 		q.parts = append(q.parts, r)
 	}
+	if prior != nil && eps > 0 {
+		alpha, beta, nu := make([]float64, k), make([]float64, k), make([]float64, k)
+		mean, winv := make([]float64, k*d), make([]float64, k*d*d)
+		w0inv := slices.Clone(prior.W0)
+		if !numeric.CholFactor(w0inv, d) {
+			return nil, fmt.Errorf("gmm: W0 is not positive definite")
+		}
+		numeric.CholInverse(w0inv, slices.Clone(w0inv), d, make([]float64, d*d))
+		for c := range k {
+			alpha[c], beta[c], nu[c] = prior.Alpha0, prior.Beta0, prior.Nu0
+			copy(mean[c*d:(c+1)*d], prior.M0)
+			copy(winv[c*d*d:(c+1)*d*d], w0inv)
+		}
+		r, err := newRelabelled(math.Log(eps), alpha, beta, nu, mean, winv, nil, k, d)
+		if err != nil {
+			return nil, fmt.Errorf("gmm: the prior: %w", err)
+		}
+		q.parts = append(q.parts, r)
+	}
+	q.equal = prior == nil || eps == 0
 	q.initScratch()
 	return q, nil
+}
+
+// newRelabelled returns the part of weight e^lnWeight with the given
+// Dirichlet and Normal-Wishart parameters (winv: the K scale matrices W_k⁻¹,
+// row-major; pchol: their Cholesky factors, or nil to factor winv).
+func newRelabelled(lnWeight float64, alpha, beta, nu, mean, winv, pchol []float64, k, d int) (*relabelled, error) {
+	r := &relabelled{lnWeight: lnWeight, alpha: alpha, beta: beta, nu: nu, m: mean, winv: winv,
+		lw: make([]float64, k*d*d), lnZW: make([]float64, k)}
+	for _, a := range alpha {
+		if !(a > 0) {
+			return nil, fmt.Errorf("a Dirichlet parameter %v is not positive", a)
+		}
+	}
+	r.lnC = -dist.NewDirichlet(r.alpha).LogNormalizer()
+	work, pc := make([]float64, d*d), make([]float64, d*d)
+	for c := range k {
+		if !(nu[c] > float64(d)-1) || !(beta[c] > 0) {
+			return nil, fmt.Errorf("component %d: ν = %v, β = %v outside ν > D − 1, β > 0", c, nu[c], beta[c])
+		}
+		if pchol != nil {
+			copy(pc, pchol[c*d*d:(c+1)*d*d])
+		} else if copy(pc, winv[c*d*d:(c+1)*d*d]); !numeric.CholFactor(pc, d) {
+			return nil, fmt.Errorf("W⁻¹ of component %d is not positive definite", c)
+		}
+		w := r.lw[c*d*d : (c+1)*d*d]
+		numeric.CholInverse(w, pc, d, work)
+		if !numeric.CholFactor(w, d) {
+			return nil, fmt.Errorf("W of component %d is not positive definite", c)
+		}
+		r.lnZW[c] = wishartLogZ(nu[c], -numeric.CholLogDet(pc, d), d)
+	}
+	return r, nil
 }
 
 func (q *Proposal) initScratch() {
@@ -231,9 +323,9 @@ func (q *Proposal) LogProb(theta []float64) float64 {
 			}
 			q.terms[i] = v
 		}
-		q.parts1[f] = r.lnC + numeric.LogSumExp(q.terms)
+		q.parts1[f] = r.lnWeight + r.lnC + numeric.LogSumExp(q.terms)
 	}
-	return numeric.LogSumExp(q.parts1) - q.lnKF - math.Log(float64(len(q.parts)))
+	return numeric.LogSumExp(q.parts1) - q.lnKF
 }
 
 // RandLogProb draws θ from the proposal into dst and returns its log density.
@@ -242,7 +334,19 @@ func (q *Proposal) RandLogProb(dst []float64, rnd *rand.Rand) float64 {
 	if len(dst) != q.Dim() {
 		panic("gmm: Proposal: θ of the wrong length")
 	}
-	r := q.parts[rnd.IntN(len(q.parts))]
+	var r *relabelled
+	if q.equal {
+		r = q.parts[rnd.IntN(len(q.parts))]
+	} else {
+		r = q.parts[len(q.parts)-1]
+		u := rnd.Float64()
+		for _, p := range q.parts {
+			if u -= math.Exp(p.lnWeight); u < 0 {
+				r = p
+				break
+			}
+		}
+	}
 	for i := range q.perm {
 		q.perm[i] = i
 	}

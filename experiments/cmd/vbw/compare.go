@@ -301,7 +301,8 @@ func printCompare(w io.Writer, dir string) error {
 		}
 	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "data set\tmethod\tbudget\tln p(D)\t± SE\tgold\t± SE\tgold kind\terror\tops\tCPU s")
+	fmt.Fprintln(w, "Each line: the median over the seeds of the method at its largest budget (signed error = ln p(D) − gold).")
+	fmt.Fprintln(tw, "data set\tmethod\tbudget\tseeds\tln p(D)\t± SE\tgold\t± SE\tgold kind\terror\tops\tCPU s")
 	med := func(v []float64) float64 {
 		v = slices.DeleteFunc(v, math.IsNaN)
 		if len(v) == 0 {
@@ -319,7 +320,7 @@ func printCompare(w io.Writer, dir string) error {
 				gk = kind[i]
 			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%.4f\t%s\t%.4f\t%s\t%s\t%+.4f\t%.3g\t%.3g\n", k.d, k.m, top[k], med(l), seStr(med(s)), med(g), seStr(med(gs)), gk, med(e), med(o), med(t))
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%d\t%.4f\t%s\t%.4f\t%s\t%s\t%+.4f\t%.3g\t%.3g\n", k.d, k.m, top[k], len(l), med(l), seStr(med(s)), med(g), seStr(med(gs)), gk, med(e), med(o), med(t))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -331,6 +332,7 @@ func printCompare(w io.Writer, dir string) error {
 		return err
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The grid's row: the median |error| over data sets × seeds, and the fraction within 3 combined standard errors.")
 	tw = tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "method\tmedian |error|\twithin 3 SE\tnote")
 	for i := range gm {
