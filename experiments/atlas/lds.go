@@ -66,9 +66,8 @@ type LDSConfig struct {
 	// VBBudgets are the iterations at which VB's F is read (one run per
 	// seed of the largest).
 	VBBudgets []int `toml:"vb_budgets" range:"[1,1e5] integer len=1.. increasing"`
-	// EMIterations bounds the ML EM of BIC (stopped earlier at a relative
-	// change of 10⁻¹⁰).
-	EMIterations int `toml:"em_iterations" range:"[1,1e5] integer"`
+	// EM is the run of the ML EM of BIC.
+	EM config.FitSettings `toml:"em"`
 	// IS: lds.Proposal (VB's q widened by widen, with t tails of nu
 	// degrees of freedom, mirrored in C) mixed with the prior at weight
 	// defensive; the ladder is the draws of each run.
@@ -93,7 +92,8 @@ type LDSConfig struct {
 func DefaultLDS() LDSConfig {
 	c := LDSConfig{Common: experiments.Common{Seed: 1},
 		ATrue: []float64{0.9, 0.5, -0.7, 0.8, 0.95, 0.6}, CTrue: []float64{1, 2, 1.5, 0.5, 0.8, 0.3}, RhoTrue: []float64{4, 1, 10, 4, 2, 2},
-		Lengths: []int{30, 40, 20, 50, 40, 30}, Seeds: 5, VBBudgets: []int{1, 2, 5, 10, 30, 100}, EMIterations: 2000}
+		Lengths: []int{30, 40, 20, 50, 40, 30}, Seeds: 5, VBBudgets: []int{1, 2, 5, 10, 30, 100}}
+	c.EM = config.FitSettings{MaxIterations: 2000, RelTol: 1e-10, AbsTol: 1e-8, MonotoneTol: 1e-9}
 	c.Prior.Alpha, c.Prior.Gamma, c.Prior.A, c.Prior.B = 1, 1, 2, 1
 	c.Quad.Points, c.Quad.Scan = 97, 40
 	c.IS.IS = config.IS{Runs: 16, Samples: 5000}
@@ -123,7 +123,7 @@ func (c *LDSConfig) Validate() error {
 	case c.AIS.Runs < 2:
 		return config.FieldError("ais.runs", c.AIS.Runs, "must be at least 2 (a standard error)")
 	}
-	return c.AIS.Validate("ais")
+	return config.FirstError(c.AIS.Validate("ais"), c.EM.Validate("em", nil))
 }
 
 // Criteria states the criteria a run judges.
@@ -151,7 +151,7 @@ func (c *LDSConfig) Estimate() experiments.Cost {
 		Work: []experiments.Part{
 			experiments.Ops("quadrature", 30, steps, pts, pts, experiments.KeyN("quad.scan", c.Quad.Scan, float64(c.Quad.Points+c.Quad.Scan), "points a line")),
 			experiments.Ops("VB", 100, steps, seeds, experiments.KeyN("vb_budgets", c.VBBudgets, float64(slices.Max(c.VBBudgets)), "iterations")),
-			experiments.Ops("EM", 100, steps, experiments.Key("em_iterations", c.EMIterations)),
+			experiments.Ops("EM", 100, steps, experiments.Key("em.max_iterations", c.EM.MaxIterations)),
 			experiments.Ops("IS", 100, steps, seeds, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
 			experiments.Ops("AIS", 100, steps, seeds, experiments.KeyN("ais.ladder", c.AIS.Ladder, float64(ladder), "steps summed over the ladder"),
 				experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog+2)),
@@ -293,7 +293,7 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 	if err != nil {
 		return out, err
 	}
-	eres := vb.Run(em, vb.Settings{MaxIterations: c.EMIterations, RelTol: 1e-10, AbsTol: -1, Stop: env.Stop})
+	eres := vb.Run(em, c.EM.Settings(env.Stop, em))
 	if eres.Status == vb.Canceled {
 		return out, eres.Err
 	}
@@ -315,12 +315,13 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 		if err != nil {
 			return out, err
 		}
-		set := vb.Settings{MaxIterations: slices.Max(c.VBBudgets), Converger: vb.FixedIterations{}, Stop: env.Stop,
-			Recorder: func(it vb.Iteration) {
-				if slices.Contains(c.VBBudgets, it.Iter+1) {
-					add(seed, VB, it.Iter+1, it.F, nan, float64(it.Iter+1)*pass, cpuNow()-t0)
-				}
-			}}
+		set := config.FixedBudget(slices.Max(c.VBBudgets)).Settings(env.Stop, m)
+		set.Hyper = nil // the hyperparameters stay fixed
+		set.Recorder = func(it vb.Iteration) {
+			if slices.Contains(c.VBBudgets, it.Iter+1) {
+				add(seed, VB, it.Iter+1, it.F, nan, float64(it.Iter+1)*pass, cpuNow()-t0)
+			}
+		}
 		res := vb.Run(m, set)
 		if res.Status == vb.Canceled {
 			return out, res.Err

@@ -42,9 +42,12 @@ type QuadResult struct {
 
 // quadDrop is how far below the peak, in nats, a scan's region reaches;
 // quadFace how far below the final grid's peak its faces must lie.
+// Lines whose scan over A stays quadSkip nats below the scans' peak are
+// left out.
 const (
 	quadDrop = 40
 	quadFace = 30
+	quadSkip = 100
 )
 
 // LogEvidenceQuad returns the marginal likelihood
@@ -79,7 +82,9 @@ const (
 // u = 0 would weigh by its step; the cube root crowds the points where
 // that limit is approached, fast but not smoothly. The integral over A on
 // each line the adaptive Gauss–Kronrod rule of numeric.IntegrateBreaks
-// (relative tolerance 10⁻¹⁰) on the line's own range (its points within 40
+// (relative tolerance 10⁻¹⁰, absolute 10⁻¹⁴ of the scans' peak; a line
+// whose scan stays 100 nats below that peak left out) on the line's own
+// range (its points within 40
 // nats of its largest on a scan of Scan points over the region's A, broken
 // at that point and a scan step either side; A's posterior is as wide as
 // its prior where u ≈ 0 and narrow elsewhere), with Err from the rule of
@@ -139,12 +144,13 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 	}
 	lo := [3]float64{-12 / math.Sqrt(hh.Alpha[0]), 0, math.Log(1/(yy+1e-12)) - 30}
 	hi := [3]float64{12 / math.Sqrt(hh.Alpha[0]), 12, math.Log((hh.NoiseShape+float64(n)+100)/hh.NoiseRate) + 1}
+	var scanPeak float64
 	for it, shrunk := 0, 0; shrunk < 2; it++ {
 		if it == quadScans {
 			return res, fmt.Errorf("lds: LogEvidenceQuad: no box holds the posterior after %d scans (last A [%.3g, %.3g], u [%.3g, %.3g], ln ρ [%.3g, %.3g])",
 				it, lo[0], hi[0], lo[1], hi[1], lo[2], hi[2])
 		}
-		nlo, nhi, touched, err := quadScan(g, lo, hi, set.Scan)
+		nlo, nhi, touched, pk, err := quadScan(g, lo, hi, set.Scan)
 		if err != nil {
 			return res, err
 		}
@@ -159,7 +165,7 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 			}
 		}
 		if !grown {
-			lo, hi = nlo, nhi
+			lo, hi, scanPeak = nlo, nhi, pk
 			shrunk++
 		}
 	}
@@ -182,7 +188,6 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 	dl := (hi[2] - lo[2]) / float64(np-1)
 	ds := (hi[0] - lo[0]) / float64(ns-1)
 	scan := make([]float64, ns)
-	tol := numeric.QuadTol{Rel: 1e-10, Abs: 1e-13}
 	peak, face := math.Inf(-1), math.Inf(-1)
 	ref := math.NaN()
 	var sh, s2h, sErr float64
@@ -203,7 +208,7 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 			if j == nu-1 || (j == 0 && lo[1] > 0) || l == 0 || l == np-1 {
 				face = math.Max(face, lineMax)
 			}
-			if math.IsInf(lineMax, -1) || math.IsNaN(lineMax) {
+			if math.IsNaN(lineMax) || lineMax < scanPeak-quadSkip {
 				continue
 			}
 			imin, imax := ns, -1
@@ -221,18 +226,22 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 					breaks = append(breaks, b)
 				}
 			}
+			// The integrand in units of e^{scans' peak}, to relative 10⁻¹⁰
+			// and absolute 10⁻¹⁴: a line far below the peak needs no
+			// digits. A line whose rule misses its tolerance keeps its
+			// value, its error estimate counted in Err.
 			val, e, err := numeric.IntegrateBreaks(func(a float64) float64 {
 				x := g(a, u, lr)
 				peak = math.Max(peak, x)
-				return math.Exp(x - lineMax)
-			}, breaks, tol)
-			if err != nil {
+				return math.Exp(x - scanPeak)
+			}, breaks, numeric.QuadTol{Rel: 1e-10, Abs: 1e-14})
+			if err != nil && (math.IsNaN(val) || math.IsInf(val, 0) || math.IsNaN(e) || math.IsInf(e, 0)) {
 				return res, fmt.Errorf("lds: LogEvidenceQuad: the integral over A at u = %.4g, ln ρ = %.4g: %w", u, lr, err)
 			}
 			if val <= 0 {
 				continue
 			}
-			lnL := lineMax + math.Log(val)
+			lnL := scanPeak + math.Log(val)
 			if math.IsNaN(ref) {
 				ref = lnL
 			}
@@ -242,7 +251,7 @@ func LogEvidenceQuad(data []Sequence, h Hyper, set QuadSettings) (QuadResult, er
 			}
 			w := trapW(l, np) * jac
 			sh += w * math.Exp(lnL-ref)
-			sErr += w * math.Exp(lineMax-ref) * e
+			sErr += w * math.Exp(scanPeak-ref) * e
 			if j%3 == 1 && l%2 == 0 {
 				s2h += 6 * trapW(l/2, (np+1)/2) * jac * math.Exp(lnL-ref)
 			}
@@ -275,13 +284,13 @@ const quadScans = 10
 // bounding box of the points within quadDrop nats of the largest value,
 // padded by two steps on each side (u clamped at 0), and which faces
 // (low, high on each axis; never u = 0) that region reaches.
-func quadScan(g func(a, c, lr float64) float64, lo, hi [3]float64, n int) (nlo, nhi [3]float64, touched [3][2]bool, err error) {
+func quadScan(g func(a, c, lr float64) float64, lo, hi [3]float64, n int) (nlo, nhi [3]float64, touched [3][2]bool, peak float64, err error) {
 	var step [3]float64
 	for d := range 3 {
 		step[d] = (hi[d] - lo[d]) / float64(n-1)
 	}
 	vals := make([]float64, n*n*n)
-	peak := math.Inf(-1)
+	peak = math.Inf(-1)
 	for i := range n {
 		for j := range n {
 			for l := range n {
@@ -294,7 +303,7 @@ func quadScan(g func(a, c, lr float64) float64, lo, hi [3]float64, n int) (nlo, 
 		}
 	}
 	if math.IsInf(peak, -1) || math.IsNaN(peak) {
-		return lo, hi, touched, errors.New("lds: LogEvidenceQuad: the integrand is not finite on the scan")
+		return lo, hi, touched, peak, errors.New("lds: LogEvidenceQuad: the integrand is not finite on the scan")
 	}
 	imin := [3]int{n, n, n}
 	imax := [3]int{-1, -1, -1}
@@ -316,7 +325,7 @@ func quadScan(g func(a, c, lr float64) float64, lo, hi [3]float64, n int) (nlo, 
 		nhi[d] = lo[d] + float64(imax[d]+2)*step[d]
 	}
 	nlo[1] = max(nlo[1], 0)
-	return nlo, nhi, touched, nil
+	return nlo, nhi, touched, peak, nil
 }
 
 // logLik1 returns ln p(y_{1:T} | A, C, ρ) of the scalar LDS x_0 ~ N(μ_0,
