@@ -88,12 +88,12 @@ type SBNConfig struct {
 // DefaultSBN returns 20 random 2-4-6 nets of span 1 (Figs 2.4-2.5), 3
 // seeds each.
 func DefaultSBN() SBNConfig {
-	c := SBNConfig{Layers: []int{2, 4, 6}, Span: 1, Nets: 20, Seeds: 3, VBIterations: []int{1, 2, 3, 5, 10, 20, 50},
+	c := SBNConfig{Layers: []int{2, 4, 6}, Span: 1, Nets: 20, Seeds: 3, VBIterations: []int{1, 2, 3, 5, 10, 20},
 		Components: 5, Markov: true, VB: config.FitSettings{MaxIterations: 500, RelTol: 1e-7, MonotoneTol: 1e-9}}
 	c.IS.IS = config.IS{Runs: 16, Samples: 4000}
-	c.IS.Ladder, c.IS.Defensive = []int{4, 40, 400, 4000}, 0.1
+	c.IS.Ladder, c.IS.Defensive = []int{1, 4, 40, 400, 4000}, 0.1
 	c.AIS.AIS = config.AIS{Runs: 16, Steps: 1000, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)}
-	c.AIS.Ladder = []int{3, 10, 30, 100, 300, 1000}
+	c.AIS.Ladder = []int{2, 3, 10, 30, 100, 300, 1000}
 	return c
 }
 
