@@ -3,9 +3,9 @@ package atlas
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -155,6 +155,8 @@ type clutterCell struct {
 
 // runClutterCell computes the truth and every method on one data set.
 func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) {
+	runtime.LockOSThread() // the CPU clock of one thread (startClock)
+	defer runtime.UnlockOSThread()
 	p := c.clutterData(n, seed)
 	out := clutterCell{rowCell: rowCell{Dataset: fmt.Sprintf("n%d", n), Seed: seed, GoldKind: "quadrature"}}
 	cl := &out.rowCell
@@ -170,7 +172,7 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 
 	// VB through vb.Run (the bound's check); the recorder runs after each
 	// E step, when the bound is that of q(θ) from the M step before.
-	start := time.Now()
+	start := startClock()
 	v, err := approx.NewClutterVB(p)
 	if err != nil {
 		return out, err
@@ -181,7 +183,7 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 		// Iter is 0-based: the budget is the number of E steps made.
 		if slices.Contains(c.VBIterations, it.Iter+1) {
 			me, ve := errs(v.Mean, v.V)
-			cl.add(VB, it.Iter+1, it.F, math.NaN(), v.Flops, time.Since(start), me, ve)
+			cl.add(VB, it.Iter+1, it.F, math.NaN(), v.Flops, start.elapsed(), me, ve)
 		}
 	}
 	res := vb.Run(v, set)
@@ -193,7 +195,7 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 	}
 
 	// EP, its evidence after each rung (its cost not carried on).
-	start = time.Now()
+	start = startClock()
 	ep, err := approx.NewClutterEP(p)
 	if err != nil {
 		return out, err
@@ -212,14 +214,14 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 			cl.note("ep_improper")
 		} else {
 			me, ve := errs(ep.Mean(), ep.Var())
-			cl.add(EP, k, lz, math.NaN(), ep.Flops, time.Since(start), me, ve)
+			cl.add(EP, k, lz, math.NaN(), ep.Flops, start.elapsed(), me, ve)
 		}
 		ep.Flops = f
 	}
 
 	// Laplace from three starts (the data mean, the prior mean, the
 	// highest data point), the run that ends highest kept, at its own cost.
-	start = time.Now()
+	start = startClock()
 	top, scan := p.HighestDataPoint()
 	var best *approx.ClutterLaplace
 	for j, th := range [][]float64{nil, {0}, top} {
@@ -248,7 +250,7 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 		cl.note("laplace_indefinite")
 	} else {
 		me, ve := errs(q.Mean, q.Cov[0])
-		cl.add(Laplace, c.LaplaceSteps, lz, math.NaN(), best.Flops, time.Since(start), me, ve)
+		cl.add(Laplace, c.LaplaceSteps, lz, math.NaN(), best.Flops, start.elapsed(), me, ve)
 	}
 	// BIC at Laplace's mode (the MAP point; under the prior's variance b
 	// it is the ML point to O(1/(b n))): ln p(D | θ*) − (D/2) ln n.
@@ -256,16 +258,16 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 	if err != nil {
 		return out, err
 	}
-	cl.add(BIC, 0, target.LogLik(best.Theta)-0.5*math.Log(float64(n)), math.NaN(), best.Flops+target.Flops(false), time.Since(start), math.NaN(), math.NaN())
+	cl.add(BIC, 0, target.LogLik(best.Theta)-0.5*math.Log(float64(n)), math.NaN(), best.Flops+target.Flops(false), start.elapsed(), math.NaN(), math.NaN())
 	// Cheeseman–Stutz with VB's q(z) (at the last rung) as the completion
 	// at VB's mean; Beal's CS at Laplace's mode (the MAP point) with the E
 	// step there as the completion is the metric err_cs_em_median.
-	start = time.Now()
+	start = startClock()
 	cs, csOps, err := p.CheesemanStutz(v.Mean, v.R)
 	if err != nil {
 		return out, fmt.Errorf("n = %d, seed %d: CS: %w", n, seed, err)
 	}
-	cl.add(CS, 0, cs, math.NaN(), v.Flops+csOps, time.Since(start), math.NaN(), math.NaN())
+	cl.add(CS, 0, cs, math.NaN(), v.Flops+csOps, start.elapsed(), math.NaN(), math.NaN())
 	csm, _, err := p.CheesemanStutz(best.Theta, nil)
 	if err != nil {
 		return out, fmt.Errorf("n = %d, seed %d: CS at the MAP point: %w", n, seed, err)
@@ -287,7 +289,7 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 
 	// AIS, one set of runs per rung.
 	for _, k := range c.AIS.Ladder {
-		start = time.Now()
+		start = startClock()
 		a := c.AIS.AIS
 		a.Steps = k
 		sampler := ais.Sampler[[]float64]{Model: target, NewKernel: func() mcmc.Kernel[[]float64] {
@@ -301,7 +303,7 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 		}
 		lz, se := ais.Pool(ais.LogWeights(runs))
 		ops := float64(k*a.Runs) * (float64(c.AIS.Leapfrog)*target.Flops(true) + target.Flops(false))
-		cl.add(AIS, k, lz, se, ops, time.Since(start), math.NaN(), math.NaN())
+		cl.add(AIS, k, lz, se, ops, start.elapsed(), math.NaN(), math.NaN())
 	}
 	return out, nil
 }

@@ -21,6 +21,8 @@
 //	              synthetic sets against a long AIS (logistic.go)
 //	atlas/dag     discrete DAGs with hidden nodes (core/model/dag) against
 //	              the exact sum over the hidden completions (dag.go)
+//	atlas/mfa     one Bayesian factor analyser (core/model/mfa at S = 1,
+//	              k = 1, p = 2) against quadrature over Λ (mfa.go)
 //	atlas/hmm     the discrete Bayesian HMM (core/model/hmm) against exact
 //	              enumeration of the K^T hidden paths (hmm.go)
 //

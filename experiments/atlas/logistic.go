@@ -3,9 +3,9 @@ package atlas
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
-	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -281,6 +281,8 @@ func logisticEvalFlops(n, m int) float64 {
 // runLogisticCell computes the gold standard and every method on set k
 // (seed: the sampler's streams, and the draw of a synthetic set).
 func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, hasFile bool) (rowCell, error) {
+	runtime.LockOSThread() // the CPU clock of one thread (startClock)
+	defer runtime.UnlockOSThread()
 	phi, t := set.phi, set.t
 	if !hasFile || k > 0 {
 		phi, t = c.synthetic(k-b2i(hasFile), seed)
@@ -298,7 +300,7 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 
 	// VB with the JJ bound through vb.Run; an iteration builds S_N⁻¹ (n
 	// m² multiply-adds), inverts it (m³) and updates ξ (n m²).
-	start := time.Now()
+	start := startClock()
 	v, err := approx.NewLogistic(phi, t, approx.LogisticPrior{Alpha: c.Prior.Alpha})
 	if err != nil {
 		return cl, err
@@ -307,7 +309,7 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	set2 := config.FixedBudget(slices.Max(c.VBIterations)).Settings(nil, v)
 	set2.Recorder = func(it vb.Iteration) {
 		if slices.Contains(c.VBIterations, it.Iter+1) {
-			cl.add(VB, it.Iter+1, it.F, nan, float64(it.Iter+1)*vbOps, time.Since(start), nan, nan)
+			cl.add(VB, it.Iter+1, it.F, nan, float64(it.Iter+1)*vbOps, start.elapsed(), nan, nan)
 		}
 	}
 	res := vb.Run(v, set2)
@@ -320,21 +322,21 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 
 	// Laplace by Newton's method; a step evaluates the gradient and
 	// Hessian (n m² multiply-adds) and solves (m³).
-	start = time.Now()
+	start = startClock()
 	lap, err := approx.Laplace(approx.LogisticJoint(phi, t, c.Prior.Alpha), make([]float64, m))
 	if err != nil {
 		return cl, fmt.Errorf("%s, seed %d: Laplace: %w", set.name, seed, err)
 	}
 	lapOps := float64(lap.Iterations+1) * (float64(2*n*m*m+m*m*m) + logisticEvalFlops(n, m))
 	// One-shot (budget 0): Newton runs to its mode, its steps in the ops.
-	cl.add(Laplace, 0, lap.LnZ, nan, lapOps, time.Since(start), nan, nan)
+	cl.add(Laplace, 0, lap.LnZ, nan, lapOps, start.elapsed(), nan, nan)
 	// BIC at the MAP point: ln p(t | w*) − (m/2) ln n.
-	cl.add(BIC, 0, target.LogLik(lap.Q.Mean)-0.5*float64(m)*math.Log(float64(n)), nan, lapOps+logisticEvalFlops(n, m), time.Since(start), nan, nan)
+	cl.add(BIC, 0, target.LogLik(lap.Q.Mean)-0.5*float64(m)*math.Log(float64(n)), nan, lapOps+logisticEvalFlops(n, m), start.elapsed(), nan, nan)
 
 	// EP with a ProjectedFactor per point; a site update is a rank-one
 	// cavity and update (about 6m²) and the tilted moments by Gauss–Hermite
 	// rules (about 60 evaluations of ln σ).
-	start = time.Now()
+	start = startClock()
 	var fs []approx.Factor
 	for i, x := range phi {
 		sg := 2*float64(t[i]) - 1
@@ -359,7 +361,7 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 			if lz, err := ep.LogEvidence(); err != nil {
 				cl.note("ep_no_evidence")
 			} else {
-				cl.add(EP, k, lz, nan, float64(k)*sweepOps, time.Since(start), nan, nan)
+				cl.add(EP, k, lz, nan, float64(k)*sweepOps, start.elapsed(), nan, nan)
 			}
 		}
 	}
@@ -386,14 +388,14 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 
 	// AIS, one set of runs per rung.
 	for _, k := range c.AIS.Ladder {
-		start = time.Now()
+		start = startClock()
 		a := c.AIS.AIS
 		a.Steps = k
 		lz, se, ops, err := c.logisticAIS(a, c.AIS.HMC, target, "atlas-logistic", "ais", set.name, sd, strconv.Itoa(k))
 		if err != nil {
 			return cl, err
 		}
-		cl.add(AIS, k, lz, se, ops, time.Since(start), nan, nan)
+		cl.add(AIS, k, lz, se, ops, start.elapsed(), nan, nan)
 	}
 	return cl, nil
 }

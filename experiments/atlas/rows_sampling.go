@@ -27,6 +27,18 @@ type rowCell struct {
 	BICp experiments.Float `json:",omitempty"`
 }
 
+// stopwatch is a reading of the calling thread's CPU clock (cpuNow); a
+// cell locks its goroutine to its thread so that its readings are of one
+// thread and of its own work alone.
+type stopwatch float64
+
+func startClock() stopwatch { return stopwatch(cpuNow()) }
+
+// elapsed is the thread's CPU time since s.
+func (s stopwatch) elapsed() time.Duration {
+	return time.Duration((cpuNow() - float64(s)) * float64(time.Second))
+}
+
 func (cl *rowCell) add(method string, budget int, lnz, se, ops float64, cpu time.Duration, meanErr, varErr float64) {
 	cl.Est = append(cl.Est, cellEst{Dataset: cl.Dataset, Seed: cl.Seed, Method: method, Budget: budget, LnZ: experiments.Float(lnz), SE: experiments.Float(se), Ops: experiments.Float(ops),
 		CPUSeconds: experiments.Float(cpu.Seconds()), MeanErr: experiments.Float(meanErr), VarErr: experiments.Float(varErr)})
@@ -69,7 +81,7 @@ func gaussFlops(d int) float64 { return float64(d*d+3*d) + 20 }
 func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.Rand, prop is.Proposal, target is.Target,
 	perDraw float64, moments func(mean, second []float64) (float64, float64)) {
 	d := prop.Dim()
-	start := time.Now()
+	start := startClock()
 	lw := make([][]float64, s.Runs)
 	th := make([][]float64, s.Runs)
 	for r := range s.Runs {
@@ -80,7 +92,7 @@ func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.
 			lw[r][m] = is.LogWeight(th[r][m*d:(m+1)*d], prop, target, rnd)
 		}
 	}
-	cpu := time.Since(start)
+	cpu := start.elapsed()
 	for _, m := range ladder {
 		ests := make([]is.Estimate, s.Runs)
 		top := math.Inf(-1)

@@ -131,4 +131,11 @@
 //	EM.EpochConverger
 //	EM.Density,         ln Σ_s π_s N(y | μ^s, Λ^sΛ^sᵀ + Ψ)    eq. (4.11), lines 2867–2869; §3.7
 //	Density.LogDensity
+//	NewAnnealed,        ln p(Λ) + τ ln p(y|Λ) of one analyser  eqs. (4.11), (4.17)–(4.19), (4.115) with ν,
+//	Annealed            (S = 1), ν, μ, x integrated out, Θ    μ, x integrated out (§1.2); AIS eqs.
+//	                    fixed; gradients, SamplePrior         (6.49)–(6.61)
+//	Annealed.           Λ̂, μ̂ = ȳ, ln p(y|Λ̂, μ̂) at fixed Ψ     eq. (4.11); the BIC point, eq. (4.88)
+//	MaxLikelihood
+//	Annealed.           ln p(y) and E[ΛΛᵀ|y] by quadrature    the evidence of eq. (4.29)'s model at S = 1
+//	LogEvidenceQuad     over Λ (k = 1, p = 2)
 package mfa
