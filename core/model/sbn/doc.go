@@ -49,7 +49,9 @@
 //     gradient ascent of the bound in W (L1119, §2.5.2 L1145-1150; ∂Λ/∂W from eqs. 2.13, A.5-A.7).
 //   - Net.ExactMeans, Mixture.Means: exact (eq. 2.6 by enumeration) and approximate (eq. 2.19) ⟨h_k⟩.
 //   - Posterior: P(H | V) as a Gibbs (L834) and AIS target by its method set (prior × likelihood).
-//   - Net.SweepOps, StepOps, IterationOps: operation counts for comparisons at matched compute.
+//   - Net.SweepOps, StepOps, IterationOps, DrawOps: operation counts for comparisons at matched compute.
+//   - Posterior.Bernoulli, Bernoulli, Posterior.LogProb: the mean-field q (eq. 2.10) as an importance
+//     proposal over the latent states and ln P(H, V) (eq. 2.5) as its target (samplers/is by method set).
 //
 // Markov is fitted by a gradient optimiser, not by coordinate steps, so it is
 // not a vb.Model and has no vbtest.CheckModel run; its tests are in
