@@ -23,6 +23,12 @@
 //	              the exact sum over the hidden completions (dag.go)
 //	atlas/mfa     one Bayesian factor analyser (core/model/mfa at S = 1,
 //	              k = 1, p = 2) against quadrature over Λ (mfa.go)
+//	atlas/lds     the LDS with one hidden dimension and one output
+//	              (core/model/lds) against ln p(y) by quadrature over
+//	              (A, C, ln ρ) (lds.go)
+//	atlas/sbn     Lawrence's sigmoid belief networks (core/model/sbn):
+//	              ln P(V) of random 2-4-6 nets against enumeration
+//	              (sbn.go)
 //	atlas/hmm     the discrete Bayesian HMM (core/model/hmm) against exact
 //	              enumeration of the K^T hidden paths (hmm.go)
 //

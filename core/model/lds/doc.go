@@ -97,4 +97,8 @@
 //	Annealed              f_τ = p(θ) p(y|θ)^τ over           priors (5.8), (5.10), (5.12); ln L (5.83);
 //	                      (A, C, ln ρ), no inputs            AIS eqs. (6.49)-(6.61)
 //	Annealed.GradLogLik   Fisher's identity by the smoother  eqs. (5.77)-(5.86), (5.106)-(5.115)
+//	LogEvidenceQuad       ln p(y | α, γ, a, b) of k = p = 1 by   priors (5.8), (5.10), (5.12); ln L (5.83)
+//	                      quadrature over (A, C√(ργ), ln ρ)
+//	Proposal              VB's q(A)q(C|ρ)q(ρ) widened, t tails,  eqs. (5.37), (5.42), (5.50); IS (4.93)-(4.95)
+//	                      mirrored in C (k = 1)
 package lds
