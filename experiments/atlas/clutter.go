@@ -66,11 +66,7 @@ type ClutterConfig struct {
 	// the tempered posterior's scale 1/√(1/b + β n); the ladder is the
 	// steps of each run (one set of runs per rung), each at most
 	// ais.steps.
-	AIS struct {
-		config.AIS
-		config.HMC
-		Ladder []int `toml:"ladder" range:"[2,1e9] len=1.. increasing"`
-	} `toml:"ais"`
+	AIS hmcLadder `toml:"ais"`
 }
 
 // DefaultClutter returns PRML's problem (w = 0.5, a = 10, b = 100, L1279)

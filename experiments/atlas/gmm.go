@@ -11,7 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/model/gmm"
@@ -630,13 +629,4 @@ func plugInLogLik(m *gmm.VB, x []float64) float64 {
 		ll += numeric.LogSumExp(terms)
 	}
 	return ll
-}
-
-// cpuNow is the calling thread's CPU seconds (the caller locks its
-// thread), or the wall clock's where the system does not say.
-func cpuNow() float64 {
-	if s, ok := results.ThreadCPUSeconds(); ok {
-		return s
-	}
-	return float64(time.Now().UnixNano()) / 1e9
 }

@@ -89,11 +89,7 @@ type HMMConfig struct {
 	// AIS from the prior with HMC on hmm.Annealed's log-ratio coordinates,
 	// step step/√(1 + β T/(4K)) (the heuristic of samplers/ais's HMM
 	// test); one set of runs per rung of the ladder.
-	AIS struct {
-		config.AIS
-		config.HMC
-		Ladder []int `toml:"ladder" range:"[2,1e9] len=1.. increasing"`
-	} `toml:"ais"`
+	AIS hmcLadder `toml:"ais"`
 }
 
 // DefaultHMM returns two data sets of two 6-symbol sequences over 3

@@ -80,11 +80,7 @@ type LDSConfig struct {
 	} `toml:"is"`
 	// AIS from the prior over (A, C, ln ρ) with HMC whose step at β is
 	// step/√(1 + βT); one set of runs per rung of the ladder.
-	AIS struct {
-		config.AIS
-		config.HMC
-		Ladder []int `toml:"ladder" range:"[2,1e9] integer len=1.. increasing"`
-	} `toml:"ais"`
+	AIS hmcLadder `toml:"ais"`
 }
 
 // DefaultLDS returns six data sets of T = 20-50 (the last with a weak

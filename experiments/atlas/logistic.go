@@ -66,11 +66,7 @@ type LogisticConfig struct {
 	// AIS from the prior with HMC (step: a fraction of the tempered
 	// posterior's smallest scale 1/√(α + β h_max), h_max the largest
 	// diagonal of ¼ΦᵀΦ); one set of runs per rung of the ladder.
-	AIS struct {
-		config.AIS
-		config.HMC
-		Ladder []int `toml:"ladder" range:"[2,1e9] len=1.. increasing"`
-	} `toml:"ais"`
+	AIS hmcLadder `toml:"ais"`
 	// GoldAIS is the gold standard: a long AIS of the same kernel, its
 	// pooled estimate and standard error stated.
 	GoldAIS struct {

@@ -82,11 +82,7 @@ type MFAConfig struct {
 	// AIS from the prior with HMC, leapfrog steps of step/√(a/b + τn/ψ_min)
 	// (the prior's and the likelihood's curvature scales); one set of runs
 	// per rung of the ladder.
-	AIS struct {
-		config.AIS
-		config.HMC
-		Ladder []int `toml:"ladder" range:"[2,1e9] integer len=1.. increasing"`
-	} `toml:"ais"`
+	AIS hmcLadder `toml:"ais"`
 }
 
 // DefaultMFA returns nine data sets of 20, 50 and 100 points from λ = (1,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
+	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
 )
 
@@ -25,6 +26,24 @@ type rowCell struct {
 	Notes        map[string]int `json:",omitempty"`
 	// BICp is the DAG row's BICp, which is not a column of the grid.
 	BICp experiments.Float `json:",omitempty"`
+}
+
+// hmcLadder is the [ais] table of a row whose AIS runs HMC from the prior:
+// the runs and schedule, the kernel, and the ladder of temperatures (one
+// set of runs per rung).
+type hmcLadder struct {
+	config.AIS
+	config.HMC
+	Ladder []int `toml:"ladder" range:"[2,1e9] integer len=1.. increasing"`
+}
+
+// cpuNow is the calling thread's CPU seconds (the caller locks its
+// thread), or the wall clock's where the system does not say.
+func cpuNow() float64 {
+	if s, ok := results.ThreadCPUSeconds(); ok {
+		return s
+	}
+	return float64(time.Now().UnixNano()) / 1e9
 }
 
 // stopwatch is a reading of the calling thread's CPU clock (cpuNow); a
