@@ -40,6 +40,12 @@
 //	                      by Gauss–Hermite rules checked against each other, adaptive
 //	                      quadrature where they disagree
 //	EP.LogEvidence        PRML eq. (10.208) in natural parameters
+//	FamilyEP, Family, SiteFactor   EP with sites in any exponential family (Minka 2001
+//	                      §3.3); LogEvidence eq. (10.208) with A the family's log-partition
+//	Dirichlets, MonomialMixture   products of Dirichlet rows; a point's likelihood summed
+//	                      over hidden configurations, projected by its expected logs
+//	                      (Minka & Lafferty 2002; dist.DirichletFromMeanLogTo)
+//	Bernoullis            independent binary variables (fully factorised EP over latent units)
 //	GaussVB               PRML eqs. (10.21)–(10.30), Fig. 10.4, with a_N = a₀ + (N+1)/2
 //	                      for the conjugate prior; eq. (10.33) under the improper prior
 //	GaussVB.ExactPosterior, KLToPosterior   the Normal–Gamma posterior and evidence

@@ -43,6 +43,7 @@
 //	DirichletKL, KLDirichlet                Appendix A (corrected), KL terms of (3.79)
 //	DirichletLogMarginalCounts              Dirichlet-multinomial evidence, eq. (6.9)
 //	DirichletPosteriorTo, Dirichlet.Posterior  VBM, eqs. (3.54)–(3.59), (2.119)
+//	DirichletFromMeanLogTo  α from E[ln π] by Newton (Minka 2000 eqs. (15)–(18)): EP's Dirichlet projection
 //	FitSymmetricStrength                    symmetric prior strength, eqs. (3.43), (4.66)–(4.67)
 //	Gamma.MeanLog, KLGamma, Gamma.Entropy   Appendix A
 //	Gamma.FitFromMoments                    eqs. (C.6)–(C.12), multiplicative Newton (C.11)
