@@ -84,6 +84,31 @@ func NewFamilyEP(fam Family, prior []float64, factors []SiteFactor, s EPSettings
 	return e, nil
 }
 
+// StartAt sets q to the member of natural parameters q0 (copied) and every
+// site to an equal share (q0 − η₀)/n of its difference from the prior: a
+// start away from the prior, such as VB's q, which breaks the symmetry of
+// a mixture's relabellings that a start at a symmetric prior keeps. It
+// returns an error if q0 is improper or of the wrong length.
+func (e *FamilyEP) StartAt(q0 []float64) error {
+	if len(q0) != len(e.q) {
+		return fmt.Errorf("approx: FamilyEP start of length %d, the family's is %d", len(q0), len(e.q))
+	}
+	if _, ok := e.fam.LogPartition(q0); !ok {
+		return fmt.Errorf("approx: FamilyEP start: %w", errNotProper)
+	}
+	if len(e.sites) == 0 {
+		return nil
+	}
+	n := float64(len(e.sites))
+	for j, v := range q0 {
+		e.q[j] = v
+		for _, s := range e.sites {
+			s[j] = (v - e.prior[j]) / n
+		}
+	}
+	return nil
+}
+
 // Q returns q's natural parameters (a copy).
 func (e *FamilyEP) Q() []float64 { return append([]float64(nil), e.q...) }
 

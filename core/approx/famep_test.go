@@ -128,6 +128,47 @@ func TestFamilyEPConjugate(t *testing.T) {
 	}
 }
 
+// TestFamilyEPStartAt: started at a q away from the prior, EP with
+// conjugate sites still lands on the posterior and the exact evidence.
+func TestFamilyEPStartAt(t *testing.T) {
+	fam, _ := NewDirichlets([]int{3})
+	prior := []float64{0, 1, 2}
+	xs := []int{0, 2, 2, 1, 0, 2}
+	var fs []SiteFactor
+	post := append([]float64(nil), prior...)
+	for _, x := range xs {
+		fs = append(fs, &MonomialMixture{Fam: fam, Terms: []Monomial{{W: 1, Rows: []int{0}, Index: []int{x}}}})
+		post[x]++
+	}
+	e, _ := NewFamilyEP(fam, prior, fs, EPSettings{})
+	if err := e.StartAt([]float64{9, 0.5, 3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.StartAt([]float64{-1, 0, 0}); err == nil {
+		t.Error("an improper start accepted")
+	}
+	if _, err := e.Run(); err != nil {
+		t.Fatal(err)
+	}
+	q := e.Q()
+	for j := range q {
+		if math.Abs(q[j]-post[j]) > 1e-9 {
+			t.Fatalf("q = %v, want the posterior %v", q, post)
+		}
+	}
+	got, _ := e.LogEvidence()
+	a := func(eta []float64) []float64 {
+		v := make([]float64, len(eta))
+		for i, x := range eta {
+			v[i] = 1 + x
+		}
+		return v
+	}
+	if want := lnB(a(post)) - lnB(a(prior)); math.Abs(got-want) > 1e-10 {
+		t.Errorf("ln Z_EP = %.12g, Dirichlet–multinomial %.12g", got, want)
+	}
+}
+
 // TestFamilyEPOneSite: with one site the cavity is the prior, so EP's
 // evidence is the tilted normaliser, exact: here Σ_z π̄_z B̄_{z,x}.
 func TestFamilyEPOneSite(t *testing.T) {
