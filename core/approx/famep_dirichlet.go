@@ -58,45 +58,56 @@ func (d *Dirichlets) LogPartition(eta []float64) (float64, bool) {
 	return a, true
 }
 
-// Monomial is one term w Π_{(r,k)} θ_rk of a MonomialMixture: Rows[j] and
-// Index[j] name the entry θ_{Rows[j], Index[j]}, each row at most once.
+// Monomial is one term w Π_j θ_{Rows[j], Index[j]} of a MonomialMixture:
+// Rows[j] and Index[j] name an entry of a row; an entry or a row may
+// appear more than once (a power: a path of an HMM uses a transition row
+// at every step).
 type Monomial struct {
 	W     float64
 	Rows  []int
 	Index []int
 }
 
-// MonomialMixture is the factor f(θ) = Σ_s w_s Π_{(r,k)∈s} θ_rk of a
-// discrete model with hidden variables: one data point's likelihood,
-// summed over the hidden variables' configurations s, each a product of
-// one entry of some of the rows (Minka & Lafferty 2002, the generative
-// aspect model; Beal 2003 eq. (6.12) for one point of a DAG). Under a
-// cavity Π_r Dir(α_r) its tilted density is a mixture of Dirichlet
-// products, term s with weight p_s ∝ w_s Π_{(r,k)∈s} α_rk/α_r0 and the
-// counts α + e_s; its normaliser Z = Σ_s w_s Π α_rk/α_r0, and, by
-// ψ(x + 1) = ψ(x) + 1/x,
+// MonomialMixture is the factor f(θ) = Σ_s w_s Π_{(r,k)} θ_rk^{c_s,rk} of
+// a discrete model with hidden variables: one data point's (or one
+// sequence's) likelihood summed over the hidden variables'
+// configurations s, each a product of entries of the rows, c_s,rk the
+// times term s uses entry (r, k) and c_s,r = Σ_k c_s,rk (Minka & Lafferty
+// 2002, the generative aspect model; Beal 2003 eq. (6.12) for one point
+// of a DAG, eq. (3.44) for one sequence of an HMM). Under a cavity
+// Π_r Dir(α_r) its tilted density is a mixture of Dirichlet products, term
+// s with the counts α + c_s and the weight p_s ∝ w_s Z_s, where
 //
-//	E_tilted[ln θ_rk] = ψ(α_rk) − ψ(α_r0) + Σ_{s ∋ r} p_s ([k = k_s(r)]/α_rk − 1/α_r0).
+//	Z_s = E_cavity[Π θ_rk^{c_s,rk}] = Π_r [Π_k (α_rk)^{(c_s,rk)} / (α_r0)^{(c_s,r)}],
+//
+// x^{(c)} = x(x + 1)…(x + c − 1) the rising factorial; Z = Σ_s w_s Z_s, and,
+// by ψ(x + c) = ψ(x) + Σ_{j<c} 1/(x + j),
+//
+//	E_tilted[ln θ_rk] = ψ(α_rk) − ψ(α_r0) + Σ_s p_s [Σ_{j<c_s,rk} 1/(α_rk + j) − Σ_{j<c_s,r} 1/(α_r0 + j)].
 //
 // Project matches those expected logs row by row
-// (dist.DirichletFromMeanLogTo), the KL(tilted‖q) projection. One
-// MonomialMixture holds scratch: use one per goroutine.
+// (dist.DirichletFromMeanLogTo, started at the mixture's mean counts
+// α + Σ_s p_s c_s), the KL(tilted‖q) projection; a row no term uses is
+// the cavity's. One MonomialMixture holds scratch: use one per goroutine.
 type MonomialMixture struct {
 	Fam   *Dirichlets
 	Terms []Monomial
-	// scratch: the cavity's α, the expected logs, the terms' weights,
-	// which rows a term touches.
-	alpha, m, p, a0 []float64
-	touched         []bool
+	// scratch: the cavity's α, the expected logs, the mean counts, a
+	// term's running counts per entry and per row, the row totals α_r0,
+	// the row shifts, the terms' weights, which rows a term uses.
+	alpha, m, mc, cnt    []float64
+	cntRow, a0, shift, p []float64
+	touched              []bool
 }
 
 // Project implements SiteFactor.
 func (f *MonomialMixture) Project(dst, cavity []float64) (float64, error) {
 	d := f.Fam
-	n := d.Dim()
+	n, nr := d.Dim(), len(d.Sizes)
 	if f.alpha == nil {
-		f.alpha, f.m, f.p = make([]float64, n), make([]float64, n), make([]float64, len(f.Terms))
-		f.touched, f.a0 = make([]bool, len(d.Sizes)), make([]float64, len(d.Sizes))
+		f.alpha, f.m, f.mc, f.cnt = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		f.cntRow, f.a0, f.shift, f.p = make([]float64, nr), make([]float64, nr), make([]float64, nr), make([]float64, len(f.Terms))
+		f.touched = make([]bool, nr)
 	}
 	a, m := f.alpha, f.m
 	for i, e := range cavity {
@@ -108,17 +119,22 @@ func (f *MonomialMixture) Project(dst, cavity []float64) (float64, error) {
 			f.a0[r] += v
 		}
 	}
-	// ln(w_s Π α_rk/α_r0), then the log normaliser.
+	// ln(w_s Z_s), the entries taken in order with running counts; then
+	// the log normaliser.
 	lmax := math.Inf(-1)
 	for s, t := range f.Terms {
 		l := math.Log(t.W)
 		for j, r := range t.Rows {
-			l += math.Log(a[d.off[r]+t.Index[j]] / f.a0[r])
+			e := d.off[r] + t.Index[j]
+			l += math.Log((a[e] + f.cnt[e]) / (f.a0[r] + f.cntRow[r]))
+			f.cnt[e]++
+			f.cntRow[r]++
 		}
+		f.resetCounts(t)
 		f.p[s] = l
 		lmax = math.Max(lmax, l)
 	}
-	if math.IsInf(lmax, -1) {
+	if math.IsInf(lmax, -1) || math.IsNaN(lmax) {
 		return math.Inf(-1), fmt.Errorf("approx: MonomialMixture: every term has zero mass under the cavity: %w", ErrNoProjection)
 	}
 	var z float64
@@ -130,23 +146,26 @@ func (f *MonomialMixture) Project(dst, cavity []float64) (float64, error) {
 		f.p[s] /= z
 	}
 	lnZ := lmax + math.Log(z)
-	// Expected logs: the cavity's, then each term's shift on its rows.
+	// The expected logs: the cavity's, then each term's shifts; the mean
+	// counts for the projection's start.
 	for r := range d.Sizes {
 		dist.DirichletMeanLogTo(m[d.off[r]:d.off[r+1]], a[d.off[r]:d.off[r+1]])
-		f.touched[r] = false
+		f.touched[r], f.shift[r] = false, 0
 	}
+	copy(f.mc, a)
 	for s, t := range f.Terms {
+		ps := f.p[s]
 		for j, r := range t.Rows {
+			e := d.off[r] + t.Index[j]
+			m[e] += ps / (a[e] + f.cnt[e])
+			f.shift[r] += ps / (f.a0[r] + f.cntRow[r])
+			f.mc[e] += ps
+			f.cnt[e]++
+			f.cntRow[r]++
 			f.touched[r] = true
-			off, a0 := d.off[r], f.a0[r]
-			for k := range d.Sizes[r] {
-				m[off+k] -= f.p[s] / a0
-			}
-			m[off+t.Index[j]] += f.p[s] / a[off+t.Index[j]]
 		}
+		f.resetCounts(t)
 	}
-	// Project each touched row, starting from the mixture's mean counts
-	// α + Σ_s p_s e_s; an untouched row is the cavity's.
 	for r := range d.Sizes {
 		off, end := d.off[r], d.off[r+1]
 		row := dst[off:end]
@@ -154,14 +173,10 @@ func (f *MonomialMixture) Project(dst, cavity []float64) (float64, error) {
 			copy(row, cavity[off:end])
 			continue
 		}
-		copy(row, a[off:end])
-		for s, t := range f.Terms {
-			for j, rr := range t.Rows {
-				if rr == r {
-					row[t.Index[j]] += f.p[s]
-				}
-			}
+		for k := off; k < end; k++ {
+			m[k] -= f.shift[r]
 		}
+		copy(row, f.mc[off:end])
 		if !dist.DirichletFromMeanLogTo(row, m[off:end], row) {
 			return lnZ, fmt.Errorf("approx: MonomialMixture: row %d: %w", r, ErrNoProjection)
 		}
@@ -170,4 +185,12 @@ func (f *MonomialMixture) Project(dst, cavity []float64) (float64, error) {
 		}
 	}
 	return lnZ, nil
+}
+
+// resetCounts zeroes the running counts term t set.
+func (f *MonomialMixture) resetCounts(t Monomial) {
+	for j, r := range t.Rows {
+		f.cnt[f.Fam.off[r]+t.Index[j]] = 0
+		f.cntRow[r] = 0
+	}
 }

@@ -276,3 +276,46 @@ func TestBernoullisLogPartition(t *testing.T) {
 		t.Error("η = +Inf reported proper")
 	}
 }
+
+// TestMonomialMixturePowers: a site with repeated entries, f(θ) = 2θ₀² +
+// θ₁θ₂ under Dir(α): Z = [2α₀(α₀+1) + α₁α₂]/(A(A+1)), and the projection's
+// expected logs are the mixture's, each component's by digammas directly.
+func TestMonomialMixturePowers(t *testing.T) {
+	fam, _ := NewDirichlets([]int{3})
+	alpha := []float64{1.5, 0.7, 2.2}
+	cav := []float64{alpha[0] - 1, alpha[1] - 1, alpha[2] - 1}
+	f := &MonomialMixture{Fam: fam, Terms: []Monomial{
+		{W: 2, Rows: []int{0, 0}, Index: []int{0, 0}},
+		{W: 1, Rows: []int{0, 0}, Index: []int{1, 2}},
+	}}
+	dst := make([]float64, 3)
+	lnZ, err := f.Project(dst, cav)
+	if err != nil {
+		t.Fatal(err)
+	}
+	A := alpha[0] + alpha[1] + alpha[2]
+	z1, z2 := 2*alpha[0]*(alpha[0]+1)/(A*(A+1)), alpha[1]*alpha[2]/(A*(A+1))
+	if want := math.Log(z1 + z2); math.Abs(lnZ-want) > 1e-13 {
+		t.Errorf("ln Z = %.15g, want %.15g", lnZ, want)
+	}
+	mean := func(al []float64) []float64 {
+		var a0 float64
+		for _, v := range al {
+			a0 += v
+		}
+		out := make([]float64, len(al))
+		for k, v := range al {
+			out[k] = numeric.Digamma(v) - numeric.Digamma(a0)
+		}
+		return out
+	}
+	m1 := mean([]float64{alpha[0] + 2, alpha[1], alpha[2]})
+	m2 := mean([]float64{alpha[0], alpha[1] + 1, alpha[2] + 1})
+	got := mean([]float64{1 + dst[0], 1 + dst[1], 1 + dst[2]})
+	for k := range got {
+		want := (z1*m1[k] + z2*m2[k]) / (z1 + z2)
+		if math.Abs(got[k]-want) > 1e-11 {
+			t.Errorf("E[ln θ_%d] of the projection %.12g, the mixture's %.12g", k, got[k], want)
+		}
+	}
+}
