@@ -62,4 +62,6 @@
 //	Annealed              f_τ = p(η) p(y|θ(η))^τ over the log-ratio eqs. 3.36-3.40, 3.44; AIS eqs. 6.49-6.61
 //	                      coordinates of the rows (Jacobian in p)
 //	Annealed.GradLogLik   N̂_l − x_l Σ_m N̂_m (forward-backward)      eqs. 3.16-3.35
+//	EP                    EP over θ, one site per sequence, a sum    eq. 3.44 per sequence; Minka 2001 §3.3,
+//	                      of its K^T paths (approx.MonomialMixture)  Minka & Lafferty 2002
 package hmm
