@@ -26,6 +26,32 @@ type rowCell struct {
 	Notes        map[string]int `json:",omitempty"`
 	// BICp is the DAG row's BICp, which is not a column of the grid.
 	BICp experiments.Float `json:",omitempty"`
+	// Alt are estimates of ln p(D) that are not columns of the grid (a
+	// method's variant), by name: the summary's metric err_<name>_median
+	// is their median |Alt − Gold| over the cells (altMetrics).
+	Alt map[string]experiments.Float `json:",omitempty"`
+}
+
+// alt records the variant estimate lnz under name.
+func (cl *rowCell) alt(name string, lnz float64) {
+	if cl.Alt == nil {
+		cl.Alt = map[string]experiments.Float{}
+	}
+	cl.Alt[name] = experiments.Float(lnz)
+}
+
+// altMetrics sets err_<name>_median, the median |Alt − Gold| over the
+// cells that have the variant, for every variant name.
+func altMetrics(s *results.Summary, cells []rowCell) {
+	errs := map[string][]float64{}
+	for _, cl := range cells {
+		for k, v := range cl.Alt {
+			errs[k] = append(errs[k], math.Abs(float64(v-cl.Gold)))
+		}
+	}
+	for k, e := range errs {
+		s.SetMetric("err_"+k+"_median", results.Median(e))
+	}
 }
 
 // hmcLadder is the [ais] table of a row whose AIS runs HMC from the prior:
@@ -35,6 +61,14 @@ type hmcLadder struct {
 	config.AIS
 	config.HMC
 	Ladder []int `toml:"ladder" range:"[2,1e9] integer len=1.. increasing"`
+}
+
+// epSweeps is the [ep] table of a row whose EP is core/approx.FamilyEP:
+// the damping and the ladder of sweeps (EP's evidence after each rung of
+// one run).
+type epSweeps struct {
+	Damping float64 `toml:"damping" range:"(0,1]"`
+	Ladder  []int   `toml:"ladder" range:"[1,1e4] integer len=1.. increasing"`
 }
 
 // cpuNow is the calling thread's CPU seconds (the caller locks its
