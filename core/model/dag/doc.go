@@ -34,6 +34,11 @@
 //	Problem.LogPrior             ln p(θ|m)                              eq. (6.4)
 //	Problem.SamplePrior          θ ∼ p(θ|m)                             Algorithm 6.1 step 1; §1.7 item 8
 //	Problem.ExpectedCounts       exact E step: ln p(y|θ), N̂             eqs. (6.16), (6.22)
+//	Problem.NewUnconstrained,    ln p(θ|m) + ln p(y|θ) + ln Π θ in the  eqs. (6.4), (6.11), (6.16), (6.22); PRML
+//	Unconstrained                softmax basis η = ln(θ_k/θ_K), for     (4.133)–(4.135); MacKay (1998)
+//	                             Laplace; Grad (N̂ − N̂_jl θ), Hess
+//	                             (Cov_q of ∇ℓ_s), Pack, Unpack
+//	Structure.PosteriorMean      α_jlk/α⁰_jl, the mean of Dir(α) rows   eq. (6.40); Laplace's start
 //	Problem.CheesemanStutz       CS* at θ̂                               eqs. (6.27)–(6.34), lines 4390–4438; §2
 //	Problem.EMScoresAt           MAP, BIC*, BICp*, CS*, CS†*            eqs. (6.64), (6.26) with d of (6.24), line
 //	                                                                    4718, (6.31), section 6.5.2 (lines 4985–4986)
