@@ -90,10 +90,10 @@ type HMMConfig struct {
 	// step step/√(1 + β T/(4K)) (the heuristic of samplers/ais's HMM
 	// test); one set of runs per rung of the ladder.
 	AIS hmcLadder `toml:"ais"`
-	// EP over θ with one site per sequence (hmm.EP: the sum over its
-	// K^{T_i} paths), from the prior; its evidence after each sweep of the
-	// ladder.
-	EP epSweeps `toml:"ep"`
+	// EPSweeps is EP's ladder (the clutter and logistic rows' key): EP
+	// over θ with one site per sequence (hmm.EP: the sum over its K^{T_i}
+	// paths), from the prior, undamped, its evidence after each rung.
+	EPSweeps []int `toml:"ep_sweeps" range:"[1,1e4] len=1.. increasing"`
 }
 
 // DefaultHMM returns two data sets of two 6-symbol sequences over 3
@@ -108,7 +108,7 @@ func DefaultHMM() HMMConfig {
 	c.AIS.AIS = config.AIS{Runs: 16, Steps: 1000, AISSchedule: config.DefaultSchedule(config.ScheduleNonlinear)}
 	c.AIS.HMC = config.HMC{Leapfrog: 10, Step: 0.4}
 	c.AIS.Ladder = []int{10, 30, 100, 300, 1000}
-	c.EP = epSweeps{Damping: 1, Ladder: []int{1, 2, 5, 10, 20, 50}}
+	c.EPSweeps = []int{1, 2, 5, 10, 20, 50}
 	return c
 }
 
@@ -162,7 +162,7 @@ func (c *HMMConfig) Estimate() experiments.Cost {
 				experiments.KeyN("vb_iterations", c.VBIterations, float64(slices.Max(c.VBIterations)+c.EMIterations+c.StartIterations), "iterations")),
 			experiments.Ops("IS", 1, sets, draws, ks, seeds, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs),
 				experiments.KeyN("k", c.K, hmmFwdOps(c.symbols(), kmax)+(fact+2)*dim*30, "flops a draw")),
-			experiments.Ops("EP", 1, sets, draws, ks, seeds, experiments.KeyN("ep.ladder", c.EP.Ladder, float64(2*slices.Max(c.EP.Ladder)), "sweeps (from the prior and from VB's q)"),
+			experiments.Ops("EP", 1, sets, draws, ks, seeds, experiments.KeyN("ep_sweeps", c.EPSweeps, float64(2*slices.Max(c.EPSweeps)), "sweeps (from the prior and from VB's q)"),
 				experiments.KeyN("length", c.Length, 16*float64(c.Sequences)*math.Pow(float64(kmax), float64(c.Length))*float64(c.Length), "flops a sweep (largest K)")),
 			experiments.Ops("AIS", 1, sets, draws, ks, seeds, experiments.KeyN("ais.ladder", c.AIS.Ladder, float64(ladder), "steps summed over the ladder"),
 				experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog+1), fb),
@@ -267,11 +267,11 @@ func RunHMM(env *experiments.Env, c *HMMConfig) error {
 		"VB: F (eq. 3.79, ln K! not added: the gmm row's convention, F stays a lower bound; err_vb_lnkfact_median is the error of F + ln K!) of the best of %d VBEM starts (hmm.RandomStart, %d Baum-Welch iterations) after %v iterations; BIC (eq. 1.49, N = T) and CS (eq. 1.54, hmm.CheesemanStutz) at the best of %d Baum-Welch runs (ML, at most %d iterations), no ln K! added (CS is a lower bound, Theorem 2.3). "+
 		"Laplace: core/approx.Laplace on ln p(η) + ln p(y|θ(η)) in hmm.Annealed's additive log-ratio coordinates (the Jacobian in the prior), from VB's posterior mean, + ln K! for the K! relabelled modes (an overcount where states are unused, whose relabellings coincide). "+
 		"IS: %d runs of up to %d draws from the equal mixture of VB's q over its K! relabellings (Dirichlet counts divided by %g²) mixed with the prior at %g; AIS from the prior, HMC on hmm.Annealed (%d leapfrog steps, step %g/√(1 + βT/(4K))), %d runs per rung of %v steps, %s schedule. "+
-		"EP: over θ with one site per sequence, the sum over its K^{T_i} paths (hmm.EP; core/approx.FamilyEP with Dirichlet rows, damping %g), from the prior, its evidence after %v sweeps, no ln K! (its fixed point is the relabelling-symmetric one); err_ep_vbstart_median is EP run to convergence from VB's q. "+
+		"EP: over θ with one site per sequence, the sum over its K^{T_i} paths (hmm.EP; core/approx.FamilyEP with Dirichlet rows), from the prior, its evidence after %v sweeps, no ln K! (its fixed point is the relabelling-symmetric one); err_ep_vbstart_median is EP run to convergence from VB's q. "+
 		"No posterior moments (the exact posterior of θ is label-symmetric, its mean the label average). Operations: flops of the recursions, a forward pass T(2K² + 3K), forward-backward 3× that, 30 per entry per Dirichlet draw or density.",
 		c.DataSets, c.Sequences, c.Length, c.P, c.TrueK, c.Stay, c.Purity, c.K, c.Seeds, c.Prior.Pi, c.Prior.A, c.Prior.C,
 		c.symbols(), slices.Max(c.K), c.symbols(), c.Restarts, c.StartIterations, c.VBIterations, c.Restarts, c.EMIterations,
-		c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Defensive, c.AIS.Leapfrog, c.AIS.Step, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.EP.Damping, c.EP.Ladder))
+		c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Defensive, c.AIS.Leapfrog, c.AIS.Step, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.EPSweeps))
 }
 
 // dirichletRows is the product of Dir(rows[i]) in the flat layout of
@@ -447,18 +447,18 @@ func hmmEPOps(d hmm.Data, k int) float64 {
 // w for the metric err_ep_vbstart_median and the cells that did not
 // converge or skipped updates.
 func (c *HMMConfig) hmmEP(cl *rowCell, d hmm.Data, k int, u hmm.Prior, w hmm.Posterior) error {
-	set := approx.EPSettings{Damping: c.EP.Damping, MaxIterations: slices.Max(c.EP.Ladder), Tol: 1e-9}
+	set := approx.EPSettings{MaxIterations: slices.Max(c.EPSweeps), Tol: 1e-9}
 	t0 := cpuNow()
 	e, err := hmm.NewEP(d, k, u, set)
 	if err != nil {
 		return err
 	}
 	sweep := hmmEPOps(d, k)
-	for n := 1; n <= slices.Max(c.EP.Ladder); n++ {
+	for n := 1; n <= slices.Max(c.EPSweeps); n++ {
 		if _, err := e.Sweep(); err != nil {
 			return fmt.Errorf("EP: %w", err)
 		}
-		if !slices.Contains(c.EP.Ladder, n) {
+		if !slices.Contains(c.EPSweeps, n) {
 			continue
 		}
 		lz, err := e.LogEvidence()

@@ -63,14 +63,6 @@ type hmcLadder struct {
 	Ladder []int `toml:"ladder" range:"[2,1e9] integer len=1.. increasing"`
 }
 
-// epSweeps is the [ep] table of a row whose EP is core/approx.FamilyEP:
-// the damping and the ladder of sweeps (EP's evidence after each rung of
-// one run).
-type epSweeps struct {
-	Damping float64 `toml:"damping" range:"(0,1]"`
-	Ladder  []int   `toml:"ladder" range:"[1,1e4] integer len=1.. increasing"`
-}
-
 // cpuNow is the calling thread's CPU seconds (the caller locks its
 // thread), or the wall clock's where the system does not say.
 func cpuNow() float64 {
