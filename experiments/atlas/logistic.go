@@ -3,6 +3,7 @@ package atlas
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strconv"
@@ -73,6 +74,16 @@ type LogisticConfig struct {
 		config.AIS
 		config.HMC
 	} `toml:"gold_ais"`
+	// GoldHMC gives the gold posterior moments of w: chains HMC chains
+	// (the kernel of [ais] at β = 1) from Laplace's mode, burn transitions
+	// discarded, then samples kept, their mean and variance with the
+	// Monte Carlo error from the effective sample size (mcmc.ESSChains).
+	GoldHMC struct {
+		config.HMC
+		Chains  int `toml:"chains" range:"[2,100]"`
+		Burn    int `toml:"burn" range:"[0,1e7]"`
+		Samples int `toml:"samples" range:"[10,1e7]"`
+	} `toml:"gold_hmc"`
 }
 
 // DefaultLogistic returns Pima's training set (200 rows, 7 inputs) and two
@@ -88,6 +99,7 @@ func DefaultLogistic() LogisticConfig {
 	c.AIS.Ladder = []int{10, 30, 100, 300, 1000}
 	c.GoldAIS.AIS = config.AIS{Runs: 32, Steps: 4000, AISSchedule: config.DefaultSchedule(config.ScheduleGeometric)}
 	c.GoldAIS.HMC = c.AIS.HMC
+	c.GoldHMC.HMC, c.GoldHMC.Chains, c.GoldHMC.Burn, c.GoldHMC.Samples = c.AIS.HMC, 4, 500, 10000
 	return c
 }
 
@@ -139,6 +151,7 @@ func (c *LogisticConfig) Estimate() experiments.Cost {
 	per("IS", 2, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))
 	per("AIS ladder", 2, experiments.KeyN("ais.ladder", c.AIS.Ladder, float64(ladder), "steps summed over the ladder"), experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog+1))
 	per("gold AIS", 2, experiments.Key("gold_ais.steps", c.GoldAIS.Steps), experiments.Key("gold_ais.runs", c.GoldAIS.Runs), experiments.Key("gold_ais.leapfrog", c.GoldAIS.Leapfrog+1))
+	per("gold HMC", 2, experiments.KeyN("gold_hmc.samples", c.GoldHMC.Samples, float64(c.GoldHMC.Samples+c.GoldHMC.Burn), "transitions a chain"), experiments.Key("gold_hmc.chains", c.GoldHMC.Chains), experiments.Key("gold_hmc.leapfrog", c.GoldHMC.Leapfrog+1))
 	sets := experiments.KeyN("synthetic_n", c.SyntheticN, float64(len(c.SyntheticN)+1), "data sets")
 	return experiments.Cost{
 		Cells: []experiments.Factor{sets, seeds},
@@ -248,16 +261,9 @@ func (c *LogisticConfig) synthetic(i int, seed uint64) ([][]float64, []int) {
 // and returns the pooled ln Z, its SE and the counted operations.
 func (c *LogisticConfig) logisticAIS(a config.AIS, h config.HMC, target *approx.LogisticTarget, labels ...string) (lz, se, ops float64, err error) {
 	m := len(target.Phi[0])
-	hmax := 0.0
-	for i := range m {
-		var s float64
-		for _, x := range target.Phi {
-			s += 0.25 * x[i] * x[i] // σ(1 − σ) ≤ ¼
-		}
-		hmax = math.Max(hmax, s)
-	}
+	prec := c.hmcPrecision(target)
 	sampler := ais.Sampler[[]float64]{Model: target, NewKernel: func() mcmc.Kernel[[]float64] {
-		return &mcmc.HMC{Target: target, Steps: h.Leapfrog, StepSize: func(beta float64) float64 { return h.Step / math.Sqrt(c.Prior.Alpha+beta*hmax) }}
+		return &mcmc.HMC{Target: target, Steps: h.Leapfrog, StepSize: func(beta float64) float64 { return h.Step / prec(beta) }}
 	}}
 	runs, _, err := config.Sample(a, sampler, 1, c.Seed, labels...)
 	if err != nil {
@@ -265,6 +271,68 @@ func (c *LogisticConfig) logisticAIS(a config.AIS, h config.HMC, target *approx.
 	}
 	lz, se = ais.Pool(ais.LogWeights(runs))
 	return lz, se, float64(a.Steps*a.Runs) * float64(h.Leapfrog+1) * logisticEvalFlops(len(target.Phi), m), nil
+}
+
+// hmcPrecision is √(α + β h_max) at inverse temperature β, h_max the
+// largest diagonal of ¼ΦᵀΦ: the logistic HMC kernels' step is the [ais]
+// step divided by it, a fraction of the tempered posterior's smallest
+// scale (σ(1 − σ) ≤ ¼).
+func (c *LogisticConfig) hmcPrecision(target *approx.LogisticTarget) func(beta float64) float64 {
+	m := len(target.Phi[0])
+	hmax := 0.0
+	for i := range m {
+		var s float64
+		for _, x := range target.Phi {
+			s += 0.25 * x[i] * x[i]
+		}
+		hmax = math.Max(hmax, s)
+	}
+	return func(beta float64) float64 { return math.Sqrt(c.Prior.Alpha + beta*hmax) }
+}
+
+// goldMoments returns the posterior mean and marginal variances of w from
+// [gold_hmc]'s chains started at x0, and the largest Monte Carlo standard
+// error of a mean, sd_i/√ESS_i (mcmc.ESSChains over the chains).
+func (c *LogisticConfig) goldMoments(target *approx.LogisticTarget, x0 []float64, labels ...string) (mean, vr []float64, se float64, err error) {
+	g := c.GoldHMC
+	m := len(x0)
+	prec := c.hmcPrecision(target)
+	plan := mcmc.Plan{Burn: g.Burn, Keep: g.Samples}
+	traces, err := mcmc.Chains(g.Chains, 1, c.Seed, labels, func(_ int, rnd *rand.Rand) ([][]float64, error) {
+		h := &mcmc.HMC{Target: target, Steps: g.Leapfrog, StepSize: func(beta float64) float64 { return g.Step / prec(beta) }}
+		pt := mcmc.NewPoint[[]float64](target, slices.Clone(x0))
+		tr := make([][]float64, m)
+		for i := range tr {
+			tr[i] = make([]float64, g.Samples)
+		}
+		mcmc.Run[[]float64](h, &pt, 1, plan, rnd, func(k int, pt *mcmc.Point[[]float64]) {
+			for i, v := range pt.X {
+				tr[i][k] = v
+			}
+		})
+		return tr, nil
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	mean, vr = make([]float64, m), make([]float64, m)
+	n := float64(g.Chains * g.Samples)
+	for i := range m {
+		chains := make([][]float64, g.Chains)
+		for ch, tr := range traces {
+			chains[ch] = tr[i]
+			for _, v := range tr[i] {
+				mean[i] += v / n
+			}
+		}
+		for _, tr := range traces {
+			for _, v := range tr[i] {
+				vr[i] += (v - mean[i]) * (v - mean[i]) / n
+			}
+		}
+		se = math.Max(se, math.Sqrt(vr[i]/mcmc.ESSChains(chains)))
+	}
+	return mean, vr, se, nil
 }
 
 // logisticEvalFlops counts one evaluation of ln p(t, w) or of its
@@ -293,6 +361,20 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	}
 	cl.Gold, cl.GoldSE = experiments.Float(g), experiments.Float(gse)
 	nan := math.NaN()
+	// The gold posterior moments (chains from w = 0: the posterior is
+	// log-concave) and each method's errors against them.
+	gm, gv, gmse, err := c.goldMoments(target, make([]float64, m), "atlas-logistic", "gold-hmc", set.name, sd)
+	if err != nil {
+		return cl, err
+	}
+	cl.GoldMeanSE = experiments.Float(gmse)
+	posErr := func(mean, cov []float64) (float64, float64) {
+		var v []float64
+		for i := range m {
+			v = append(v, cov[i*m+i])
+		}
+		return vecErr(mean, gm), vecErr(v, gv)
+	}
 
 	// VB with the JJ bound through vb.Run; an iteration builds S_N⁻¹ (n
 	// m² multiply-adds), inverts it (m³) and updates ξ (n m²).
@@ -305,7 +387,8 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	set2 := config.FixedBudget(slices.Max(c.VBIterations)).Settings(nil, v)
 	set2.Recorder = func(it vb.Iteration) {
 		if slices.Contains(c.VBIterations, it.Iter+1) {
-			cl.add(VB, it.Iter+1, it.F, nan, float64(it.Iter+1)*vbOps, start.elapsed(), nan, nan)
+			me, ve := posErr(v.Mean, v.Cov)
+			cl.add(VB, it.Iter+1, it.F, nan, float64(it.Iter+1)*vbOps, start.elapsed(), me, ve)
 		}
 	}
 	res := vb.Run(v, set2)
@@ -325,7 +408,8 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	}
 	lapOps := float64(lap.Iterations+1) * (float64(2*n*m*m+m*m*m) + logisticEvalFlops(n, m))
 	// One-shot (budget 0): Newton runs to its mode, its steps in the ops.
-	cl.add(Laplace, 0, lap.LnZ, nan, lapOps, start.elapsed(), nan, nan)
+	me, ve := posErr(lap.Q.Mean, lap.Q.Cov)
+	cl.add(Laplace, 0, lap.LnZ, nan, lapOps, start.elapsed(), me, ve)
 	// BIC at the MAP point: ln p(t | w*) − (m/2) ln n.
 	cl.add(BIC, 0, target.LogLik(lap.Q.Mean)-0.5*float64(m)*math.Log(float64(n)), nan, lapOps+logisticEvalFlops(n, m), start.elapsed(), nan, nan)
 
@@ -357,7 +441,9 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 			if lz, err := ep.LogEvidence(); err != nil {
 				cl.note("ep_no_evidence")
 			} else {
-				cl.add(EP, k, lz, nan, float64(k)*sweepOps, start.elapsed(), nan, nan)
+				q := ep.Q()
+				me, ve := posErr(q.Mean, q.Cov)
+				cl.add(EP, k, lz, nan, float64(k)*sweepOps, start.elapsed(), me, ve)
 			}
 		}
 	}
@@ -380,7 +466,13 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	pchol.Factorize(pc)
 	prop := is.NewDefensive(is.NewStudentT(c.IS.Nu, slices.Clone(v.Mean), &chol), is.NewGaussian(make([]float64, m), &pchol), c.IS.Defensive)
 	isRungs(&cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, "atlas-logistic", "is", set.name, sd), prop, target,
-		logisticEvalFlops(n, m)+studentTFlops(m)+gaussFlops(m), nil)
+		logisticEvalFlops(n, m)+studentTFlops(m)+gaussFlops(m), func(mean, second []float64) (float64, float64) {
+			v := make([]float64, m)
+			for i := range v {
+				v[i] = second[i] - mean[i]*mean[i]
+			}
+			return vecErr(mean, gm), vecErr(v, gv)
+		})
 
 	// AIS, one set of runs per rung.
 	for _, k := range c.AIS.Ladder {
@@ -430,6 +522,11 @@ func RunLogistic(env *experiments.Env, c *LogisticConfig) error {
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
 	absent := []Absent{{Method: CS, Why: "not applicable: logistic regression has no hidden variables, so there is no completed-data marginal for Cheeseman–Stutz"}}
 	noteMetrics(s, cells)
+	var mcse []float64
+	for _, cl := range cells {
+		mcse = append(mcse, float64(cl.GoldMeanSE))
+	}
+	s.SetMetric("gold_mean_mcse_max", slices.Max(mcse))
 	gold, est := rowEstimates(cells)
 	if _, err := WriteGrid(env.Dir, s, "logistic", gold, est, absent); err != nil {
 		return err
@@ -443,7 +540,7 @@ func RunLogistic(env *experiments.Env, c *LogisticConfig) error {
 		"Gold standard: AIS with HMC, %d runs of %d steps (%s schedule), its pooled ln p(t) and standard error stated (Kind ais-long). "+
 		"VB: the Jaakkola–Jordan bound after %v iterations; Laplace: Newton to the mode; BIC = ln p(t | w*) − (M/2) ln n at Laplace's mode; EP: a projected factor per point, evidence after %v sweeps. "+
 		"IS: %d runs of up to %d draws from a Student t (ν = %g) on VB's q widened %g× mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs per rung of %v steps, HMC with %d leapfrog steps. "+
-		"No posterior moments: the gold is a long AIS, whose final states are not kept. Operations are counted per formula (per evaluation of ln p(t, w): n(4M + 40)).",
+		"Posterior errors: ‖E_q[w] − E[w|t]‖₂ and ‖diag Var_q[w] − diag Var[w|t]‖₂ (VB's q, Laplace's and EP's Gaussians, IS's self-normalised moments; none for BIC and AIS) against %d HMC chains of %d samples after %d (the [ais] kernel at β = 1, from w = 0), whose largest Monte Carlo error of a mean (sd/√ESS) is the metric gold_mean_mcse_max. Operations are counted per formula (per evaluation of ln p(t, w): n(4M + 40)).",
 		c.Prior.Alpha, data, c.SyntheticN, c.SyntheticInputs, c.Seeds, c.GoldAIS.Runs, c.GoldAIS.Steps, c.GoldAIS.Schedule, c.VBIterations, c.EPSweeps,
-		c.IS.Runs, c.IS.Samples, c.IS.Nu, c.IS.Widen, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Leapfrog))
+		c.IS.Runs, c.IS.Samples, c.IS.Nu, c.IS.Widen, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Leapfrog, c.GoldHMC.Chains, c.GoldHMC.Samples, c.GoldHMC.Burn))
 }

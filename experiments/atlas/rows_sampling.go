@@ -26,6 +26,9 @@ type rowCell struct {
 	Notes        map[string]int `json:",omitempty"`
 	// BICp is the DAG row's BICp, which is not a column of the grid.
 	BICp experiments.Float `json:",omitempty"`
+	// GoldMeanSE is the largest Monte Carlo standard error of the gold
+	// standard's posterior mean, where its moments are sampled.
+	GoldMeanSE experiments.Float `json:",omitempty"`
 	// Alt are estimates of ln p(D) that are not columns of the grid (a
 	// method's variant), by name: the summary's metric err_<name>_median
 	// is their median |Alt − Gold| over the cells (altMetrics).
