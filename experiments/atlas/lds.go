@@ -31,7 +31,7 @@ import (
 const LDSID = "atlas/lds"
 
 func init() {
-	experiments.Add(LDSID, "atlas row: the LDS with one hidden dimension and one output, ln p(y) by VB (hyperparameters fixed), BIC, Laplace, IS from VB's q mirrored in C and AIS with HMC against quadrature over (A, C, ln ρ)",
+	experiments.Add(LDSID, "atlas row: the LDS with one hidden dimension and one output, ln p(y) by VB (hyperparameters fixed), BIC, CS, Laplace, IS from VB's q mirrored in C and AIS with HMC against quadrature over (A, C, ln ρ)",
 		DefaultLDS, RunLDS, PlotGrid)
 }
 
@@ -66,7 +66,7 @@ type LDSConfig struct {
 	// VBBudgets are the iterations at which VB's F is read (one run per
 	// seed of the largest).
 	VBBudgets []int `toml:"vb_budgets" range:"[1,1e5] integer len=1.. increasing"`
-	// EM is the run of the ML EM of BIC.
+	// EM is the run of the ML EM of BIC and CS.
 	EM config.FitSettings `toml:"em"`
 	// IS: lds.Proposal (VB's q widened by widen, with t tails of nu
 	// degrees of freedom, mirrored in C) mixed with the prior at weight
@@ -221,7 +221,6 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 	}
 	rc = append(rc, rowCell{Notes: notes})
 	absent := []Absent{
-		{Method: CS, Why: "not built: core/model/lds has no completed-data marginal likelihood ln p(x̂, y) of the LDS under its conjugate priors, which Cheeseman–Stutz needs"},
 		{Method: EP, Why: "not built: core/approx has no EP for the LDS parameters"},
 	}
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
@@ -235,7 +234,10 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 	})
 	return env.WriteSummary(s, fmt.Sprintf("Atlas row: the LDS with k = p = 1 (Beal 2003 ch. 5), priors A ~ N(0, 1/%g), C | ρ ~ N(0, 1/(%gρ)), ρ ~ Ga(%g, %g), μ_0 = 0, Σ_0 = 1, fixed for every method. "+
 		"Data: %d sets of one sequence, (A, C, ρ, T) = %v, %v, %v, %v; %d seeds. Gold standard: ln p(y) by quadrature over (A, C√(ργ), ln ρ), C ≥ 0 doubled (the sign symmetry), %d points an axis, its SE the difference from the rule of twice the step (lds.LogEvidenceQuad). "+
-		"VB: the bound F with the hyperparameters fixed after %v iterations; BIC = ln p(y | θ_ML) − (3/2) ln T at ML EM's point (μ_0, Σ_0 fixed); Laplace: approx.Laplace on (A, C, ln ρ) from VB's means, + ln 2 for the mirror mode C ↦ −C. "+
+		"VB: the bound F with the hyperparameters fixed after %v iterations; BIC = ln p(y | θ_ML) − (3/2) ln T at ML EM's point (μ_0, Σ_0 fixed; no ln 2); "+
+		"CS: Cheeseman–Stutz ln p(x̂, y) + ln p(y | θ̂) − ln p(x̂, y | θ̂) (Beal 2003 eqs. 2.133, 6.27–6.30) at the same ML point, x̂ the Kalman smoother's expected statistics there and ln p(x̂, y) closed form under the Gaussian and Normal-Gamma priors (lds.CheesemanStutz; VB's bound at q(x) = p(x | y, θ̂), so a lower bound before its ln 2), + ln 2 for the mirror mode as Laplace; "+
+		"where ML EM runs out along the likelihood's ridge towards ρ → ∞ (em.max_iterations reached), CS pays the prior C | ρ ~ N(0, 1/(γρ)) at ρ̂ and is far low, BIC (no prior) is not; "+
+		"Laplace: approx.Laplace on (A, C, ln ρ) from VB's means, + ln 2 for the mirror mode C ↦ −C. "+
 		"IS: %d runs of up to %d draws from lds.Proposal (VB's q widened %g×, t tails of ν = %g, mirrored in C) mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs from the prior per rung of %v steps (%s schedule), HMC with %d leapfrog steps of %g/√(1 + βT). "+
 		"Operations in Kalman time steps (a smoother pass over T is 2T). No posterior moments.",
 		c.Prior.Alpha, c.Prior.Gamma, c.Prior.A, c.Prior.B, len(c.ATrue), c.ATrue, c.CTrue, c.RhoTrue, c.Lengths, c.Seeds, c.Quad.Points, c.VBBudgets,
@@ -299,10 +301,24 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 	bic := score.BIC(eres.F, 3, T)
 	bicOps, bicCPU := float64(eres.Iterations)*pass, cpuNow()-t0
 
+	// Cheeseman–Stutz at the same point (the parameters of EM's last E
+	// step, whose ln p(y | θ̂) BIC used), its completion the smoother's
+	// expected statistics there (lds.CheesemanStutz: one more smoother
+	// pass), + ln 2 for the mirror mode C ↦ −C as Laplace (the completion
+	// fixes the sign of x̂, so ln p(x̂, y) covers one of the two modes).
+	t1 := cpuNow()
+	csr, err := lds.CheesemanStutz(data, em.Params(), h)
+	if err != nil {
+		return out, fmt.Errorf("%s: CS: %w", name, err)
+	}
+	cs := csr.LnZ + math.Ln2
+	csOps, csCPU := bicOps+pass, bicCPU+cpuNow()-t1
+
 	for sd := range c.Seeds {
 		seed := uint64(sd + 1)
 		ss := strconv.Itoa(sd)
 		add(seed, BIC, 0, bic, nan, bicOps, bicCPU)
+		add(seed, CS, 0, cs, nan, csOps, csCPU)
 
 		// VB with the hyperparameters fixed (no schedule): F at each
 		// budget of one run; an iteration is one variational smoother pass.

@@ -101,4 +101,12 @@
 //	                      quadrature over (A, C√(ργ), ln ρ)
 //	Proposal              VB's q(A)q(C|ρ)q(ρ) widened, t tails,  eqs. (5.37), (5.42), (5.50); IS (4.93)-(4.95)
 //	                      mirrored in C (k = 1)
+//	CheesemanStutz        ln p(x̂, y) + ln p(y|θ̂) − ln p(x̂, y|θ̂)  eqs. (2.133), (6.27)-(6.30); smoother
+//	                      at θ̂, k = p = 1, x̂ the smoother's      (5.77)-(5.115); = F at q(x) = p(x|y, θ̂):
+//	                      expected statistics                    Theorem 2.3, Corollary 2.5, (2.140)-(2.148)
+//	CompletedStats        Σx_{t−1}², Σx_{t−1}x_t, Σx_t², Σx_t y_t,  (5.126)-(5.132) at point parameters
+//	                      Σy_t², T and x_0's (k = p = 1)
+//	CompletedStats        ln p(x, y | θ); ln p(x, y) under the   (5.2)-(5.5), (5.13); priors (5.8), (5.10),
+//	.LogJoint,            Gaussian and Normal-Gamma priors       (5.12); the regressions of (5.35)-(5.47)
+//	.LogMarginal
 package lds
