@@ -152,27 +152,36 @@ func (u *unitSite) Project(dst, cavity []float64) (float64, error) {
 	}
 	np := len(u.w)
 	top := math.Inf(-1)
-	for c := range u.lw {
+	// One field per parent configuration p: ln σ(z) and ln σ(−z) = ln σ(z) − z
+	// serve both states of a latent unit i (c = p and p + 2^np).
+	for p := range 1 << np {
 		z := u.b
 		for j := range np {
-			if c>>j&1 == 1 {
+			if p>>j&1 == 1 {
 				z += u.w[j]
 			}
 		}
-		si := u.value
-		if u.own >= 0 {
-			si = float64(c >> u.own & 1)
-		}
-		l := approx.LogSigmoid((2*si - 1) * z)
-		for t := range k {
-			if c>>t&1 == 1 {
-				l += u.l1[t]
-			} else {
-				l += u.l0[t]
+		lon := approx.LogSigmoid(z)
+		lf := [2]float64{lon - z, lon}
+		for si := range 2 {
+			if u.own < 0 && float64(si) != u.value {
+				continue
 			}
+			c := p | si<<np
+			if u.own < 0 {
+				c = p
+			}
+			l := lf[si]
+			for t := range k {
+				if c>>t&1 == 1 {
+					l += u.l1[t]
+				} else {
+					l += u.l0[t]
+				}
+			}
+			u.lw[c] = l
+			top = math.Max(top, l)
 		}
-		u.lw[c] = l
-		top = math.Max(top, l)
 	}
 	if math.IsInf(top, 0) || math.IsNaN(top) {
 		return math.NaN(), fmt.Errorf("sbn: EP site: %w", approx.ErrNoProjection)

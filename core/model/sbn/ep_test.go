@@ -259,3 +259,20 @@ func TestEPSweepOps(t *testing.T) {
 		t.Errorf("EPSweepOps %d, want %d", got, want)
 	}
 }
+
+// BenchmarkEPSweep times one EP sweep of a 2-4-6 net (Net.EPSweepOps edge
+// terms; the atlas row's cost estimate is per edge term).
+func BenchmarkEPSweep(b *testing.B) {
+	n := randomNet(b, 1, 1)
+	ep, err := NewEP(n, zeros, approx.EPSettings{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ep.Sweep(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n.EPSweepOps()), "ns/op-term")
+}
