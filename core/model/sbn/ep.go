@@ -84,7 +84,8 @@ func (e *EP) Skipped() int    { return e.fep.Skipped }
 
 // LogLik is EP's approximation of ln P(V) (eq. 2.6): FamilyEP's ln Z_EP
 // (Minka 2001, eq. (3.32)) of Σ_H p₀(H) Π_i f_i with p₀ = 2^{−h}, plus
-// h ln 2. Exact where the factor graph of the latent units is a tree.
+// h ln 2. Exact at the fixed point where the factor graph of the latent
+// units is a tree (EP is then belief propagation).
 func (e *EP) LogLik() (float64, error) {
 	lz, err := e.fep.LogEvidence()
 	if err != nil {
