@@ -72,6 +72,9 @@ type SBNConfig struct {
 	// VBIterations is mean field's ladder: its bound (eq. 2.15) after each
 	// number of iterations of one run from a uniform (0, 1) start (L1149).
 	VBIterations []int `toml:"vb_iterations" range:"[1,1e5] integer len=1.. increasing"`
+	// EPSweeps is EP's ladder (the clutter, logistic and hmm rows' key):
+	// its ln P(V) after each number of sweeps of one run ([ep]).
+	EPSweeps []int `toml:"ep_sweeps" range:"[1,1e5] integer len=1.. increasing"`
 	// Components is the M of the mixture of mean-field distributions
 	// (eq. 2.19) whose bound 𝓛_λ (eq. 2.25) is a metric of the row, with
 	// the Markov-chain q's (eqs. 2.38-2.50, started from mean field,
@@ -82,15 +85,14 @@ type SBNConfig struct {
 	// EP is fully factorised EP over the latent units (sbn.EP: one site
 	// per unit's P(s_i | pa(s_i)), Minka 2001 §3.3), one run from the
 	// uniform q, each step moved a fraction damping of the way: its
-	// ln P(V) after each number of sweeps of the ladder, the run carried
-	// on until no site's log-odds move by more than tol in a sweep (the
-	// sweeps it took: metrics ep_sweeps_*) or max_sweeps
-	// (note_ep_not_converged). EP is deterministic: a net's seeds repeat it.
+	// ln P(V) after each rung of ep_sweeps, the run carried on until no
+	// site's log-odds move by more than tol in a sweep (the sweeps it
+	// took: metrics ep_sweeps_*) or max_sweeps (note_ep_not_converged).
+	// EP is deterministic: a net's seeds repeat it.
 	EP struct {
 		Damping   float64 `toml:"damping" range:"(0,1]"`
 		MaxSweeps int     `toml:"max_sweeps" range:"[1,1e5] integer"`
 		Tol       float64 `toml:"tol" range:"[1e-14,1]"`
-		Ladder    []int   `toml:"ladder" range:"[1,1e5] integer len=1.. increasing"`
 	} `toml:"ep"`
 	// IS: draws from mean field's q at the ladder's last rung mixed with
 	// the uniform distribution on the latent states at weight defensive;
@@ -113,7 +115,8 @@ type SBNConfig struct {
 func DefaultSBN() SBNConfig {
 	c := SBNConfig{Layers: []int{2, 4, 6}, Span: 1, Nets: 20, Seeds: 3, VBIterations: []int{1, 2, 3, 5, 10, 20},
 		Components: 5, Markov: true, VB: config.FitSettings{MaxIterations: 500, RelTol: 1e-7, MonotoneTol: 1e-9}}
-	c.EP.Damping, c.EP.MaxSweeps, c.EP.Tol, c.EP.Ladder = 1, 200, 1e-8, []int{1, 2, 3, 5, 10, 20}
+	c.EPSweeps = []int{1, 2, 3, 5, 10, 20}
+	c.EP.Damping, c.EP.MaxSweeps, c.EP.Tol = 1, 200, 1e-8
 	c.IS.IS = config.IS{Runs: 16, Samples: 4000}
 	c.IS.Ladder, c.IS.Defensive = []int{1, 4, 40, 400, 4000}, 0.1
 	c.AIS.AIS = config.AIS{Runs: 16, Steps: 1000, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)}
@@ -139,8 +142,8 @@ func (c *SBNConfig) Validate() error {
 	switch {
 	case c.hidden() > sbnMaxHidden:
 		return config.FieldError("layers", c.Layers, fmt.Sprintf("has %d latent units; the exact ln P(V) enumerates at most %d", c.hidden(), sbnMaxHidden))
-	case slices.Max(c.EP.Ladder) > c.EP.MaxSweeps:
-		return config.FieldError("ep.ladder", slices.Max(c.EP.Ladder), fmt.Sprintf("must be at most ep.max_sweeps (%d)", c.EP.MaxSweeps))
+	case slices.Max(c.EPSweeps) > c.EP.MaxSweeps:
+		return config.FieldError("ep_sweeps", slices.Max(c.EPSweeps), fmt.Sprintf("must be at most ep.max_sweeps (%d)", c.EP.MaxSweeps))
 	case slices.Max(c.IS.Ladder) > c.IS.Samples:
 		return config.FieldError("is.ladder", slices.Max(c.IS.Ladder), fmt.Sprintf("must be at most is.samples (%d)", c.IS.Samples))
 	case slices.Max(c.AIS.Ladder) > c.AIS.Steps:
@@ -200,7 +203,7 @@ func (c *SBNConfig) Estimate() experiments.Cost {
 			experiments.Ops("exact ln P(V)", 10, nets, seeds, experiments.KeyN("layers", c.Layers, math.Ldexp(float64(units+pairs), h), "latent states × weights")),
 			experiments.Ops("fits", sbnIterNs, nets, seeds, pp, experiments.KeyN("vb.max_iterations", c.VB.MaxIterations, fits, "mean-field iterations, (M + 1)² per mixture iteration")),
 			experiments.Ops("EP", sbnEPOpNs, nets, seeds, experiments.KeyN("layers", c.Layers, c.epSweepOps(), "edge terms an EP sweep"),
-				experiments.KeyN("ep.max_sweeps", c.EP.MaxSweeps, float64(c.EP.MaxSweeps+len(c.EP.Ladder)), "sweeps and the rungs' evidence passes")),
+				experiments.KeyN("ep.max_sweeps", c.EP.MaxSweeps, float64(c.EP.MaxSweeps+len(c.EPSweeps)), "sweeps and the rungs' evidence passes")),
 			experiments.Ops("IS", 20, nets, seeds, pp, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
 			experiments.Ops("AIS", 60, nets, seeds, pp, experiments.KeyN("ais.ladder", c.AIS.Ladder, float64(ladder), "steps summed over the ladder"), experiments.Key("ais.runs", c.AIS.Runs)),
 		},
@@ -354,7 +357,7 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 }
 
 // runSBNEP runs EP on pattern v of net, adds its ln P(V) and the mean
-// error of its marginals after each rung of ep.ladder (ops: the sweeps and
+// error of its marginals after each rung of ep_sweeps (ops: the sweeps and
 // the rung's evidence pass; CPU: the sweeps' and this rung's evidence, the
 // earlier rungs' evidence not carried on), and records the sweeps until no
 // site's log-odds moved by more than ep.tol, sweeping past the ladder to
@@ -368,7 +371,7 @@ func (c *SBNConfig) runSBNEP(cl *sbnCell, net *sbn.Net, v, means []float64) erro
 		return err
 	}
 	sweepOps := float64(net.EPSweepOps())
-	last := slices.Max(c.EP.Ladder)
+	last := slices.Max(c.EPSweeps)
 	var sweepCPU time.Duration
 	for k := 1; k <= c.EP.MaxSweeps && (k <= last || cl.EPSweeps == 0); k++ {
 		start := startClock()
@@ -380,7 +383,7 @@ func (c *SBNConfig) runSBNEP(cl *sbnCell, net *sbn.Net, v, means []float64) erro
 		if cl.EPSweeps == 0 && change <= c.EP.Tol {
 			cl.EPSweeps = k
 		}
-		if !slices.Contains(c.EP.Ladder, k) {
+		if !slices.Contains(c.EPSweeps, k) {
 			continue
 		}
 		start = startClock()
@@ -484,6 +487,6 @@ func RunSBN(env *experiments.Env, c *SBNConfig) error {
 		"BIC, CS and Laplace do not apply (the weights are known: no parameter posterior). Posterior error: mean |⟨h_k⟩ − exact| over the latent units (VB: μ; EP: q's means; IS: self-normalised means); no variance error (a binary unit's variance is fixed by its mean). "+
 		"Operations: edge terms as mixq/samplers counts them (Net.IterationOps per mean-field iteration, Net.EPSweepOps per EP sweep and per evidence pass, Net.StepOps per Gibbs step, Net.DrawOps per importance draw).",
 		c.Nets, c.Layers, c.Span, c.Span, c.Seeds, c.hidden(), c.VBIterations, c.Components, mix, mix, markov,
-		c.EP.Damping, c.EP.Ladder, c.EP.Tol, c.EP.MaxSweeps, len(epSweeps), len(cells),
+		c.EP.Damping, c.EPSweeps, c.EP.Tol, c.EP.MaxSweeps, len(epSweeps), len(cells),
 		c.IS.Runs, c.IS.Samples, c.IS.Defensive, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/vbworkbench/vbw/core/rng"
 )
 
-// TestSBNEPCell checks a cell's EP estimates: one per rung of ep.ladder,
+// TestSBNEPCell checks a cell's EP estimates: one per rung of ep_sweeps,
 // operations (k + 1) × Net.EPSweepOps (k sweeps and the evidence pass),
 // and at the last rung (20
 // sweeps, past the 8 EP takes to converge at tol 1e-8 on these nets) an error
@@ -34,12 +34,12 @@ func TestSBNEPCell(t *testing.T) {
 				vbs = append(vbs, e)
 			}
 		}
-		if len(eps) != len(c.EP.Ladder) {
-			t.Fatalf("%s: %d EP estimates for a ladder of %d", cl.Dataset, len(eps), len(c.EP.Ladder))
+		if len(eps) != len(c.EPSweeps) {
+			t.Fatalf("%s: %d EP estimates for a ladder of %d", cl.Dataset, len(eps), len(c.EPSweeps))
 		}
 		for j, e := range eps {
-			if e.Budget != c.EP.Ladder[j] {
-				t.Errorf("%s: EP rung %d has budget %d, want %d", cl.Dataset, j, e.Budget, c.EP.Ladder[j])
+			if e.Budget != c.EPSweeps[j] {
+				t.Errorf("%s: EP rung %d has budget %d, want %d", cl.Dataset, j, e.Budget, c.EPSweeps[j])
 			}
 			if want := float64((e.Budget + 1) * net.EPSweepOps()); float64(e.Ops) != want {
 				t.Errorf("%s: EP ops %v at %d sweeps, want %v", cl.Dataset, e.Ops, e.Budget, want)
@@ -60,7 +60,7 @@ func TestSBNEPCell(t *testing.T) {
 func TestSBNEPLadderCap(t *testing.T) {
 	c := DefaultSBN()
 	c.EP.MaxSweeps = 10
-	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "ep.ladder") {
-		t.Errorf("ladder %v with max_sweeps 10: %v", c.EP.Ladder, err)
+	if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "ep_sweeps") {
+		t.Errorf("ladder %v with max_sweeps 10: %v", c.EPSweeps, err)
 	}
 }
