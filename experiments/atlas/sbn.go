@@ -3,6 +3,13 @@ package atlas
 // atlas/sbn: Lawrence's (2000) layered sigmoid belief networks with known
 // weights (core/model/sbn), ln P(V) of a visible pattern against exact
 // enumeration of the latent states.
+//
+// An EP sweep (sbn.EP, fully factorised EP over the latent units) enumerates
+// for each unit i the 2^{k_i} states of the k_i latent units its factor
+// P(s_i | pa(s_i)) touches (k_i = |pa(i)| + 1 latent, |pa(i)| visible),
+// each state's field and log-weight: Net.EPSweepOps = Σ_i 2^{k_i}
+// (|pa(i)| + k_i + 1) edge terms, 1064 on a 2-4-6 net; the evidence at a
+// rung is one more such pass.
 
 import (
 	"fmt"
@@ -10,7 +17,9 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
+	"time"
 
+	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/model/sbn"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
@@ -35,7 +44,7 @@ var (
 )
 
 func init() {
-	experiments.Add(SBNID, "atlas row: random sigmoid belief nets with known weights (Lawrence ch. 2), ln P(V) by mean field's bound, IS from mean field's q mixed with the uniform, and AIS with Gibbs sweeps, against exact enumeration of the latent states; mixture and Markov-chain bounds as metrics",
+	experiments.Add(SBNID, "atlas row: random sigmoid belief nets with known weights (Lawrence ch. 2), ln P(V) by mean field's bound, fully factorised EP over the latent units, IS from mean field's q mixed with the uniform, and AIS with Gibbs sweeps, against exact enumeration of the latent states; mixture and Markov-chain bounds as metrics",
 		DefaultSBN, RunSBN, PlotGrid)
 }
 
@@ -50,8 +59,9 @@ func init() {
 // Operations are edge terms, as mixq/samplers counts them (one weight
 // times a parent's state or mean, with its exponentials): a mean-field
 // iteration is Net.IterationOps(0), an M-component mixture's
-// IterationOps(M), an AIS temperature one mcmc.Gibbs step (Net.StepOps),
-// an importance draw Net.DrawOps.
+// IterationOps(M), an EP sweep Net.EPSweepOps (and one more for the
+// evidence at a rung), an AIS temperature one mcmc.Gibbs step
+// (Net.StepOps), an importance draw Net.DrawOps.
 type SBNConfig struct {
 	experiments.Common
 	// Layers are the layer sizes, top first; the last is visible.
@@ -62,6 +72,9 @@ type SBNConfig struct {
 	// VBIterations is mean field's ladder: its bound (eq. 2.15) after each
 	// number of iterations of one run from a uniform (0, 1) start (L1149).
 	VBIterations []int `toml:"vb_iterations" range:"[1,1e5] integer len=1.. increasing"`
+	// EPSweeps is EP's ladder (the clutter, logistic and hmm rows' key):
+	// its ln P(V) after each number of sweeps of one run ([ep]).
+	EPSweeps []int `toml:"ep_sweeps" range:"[1,1e5] integer len=1.. increasing"`
 	// Components is the M of the mixture of mean-field distributions
 	// (eq. 2.19) whose bound 𝓛_λ (eq. 2.25) is a metric of the row, with
 	// the Markov-chain q's (eqs. 2.38-2.50, started from mean field,
@@ -69,6 +82,18 @@ type SBNConfig struct {
 	Components int                `toml:"components" range:"[1,20] integer"`
 	Markov     bool               `toml:"markov"`
 	VB         config.FitSettings `toml:"vb"`
+	// EP is fully factorised EP over the latent units (sbn.EP: one site
+	// per unit's P(s_i | pa(s_i)), Minka 2001 §3.3), one run from the
+	// uniform q, each step moved a fraction damping of the way: its
+	// ln P(V) after each rung of ep_sweeps, the run carried on until no
+	// site's log-odds move by more than tol in a sweep (the sweeps it
+	// took: metrics ep_sweeps_*) or max_sweeps (note_ep_not_converged).
+	// EP is deterministic: a net's seeds repeat it.
+	EP struct {
+		Damping   float64 `toml:"damping" range:"(0,1]"`
+		MaxSweeps int     `toml:"max_sweeps" range:"[1,1e5] integer"`
+		Tol       float64 `toml:"tol" range:"[1e-14,1]"`
+	} `toml:"ep"`
 	// IS: draws from mean field's q at the ladder's last rung mixed with
 	// the uniform distribution on the latent states at weight defensive;
 	// the ladder is the draws of each run used.
@@ -90,6 +115,8 @@ type SBNConfig struct {
 func DefaultSBN() SBNConfig {
 	c := SBNConfig{Layers: []int{2, 4, 6}, Span: 1, Nets: 20, Seeds: 3, VBIterations: []int{1, 2, 3, 5, 10, 20},
 		Components: 5, Markov: true, VB: config.FitSettings{MaxIterations: 500, RelTol: 1e-7, MonotoneTol: 1e-9}}
+	c.EPSweeps = []int{1, 2, 3, 5, 10, 20}
+	c.EP.Damping, c.EP.MaxSweeps, c.EP.Tol = 1, 200, 1e-8
 	c.IS.IS = config.IS{Runs: 16, Samples: 4000}
 	c.IS.Ladder, c.IS.Defensive = []int{1, 4, 40, 400, 4000}, 0.1
 	c.AIS.AIS = config.AIS{Runs: 16, Steps: 1000, AISSchedule: config.DefaultSchedule(config.ScheduleLinear)}
@@ -115,6 +142,8 @@ func (c *SBNConfig) Validate() error {
 	switch {
 	case c.hidden() > sbnMaxHidden:
 		return config.FieldError("layers", c.Layers, fmt.Sprintf("has %d latent units; the exact ln P(V) enumerates at most %d", c.hidden(), sbnMaxHidden))
+	case slices.Max(c.EPSweeps) > c.EP.MaxSweeps:
+		return config.FieldError("ep_sweeps", slices.Max(c.EPSweeps), fmt.Sprintf("must be at most ep.max_sweeps (%d)", c.EP.MaxSweeps))
 	case slices.Max(c.IS.Ladder) > c.IS.Samples:
 		return config.FieldError("is.ladder", slices.Max(c.IS.Ladder), fmt.Sprintf("must be at most is.samples (%d)", c.IS.Samples))
 	case slices.Max(c.AIS.Ladder) > c.AIS.Steps:
@@ -129,8 +158,24 @@ func (c *SBNConfig) Validate() error {
 // nanoseconds (mixq's componentIterOps, BenchmarkFit of core/model/sbn).
 const sbnIterNs = 400
 
-// Estimate counts the enumeration, the fits to their caps and the
-// samplers, per unit-parent pair.
+// sbnEPOpNs is the work of one edge term of an EP sweep in nanoseconds
+// (a ln σ per parent configuration, an exponential per state, the
+// cavities' and q's log-partitions; BenchmarkEPSweep of core/model/sbn:
+// 16-20 ns on a 2-4-6 net).
+const sbnEPOpNs = 20
+
+// epSweepOps is Net.EPSweepOps of a net of the layers (the weights do not
+// enter), 0 for layers no net has.
+func (c *SBNConfig) epSweepOps() float64 {
+	net, err := sbn.Random(c.Layers, 1, rng.New(0, SBNID, "estimate"))
+	if err != nil {
+		return 0
+	}
+	return float64(net.EPSweepOps())
+}
+
+// Estimate counts the enumeration, the fits to their caps, EP to its cap
+// and the samplers, per unit-parent pair (EP per edge term of its sweep).
 func (c *SBNConfig) Estimate() experiments.Cost {
 	units, pairs := 0, 0
 	for l, k := range c.Layers {
@@ -157,6 +202,8 @@ func (c *SBNConfig) Estimate() experiments.Cost {
 		Work: []experiments.Part{
 			experiments.Ops("exact ln P(V)", 10, nets, seeds, experiments.KeyN("layers", c.Layers, math.Ldexp(float64(units+pairs), h), "latent states × weights")),
 			experiments.Ops("fits", sbnIterNs, nets, seeds, pp, experiments.KeyN("vb.max_iterations", c.VB.MaxIterations, fits, "mean-field iterations, (M + 1)² per mixture iteration")),
+			experiments.Ops("EP", sbnEPOpNs, nets, seeds, experiments.KeyN("layers", c.Layers, c.epSweepOps(), "edge terms an EP sweep"),
+				experiments.KeyN("ep.max_sweeps", c.EP.MaxSweeps, float64(c.EP.MaxSweeps+len(c.EPSweeps)), "sweeps and the rungs' evidence passes")),
 			experiments.Ops("IS", 20, nets, seeds, pp, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
 			experiments.Ops("AIS", 60, nets, seeds, pp, experiments.KeyN("ais.ladder", c.AIS.Ladder, float64(ladder), "steps summed over the ladder"), experiments.Key("ais.runs", c.AIS.Runs)),
 		},
@@ -175,13 +222,15 @@ func sbnCriteria() results.Criteria {
 func (c *SBNConfig) Criteria(*experiments.Env) (results.Criteria, error) { return sbnCriteria(), nil }
 
 // sbnCell is one net and seed: the grid's estimates and the richer
-// bounds (NaN when not fitted or failed) with the mixture's operations.
+// bounds (NaN when not fitted or failed) with the mixture's operations,
+// and the sweeps EP took to converge (0: not within ep.max_sweeps).
 type sbnCell struct {
 	rowCell
-	Mix    experiments.Float `json:"mix"`
-	MixOps experiments.Float `json:"mix_ops"`
-	Markov experiments.Float `json:"markov"`
-	Failed int               `json:"failed"`
+	Mix      experiments.Float `json:"mix"`
+	MixOps   experiments.Float `json:"mix_ops"`
+	Markov   experiments.Float `json:"markov"`
+	Failed   int               `json:"failed"`
+	EPSweeps int               `json:"ep_sweeps"`
 }
 
 // meanAbsErr is (1/h) Σ_k |a_k − b_k| over the first h entries of a
@@ -244,6 +293,11 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 		cl.add(VB, b, f[b], nan, float64(b)*iterOps, secs(cpu*float64(b)/float64(top)), me[b], nan)
 	}
 
+	// EP from the uniform q along its sweeps, on to convergence.
+	if err := c.runSBNEP(&cl, net, v, means); err != nil {
+		return cl, fmt.Errorf("%s seed %d: EP: %w", name, seed, err)
+	}
+
 	// The richer q: the M-component mixture and the Markov chain.
 	fs := sbn.Settings{Components: c.Components, VB: c.VB.Settings(nil, nil)}
 	if fit, err := sbn.FitPattern(net, v, fs, rng.New(c.Seed, stream("mixture")...)); err != nil {
@@ -302,6 +356,54 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 	return cl, nil
 }
 
+// runSBNEP runs EP on pattern v of net, adds its ln P(V) and the mean
+// error of its marginals after each rung of ep_sweeps (ops: the sweeps and
+// the rung's evidence pass; CPU: the sweeps' and this rung's evidence, the
+// earlier rungs' evidence not carried on), and records the sweeps until no
+// site's log-odds moved by more than ep.tol, sweeping past the ladder to
+// at most ep.max_sweeps. A rung whose evidence is undefined (a site with no
+// projection) has no estimate (note_ep_no_evidence); skipped site updates
+// are counted in note_ep_skipped, runs that did not converge in
+// note_ep_not_converged. The caller has locked its goroutine to its thread.
+func (c *SBNConfig) runSBNEP(cl *sbnCell, net *sbn.Net, v, means []float64) error {
+	ep, err := sbn.NewEP(net, v, approx.EPSettings{Damping: c.EP.Damping, MaxIterations: c.EP.MaxSweeps, Tol: c.EP.Tol})
+	if err != nil {
+		return err
+	}
+	sweepOps := float64(net.EPSweepOps())
+	last := slices.Max(c.EPSweeps)
+	var sweepCPU time.Duration
+	for k := 1; k <= c.EP.MaxSweeps && (k <= last || cl.EPSweeps == 0); k++ {
+		start := startClock()
+		change, err := ep.Sweep()
+		sweepCPU += start.elapsed()
+		if err != nil {
+			return err
+		}
+		if cl.EPSweeps == 0 && change <= c.EP.Tol {
+			cl.EPSweeps = k
+		}
+		if !slices.Contains(c.EPSweeps, k) {
+			continue
+		}
+		start = startClock()
+		lz, err := ep.LogLik()
+		cpu := sweepCPU + start.elapsed()
+		if err != nil {
+			cl.note("ep_no_evidence")
+			continue
+		}
+		cl.add(EP, k, lz, math.NaN(), float64(k+1)*sweepOps, cpu, meanAbsErr(ep.Means(), means), math.NaN())
+	}
+	if cl.EPSweeps == 0 {
+		cl.note("ep_not_converged")
+	}
+	for range ep.Skipped() {
+		cl.note("ep_skipped")
+	}
+	return nil
+}
+
 // boundTolSBN is the margin by which a bound may exceed the exact ln P(V):
 // rounding of sums of a few dozen terms (mixq's boundTol).
 const boundTolSBN = 1e-9
@@ -332,14 +434,16 @@ func RunSBN(env *experiments.Env, c *SBNConfig) error {
 		{Method: BIC, Why: notApplicable},
 		{Method: CS, Why: notApplicable},
 		{Method: Laplace, Why: notApplicable},
-		{Method: EP, Why: "not built: no EP over the binary latent units of a sigmoid belief net in the workbench"},
 	}
 	rows := make([]rowCell, len(cells))
-	var mixErr, mixOps, markovErr []float64
+	var mixErr, mixOps, markovErr, epSweeps []float64
 	bad := 0
 	for i, cl := range cells {
 		rows[i] = cl.rowCell
 		bad += cl.Failed
+		if cl.EPSweeps > 0 {
+			epSweeps = append(epSweeps, float64(cl.EPSweeps))
+		}
 		if !math.IsNaN(float64(cl.Mix)) {
 			mixErr, mixOps = append(mixErr, float64(cl.Gold-cl.Mix)), append(mixOps, float64(cl.MixOps))
 		}
@@ -355,6 +459,12 @@ func RunSBN(env *experiments.Env, c *SBNConfig) error {
 	if len(markovErr) > 0 {
 		s.SetMetric("err_markov_median", results.Median(markovErr))
 	}
+	s.SetMetric("ep_converged", float64(len(epSweeps)))
+	if len(epSweeps) > 0 {
+		s.SetMetric("ep_sweeps_median", results.Median(epSweeps))
+		s.SetMetric("ep_sweeps_max", slices.Max(epSweeps))
+	}
+	noteMetrics(s, rows)
 	gold, est := rowEstimates(rows)
 	if _, err := WriteGrid(env.Dir, s, "sbn", gold, est, absent); err != nil {
 		return err
@@ -371,10 +481,12 @@ func RunSBN(env *experiments.Env, c *SBNConfig) error {
 	return env.WriteSummary(s, fmt.Sprintf("Atlas row: sigmoid belief networks with known weights (Lawrence 2000 ch. 2, core/model/sbn). Data sets: %d random %v nets, every weight and bias U(−%g, %g) (L1127), the visible units clamped at 0 (Figs 2.4-2.5), %d seeds each (the variational starts and the samplers' streams). "+
 		"Gold standard: ln P(V) by enumerating the 2^%d latent states (Net.ExactLogLik, eq. 2.6), and the exact latent means. "+
 		"VB: mean field's bound (eq. 2.15, the Saul-Jaakkola-Jordan bound with its ξ) after %v iterations of one run from a uniform (0, 1) start; beside it, not grid columns, the %d-component mixture's bound 𝓛_λ (eq. 2.25; metrics err_%s_median and ops_%s_median, gold − bound) and %s, both stopped by [vb]. "+
+		"EP: fully factorised EP over the latent units (sbn.EP; Minka 2001 §3.3, loopy belief propagation by §4.4), one site per unit's P(s_i | pa(s_i)) projected by enumerating the states of the latent units it touches, from the uniform q with damping %g, ln P(V) = ln Z_EP + h ln 2 after %v sweeps (not a bound; deterministic, so a net's seeds repeat it); run on until no site's log-odds moved by more than %g or %d sweeps: %d of %d cells converged (metrics ep_sweeps_median and ep_sweeps_max; note_ep_not_converged counts the others). "+
 		"IS: %d runs of up to %d draws from mean field's q at its last rung mixed with the uniform distribution on the latent states at %g (is.Defensive: a μ_k near 0 or 1 gives states of posterior mass a vanishing Q, and the uniform share bounds every weight by 2^h/ε times P(V)); "+
 		"AIS: from the prior P(H) with one Gibbs sweep (§2.3) per temperature, %d runs per rung of %v temperatures, %s schedule, SE the larger of the delta method's and sd(ln w)/√G. "+
-		"BIC, CS and Laplace do not apply (the weights are known: no parameter posterior); no EP. Posterior error: mean |⟨h_k⟩ − exact| over the latent units (VB: μ; IS: self-normalised means); no variance error (a binary unit's variance is fixed by its mean). "+
-		"Operations: edge terms as mixq/samplers counts them (Net.IterationOps per mean-field iteration, Net.StepOps per Gibbs step, Net.DrawOps per importance draw).",
+		"BIC, CS and Laplace do not apply (the weights are known: no parameter posterior). Posterior error: mean |⟨h_k⟩ − exact| over the latent units (VB: μ; EP: q's means; IS: self-normalised means); no variance error (a binary unit's variance is fixed by its mean). "+
+		"Operations: edge terms as mixq/samplers counts them (Net.IterationOps per mean-field iteration, Net.EPSweepOps per EP sweep and per evidence pass, Net.StepOps per Gibbs step, Net.DrawOps per importance draw).",
 		c.Nets, c.Layers, c.Span, c.Span, c.Seeds, c.hidden(), c.VBIterations, c.Components, mix, mix, markov,
+		c.EP.Damping, c.EPSweeps, c.EP.Tol, c.EP.MaxSweeps, len(epSweeps), len(cells),
 		c.IS.Runs, c.IS.Samples, c.IS.Defensive, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
 }

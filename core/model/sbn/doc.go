@@ -16,7 +16,9 @@
 // I(m, H) (eq. 2.21), bounded below with smoothing tables R(h_k|m) and
 // λ_m (eqs. 2.22-2.28), giving 𝓛_λ (eq. 2.25). Every constant is kept, so
 // every bound is a bound on ln P(V) itself, computed exactly by enumeration
-// for the small nets of the text (eq. 2.6).
+// for the small nets of the text (eq. 2.6). Beside the bounds, EP (ep.go)
+// approximates ln P(V) by fully factorised expectation propagation over
+// the latent units, not a bound.
 //
 // The text's fixed point for μ (eq. 2.18 with φ_k of eq. A.8; eq. 2.32 for
 // a component) replaces ln⟨·⟩ by ⟨ln ·⟩ over s_k (eq. A.3), which can
@@ -49,6 +51,10 @@
 //     gradient ascent of the bound in W (L1119, §2.5.2 L1145-1150; ∂Λ/∂W from eqs. 2.13, A.5-A.7).
 //   - Net.ExactMeans, Mixture.Means: exact (eq. 2.6 by enumeration) and approximate (eq. 2.19) ⟨h_k⟩.
 //   - Posterior: P(H | V) as a Gibbs (L834) and AIS target by its method set (prior × likelihood).
+//   - EP, NewEP (Sweep, Run, LogLik, Means), Net.EPSweepOps: fully factorised EP over the latent
+//     units (approx.FamilyEP with approx.Bernoullis, one site per unit's P(s_i | pa(s_i)) of eqs.
+//     2.2-2.4; Minka 2001 §3.3, loopy BP by §4.4 and Heskes & Zoeter 2002), ln P(V) of eq. 2.6 as
+//     ln Z_EP + h ln 2 (the uniform p₀ = 2^{−h}); exact on tree-structured nets.
 //   - Net.SweepOps, StepOps, IterationOps, DrawOps: operation counts for comparisons at matched compute.
 //   - Posterior.Bernoulli, Bernoulli, Posterior.LogProb: the mean-field q (eq. 2.10) as an importance
 //     proposal over the latent states and ln P(H, V) (eq. 2.5) as its target (samplers/is by method set).
