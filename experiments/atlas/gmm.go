@@ -32,7 +32,7 @@ import (
 const GMMID = "atlas/gmm"
 
 func init() {
-	experiments.Add(GMMID, "atlas: the VB Gaussian mixture's ln p(X|K) by VB, BIC, Cheeseman-Stutz, Laplace, IS with q and AIS against exact enumeration",
+	experiments.Add(GMMID, "atlas: the VB Gaussian mixture's ln p(X|K) by VB, BIC, Cheeseman-Stutz, Laplace, EP, IS with q and AIS against exact enumeration",
 		DefaultGMM, RunGMM, PlotGrid)
 }
 
@@ -59,7 +59,18 @@ func init() {
 // the best fit's posterior mean, by core/approx.Laplace (Newton on
 // Unconstrained.Grad with Unconstrained.Hess, central differences of the
 // analytic gradient), + ln K! (the K! relabelled modes taken as separate;
-// none where −∇∇ is not positive definite, note_laplace_indefinite), IS
+// none where −∇∇ is not positive definite, note_laplace_indefinite), EP
+// over (π, μ, Λ) in the family of VB's q, Dir × Π_k Normal-Wishart, one
+// site per point (gmm.NewEP; the tilted densities projected by their
+// expected sufficient statistics), started at the best fit's q
+// (FamilyEP.StartAt), its ln Z_EP after each budget of ep.sweeps sweeps
+// (damping ep.damping; the run stops early when no site moves by more
+// than ep.tol) plus ln R(q), the relabellings of q counted by their
+// overlaps (gmm.EPFamily.LogRelabellings: ln K! for a q in one mode, 0 for
+// the symmetric q EP reaches when the modes overlap; none where EP's
+// evidence is undefined, note_ep_no_evidence), beside EP from the
+// symmetric prior run to convergence or ep.max_sweeps (the metric
+// err_ep_symmetric_median_k2plus), IS
 // with the best fit's q relabelled K! ways, flattened to
 // q^(1/c²) (c = is.widen) and mixed with the prior at weight is.defensive
 // as the proposal (gmm.NewDefensiveProposal; is.runs runs of each of
@@ -72,7 +83,11 @@ func init() {
 // Operations are counted in point-component evaluations times D² (a
 // Mahalanobis distance): VB restarts·iterations·N·K·D², BIC N·K·D², CS
 // 2·N·K·D², Laplace its evaluations of ln p(θ, X) (a gradient 3 of them,
-// a Hessian 2P gradients, P = UnconstrainedDim)·N·K·D², IS
+// a Hessian 2P gradients, P = UnconstrainedDim)·N·K·D², EP
+// (sweeps + 1)·8·N·K·D² + K!·K·D² (a site update is 8 D×D passes per
+// component: the cavity's and the updated Normal-Wishart's log-partitions
+// and moments, the projection's factor and inverse; the evidence one more
+// pass over the sites; the relabellings K! overlaps), IS
 // runs·samples·(N·K + K!·K)·D², AIS runs·steps·N·K·D², enumeration
 // Kᴺ·N·D².
 type GMMConfig struct {
@@ -106,10 +121,19 @@ type GMMConfig struct {
 		Widen     float64 `toml:"widen" range:"[1,10]"`
 		Defensive float64 `toml:"defensive" range:"[0,1)"`
 	} `toml:"is"`
-	ISSamples []int      `toml:"is_samples" range:"[1,1e8] integer len=1.. increasing"`
-	AIS       config.AIS `toml:"ais"`
-	AISSteps  []int      `toml:"ais_steps" range:"[2,1e8] integer len=1.. increasing"`
-	GoldAIS   config.AIS `toml:"gold_ais"`
+	ISSamples []int `toml:"is_samples" range:"[1,1e8] integer len=1.. increasing"`
+	// EP: the ladder of sweeps from the best fit's q, the damping of every
+	// site update, the change below which a run stops and the cap of the
+	// symmetric start's run (at least the ladder's last rung).
+	EP struct {
+		Damping   float64 `toml:"damping" range:"(0,1]"`
+		Tol       float64 `toml:"tol" range:"(0,1e-2]"`
+		MaxSweeps int     `toml:"max_sweeps" range:"[1,1e5] integer"`
+		Sweeps    []int   `toml:"sweeps" range:"[1,1e5] integer len=1.. increasing"`
+	} `toml:"ep"`
+	AIS      config.AIS `toml:"ais"`
+	AISSteps []int      `toml:"ais_steps" range:"[2,1e8] integer len=1.. increasing"`
+	GoldAIS  config.AIS `toml:"gold_ais"`
 }
 
 // DefaultGMM returns 3 data sets of 10 points in 2-D from 2 clusters 3
@@ -126,6 +150,7 @@ func DefaultGMM() GMMConfig {
 	c.AIS.PilotRuns, c.GoldAIS.PilotRuns = 0, 0
 	c.IS.IS = config.IS{Runs: 16, Samples: 1}
 	c.IS.Widen, c.IS.Defensive = 1.5, 0.2
+	c.EP.Damping, c.EP.Tol, c.EP.MaxSweeps, c.EP.Sweeps = 1, 1e-9, 200, []int{1, 2, 5, 10, 20, 50}
 	return c
 }
 
@@ -137,6 +162,9 @@ func (c *GMMConfig) Validate() error {
 	}
 	if b := c.VBBudgets[len(c.VBBudgets)-1]; b > c.VB.MaxIterations {
 		errs = append(errs, config.FieldError("vb_budgets", c.VBBudgets, fmt.Sprintf("must be at most vb.max_iterations = %d", c.VB.MaxIterations)))
+	}
+	if b := c.EP.Sweeps[len(c.EP.Sweeps)-1]; b > c.EP.MaxSweeps {
+		errs = append(errs, config.FieldError("ep.sweeps", c.EP.Sweeps, fmt.Sprintf("must be at most ep.max_sweeps = %d", c.EP.MaxSweeps)))
 	}
 	if c.AIS.Runs < 2 {
 		errs = append(errs, config.FieldError("ais.runs", c.AIS.Runs, "must be at least 2 (a standard error)"))
@@ -198,13 +226,15 @@ func (c *GMMConfig) Estimate() experiments.Cost {
 	np := float64(gmm.UnconstrainedDim(kmax, c.Dim))
 	lapEvals := experiments.KeyN("k", c.K, 20*(6*np+5), "evaluations of ln p(θ, X) (largest K)")
 	return experiments.Cost{Cells: []experiments.Factor{sets, ks},
-		Memory:     []experiments.Part{experiments.Rows("estimates", sets, ks, seeds, experiments.Fixed(float64(len(c.VBBudgets)+len(c.ISSamples)+len(c.AISSteps)+1), "budgets"))},
+		Memory:     []experiments.Part{experiments.Rows("estimates", sets, ks, seeds, experiments.Fixed(float64(len(c.VBBudgets)+len(c.EP.Sweeps)+len(c.ISSamples)+len(c.AISSteps)+1), "budgets"))},
 		CellMemory: []experiments.Part{experiments.Words("data and responsibilities", n, k, experiments.Key("dim", c.Dim)), experiments.Words("relabellings", fact)},
 		Work: []experiments.Part{
 			experiments.Ops("enumeration", 4, sets, ks, experiments.KeyN("enum_max_n", c.EnumMaxN, enum, "Kᴺ assignments"), n, d2),
 			experiments.Ops("VB iterations", 20, sets, ks, seeds, k, experiments.Key("restarts", c.Restarts), experiments.Key("vb.max_iterations", c.VB.MaxIterations), n, d2),
 			experiments.Ops("CS: MAP EM", 20, sets, ks, seeds, k, experiments.Key("em_iterations", c.EMIterations), n, d2),
 			experiments.Ops("Laplace", 20, sets, ks, seeds, k, lapEvals, n, d2),
+			experiments.Ops("EP sweeps (from the fit and from the prior)", 20, sets, ks, seeds, k, experiments.Key("ep.max_sweeps", c.EP.MaxSweeps), experiments.Fixed(16, "D² passes per site and component (8), two starts"), n, d2),
+			experiments.Ops("EP relabellings", 4, sets, ks, seeds, fact, d2),
 			experiments.Ops("IS samples", 20, sets, ks, seeds, k, experiments.Key("is.runs", c.IS.Runs), isM, n, d2),
 			experiments.Ops("IS relabellings", 4, sets, ks, seeds, experiments.Key("is.runs", c.IS.Runs), isM, fact, d2),
 			experiments.Ops("AIS sweeps", 40, sets, ks, seeds, k, experiments.Key("ais.runs", c.AIS.Runs), aisT, n, d2),
@@ -287,8 +317,14 @@ type gmmCell struct {
 	// CSEM is, per seed, Cheeseman–Stutz at the MAP point of EM with the
 	// E step there as the completion (+ ln K!), a metric of the row, not a
 	// column.
-	CSEM  []experiments.Float `json:"cs_em,omitempty"`
-	Notes map[string]int      `json:"notes,omitempty"`
+	CSEM []experiments.Float `json:"cs_em,omitempty"`
+	// EPSym is EP from the symmetric prior, run to convergence (a metric;
+	// NaN where its evidence is undefined). It does not depend on the seed.
+	EPSym experiments.Float `json:"ep_symmetric"`
+	// EPLnKFact is, per seed with an EP estimate at the largest budget,
+	// ln Z_EP + ln K! (the plain correction in place of ln R; a metric).
+	EPLnKFact []experiments.Float `json:"ep_lnkfact,omitempty"`
+	Notes     map[string]int      `json:"notes,omitempty"`
 }
 
 // RunGMM runs every (data set, K) and writes the grid.
@@ -319,16 +355,18 @@ func RunGMM(env *experiments.Env, c *GMMConfig) error {
 	}
 	var gold []GoldStandard
 	var est []Estimate
-	laplace := false
+	laplace, ep := false, false
 	for _, cl := range cells {
 		gold = append(gold, cl.Gold.gold())
 		for _, e := range cl.Est {
 			est = append(est, e.estimate())
 			laplace = laplace || e.Method == Laplace
+			ep = ep || e.Method == EP
 		}
 	}
-	absent := []Absent{
-		{Method: EP, Why: "not applicable: no EP for the Gaussian mixture in the workbench (the likelihood terms are mixtures)"},
+	var absent []Absent
+	if !ep {
+		absent = append(absent, Absent{Method: EP, Why: "not applicable: EP's evidence was undefined in every cell (an improper cavity or a tilted density without a Normal-Wishart projection: note_ep_no_evidence)"})
 	}
 	if !laplace {
 		absent = append(absent, Absent{Method: Laplace, Why: "not applicable: −∇∇ ln p(θ, X) was not positive definite at the mode found in any cell (note_laplace_indefinite)"})
@@ -345,15 +383,17 @@ func RunGMM(env *experiments.Env, c *GMMConfig) error {
 	return env.WriteSummary(s, "atlas/gmm: ln p(X|K) of the VB Gaussian mixture by each method against the gold standard. "+
 		"CS is Cheeseman–Stutz (Beal 2003 eqs. 6.27–6.31) with VB's q(Z) as the completion at VB's posterior-mean parameters (= F + Σ_n KL(q(z_n) ‖ p(z_n|x_n, θ̂)), not a bound), + ln K!; "+
 		"Laplace is at the mode in additive-log-ratio / log-Cholesky coordinates nearest VB's posterior mean, + ln K! (the relabelled modes taken as separate). "+
+		"EP is over (π, μ, Λ) in the family Dir × Π_k Normal-Wishart with one site per point (the tilted mixture projected by its expected sufficient statistics: the weights' expected logs, each component's E[Λ], E[Λμ], E[μᵀΛμ], E[ln|Λ|]), started at VB's q, its budget the sweeps, + ln R(q): the relabellings of q counted by their Bhattacharyya overlaps, ln K! for a q in one mode, 0 for a symmetric q (EP's symmetric fixed point, which it reaches from VB's q when the modes overlap). "+
 		"Metrics: err_vb_median_k2plus and err_vb_lnkfact_median_k2plus are the median |F − gold| and |F + ln K! − gold| at the largest VB budget over the cells of K ≥ 2 (PRML §10.2.4's correction, a metric, F itself unchanged), "+
-		"frac_vb_lnkfact_closer_k2plus the fraction of them that ln K! brings closer; err_cs_em_median is Beal's CS at the MAP point of EM started from VB's q(Z) with the E step there as the completion (a lower bound before its + ln K!), against err_cs_median of the column.")
+		"frac_vb_lnkfact_closer_k2plus the fraction of them that ln K! brings closer; err_ep_symmetric_median_k2plus is the median |ln Z_EP − gold| over the cells of K ≥ 2 of EP started at the symmetric prior and run to convergence (no relabelling term: its q is symmetric), err_ep_lnkfact_median_k2plus that of the column's EP at its largest budget with ln K! in place of ln R (the plain correction); err_cs_em_median is Beal's CS at the MAP point of EM started from VB's q(Z) with the E step there as the completion (a lower bound before its + ln K!), against err_cs_median of the column.")
 }
 
 // gmmMetrics sets the row's metrics beside the grid: whether ln K! brings
 // VB's F at budget b closer to the gold standard over the cells of K ≥ 2
-// (kOf the K of cell i), CS with VB's own q(Z), and the cells' notes.
+// (kOf the K of cell i), CS with VB's own q(Z), EP from the symmetric
+// prior and EP with ln K! over the cells of K ≥ 2, and the cells' notes.
 func gmmMetrics(s *results.Summary, cells []gmmCell, kOf func(int) int, b int) {
-	var plain, corr, csm []float64
+	var plain, corr, csm, epSym, epKF []float64
 	closer := 0
 	notes := map[string]int{}
 	for i, cl := range cells {
@@ -363,6 +403,14 @@ func gmmMetrics(s *results.Summary, cells []gmmCell, kOf func(int) int, b int) {
 		g := float64(cl.Gold.LnZ)
 		for _, v := range cl.CSEM {
 			csm = append(csm, math.Abs(float64(v)-g))
+		}
+		if kOf(i) >= 2 {
+			if v := float64(cl.EPSym); !math.IsNaN(v) {
+				epSym = append(epSym, math.Abs(v-g))
+			}
+			for _, v := range cl.EPLnKFact {
+				epKF = append(epKF, math.Abs(float64(v)-g))
+			}
 		}
 		for _, e := range cl.Est {
 			k := kOf(i)
@@ -384,6 +432,12 @@ func gmmMetrics(s *results.Summary, cells []gmmCell, kOf func(int) int, b int) {
 	}
 	if len(csm) > 0 {
 		s.SetMetric("err_cs_em_median", results.Median(csm))
+	}
+	if len(epSym) > 0 {
+		s.SetMetric("err_ep_symmetric_median_k2plus", results.Median(epSym))
+	}
+	if len(epKF) > 0 {
+		s.SetMetric("err_ep_lnkfact_median_k2plus", results.Median(epKF))
 	}
 	keys := make([]string, 0, len(notes))
 	for key := range notes {
@@ -433,6 +487,13 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 		out.Est = append(out.Est, cellEst{Dataset: name, Seed: seed, Method: m, Budget: b, LnZ: experiments.Float(lnz),
 			SE: experiments.Float(se), Ops: experiments.Float(ops), CPUSeconds: experiments.Float(cpu),
 			MeanErr: experiments.Float(nan), VarErr: experiments.Float(nan)})
+	}
+	// EP from the symmetric prior, once (it uses no random numbers).
+	out.EPSym = experiments.Float(nan)
+	if z, ok, err := c.gmmEPSymmetric(x, d, k, p, &out); err != nil {
+		return out, fmt.Errorf("%s: EP from the prior: %w", name, err)
+	} else if ok {
+		out.EPSym = experiments.Float(z)
 	}
 	for sd := range c.Seeds {
 		seed := uint64(sd + 1)
@@ -529,6 +590,12 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 		} else {
 			add(seed, Laplace, 0, lap.LnZ+lnKf, nan, evals*n*float64(k)*d2, cpuNow()-t0)
 		}
+		// EP from the best fit's q, + ln R(q), after each budget of sweeps.
+		if err := c.gmmEP(x, d, k, p, bestM, &out, func(b int, lnz, ops, cpu float64) {
+			add(seed, EP, b, lnz, nan, ops, cpu)
+		}); err != nil {
+			return out, fmt.Errorf("%s, seed %d: EP: %w", name, seed, err)
+		}
 		// IS with the best fit's q, relabelled, as the proposal.
 		q, err := gmm.NewDefensiveProposal(p, c.IS.Widen, c.IS.Defensive, bestM)
 		if err != nil {
@@ -560,11 +627,98 @@ func (c *GMMConfig) runCell(env *experiments.Env, set gmmSet, k int, name string
 	return out, nil
 }
 
-func (cl *gmmCell) note(key string) {
+func (cl *gmmCell) note(key string) { cl.noteN(key, 1) }
+
+func (cl *gmmCell) noteN(key string, n int) {
+	if n == 0 {
+		return
+	}
 	if cl.Notes == nil {
 		cl.Notes = map[string]int{}
 	}
-	cl.Notes[key]++
+	cl.Notes[key] += n
+}
+
+// epSitePasses is the cost of one site update per component in D² passes
+// (the cavity's and the updated Normal-Wishart's log-partitions and
+// moments, the projection's factor and inverse), the row's unit.
+const epSitePasses = 8
+
+// gmmEP runs EP (gmm.NewEP) from m's q (FamilyEP.StartAt) and calls est
+// at each budget b of ep.sweeps with ln Z_EP + ln R(q) (EPFamily.LogRelabellings),
+// the operations (sweeps run + 1 evidence pass)·8·N·K·D² + K!·K·D² and the
+// CPU seconds of the sweeps so far and of this evaluation. A run that
+// converged (no site moved by more than ep.tol) is not swept further; a
+// budget whose evidence is undefined gives no estimate (note_ep_no_evidence).
+// Skipped site updates are counted in note_ep_skipped. It also records
+// ln Z_EP + ln K! at the largest budget in cl.EPLnKFact.
+func (c *GMMConfig) gmmEP(x []float64, d, k int, p gmm.Prior, m *gmm.VB, cl *gmmCell, est func(b int, lnz, ops, cpu float64)) error {
+	t0 := cpuNow()
+	ep, fam, err := gmm.NewEP(x, d, k, p, approx.EPSettings{Damping: c.EP.Damping, MaxIterations: c.EP.MaxSweeps, Tol: c.EP.Tol})
+	if err != nil {
+		return err
+	}
+	q0, err := fam.FromVB(m)
+	if err != nil {
+		return err
+	}
+	if err := ep.StartAt(q0); err != nil {
+		return err
+	}
+	n := float64(len(x) / d)
+	pass := epSitePasses * n * float64(k*d*d)
+	relabel := math.Gamma(float64(k)+1) * float64(k*d*d)
+	sweepCPU := cpuNow() - t0
+	sweeps, converged := 0, false
+	last := c.EP.Sweeps[len(c.EP.Sweeps)-1]
+	for _, b := range c.EP.Sweeps {
+		t0 = cpuNow()
+		for ; sweeps < b && !converged; sweeps++ {
+			change, err := ep.Sweep()
+			if err != nil {
+				return err
+			}
+			converged = change <= c.EP.Tol
+		}
+		t1 := cpuNow()
+		sweepCPU += t1 - t0
+		lz, err := ep.LogEvidence()
+		if err != nil {
+			cl.note("ep_no_evidence")
+			continue
+		}
+		lr, err := fam.LogRelabellings(ep.Q())
+		if err != nil {
+			return err
+		}
+		est(b, lz+lr, float64(sweeps+1)*pass+relabel, sweepCPU+cpuNow()-t1)
+		if b == last {
+			cl.EPLnKFact = append(cl.EPLnKFact, experiments.Float(lz+gmm.LogFactorial(k)))
+		}
+	}
+	cl.noteN("ep_skipped", ep.Skipped)
+	return nil
+}
+
+// gmmEPSymmetric runs EP from the symmetric prior to convergence or
+// ep.max_sweeps and returns ln Z_EP and whether it is defined (skipped
+// updates in note_ep_symmetric_skipped, an undefined evidence in
+// note_ep_symmetric_no_evidence).
+func (c *GMMConfig) gmmEPSymmetric(x []float64, d, k int, p gmm.Prior, cl *gmmCell) (float64, bool, error) {
+	ep, _, err := gmm.NewEP(x, d, k, p, approx.EPSettings{Damping: c.EP.Damping, MaxIterations: c.EP.MaxSweeps, Tol: c.EP.Tol})
+	if err != nil {
+		return 0, false, err
+	}
+	if _, err := ep.Run(); err != nil {
+		return 0, false, err
+	}
+	cl.noteN("ep_symmetric_skipped", ep.Skipped)
+	lz, err := ep.LogEvidence()
+	if err != nil {
+		cl.note("ep_symmetric_no_evidence")
+		return 0, false, nil
+	}
+	return lz, true, nil
 }
 
 // gmmAIS pools a.Runs AIS runs from the prior of K components over the

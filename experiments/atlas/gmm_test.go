@@ -16,12 +16,15 @@ import (
 // completed data are the data) and Laplace is within 0.5 nats; at K = 2 CS
 // with VB's q(Z) is at least VB's F at the largest budget plus ln 2! (it
 // is F + Σ KL, then + ln K!), Beal's CS at the MAP point minus ln 2! is
-// below ln p(X) (a lower bound), and every seed has a Laplace estimate.
+// below ln p(X) (a lower bound), and every seed has a Laplace estimate;
+// EP at K = 1 is ln p(X) (its sites are conjugate: 1e-8) at every budget,
+// and every seed has an EP estimate at every budget.
 func TestGMMCellInvariants(t *testing.T) {
 	c := DefaultGMM()
 	c.N, c.Seeds, c.Restarts = 8, 2, 2
 	c.VB.MaxIterations, c.VBBudgets = 100, []int{1, 100}
 	c.ISSamples, c.AISSteps, c.AIS.Runs = []int{10}, []int{10}, 2
+	c.EP.Sweeps, c.EP.MaxSweeps = []int{1, 20}, 20
 	env := &experiments.Env{ID: GMMID, DataDir: experiments.TestDataDir(), Log: io.Discard}
 	sets, err := c.gmmSets(env)
 	if err != nil {
@@ -35,7 +38,7 @@ func TestGMMCellInvariants(t *testing.T) {
 		g := float64(cl.Gold.LnZ)
 		lnKf := gmm.LogFactorial(k)
 		f := map[uint64]float64{}
-		laplace := 0
+		laplace, ep := 0, 0
 		for _, e := range cl.Est {
 			if e.Method == VB && e.Budget == 100 {
 				f[e.Seed] = float64(e.LnZ)
@@ -48,12 +51,20 @@ func TestGMMCellInvariants(t *testing.T) {
 				t.Errorf("K = 1, seed %d: CS %.12f, ln p(X) %.12f", e.Seed, v, g)
 			case e.Method == CS && k == 2 && v-lnKf < f[e.Seed]-1e-8:
 				t.Errorf("K = 2, seed %d: CS − ln 2 = %.10f below F %.10f", e.Seed, v-lnKf, f[e.Seed])
+			case e.Method == EP:
+				ep++
+				if k == 1 && math.Abs(v-g) > 1e-8 {
+					t.Errorf("K = 1, seed %d, %d sweeps: EP %.12f, ln p(X) %.12f", e.Seed, e.Budget, v, g)
+				}
 			case e.Method == Laplace:
 				laplace++
 				if k == 1 && math.Abs(v-g) > 0.5 {
 					t.Errorf("K = 1, seed %d: Laplace %.6f, ln p(X) %.6f", e.Seed, v, g)
 				}
 			}
+		}
+		if ep != c.Seeds*len(c.EP.Sweeps) {
+			t.Errorf("K = %d: %d EP estimates for %d seeds × %d budgets (notes %v)", k, ep, c.Seeds, len(c.EP.Sweeps), cl.Notes)
 		}
 		if laplace != c.Seeds {
 			t.Errorf("K = %d: %d Laplace estimates for %d seeds (notes %v)", k, laplace, c.Seeds, cl.Notes)

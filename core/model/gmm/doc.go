@@ -3,8 +3,9 @@
 // ../shared/seeds/002_cc78f0884d114115.txt, lines 280–566), with the pieces
 // that measure its bound against the true evidence: the exact evidence by
 // enumeration on tiny data, Gibbs samplers (uncollapsed, and collapsed with
-// split-merge moves) for annealed importance sampling from the prior, and the VB posterior with its K! relabellings as an
-// importance-sampling proposal.
+// split-merge moves) for annealed importance sampling from the prior, the
+// VB posterior with its K! relabellings as an importance-sampling proposal,
+// and expectation propagation over the parameters (ep.go).
 //
 // The model (PRML (10.37)–(10.41)): for points x_n ∈ R^D and K components,
 //
@@ -88,4 +89,15 @@
 //	Unconstrained          ln p(θ, X) + ln|∂θ/∂u| in log-ratio / log-Cholesky
 //	                       coordinates, its gradient and a Hessian from it: the
 //	                       density of Laplace's approximation (PRML (4.133)–(4.135))
+//	EPFamily, EPSite,      EP over (π, μ, Λ) (Minka 2001 §3.3; PRML §10.7): q in
+//	NewEP                  the form (10.57), (10.59), Dir × Π_k NW
+//	                       (approx.NormalWishart; (B.78)–(B.81)), one site
+//	                       Σ_k π_k N(x_n | μ_k, Λ_k⁻¹) per point, its tilted
+//	                       mixture projected by the weights' expected logs and
+//	                       each component's E[Λ], E[Λμ], E[μᵀΛμ], E[ln|Λ|];
+//	                       the predictive St_k of (10.81)–(10.82) by log-partitions
+//	EPFamily.FromVB,       VB's q as EP's start (approx.FamilyEP.StartAt), and
+//	LogRelabellings        the relabellings of q counted by Bhattacharyya
+//	                       overlaps: ln K! (section 10.2.4) in one mode, 0 for a
+//	                       symmetric q (ours)
 package gmm
