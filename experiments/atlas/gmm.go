@@ -63,7 +63,7 @@ func init() {
 // over (π, μ, Λ) in the family of VB's q, Dir × Π_k Normal-Wishart, one
 // site per point (gmm.NewEP; the tilted densities projected by their
 // expected sufficient statistics), started at the best fit's q
-// (FamilyEP.StartAt), its ln Z_EP after each budget of ep.sweeps sweeps
+// (FamilyEP.StartAt), its ln Z_EP after each budget of ep_sweeps sweeps
 // (damping ep.damping; the run stops early when no site moves by more
 // than ep.tol) plus ln R(q), the relabellings of q counted by their
 // overlaps (gmm.EPFamily.LogRelabellings: ln K! for a q in one mode, 0 for
@@ -122,15 +122,12 @@ type GMMConfig struct {
 		Defensive float64 `toml:"defensive" range:"[0,1)"`
 	} `toml:"is"`
 	ISSamples []int `toml:"is_samples" range:"[1,1e8] integer len=1.. increasing"`
-	// EP: the ladder of sweeps from the best fit's q, the damping of every
-	// site update, the change below which a run stops and the cap of the
-	// symmetric start's run (at least the ladder's last rung).
-	EP struct {
-		Damping   float64 `toml:"damping" range:"(0,1]"`
-		Tol       float64 `toml:"tol" range:"(0,1e-2]"`
-		MaxSweeps int     `toml:"max_sweeps" range:"[1,1e5] integer"`
-		Sweeps    []int   `toml:"sweeps" range:"[1,1e5] integer len=1.. increasing"`
-	} `toml:"ep"`
+	// EPSweeps is the ladder of EP's sweeps from the best fit's q; EP the
+	// damping of every site update, the change below which a run stops
+	// and the cap of the symmetric start's run (at least the ladder's
+	// last rung).
+	EPSweeps []int      `toml:"ep_sweeps" range:"[1,1e5] integer len=1.. increasing"`
+	EP       epRun      `toml:"ep"`
 	AIS      config.AIS `toml:"ais"`
 	AISSteps []int      `toml:"ais_steps" range:"[2,1e8] integer len=1.. increasing"`
 	GoldAIS  config.AIS `toml:"gold_ais"`
@@ -150,7 +147,7 @@ func DefaultGMM() GMMConfig {
 	c.AIS.PilotRuns, c.GoldAIS.PilotRuns = 0, 0
 	c.IS.IS = config.IS{Runs: 16, Samples: 1}
 	c.IS.Widen, c.IS.Defensive = 1.5, 0.2
-	c.EP.Damping, c.EP.Tol, c.EP.MaxSweeps, c.EP.Sweeps = 1, 1e-9, 200, []int{1, 2, 5, 10, 20, 50}
+	c.EP, c.EPSweeps = epRun{Damping: 1, Tol: 1e-9, MaxSweeps: 200}, []int{1, 2, 5, 10, 20, 50}
 	return c
 }
 
@@ -163,8 +160,8 @@ func (c *GMMConfig) Validate() error {
 	if b := c.VBBudgets[len(c.VBBudgets)-1]; b > c.VB.MaxIterations {
 		errs = append(errs, config.FieldError("vb_budgets", c.VBBudgets, fmt.Sprintf("must be at most vb.max_iterations = %d", c.VB.MaxIterations)))
 	}
-	if b := c.EP.Sweeps[len(c.EP.Sweeps)-1]; b > c.EP.MaxSweeps {
-		errs = append(errs, config.FieldError("ep.sweeps", c.EP.Sweeps, fmt.Sprintf("must be at most ep.max_sweeps = %d", c.EP.MaxSweeps)))
+	if b := c.EPSweeps[len(c.EPSweeps)-1]; b > c.EP.MaxSweeps {
+		errs = append(errs, config.FieldError("ep_sweeps", c.EPSweeps, fmt.Sprintf("must be at most ep.max_sweeps = %d", c.EP.MaxSweeps)))
 	}
 	if c.AIS.Runs < 2 {
 		errs = append(errs, config.FieldError("ais.runs", c.AIS.Runs, "must be at least 2 (a standard error)"))
@@ -226,7 +223,7 @@ func (c *GMMConfig) Estimate() experiments.Cost {
 	np := float64(gmm.UnconstrainedDim(kmax, c.Dim))
 	lapEvals := experiments.KeyN("k", c.K, 20*(6*np+5), "evaluations of ln p(θ, X) (largest K)")
 	return experiments.Cost{Cells: []experiments.Factor{sets, ks},
-		Memory:     []experiments.Part{experiments.Rows("estimates", sets, ks, seeds, experiments.Fixed(float64(len(c.VBBudgets)+len(c.EP.Sweeps)+len(c.ISSamples)+len(c.AISSteps)+1), "budgets"))},
+		Memory:     []experiments.Part{experiments.Rows("estimates", sets, ks, seeds, experiments.Fixed(float64(len(c.VBBudgets)+len(c.EPSweeps)+len(c.ISSamples)+len(c.AISSteps)+1), "budgets"))},
 		CellMemory: []experiments.Part{experiments.Words("data and responsibilities", n, k, experiments.Key("dim", c.Dim)), experiments.Words("relabellings", fact)},
 		Work: []experiments.Part{
 			experiments.Ops("enumeration", 4, sets, ks, experiments.KeyN("enum_max_n", c.EnumMaxN, enum, "Kᴺ assignments"), n, d2),
@@ -645,7 +642,7 @@ func (cl *gmmCell) noteN(key string, n int) {
 const epSitePasses = 8
 
 // gmmEP runs EP (gmm.NewEP) from m's q (FamilyEP.StartAt) and calls est
-// at each budget b of ep.sweeps with ln Z_EP + ln R(q) (EPFamily.LogRelabellings),
+// at each budget b of ep_sweeps with ln Z_EP + ln R(q) (EPFamily.LogRelabellings),
 // the operations (sweeps run + 1 evidence pass)·8·N·K·D² + K!·K·D² and the
 // CPU seconds of the sweeps so far and of this evaluation. A run that
 // converged (no site moved by more than ep.tol) is not swept further; a
@@ -654,7 +651,7 @@ const epSitePasses = 8
 // ln Z_EP + ln K! at the largest budget in cl.EPLnKFact.
 func (c *GMMConfig) gmmEP(x []float64, d, k int, p gmm.Prior, m *gmm.VB, cl *gmmCell, est func(b int, lnz, ops, cpu float64)) error {
 	t0 := cpuNow()
-	ep, fam, err := gmm.NewEP(x, d, k, p, approx.EPSettings{Damping: c.EP.Damping, MaxIterations: c.EP.MaxSweeps, Tol: c.EP.Tol})
+	ep, fam, err := gmm.NewEP(x, d, k, p, c.EP.settings())
 	if err != nil {
 		return err
 	}
@@ -670,8 +667,8 @@ func (c *GMMConfig) gmmEP(x []float64, d, k int, p gmm.Prior, m *gmm.VB, cl *gmm
 	relabel := math.Gamma(float64(k)+1) * float64(k*d*d)
 	sweepCPU := cpuNow() - t0
 	sweeps, converged := 0, false
-	last := c.EP.Sweeps[len(c.EP.Sweeps)-1]
-	for _, b := range c.EP.Sweeps {
+	last := c.EPSweeps[len(c.EPSweeps)-1]
+	for _, b := range c.EPSweeps {
 		t0 = cpuNow()
 		for ; sweeps < b && !converged; sweeps++ {
 			change, err := ep.Sweep()
@@ -705,7 +702,7 @@ func (c *GMMConfig) gmmEP(x []float64, d, k int, p gmm.Prior, m *gmm.VB, cl *gmm
 // updates in note_ep_symmetric_skipped, an undefined evidence in
 // note_ep_symmetric_no_evidence).
 func (c *GMMConfig) gmmEPSymmetric(x []float64, d, k int, p gmm.Prior, cl *gmmCell) (float64, bool, error) {
-	ep, _, err := gmm.NewEP(x, d, k, p, approx.EPSettings{Damping: c.EP.Damping, MaxIterations: c.EP.MaxSweeps, Tol: c.EP.Tol})
+	ep, _, err := gmm.NewEP(x, d, k, p, c.EP.settings())
 	if err != nil {
 		return 0, false, err
 	}

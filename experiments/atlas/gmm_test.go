@@ -24,7 +24,7 @@ func TestGMMCellInvariants(t *testing.T) {
 	c.N, c.Seeds, c.Restarts = 8, 2, 2
 	c.VB.MaxIterations, c.VBBudgets = 100, []int{1, 100}
 	c.ISSamples, c.AISSteps, c.AIS.Runs = []int{10}, []int{10}, 2
-	c.EP.Sweeps, c.EP.MaxSweeps = []int{1, 20}, 20
+	c.EPSweeps, c.EP.MaxSweeps = []int{1, 20}, 20
 	env := &experiments.Env{ID: GMMID, DataDir: experiments.TestDataDir(), Log: io.Discard}
 	sets, err := c.gmmSets(env)
 	if err != nil {
@@ -63,8 +63,8 @@ func TestGMMCellInvariants(t *testing.T) {
 				}
 			}
 		}
-		if ep != c.Seeds*len(c.EP.Sweeps) {
-			t.Errorf("K = %d: %d EP estimates for %d seeds × %d budgets (notes %v)", k, ep, c.Seeds, len(c.EP.Sweeps), cl.Notes)
+		if ep != c.Seeds*len(c.EPSweeps) {
+			t.Errorf("K = %d: %d EP estimates for %d seeds × %d budgets (notes %v)", k, ep, c.Seeds, len(c.EPSweeps), cl.Notes)
 		}
 		if laplace != c.Seeds {
 			t.Errorf("K = %d: %d Laplace estimates for %d seeds (notes %v)", k, laplace, c.Seeds, cl.Notes)

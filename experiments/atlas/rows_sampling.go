@@ -1,6 +1,7 @@
 package atlas
 
 import (
+	"github.com/vbworkbench/vbw/core/approx"
 	"math"
 	"math/rand/v2"
 	"time"
@@ -64,6 +65,22 @@ type hmcLadder struct {
 	config.AIS
 	config.HMC
 	Ladder []int `toml:"ladder" range:"[2,1e9] integer len=1.. increasing"`
+}
+
+// epRun is the [ep] table of a row whose EP is core/approx.FamilyEP (the
+// ladder of sweeps is the row's ep_sweeps): each site's step moved a
+// fraction damping of the way, a run stopped when no site's natural
+// parameters move by more than tol in a sweep, or at max_sweeps (at least
+// the ladder's last rung).
+type epRun struct {
+	Damping   float64 `toml:"damping" range:"(0,1]"`
+	MaxSweeps int     `toml:"max_sweeps" range:"[1,1e5] integer"`
+	Tol       float64 `toml:"tol" range:"(0,1e-2]"`
+}
+
+// settings are the approx.EPSettings of the table.
+func (e epRun) settings() approx.EPSettings {
+	return approx.EPSettings{Damping: e.Damping, MaxIterations: e.MaxSweeps, Tol: e.Tol}
 }
 
 // cpuNow is the calling thread's CPU seconds (the caller locks its

@@ -19,7 +19,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/model/sbn"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/vb"
@@ -89,11 +88,7 @@ type SBNConfig struct {
 	// site's log-odds move by more than tol in a sweep (the sweeps it
 	// took: metrics ep_sweeps_*) or max_sweeps (note_ep_not_converged).
 	// EP is deterministic: a net's seeds repeat it.
-	EP struct {
-		Damping   float64 `toml:"damping" range:"(0,1]"`
-		MaxSweeps int     `toml:"max_sweeps" range:"[1,1e5] integer"`
-		Tol       float64 `toml:"tol" range:"[1e-14,1]"`
-	} `toml:"ep"`
+	EP epRun `toml:"ep"`
 	// IS: draws from mean field's q at the ladder's last rung mixed with
 	// the uniform distribution on the latent states at weight defensive;
 	// the ladder is the draws of each run used.
@@ -366,7 +361,7 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 // are counted in note_ep_skipped, runs that did not converge in
 // note_ep_not_converged. The caller has locked its goroutine to its thread.
 func (c *SBNConfig) runSBNEP(cl *sbnCell, net *sbn.Net, v, means []float64) error {
-	ep, err := sbn.NewEP(net, v, approx.EPSettings{Damping: c.EP.Damping, MaxIterations: c.EP.MaxSweeps, Tol: c.EP.Tol})
+	ep, err := sbn.NewEP(net, v, c.EP.settings())
 	if err != nil {
 		return err
 	}
