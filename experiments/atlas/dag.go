@@ -25,12 +25,13 @@ import (
 const DAGID = "atlas/dag"
 
 func init() {
-	experiments.Add(DAGID, "atlas row: discrete DAGs with hidden variables (chapter 6's model), ln p(y|m) by VB, BIC, BICp, CS, IS from VB's q (over every relabelling) and AIS against the exact sum over the hidden completions",
+	experiments.Add(DAGID, "atlas row: discrete DAGs with hidden variables (chapter 6's model), ln p(y|m) by VB, BIC, BICp, CS, EP from VB's q, IS from VB's q (over every relabelling) and AIS against the exact sum over the hidden completions",
 		DefaultDAG, RunDAG, PlotGrid)
 }
 
 // DAGConfig is the config of atlas/dag: small data sets drawn from small
-// discrete DAGs with hidden nodes, whose evidence is enumerated exactly.
+// discrete DAGs with hidden nodes, whose evidence is enumerated exactly,
+// and the settings of VB, EM (BIC, BICp, CS), EP, IS and AIS.
 type DAGConfig struct {
 	experiments.Common
 	// Structures name the data sets' graphs: "lc:H:a1,a2,…" is a latent
@@ -78,6 +79,11 @@ type DAGConfig struct {
 		config.AIS
 		Alpha float64 `toml:"alpha" range:"[1,1e8]"`
 	} `toml:"gold_ais"`
+	// EP: dag.EP (a Dirichlet row family, one monomial-mixture site per
+	// point) started at VB's q, with damping δ; the ladder is the sweeps
+	// after which its evidence is read, tol the largest site change of
+	// the last sweep that counts as converged (note_ep_not_converged).
+	EP dagEPConfig `toml:"ep"`
 }
 
 // DefaultDAG returns three data sets: latent class models with binary and
@@ -92,6 +98,7 @@ func DefaultDAG() DAGConfig {
 	c.AIS.Alpha, c.AIS.Ladder = 100, []int{30, 100, 300, 1000, 3000, 10000}
 	c.GoldAIS.AIS = config.AIS{Runs: 32, Steps: 10000, AISSchedule: config.DefaultSchedule(config.ScheduleNonlinear)}
 	c.GoldAIS.Alpha = 100
+	c.EP = dagEPConfig{Damping: 0.5, Ladder: []int{1, 2, 5, 10, 20, 50, 100, 200}, Tol: 1e-6}
 	return c
 }
 
@@ -163,7 +170,9 @@ func parseDAG(name string) (*dag.Structure, dag.Params, error) {
 
 // Estimate counts the exact sums at their cap, and the methods' E steps
 // and likelihoods, each over at most n patterns × the joint hidden
-// configurations × the nodes.
+// configurations × the nodes; EP's two runs (from VB's q and from the
+// prior) at dagEPSiteOps per point and sweep, with an evidence pass per
+// rung, and its sites, n × the parameters, held by each cell.
 func (c *DAGConfig) Estimate() experiments.Cost {
 	var sumN float64
 	for _, n := range c.N {
@@ -185,10 +194,15 @@ func (c *DAGConfig) Estimate() experiments.Cost {
 			maxLen = maxDAGLen
 		}
 	}
+	// EP's work per point and sweep at the largest structure (nodes ≤ 9,
+	// hidden configurations ≤ 5 for an "lc" model, 4 for ch6).
+	epSite := dagEPSiteOps(5, 9, maxLen)
 	return experiments.Cost{
-		Cells:  []experiments.Factor{experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds},
-		Memory: []experiments.Part{experiments.Words("IS draws and weights", experiments.KeyN("structures", c.Structures, float64(maxLen+1), "values a draw"), experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
+		Cells:      []experiments.Factor{experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds},
+		Memory:     []experiments.Part{experiments.Words("IS draws and weights", experiments.KeyN("structures", c.Structures, float64(maxLen+1), "values a draw"), experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
+		CellMemory: []experiments.Part{experiments.Words("EP sites", experiments.KeyN("n", c.N, float64(slices.Max(c.N)), "points at most"), experiments.KeyN("structures", c.Structures, float64(maxLen), "parameters"))},
 		Work: []experiments.Part{
+			experiments.Ops("EP", 2*epSite, ns, seeds, experiments.KeyN("ep.ladder", c.EP.Ladder, float64(slices.Max(c.EP.Ladder)+len(c.EP.Ladder)), "sweeps and evidence passes")),
 			experiments.Ops("the exact sums", 20, experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds, experiments.KeyN("max_exact_terms", c.MaxExactTerms, c.MaxExactTerms, "terms at most")),
 			experiments.Ops("VB and EM", per, ns, seeds, experiments.Key("restarts", c.Restarts),
 				experiments.KeyN("vb_iterations", c.VBIterations, float64(slices.Max(c.VBIterations)+c.EMIterations), "iterations")),
@@ -414,6 +428,10 @@ func (c *DAGConfig) runDAGCell(k int, seed uint64) (rowCell, error) {
 	drawOps := evalOps + float64(len(comps)+2)*float64(s.Len())*30
 	isRungs(&cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, "atlas-dag", "is", ds, sd), prop, dagTarget{p}, drawOps, nil)
 
+	if err := c.dagEP(&cl, p, alpha); err != nil {
+		return cl, fmt.Errorf("%s, seed %d: %w", ds, seed, err)
+	}
+
 	// AIS, one set of runs per rung.
 	for _, kk := range c.AIS.Ladder {
 		start = startClock()
@@ -467,7 +485,6 @@ func RunDAG(env *experiments.Env, c *DAGConfig) error {
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
 	absent := []Absent{
 		{Method: Laplace, Why: "not built: the parameters live on simplices; Laplace in a softmax basis is not written for discrete DAGs"},
-		{Method: EP, Why: "not built: no EP for discrete DAGs with hidden variables in the workbench"},
 	}
 	noteMetrics(s, cells)
 	// BICp is not a column of the grid: its error is a metric of the row.
@@ -476,7 +493,7 @@ func RunDAG(env *experiments.Env, c *DAGConfig) error {
 		bicp = append(bicp, math.Abs(float64(cl.BICp-cl.Gold)))
 	}
 	s.SetMetric("err_bicp_median", results.Median(bicp))
-	gold, est := rowEstimates(cells)
+	gold, est := rowEstimates(dagExtraMetrics(s, cells))
 	if _, err := WriteGrid(env.Dir, s, "dag", gold, est, absent); err != nil {
 		return err
 	}
@@ -484,8 +501,9 @@ func RunDAG(env *experiments.Env, c *DAGConfig) error {
 	return env.WriteSummary(s, fmt.Sprintf("Atlas row: discrete DAGs with hidden variables (Beal 2003 ch. 6), structures %v with n = %v points drawn from them (a latent class model's parameters from Dir(1) rows, chapter 6's its true ones, lines 4696-4704), %d seeds; prior λ = %g on every row. "+
 		"Gold standard: ln p(y|m) by summing every completion of the hidden variables (Problem.Exact, eq. 6.12) where it has at most %g terms (the note_exact_terms_<set> metrics count the cells), else AIS of %d runs × %d steps. "+
 		"VB: F (VB*, a bound) of the best of %d VBEM starts after %v iterations; BIC, CS at the best of the same EM starts (ML, at most %d iterations), each + ln S of the aliases (AliasStrict; eq. 6.26); BICp's error is the metric err_bicp_median (BICp is not a column of the grid). "+
+		"EP: dag.EP, a product of Dirichlet rows with one site per point, the point's likelihood summed over the hidden configurations (a monomial mixture, Minka & Lafferty 2002), started at the best VBEM run's q (FamilyEP.StartAt), damping %g, evidence after %v sweeps, + ln S_eff = ln S − ln Σ_π BC(q, q∘π) over the relabellings π (BC the Bhattacharyya coefficient: S for separate modes, 1 for a symmetric q); err_ep_all_aliases_median is the same EP + ln S, err_ep_symmetric_median EP from the symmetric prior (its fixed point relabelling-symmetric), both at the last rung; ops a sweep's site updates and one evidence pass, VB's cost not included. "+
 		"IS: %d runs of up to %d draws from VB's q (its Dirichlet counts divided by %g²) mixed over every relabelling of the hidden states (the S aliases) and with the prior at %g; AIS: Algorithm 6.1 with the Dirichlet proposal of strength %g, %d runs per rung of %v steps, %s schedule. "+
 		"No posterior moments (the gold is the evidence alone). Operations: 2 × patterns × joint hidden configurations × nodes per E step or likelihood, 30 per parameter per Dirichlet draw or density.",
 		c.Structures, c.N, c.Seeds, c.Prior.Lambda, c.MaxExactTerms, c.GoldAIS.Runs, c.GoldAIS.Steps, c.Restarts, c.VBIterations, c.EMIterations,
-		c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Defensive, c.AIS.Alpha, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
+		c.EP.Damping, c.EP.Ladder, c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Defensive, c.AIS.Alpha, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
 }
