@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // Expectation propagation in an exponential family (Minka 2001, §3.3;
@@ -223,4 +225,48 @@ func (e *FamilyEP) LogEvidence() (float64, error) {
 		lnz += lz + ac - aq
 	}
 	return lnz, nil
+}
+
+// LogDistinctRelabellings returns the log of the number of distinct
+// relabellings of q, counted smoothly by their overlaps,
+//
+//	ln S_eff = ln S − ln Σ_σ BC(q, q∘σ),
+//	BC(q, q∘σ) = ∫ √(q · q∘σ) = exp(A((η + σ·η)/2) − ½A(η) − ½A(σ·η)),
+//
+// for q the member of natural parameters eta and perms the S relabellings
+// σ of a model's hidden labels as permutations of η's entries ((σ·η)_i =
+// η_{σ(i)}; the identity among them). BC, the Bhattacharyya coefficient,
+// is that ratio of log-partitions in an exponential family with a base
+// measure that the relabellings leave unchanged (the midpoint is proper:
+// the natural parameter space is convex). S_eff is S for a q in one of S
+// separate relabelled modes (each BC ≈ 0 but the identity's), 1 for a q
+// that every relabelling leaves unchanged (EP's symmetric fixed point of
+// a mixture, which already spreads over every mode), and S/|G| for a q
+// invariant under a subgroup G. EP's ln Z_EP + ln S_eff then counts the
+// mass of q's relabelled copies once each; where the copies partly
+// overlap it is an interpolation of ours, not a result from a text.
+func LogDistinctRelabellings(fam Family, eta []float64, perms [][]int) (float64, error) {
+	a, ok := fam.LogPartition(eta)
+	if !ok {
+		return math.NaN(), fmt.Errorf("approx: relabellings of an improper q: %w", errNotProper)
+	}
+	moved := make([]float64, len(eta))
+	mid := make([]float64, len(eta))
+	terms := make([]float64, len(perms))
+	for i, p := range perms {
+		if len(p) != len(eta) {
+			return math.NaN(), fmt.Errorf("approx: relabelling %d of length %d, η has %d", i, len(p), len(eta))
+		}
+		for j, src := range p {
+			moved[j] = eta[src]
+			mid[j] = (eta[j] + moved[j]) / 2
+		}
+		am, ok1 := fam.LogPartition(mid)
+		as, ok2 := fam.LogPartition(moved)
+		if !ok1 || !ok2 {
+			return math.NaN(), fmt.Errorf("approx: relabelling %d: an improper relabelled q or midpoint", i)
+		}
+		terms[i] = math.Min(am-(a+as)/2, 0) // BC ≤ 1 (Cauchy–Schwarz); rounding aside
+	}
+	return math.Log(float64(len(perms))) - numeric.LogSumExp(terms), nil
 }

@@ -319,3 +319,35 @@ func TestMonomialMixturePowers(t *testing.T) {
 		}
 	}
 }
+
+// TestLogDistinctRelabellings: two Dirichlet rows swapped by the one
+// relabelling of a binary label: ln 2 when the rows are concentrated far
+// apart (BC below e^−100), 0 when they are equal, and for a single
+// overlapping pair ln 2 − ln(1 + BC) with BC from the Beta normalisers.
+func TestLogDistinctRelabellings(t *testing.T) {
+	fam, _ := NewDirichlets([]int{2, 2})
+	perms := [][]int{{0, 1, 2, 3}, {2, 3, 0, 1}}
+	for _, c := range []struct {
+		eta  []float64
+		want float64
+	}{
+		{[]float64{1e4, 1, 1, 1e4}, math.Log(2)},
+		{[]float64{3, 1, 3, 1}, 0},
+	} {
+		got, err := LogDistinctRelabellings(fam, c.eta, perms)
+		if err != nil || math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("η = %v: ln S_eff = %v (%v), want %v", c.eta, got, err, c.want)
+		}
+	}
+	a, b := []float64{3, 2}, []float64{2, 3} // α of the two rows
+	mid := []float64{2.5, 2.5}
+	lbc := 2 * (lnB(mid) - lnB(a)/2 - lnB(b)/2)
+	want := math.Log(2) - math.Log1p(math.Exp(lbc))
+	got, _ := LogDistinctRelabellings(fam, []float64{2, 1, 1, 2}, perms)
+	if math.Abs(got-want) > 1e-12 {
+		t.Errorf("overlapping rows: ln S_eff = %.15g, want %.15g", got, want)
+	}
+	if _, err := LogDistinctRelabellings(fam, []float64{-2, 1, 1, 2}, perms); err == nil {
+		t.Error("an improper q accepted")
+	}
+}

@@ -26,13 +26,14 @@ import (
 const DAGID = "atlas/dag"
 
 func init() {
-	experiments.Add(DAGID, "atlas row: discrete DAGs with hidden variables (chapter 6's model), ln p(y|m) by VB, BIC, BICp, CS, Laplace (softmax basis, + ln S), IS from VB's q (over every relabelling) and AIS against the exact sum over the hidden completions",
+	experiments.Add(DAGID, "atlas row: discrete DAGs with hidden variables (chapter 6's model), ln p(y|m) by VB, BIC, BICp, CS, Laplace (softmax basis, + ln S), EP from VB's q, IS from VB's q (over every relabelling) and AIS against the exact sum over the hidden completions",
 		DefaultDAG, RunDAG, PlotGrid)
 }
 
 // DAGConfig is the config of atlas/dag: small data sets drawn from small
-// discrete DAGs with hidden nodes, whose evidence is enumerated exactly.
-// Laplace (from VB's best q(θ), in the softmax basis) has no keys.
+// discrete DAGs with hidden nodes, whose evidence is enumerated exactly,
+// and the settings of VB, EM (BIC, BICp, CS), EP, IS and AIS. Laplace
+// (from VB's best q(θ), in the softmax basis) has no keys.
 type DAGConfig struct {
 	experiments.Common
 	// Structures name the data sets' graphs: "lc:H:a1,a2,…" is a latent
@@ -80,6 +81,14 @@ type DAGConfig struct {
 		config.AIS
 		Alpha float64 `toml:"alpha" range:"[1,1e8]"`
 	} `toml:"gold_ais"`
+	// EPSweeps are the sweeps of dag.EP (a Dirichlet row family, one
+	// monomial-mixture site per point) started at VB's q after which its
+	// evidence is read; EP its damping, tol the largest site change of the
+	// last sweep that counts as converged (note_ep_not_converged), and
+	// max_sweeps the cap of the run from the symmetric prior (the metric
+	// err_ep_symmetric_median), which stops at tol.
+	EPSweeps []int `toml:"ep_sweeps" range:"[1,1e5] integer len=1.. increasing"`
+	EP       epRun `toml:"ep"`
 }
 
 // DefaultDAG returns three data sets: latent class models with binary and
@@ -94,6 +103,7 @@ func DefaultDAG() DAGConfig {
 	c.AIS.Alpha, c.AIS.Ladder = 100, []int{30, 100, 300, 1000, 3000, 10000}
 	c.GoldAIS.AIS = config.AIS{Runs: 32, Steps: 10000, AISSchedule: config.DefaultSchedule(config.ScheduleNonlinear)}
 	c.GoldAIS.Alpha = 100
+	c.EP, c.EPSweeps = epRun{Damping: 0.5, MaxSweeps: 200, Tol: 1e-6}, []int{1, 2, 5, 10, 20, 50, 100, 200}
 	return c
 }
 
@@ -165,8 +175,11 @@ func parseDAG(name string) (*dag.Structure, dag.Params, error) {
 
 // Estimate counts the exact sums at their cap, and the methods' E steps
 // and likelihoods, each over at most n patterns × the joint hidden
-// configurations × the nodes, and Laplace's Newton steps (about 20, each
-// a Hessian: an E step and the outer products of laplaceHessOps).
+// configurations × the nodes; Laplace's Newton steps (about 20, each a
+// Hessian: an E step and the outer products of laplaceHessOps); EP's two
+// runs (from VB's q and from the prior) at dagEPSiteOps per point and
+// sweep, with an evidence pass per rung, and its sites, n × the
+// parameters, held by each cell.
 func (c *DAGConfig) Estimate() experiments.Cost {
 	var sumN float64
 	for _, n := range c.N {
@@ -188,10 +201,15 @@ func (c *DAGConfig) Estimate() experiments.Cost {
 			maxLen = maxDAGLen
 		}
 	}
+	// EP's work per point and sweep at the largest structure (nodes ≤ 9,
+	// hidden configurations ≤ 5 for an "lc" model, 4 for ch6).
+	epSite := dagEPSiteOps(5, 9, maxLen)
 	return experiments.Cost{
-		Cells:  []experiments.Factor{experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds},
-		Memory: []experiments.Part{experiments.Words("IS draws and weights", experiments.KeyN("structures", c.Structures, float64(maxLen+1), "values a draw"), experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
+		Cells:      []experiments.Factor{experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds},
+		Memory:     []experiments.Part{experiments.Words("IS draws and weights", experiments.KeyN("structures", c.Structures, float64(maxLen+1), "values a draw"), experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs))},
+		CellMemory: []experiments.Part{experiments.Words("EP sites", experiments.KeyN("n", c.N, float64(slices.Max(c.N)), "points at most"), experiments.KeyN("structures", c.Structures, float64(maxLen), "parameters"))},
 		Work: []experiments.Part{
+			experiments.Ops("EP", 2*epSite, ns, seeds, experiments.KeyN("ep_sweeps", c.EPSweeps, float64(slices.Max(c.EPSweeps)+len(c.EPSweeps)), "sweeps and evidence passes")),
 			experiments.Ops("the exact sums", 20, experiments.KeyN("structures", c.Structures, float64(len(c.Structures)), "data sets"), seeds, experiments.KeyN("max_exact_terms", c.MaxExactTerms, c.MaxExactTerms, "terms at most")),
 			experiments.Ops("VB and EM", per, ns, seeds, experiments.Key("restarts", c.Restarts),
 				experiments.KeyN("vb_iterations", c.VBIterations, float64(slices.Max(c.VBIterations)+c.EMIterations), "iterations")),
@@ -446,6 +464,10 @@ func (c *DAGConfig) runDAGCell(k int, seed uint64) (rowCell, error) {
 	drawOps := evalOps + float64(len(comps)+2)*float64(s.Len())*30
 	isRungs(&cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, "atlas-dag", "is", ds, sd), prop, dagTarget{p}, drawOps, nil)
 
+	if err := c.dagEP(&cl, p, alpha); err != nil {
+		return cl, fmt.Errorf("%s, seed %d: %w", ds, seed, err)
+	}
+
 	// AIS, one set of runs per rung.
 	for _, kk := range c.AIS.Ladder {
 		start = startClock()
@@ -515,9 +537,7 @@ func RunDAG(env *experiments.Env, c *DAGConfig) error {
 		return err
 	}
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
-	absent := []Absent{
-		{Method: EP, Why: "not built: no EP for discrete DAGs with hidden variables in the workbench"},
-	}
+	var absent []Absent
 	laplace := false
 	for _, cl := range cells {
 		for _, e := range cl.Est {
@@ -534,6 +554,7 @@ func RunDAG(env *experiments.Env, c *DAGConfig) error {
 		bicp = append(bicp, math.Abs(float64(cl.BICp-cl.Gold)))
 	}
 	s.SetMetric("err_bicp_median", results.Median(bicp))
+	altMetrics(s, cells)
 	gold, est := rowEstimates(cells)
 	if _, err := WriteGrid(env.Dir, s, "dag", gold, est, absent); err != nil {
 		return err
@@ -543,8 +564,9 @@ func RunDAG(env *experiments.Env, c *DAGConfig) error {
 		"Gold standard: ln p(y|m) by summing every completion of the hidden variables (Problem.Exact, eq. 6.12) where it has at most %g terms (the note_exact_terms_<set> metrics count the cells), else AIS of %d runs × %d steps. "+
 		"VB: F (VB*, a bound) of the best of %d VBEM starts after %v iterations; BIC, CS at the best of the same EM starts (ML, at most %d iterations), each + ln S of the aliases (AliasStrict; eq. 6.26); BICp's error is the metric err_bicp_median (BICp is not a column of the grid). "+
 		"Laplace: core/approx.Laplace (Newton, analytic gradient and Hessian) on ln p(θ|m) + ln p(y|θ) + ln Π θ in the softmax basis η = ln(θ_k/θ_K) of every row (dag.Unconstrained; MacKay 1998), from the posterior mean of VB's best q(θ), + ln S (the S relabelled modes taken as separate); none where −∇∇ is not positive definite at the point found (note_laplace_indefinite). "+
+		"EP: dag.EP, a product of Dirichlet rows with one site per point, the point's likelihood summed over the hidden configurations (a monomial mixture, Minka & Lafferty 2002), started at the best VBEM run's q (FamilyEP.StartAt), damping %g, evidence after %v sweeps, + ln S_eff = ln S − ln Σ_π BC(q, q∘π) over the relabellings π (BC the Bhattacharyya coefficient: S for separate modes, 1 for a symmetric q); err_ep_all_aliases_median is the same EP + ln S, err_ep_symmetric_median EP from the symmetric prior (its fixed point relabelling-symmetric), both at the last rung; ops a sweep's site updates and one evidence pass, VB's cost not included. "+
 		"IS: %d runs of up to %d draws from VB's q (its Dirichlet counts divided by %g²) mixed over every relabelling of the hidden states (the S aliases) and with the prior at %g; AIS: Algorithm 6.1 with the Dirichlet proposal of strength %g, %d runs per rung of %v steps, %s schedule. "+
 		"No posterior moments (the gold is the evidence alone). Operations: 2 × patterns × joint hidden configurations × nodes per E step or likelihood (Laplace's log densities and gradients), a Hessian that plus 2m² per pattern and configuration (m the coordinates that vary with the hidden states), 30 per parameter per Dirichlet draw or density.",
 		c.Structures, c.N, c.Seeds, c.Prior.Lambda, c.MaxExactTerms, c.GoldAIS.Runs, c.GoldAIS.Steps, c.Restarts, c.VBIterations, c.EMIterations,
-		c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Defensive, c.AIS.Alpha, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
+		c.EP.Damping, c.EPSweeps, c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Defensive, c.AIS.Alpha, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
 }

@@ -46,6 +46,9 @@
 //	ScoreVB, ScoreVBFrom         VBEM, every score
 //	Problem.Exact,               ln p(y|m), every completion            eq. (6.12) as a sum of (6.9), line 4302;
 //	ExactTerms                                                          §1.2
+//	Problem.NewEP, EP            EP for ln p(y|m): Dirichlet rows, one  Minka (2001) §3.3, eq. (3.32); Minka &
+//	                             monomial-mixture site per point        Lafferty (2002); sites eq. (6.11), target (6.12)
+//	EP.FixedPointGap             EP's moment-matching condition         Minka (2001) §3.3
 //	Problem.Dimensions,          d and d′ from ranks                    Algorithm 6.2, lines 4965–4979; §2.9
 //	LargestGap
 //	Structure.LogMarginalCounts  complete-data ln p(z|m)                eqs. (6.9)–(6.10); (6.32) at fractional N̂

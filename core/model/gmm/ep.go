@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/vbworkbench/vbw/core/approx"
-	"github.com/vbworkbench/vbw/core/numeric"
 )
 
 // EPFamily is the family of expectation propagation over the mixture's
@@ -242,25 +241,15 @@ func NewEP(x []float64, d, k int, p Prior, s approx.EPSettings) (*approx.FamilyE
 	return ep, f, nil
 }
 
-// LogRelabellings returns the log of the number of distinct relabellings
-// of q(η), counted smoothly by overlaps,
-//
-//	ln R(η) = ln K! − ln Σ_σ BC(q, q∘σ),
-//	BC(q, q∘σ) = ∫ √(q q∘σ) = exp(A((η + σ·η)/2) − A(η)),
-//
-// σ over the K! permutations of the components (σ·η permutes the weights'
-// entries and the Normal-Wishart blocks; A(σ·η) = A(η)) and BC the
-// Bhattacharyya coefficient, which in an exponential family with base
-// measure 1 is that ratio of log-partitions (the midpoint is proper: the
-// natural parameter space is convex). BC(q, q∘σ) is 1 when σ leaves q
-// unchanged and tends to 0 as the copies separate, so R is K! for a q in
-// one of the K! relabelled modes (the ln K! of PRML §10.2.4 that the row's
-// Laplace and CS add), 1 for a q symmetric under every relabelling (such
-// as EP's symmetric fixed point, which already spreads over all modes),
-// and K!/|stabiliser| in between (two identical components of three: 3).
-// EP's ln Z_EP + ln R(η) is the evidence of the K! copies of q's mass
-// counted once each. This interpolation is ours, not from a text. It
-// returns an error if K > MaxProposalK.
+// LogRelabellings returns ln R(η), the log of the number of distinct
+// relabellings of q(η) counted smoothly by their Bhattacharyya overlaps
+// (approx.LogDistinctRelabellings, σ over the K! permutations of the
+// components, each permuting the weights' entries and the Normal-Wishart
+// blocks): ln K! for a q in one of the K! relabelled modes (the ln K! of
+// PRML §10.2.4 that the row's Laplace and CS add), 0 for a q symmetric
+// under every relabelling (EP's symmetric fixed point), K!/|stabiliser| in
+// between. This interpolation is ours, not from a text. It returns an
+// error if K > MaxProposalK.
 func (f *EPFamily) LogRelabellings(eta []float64) (float64, error) {
 	if f.K > MaxProposalK {
 		return 0, fmt.Errorf("gmm: K = %d > %d relabellings", f.K, MaxProposalK)
@@ -268,26 +257,22 @@ func (f *EPFamily) LogRelabellings(eta []float64) (float64, error) {
 	if f.K == 1 {
 		return 0, nil
 	}
-	a, ok := f.LogPartition(eta)
-	if !ok {
-		return 0, fmt.Errorf("gmm: relabellings of an improper q")
-	}
-	mid := make([]float64, len(eta))
-	perms := permutations(f.K)
-	terms := make([]float64, len(perms))
-	for i, s := range perms {
+	var perms [][]int
+	for _, s := range permutations(f.K) {
+		p := make([]int, len(eta))
 		for k, j := range s {
-			mid[k] = (eta[k] + eta[j]) / 2
-			bk, bj, bm := f.block(eta, k), f.block(eta, j), f.block(mid, k)
-			for c := range bm {
-				bm[c] = (bk[c] + bj[c]) / 2
+			if f.dir != nil {
+				p[k] = j
+			}
+			for c := range f.nwDim {
+				p[f.off+k*f.nwDim+c] = f.off + j*f.nwDim + c
 			}
 		}
-		am, ok := f.LogPartition(mid)
-		if !ok {
-			return 0, fmt.Errorf("gmm: relabellings: an improper midpoint")
-		}
-		terms[i] = math.Min(am-a, 0) // BC ≤ 1 (Cauchy–Schwarz); rounding aside
+		perms = append(perms, p)
 	}
-	return LogFactorial(f.K) - numeric.LogSumExp(terms), nil
+	lr, err := approx.LogDistinctRelabellings(f, eta, perms)
+	if err != nil {
+		return 0, fmt.Errorf("gmm: %w", err)
+	}
+	return lr, nil
 }
