@@ -16,6 +16,7 @@ import (
 
 	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/core/model/lds"
+	"github.com/vbworkbench/vbw/core/numeric"
 	"github.com/vbworkbench/vbw/core/rng"
 	"github.com/vbworkbench/vbw/core/score"
 	"github.com/vbworkbench/vbw/core/vb"
@@ -81,6 +82,10 @@ type LDSConfig struct {
 	// AIS from the prior over (A, C, ln ρ) with HMC whose step at β is
 	// step/√(1 + βT); one set of runs per rung of the ladder.
 	AIS hmcLadder `toml:"ais"`
+	// GoldHMC gives the gold posterior moments of A and ln ρ (which the
+	// mirror C ↦ −C leaves unchanged): HMC chains on (A, C, ln ρ) from ML
+	// EM's point, the step step/√(1 + T) of [ais]'s kernel at β = 1.
+	GoldHMC goldHMC `toml:"gold_hmc"`
 }
 
 // DefaultLDS returns six data sets of T = 20-50 (the last with a weak
@@ -97,6 +102,7 @@ func DefaultLDS() LDSConfig {
 	c.AIS.AIS = config.AIS{Runs: 16, Steps: 1000, AISSchedule: config.DefaultSchedule(config.ScheduleGeometric)}
 	c.AIS.HMC = config.HMC{Leapfrog: 5, Step: 0.5}
 	c.AIS.Ladder = []int{10, 30, 100, 300, 1000}
+	c.GoldHMC = goldHMC{HMC: config.HMC{Leapfrog: 10, Step: 0.5}, Chains: 4, Burn: 500, Samples: 5000}
 	return c
 }
 
@@ -190,6 +196,9 @@ type ldsCell struct {
 	Gold  cellGold       `json:"gold"`
 	Est   []cellEst      `json:"est"`
 	Notes map[string]int `json:"notes,omitempty"`
+	// GoldMeanSE is the largest Monte Carlo error of the gold posterior
+	// means (the [gold_hmc] chains).
+	GoldMeanSE experiments.Float `json:"gold_mean_se"`
 }
 
 // RunLDS runs every data set and writes the grid.
@@ -210,7 +219,9 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 	var est []Estimate
 	notes := map[string]int{}
 	var rc []rowCell
+	var mcse []float64
 	for _, cl := range cells {
+		mcse = append(mcse, float64(cl.GoldMeanSE))
 		gold = append(gold, cl.Gold.gold())
 		for _, e := range cl.Est {
 			est = append(est, e.estimate())
@@ -221,10 +232,11 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 	}
 	rc = append(rc, rowCell{Notes: notes})
 	absent := []Absent{
-		{Method: EP, Why: "not built: core/approx has no EP for the LDS parameters"},
+		{Method: EP, Why: "not applicable: each data set is one sequence, whose likelihood given (A, C, ρ) does not factor into sites (the states couple every time step), so EP over the parameters has one site, the whole likelihood, and its tilted density is the exact posterior: EP would return the quadrature's own answer (as for linreg's Gaussian posterior); EP over the states and parameters jointly, with a site per time step, is a structured EP that no text of ours gives"},
 	}
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
 	noteMetrics(s, rc)
+	s.SetMetric("gold_mean_mcse_max", slices.Max(mcse))
 	if _, err := WriteGrid(env.Dir, s, "lds", gold, est, absent); err != nil {
 		return err
 	}
@@ -239,9 +251,11 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 		"where ML EM runs out along the likelihood's ridge towards ρ → ∞ (em.max_iterations reached), CS pays the prior C | ρ ~ N(0, 1/(γρ)) at ρ̂ and is far low, BIC (no prior) is not; "+
 		"Laplace: approx.Laplace on (A, C, ln ρ) from VB's means, + ln 2 for the mirror mode C ↦ −C. "+
 		"IS: %d runs of up to %d draws from lds.Proposal (VB's q widened %g×, t tails of ν = %g, mirrored in C) mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs from the prior per rung of %v steps (%s schedule), HMC with %d leapfrog steps of %g/√(1 + βT). "+
-		"Operations in Kalman time steps (a smoother pass over T is 2T). No posterior moments.",
+		"Posterior errors: ‖E_q − E‖₂ and ‖Var_q − Var‖₂ over (A, ln ρ), which the mirror C ↦ −C leaves unchanged (VB's q(A) and q(ρ), Laplace's Gaussian, IS's self-normalised moments; none for BIC, CS and AIS), against %d HMC chains of %d samples after %d from ML EM's point (%d leapfrog steps of %g/√(1 + T)), whose largest Monte Carlo error of a mean is the metric gold_mean_mcse_max. "+
+		"Operations in Kalman time steps (a smoother pass over T is 2T).",
 		c.Prior.Alpha, c.Prior.Gamma, c.Prior.A, c.Prior.B, len(c.ATrue), c.ATrue, c.CTrue, c.RhoTrue, c.Lengths, c.Seeds, c.Quad.Points, c.VBBudgets,
-		c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Nu, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.AIS.Leapfrog, c.AIS.Step))
+		c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Nu, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.AIS.Leapfrog, c.AIS.Step,
+		c.GoldHMC.Chains, c.GoldHMC.Samples, c.GoldHMC.Burn, c.GoldHMC.Leapfrog, c.GoldHMC.Step))
 }
 
 // runCell computes the gold standard and every method's estimates of one
@@ -264,9 +278,13 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 	T := float64(c.Lengths[i])
 	pass := 2 * T // a smoother pass: T forward and T backward steps
 	nan := math.NaN()
+	// me and ve are the posterior errors of the estimate being added
+	// (NaN unless the method sets them: VB, Laplace; IS through isRungs).
+	me, ve := nan, nan
 	add := func(seed uint64, meth string, b int, lnz, se, ops, cpu float64) {
 		out.Est = append(out.Est, cellEst{Dataset: name, Seed: seed, Method: meth, Budget: b, LnZ: experiments.Float(lnz),
-			SE: experiments.Float(se), Ops: experiments.Float(ops), CPUSeconds: experiments.Float(cpu), MeanErr: experiments.Float(nan), VarErr: experiments.Float(nan)})
+			SE: experiments.Float(se), Ops: experiments.Float(ops), CPUSeconds: experiments.Float(cpu), MeanErr: experiments.Float(me), VarErr: experiments.Float(ve)})
+		me, ve = nan, nan
 	}
 	note := func(k string) {
 		if out.Notes == nil {
@@ -299,6 +317,20 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 		return out, fmt.Errorf("%s: EM: %w", name, err)
 	}
 	bic := score.BIC(eres.F, 3, T)
+
+	// The gold posterior moments of (A, ln ρ) by HMC chains from EM's
+	// point, and the errors ‖E_q − E‖₂, ‖Var_q − Var‖₂ over the two.
+	emp := em.Params()
+	x0 := []float64{emp.A.At(0, 0), emp.C.At(0, 0), math.Log(emp.Rho[0])}
+	hs := c.GoldHMC.Step
+	gm, gv, gmse, err := c.GoldHMC.moments(target, x0, []int{0, 2}, func(beta float64) float64 { return hs / math.Sqrt(1+beta*T) }, c.Seed, LDSID, name, "gold-hmc")
+	if err != nil {
+		return out, fmt.Errorf("%s: gold HMC: %w", name, err)
+	}
+	out.GoldMeanSE = experiments.Float(gmse)
+	posErr := func(ma, va, ml, vl float64) (float64, float64) {
+		return vecErr([]float64{ma, ml}, gm), vecErr([]float64{va, vl}, gv)
+	}
 	bicOps, bicCPU := float64(eres.Iterations)*pass, cpuNow()-t0
 
 	// Cheeseman–Stutz at the same point (the parameters of EM's last E
@@ -331,6 +363,8 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 		set.Hyper = nil // the hyperparameters stay fixed
 		set.Recorder = func(it vb.Iteration) {
 			if slices.Contains(c.VBBudgets, it.Iter+1) {
+				g := m.NoisePosterior()[0]
+				me, ve = posErr(m.A().At(0, 0), m.CovAB().At(0, 0), numeric.Digamma(g.Alpha)-math.Log(g.Beta), numeric.Trigamma(g.Alpha))
 				add(seed, VB, it.Iter+1, it.F, nan, float64(it.Iter+1)*pass, cpuNow()-t0)
 			}
 		}
@@ -368,6 +402,7 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 			if math.Abs(lap.Q.Mean[1]) < 3*math.Sqrt(lap.Q.Cov[4]) {
 				note("laplace_modes_overlap")
 			}
+			me, ve = posErr(lap.Q.Mean[0], lap.Q.Cov[0], lap.Q.Mean[2], lap.Q.Cov[8])
 			add(seed, Laplace, 0, lap.LnZ+math.Ln2, nan, float64(evals)*pass, cpuNow()-t0)
 		}
 
@@ -379,7 +414,9 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 		}
 		tmp := rowCell{Dataset: name, Seed: seed}
 		isRungs(&tmp, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, LDSID, name, "seed", ss, "is"),
-			is.NewDefensive(prop, ldsPrior{target}, c.IS.Defensive), ldsJoint{target}, pass, nil)
+			is.NewDefensive(prop, ldsPrior{target}, c.IS.Defensive), ldsJoint{target}, pass, func(mean, second []float64) (float64, float64) {
+				return posErr(mean[0], second[0]-mean[0]*mean[0], mean[2], second[2]-mean[2]*mean[2])
+			})
 		out.Est = append(out.Est, tmp.Est...)
 
 		// AIS from the prior with HMC, one set of runs per rung; an HMC

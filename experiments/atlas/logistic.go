@@ -3,7 +3,6 @@ package atlas
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"runtime"
 	"slices"
 	"strconv"
@@ -74,16 +73,9 @@ type LogisticConfig struct {
 		config.AIS
 		config.HMC
 	} `toml:"gold_ais"`
-	// GoldHMC gives the gold posterior moments of w: chains HMC chains
-	// (the kernel of [ais] at β = 1) from Laplace's mode, burn transitions
-	// discarded, then samples kept, their mean and variance with the
-	// Monte Carlo error from the effective sample size (mcmc.ESSChains).
-	GoldHMC struct {
-		config.HMC
-		Chains  int `toml:"chains" range:"[2,100]"`
-		Burn    int `toml:"burn" range:"[0,1e7]"`
-		Samples int `toml:"samples" range:"[10,1e7]"`
-	} `toml:"gold_hmc"`
+	// GoldHMC gives the gold posterior moments of w: HMC chains from
+	// w = 0 with the [ais] kernel's step at β = 1 (goldHMC.moments).
+	GoldHMC goldHMC `toml:"gold_hmc"`
 }
 
 // DefaultLogistic returns Pima's training set (200 rows, 7 inputs) and two
@@ -290,51 +282,6 @@ func (c *LogisticConfig) hmcPrecision(target *approx.LogisticTarget) func(beta f
 	return func(beta float64) float64 { return math.Sqrt(c.Prior.Alpha + beta*hmax) }
 }
 
-// goldMoments returns the posterior mean and marginal variances of w from
-// [gold_hmc]'s chains started at x0, and the largest Monte Carlo standard
-// error of a mean, sd_i/√ESS_i (mcmc.ESSChains over the chains).
-func (c *LogisticConfig) goldMoments(target *approx.LogisticTarget, x0 []float64, labels ...string) (mean, vr []float64, se float64, err error) {
-	g := c.GoldHMC
-	m := len(x0)
-	prec := c.hmcPrecision(target)
-	plan := mcmc.Plan{Burn: g.Burn, Keep: g.Samples}
-	traces, err := mcmc.Chains(g.Chains, 1, c.Seed, labels, func(_ int, rnd *rand.Rand) ([][]float64, error) {
-		h := &mcmc.HMC{Target: target, Steps: g.Leapfrog, StepSize: func(beta float64) float64 { return g.Step / prec(beta) }}
-		pt := mcmc.NewPoint[[]float64](target, slices.Clone(x0))
-		tr := make([][]float64, m)
-		for i := range tr {
-			tr[i] = make([]float64, g.Samples)
-		}
-		mcmc.Run[[]float64](h, &pt, 1, plan, rnd, func(k int, pt *mcmc.Point[[]float64]) {
-			for i, v := range pt.X {
-				tr[i][k] = v
-			}
-		})
-		return tr, nil
-	})
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	mean, vr = make([]float64, m), make([]float64, m)
-	n := float64(g.Chains * g.Samples)
-	for i := range m {
-		chains := make([][]float64, g.Chains)
-		for ch, tr := range traces {
-			chains[ch] = tr[i]
-			for _, v := range tr[i] {
-				mean[i] += v / n
-			}
-		}
-		for _, tr := range traces {
-			for _, v := range tr[i] {
-				vr[i] += (v - mean[i]) * (v - mean[i]) / n
-			}
-		}
-		se = math.Max(se, math.Sqrt(vr[i]/mcmc.ESSChains(chains)))
-	}
-	return mean, vr, se, nil
-}
-
 // logisticEvalFlops counts one evaluation of ln p(t, w) or of its
 // gradient: n dot products of m (2m), a log-sigmoid (two transcendentals)
 // and the gradient's axpy (2m).
@@ -363,7 +310,9 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	nan := math.NaN()
 	// The gold posterior moments (chains from w = 0: the posterior is
 	// log-concave) and each method's errors against them.
-	gm, gv, gmse, err := c.goldMoments(target, make([]float64, m), "atlas-logistic", "gold-hmc", set.name, sd)
+	prec := c.hmcPrecision(target)
+	gm, gv, gmse, err := c.GoldHMC.moments(target, make([]float64, m), nil, func(beta float64) float64 { return c.GoldHMC.Step / prec(beta) },
+		c.Seed, "atlas-logistic", "gold-hmc", set.name, sd)
 	if err != nil {
 		return cl, err
 	}

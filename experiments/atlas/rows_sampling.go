@@ -1,15 +1,17 @@
 package atlas
 
 import (
-	"github.com/vbworkbench/vbw/core/approx"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"time"
 
+	"github.com/vbworkbench/vbw/core/approx"
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
 	"github.com/vbworkbench/vbw/samplers/is"
+	"github.com/vbworkbench/vbw/samplers/mcmc"
 )
 
 // What the rows clutter, logistic and dag share: a cell (its estimates
@@ -81,6 +83,68 @@ type epRun struct {
 // settings are the approx.EPSettings of the table.
 func (e epRun) settings() approx.EPSettings {
 	return approx.EPSettings{Damping: e.Damping, MaxIterations: e.MaxSweeps, Tol: e.Tol}
+}
+
+// goldHMC is the [gold_hmc] table of a row whose gold posterior moments
+// are sampled: chains HMC chains (the leapfrog steps and step of the
+// embedded keys, the step in the row's units), burn transitions
+// discarded, then samples kept.
+type goldHMC struct {
+	config.HMC
+	Chains  int `toml:"chains" range:"[2,100]"`
+	Burn    int `toml:"burn" range:"[0,1e7]"`
+	Samples int `toml:"samples" range:"[10,1e7]"`
+}
+
+// moments runs the chains on target from x0 (chain c from
+// mcmc.ChainStream(seed, c, labels…), one worker: the cell's thread) with
+// the step step(β) at β = 1 and returns the mean and variance of the
+// coordinates coords of the kept states (nil: every coordinate), pooled
+// over the chains, and the largest Monte Carlo standard error of a mean,
+// sd_i/√ESS_i (mcmc.ESSChains).
+func (g goldHMC) moments(target mcmc.GradTempered, x0 []float64, coords []int, step func(beta float64) float64, seed uint64, labels ...string) (mean, vr []float64, se float64, err error) {
+	if coords == nil {
+		coords = make([]int, len(x0))
+		for i := range coords {
+			coords[i] = i
+		}
+	}
+	plan := mcmc.Plan{Burn: g.Burn, Keep: g.Samples}
+	traces, err := mcmc.Chains(g.Chains, 1, seed, labels, func(_ int, rnd *rand.Rand) ([][]float64, error) {
+		h := &mcmc.HMC{Target: target, Steps: g.Leapfrog, StepSize: step}
+		pt := mcmc.NewPoint[[]float64](target, slices.Clone(x0))
+		tr := make([][]float64, len(coords))
+		for i := range tr {
+			tr[i] = make([]float64, g.Samples)
+		}
+		mcmc.Run[[]float64](h, &pt, 1, plan, rnd, func(k int, pt *mcmc.Point[[]float64]) {
+			for i, c := range coords {
+				tr[i][k] = pt.X[c]
+			}
+		})
+		return tr, nil
+	})
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	mean, vr = make([]float64, len(coords)), make([]float64, len(coords))
+	n := float64(g.Chains * g.Samples)
+	for i := range coords {
+		chains := make([][]float64, g.Chains)
+		for ch, tr := range traces {
+			chains[ch] = tr[i]
+			for _, v := range tr[i] {
+				mean[i] += v / n
+			}
+		}
+		for _, tr := range traces {
+			for _, v := range tr[i] {
+				vr[i] += (v - mean[i]) * (v - mean[i]) / n
+			}
+		}
+		se = math.Max(se, math.Sqrt(vr[i]/mcmc.ESSChains(chains)))
+	}
+	return mean, vr, se, nil
 }
 
 // cpuNow is the calling thread's CPU seconds (the caller locks its
