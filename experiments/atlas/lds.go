@@ -102,7 +102,7 @@ func DefaultLDS() LDSConfig {
 	c.AIS.AIS = config.AIS{Runs: 16, Steps: 1000, AISSchedule: config.DefaultSchedule(config.ScheduleGeometric)}
 	c.AIS.HMC = config.HMC{Leapfrog: 5, Step: 0.5}
 	c.AIS.Ladder = []int{10, 30, 100, 300, 1000}
-	c.GoldHMC = goldHMC{HMC: config.HMC{Leapfrog: 10, Step: 0.5}, Chains: 4, Burn: 500, Samples: 5000}
+	c.GoldHMC = goldHMC{HMC: config.HMC{Leapfrog: 10, Step: 0.5}, Chains: 4, Burn: 500, Samples: 20000}
 	return c
 }
 
