@@ -318,6 +318,8 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 	}
 	bic := score.BIC(eres.F, 3, T)
 
+	bicOps, bicCPU := float64(eres.Iterations)*pass, cpuNow()-t0
+
 	// The gold posterior moments of (A, ln ρ) by HMC chains from EM's
 	// point, and the errors ‖E_q − E‖₂, ‖Var_q − Var‖₂ over the two.
 	emp := em.Params()
@@ -331,7 +333,6 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 	posErr := func(ma, va, ml, vl float64) (float64, float64) {
 		return vecErr([]float64{ma, ml}, gm), vecErr([]float64{va, vl}, gv)
 	}
-	bicOps, bicCPU := float64(eres.Iterations)*pass, cpuNow()-t0
 
 	// Cheeseman–Stutz at the same point (the parameters of EM's last E
 	// step, whose ln p(y | θ̂) BIC used), its completion the smoother's
