@@ -434,13 +434,18 @@ func (e *EP) tryQ(fill func(q natural)) bool {
 
 // Run sweeps until the sites stop moving (EPSettings.Tol) or the cap, and
 // reports whether it converged.
-func (e *EP) Run() (bool, error) {
-	for range e.s.MaxIterations {
-		c, err := e.Sweep()
+func (e *EP) Run() (bool, error) { return e.s.run(e.Sweep) }
+
+// run calls sweep until the largest change of a site is at most s.Tol or
+// s.MaxIterations sweeps, and reports whether it converged: the loop of
+// EP.Run and FamilyEP.Run.
+func (s EPSettings) run(sweep func() (float64, error)) (bool, error) {
+	for range s.MaxIterations {
+		c, err := sweep()
 		if err != nil {
 			return false, err
 		}
-		if c <= e.s.Tol {
+		if c <= s.Tol {
 			return true, nil
 		}
 	}

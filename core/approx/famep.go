@@ -185,18 +185,7 @@ func (e *FamilyEP) Sweep() (float64, error) {
 
 // Run sweeps until the sites stop moving (EPSettings.Tol) or the cap, and
 // reports whether it converged.
-func (e *FamilyEP) Run() (bool, error) {
-	for range e.s.MaxIterations {
-		c, err := e.Sweep()
-		if err != nil {
-			return false, err
-		}
-		if c <= e.s.Tol {
-			return true, nil
-		}
-	}
-	return false, nil
-}
+func (e *FamilyEP) Run() (bool, error) { return e.s.run(e.Sweep) }
 
 // LogEvidence returns EP's approximation of ln ∫ p₀(θ) Π_i f_i(θ) dθ, each
 // site's scale s_i chosen so that ∫ q\i f̃_i = Z_i (Minka 2001, eq. (3.32);
