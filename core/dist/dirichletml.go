@@ -23,14 +23,16 @@ import (
 // is concave; its maximiser is found by Newton's method with the
 // diagonal-plus-rank-one Hessian diag(−ψ′(α_k)) + ψ′(α₀)11ᵀ inverted by
 // Sherman–Morrison (Minka 2000, eqs. (15)–(18)), each step halved until
-// every α_k stays positive and L does not fall. The start is init when it
+// every α_k stays positive and L does not fall by more than its rounding
+// (10⁻¹³ of the magnitude of its terms). The start is init when it
 // is non-nil (positive), else the Stirling approximation of Minka (2000)
 // eq. (23), α₀ ≈ (K − 1)/(2 Σ_k p̄_k (ln p̄_k − m_k)) with p̄ ∝ exp(m).
 //
 // A solution exists iff Σ_k exp(m_k) < 1 (Jensen's inequality, strict for
 // a non-degenerate p); for other m, or when Newton does not converge to
-// a relative gradient of 1e-12 within 100 steps, it returns false and dst
-// holds the last iterate. dst must have the length of m; it does not
+// a relative gradient of 1e-12 within 100 steps (1e-8 where no step can
+// raise L beyond its rounding), it returns false and dst holds the last
+// iterate. dst must have the length of m; it does not
 // allocate.
 func DirichletFromMeanLogTo(dst, m, init []float64) bool {
 	k := len(m)
@@ -71,15 +73,16 @@ func DirichletFromMeanLogTo(dst, m, init []float64) bool {
 			return false
 		}
 	}
-	obj := func(alpha []float64) float64 {
-		var a0, l float64
+	// size is the magnitude of L's terms at α, the scale of its rounding
+	// error: a step is accepted unless L falls by more than that.
+	size := func(alpha []float64) float64 {
+		var a0, s float64
 		for j, a := range alpha {
 			a0 += a
-			l += (a-1)*m[j] - numeric.LogGamma(a)
+			s += math.Abs((a-1)*m[j]) + math.Abs(numeric.LogGamma(a))
 		}
-		return l + numeric.LogGamma(a0)
+		return s + math.Abs(numeric.LogGamma(a0))
 	}
-	l := obj(dst)
 	for range 100 {
 		var a0 float64
 		for _, a := range dst {
@@ -100,6 +103,7 @@ func DirichletFromMeanLogTo(dst, m, init []float64) bool {
 			return true
 		}
 		b := num / (1/z + den)
+		tol := 1e-13 * (1 + size(dst))
 		step := 1.0
 		accepted := false
 		for range 60 {
@@ -124,13 +128,12 @@ func DirichletFromMeanLogTo(dst, m, init []float64) bool {
 					t0 += an
 				}
 				dl += numeric.LogGamma(t0) - numeric.LogGamma(a0)
-				if dl >= -1e-14*(1+math.Abs(l)) {
+				if dl >= -tol {
 					for j, a := range dst {
 						g := pa0 - numeric.Digamma(a) + m[j]
 						q := -numeric.Trigamma(a)
 						dst[j] = a - step*(g-b)/q
 					}
-					l += dl
 					accepted = true
 					break
 				}
@@ -138,7 +141,9 @@ func DirichletFromMeanLogTo(dst, m, init []float64) bool {
 			step /= 2
 		}
 		if !accepted {
-			return false
+			// No step raises L beyond its rounding: α is the maximiser to
+			// the precision of L unless the gradient says otherwise.
+			return gmax <= 1e-8*(1+scale)
 		}
 	}
 	return false

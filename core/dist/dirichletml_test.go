@@ -72,3 +72,29 @@ func TestDirichletFromMeanLogInfeasible(t *testing.T) {
 		}
 	}
 }
+
+// TestDirichletFromMeanLogLargeCounts: the mixtures EP's Dirichlet sites
+// meet on a few hundred points (counts in the hundreds, one component's
+// weight near 1), where L's terms are about 10³ and a Newton step near
+// the optimum changes L below their rounding: the projection must still
+// succeed and match the expected logs.
+func TestDirichletFromMeanLogLargeCounts(t *testing.T) {
+	for _, a := range [][]float64{{136.5, 137.5}, {100, 174}, {10, 264}, {1.5, 272}} {
+		for _, p := range []float64{0.5, 0.9, 0.999, 1 - 1e-9} {
+			m1 := DirichletMeanLogTo(nil, []float64{a[0] + 1, a[1]})
+			m2 := DirichletMeanLogTo(nil, []float64{a[0], a[1] + 1})
+			m := []float64{p*m1[0] + (1-p)*m2[0], p*m1[1] + (1-p)*m2[1]}
+			dst := []float64{a[0] + p, a[1] + 1 - p}
+			if !DirichletFromMeanLogTo(dst, m, dst) {
+				t.Errorf("α %v, p %v: no projection (last %v)", a, p, dst)
+				continue
+			}
+			back := DirichletMeanLogTo(nil, dst)
+			for k := range m {
+				if math.Abs(back[k]-m[k]) > 1e-10 {
+					t.Errorf("α %v, p %v: E[ln π] %v, want %v", a, p, back, m)
+				}
+			}
+		}
+	}
+}
