@@ -25,7 +25,8 @@
 //	              the exact sum over the hidden completions; Laplace on
 //	              dag.Unconstrained, EP by dag.EP (dag.go, dag_ep.go)
 //	atlas/mfa     one Bayesian factor analyser (core/model/mfa at S = 1,
-//	              k = 1, p = 2) against quadrature over Λ (mfa.go)
+//	              k = 1, p = 2) against quadrature over Λ; CS by
+//	              mfa.Annealed.CheesemanStutz (mfa.go)
 //	atlas/lds     the LDS with one hidden dimension and one output
 //	              (core/model/lds) against ln p(y) by quadrature over
 //	              (A, C, ln ρ), the moments of (A, ln ρ) against HMC

@@ -138,4 +138,14 @@
 //	MaxLikelihood
 //	Annealed.           ln p(y) and E[ΛΛᵀ|y] by quadrature    the evidence of eq. (4.29)'s model at S = 1
 //	LogEvidenceQuad     over Λ (k = 1, p = 2)
+//	Annealed.           ln p(y | Λ, μ) at any point           eq. (4.11) at S = 1
+//	LogLikAt
+//	Annealed.Completion E[x_i], E[x_i²] under p(x | y, Λ, μ): eqs. (4.53)–(4.55) at point loadings (k = 1)
+//	                    CompletedStats, through ȳ and S
+//	Annealed.           ln p(x, y | Λ, μ) and ln p(x, y) at   eqs. (4.2)–(4.4), (4.17)–(4.19); (Λ_q, μ_q)
+//	CompletedLogJoint,  the statistics (k = 1), every         Gaussian given ν, ν by quadrature (cs.go)
+//	CompletedLogMarginal constant
+//	Annealed.           ln p(x̂, y) + ln p(y|θ̂) − ln p(x̂, y|θ̂) Cheeseman and Stutz (1996); Beal (2003) eq.
+//	CheesemanStutz      at θ̂, x̂ the completion; a lower       (2.133), eqs. (6.27)–(6.30); Theorem 2.3,
+//	                    bound on ln p(y)                      Corollary 2.5
 package mfa
