@@ -240,8 +240,8 @@ func RunMFA(env *experiments.Env, c *MFAConfig) error {
 		"Ψ = diag(%v), the ARD precision ν ~ Ga(%g, %g) (shape, rate) of the loading column, μ ~ N(%v, diag(1/%v)). Data: one set per n = %v and loading λ of the pairs %v, y = λx + mean + ε, mean = %v, ε ~ N(0, Ψ); %d seeds of every sampler. "+
 		"Gold standard: ln p(y) = ln ∫ p(Λ) p(y|Λ) dΛ over the whole plane (ν and μ integrated in closed form: the column Student-t, the Gaussian convolution over μ) by iterated adaptive Gauss–Kronrod on a box whose edges are at least %g nats below the peak (mfa.Annealed.LogEvidenceQuad; both mirrored modes inside; SE its error estimate), and E[ΛΛᵀ|y], Var[Λ_qΛ_t|y] on the same rule. "+
 		"VB: F (eq. 4.29 at S = 1) after %v iterations of one run; BIC = ln p(y | Λ̂, ȳ, Ψ) − (4/2) ln n at the ML loadings for fixed Ψ; Laplace: core/approx.Laplace on ln p(Λ) + ln p(y|Λ) from VB's mean, + ln 2 for the two mirrored modes ±Λ̂. "+
-		"IS: %d runs of up to %d draws from VB's q(Λ) widened %g× in sd, %s, mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs per rung of %v steps from the prior (%s schedule), HMC with %d leapfrog steps of %g/√(a/b + τn/ψ_min), its posterior moments those of the products Λ_qΛ_t of the runs' final states weighted by their w (Neal 2001 §3). "+
-		"Posterior errors (VB, Laplace, AIS): mean_err = ‖E_q[ΛΛᵀ] − E[ΛΛᵀ|y]‖_F (the posterior mean of Λ is 0 by the sign symmetry), var_err = ‖Var_q[Λ_qΛ_t] − Var[Λ_qΛ_t|y]‖_F over the 2×2 entries; Laplace's q is its Gaussian mirrored. "+
+		"IS: %d runs of up to %d draws from VB's q(Λ) widened %g× in sd, %s, mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs per rung of %v steps from the prior (%s schedule), HMC with %d leapfrog steps of %g/√(a/b + τn/ψ_min), its posterior errors in the norms of VB's and Laplace's below, from the products Λ_qΛ_t of the runs' final states weighted by their w (Neal 2001 §3). "+
+		"Posterior errors (VB, Laplace): mean_err = ‖E_q[ΛΛᵀ] − E[ΛΛᵀ|y]‖_F (the posterior mean of Λ is 0 by the sign symmetry), var_err = ‖Var_q[Λ_qΛ_t] − Var[Λ_qΛ_t|y]‖_F over the 2×2 entries; Laplace's q is its Gaussian mirrored. "+
 		"Operations: multiply-adds; an evaluation of ln p(Λ) + ln p(y|Λ) or its gradient is %d (the data enter through ȳ and the scatter), a VB iteration n(4pd + 2d²) + 4pd³ with d = 2.",
 		c.Prior.Psi, c.Prior.A, c.Prior.B, c.Prior.Mu, c.Prior.Nu, c.N, c.Lambda, c.Mean, c.Seeds, c.Gold.Margin, c.VBBudgets,
 		c.IS.Runs, c.IS.Samples, c.IS.Widen, mirror, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.AIS.Leapfrog, c.AIS.Step, mfaEval))
@@ -482,7 +482,8 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 			lw := ais.LogWeights(runs)
 			z, se := ais.Pool(lw)
 			cpu := secs(cpuNow() - t0)
-			// The products Λ_qΛ_t (2×2 row-major) of each final state, whose
+			// The products Λ_qΛ_t (p×p row-major; k = 1, so a state is vec Λ
+			// of length p) of each final state, whose
 			// weighted means are E[ΛΛᵀ|y] and second moments E[(Λ_qΛ_t)²|y].
 			prods := make([][]float64, len(final))
 			for g, l := range final {
