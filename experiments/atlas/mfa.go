@@ -483,8 +483,8 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 			z, se := ais.Pool(lw)
 			cpu := secs(cpuNow() - t0)
 			// The products Λ_qΛ_t (p×p row-major; k = 1, so a state is vec Λ
-			// of length p) of each final state, whose
-			// weighted means are E[ΛΛᵀ|y] and second moments E[(Λ_qΛ_t)²|y].
+			// of length p) of each final state, whose weighted means are
+			// E[ΛΛᵀ|y] and second moments E[(Λ_qΛ_t)²|y].
 			prods := make([][]float64, len(final))
 			for g, l := range final {
 				prods[g] = make([]float64, 0, len(l)*len(l))
