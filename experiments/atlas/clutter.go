@@ -278,12 +278,13 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 	var pchol mat.Cholesky
 	pchol.Factorize(mat.NewSymDense(1, []float64{p.B}))
 	prop := is.NewDefensive(is.NewStudentT(c.IS.Nu, slices.Clone(v.Mean), &chol), is.NewGaussian([]float64{0}, &pchol), c.IS.Defensive)
+	// The samplers' errors from their self-normalised moments of θ.
+	moments := func(mean, second []float64) (float64, float64) { return errs(mean, second[0]-mean[0]*mean[0]) }
 	isRungs(cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, "atlas-clutter", "is", cl.Dataset, strconv.FormatUint(seed, 10)), prop, target,
-		target.Flops(false)+studentTFlops(1)+gaussFlops(1), func(mean, second []float64) (float64, float64) {
-			return errs(mean, second[0]-mean[0]*mean[0])
-		})
+		target.Flops(false)+studentTFlops(1)+gaussFlops(1), moments)
 
-	// AIS, one set of runs per rung.
+	// AIS, one set of runs per rung; the weighted final states give its
+	// moments.
 	for _, k := range c.AIS.Ladder {
 		start = startClock()
 		a := c.AIS.AIS
@@ -293,13 +294,15 @@ func (c *ClutterConfig) runClutterCell(n int, seed uint64) (clutterCell, error) 
 				return c.AIS.Step / math.Sqrt(1/p.B+beta*float64(n))
 			}}
 		}}
-		runs, _, err := config.Sample(a, sampler, 1, c.Seed, "atlas-clutter", "ais", cl.Dataset, strconv.FormatUint(seed, 10), strconv.Itoa(k))
+		runs, final, _, err := config.SampleFinal(a, sampler, 1, c.Seed, "atlas-clutter", "ais", cl.Dataset, strconv.FormatUint(seed, 10), strconv.Itoa(k))
 		if err != nil {
 			return out, err
 		}
 		lz, se := ais.Pool(ais.LogWeights(runs))
 		ops := float64(k*a.Runs) * (float64(c.AIS.Leapfrog)*target.Flops(true) + target.Flops(false))
-		cl.add(AIS, k, lz, se, ops, start.elapsed(), math.NaN(), math.NaN())
+		cpu := start.elapsed()
+		me, ve := aisErrs(runs, final, moments)
+		cl.add(AIS, k, lz, se, ops, cpu, me, ve)
 	}
 	return out, nil
 }
@@ -346,7 +349,7 @@ func RunClutter(env *experiments.Env, c *ClutterConfig) error {
 		"VB: mean-field q(θ)q(z), its bound after %v iterations. EP: isotropic sites, its evidence after %v sweeps (left out where a cavity was improper, note_ep_improper). Laplace: %d Newton steps from 3 starts, the highest kept; BIC = ln p(D | θ*) − ½ ln n at Laplace's mode θ*. "+
 		"CS: Cheeseman–Stutz (Beal 2003 eqs. 6.27–6.31) with VB's final q(z) as the fractional completion at VB's mean (= F + Σ_n KL(q(z_n) ‖ p(z_n | x_n, θ̂)), not a bound); err_cs_em_median is Beal's CS at θ* with the E step there as the completion (a lower bound). "+
 		"IS: %d runs of up to %d draws from a Student t (ν = %g) on VB's final q widened %g×, mixed with the prior at weight %g (defensive importance sampling), estimates on prefixes %v of each run (SE from the spread of the runs). "+
-		"AIS: %d runs from the prior per rung of %v steps, %s schedule, HMC with %d leapfrog steps of %g/√(1/b + βn); no posterior moments (the final states are not kept). "+
+		"AIS: %d runs from the prior per rung of %v steps, %s schedule, HMC with %d leapfrog steps of %g/√(1/b + βn); its posterior moments are those of the runs' final states weighted by their w (Neal 2001 §3). "+
 		"Operations are counted as core/approx counts them (+ − × ÷ one, exp/log/sqrt %d); a sampler's are its evaluations of ln p(θ, D) times their count.",
 		c.W, c.A, c.Prior.B, c.TrueTheta, c.N, c.Seeds, c.QuadRelTol, c.VBIterations, c.EPSweeps, c.LaplaceSteps,
 		c.IS.Runs, c.IS.Samples, c.IS.Nu, c.IS.Widen, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.AIS.Leapfrog, c.AIS.Step, approx.TranscendentalFlops))

@@ -251,7 +251,7 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 		"where ML EM runs out along the likelihood's ridge towards ρ → ∞ (em.max_iterations reached), CS pays the prior C | ρ ~ N(0, 1/(γρ)) at ρ̂ and is far low, BIC (no prior) is not; "+
 		"Laplace: approx.Laplace on (A, C, ln ρ) from VB's means, + ln 2 for the mirror mode C ↦ −C. "+
 		"IS: %d runs of up to %d draws from lds.Proposal (VB's q widened %g×, t tails of ν = %g, mirrored in C) mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs from the prior per rung of %v steps (%s schedule), HMC with %d leapfrog steps of %g/√(1 + βT). "+
-		"Posterior errors: ‖E_q − E‖₂ and ‖Var_q − Var‖₂ over (A, ln ρ), which the mirror C ↦ −C leaves unchanged (VB's q(A) and q(ρ), Laplace's Gaussian, IS's self-normalised moments; none for BIC, CS and AIS), against %d HMC chains of %d samples after %d from ML EM's point (%d leapfrog steps of %g/√(1 + T)), whose largest Monte Carlo error of a mean is the metric gold_mean_mcse_max. "+
+		"Posterior errors: ‖E_q − E‖₂ and ‖Var_q − Var‖₂ over (A, ln ρ), which the mirror C ↦ −C leaves unchanged (VB's q(A) and q(ρ), Laplace's Gaussian, IS's self-normalised moments, AIS's of its runs' final states weighted by their w (Neal 2001 §3); none for BIC and CS), against %d HMC chains of %d samples after %d from ML EM's point (%d leapfrog steps of %g/√(1 + T)), whose largest Monte Carlo error of a mean is the metric gold_mean_mcse_max. "+
 		"Operations in Kalman time steps (a smoother pass over T is 2T).",
 		c.Prior.Alpha, c.Prior.Gamma, c.Prior.A, c.Prior.B, len(c.ATrue), c.ATrue, c.CTrue, c.RhoTrue, c.Lengths, c.Seeds, c.Quad.Points, c.VBBudgets,
 		c.IS.Runs, c.IS.Samples, c.IS.Widen, c.IS.Nu, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.AIS.Leapfrog, c.AIS.Step,
@@ -279,7 +279,7 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 	pass := 2 * T // a smoother pass: T forward and T backward steps
 	nan := math.NaN()
 	// me and ve are the posterior errors of the estimate being added
-	// (NaN unless the method sets them: VB, Laplace; IS through isRungs).
+	// (NaN unless the method sets them: VB, Laplace, AIS; IS through isRungs).
 	me, ve := nan, nan
 	add := func(seed uint64, meth string, b int, lnz, se, ops, cpu float64) {
 		out.Est = append(out.Est, cellEst{Dataset: name, Seed: seed, Method: meth, Budget: b, LnZ: experiments.Float(lnz),
@@ -413,15 +413,19 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 		if err != nil {
 			return out, fmt.Errorf("%s seed %d: %w", name, seed, err)
 		}
+		// The samplers' errors from their self-normalised moments of
+		// coordinates 0 and 2 of (A, C, ln ρ).
+		moments := func(mean, second []float64) (float64, float64) {
+			return posErr(mean[0], second[0]-mean[0]*mean[0], mean[2], second[2]-mean[2]*mean[2])
+		}
 		tmp := rowCell{Dataset: name, Seed: seed}
 		isRungs(&tmp, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, LDSID, name, "seed", ss, "is"),
-			is.NewDefensive(prop, ldsPrior{target}, c.IS.Defensive), ldsJoint{target}, pass, func(mean, second []float64) (float64, float64) {
-				return posErr(mean[0], second[0]-mean[0]*mean[0], mean[2], second[2]-mean[2]*mean[2])
-			})
+			is.NewDefensive(prop, ldsPrior{target}, c.IS.Defensive), ldsJoint{target}, pass, moments)
 		out.Est = append(out.Est, tmp.Est...)
 
 		// AIS from the prior with HMC, one set of runs per rung; an HMC
-		// transition of L leapfrog steps is L + 2 smoother passes.
+		// transition of L leapfrog steps is L + 2 smoother passes. The
+		// weighted final states give its moments.
 		for _, k := range c.AIS.Ladder {
 			t0 = cpuNow()
 			a := c.AIS.AIS
@@ -430,13 +434,15 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 			sampler := ais.Sampler[[]float64]{Model: target, NewKernel: func() mcmc.Kernel[[]float64] {
 				return &mcmc.HMC{Target: target, Steps: hm.Leapfrog, StepSize: func(beta float64) float64 { return hm.Step / math.Sqrt(1+beta*T) }}
 			}}
-			runs, _, err := config.Sample(a, sampler, 1, c.Seed, LDSID, name, "seed", ss, "ais", strconv.Itoa(k))
+			runs, final, _, err := config.SampleFinal(a, sampler, 1, c.Seed, LDSID, name, "seed", ss, "ais", strconv.Itoa(k))
 			if err != nil {
 				return out, err
 			}
 			lw := ais.LogWeights(runs)
 			z, se := ais.Pool(lw)
-			add(seed, AIS, k, z, max(se, ais.LogWSE(lw)), float64(a.Runs*k*(hm.Leapfrog+2))*pass, cpuNow()-t0)
+			cpu := cpuNow() - t0
+			me, ve = aisErrs(runs, final, moments)
+			add(seed, AIS, k, z, max(se, ais.LogWSE(lw)), float64(a.Runs*k*(hm.Leapfrog+2))*pass, cpu)
 		}
 	}
 	return out, nil

@@ -512,8 +512,9 @@ func vecErr(a, b []float64) float64 {
 
 // runCell computes the gold standard and every method's estimates of one
 // data set over the seeds. The posterior errors are ‖E_q[w] − E[w|t]‖₂
-// and ‖diag Var_q[w] − diag Var[w|t]‖₂ (VB and Laplace; NaN for the
-// samplers and BIC).
+// and ‖diag Var_q[w] − diag Var[w|t]‖₂ (VB, Laplace and AIS, whose
+// moments are those of its runs' final states weighted by their w; NaN
+// for IS and BIC).
 func (c *LinregConfig) runCell(env *experiments.Env, i int, name string) (linregCell, error) {
 	var out linregCell
 	d, err := c.linregDataSet(i)
@@ -538,6 +539,14 @@ func (c *LinregConfig) runCell(env *experiments.Env, i int, name string) (linreg
 		out.Est = append(out.Est, cellEst{Dataset: name, Seed: seed, Method: meth, Budget: b, LnZ: experiments.Float(lnz),
 			SE: experiments.Float(se), Ops: experiments.Float(ops), CPUSeconds: experiments.Float(cpu),
 			MeanErr: experiments.Float(me), VarErr: experiments.Float(ve)})
+	}
+	// A sampler's errors from its self-normalised moments of w.
+	moments := func(mean, second []float64) (float64, float64) {
+		v := make([]float64, d.m)
+		for j := range v {
+			v[j] = second[j] - mean[j]*mean[j]
+		}
+		return vecErr(mean, pm), vecErr(v, pv)
 	}
 	diag := func(s interface{ At(i, j int) float64 }) []float64 {
 		v := make([]float64, d.m)
@@ -602,13 +611,20 @@ func (c *LinregConfig) runCell(env *experiments.Env, i int, name string) (linreg
 			s := ais.Sampler[*linregState]{Model: target, NewKernel: func() mcmc.Kernel[*linregState] {
 				return &mcmc.Gibbs[*linregState]{Target: target, Sweeper: &linregGibbs{a: target, l: make([]float64, d.m*d.m), mu: make([]float64, d.m)}}
 			}}
-			runs, _, err := config.Sample(a, s, 1, c.Seed, append(slices.Clone(labels), "ais", strconv.Itoa(steps))...)
+			runs, final, _, err := config.SampleFinal(a, s, 1, c.Seed, append(slices.Clone(labels), "ais", strconv.Itoa(steps))...)
 			if err != nil {
 				return out, err
 			}
 			lw := ais.LogWeights(runs)
 			z, se := ais.Pool(lw)
-			add(seed, AIS, steps, z, max(se, ais.LogWSE(lw)), float64(a.Runs*steps)*(m*m*m+n*m), cpuNow()-t0, nan, nan)
+			cpu := cpuNow() - t0
+			// The moments of w from the weighted final states.
+			ws := make([][]float64, len(final))
+			for g, st := range final {
+				ws[g] = st.w
+			}
+			me, ve := aisErrs(runs, ws, moments)
+			add(seed, AIS, steps, z, max(se, ais.LogWSE(lw)), float64(a.Runs*steps)*(m*m*m+n*m), cpu, me, ve)
 		}
 	}
 	// The deterministic estimates hold for every seed.

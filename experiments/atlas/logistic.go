@@ -249,20 +249,20 @@ func (c *LogisticConfig) synthetic(i int, seed uint64) ([][]float64, []int) {
 	return phi, t
 }
 
-// logisticAIS runs a set of AIS runs of a.Steps steps with HMC on target
-// and returns the pooled ln Z, its SE and the counted operations.
-func (c *LogisticConfig) logisticAIS(a config.AIS, h config.HMC, target *approx.LogisticTarget, labels ...string) (lz, se, ops float64, err error) {
+// logisticAIS makes a set of AIS runs of a.Steps steps with HMC on target
+// and returns them, their final states w (for ais.Moments) and the counted
+// operations.
+func (c *LogisticConfig) logisticAIS(a config.AIS, h config.HMC, target *approx.LogisticTarget, labels ...string) (runs []ais.Run, final [][]float64, ops float64, err error) {
 	m := len(target.Phi[0])
 	prec := c.hmcPrecision(target)
 	sampler := ais.Sampler[[]float64]{Model: target, NewKernel: func() mcmc.Kernel[[]float64] {
 		return &mcmc.HMC{Target: target, Steps: h.Leapfrog, StepSize: func(beta float64) float64 { return h.Step / prec(beta) }}
 	}}
-	runs, _, err := config.Sample(a, sampler, 1, c.Seed, labels...)
+	runs, final, _, err = config.SampleFinal(a, sampler, 1, c.Seed, labels...)
 	if err != nil {
-		return 0, 0, 0, err
+		return nil, nil, 0, err
 	}
-	lz, se = ais.Pool(ais.LogWeights(runs))
-	return lz, se, float64(a.Steps*a.Runs) * float64(h.Leapfrog+1) * logisticEvalFlops(len(target.Phi), m), nil
+	return runs, final, float64(a.Steps*a.Runs) * float64(h.Leapfrog+1) * logisticEvalFlops(len(target.Phi), m), nil
 }
 
 // hmcPrecision is √(α + β h_max) at inverse temperature β, h_max the
@@ -302,10 +302,11 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	sd := strconv.FormatUint(seed, 10)
 	cl := rowCell{Dataset: set.name, Seed: seed, GoldKind: GoldAISLong}
 	target := approx.NewLogisticTarget(phi, t, c.Prior.Alpha)
-	g, gse, _, err := c.logisticAIS(c.GoldAIS.AIS, c.GoldAIS.HMC, target, "atlas-logistic", "gold", set.name, sd)
+	gruns, _, _, err := c.logisticAIS(c.GoldAIS.AIS, c.GoldAIS.HMC, target, "atlas-logistic", "gold", set.name, sd)
 	if err != nil {
 		return cl, err
 	}
+	g, gse := ais.Pool(ais.LogWeights(gruns))
 	cl.Gold, cl.GoldSE = experiments.Float(g), experiments.Float(gse)
 	nan := math.NaN()
 	// The gold posterior moments (chains from w = 0: the posterior is
@@ -414,25 +415,31 @@ func (c *LogisticConfig) runLogisticCell(set logisticSet, k int, seed uint64, ha
 	}
 	pchol.Factorize(pc)
 	prop := is.NewDefensive(is.NewStudentT(c.IS.Nu, slices.Clone(v.Mean), &chol), is.NewGaussian(make([]float64, m), &pchol), c.IS.Defensive)
+	// The samplers' errors from their self-normalised moments of w.
+	moments := func(mean, second []float64) (float64, float64) {
+		v := make([]float64, m)
+		for i := range v {
+			v[i] = second[i] - mean[i]*mean[i]
+		}
+		return vecErr(mean, gm), vecErr(v, gv)
+	}
 	isRungs(&cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, "atlas-logistic", "is", set.name, sd), prop, target,
-		logisticEvalFlops(n, m)+studentTFlops(m)+gaussFlops(m), func(mean, second []float64) (float64, float64) {
-			v := make([]float64, m)
-			for i := range v {
-				v[i] = second[i] - mean[i]*mean[i]
-			}
-			return vecErr(mean, gm), vecErr(v, gv)
-		})
+		logisticEvalFlops(n, m)+studentTFlops(m)+gaussFlops(m), moments)
 
-	// AIS, one set of runs per rung.
+	// AIS, one set of runs per rung; the weighted final states give its
+	// moments.
 	for _, k := range c.AIS.Ladder {
 		start = startClock()
 		a := c.AIS.AIS
 		a.Steps = k
-		lz, se, ops, err := c.logisticAIS(a, c.AIS.HMC, target, "atlas-logistic", "ais", set.name, sd, strconv.Itoa(k))
+		runs, final, ops, err := c.logisticAIS(a, c.AIS.HMC, target, "atlas-logistic", "ais", set.name, sd, strconv.Itoa(k))
 		if err != nil {
 			return cl, err
 		}
-		cl.add(AIS, k, lz, se, ops, start.elapsed(), nan, nan)
+		lz, se := ais.Pool(ais.LogWeights(runs))
+		cpu := start.elapsed()
+		me, ve := aisErrs(runs, final, moments)
+		cl.add(AIS, k, lz, se, ops, cpu, me, ve)
 	}
 	return cl, nil
 }
@@ -489,7 +496,7 @@ func RunLogistic(env *experiments.Env, c *LogisticConfig) error {
 		"Gold standard: AIS with HMC, %d runs of %d steps (%s schedule), its pooled ln p(t) and standard error stated (Kind ais-long). "+
 		"VB: the Jaakkola–Jordan bound after %v iterations; Laplace: Newton to the mode; BIC = ln p(t | w*) − (M/2) ln n at Laplace's mode; EP: a projected factor per point, evidence after %v sweeps. "+
 		"IS: %d runs of up to %d draws from a Student t (ν = %g) on VB's q widened %g× mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs per rung of %v steps, HMC with %d leapfrog steps. "+
-		"Posterior errors: ‖E_q[w] − E[w|t]‖₂ and ‖diag Var_q[w] − diag Var[w|t]‖₂ (VB's q, Laplace's and EP's Gaussians, IS's self-normalised moments; none for BIC and AIS) against %d HMC chains of %d samples after %d (the [ais] kernel at β = 1, from w = 0), whose largest Monte Carlo error of a mean (sd/√ESS) is the metric gold_mean_mcse_max. Operations are counted per formula (per evaluation of ln p(t, w): n(4M + 40)).",
+		"Posterior errors: ‖E_q[w] − E[w|t]‖₂ and ‖diag Var_q[w] − diag Var[w|t]‖₂ (VB's q, Laplace's and EP's Gaussians, IS's self-normalised moments, AIS's of its runs' final states weighted by their w (Neal 2001 §3); none for BIC) against %d HMC chains of %d samples after %d (the [ais] kernel at β = 1, from w = 0), whose largest Monte Carlo error of a mean (sd/√ESS) is the metric gold_mean_mcse_max. Operations are counted per formula (per evaluation of ln p(t, w): n(4M + 40)).",
 		c.Prior.Alpha, data, c.SyntheticN, c.SyntheticInputs, c.Seeds, c.GoldAIS.Runs, c.GoldAIS.Steps, c.GoldAIS.Schedule, c.VBIterations, c.EPSweeps,
 		c.IS.Runs, c.IS.Samples, c.IS.Nu, c.IS.Widen, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Leapfrog, c.GoldHMC.Chains, c.GoldHMC.Samples, c.GoldHMC.Burn))
 }

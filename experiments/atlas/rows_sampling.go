@@ -10,6 +10,7 @@ import (
 	"github.com/vbworkbench/vbw/experiments"
 	"github.com/vbworkbench/vbw/experiments/config"
 	"github.com/vbworkbench/vbw/results"
+	"github.com/vbworkbench/vbw/samplers/ais"
 	"github.com/vbworkbench/vbw/samplers/is"
 	"github.com/vbworkbench/vbw/samplers/mcmc"
 )
@@ -199,6 +200,24 @@ func studentTFlops(d int) float64 { return float64(2*d*d+4*d) + 60 }
 // (a triangular solve, a square norm and a log).
 func gaussFlops(d int) float64 { return float64(d*d+3*d) + 20 }
 
+// momentErrs returns a row's posterior errors (an Estimate's MeanErr and
+// VarErr, in the row's norm against its gold moments) from a sampler's
+// self-normalised means E[θ_i] and second moments E[θ_i²] of the
+// coordinates it was given.
+type momentErrs func(mean, second []float64) (meanErr, varErr float64)
+
+// aisErrs returns the posterior errors that moments gives from the
+// weighted final states of AIS runs (ais.Moments: x[g] holds the
+// coordinates of run g's final state that moments is about), NaN where no
+// run's weight is positive and finite.
+func aisErrs(runs []ais.Run, x [][]float64, moments momentErrs) (meanErr, varErr float64) {
+	mean, second, ok := ais.Moments(runs, x)
+	if !ok {
+		return math.NaN(), math.NaN()
+	}
+	return moments(mean, second)
+}
+
 // isRungs makes s.Runs importance-sampling runs of s.Samples draws from
 // prop (run r from stream(r)) and adds an estimate per rung m of ladder to
 // cl: ln p(D) pooled over the first m draws of every run (is.Summarize's
@@ -206,9 +225,9 @@ func gaussFlops(d int) float64 { return float64(d*d+3*d) + 20 }
 // (Summarize's SE), the budget R·m draws at perDraw operations each, the
 // CPU time of the draws in proportion, and the posterior errors that
 // moments returns from the self-normalised mean and second moments
-// (E[θ_i²]) of the draws (moments nil: NaN).
+// (E[θ_i²], is.Moments) of the draws (moments nil: NaN).
 func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.Rand, prop is.Proposal, target is.Target,
-	perDraw float64, moments func(mean, second []float64) (float64, float64)) {
+	perDraw float64, moments momentErrs) {
 	d := prop.Dim()
 	start := startClock()
 	lw := make([][]float64, s.Runs)
@@ -224,34 +243,23 @@ func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.
 	cpu := start.elapsed()
 	for _, m := range ladder {
 		ests := make([]is.Estimate, s.Runs)
-		top := math.Inf(-1)
 		for r := range s.Runs {
 			ests[r] = is.EstimateFrom(lw[r][:m])
-			for _, v := range lw[r][:m] {
-				top = math.Max(top, v)
-			}
 		}
 		sum := is.Summarize(ests)
 		me, ve := math.NaN(), math.NaN()
-		if moments != nil && !math.IsInf(top, 0) && !math.IsNaN(top) {
-			mean, second := make([]float64, d), make([]float64, d)
-			var wsum float64
+		if moments != nil {
+			// The first m draws of every run, in run order.
+			lws, xs := make([]float64, 0, s.Runs*m), make([][]float64, 0, s.Runs*m)
 			for r := range s.Runs {
+				lws = append(lws, lw[r][:m]...)
 				for k := range m {
-					w := math.Exp(lw[r][k] - top)
-					wsum += w
-					for i := range d {
-						x := th[r][k*d+i]
-						mean[i] += w * x
-						second[i] += w * x * x
-					}
+					xs = append(xs, th[r][k*d:(k+1)*d])
 				}
 			}
-			for i := range d {
-				mean[i] /= wsum
-				second[i] /= wsum
+			if mean, second, ok := is.Moments(lws, xs); ok {
+				me, ve = moments(mean, second)
 			}
-			me, ve = moments(mean, second)
 		}
 		frac := float64(m) / float64(s.Samples)
 		cl.add(IS, s.Runs*m, sum.Pooled, sum.SE, float64(s.Runs*m)*perDraw, time.Duration(frac*float64(cpu)), me, ve)

@@ -329,10 +329,14 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 	if err != nil {
 		return cl, err
 	}
+	// The samplers' errors from their self-normalised means of the latent
+	// units (the first h coordinates of a state).
+	moments := func(mean, _ []float64) (float64, float64) { return meanAbsErr(mean, means), nan }
 	isRungs(&cl.rowCell, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, stream("is")...), is.NewDefensive(q, u, c.IS.Defensive), post,
-		float64(net.DrawOps()), func(mean, _ []float64) (float64, float64) { return meanAbsErr(mean, means), nan })
+		float64(net.DrawOps()), moments)
 
-	// AIS from the prior with a Gibbs sweep per temperature.
+	// AIS from the prior with a Gibbs sweep per temperature; the weighted
+	// final states give its latent means.
 	sampler := ais.Sampler[[]float64]{Model: post, NewKernel: func() mcmc.Kernel[[]float64] {
 		return &mcmc.Gibbs[[]float64]{Target: post, Sweeper: post}
 	}}
@@ -340,13 +344,15 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 		t0 = cpuNow()
 		a := c.AIS.AIS
 		a.Steps = k
-		runs, _, err := config.Sample(a, sampler, 1, c.Seed, stream("ais", strconv.Itoa(k))...)
+		runs, final, _, err := config.SampleFinal(a, sampler, 1, c.Seed, stream("ais", strconv.Itoa(k))...)
 		if err != nil {
 			return cl, err
 		}
 		lw := ais.LogWeights(runs)
 		lz, se := ais.Pool(lw)
-		cl.add(AIS, k, lz, max(se, ais.LogWSE(lw)), float64(a.Runs*k*net.StepOps()), secs(cpuNow()-t0), nan, nan)
+		cpu := secs(cpuNow() - t0)
+		me, ve := aisErrs(runs, final, moments)
+		cl.add(AIS, k, lz, max(se, ais.LogWSE(lw)), float64(a.Runs*k*net.StepOps()), cpu, me, ve)
 	}
 	return cl, nil
 }
@@ -479,7 +485,7 @@ func RunSBN(env *experiments.Env, c *SBNConfig) error {
 		"EP: fully factorised EP over the latent units (sbn.EP; Minka 2001 §3.3, loopy belief propagation by §4.4), one site per unit's P(s_i | pa(s_i)) projected by enumerating the states of the latent units it touches, from the uniform q with damping %g, ln P(V) = ln Z_EP + h ln 2 after %v sweeps (not a bound; deterministic, so a net's seeds repeat it); run on until no site's log-odds moved by more than %g or %d sweeps: %d of %d cells converged (metrics ep_sweeps_median and ep_sweeps_max; note_ep_not_converged counts the others). "+
 		"IS: %d runs of up to %d draws from mean field's q at its last rung mixed with the uniform distribution on the latent states at %g (is.Defensive: a μ_k near 0 or 1 gives states of posterior mass a vanishing Q, and the uniform share bounds every weight by 2^h/ε times P(V)); "+
 		"AIS: from the prior P(H) with one Gibbs sweep (§2.3) per temperature, %d runs per rung of %v temperatures, %s schedule, SE the larger of the delta method's and sd(ln w)/√G. "+
-		"BIC, CS and Laplace do not apply (the weights are known: no parameter posterior). Posterior error: mean |⟨h_k⟩ − exact| over the latent units (VB: μ; EP: q's means; IS: self-normalised means); no variance error (a binary unit's variance is fixed by its mean). "+
+		"BIC, CS and Laplace do not apply (the weights are known: no parameter posterior). Posterior error: mean |⟨h_k⟩ − exact| over the latent units (VB: μ; EP: q's means; IS: self-normalised means; AIS: the means of its runs' final states weighted by their w, Neal 2001 §3); no variance error (a binary unit's variance is fixed by its mean). "+
 		"Operations: edge terms as mixq/samplers counts them (Net.IterationOps per mean-field iteration, Net.EPSweepOps per EP sweep and per evidence pass, Net.StepOps per Gibbs step, Net.DrawOps per importance draw).",
 		c.Nets, c.Layers, c.Span, c.Span, c.Seeds, c.hidden(), c.VBIterations, c.Components, mix, mix, markov,
 		c.EP.Damping, c.EPSweeps, c.EP.Tol, c.EP.MaxSweeps, len(epSweeps), len(cells),

@@ -128,16 +128,26 @@ func (a AIS) Validate(prefix string) error { return a.AISSchedule.Validate(prefi
 // spread over workers goroutines; the result does not depend on their
 // number.
 func Sample[S any](a AIS, s ais.Sampler[S], workers int, seed uint64, labels ...string) ([]ais.Run, []float64, error) {
+	runs, _, tau, err := SampleFinal(a, s, workers, seed, labels...)
+	return runs, tau, err
+}
+
+// SampleFinal is Sample that also returns each final run's last state
+// (ais.Sampler's RunsFinal: final[g] of runs[g]), for the posterior moments
+// of the weighted final states (ais.Moments). Its runs and schedule are
+// Sample's, drawn from the same streams.
+func SampleFinal[S any](a AIS, s ais.Sampler[S], workers int, seed uint64, labels ...string) (runs []ais.Run, final []S, tau []float64, err error) {
 	s.Tau = a.Tau(a.Steps)
 	if a.PilotRuns > 0 {
 		s.Tau = a.Tau(a.PilotSteps)
-		tau, _, err := s.Adapt(Streams(a.PilotRuns, seed, append(slices.Clone(labels), "pilot")...), workers, a.Steps, a.PilotBins, a.PilotFloor)
+		adapted, _, err := s.Adapt(Streams(a.PilotRuns, seed, append(slices.Clone(labels), "pilot")...), workers, a.Steps, a.PilotBins, a.PilotFloor)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
-		s.Tau = tau
+		s.Tau = adapted
 	}
-	return s.Runs(Streams(a.Runs, seed, labels...), workers), s.Tau, nil
+	runs, final = s.RunsFinal(Streams(a.Runs, seed, labels...), workers)
+	return runs, final, s.Tau, nil
 }
 
 // Streams returns the random streams rng.New(seed, labels…, g) of runs

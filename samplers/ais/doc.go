@@ -47,10 +47,12 @@
 //	ForwardTo              one run of Algorithm 6.1 from a given state
 //	ReverseTo              the reverse (hysteresis) pass of lines 4942–4953
 //	Sampler                runs from prior draws, independent runs on W goroutines
+//	Sampler.RunsFinal      the runs and their final states
 //	Run                    ln w, per-temperature ln R_k and kernel statistics
 //	Pool                   (6.61) and the standard error of ln Ẑ
 //	LogWSE                 sd(ln w)/√G, a floor under Pool's se when a few runs dominate
 //	PoolRatios             the all-ratios combination Σ_k ln[(1/G) Σ_g R_k^(g)]
+//	Moments                posterior means and second moments from the weighted final states
 //
 // Every random number comes from an explicit *rand.Rand; run g of
 // Sampler.Runs uses only its own stream, so results do not depend on the

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/vbworkbench/vbw/core/numeric"
+	"github.com/vbworkbench/vbw/samplers/is"
 )
 
 // LogWeights returns the LogW of each run.
@@ -13,6 +14,22 @@ func LogWeights(runs []Run) []float64 {
 		lw[g] = runs[g].LogW
 	}
 	return lw
+}
+
+// Moments returns the self-normalised estimates of the posterior mean and
+// second moment of every coordinate from the final states of runs
+// (RunsFinal: final[g] of runs[g]),
+//
+//	E[x_i] ≈ Σ_g w_g x_gi / Σ_g w_g,   E[x_i²] ≈ Σ_g w_g x_gi² / Σ_g w_g,
+//
+// with w_g = exp(LogW_g), the run's importance weight (Neal 2001,
+// "Annealed importance sampling", §3): is.Moments of the runs' log
+// weights. A state that is not a []float64, or a functional g(x) other
+// than a coordinate, is mapped to the coordinates wanted first. ok is
+// false when no weight is positive and finite; Moments panics if runs is
+// empty or final has another length.
+func Moments(runs []Run, final [][]float64) (mean, second []float64, ok bool) {
+	return is.Moments(LogWeights(runs), final)
 }
 
 // Pool returns the pooled estimate of Beal (2003) eq. (6.61) (seed text

@@ -22,10 +22,22 @@ type Sampler[S any] struct {
 // Run draws an initial state from the prior and makes one forward run
 // (ForwardTo), all with random numbers from rnd.
 func (s *Sampler[S]) Run(rnd *rand.Rand) Run {
+	r, _ := s.RunFinal(rnd)
+	return r
+}
+
+// RunFinal is Run that also returns the run's final state x_K (the state
+// after the transition at τ(K−1)); it draws the same random numbers, so
+// its Run is Run's. With w = exp(LogW), the final states of independent
+// runs weighted by their w are an importance sample of the posterior
+// f_K/Z_K: E[g(x)] ≈ Σ_g w_g g(x_g) / Σ_g w_g (Neal 2001, "Annealed
+// importance sampling", §3; Moments). The state is the caller's: the run's
+// kernel is not used again.
+func (s *Sampler[S]) RunFinal(rnd *rand.Rand) (Run, S) {
 	var r Run
 	p := s.start(rnd)
 	ForwardTo(&r, s.NewKernel(), s.Tau, &p, rnd)
-	return r
+	return r, p.X
 }
 
 // ForwardReverse makes a forward run from a prior draw and then the reverse
@@ -50,9 +62,17 @@ func (s *Sampler[S]) start(rnd *rand.Rand) mcmc.Point[S] {
 // (workers ≤ 0 means runtime.GOMAXPROCS(0)). Pool the runs' LogW with Pool
 // for the estimate (6.61) of Beal (2003).
 func (s *Sampler[S]) Runs(rnds []*rand.Rand, workers int) []Run {
-	out := make([]Run, len(rnds))
-	parallel.For(len(rnds), workers, func(g int) { out[g] = s.Run(rnds[g]) })
-	return out
+	runs, _ := s.RunsFinal(rnds, workers)
+	return runs
+}
+
+// RunsFinal is Runs that also returns each run's final state (RunFinal):
+// final[g] is the last state of runs[g], and both are Runs' and RunFinal's
+// for the same streams.
+func (s *Sampler[S]) RunsFinal(rnds []*rand.Rand, workers int) (runs []Run, final []S) {
+	runs, final = make([]Run, len(rnds)), make([]S, len(rnds))
+	parallel.For(len(rnds), workers, func(g int) { runs[g], final[g] = s.RunFinal(rnds[g]) })
+	return runs, final
 }
 
 // Adapt makes pilot runs of s, run g from rnds[g], on its schedule s.Tau

@@ -188,3 +188,49 @@ func (a *logSumAcc) value() float64 {
 	}
 	return a.max + math.Log(a.sum)
 }
+
+// Moments returns the self-normalised importance-sampling estimates of the
+// mean and second moment of every coordinate of θ under the target,
+//
+//	E[θ_i] ≈ Σ_m w_m θ_mi / Σ_m w_m,   E[θ_i²] ≈ Σ_m w_m θ_mi² / Σ_m w_m,
+//
+// from the points x[m] = θ_m and their log weights logw[m]: the ratio
+// estimate of self-normalised importance sampling, which needs the target
+// only up to its normaliser (Neal 2001, "Annealed importance sampling",
+// §3, where the points are the final states of AIS runs).
+// The weights are taken relative to the largest, w_m = exp(ln w_m − max),
+// which cancels in the ratio and keeps every term finite. The estimates are
+// consistent but biased by O(1/ESS). ok is false, and mean and second nil,
+// when the largest log weight is not finite (every weight zero, or a NaN or
+// +Inf among them). It panics if logw is empty or x has another length.
+func Moments(logw []float64, x [][]float64) (mean, second []float64, ok bool) {
+	if len(logw) == 0 {
+		panic(noSamples)
+	}
+	if len(x) != len(logw) {
+		panic("is: Moments needs one point per log weight")
+	}
+	top := math.Inf(-1)
+	for _, v := range logw {
+		top = math.Max(top, v)
+	}
+	if math.IsInf(top, 0) || math.IsNaN(top) {
+		return nil, nil, false
+	}
+	d := len(x[0])
+	mean, second = make([]float64, d), make([]float64, d)
+	var wsum float64
+	for m, v := range logw {
+		w := math.Exp(v - top)
+		wsum += w
+		for i, xi := range x[m][:d] {
+			mean[i] += w * xi
+			second[i] += w * xi * xi
+		}
+	}
+	for i := range d {
+		mean[i] /= wsum
+		second[i] /= wsum
+	}
+	return mean, second, true
+}

@@ -115,3 +115,37 @@ func TestLogSumAcc(t *testing.T) {
 		}
 	}
 }
+
+// Moments of three points with weights 1, 2, 1 by hand: coordinate 0 takes
+// 0, 4, 8 (mean 16/4 = 4, second moment (0 + 32 + 64)/4 = 24) and
+// coordinate 1 takes 1, −1, 3 (mean 2/4, second (1 + 2 + 9)/4 = 3). A common
+// shift of the log weights (to near e^−10⁴, which exp alone would
+// underflow, or e^700) leaves them unchanged up to the rounding of
+// shift + ln 2 (an ulp of 10⁴ is 1.8·10⁻¹², hence the 10⁻¹¹ relative
+// tolerance); no finite weight gives ok = false.
+func TestMoments(t *testing.T) {
+	x := [][]float64{{0, 1}, {4, -1}, {8, 3}}
+	for _, shift := range []float64{0, -1e4, 700} {
+		lw := []float64{shift, shift + math.Ln2, shift}
+		mean, second, ok := Moments(lw, x)
+		if !ok {
+			t.Fatalf("shift %g: not ok", shift)
+		}
+		for i, want := range []float64{4, 0.5} {
+			if !relClose(mean[i], want, 1e-11) {
+				t.Errorf("shift %g: mean[%d] = %v, want %v", shift, i, mean[i], want)
+			}
+		}
+		for i, want := range []float64{24, 3} {
+			if !relClose(second[i], want, 1e-11) {
+				t.Errorf("shift %g: second[%d] = %v, want %v", shift, i, second[i], want)
+			}
+		}
+	}
+	inf := math.Inf(1)
+	for _, lw := range [][]float64{{-inf, -inf, -inf}, {0, math.NaN(), 0}, {0, inf, 0}} {
+		if _, _, ok := Moments(lw, x); ok {
+			t.Errorf("Moments(%v) ok, want not ok", lw)
+		}
+	}
+}
