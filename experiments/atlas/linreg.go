@@ -512,9 +512,9 @@ func vecErr(a, b []float64) float64 {
 
 // runCell computes the gold standard and every method's estimates of one
 // data set over the seeds. The posterior errors are ‖E_q[w] − E[w|t]‖₂
-// and ‖diag Var_q[w] − diag Var[w|t]‖₂ (VB, Laplace and AIS, whose
-// moments are those of its runs' final states weighted by their w; NaN
-// for IS and BIC).
+// and ‖diag Var_q[w] − diag Var[w|t]‖₂ (VB, Laplace, IS from its draws'
+// self-normalised moments, and AIS from its runs' final states weighted
+// by their w; NaN for BIC).
 func (c *LinregConfig) runCell(env *experiments.Env, i int, name string) (linregCell, error) {
 	var out linregCell
 	d, err := c.linregDataSet(i)
@@ -600,9 +600,27 @@ func (c *LinregConfig) runCell(env *experiments.Env, i int, name string) (linreg
 		labels := []string{LinregID, name, "seed", strconv.Itoa(sd)}
 		for _, ms := range c.ISSamples {
 			t0 = cpuNow()
-			_, sum := is.SampleRuns(c.IS.Runs, ms, 1, is.RunStreams(c.Seed, append(slices.Clone(labels), "is", strconv.Itoa(ms))...),
-				func() (is.Proposal, is.Target) { p, _ := newProposal(); return p, linregTarget{target} })
-			add(seed, IS, ms, sum.Pooled, sum.SE, float64(c.IS.Runs*ms)*(n*m+m*m), cpuNow()-t0, nan, nan)
+			// is.SampleRuns' runs on one worker (one proposal), keeping the
+			// draws θ = (w, ln α) for the moments of w.
+			prop, _ := newProposal()
+			stream := is.RunStreams(c.Seed, append(slices.Clone(labels), "is", strconv.Itoa(ms))...)
+			ests := make([]is.Estimate, c.IS.Runs)
+			var lws []float64
+			var ws [][]float64
+			for r := range c.IS.Runs {
+				run, th := is.SampleDraws(ms, prop, linregTarget{target}, stream(r))
+				ests[r] = run.Estimate
+				lws = append(lws, run.LogW...)
+				for i := range ms {
+					ws = append(ws, th[i*(d.m+1):i*(d.m+1)+d.m])
+				}
+			}
+			sum := is.Summarize(ests)
+			me, ve := nan, nan
+			if mean, second, ok := is.Moments(lws, ws); ok {
+				me, ve = moments(mean, second)
+			}
+			add(seed, IS, ms, sum.Pooled, sum.SE, float64(c.IS.Runs*ms)*(n*m+m*m), cpuNow()-t0, me, ve)
 		}
 		for _, steps := range c.AISSteps {
 			t0 = cpuNow()

@@ -244,7 +244,7 @@ func RunMFA(env *experiments.Env, c *MFAConfig) error {
 		"VB: F (eq. 4.29 at S = 1) after %v iterations of one run; BIC = ln p(y | Λ̂, ȳ, Ψ) − (4/2) ln n at the ML loadings for fixed Ψ; Laplace: core/approx.Laplace on ln p(Λ) + ln p(y|Λ) from VB's mean, + ln 2 for the two mirrored modes ±Λ̂. "+
 		"CS: Cheeseman–Stutz ln p(x̂, y) + ln p(y | θ̂) − ln p(x̂, y | θ̂) (Beal 2003 eqs. 2.133, 6.27–6.30) at BIC's point θ̂ = (Λ̂, ȳ), x̂ the expected statistics Σ⟨x_i⟩, Σ⟨x_i²⟩, Σ⟨x_i⟩y_i under p(x | y, θ̂), ln p(x̂, y) the Gaussian integral over each row's (Λ_q, μ_q) given ν in closed form and the integral over ln ν by adaptive Gauss–Kronrod (mfa.Annealed.CheesemanStutz; VB's bound at q(x) = p(x | y, θ̂), so a lower bound before its ln 2; its error does not vanish with n but tends to −½ ln(|H_c|/|H_o|), the missing information of the completed against the observed likelihood's curvature in (Λ, μ)), + ln 2 for the mirrored mode as Laplace; its operations are the ML point's np² + 10p³ (BIC's), the E step at ȳ and the scatter 3p² + 4p, ln p(y | θ̂) and 30p an evaluation of the integrand over ln ν. "+
 		"IS: %d runs of up to %d draws from VB's q(Λ) widened %g× in sd, %s, mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs per rung of %v steps from the prior (%s schedule), HMC with %d leapfrog steps of %g/√(a/b + τn/ψ_min), its posterior errors in the norms of VB's and Laplace's below, from the products Λ_qΛ_t of the runs' final states weighted by their w (Neal 2001 §3). "+
-		"Posterior errors (VB, Laplace, AIS): mean_err = ‖E_q[ΛΛᵀ] − E[ΛΛᵀ|y]‖_F (the posterior mean of Λ is 0 by the sign symmetry), var_err = ‖Var_q[Λ_qΛ_t] − Var[Λ_qΛ_t|y]‖_F over the 2×2 entries; Laplace's q is its Gaussian mirrored. "+
+		"Posterior errors (VB, Laplace, IS from the products Λ_qΛ_t of its draws, AIS): mean_err = ‖E_q[ΛΛᵀ] − E[ΛΛᵀ|y]‖_F (the posterior mean of Λ is 0 by the sign symmetry), var_err = ‖Var_q[Λ_qΛ_t] − Var[Λ_qΛ_t|y]‖_F over the 2×2 entries; Laplace's q is its Gaussian mirrored. "+
 		"Operations: multiply-adds; an evaluation of ln p(Λ) + ln p(y|Λ) or its gradient is %d (the data enter through ȳ and the scatter), a VB iteration n(4pd + 2d²) + 4pd³ with d = 2.",
 		c.Prior.Psi, c.Prior.A, c.Prior.B, c.Prior.Mu, c.Prior.Nu, c.N, c.Lambda, c.Mean, c.Seeds, c.Gold.Margin, c.VBBudgets,
 		c.IS.Runs, c.IS.Samples, c.IS.Widen, mirror, c.IS.Defensive, c.IS.Ladder, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule, c.AIS.Leapfrog, c.AIS.Step, mfaEval))
@@ -410,6 +410,15 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 	postErr := func(second, prodVar []float64) (float64, float64) {
 		return vecErr(second, gq.Second), vecErr(prodVar, gq.ProdVar)
 	}
+	// A sampler's errors from its self-normalised means and second
+	// moments of the products Λ_qΛ_t (mfaProducts).
+	prodErrs := func(mean, second []float64) (float64, float64) {
+		v := make([]float64, len(mean))
+		for j := range v {
+			v[j] = second[j] - mean[j]*mean[j]
+		}
+		return postErr(mean, v)
+	}
 	nan := math.NaN()
 	det := rowCell{Dataset: name, Gold: experiments.Float(gq.LnZ), GoldSE: experiments.Float(gq.ErrEst), GoldKind: GoldQuadrature}
 
@@ -495,7 +504,7 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 			cl.Est[j].Seed = seed
 		}
 		ss := strconv.FormatUint(seed, 10)
-		isRungs(&cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, MFAID, name, "is", ss), prop, target, perDraw, nil)
+		isRungsOf(&cl, c.IS.IS, c.IS.Ladder, is.RunStreams(c.Seed, MFAID, name, "is", ss), prop, target, perDraw, mfaProducts, prodErrs)
 		for _, steps := range c.AIS.Ladder {
 			t0 := cpuNow()
 			a := c.AIS.AIS
@@ -518,23 +527,25 @@ func (c *MFAConfig) runMFACell(env *experiments.Env, i int) (mfaCell, error) {
 			// E[ΛΛᵀ|y] and second moments E[(Λ_qΛ_t)²|y].
 			prods := make([][]float64, len(final))
 			for g, l := range final {
-				prods[g] = make([]float64, 0, len(l)*len(l))
-				for _, lq := range l {
-					for _, lt := range l {
-						prods[g] = append(prods[g], lq*lt)
-					}
-				}
+				prods[g] = mfaProducts(l)
 			}
-			me, ve := aisErrs(runs, prods, func(mean, second []float64) (float64, float64) {
-				v := make([]float64, len(mean))
-				for j := range v {
-					v[j] = second[j] - mean[j]*mean[j]
-				}
-				return postErr(mean, v)
-			})
+			me, ve := aisErrs(runs, prods, prodErrs)
 			cl.add(AIS, steps, z, max(se, ais.LogWSE(lw)), float64(a.Runs*steps*(hm.Leapfrog+2))*2*mfaEval, cpu, me, ve)
 		}
 		out.Rows = append(out.Rows, cl)
 	}
 	return out, nil
+}
+
+// mfaProducts returns the products Λ_qΛ_t (p×p row-major) of a state
+// vec Λ of length p (k = 1), whose weighted means are E[ΛΛᵀ|y] and second
+// moments E[(Λ_qΛ_t)²|y].
+func mfaProducts(l []float64) []float64 {
+	out := make([]float64, 0, len(l)*len(l))
+	for _, lq := range l {
+		for _, lt := range l {
+			out = append(out, lq*lt)
+		}
+	}
+	return out
 }

@@ -228,6 +228,14 @@ func aisErrs(runs []ais.Run, x [][]float64, moments momentErrs) (meanErr, varErr
 // (E[θ_i²], is.Moments) of the draws (moments nil: NaN).
 func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.Rand, prop is.Proposal, target is.Target,
 	perDraw float64, moments momentErrs) {
+	isRungsOf(cl, s, ladder, stream, prop, target, perDraw, nil, moments)
+}
+
+// isRungsOf is isRungs with the moments taken of feat(θ) (the functionals
+// the row's posterior errors are about, e.g. the products Λ_qΛ_t of the
+// factor analyser) instead of θ itself; feat nil is the identity.
+func isRungsOf(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.Rand, prop is.Proposal, target is.Target,
+	perDraw float64, feat func(theta []float64) []float64, moments momentErrs) {
 	d := prop.Dim()
 	start := startClock()
 	lw := make([][]float64, s.Runs)
@@ -254,7 +262,11 @@ func isRungs(cl *rowCell, s config.IS, ladder []int, stream func(run int) *rand.
 			for r := range s.Runs {
 				lws = append(lws, lw[r][:m]...)
 				for k := range m {
-					xs = append(xs, th[r][k*d:(k+1)*d])
+					x := th[r][k*d : (k+1)*d]
+					if feat != nil {
+						x = feat(x)
+					}
+					xs = append(xs, x)
 				}
 			}
 			if mean, second, ok := is.Moments(lws, xs); ok {

@@ -83,6 +83,22 @@ func Sample(m int, q Proposal, p Target, rnd *rand.Rand) Run {
 	return Run{LogW: lw, Estimate: EstimateFrom(lw)}
 }
 
+// SampleDraws is Sample that keeps the draws: the run's log weights and
+// estimates, and draws[i] the θ of log weight i (len m·q.Dim(), row i at
+// i·q.Dim()), for the self-normalised posterior moments (Moments). It
+// draws the same random numbers as Sample.
+func SampleDraws(m int, q Proposal, p Target, rnd *rand.Rand) (Run, []float64) {
+	if m < 1 {
+		panic(noSamples)
+	}
+	d := q.Dim()
+	lw, th := make([]float64, m), make([]float64, m*d)
+	for i := range lw {
+		lw[i] = LogWeight(th[i*d:(i+1)*d], q, p, rnd)
+	}
+	return Run{LogW: lw, Estimate: EstimateFrom(lw)}, th
+}
+
 // RunStreams returns the stream of each run r of an experiment:
 // rng.New(seed, labels..., "run", r). Pass it to SampleRuns.
 func RunStreams(seed uint64, labels ...string) func(run int) *rand.Rand {

@@ -280,3 +280,23 @@ func BenchmarkLogWeightStudentT50(b *testing.B) {
 		LogWeight(theta, q, p, rnd)
 	}
 }
+
+// TestSampleDraws: SampleDraws draws the same weights as Sample on the
+// same stream, and each kept θ is the draw of its weight (its log weight
+// recomputed from θ by the densities matches).
+func TestSampleDraws(t *testing.T) {
+	model := newLinReg(10, 2, rand.New(rand.NewPCG(25, 1)))
+	q := NewStudentT(3, []float64{0, 0}, cholOf(t, mat.NewSymDense(2, []float64{1, 0.2, 0.2, 1})))
+	ref := Sample(40, q, model.clone(), rand.New(rand.NewPCG(26, 1)))
+	run, th := SampleDraws(40, q, model.clone(), rand.New(rand.NewPCG(26, 1)))
+	if !equalBits(run.LogW, ref.LogW) || run.Estimate != ref.Estimate {
+		t.Fatal("SampleDraws' weights differ from Sample's")
+	}
+	p := model.clone()
+	for i := range 40 {
+		x := th[2*i : 2*i+2]
+		if lw := p.LogProb(x) - q.LogProb(x); math.Abs(lw-run.LogW[i]) > 1e-10*(1+math.Abs(lw)) {
+			t.Fatalf("draw %d: ln w from θ %.12g, kept %.12g", i, lw, run.LogW[i])
+		}
+	}
+}
