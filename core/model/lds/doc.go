@@ -46,7 +46,9 @@
 // Settings.Mode = MAPBoost is the thesis's MAP LDS (section 5.5.1): the same
 // code with the statistics multiplied by κ, hyperparameters other than
 // μ_0, Σ_0 fixed; MAPTempered is the exact MAP variant of targets §2.1. EM
-// is maximum-likelihood EM with the same conventions (targets §2.2). Params
+// is maximum-likelihood EM with the same conventions (targets §2.2), or
+// MAP-EM under the priors of eqs. 5.8-5.12 with EMSettings.Prior (the
+// point of Beal's §6.4.1 scores). Params
 // holds point parameters: Simulate draws sequences from them, and Smooth and
 // LogLikelihood run the ordinary Kalman smoother.
 //
@@ -101,6 +103,7 @@
 //	                      quadrature over (A, C√(ργ), ln ρ)
 //	Proposal              VB's q(A)q(C|ρ)q(ρ) widened, t tails,  eqs. (5.37), (5.42), (5.50); IS (4.93)-(4.95)
 //	                      mirrored in C (k = 1)
+//	EMSettings.Prior      MAP-EM: ridge regressions and the Normal-Gamma mode  eqs. 5.8-5.12; §6.4.1 (L4718)
 //	CheesemanStutz        ln p(x̂, y) + ln p(y|θ̂) − ln p(x̂, y|θ̂)  eqs. (2.133), (6.27)-(6.30); smoother
 //	                      at θ̂, k = p = 1, x̂ the smoother's      (5.77)-(5.115); = F at q(x) = p(x|y, θ̂):
 //	                      expected statistics                    Theorem 2.3, Corollary 2.5, (2.140)-(2.148)

@@ -15,6 +15,9 @@ import (
 // TermLogLik names the objective of EM, ln p(y | θ, μ_0, Σ_0).
 const TermLogLik = "lnp(y|theta)"
 
+// TermLogPrior names MAP-EM's second term, ln p(θ) under EMSettings.Prior.
+const TermLogPrior = "lnp(theta)"
+
 // EMSettings configure NewEM. The zero value of every field means its
 // documented default.
 type EMSettings struct {
@@ -22,6 +25,19 @@ type EMSettings struct {
 	Sigma0Update Sigma0Mode
 	// FixX0 keeps μ_0 and Σ_0 at their starting values.
 	FixX0 bool
+	// Prior, when set, makes the algorithm MAP-EM under the priors of
+	// eqs. 5.8-5.12 at its precisions (zero fields their defaults): the
+	// objective is ln p(y | θ) + ln p(A, B, C, D, ρ) and the M step its
+	// conditional mode (Beal 2003 §6.4.1 scores BIC and CS at the MAP
+	// point). The mode is of the density over (A, B, C, D, ρ):
+	//
+	//	[A B] rows: (P + diag(α, β))⁻¹ [S_A; M̃],
+	//	[C D] rows: (P_C + diag(γ, δ))⁻¹ [S_C; U_Y],
+	//	ρ_s = (T + k + d + 2a − 2) / (2b + Ÿ_ss − r_sᵀ(P_C + diag(γ, δ))⁻¹ r_s),
+	//
+	// the ridge regressions of the Gaussian priors and the joint mode of
+	// each Normal-Gamma (c_s, ρ_s), whose C-part is free of ρ_s.
+	Prior *Hyper
 }
 
 // EM is maximum-likelihood EM for the linear dynamical system (Shumway and
@@ -54,6 +70,7 @@ type EM struct {
 
 	a, b, c, dd, rho []float64
 	mu0, lambda0     []float64
+	prior            *Hyper // MAP-EM's priors (defaults resolved), nil for ML
 	chol, rhs, x0    []float64
 	err              error
 }
@@ -89,7 +106,44 @@ func NewEM(data []Sequence, start *Params, set EMSettings) (*EM, error) {
 	if e.b == nil {
 		e.b, e.dd = []float64{}, []float64{}
 	}
+	if set.Prior != nil {
+		h, err := set.Prior.withDefaults(k, d)
+		if err != nil {
+			return nil, fmt.Errorf("lds: NewEM prior: %w", err)
+		}
+		e.prior = &h
+	}
 	return e, nil
+}
+
+// logPrior is ln p(A, B, C, D, ρ) at the current parameters under e.prior
+// (eqs. 5.8-5.12, every constant): Gaussian rows of A and B, and for each
+// output s Ga(ρ_s | a, b) times the Gaussian rows of C and D given ρ_s.
+func (e *EM) logPrior() float64 {
+	h := e.prior
+	k, p, d := e.k, e.p, e.d
+	lnN := func(x, prec float64) float64 { return 0.5*math.Log(prec/(2*math.Pi)) - 0.5*prec*x*x }
+	var l float64
+	for j := 0; j < k; j++ {
+		for i := 0; i < k; i++ {
+			l += lnN(e.a[j*k+i], h.Alpha[i])
+		}
+		for c := 0; c < d; c++ {
+			l += lnN(e.b[j*d+c], h.Beta[c])
+		}
+	}
+	lg, _ := math.Lgamma(h.NoiseShape)
+	for s := 0; s < p; s++ {
+		r := e.rho[s]
+		l += h.NoiseShape*math.Log(h.NoiseRate) - lg + (h.NoiseShape-1)*math.Log(r) - h.NoiseRate*r
+		for j := 0; j < k; j++ {
+			l += lnN(e.c[s*k+j], r*h.Gamma[j])
+		}
+		for c := 0; c < d; c++ {
+			l += lnN(e.dd[s*d+c], r*h.Delta[c])
+		}
+	}
+	return l
 }
 
 // E runs the Kalman smoother on every sequence at the current parameters
@@ -111,6 +165,10 @@ func (e *EM) E() (vb.Bound, error) {
 		e.stats.AddSequence(&e.post[i], ds.y[i], ds.u[i])
 	}
 	ll := e.stats.LogZ
+	if e.prior != nil {
+		lp := e.logPrior()
+		return vb.Bound{F: ll + lp, Terms: []vb.Term{{Name: TermLogLik, Value: ll}, {Name: TermLogPrior, Value: lp}}}, nil
+	}
 	return vb.Bound{F: ll, Terms: []vb.Term{{Name: TermLogLik, Value: ll}}}, nil
 }
 
@@ -125,6 +183,9 @@ func (e *EM) M() {
 	// Dynamics: P = [[W_A, G_A], [G_Aᵀ, Ü]], right-hand sides [S_A; M̃].
 	P, X := e.chol, e.rhs[:n1*k]
 	fillJoint(P, st.WA, st.GA, ds.uu, k, d)
+	if h := e.prior; h != nil {
+		ridge(P, h.Alpha, h.Beta, k, d)
+	}
 	for i := 0; i < k; i++ {
 		copy(X[i*k:(i+1)*k], st.SA[i*k:(i+1)*k])
 	}
@@ -150,6 +211,9 @@ func (e *EM) M() {
 	// Outputs: P = [[W_C, G_C], [G_Cᵀ, Ü]], right-hand sides [S_C; U_Y].
 	X = e.rhs[:n1*p]
 	fillJoint(P, st.WC, st.GC, ds.uu, k, d)
+	if h := e.prior; h != nil {
+		ridge(P, h.Gamma, h.Delta, k, d)
+	}
 	copy(X[:k*p], st.SC)
 	copy(X[k*p:], ds.uy)
 	if !numeric.CholFactor(P, n1) {
@@ -166,7 +230,11 @@ func (e *EM) M() {
 			e.err = fmt.Errorf("lds: EM M step: output %d has no residual variance (%.3g)", s, g)
 			return
 		}
-		e.rho[s] = float64(ds.nobs) / g
+		if h := e.prior; h != nil {
+			e.rho[s] = (float64(ds.nobs+k+d) + 2*h.NoiseShape - 2) / (2*h.NoiseRate + g)
+		} else {
+			e.rho[s] = float64(ds.nobs) / g
+		}
 	}
 	numeric.CholSolveT(P, n1, X, p)
 	for s := 0; s < p; s++ {
@@ -179,6 +247,18 @@ func (e *EM) M() {
 	}
 	if !e.FixX0 {
 		updateX0(st, e.Sigma0Update, e.mu0, e.lambda0, e.x0)
+	}
+}
+
+// ridge adds diag(x, u) to the (k+d)×(k+d) matrix P: the prior
+// precisions of a MAP regression's k state and d input coefficients.
+func ridge(P, x, u []float64, k, d int) {
+	n1 := k + d
+	for i := 0; i < k; i++ {
+		P[i*n1+i] += x[i]
+	}
+	for c := 0; c < d; c++ {
+		P[(k+c)*n1+k+c] += u[c]
 	}
 }
 
