@@ -153,7 +153,7 @@ func (c *LDSConfig) Estimate() experiments.Cost {
 		Work: []experiments.Part{
 			experiments.Ops("quadrature", 30, steps, pts, pts, experiments.KeyN("quad.scan", c.Quad.Scan, float64(c.Quad.Points+c.Quad.Scan), "points a line")),
 			experiments.Ops("VB", 100, steps, seeds, experiments.KeyN("vb_budgets", c.VBBudgets, float64(slices.Max(c.VBBudgets)), "iterations")),
-			experiments.Ops("EM", 100, steps, experiments.Key("em.max_iterations", c.EM.MaxIterations)),
+			experiments.Ops("ML and MAP EM", 200, steps, experiments.Key("em.max_iterations", c.EM.MaxIterations)),
 			experiments.Ops("IS", 100, steps, seeds, experiments.Key("is.samples", c.IS.Samples), experiments.Key("is.runs", c.IS.Runs)),
 			experiments.Ops("AIS", 100, steps, seeds, experiments.KeyN("ais.ladder", c.AIS.Ladder, float64(ladder), "steps summed over the ladder"),
 				experiments.Key("ais.runs", c.AIS.Runs), experiments.Key("ais.leapfrog", c.AIS.Leapfrog+2)),
@@ -199,6 +199,8 @@ type ldsCell struct {
 	// GoldMeanSE is the largest Monte Carlo error of the gold posterior
 	// means (the [gold_hmc] chains).
 	GoldMeanSE experiments.Float `json:"gold_mean_se"`
+	// CSML is CS (+ ln 2) at BIC's ML point (the metric err_cs_ml_median).
+	CSML experiments.Float `json:"cs_ml"`
 }
 
 // RunLDS runs every data set and writes the grid.
@@ -219,9 +221,10 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 	var est []Estimate
 	notes := map[string]int{}
 	var rc []rowCell
-	var mcse []float64
+	var mcse, csml []float64
 	for _, cl := range cells {
 		mcse = append(mcse, float64(cl.GoldMeanSE))
+		csml = append(csml, math.Abs(float64(cl.CSML-cl.Gold.LnZ)))
 		gold = append(gold, cl.Gold.gold())
 		for _, e := range cl.Est {
 			est = append(est, e.estimate())
@@ -237,6 +240,7 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: Criteria(true, IS, AIS)}
 	noteMetrics(s, rc)
 	s.SetMetric("gold_mean_mcse_max", slices.Max(mcse))
+	s.SetMetric("err_cs_ml_median", results.Median(csml))
 	if _, err := WriteGrid(env.Dir, s, "lds", gold, est, absent); err != nil {
 		return err
 	}
@@ -247,8 +251,8 @@ func RunLDS(env *experiments.Env, c *LDSConfig) error {
 	return env.WriteSummary(s, fmt.Sprintf("Atlas row: the LDS with k = p = 1 (Beal 2003 ch. 5), priors A ~ N(0, 1/%g), C | ρ ~ N(0, 1/(%gρ)), ρ ~ Ga(%g, %g), μ_0 = 0, Σ_0 = 1, fixed for every method. "+
 		"Data: %d sets of one sequence, (A, C, ρ, T) = %v, %v, %v, %v; %d seeds. Gold standard: ln p(y) by quadrature over (A, C√(ργ), ln ρ), C ≥ 0 doubled (the sign symmetry), %d points an axis, its SE the difference from the rule of twice the step (lds.LogEvidenceQuad). "+
 		"VB: the bound F with the hyperparameters fixed after %v iterations; BIC = ln p(y | θ_ML) − (3/2) ln T at ML EM's point (μ_0, Σ_0 fixed; no ln 2); "+
-		"CS: Cheeseman–Stutz ln p(x̂, y) + ln p(y | θ̂) − ln p(x̂, y | θ̂) (Beal 2003 eqs. 2.133, 6.27–6.30) at the same ML point, x̂ the Kalman smoother's expected statistics there and ln p(x̂, y) closed form under the Gaussian and Normal-Gamma priors (lds.CheesemanStutz; VB's bound at q(x) = p(x | y, θ̂), so a lower bound before its ln 2), + ln 2 for the mirror mode as Laplace; "+
-		"where ML EM runs out along the likelihood's ridge towards ρ → ∞ (em.max_iterations reached), CS pays the prior C | ρ ~ N(0, 1/(γρ)) at ρ̂ and is far low, BIC (no prior) is not; "+
+		"CS: Cheeseman–Stutz ln p(x̂, y) + ln p(y | θ̂) − ln p(x̂, y | θ̂) (Beal 2003 eqs. 2.133, 6.27–6.30) at the MAP point of MAP-EM under the same priors (Beal's §6.4.1 point; lds.EMSettings.Prior, from BIC's start), x̂ the Kalman smoother's expected statistics there and ln p(x̂, y) closed form under the Gaussian and Normal-Gamma priors (lds.CheesemanStutz; VB's bound at q(x) = p(x | y, θ̂), so a lower bound before its ln 2), + ln 2 for the mirror mode as Laplace; "+
+		"err_cs_ml_median is CS at BIC's ML point: where ML EM runs out along the likelihood's ridge towards ρ → ∞ (em.max_iterations reached), CS there pays the prior C | ρ ~ N(0, 1/(γρ)) at ρ̂ and is far low, BIC (no prior) is not; "+
 		"Laplace: approx.Laplace on (A, C, ln ρ) from VB's means, + ln 2 for the mirror mode C ↦ −C. "+
 		"IS: %d runs of up to %d draws from lds.Proposal (VB's q widened %g×, t tails of ν = %g, mirrored in C) mixed with the prior at %g, estimates on prefixes %v; AIS: %d runs from the prior per rung of %v steps (%s schedule), HMC with %d leapfrog steps of %g/√(1 + βT). "+
 		"Posterior errors: ‖E_q − E‖₂ and ‖Var_q − Var‖₂ over (A, ln ρ), which the mirror C ↦ −C leaves unchanged (VB's q(A) and q(ρ), Laplace's Gaussian, IS's self-normalised moments, AIS's of its runs' final states weighted by their w (Neal 2001 §3); none for BIC and CS), against %d HMC chains of %d samples after %d from ML EM's point (%d leapfrog steps of %g/√(1 + T)), whose largest Monte Carlo error of a mean is the metric gold_mean_mcse_max. "+
@@ -334,18 +338,37 @@ func (c *LDSConfig) runCell(env *experiments.Env, i int, name string) (ldsCell, 
 		return vecErr([]float64{ma, ml}, gm), vecErr([]float64{va, vl}, gv)
 	}
 
-	// Cheeseman–Stutz at the same point (the parameters of EM's last E
-	// step, whose ln p(y | θ̂) BIC used), its completion the smoother's
-	// expected statistics there (lds.CheesemanStutz: one more smoother
-	// pass), + ln 2 for the mirror mode C ↦ −C as Laplace (the completion
-	// fixes the sign of x̂, so ln p(x̂, y) covers one of the two modes).
+	// Cheeseman–Stutz at the MAP point of MAP-EM (the point of Beal's
+	// §6.4.1 scores, L4718; lds.EMSettings.Prior under the row's priors,
+	// from the same start), its completion the smoother's expected
+	// statistics there (lds.CheesemanStutz: one more smoother pass), + ln 2
+	// for the mirror mode C ↦ −C as Laplace (the completion fixes the sign
+	// of x̂, so ln p(x̂, y) covers one of the two modes). CS at BIC's ML
+	// point is the metric err_cs_ml_median: where ML EM runs along the
+	// likelihood's ridge towards ρ → ∞ the prior C | ρ makes it far low.
 	t1 := cpuNow()
-	csr, err := lds.CheesemanStutz(data, em.Params(), h)
+	mapEM, err := lds.NewEM(data, start, lds.EMSettings{FixX0: true, Prior: &h})
+	if err != nil {
+		return out, err
+	}
+	mres := vb.Run(mapEM, c.EM.Settings(env.Stop, mapEM))
+	if mres.Status == vb.Canceled {
+		return out, mres.Err
+	}
+	if err := mres.Error(); err != nil {
+		return out, fmt.Errorf("%s: MAP-EM: %w", name, err)
+	}
+	csr, err := lds.CheesemanStutz(data, mapEM.Params(), h)
 	if err != nil {
 		return out, fmt.Errorf("%s: CS: %w", name, err)
 	}
 	cs := csr.LnZ + math.Ln2
-	csOps, csCPU := bicOps+pass, bicCPU+cpuNow()-t1
+	csOps, csCPU := float64(mres.Iterations)*pass+pass, cpuNow()-t1
+	csML, err := lds.CheesemanStutz(data, em.Params(), h)
+	if err != nil {
+		return out, fmt.Errorf("%s: CS at the ML point: %w", name, err)
+	}
+	out.CSML = experiments.Float(csML.LnZ + math.Ln2)
 
 	for sd := range c.Seeds {
 		seed := uint64(sd + 1)
