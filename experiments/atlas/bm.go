@@ -237,8 +237,8 @@ func (c *BMConfig) runBMCell(i int, seed uint64) (bmCell, error) {
 	for _, b := range c.VBIterations {
 		cl.add(VB, b, f[b], nan, float64(b)*bmIterOps(n), secs(cpu*float64(b)/float64(top)), me[b], nan)
 	}
-	// mf now holds top + 1 passes; IS's q is the last rung's, one pass
-	// further (the fixed point's, to rounding, once converged).
+	// vb.Run stops after the E at iteration top, before another M: mf is
+	// the last rung's q, IS's proposal below.
 
 	// EP from the prior along its sweeps, on to convergence.
 	ep, err := newBMEP(m, *c)
