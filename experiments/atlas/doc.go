@@ -37,6 +37,9 @@
 //	atlas/hmm     the discrete Bayesian HMM (core/model/hmm) against exact
 //	              enumeration of the K^T hidden paths; EP by hmm.EP, a site
 //	              per sequence (hmm.go)
+//	atlas/bm      Lawrence's Boltzmann machines (core/model/boltzmann): ln Z
+//	              of random 10-unit machines against enumeration; EP by
+//	              boltzmann.EP, a site per pair (bm.go)
 //
 // rows_sampling.go holds what the rows share: their cell (rowCell, with
 // its variants that are not columns, rowCell.alt), the IS ladder

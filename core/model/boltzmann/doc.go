@@ -50,7 +50,16 @@
 //     Q(m)/Σ_k Q(k)π(m,k) with the weights Q(k) that eq. 2.37 as printed
 //     omits.
 //   - Gibbs: the Gibbs sampler of section 4.3 (L1569) as a samplers/mcmc
-//     Tempered and Sweeper.
+//     Tempered and Sweeper; with SamplePrior (the uniform base on the free
+//     units) a samplers/ais Model, with LogProb (φ/T) a samplers/is Target
+//     (sampling.go).
+//   - Product: a product of ±1 units (mean field's Q of eq. 4.8) as a
+//     samplers/is Proposal (sampling.go).
+//   - EP, NewEP (ep.go): fully factorised EP over the units of the joint
+//     (approx.FamilyEP with approx.Bernoullis on b = (s + 1)/2; one site per
+//     pair, f_ij = exp(w_ij s_i s_j/T); the biases in the prior), ln Z as
+//     ln Z_EP + Σ_i ln 2cosh(b_i/T); loopy BP (Minka 2001 §4.4), exact on a
+//     forest of weights. Not in the text.
 //   - Association, LayeredMask, Association.Phases, Association.Gradient,
 //     Association.Learn (learn.go): supervised deterministic Boltzmann learning,
 //     Galland's association task (L1719-1734, Fig. 4.3): eq. 4.15 summed over
