@@ -86,6 +86,59 @@ func (e epRun) settings() approx.EPSettings {
 	return approx.EPSettings{Damping: e.Damping, MaxIterations: e.MaxSweeps, Tol: e.Tol}
 }
 
+// epRunner is an EP on core/approx.FamilyEP as the rows run it.
+type epRunner interface {
+	Sweep() (float64, error)
+	Means() []float64
+	Skipped() int
+}
+
+// ladder runs ep under the table and adds its ln Z (logZ) and the mean
+// |error| of its means against gold after each rung of sweeps (ops: the
+// sweeps and the rung's evidence pass at sweepOps each; CPU: the sweeps'
+// and this rung's evidence, the earlier rungs' evidence not carried on),
+// and returns the sweeps until no site's natural parameters moved by more
+// than tol (0: not within max_sweeps), sweeping past the ladder to at most
+// max_sweeps. A rung whose evidence is undefined has no estimate
+// (note_ep_no_evidence); skipped site updates are counted in
+// note_ep_skipped, runs that did not converge in note_ep_not_converged.
+// The caller has locked its goroutine to its thread. The sbn and bm
+// rows run their EP with it.
+func (e epRun) ladder(cl *rowCell, sweeps []int, ep epRunner, logZ func() (float64, error), sweepOps float64, gold []float64) (int, error) {
+	last := slices.Max(sweeps)
+	var sweepCPU time.Duration
+	converged := 0
+	for k := 1; k <= e.MaxSweeps && (k <= last || converged == 0); k++ {
+		start := startClock()
+		change, err := ep.Sweep()
+		sweepCPU += start.elapsed()
+		if err != nil {
+			return 0, err
+		}
+		if converged == 0 && change <= e.Tol {
+			converged = k
+		}
+		if !slices.Contains(sweeps, k) {
+			continue
+		}
+		start = startClock()
+		lz, err := logZ()
+		cpu := sweepCPU + start.elapsed()
+		if err != nil {
+			cl.note("ep_no_evidence")
+			continue
+		}
+		cl.add(EP, k, lz, math.NaN(), float64(k+1)*sweepOps, cpu, meanAbsErr(ep.Means(), gold), math.NaN())
+	}
+	if converged == 0 {
+		cl.note("ep_not_converged")
+	}
+	for range ep.Skipped() {
+		cl.note("ep_skipped")
+	}
+	return converged, nil
+}
+
 // goldHMC is the [gold_hmc] table of a row whose gold posterior moments
 // are sampled: chains HMC chains (the leapfrog steps and step of the
 // embedded keys, the step in the row's units), burn transitions

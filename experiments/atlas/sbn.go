@@ -17,7 +17,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"time"
 
 	"github.com/vbworkbench/vbw/core/model/sbn"
 	"github.com/vbworkbench/vbw/core/rng"
@@ -357,52 +356,16 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 	return cl, nil
 }
 
-// runSBNEP runs EP on pattern v of net, adds its ln P(V) and the mean
-// error of its marginals after each rung of ep_sweeps (ops: the sweeps and
-// the rung's evidence pass; CPU: the sweeps' and this rung's evidence, the
-// earlier rungs' evidence not carried on), and records the sweeps until no
-// site's log-odds moved by more than ep.tol, sweeping past the ladder to
-// at most ep.max_sweeps. A rung whose evidence is undefined (a site with no
-// projection) has no estimate (note_ep_no_evidence); skipped site updates
-// are counted in note_ep_skipped, runs that did not converge in
-// note_ep_not_converged. The caller has locked its goroutine to its thread.
+// runSBNEP runs EP on pattern v of net along ep_sweeps (epRun.ladder: its
+// ln P(V) and the mean error of its marginals after each rung) and records
+// the sweeps until no site's log-odds moved by more than ep.tol.
 func (c *SBNConfig) runSBNEP(cl *sbnCell, net *sbn.Net, v, means []float64) error {
 	ep, err := sbn.NewEP(net, v, c.EP.settings())
 	if err != nil {
 		return err
 	}
-	sweepOps := float64(net.EPSweepOps())
-	last := slices.Max(c.EPSweeps)
-	var sweepCPU time.Duration
-	for k := 1; k <= c.EP.MaxSweeps && (k <= last || cl.EPSweeps == 0); k++ {
-		start := startClock()
-		change, err := ep.Sweep()
-		sweepCPU += start.elapsed()
-		if err != nil {
-			return err
-		}
-		if cl.EPSweeps == 0 && change <= c.EP.Tol {
-			cl.EPSweeps = k
-		}
-		if !slices.Contains(c.EPSweeps, k) {
-			continue
-		}
-		start = startClock()
-		lz, err := ep.LogLik()
-		cpu := sweepCPU + start.elapsed()
-		if err != nil {
-			cl.note("ep_no_evidence")
-			continue
-		}
-		cl.add(EP, k, lz, math.NaN(), float64(k+1)*sweepOps, cpu, meanAbsErr(ep.Means(), means), math.NaN())
-	}
-	if cl.EPSweeps == 0 {
-		cl.note("ep_not_converged")
-	}
-	for range ep.Skipped() {
-		cl.note("ep_skipped")
-	}
-	return nil
+	cl.EPSweeps, err = c.EP.ladder(&cl.rowCell, c.EPSweeps, ep, ep.LogLik, float64(net.EPSweepOps()), means)
+	return err
 }
 
 // boundTolSBN is the margin by which a bound may exceed the exact ln P(V):
