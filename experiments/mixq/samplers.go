@@ -35,7 +35,7 @@ import (
 var (
 	_ ais.Model[[]float64]    = sbn.Posterior{}
 	_ mcmc.Sweeper[[]float64] = sbn.Posterior{}
-	_ ais.Model[[]float64]    = bmUniform{}
+	_ ais.Model[[]float64]    = boltzmann.Gibbs{}
 )
 
 // SamplersID is the experiment of the samplers at matched compute.
@@ -278,25 +278,6 @@ func meanAbsDiff(a, b []float64) float64 {
 	return s / float64(len(a))
 }
 
-// bmUniform is a Boltzmann machine as an AIS model: the base density is
-// uniform on {−1, 1}^N (normalised, ln p = −N ln 2) and the tempered factor
-// exp(φ/T), so AIS estimates Z/2^N; Sweep is the machine's Gibbs sweep at
-// β (its LogPrior is constant).
-type bmUniform struct{ boltzmann.Gibbs }
-
-func (b bmUniform) LogPrior([]float64) float64 { return -float64(b.M.N) * math.Ln2 }
-
-func (b bmUniform) SamplePrior(dst []float64, r *rand.Rand) []float64 {
-	if cap(dst) < b.M.N {
-		dst = make([]float64, b.M.N)
-	}
-	dst = dst[:b.M.N]
-	for i := range dst {
-		dst[i] = float64(2*r.IntN(2) - 1)
-	}
-	return dst
-}
-
 // bmSamplers fits machine i as bm-expectations does (mean field and the
 // largest mixture, annealed) and runs AIS at each fit's sweeps (its
 // iterations × M², bm-expectations' measure of a mixture's compute).
@@ -311,7 +292,7 @@ func (c *SamplersConfig) bmSamplers(i int) (samplersCell, error) {
 	bc := BMExpectationsConfig{StepIterations: b.StepIterations, VB: b.VB}
 	sched := boltzmann.GeometricSchedule(b.TStart, 1, b.TSteps)
 	cell := samplersCell{Kind: "bm", Index: i, Exact: ex.LogZ}
-	model := bmUniform{boltzmann.Gibbs{M: m}}
+	model := boltzmann.Gibbs{M: m} // AIS from the uniform on {±1}^N: ln w estimates ln(Z/2^N)
 	for f, k := range []int{1, b.Components} {
 		init := boltzmann.RandomMeans(k, b.Units, b.InitScale, rng.New(b.MachinesSeed, "mixq", "bm", "init", is, strconv.Itoa(k)))
 		var r boltzmann.Result

@@ -57,6 +57,6 @@ func TestAISKnownNormaliser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	model := bmUniform{boltzmann.Gibbs{M: m}}
+	model := boltzmann.Gibbs{M: m}
 	aisCheck[[]float64](t, "bm", model, func() mcmc.Kernel[[]float64] { return &mcmc.Gibbs[[]float64]{Target: model, Sweeper: model} }, ex.LogZ, 6*math.Ln2)
 }
