@@ -175,17 +175,6 @@ func bmCriteria() results.Criteria {
 // Criteria states the criteria of a run.
 func (c *BMConfig) Criteria(*experiments.Env) (results.Criteria, error) { return bmCriteria(), nil }
 
-// bmCell is one machine and seed: the grid's estimates, the mixture's
-// bound (NaN when it failed) with its operations, and the sweeps EP took
-// to converge (0: not within ep.max_sweeps).
-type bmCell struct {
-	rowCell
-	Mix      experiments.Float `json:"mix"`
-	MixOps   experiments.Float `json:"mix_ops"`
-	Failed   int               `json:"failed"`
-	EPSweeps int               `json:"ep_sweeps"`
-}
-
 // bmMachine draws machine i of the config and names it.
 func (c *BMConfig) bmMachine(i int) (*boltzmann.Machine, string) {
 	name := fmt.Sprintf("m%03d", i)
@@ -196,12 +185,12 @@ func (c *BMConfig) bmMachine(i int) (*boltzmann.Machine, string) {
 
 // runBMCell draws machine i, enumerates its ln Z and means, and runs every
 // method at seed.
-func (c *BMConfig) runBMCell(i int, seed uint64) (bmCell, error) {
+func (c *BMConfig) runBMCell(i int, seed uint64) (knownCell, error) {
 	m, name := c.bmMachine(i)
 	sd := strconv.FormatUint(seed, 10)
 	nan := math.NaN()
 	n := m.N
-	cl := bmCell{rowCell: rowCell{Dataset: name, Seed: seed, GoldKind: GoldEnumeration}, Mix: experiments.Float(nan), MixOps: experiments.Float(nan)}
+	cl := knownCell{rowCell: rowCell{Dataset: name, Seed: seed, GoldKind: GoldEnumeration}, Mix: experiments.Float(nan), MixOps: experiments.Float(nan)}
 	ex, err := m.Exact(nil)
 	if err != nil {
 		return cl, err
@@ -240,7 +229,7 @@ func (c *BMConfig) runBMCell(i int, seed uint64) (bmCell, error) {
 	// the last rung's q, IS's proposal below.
 
 	// EP from the prior along its sweeps, on to convergence.
-	ep, err := newBMEP(m, *c)
+	ep, err := boltzmann.NewEP(m, c.EP.settings())
 	if err != nil {
 		return cl, err
 	}
@@ -298,61 +287,19 @@ func (c *BMConfig) runBMCell(i int, seed uint64) (bmCell, error) {
 	return cl, nil
 }
 
-// newBMEP is the row's EP on machine m.
-func newBMEP(m *boltzmann.Machine, c BMConfig) (*boltzmann.EP, error) {
-	return boltzmann.NewEP(m, c.EP.settings())
-}
-
 // RunBM runs every (machine, seed) cell and writes the grid.
 func RunBM(env *experiments.Env, c *BMConfig) error {
-	var names []string
-	type key struct {
-		i    int
-		seed uint64
-	}
-	var keys []key
-	for i := range c.Machines {
-		for s := range c.Seeds {
-			names = append(names, fmt.Sprintf("m%03d-s%02d", i, s+1))
-			keys = append(keys, key{i, uint64(s + 1)})
-		}
-	}
-	cells, complete, err := experiments.RunAllCells(env, names, nil, func(k int) (bmCell, error) {
-		return c.runBMCell(keys[k].i, keys[k].seed)
+	names, keys := setSeedCells(c.Machines, c.Seeds, 1, func(i, s int) string { return fmt.Sprintf("m%03d-s%02d", i, s+1) })
+	cells, complete, err := experiments.RunAllCells(env, names, nil, func(k int) (knownCell, error) {
+		return c.runBMCell(keys[k].set, keys[k].seed)
 	})
 	if err != nil || !complete {
 		return err
 	}
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: bmCriteria()}
-	notApplicable := "not applicable: the weights are known; the question is ln Z of one machine, with no parameter posterior"
-	absent := []Absent{
-		{Method: BIC, Why: notApplicable},
-		{Method: CS, Why: notApplicable},
-		{Method: Laplace, Why: notApplicable},
-	}
-	rows := make([]rowCell, len(cells))
-	var mixErr, mixOps, epSweeps []float64
-	bad := 0
-	for i, cl := range cells {
-		rows[i] = cl.rowCell
-		bad += cl.Failed
-		if cl.EPSweeps > 0 {
-			epSweeps = append(epSweeps, float64(cl.EPSweeps))
-		}
-		if !math.IsNaN(float64(cl.Mix)) {
-			mixErr, mixOps = append(mixErr, float64(cl.Gold-cl.Mix)), append(mixOps, float64(cl.MixOps))
-		}
-	}
+	absent := knownAbsent("ln Z of one machine")
+	rows, bad := knownMetrics(s, cells, c.Components)
 	mix := fmt.Sprintf("mix%d", c.Components)
-	if len(mixErr) > 0 {
-		s.SetMetric("err_"+mix+"_median", results.Median(mixErr))
-		s.SetMetric("ops_"+mix+"_median", results.Median(mixOps))
-	}
-	s.SetMetric("ep_converged", float64(len(epSweeps)))
-	if len(epSweeps) > 0 {
-		s.SetMetric("ep_sweeps_median", results.Median(epSweeps))
-		s.SetMetric("ep_sweeps_max", slices.Max(epSweeps))
-	}
 	noteMetrics(s, rows)
 	gold, est := rowEstimates(rows)
 	if _, err := WriteGrid(env.Dir, s, "bm", gold, est, absent); err != nil {
@@ -372,6 +319,6 @@ func RunBM(env *experiments.Env, c *BMConfig) error {
 		"BIC, CS and Laplace do not apply (the weights are known: no parameter posterior). Posterior error: mean |⟨s_i⟩ − exact| over the units (VB: tanh A_i; EP: q's tanh(η_i/2); IS: self-normalised means; AIS: the means of its runs' final states weighted by their w, Neal 2001 §3); no variance error (a ±1 unit's variance is fixed by its mean). "+
 		"Operations: weight terms (N² per mean-field iteration, M²N² per mixture iteration, 4 per pair per EP sweep and per evidence pass, N² + N(N + 1)/2 per Gibbs step, N(N + 1)/2 + 3N per importance draw).",
 		c.Machines, c.Units, c.Span, c.Span, c.T, c.Seeds, c.Units, c.VBIterations, c.Components, c.InitScale, c.InitScale, mix, mix,
-		c.EP.Damping, c.EPSweeps, c.EP.Tol, c.EP.MaxSweeps, len(epSweeps), len(cells),
+		c.EP.Damping, c.EPSweeps, c.EP.Tol, c.EP.MaxSweeps, int(s.Metrics["ep_converged"]), len(cells),
 		c.IS.Runs, c.IS.Samples, c.Units, c.IS.Defensive, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
 }

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/vbworkbench/vbw/core/model/boltzmann"
 )
 
 // quickBM is the default config at a size a test runs in well under a
@@ -126,7 +128,7 @@ func TestBMEPTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep, err := newBMEP(m, c)
+	ep, err := boltzmann.NewEP(m, c.EP.settings())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -518,20 +518,9 @@ func (c *DAGConfig) dagAIS(p *dag.Problem, a config.AIS, alpha, evalOps float64,
 
 // RunDAG runs every (data set, seed) cell and writes the grid.
 func RunDAG(env *experiments.Env, c *DAGConfig) error {
-	var names []string
-	type key struct {
-		k    int
-		seed uint64
-	}
-	var keys []key
-	for k := range c.Structures {
-		for s := range c.Seeds {
-			names = append(names, fmt.Sprintf("d%d-s%02d", k, s))
-			keys = append(keys, key{k, uint64(s)})
-		}
-	}
+	names, keys := setSeedCells(len(c.Structures), c.Seeds, 0, func(k, s int) string { return fmt.Sprintf("d%d-s%02d", k, s) })
 	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (rowCell, error) {
-		return c.runDAGCell(keys[i].k, keys[i].seed)
+		return c.runDAGCell(keys[i].set, keys[i].seed)
 	})
 	if err != nil || !complete {
 		return err

@@ -457,20 +457,9 @@ func RunLogistic(env *experiments.Env, c *LogisticConfig) error {
 	if err != nil {
 		return err
 	}
-	var names []string
-	type key struct {
-		k    int
-		seed uint64
-	}
-	var keys []key
-	for k, set := range sets {
-		for s := range c.Seeds {
-			names = append(names, fmt.Sprintf("%s-s%02d", set.name, s))
-			keys = append(keys, key{k, uint64(s)})
-		}
-	}
+	names, keys := setSeedCells(len(sets), c.Seeds, 0, func(k, s int) string { return fmt.Sprintf("%s-s%02d", sets[k].name, s) })
 	cells, complete, err := experiments.RunAllCells(env, names, nil, func(i int) (rowCell, error) {
-		return c.runLogisticCell(sets[keys[i].k], keys[i].k, keys[i].seed, c.Data != "")
+		return c.runLogisticCell(sets[keys[i].set], keys[i].set, keys[i].seed, c.Data != "")
 	})
 	if err != nil || !complete {
 		return err

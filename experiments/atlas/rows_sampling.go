@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/vbworkbench/vbw/core/approx"
@@ -37,6 +38,77 @@ type rowCell struct {
 	// method's variant), by name: the summary's metric err_<name>_median
 	// is their median |Alt − Gold| over the cells (altMetrics).
 	Alt map[string]experiments.Float `json:",omitempty"`
+}
+
+// cellKey is one (data set, seed) cell of a row.
+type cellKey struct {
+	set  int
+	seed uint64
+}
+
+// setSeedCells lists the cells of sets data sets × seeds seeds, data set
+// major: seed s (0-based) of set i is named name(i, s) and seeded seed0 + s.
+func setSeedCells(sets, seeds int, seed0 uint64, name func(i, s int) string) ([]string, []cellKey) {
+	var names []string
+	var keys []cellKey
+	for i := range sets {
+		for s := range seeds {
+			names = append(names, name(i, s))
+			keys = append(keys, cellKey{i, seed0 + uint64(s)})
+		}
+	}
+	return names, keys
+}
+
+// knownCell is a cell of a row whose weights are known (sbn, bm): the
+// grid's estimates, the mixture of mean-field distributions' bound (NaN
+// when not fitted or failed) with its operations, the richer fits that
+// failed or rose above the exact value, and the sweeps EP took to converge
+// (0: not within ep.max_sweeps).
+type knownCell struct {
+	rowCell
+	Mix      experiments.Float `json:"mix"`
+	MixOps   experiments.Float `json:"mix_ops"`
+	Failed   int               `json:"failed"`
+	EPSweeps int               `json:"ep_sweeps"`
+}
+
+// knownMetrics sets the metrics of the known-weights rows' cells: the
+// mixture's error and operations (err_mix<M>_median, ops_mix<M>_median,
+// M components) and EP's convergence (ep_converged, ep_sweeps_median,
+// ep_sweeps_max), and returns the cells' grid parts and the failed fits.
+func knownMetrics(s *results.Summary, cells []knownCell, components int) ([]rowCell, int) {
+	rows := make([]rowCell, len(cells))
+	var mixErr, mixOps, epSweeps []float64
+	bad := 0
+	for i, cl := range cells {
+		rows[i] = cl.rowCell
+		bad += cl.Failed
+		if cl.EPSweeps > 0 {
+			epSweeps = append(epSweeps, float64(cl.EPSweeps))
+		}
+		if !math.IsNaN(float64(cl.Mix)) {
+			mixErr, mixOps = append(mixErr, float64(cl.Gold-cl.Mix)), append(mixOps, float64(cl.MixOps))
+		}
+	}
+	mix := "mix" + strconv.Itoa(components)
+	if len(mixErr) > 0 {
+		s.SetMetric("err_"+mix+"_median", results.Median(mixErr))
+		s.SetMetric("ops_"+mix+"_median", results.Median(mixOps))
+	}
+	s.SetMetric("ep_converged", float64(len(epSweeps)))
+	if len(epSweeps) > 0 {
+		s.SetMetric("ep_sweeps_median", results.Median(epSweeps))
+		s.SetMetric("ep_sweeps_max", slices.Max(epSweeps))
+	}
+	return rows, bad
+}
+
+// knownAbsent are the empty cells of a known-weights row whose quantity
+// (ln P(V) of one net, ln Z of one machine) has no parameter posterior.
+func knownAbsent(quantity string) []Absent {
+	why := "not applicable: the weights are known; the question is " + quantity + ", with no parameter posterior"
+	return []Absent{{Method: BIC, Why: why}, {Method: CS, Why: why}, {Method: Laplace, Why: why}}
 }
 
 // alt records the variant estimate lnz under name.

@@ -215,16 +215,11 @@ func sbnCriteria() results.Criteria {
 // Criteria states the criteria of a run.
 func (c *SBNConfig) Criteria(*experiments.Env) (results.Criteria, error) { return sbnCriteria(), nil }
 
-// sbnCell is one net and seed: the grid's estimates and the richer
-// bounds (NaN when not fitted or failed) with the mixture's operations,
-// and the sweeps EP took to converge (0: not within ep.max_sweeps).
+// sbnCell is one net and seed: a knownCell and the Markov chain's bound
+// (NaN when not fitted or failed).
 type sbnCell struct {
-	rowCell
-	Mix      experiments.Float `json:"mix"`
-	MixOps   experiments.Float `json:"mix_ops"`
-	Markov   experiments.Float `json:"markov"`
-	Failed   int               `json:"failed"`
-	EPSweeps int               `json:"ep_sweeps"`
+	knownCell
+	Markov experiments.Float `json:"markov"`
 }
 
 // meanAbsErr is (1/h) Σ_k |a_k − b_k| over the first h entries of a
@@ -243,7 +238,7 @@ func (c *SBNConfig) runSBNCell(i int, seed uint64) (sbnCell, error) {
 	name := fmt.Sprintf("net%03d", i)
 	sd := strconv.FormatUint(seed, 10)
 	nan := math.NaN()
-	cl := sbnCell{rowCell: rowCell{Dataset: name, Seed: seed, GoldKind: GoldEnumeration}, Mix: experiments.Float(nan), MixOps: experiments.Float(nan), Markov: experiments.Float(nan)}
+	cl := sbnCell{knownCell: knownCell{rowCell: rowCell{Dataset: name, Seed: seed, GoldKind: GoldEnumeration}, Mix: experiments.Float(nan), MixOps: experiments.Float(nan)}, Markov: experiments.Float(nan)}
 	net, err := sbn.Random(c.Layers, c.Span, rng.New(c.Seed, SBNID, "net", name))
 	if err != nil {
 		return cl, err
@@ -374,59 +369,27 @@ const boundTolSBN = 1e-9
 
 // RunSBN runs every (net, seed) cell and writes the grid.
 func RunSBN(env *experiments.Env, c *SBNConfig) error {
-	var names []string
-	type key struct {
-		i    int
-		seed uint64
-	}
-	var keys []key
-	for i := range c.Nets {
-		for s := range c.Seeds {
-			names = append(names, fmt.Sprintf("net%03d-s%02d", i, s+1))
-			keys = append(keys, key{i, uint64(s + 1)})
-		}
-	}
+	names, keys := setSeedCells(c.Nets, c.Seeds, 1, func(i, s int) string { return fmt.Sprintf("net%03d-s%02d", i, s+1) })
 	cells, complete, err := experiments.RunAllCells(env, names, nil, func(k int) (sbnCell, error) {
-		return c.runSBNCell(keys[k].i, keys[k].seed)
+		return c.runSBNCell(keys[k].set, keys[k].seed)
 	})
 	if err != nil || !complete {
 		return err
 	}
 	s := &results.Summary{Metrics: map[string]float64{}, Criteria: sbnCriteria()}
-	notApplicable := "not applicable: the weights are known; the question is ln P(V) of one net, with no parameter posterior"
-	absent := []Absent{
-		{Method: BIC, Why: notApplicable},
-		{Method: CS, Why: notApplicable},
-		{Method: Laplace, Why: notApplicable},
-	}
-	rows := make([]rowCell, len(cells))
-	var mixErr, mixOps, markovErr, epSweeps []float64
-	bad := 0
+	absent := knownAbsent("ln P(V) of one net")
+	known := make([]knownCell, len(cells))
+	var markovErr []float64
 	for i, cl := range cells {
-		rows[i] = cl.rowCell
-		bad += cl.Failed
-		if cl.EPSweeps > 0 {
-			epSweeps = append(epSweeps, float64(cl.EPSweeps))
-		}
-		if !math.IsNaN(float64(cl.Mix)) {
-			mixErr, mixOps = append(mixErr, float64(cl.Gold-cl.Mix)), append(mixOps, float64(cl.MixOps))
-		}
+		known[i] = cl.knownCell
 		if !math.IsNaN(float64(cl.Markov)) {
 			markovErr = append(markovErr, float64(cl.Gold-cl.Markov))
 		}
 	}
+	rows, bad := knownMetrics(s, known, c.Components)
 	mix := fmt.Sprintf("mix%d", c.Components)
-	if len(mixErr) > 0 {
-		s.SetMetric("err_"+mix+"_median", results.Median(mixErr))
-		s.SetMetric("ops_"+mix+"_median", results.Median(mixOps))
-	}
 	if len(markovErr) > 0 {
 		s.SetMetric("err_markov_median", results.Median(markovErr))
-	}
-	s.SetMetric("ep_converged", float64(len(epSweeps)))
-	if len(epSweeps) > 0 {
-		s.SetMetric("ep_sweeps_median", results.Median(epSweeps))
-		s.SetMetric("ep_sweeps_max", slices.Max(epSweeps))
 	}
 	noteMetrics(s, rows)
 	gold, est := rowEstimates(rows)
@@ -451,6 +414,6 @@ func RunSBN(env *experiments.Env, c *SBNConfig) error {
 		"BIC, CS and Laplace do not apply (the weights are known: no parameter posterior). Posterior error: mean |⟨h_k⟩ − exact| over the latent units (VB: μ; EP: q's means; IS: self-normalised means; AIS: the means of its runs' final states weighted by their w, Neal 2001 §3); no variance error (a binary unit's variance is fixed by its mean). "+
 		"Operations: edge terms as mixq/samplers counts them (Net.IterationOps per mean-field iteration, Net.EPSweepOps per EP sweep and per evidence pass, Net.StepOps per Gibbs step, Net.DrawOps per importance draw).",
 		c.Nets, c.Layers, c.Span, c.Span, c.Seeds, c.hidden(), c.VBIterations, c.Components, mix, mix, markov,
-		c.EP.Damping, c.EPSweeps, c.EP.Tol, c.EP.MaxSweeps, len(epSweeps), len(cells),
+		c.EP.Damping, c.EPSweeps, c.EP.Tol, c.EP.MaxSweeps, int(s.Metrics["ep_converged"]), len(cells),
 		c.IS.Runs, c.IS.Samples, c.IS.Defensive, c.AIS.Runs, c.AIS.Ladder, c.AIS.Schedule))
 }
